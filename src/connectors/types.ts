@@ -1,0 +1,107 @@
+/**
+ * The connector contract (SPEC §3.4). Connectors provide capabilities: methods,
+ * schemas, TypeScript declarations, search documents and per-method policy.
+ * They know nothing of replay or the store.
+ */
+import type { JSONSchema7 } from "@ai-sdk/provider";
+
+/** How a call is treated on a later pass: `record` returns the journaled result; `reexecute` runs it again (reads only). */
+export type ReplayPolicy = "record" | "reexecute";
+
+/** Passed to a method's `execute` on every real (non-replayed) call. */
+export interface ConnectorCallContext {
+  executionId: string;
+  /** Sequence number of this call inside the execution; stable across passes. */
+  seq: number;
+  /** `${executionId}:${seq}`: stable across passes, use it as an idempotency key downstream. */
+  idempotencyKey: string;
+  /** Stable id for the AI SDK's `ToolExecutionOptions.toolCallId`. */
+  toolCallId: string;
+  connector: string;
+  method: string;
+  /** Aborted when the run is aborted. */
+  abortSignal: AbortSignal;
+  /** The outer conversation's messages (AI SDK `ModelMessage[]`), when the run came from a tool call. */
+  messages: unknown[];
+  /** The outer tool context, if any. */
+  context: unknown;
+}
+
+/** Passed to `revert` during rollback. */
+export interface ConnectorRevertContext {
+  executionId: string;
+  seq: number;
+  idempotencyKey: string;
+  connector: string;
+  method: string;
+}
+
+/** Passed to lifecycle hooks. Hooks must tolerate executions they never touched, and being called twice. */
+export interface ConnectorLifecycleContext {
+  executionId: string;
+  connector: string;
+  /** How the pass or execution ended. */
+  status: "completed" | "error" | "paused" | "rejected" | "rolled_back";
+}
+
+/** Outcome of validating arguments. */
+export type ArgumentValidation =
+  | { success: true; value: unknown }
+  | { success: false; error: string };
+
+/** One method of a connector. */
+export interface ConnectorMethod {
+  description?: string;
+  /** JSON Schema of the input, used for declarations, search and (without `validate`) validation. */
+  inputSchema?: JSONSchema7;
+  /** JSON Schema of the output; `unknown` without one. */
+  outputSchema?: JSONSchema7;
+  /** Validates (and may normalise) arguments before anything runs or is asked. */
+  validate?: (args: unknown) => ArgumentValidation | Promise<ArgumentValidation>;
+  /** Whether a call needs human approval before it runs. @default false */
+  requiresApproval?: boolean | ((args: unknown) => boolean | Promise<boolean>);
+  /** @default "record" */
+  replay?: ReplayPolicy;
+  /** Performs the call. A rejection becomes a rejection inside the program. */
+  execute: (args: unknown, context: ConnectorCallContext) => unknown;
+  /** Compensates an applied call during rollback. */
+  revert?: (args: unknown, result: unknown, context: ConnectorRevertContext) => unknown;
+}
+
+/** A namespace of methods plus lifecycle hooks. A hand-written object of this shape is a connector. */
+export interface Connector {
+  description?: string;
+  /** Extra guidance shown to the model for this namespace. */
+  instructions?: string;
+  methods: Record<string, ConnectorMethod>;
+  /** After every pass (completed, failed, paused). Errors are ignored. */
+  onPassEnd?: (context: ConnectorLifecycleContext) => unknown;
+  /** After completion, error, rejection or rollback; never after a pause. Errors are ignored. */
+  disposeExecution?: (context: ConnectorLifecycleContext) => unknown;
+}
+
+/** One hit of `codemode.search`. */
+export interface SearchResult {
+  /** `connector.method` or `snippets.name`. */
+  path: string;
+  connector: string;
+  method: string;
+  description?: string;
+  kind: "method" | "snippet";
+  score: number;
+}
+
+/** Output of `codemode.search(query)`: ranked paths, not schemas. */
+export interface SearchOutput {
+  results: SearchResult[];
+  total: number;
+  truncated: boolean;
+}
+
+/** Output of `codemode.describe(target)`: TypeScript declarations. */
+export interface DescribeOutput {
+  path: string;
+  description?: string;
+  types: string;
+  kind: "connector" | "method" | "snippet";
+}

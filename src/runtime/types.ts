@@ -1,0 +1,136 @@
+/**
+ * Public types of the durable runtime (SPEC §3.1, §3.2, §4).
+ */
+import type { ExecutorFailureKind } from "../sandbox/types.js";
+
+/** Input of the `codemode` tool. */
+export interface CodeModeInput {
+  /** An async arrow function, a function body or an expression, in JS or TS. */
+  code: string;
+}
+
+/** A call waiting for human approval. */
+export interface PendingAction {
+  executionId: string;
+  seq: number;
+  connector: string;
+  method: string;
+  args: unknown;
+}
+
+/**
+ * Every way a run can fail. The executor's four plus the runtime's own:
+ * - `divergence`: a later pass made a different call at a recorded sequence number.
+ * - `rejected`: a human rejected a pending call.
+ * - `conflict`: another invocation changed the execution first (e.g. two approvals at once).
+ * - `limit`: a journaled value exceeded the size limit or could not be serialized.
+ * - `connector-missing`: a recorded or requested connector is not configured.
+ * - `validation`: arguments failed a method's input schema.
+ * - `not-found`: no such execution, call or snippet.
+ * - `stale`: the execution is not in a state that allows the request (completed, rejected, …).
+ * - `expired`: `expirePaused` ended the execution.
+ * - `store`: the database failed; nothing was half-written.
+ */
+export type FailureKind =
+  | ExecutorFailureKind
+  | "divergence"
+  | "rejected"
+  | "conflict"
+  | "limit"
+  | "connector-missing"
+  | "validation"
+  | "not-found"
+  | "stale"
+  | "expired"
+  | "store";
+
+/** Output of the `codemode` tool and of `execute`/`approve`. */
+export type CodeModeOutput =
+  | { status: "completed"; executionId: string; result: unknown; logs?: string[] }
+  | { status: "paused"; executionId: string; pending: PendingAction[] }
+  | { status: "error"; executionId: string; error: string; kind: FailureKind; logs?: string[] };
+
+/** Life of an execution: `running → paused → running …`, ending in one of the terminal states. */
+export type ExecutionStatus = "running" | "paused" | "completed" | "error" | "rejected" | "rolled_back";
+
+/** Life of a call: `executing → applied`, `pending → executing → applied`, `error`, `reverted`. */
+export type CallStatus = "pending" | "executing" | "applied" | "error" | "reverted";
+
+/** One journaled connector call or `step`, as shown by `execution(id)`. */
+export interface CallRecord {
+  seq: number;
+  /** Connector name, or `codemode` for `codemode.step`. */
+  connector: string;
+  /** Method name, or the step name. */
+  method: string;
+  args: unknown;
+  status: CallStatus;
+  /** Recorded result (absent for `reexecute` calls and unfinished calls). */
+  result?: unknown;
+  error?: string;
+  replay: "record" | "reexecute";
+  requiresApproval: boolean;
+  /** Set once a human approved a pending call. */
+  approvedAt?: number;
+  startedAt?: number;
+  finishedAt?: number;
+  /** Number of passes that returned this call from the journal instead of running it. */
+  replayedCount: number;
+}
+
+/** An execution as listed by `executions()`. */
+export interface ExecutionSummary {
+  executionId: string;
+  /** The runtime name this execution belongs to. */
+  runtime: string;
+  status: ExecutionStatus;
+  code: string;
+  createdAt: number;
+  updatedAt: number;
+  /** Number of passes run so far. */
+  passes: number;
+  error?: string;
+  kind?: FailureKind;
+}
+
+/** An execution with its call log, as returned by `execution(id)`. Never shown to the model. */
+export interface ExecutionDetail extends ExecutionSummary {
+  result?: unknown;
+  logs: string[];
+  pending: PendingAction[];
+  calls: CallRecord[];
+  connectors: string[];
+}
+
+/** A saved program that `codemode.run(name, input)` can call. */
+export interface Snippet {
+  name: string;
+  description?: string;
+  code: string;
+  /** Connectors the snippet's execution used; all must exist to run it. */
+  connectors: string[];
+  inputSchema?: unknown;
+  executionId: string;
+  createdAt: number;
+}
+
+/** Per-call options of `execute`, typically filled from the AI SDK's `ToolExecutionOptions`. */
+export interface ExecuteOptions {
+  abortSignal?: AbortSignal;
+  /** The outer conversation, passed on to connector methods. */
+  messages?: unknown[];
+  /** The outer tool context, passed on to connector methods. */
+  context?: unknown;
+  /** The outer tool call id (the `codemode` call), recorded with the execution. */
+  toolCallId?: string;
+}
+
+/** Result of `rollback`. */
+export type RollbackOutput =
+  | { status: "rolled_back"; executionId: string; reverted: number[]; skipped: number[]; errors: Array<{ seq: number; error: string }> }
+  | { status: "error"; executionId: string; error: string; kind: FailureKind; reverted: number[]; skipped: number[]; errors: Array<{ seq: number; error: string }> };
+
+/** Result of `reject`. */
+export type RejectOutput =
+  | { status: "rejected"; executionId: string }
+  | { status: "error"; executionId: string; error: string; kind: FailureKind };

@@ -1,0 +1,57 @@
+/**
+ * The executor seam (SPEC §3.5). An executor runs one program once with host
+ * bindings and reports value, logs and a typed failure. It knows nothing of
+ * journals, stores or the AI SDK.
+ */
+
+/** The four ways a run can fail inside an executor. */
+export type ExecutorFailureKind = "exception" | "timeout" | "abort" | "worker-exit";
+
+/** A host function exposed to the program. Receives decoded arguments, resolves with a value that must cross back. */
+export type CodeBindingFunction = (args: unknown) => Promise<unknown>;
+
+/** One global namespace of async host functions (`github.list_pull_requests(...)`). */
+export interface CodeBindingNamespace {
+  /** Global name inside the sandbox, e.g. `github`. */
+  global: string;
+  /** Member name → host function. Names are untrusted: `__proto__` or `constructor` are ordinary members. */
+  functions: Record<string, CodeBindingFunction>;
+}
+
+/**
+ * Deterministic environment for one run (used by the durable runtime so that a
+ * replayed pass sees the same values). Optional: without it `Date` and
+ * `Math.random` behave normally.
+ */
+export interface CodeRunEnvironment {
+  /** `Date.now()` and `new Date()` return this instant (ms since epoch) for the whole run. */
+  epochMs: number;
+  /** Seed for `Math.random()`; the same seed yields the same sequence. */
+  randomSeed: string;
+}
+
+/** One program to run. */
+export interface CodeRunRequest {
+  /** Source: async arrow function, function body (top-level await/return) or expression; JS or TS; optionally fenced. */
+  program: string;
+  bindings: CodeBindingNamespace[];
+  /** Aborting stops the run, even a synchronous `while (true) {}`; the result has kind `abort`. */
+  signal?: AbortSignal;
+  /** Deterministic `Date` / `Math.random`. */
+  environment?: CodeRunEnvironment;
+}
+
+/** Outcome of one run. `run()` resolves with it; it never rejects. */
+export interface CodeRunResult {
+  value?: unknown;
+  logs: string[];
+  error?: { kind: ExecutorFailureKind; message: string };
+}
+
+/** A sandbox implementation. `run()` never rejects; `dispose()` waits for in-flight runs to stop. */
+export interface Executor {
+  readonly language: "typescript";
+  readonly isolation: "in-process" | "worker-thread" | (string & {});
+  run(request: CodeRunRequest): Promise<CodeRunResult>;
+  dispose(): Promise<void>;
+}

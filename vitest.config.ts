@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { SummaryReporter } from "./test/support/summary-reporter.js";
 
 export default defineConfig({
   test: {
@@ -8,5 +9,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     retry: 0,
     pool: "forks",
+    reporters: ["default", new SummaryReporter()],
   },
 });

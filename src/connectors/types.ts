@@ -27,6 +27,11 @@ export interface ConnectorCallContext {
   context: unknown;
 }
 
+/** Optionally passed to a `requiresApproval` function: the parts of the call context known before the call runs. */
+export type ConnectorApprovalContext = Partial<
+  Pick<ConnectorCallContext, "executionId" | "seq" | "toolCallId" | "messages" | "context">
+>;
+
 /** Passed to `revert` during rollback. */
 export interface ConnectorRevertContext {
   executionId: string;
@@ -58,8 +63,11 @@ export interface ConnectorMethod {
   outputSchema?: JSONSchema7;
   /** Validates (and may normalise) arguments before anything runs or is asked. */
   validate?: (args: unknown) => ArgumentValidation | Promise<ArgumentValidation>;
-  /** Whether a call needs human approval before it runs. @default false */
-  requiresApproval?: boolean | ((args: unknown) => boolean | Promise<boolean>);
+  /**
+   * Whether a call needs human approval before it runs. A function receives the
+   * validated arguments and, when the caller has it, the call context. @default false
+   */
+  requiresApproval?: boolean | ((args: unknown, context?: ConnectorApprovalContext) => boolean | Promise<boolean>);
   /** @default "record" */
   replay?: ReplayPolicy;
   /** Performs the call. A rejection becomes a rejection inside the program. */
@@ -68,12 +76,23 @@ export interface ConnectorMethod {
   revert?: (args: unknown, result: unknown, context: ConnectorRevertContext) => unknown;
 }
 
+/** A tool left out of a connector, with the reason (shown by `describe`). */
+export interface SkippedMethod {
+  name: string;
+  reason: string;
+}
+
 /** A namespace of methods plus lifecycle hooks. A hand-written object of this shape is a connector. */
 export interface Connector {
   description?: string;
   /** Extra guidance shown to the model for this namespace. */
   instructions?: string;
   methods: Record<string, ConnectorMethod>;
+  /**
+   * Tools that could not become methods (e.g. a tool without `execute`), with the reason.
+   * Filled by `resolveConnector`; shown by `describe` so the developer sees why a method is missing.
+   */
+  skipped?: SkippedMethod[];
   /** After every pass (completed, failed, paused). Errors are ignored. */
   onPassEnd?: (context: ConnectorLifecycleContext) => unknown;
   /** After completion, error, rejection or rollback; never after a pause. Errors are ignored. */

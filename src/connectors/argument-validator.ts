@@ -1,0 +1,82 @@
+/**
+ * Builds `ConnectorMethod.validate` from a tool's input schema: the schema's own
+ * validator when it has one (zod, Standard Schema, `jsonSchema(..., { validate })`),
+ * through the AI SDK's `safeValidateTypes`; otherwise (plain `jsonSchema()`, MCP
+ * tools, hand-written JSON Schema) the `@cfworker/json-schema` validator.
+ */
+import type { JSONSchema7 } from "@ai-sdk/provider";
+import { safeValidateTypes, type Schema } from "@ai-sdk/provider-utils";
+import { Validator } from "@cfworker/json-schema";
+import type { ArgumentValidation } from "./types.js";
+import {
+  formatValidationIssues,
+  issuesFromJsonSchemaErrors,
+  issuesFromSchemaError,
+  type ValidationIssue,
+} from "./validation-issues.js";
+
+/** What a validator needs to know to build its message. */
+export interface ArgumentValidatorOptions {
+  /** `connector.method`, used in the message. */
+  label: string;
+  /** Renders the expected input type for the message (lazily: only on failure). */
+  expectedType?: () => string | undefined;
+}
+
+function fail(
+  { label, expectedType }: ArgumentValidatorOptions,
+  issues: ValidationIssue[],
+  value: unknown,
+): ArgumentValidation {
+  const expected = expectedType?.();
+  return {
+    success: false,
+    error: formatValidationIssues({
+      label,
+      issues,
+      value,
+      ...(expected === undefined ? {} : { expectedType: expected }),
+    }),
+  };
+}
+
+type Draft = ConstructorParameters<typeof Validator>[1];
+
+/** The draft named by `$schema`; draft 7 (what the AI SDK and most MCP servers emit) otherwise. */
+function draftOf(schema: JSONSchema7): Draft {
+  const declared = typeof schema.$schema === "string" ? schema.$schema : "";
+  if (declared.includes("2020-12")) return "2020-12";
+  if (declared.includes("2019-09")) return "2019-09";
+  if (declared.includes("draft-04")) return "4";
+  return "7";
+}
+
+/** A validator for plain JSON Schema (the draft named by `$schema`, draft 7 by default). */
+export function createJsonSchemaValidator(
+  schema: JSONSchema7,
+  options: ArgumentValidatorOptions,
+): (args: unknown) => ArgumentValidation {
+  let validator: Validator | undefined;
+  return (args) => {
+    validator ??= new Validator(schema as ConstructorParameters<typeof Validator>[0], draftOf(schema), false);
+    const result = validator.validate(args);
+    if (result.valid) return { success: true, value: args };
+    return fail(options, issuesFromJsonSchemaErrors(result.errors), args);
+  };
+}
+
+/** A validator that delegates to the schema's own `validate` through the AI SDK's `safeValidateTypes`. */
+export function createSchemaValidator(
+  schema: Schema<unknown>,
+  options: ArgumentValidatorOptions,
+): (args: unknown) => Promise<ArgumentValidation> {
+  return async (args) => {
+    const result = await safeValidateTypes({ value: args, schema });
+    if (result.success) return { success: true, value: result.value };
+    const cause: unknown = result.error.cause;
+    const issues = issuesFromSchemaError(cause) ?? [
+      { path: [], message: cause instanceof Error ? cause.message : result.error.message },
+    ];
+    return fail(options, issues, args);
+  };
+}

@@ -1,0 +1,239 @@
+/**
+ * Turns an AI SDK `ToolSet` (including `await mcpClient.tools()`) into a
+ * `Connector`: one method per executable tool, validated arguments, approval
+ * from `needsApproval`, `ToolExecutionOptions` for `execute`.
+ */
+import type { JSONSchema7 } from "@ai-sdk/provider";
+import { asSchema, type Schema, type ToolExecutionOptions } from "@ai-sdk/provider-utils";
+import { InvalidOptionError } from "../errors.js";
+import { createJsonSchemaValidator, createSchemaValidator } from "./argument-validator.js";
+import { isMcpTool, mcpAnnotations, mcpPolicyDefaults, unwrapMcpResult } from "./mcp-tool.js";
+import type {
+  Connector,
+  ConnectorApprovalContext,
+  ConnectorCallContext,
+  ConnectorMethod,
+  ReplayPolicy,
+  SkippedMethod,
+} from "./types.js";
+
+/** Per-method policy set by wrapping a tool set with `connector()`. */
+export interface MethodPolicy {
+  /** @default "record" */
+  replay?: ReplayPolicy;
+  /** Compensates an applied call during rollback. */
+  revert?: ConnectorMethod["revert"];
+  /** Overrides the tool's `needsApproval` (and MCP annotation defaults). */
+  requiresApproval?: ConnectorMethod["requiresApproval"];
+}
+
+/** A tool as found in a `ToolSet`, read defensively (user input). */
+interface LooseTool {
+  type?: unknown;
+  description?: unknown;
+  inputSchema?: unknown;
+  outputSchema?: unknown;
+  needsApproval?: unknown;
+  execute?: unknown;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
+}
+
+/** The JSON Schema of a flexible schema, or `undefined` when it cannot be produced synchronously. */
+function readJsonSchema(schema: Schema<unknown>): JSONSchema7 | undefined {
+  try {
+    const value: unknown = schema.jsonSchema;
+    if (!isRecord(value) || typeof (value as { then?: unknown }).then === "function") return undefined;
+    return value as JSONSchema7;
+  } catch {
+    return undefined;
+  }
+}
+
+function toSchema(value: unknown, path: string): Schema<unknown> {
+  try {
+    return asSchema(value as Parameters<typeof asSchema>[0]);
+  } catch (cause) {
+    throw new InvalidOptionError({
+      path,
+      message: "must be a zod schema, a Standard Schema or a jsonSchema() value",
+      cause,
+    });
+  }
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return isRecord(value) && typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === "function";
+}
+
+/** A streaming tool yields preliminary values; the program gets the last one. */
+async function lastValue(iterable: AsyncIterable<unknown>): Promise<unknown> {
+  let last: unknown;
+  for await (const value of iterable) last = value;
+  return last;
+}
+
+/** `ToolExecutionOptions` for a tool, plus the execution id, sequence number and idempotency key. */
+export type ConnectorToolExecutionOptions = ToolExecutionOptions<unknown> & {
+  executionId: string;
+  seq: number;
+  idempotencyKey: string;
+};
+
+function toolExecutionOptions(context: ConnectorCallContext): ConnectorToolExecutionOptions {
+  return {
+    toolCallId: context.toolCallId,
+    messages: context.messages as ToolExecutionOptions<unknown>["messages"],
+    abortSignal: context.abortSignal,
+    context: context.context,
+    executionId: context.executionId,
+    seq: context.seq,
+    idempotencyKey: context.idempotencyKey,
+  };
+}
+
+type NeedsApprovalFunction = (
+  input: unknown,
+  options: { toolCallId: string; messages: unknown[]; context: unknown },
+) => boolean | PromiseLike<boolean>;
+
+function approvalFrom(needsApproval: unknown, path: string): ConnectorMethod["requiresApproval"] {
+  if (needsApproval === undefined) return undefined;
+  if (typeof needsApproval === "boolean") return needsApproval;
+  if (typeof needsApproval !== "function") {
+    throw new InvalidOptionError({ path: `${path}.needsApproval`, message: "must be a boolean or a function of the input" });
+  }
+  const decide = needsApproval as NeedsApprovalFunction;
+  return async (args: unknown, context?: ConnectorApprovalContext) =>
+    (await decide(args, {
+      toolCallId: context?.toolCallId ?? "",
+      messages: context?.messages ?? [],
+      context: context?.context,
+    })) === true;
+}
+
+function describeTool(tool: LooseTool): string | undefined {
+  if (typeof tool.description === "string") return tool.description;
+  if (typeof tool.description === "function") {
+    try {
+      const text: unknown = (tool.description as (options: { context: unknown }) => unknown)({ context: undefined });
+      return typeof text === "string" ? text : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** Why a tool cannot become a method, or `undefined` when it can. */
+function skipReason(tool: LooseTool): string | undefined {
+  if (tool.type === "provider") {
+    return "provider-executed tool: it runs inside the model provider and cannot be called from a program";
+  }
+  if (typeof tool.execute !== "function") {
+    return "no execute function (a client-side tool is answered by the UI, not callable from a program)";
+  }
+  return undefined;
+}
+
+/** Builds one method from one tool. */
+function toolToMethod(
+  { connectorName, methodName, tool, policy, path }: {
+    connectorName: string;
+    methodName: string;
+    tool: LooseTool;
+    policy: MethodPolicy | undefined;
+    path: string;
+  },
+): ConnectorMethod {
+  const label = `${connectorName}.${methodName}`;
+  const inputSchema = toSchema(tool.inputSchema, `${path}.inputSchema`);
+  const inputJsonSchema = readJsonSchema(inputSchema);
+  const outputJsonSchema =
+    tool.outputSchema === undefined ? undefined : readJsonSchema(toSchema(tool.outputSchema, `${path}.outputSchema`));
+  const mcp = isMcpTool(tool);
+  const annotations = mcp ? mcpAnnotations(tool) : {};
+  const defaults = mcpPolicyDefaults(annotations);
+  const validatorOptions = { label };
+  const validate =
+    inputSchema.validate !== undefined
+      ? createSchemaValidator(inputSchema, validatorOptions)
+      : inputJsonSchema !== undefined
+        ? createJsonSchemaValidator(inputJsonSchema, validatorOptions)
+        : undefined;
+  const requiresApproval =
+    policy?.requiresApproval ?? approvalFrom(tool.needsApproval, path) ?? (defaults.requiresApproval || undefined);
+  const replay = policy?.replay ?? "record";
+  if (replay === "reexecute" && mcp && !defaults.allowsReexecute) {
+    throw new InvalidOptionError({
+      path: `${path}.replay`,
+      message:
+        `is "reexecute" but the MCP tool ${methodName} is not annotated readOnlyHint: true; ` +
+        `re-running it on replay could repeat a side effect. Use "record".`,
+    });
+  }
+  const execute = tool.execute as (input: unknown, options: ConnectorToolExecutionOptions) => unknown;
+  const method: ConnectorMethod = {
+    replay,
+    execute: async (args, context) => {
+      let result: unknown = execute(args, toolExecutionOptions(context));
+      result = isAsyncIterable(result) ? await lastValue(result) : await result;
+      return mcp ? unwrapMcpResult(result) : result;
+    },
+  };
+  const description = describeTool(tool);
+  if (description !== undefined) method.description = description;
+  if (inputJsonSchema !== undefined) method.inputSchema = inputJsonSchema;
+  if (outputJsonSchema !== undefined) method.outputSchema = outputJsonSchema;
+  if (validate !== undefined) method.validate = validate;
+  if (requiresApproval !== undefined) method.requiresApproval = requiresApproval;
+  if (policy?.revert !== undefined) method.revert = policy.revert;
+  return method;
+}
+
+/**
+ * Converts a `ToolSet` into a `Connector`. Tools that cannot run from a
+ * program (no `execute`, provider-executed) are listed in `skipped` with the
+ * reason. `path` names the option for construction errors.
+ */
+export function toolSetToConnector({
+  name,
+  tools,
+  path,
+  methods: policies = {},
+}: {
+  name: string;
+  tools: Record<string, unknown>;
+  path: string;
+  methods?: Record<string, MethodPolicy>;
+}): Connector {
+  const methods: Record<string, ConnectorMethod> = Object.create(null) as Record<string, ConnectorMethod>;
+  const skipped: SkippedMethod[] = [];
+  for (const methodName of Object.keys(tools)) {
+    const tool = tools[methodName];
+    const toolPath = `${path}.${methodName}`;
+    if (!isRecord(tool)) {
+      throw new InvalidOptionError({ path: toolPath, message: "must be an AI SDK tool (made with tool() or dynamicTool())" });
+    }
+    const reason = skipReason(tool);
+    if (reason !== undefined) {
+      skipped.push({ name: methodName, reason });
+      continue;
+    }
+    const policy = Object.prototype.hasOwnProperty.call(policies, methodName) ? policies[methodName] : undefined;
+    methods[methodName] = toolToMethod({ connectorName: name, methodName, tool, policy, path: toolPath });
+  }
+  for (const methodName of Object.keys(policies)) {
+    if (!(methodName in methods)) {
+      throw new InvalidOptionError({
+        path: `${path}.methods.${methodName}`,
+        message: `sets a policy for a method that does not exist; methods: ${Object.keys(methods).join(", ") || "(none)"}`,
+      });
+    }
+  }
+  const connector: Connector = { methods };
+  if (skipped.length > 0) connector.skipped = skipped;
+  return connector;
+}

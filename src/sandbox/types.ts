@@ -39,6 +39,13 @@ export interface CodeRunRequest {
   signal?: AbortSignal;
   /** Deterministic `Date` / `Math.random`. */
   environment?: CodeRunEnvironment;
+  /**
+   * Trusted host-written script evaluated in the run's global scope after the
+   * bindings are installed and before the program (the durable runtime uses it to
+   * build `codemode.step`, whose callback must run inside the sandbox). Binding
+   * globals are writable and configurable, so the prelude may replace or delete them.
+   */
+  prelude?: string;
 }
 
 /** Outcome of one run. `run()` resolves with it; it never rejects. */

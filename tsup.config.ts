@@ -3,6 +3,7 @@ import { defineConfig } from "tsup";
 export default defineConfig({
   entry: {
     index: "src/index.ts",
+    ui: "src/ui.ts",
   },
   format: ["esm"],
   target: "node20",

@@ -1,0 +1,48 @@
+/**
+ * The `approvalDescriptor` a codemode approval request carries to the client: what the
+ * user is asked to allow. The client shows it; the server never trusts it (approvals are
+ * verified against the store, see `verify-codemode-approval.ts`).
+ */
+import type { PendingAction } from "../../runtime/types.js";
+
+/** Shown next to the stock Approve / Reject buttons: one nested connector call. */
+export interface CodemodeApprovalDescriptor {
+  /** Connector (sandbox global) of the call, e.g. `github`. */
+  connector: string;
+  /** Method of the connector, e.g. `merge_pull_request`. */
+  method: string;
+  /** Arguments the program passed, as recorded in the journal. */
+  args: unknown;
+  /** Execution the call belongs to. */
+  executionId: string;
+  /** Sequence number of the call inside the execution. */
+  seq: number;
+}
+
+/** The descriptor of a pending action. */
+export function toCodemodeApprovalDescriptor(action: PendingAction): CodemodeApprovalDescriptor {
+  return {
+    connector: action.connector,
+    method: action.method,
+    args: action.args,
+    executionId: action.executionId,
+    seq: action.seq,
+  };
+}
+
+/**
+ * Whether a value (typically `part.approval.descriptor` on the client) is a codemode
+ * approval descriptor. Use it to render nested calls differently from ordinary tool approvals.
+ */
+export function isCodemodeApprovalDescriptor(value: unknown): value is CodemodeApprovalDescriptor {
+  if (typeof value !== "object" || value === null) return false;
+  const record = value as Record<string, unknown>;
+  return (
+    typeof record["connector"] === "string" &&
+    typeof record["method"] === "string" &&
+    typeof record["executionId"] === "string" &&
+    typeof record["seq"] === "number" &&
+    Number.isInteger(record["seq"]) &&
+    "args" in record
+  );
+}

@@ -1,0 +1,52 @@
+/**
+ * A UI message stream transform: a `paused` result of the codemode tool becomes the AI
+ * SDK's `tool-approval-request` on the same tool call, so `useChat` shows its ordinary
+ * Approve / Reject state (`approval-requested`) instead of an output.
+ */
+import type { UIMessageChunk } from "ai";
+import { createCodemodeApprovalRequest, isPausedCodemodeOutput } from "./paused-output.js";
+
+/** Name under which the codemode tool is registered in `tools`. */
+export const DEFAULT_CODEMODE_TOOL_NAME = "codemode";
+
+/** Options of {@link codemodeApprovalTransform}. */
+export interface CodemodeApprovalTransformOptions {
+  /**
+   * Name of the codemode tool in the `tools` given to `streamText`.
+   * @default "codemode"
+   */
+  toolName?: string;
+}
+
+/**
+ * Turns each paused codemode tool output in a UI message stream into an approval request.
+ * Every other chunk passes through unchanged.
+ *
+ * @example
+ * ```ts
+ * const stream = result.toUIMessageStream().pipeThrough(codemodeApprovalTransform());
+ * return createUIMessageStreamResponse({ stream });
+ * ```
+ */
+export function codemodeApprovalTransform({
+  toolName = DEFAULT_CODEMODE_TOOL_NAME,
+}: CodemodeApprovalTransformOptions = {}): TransformStream<UIMessageChunk, UIMessageChunk> {
+  const codemodeCalls = new Set<string>();
+  return new TransformStream<UIMessageChunk, UIMessageChunk>({
+    async transform(chunk, controller) {
+      if ((chunk.type === "tool-input-start" || chunk.type === "tool-input-available") && chunk.toolName === toolName) {
+        codemodeCalls.add(chunk.toolCallId);
+      }
+      if (
+        chunk.type === "tool-output-available" &&
+        chunk.preliminary !== true &&
+        codemodeCalls.has(chunk.toolCallId) &&
+        isPausedCodemodeOutput(chunk.output)
+      ) {
+        controller.enqueue(await createCodemodeApprovalRequest({ toolCallId: chunk.toolCallId, output: chunk.output }));
+        return;
+      }
+      controller.enqueue(chunk);
+    },
+  });
+}

@@ -1,0 +1,54 @@
+/**
+ * Recognising a `paused` codemode result and turning it into the AI SDK's own
+ * `tool-approval-request` chunk on the same tool call.
+ */
+import type { UIMessageChunk } from "ai";
+import type { CodeModeOutput, PendingAction } from "../../runtime/types.js";
+import { toCodemodeApprovalDescriptor } from "./approval-descriptor.js";
+import { createCodemodeApprovalId } from "./approval-id.js";
+
+/** A codemode result that waits for approval. */
+export type PausedCodemodeOutput = Extract<CodeModeOutput, { status: "paused" }>;
+
+/** The `tool-approval-request` UI message chunk. */
+export type ToolApprovalRequestChunk = Extract<UIMessageChunk, { type: "tool-approval-request" }>;
+
+/** Whether a tool output is a `paused` codemode result with at least one pending action. */
+export function isPausedCodemodeOutput(output: unknown): output is PausedCodemodeOutput {
+  if (typeof output !== "object" || output === null) return false;
+  const record = output as Record<string, unknown>;
+  return (
+    record["status"] === "paused" &&
+    typeof record["executionId"] === "string" &&
+    Array.isArray(record["pending"]) &&
+    record["pending"].length > 0
+  );
+}
+
+/**
+ * The action the user is asked about next: the lowest sequence number. A tool part holds
+ * one approval at a time, so several pending actions are approved one after another
+ * (docs/decisions/ui-approvals-one-at-a-time.md).
+ */
+export function nextPendingAction(output: PausedCodemodeOutput): PendingAction {
+  const [first, ...rest] = output.pending;
+  if (first === undefined) throw new TypeError("a paused codemode output has at least one pending action");
+  return rest.reduce((lowest, action) => (action.seq < lowest.seq ? action : lowest), first);
+}
+
+/** The approval request chunk for a paused codemode result on tool call `toolCallId`. */
+export async function createCodemodeApprovalRequest({
+  toolCallId,
+  output,
+}: {
+  toolCallId: string;
+  output: PausedCodemodeOutput;
+}): Promise<ToolApprovalRequestChunk> {
+  const action = nextPendingAction(output);
+  return {
+    type: "tool-approval-request",
+    approvalId: await createCodemodeApprovalId(action),
+    toolCallId,
+    approvalDescriptor: toCodemodeApprovalDescriptor(action),
+  };
+}

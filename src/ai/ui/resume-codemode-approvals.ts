@@ -1,0 +1,213 @@
+/**
+ * The next request after a user answered a codemode approval: resume or reject the
+ * execution from the store, and say what the client and the model should see.
+ */
+import type { UIMessage, UIMessageChunk } from "ai";
+import type { CodeModeOutput, PendingAction, RejectOutput } from "../../runtime/types.js";
+import { DEFAULT_CODEMODE_TOOL_NAME } from "./codemode-approval-transform.js";
+import { createCodemodeApprovalRequest, isPausedCodemodeOutput } from "./paused-output.js";
+import type { CodemodeApprovalRuntime } from "./types.js";
+import { verifyCodemodeApproval, type CodemodeApprovalErrorKind } from "./verify-codemode-approval.js";
+
+/** Options of {@link resumeCodemodeApprovals}. */
+export interface ResumeCodemodeApprovalsOptions<UI_MESSAGE extends UIMessage> {
+  /** The runtime that ran the codemode tool (any instance on the same store and name). */
+  runtime: CodemodeApprovalRuntime;
+  /** The conversation as the client sent it. */
+  messages: UI_MESSAGE[];
+  /**
+   * Name of the codemode tool in `tools`.
+   * @default "codemode"
+   */
+  toolName?: string;
+}
+
+/** What happened to one answered approval. */
+export type ResolvedCodemodeApproval =
+  | { toolCallId: string; approvalId: string; status: "approved"; output: CodeModeOutput }
+  | { toolCallId: string; approvalId: string; status: "rejected"; output: RejectOutput }
+  | { toolCallId: string; approvalId: string; status: "invalid"; kind: CodemodeApprovalErrorKind | "reject-failed"; error: string };
+
+/** Result of {@link resumeCodemodeApprovals}. */
+export interface ResumeCodemodeApprovalsResult<UI_MESSAGE extends UIMessage> {
+  /** The conversation with every answered codemode approval resolved; give it to `convertToModelMessages`. */
+  messages: UI_MESSAGE[];
+  /** Chunks that update the client's codemode parts; write them before anything else. */
+  chunks: UIMessageChunk[];
+  /**
+   * Whether the model should be called now: `false` when an execution paused again (a new
+   * approval request is in `chunks`) or an approval id was refused (its error is in `chunks`).
+   */
+  continueModel: boolean;
+  /** Every answered approval of the last assistant message, in part order. */
+  resolved: ResolvedCodemodeApproval[];
+}
+
+type ToolPartRecord = Record<string, unknown> & {
+  toolCallId: string;
+  state: string;
+  approval?: { id: string; approved?: boolean; reason?: string };
+};
+
+/**
+ * Resolves the codemode approvals the user answered in the last assistant message.
+ * Approved: the runtime resumes the execution from the store (`approve`); a new pause
+ * becomes a new approval request and the model is not called, a final result becomes
+ * the tool output the model continues with. Denied: the runtime rejects the execution
+ * (its hooks run) and the model reads the denial as the tool output. An approval id that
+ * does not match a pending call in the store changes nothing and becomes a tool error.
+ *
+ * @example
+ * ```ts
+ * const resumed = await resumeCodemodeApprovals({ runtime, messages });
+ * for (const chunk of resumed.chunks) writer.write(chunk);
+ * if (resumed.continueModel) writer.merge(streamText({ ..., messages: await convertToModelMessages(resumed.messages) })
+ *   .toUIMessageStream().pipeThrough(codemodeApprovalTransform()));
+ * ```
+ */
+export async function resumeCodemodeApprovals<UI_MESSAGE extends UIMessage>({
+  runtime,
+  messages,
+  toolName = DEFAULT_CODEMODE_TOOL_NAME,
+}: ResumeCodemodeApprovalsOptions<UI_MESSAGE>): Promise<ResumeCodemodeApprovalsResult<UI_MESSAGE>> {
+  const last = messages.at(-1);
+  const result: ResumeCodemodeApprovalsResult<UI_MESSAGE> = { messages, chunks: [], continueModel: true, resolved: [] };
+  if (last === undefined || last.role !== "assistant") return result;
+
+  const parts: unknown[] = [];
+  for (const part of last.parts as unknown[]) {
+    if (!isAnsweredCodemodePart(part, toolName)) {
+      parts.push(part);
+      continue;
+    }
+    const { modelPart, chunks, resolved, continueModel } = await resolvePart({ runtime, part });
+    parts.push(modelPart);
+    result.chunks.push(...chunks);
+    result.resolved.push(resolved);
+    result.continueModel &&= continueModel;
+  }
+  if (result.resolved.length === 0) return result;
+  result.messages = [...messages.slice(0, -1), { ...last, parts } as UI_MESSAGE];
+  return result;
+}
+
+function isAnsweredCodemodePart(part: unknown, toolName: string): part is ToolPartRecord {
+  if (typeof part !== "object" || part === null) return false;
+  const record = part as Record<string, unknown>;
+  const isCodemode =
+    record["type"] === `tool-${toolName}` || (record["type"] === "dynamic-tool" && record["toolName"] === toolName);
+  const approval = record["approval"] as Record<string, unknown> | undefined;
+  return (
+    isCodemode &&
+    record["state"] === "approval-responded" &&
+    typeof record["toolCallId"] === "string" &&
+    typeof approval?.["id"] === "string" &&
+    typeof approval["approved"] === "boolean"
+  );
+}
+
+interface PartResolution {
+  /** The part as the model should see it. */
+  modelPart: unknown;
+  chunks: UIMessageChunk[];
+  resolved: ResolvedCodemodeApproval;
+  continueModel: boolean;
+}
+
+async function resolvePart({ runtime, part }: { runtime: CodemodeApprovalRuntime; part: ToolPartRecord }): Promise<PartResolution> {
+  const { toolCallId } = part;
+  const approvalId = part.approval?.id ?? "";
+  const verification = await verifyCodemodeApproval({ runtime, approvalId });
+  if (!verification.valid) {
+    return refused({ part, approvalId, kind: verification.kind, error: verification.error });
+  }
+  const { action } = verification;
+  if (part.approval?.approved !== true) {
+    return rejectPart({ runtime, part, approvalId, action, userReason: part.approval?.reason });
+  }
+  const output = await runtime.approve({ executionId: action.executionId, seq: action.seq });
+  const resolved: ResolvedCodemodeApproval = { toolCallId, approvalId, status: "approved", output };
+  if (isPausedCodemodeOutput(output)) {
+    const request = await createCodemodeApprovalRequest({ toolCallId, output });
+    return { modelPart: part, chunks: [request], resolved, continueModel: false };
+  }
+  const { approval: _approval, ...rest } = part;
+  return {
+    modelPart: { ...rest, state: "output-available", output },
+    chunks: [{ type: "tool-output-available", toolCallId, output }],
+    resolved,
+    continueModel: true,
+  };
+}
+
+async function rejectPart({
+  runtime,
+  part,
+  approvalId,
+  action,
+  userReason,
+}: {
+  runtime: CodemodeApprovalRuntime;
+  part: ToolPartRecord;
+  approvalId: string;
+  action: PendingAction;
+  userReason: string | undefined;
+}): Promise<PartResolution> {
+  const { toolCallId } = part;
+  const output = await runtime.reject({
+    executionId: action.executionId,
+    seq: action.seq,
+    ...(userReason === undefined ? {} : { reason: userReason }),
+  });
+  if (output.status !== "rejected") {
+    return refused({ part, approvalId, kind: "reject-failed", error: `Rejecting approval "${approvalId}" failed: ${output.error}` });
+  }
+  const reason = describeDenial(action, userReason);
+  return {
+    modelPart: { ...part, state: "output-denied", approval: { ...part.approval, id: approvalId, approved: false, reason } },
+    chunks: [
+      { type: "tool-approval-response", approvalId, approved: false, reason },
+      { type: "tool-output-denied", toolCallId },
+    ],
+    resolved: { toolCallId, approvalId, status: "rejected", output },
+    continueModel: true,
+  };
+}
+
+function refused({
+  part,
+  approvalId,
+  kind,
+  error,
+}: {
+  part: ToolPartRecord;
+  approvalId: string;
+  kind: CodemodeApprovalErrorKind | "reject-failed";
+  error: string;
+}): PartResolution {
+  const { approval: _approval, ...rest } = part;
+  return {
+    modelPart: { ...rest, state: "output-error", errorText: error },
+    chunks: [{ type: "tool-output-error", toolCallId: part.toolCallId, errorText: error }],
+    resolved: { toolCallId: part.toolCallId, approvalId, status: "invalid", kind, error },
+    continueModel: false,
+  };
+}
+
+/** The text the model reads for a denied nested call. */
+function describeDenial(action: PendingAction, userReason: string | undefined): string {
+  const call = `${action.connector}.${action.method}(${safeJson(action.args)})`;
+  const because = userReason === undefined || userReason === "" ? "" : ` Reason given: ${userReason}`;
+  return (
+    `The user rejected ${call} (call ${action.seq} of execution ${action.executionId}). ` +
+    `The program was stopped: that call did not run, and calls made before it were not undone.${because}`
+  );
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? "undefined";
+  } catch {
+    return String(value);
+  }
+}

@@ -1,0 +1,18 @@
+/**
+ * What the UI approval bridge needs from a runtime. `createCodemodeRuntime()` returns a
+ * handle that satisfies it; the bridge takes only these four methods so it never depends
+ * on how the runtime is built.
+ */
+import type { CodeModeOutput, ExecutionDetail, PendingAction, RejectOutput } from "../../runtime/types.js";
+
+/** The part of a codemode runtime that approvals in a chat UI use. */
+export interface CodemodeApprovalRuntime {
+  /** Approves one pending call and runs the next pass from the store. */
+  approve(input: { executionId: string; seq?: number }): Promise<CodeModeOutput>;
+  /** Rejects one pending call: the execution ends `rejected` and connector hooks run. */
+  reject(input: { executionId: string; seq?: number; reason?: string }): Promise<RejectOutput>;
+  /** Calls waiting for approval, of one execution or of all. */
+  pending(executionId?: string): Promise<PendingAction[]>;
+  /** One execution with its call log, or nothing when it does not exist. */
+  execution(executionId: string): Promise<ExecutionDetail | null | undefined>;
+}

@@ -7,6 +7,7 @@
 import type { ToolSet } from "@ai-sdk/provider-utils";
 import { InvalidOptionError } from "../errors.js";
 import { createJsonSchemaValidator } from "./argument-validator.js";
+import { inputTypeOf } from "./declarations.js";
 import { toolSetToConnector } from "./tool-set-connector.js";
 import type { Connector, ConnectorMethod } from "./types.js";
 
@@ -125,7 +126,11 @@ function resolveMethod(connectorName: string, methodName: string, value: unknown
   if (source.replay !== undefined) method.replay = source.replay;
   if (source.revert !== undefined) method.revert = source.revert.bind(source);
   if (method.validate === undefined && method.inputSchema !== undefined) {
-    method.validate = createJsonSchemaValidator(method.inputSchema, { label: `${connectorName}.${methodName}` });
+    const schema = method.inputSchema;
+    method.validate = createJsonSchemaValidator(schema, {
+      label: `${connectorName}.${methodName}`,
+      expectedType: () => inputTypeOf(schema),
+    });
   }
   return method;
 }

@@ -7,6 +7,7 @@ import type { JSONSchema7 } from "@ai-sdk/provider";
 import { asSchema, type Schema, type ToolExecutionOptions } from "@ai-sdk/provider-utils";
 import { InvalidOptionError } from "../errors.js";
 import { createJsonSchemaValidator, createSchemaValidator } from "./argument-validator.js";
+import { inputTypeOf } from "./declarations.js";
 import { isMcpTool, mcpAnnotations, mcpPolicyDefaults, unwrapMcpResult } from "./mcp-tool.js";
 import type {
   Connector,
@@ -156,7 +157,10 @@ function toolToMethod(
   const mcp = isMcpTool(tool);
   const annotations = mcp ? mcpAnnotations(tool) : {};
   const defaults = mcpPolicyDefaults(annotations);
-  const validatorOptions = { label };
+  const validatorOptions = {
+    label,
+    expectedType: () => (inputJsonSchema === undefined ? undefined : inputTypeOf(inputJsonSchema)),
+  };
   const validate =
     inputSchema.validate !== undefined
       ? createSchemaValidator(inputSchema, validatorOptions)

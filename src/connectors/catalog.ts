@@ -1,0 +1,161 @@
+/**
+ * The catalog behind `codemode.search` / `codemode.describe` (and the handle's
+ * `runtime.search` / `runtime.describe`): one search index and lazily built,
+ * cached declarations over the configured connectors and saved snippets.
+ */
+import { connectorDeclaration, methodDeclaration, snippetDeclaration, type CatalogSnippet } from "./declarations.js";
+import { createSearchIndex, type SearchDocument } from "./search-index.js";
+import type { Connector, DescribeOutput, SearchOutput } from "./types.js";
+
+export type { CatalogSnippet } from "./declarations.js";
+
+/** Prefix of snippet paths in search and describe (`snippets.weekly_report`). */
+export const SNIPPETS_NAMESPACE = "snippets";
+
+/** Search and describe over a fixed set of connectors and snippets. */
+export interface Catalog {
+  /** Ranked paths (not schemas). An empty query lists everything. */
+  search(query: string, options?: { limit?: number }): SearchOutput;
+  /** Declarations for `connector`, `connector.method` or `snippets.name`; `{ error }` with suggestions otherwise. */
+  describe(target: string): DescribeOutput | { error: string };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Parameter names of a schema: top-level properties and one level below, for search. */
+function parameterNames(schema: unknown): string[] {
+  if (!isObject(schema) || !isObject(schema["properties"])) return [];
+  const names: string[] = [];
+  for (const [name, property] of Object.entries(schema["properties"])) {
+    names.push(name);
+    if (isObject(property) && isObject(property["properties"])) names.push(...Object.keys(property["properties"]));
+  }
+  return names;
+}
+
+/** Descriptions of parameters, appended to the searchable description. */
+function parameterDescriptions(schema: unknown): string[] {
+  if (!isObject(schema) || !isObject(schema["properties"])) return [];
+  return Object.values(schema["properties"]).flatMap((property) =>
+    isObject(property) && typeof property["description"] === "string" ? [property["description"]] : [],
+  );
+}
+
+function documentsOf(connectors: Record<string, Connector>, snippets: CatalogSnippet[]): SearchDocument[] {
+  const documents: SearchDocument[] = [];
+  for (const [connectorName, connector] of Object.entries(connectors)) {
+    for (const methodName of Object.keys(connector.methods)) {
+      const method = connector.methods[methodName]!;
+      const document: SearchDocument = {
+        path: `${connectorName}.${methodName}`,
+        connector: connectorName,
+        method: methodName,
+        kind: "method",
+        params: parameterNames(method.inputSchema),
+        namespace: [connector.description, connector.instructions].filter((text) => text !== undefined).join(" "),
+      };
+      if (method.description !== undefined) document.description = method.description;
+      const details = parameterDescriptions(method.inputSchema);
+      if (details.length > 0) document.details = details.join(" ");
+      documents.push(document);
+    }
+  }
+  for (const snippet of snippets) {
+    const document: SearchDocument = {
+      path: `${SNIPPETS_NAMESPACE}.${snippet.name}`,
+      connector: SNIPPETS_NAMESPACE,
+      method: snippet.name,
+      kind: "snippet",
+      params: parameterNames(snippet.inputSchema),
+      namespace: `saved snippet ${snippet.connectors.join(" ")}`,
+    };
+    if (snippet.description !== undefined) document.description = snippet.description;
+    documents.push(document);
+  }
+  return documents;
+}
+
+/** Splits `github.create_issue` into connector and method; the method keeps any further dots. */
+function splitTarget(target: string): { namespace: string; member?: string } {
+  const trimmed = target.trim().replace(/\(.*\)?;?$/, "");
+  const dot = trimmed.indexOf(".");
+  return dot === -1 ? { namespace: trimmed } : { namespace: trimmed.slice(0, dot), member: trimmed.slice(dot + 1) };
+}
+
+/**
+ * Creates the catalog. Declarations are built on first `describe` and cached;
+ * the search index is built once, here.
+ *
+ * @example
+ * const catalog = createCatalog({ connectors: { github }, snippets: [] });
+ * catalog.search("open pull requests"); // { results: [{ path: "github.list_pull_requests", ... }], ... }
+ * catalog.describe("github.list_pull_requests"); // { kind: "method", types: "type ListPullRequestsInput = ..." }
+ */
+export function createCatalog({
+  connectors,
+  snippets,
+}: {
+  connectors: Record<string, Connector>;
+  snippets: CatalogSnippet[];
+}): Catalog {
+  const index = createSearchIndex(documentsOf(connectors, snippets));
+  const snippetsByName = new Map(snippets.map((snippet) => [snippet.name, snippet]));
+  const cache = new Map<string, DescribeOutput>();
+  const has = (name: string): boolean => Object.prototype.hasOwnProperty.call(connectors, name);
+
+  function notFound(target: string, what: string): { error: string } {
+    const suggestions = index.search(target, { limit: 3 }).results.map((result) => result.path);
+    const namespaces = Object.keys(connectors);
+    const parts = [
+      `${what}.`,
+      suggestions.length > 0 ? `Did you mean ${suggestions.join(", ")}?` : undefined,
+      `Namespaces: ${namespaces.length > 0 ? namespaces.join(", ") : "(none)"}${snippets.length > 0 ? `, ${SNIPPETS_NAMESPACE}` : ""}.`,
+      `Use codemode.search("...") to find methods.`,
+    ];
+    return { error: parts.filter((part) => part !== undefined).join(" ") };
+  }
+
+  function build(target: string): DescribeOutput | { error: string } {
+    const { namespace, member } = splitTarget(target);
+    if (namespace === SNIPPETS_NAMESPACE && member !== undefined && !has(namespace)) {
+      const snippet = snippetsByName.get(member);
+      if (snippet === undefined) return notFound(target, `No snippet named "${member}"`);
+      const output: DescribeOutput = { path: `${SNIPPETS_NAMESPACE}.${member}`, kind: "snippet", types: snippetDeclaration(snippet) };
+      if (snippet.description !== undefined) output.description = snippet.description;
+      return output;
+    }
+    if (!has(namespace)) return notFound(target, `No connector named "${namespace}"`);
+    const connector = connectors[namespace]!;
+    if (member === undefined) {
+      const output: DescribeOutput = { path: namespace, kind: "connector", types: connectorDeclaration(namespace, connector) };
+      if (connector.description !== undefined) output.description = connector.description;
+      return output;
+    }
+    if (!Object.prototype.hasOwnProperty.call(connector.methods, member)) {
+      const skipped = connector.skipped?.find((entry) => entry.name === member);
+      if (skipped !== undefined) return { error: `${namespace}.${member} cannot be called from a program: ${skipped.reason}.` };
+      return notFound(target, `No method "${member}" in ${namespace}`);
+    }
+    const method = connector.methods[member]!;
+    const output: DescribeOutput = { path: `${namespace}.${member}`, kind: "method", types: methodDeclaration(namespace, member, method) };
+    if (method.description !== undefined) output.description = method.description;
+    return output;
+  }
+
+  return {
+    search: (query, options) => index.search(typeof query === "string" ? query : String(query), options),
+    describe(target) {
+      if (typeof target !== "string" || target.trim() === "") {
+        return { error: `describe(target) needs a path such as "${Object.keys(connectors)[0] ?? "github"}" or "connector.method".` };
+      }
+      const key = target.trim();
+      const cached = cache.get(key);
+      if (cached !== undefined) return cached;
+      const output = build(key);
+      if (!("error" in output)) cache.set(key, output);
+      return output;
+    },
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * TypeScript declarations of connectors, methods and snippets, as shown by
+ * `codemode.describe` and the tool description. Every output is a valid
+ * TypeScript declaration file (checked by the tests with the compiler).
+ */
+import type { JSONSchema7 } from "@ai-sdk/provider";
+import { jsDoc, pascalCase, propertyKey, TypeScriptEmitter } from "./json-schema-to-typescript.js";
+import type { Connector, ConnectorMethod } from "./types.js";
+
+/** A saved snippet as the catalog sees it. */
+export interface CatalogSnippet {
+  name: string;
+  description?: string;
+  code: string;
+  inputSchema?: unknown;
+  /** Connectors the snippet uses. */
+  connectors: string[];
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Whether an input of this schema may be omitted (an object schema with nothing required). */
+function inputIsOptional(schema: unknown): boolean {
+  if (schema === undefined) return true;
+  if (!isObject(schema)) return false;
+  const required = schema["required"];
+  const isObjectSchema = schema["type"] === "object" || isObject(schema["properties"]);
+  return isObjectSchema && (!Array.isArray(required) || required.length === 0) && schema["$ref"] === undefined;
+}
+
+/** Doc lines for a method: its description and its approval policy. */
+function methodDocLines(method: ConnectorMethod): string[] {
+  const lines: string[] = [];
+  if (method.description !== undefined) lines.push(method.description);
+  if (method.requiresApproval === true) lines.push("Requires human approval: the run pauses (status \"paused\") until approved.");
+  else if (typeof method.requiresApproval === "function") lines.push("May require human approval, depending on the input: the run then pauses.");
+  return lines;
+}
+
+/** One-line type of a schema, without docs (for error messages). */
+export function inputTypeOf(schema: JSONSchema7): string {
+  const emitter = new TypeScriptEmitter({ docs: false });
+  const type = emitter.typeOf(schema, { namePrefix: "" });
+  return type.replace(/\n\s*/g, " ").replace(/;\s}/g, "; }");
+}
+
+/** The member line(s) of one method inside `declare const name: { ... }`. */
+function methodMember(emitter: TypeScriptEmitter, methodName: string, method: ConnectorMethod, indent: string, prefix: string): string {
+  const input = method.inputSchema === undefined ? "unknown" : emitter.typeOf(method.inputSchema, { namePrefix: `${prefix}`, indent });
+  const output = method.outputSchema === undefined ? "unknown" : emitter.typeOf(method.outputSchema, { namePrefix: `${prefix}Output`, indent });
+  const parameter = `input${inputIsOptional(method.inputSchema) ? "?" : ""}: ${input}`;
+  return `${jsDoc(methodDocLines(method), indent)}${indent}${propertyKey(methodName)}(${parameter}): Promise<${output}>;`;
+}
+
+function connectorDoc(connector: Connector): Array<string | undefined> {
+  return [connector.description, connector.instructions];
+}
+
+function skippedNote(connector: Connector): string {
+  if (connector.skipped === undefined || connector.skipped.length === 0) return "";
+  return `\n${connector.skipped.map(({ name, reason }) => `// Not callable from programs: ${name} (${reason})`).join("\n")}`;
+}
+
+function withAliases(emitter: TypeScriptEmitter, body: string): string {
+  const aliases = emitter.aliases();
+  return aliases.length === 0 ? body : `${aliases.join("\n")}\n${body}`;
+}
+
+/** `declare const name: { ...every method... };` with JSDoc, aliases for `$ref`s first. */
+export function connectorDeclaration(name: string, connector: Connector): string {
+  const emitter = new TypeScriptEmitter({ reservedNames: [name] });
+  const members = Object.keys(connector.methods).map((methodName) =>
+    methodMember(emitter, methodName, connector.methods[methodName]!, "  ", pascalCase(methodName)),
+  );
+  const body = `${jsDoc(connectorDoc(connector), "")}declare const ${name}: {\n${members.join("\n")}\n};${skippedNote(connector)}`;
+  return withAliases(emitter, body);
+}
+
+/**
+ * One method: its input and output as named types (`CreateIssueInput`,
+ * `CreateIssueOutput`), then its signature with JSDoc inside
+ * `declare const connector: { ... }`.
+ */
+export function methodDeclaration(connectorName: string, methodName: string, method: ConnectorMethod): string {
+  const base = pascalCase(methodName);
+  const emitter = new TypeScriptEmitter({ reservedNames: [connectorName, `${base}Input`, `${base}Output`] });
+  const input = method.inputSchema === undefined ? "unknown" : emitter.typeOf(method.inputSchema, { namePrefix: base });
+  const output = method.outputSchema === undefined ? "unknown" : emitter.typeOf(method.outputSchema, { namePrefix: `${base}Output` });
+  const optional = inputIsOptional(method.inputSchema) ? "?" : "";
+  const lines = [
+    `type ${base}Input = ${input};`,
+    `type ${base}Output = ${output};`,
+    `declare const ${connectorName}: {`,
+    `${jsDoc(methodDocLines(method), "  ")}  ${propertyKey(methodName)}(input${optional}: ${base}Input): Promise<${base}Output>;`,
+    "};",
+  ];
+  return withAliases(emitter, lines.join("\n"));
+}
+
+/** A snippet: its input type, how to run it, and its code (as comments, so the output stays valid TypeScript). */
+export function snippetDeclaration(snippet: CatalogSnippet): string {
+  const base = `${pascalCase(snippet.name)}Input`;
+  const emitter = new TypeScriptEmitter({ reservedNames: [base] });
+  const input = snippet.inputSchema === undefined ? "unknown" : emitter.typeOf(snippet.inputSchema, { namePrefix: base });
+  const optional = inputIsOptional(snippet.inputSchema) ? ", input?" : ", input";
+  const lines = [
+    `${jsDoc([snippet.description, `Uses: ${snippet.connectors.join(", ") || "(no connectors)"}`], "")}type ${base} = ${input};`,
+    `// Run it: await codemode.run(${JSON.stringify(snippet.name)}${optional}: ${base})`,
+    "// Code:",
+    ...snippet.code.split(/\r?\n/).map((line) => `//   ${line}`),
+  ];
+  return withAliases(emitter, lines.join("\n"));
+}

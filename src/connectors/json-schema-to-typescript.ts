@@ -1,0 +1,312 @@
+/**
+ * JSON Schema → TypeScript type expressions, small enough for serverless
+ * bundles (the `json-schema-to-typescript` package pulls in a formatter and a
+ * `$ref` resolver over the network). Covers what tool schemas use: objects,
+ * required/optional, enums and consts, unions (`anyOf`/`oneOf`), `allOf`,
+ * nullable (`type: [..., "null"]` and OpenAPI's `nullable`), arrays and tuples
+ * (`prefixItems`, array `items`), records (`additionalProperties`,
+ * `patternProperties`), local `$ref` including recursion (as named type
+ * aliases), and descriptions as JSDoc. Anything it cannot express is `unknown`.
+ */
+
+type JsonObject = Record<string, unknown>;
+
+/** Nesting beyond this depth is rendered `unknown` (guards pathological schemas). */
+const MAX_DEPTH = 32;
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A property or method name as written in a type: bare if an identifier, quoted otherwise. */
+export function propertyKey(name: string): string {
+  return IDENTIFIER.test(name) ? name : JSON.stringify(name);
+}
+
+/** `list_pull-requests` → `ListPullRequests`, safe as an identifier. */
+export function pascalCase(text: string): string {
+  const words = text
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .split(/[^A-Za-z0-9]+/)
+    .filter((word) => word !== "");
+  const joined = words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join("");
+  if (joined === "") return "Type";
+  return /^[0-9]/.test(joined) ? `T${joined}` : joined;
+}
+
+/** Escapes text for a `/** ... *\/` comment. */
+function commentText(text: string): string {
+  return text.replace(/\*\//g, "*\\/").replace(/\r\n?/g, "\n").trim();
+}
+
+/**
+ * A JSDoc block for `lines` at `indent`, or `""` when there is nothing to say.
+ * One line renders as `/** text *\/`.
+ */
+export function jsDoc(lines: Array<string | undefined>, indent: string): string {
+  const body = lines
+    .filter((line): line is string => line !== undefined && line.trim() !== "")
+    .flatMap((line) => commentText(line).split("\n"));
+  if (body.length === 0) return "";
+  if (body.length === 1) return `${indent}/** ${body[0]} */\n`;
+  return `${indent}/**\n${body.map((line) => `${indent} *${line === "" ? "" : ` ${line}`}`).join("\n")}\n${indent} */\n`;
+}
+
+/** JSDoc lines for a schema: description, then `@default`, `@format`, `@deprecated`. */
+export function schemaDocLines(schema: unknown): string[] {
+  if (!isObject(schema)) return [];
+  const lines: string[] = [];
+  if (typeof schema["title"] === "string" && typeof schema["description"] !== "string") lines.push(schema["title"]);
+  if (typeof schema["description"] === "string") lines.push(schema["description"]);
+  if (schema["default"] !== undefined) {
+    const text = JSON.stringify(schema["default"]);
+    if (text !== undefined && text.length <= 80) lines.push(`@default ${text}`);
+  }
+  if (typeof schema["format"] === "string") lines.push(`@format ${schema["format"]}`);
+  if (schema["deprecated"] === true) lines.push("@deprecated");
+  return lines;
+}
+
+function literal(value: unknown): string {
+  if (value === null) return "null";
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return JSON.stringify(value);
+  return "unknown";
+}
+
+function union(members: string[]): string {
+  const unique = [...new Set(members)];
+  if (unique.includes("unknown")) return "unknown";
+  const kept = unique.filter((member) => member !== "never");
+  if (kept.length === 0) return "never";
+  return kept.length === 1 ? kept[0]! : kept.join(" | ");
+}
+
+function needsParens(type: string): boolean {
+  // A top-level `|` or `&` (outside brackets/braces/strings) needs parentheses in array/intersection position.
+  let depth = 0;
+  let quote: string | undefined;
+  for (let index = 0; index < type.length; index++) {
+    const char = type[index]!;
+    if (quote !== undefined) {
+      if (char === "\\") index++;
+      else if (char === quote) quote = undefined;
+      continue;
+    }
+    if (char === '"' || char === "'") quote = char;
+    else if (char === "{" || char === "[" || char === "(" || char === "<") depth++;
+    else if (char === "}" || char === "]" || char === ")" || char === ">") depth--;
+    else if (depth === 0 && (char === "|" || char === "&")) return true;
+  }
+  return false;
+}
+
+function wrap(type: string): string {
+  return needsParens(type) ? `(${type})` : type;
+}
+
+function decodePointerSegment(segment: string): string {
+  return decodeURIComponent(segment).replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+/** Emits TypeScript for schemas that share one set of named aliases (for `$ref` targets). */
+export class TypeScriptEmitter {
+  private readonly aliasesByRoot = new WeakMap<object, Map<string, string>>();
+  private readonly declarations: string[] = [];
+  private readonly usedNames = new Set<string>();
+
+  private readonly withDocs: boolean;
+
+  /**
+   * `reservedNames`: identifiers aliases must not take (other declarations in the same output).
+   * `docs`: emit descriptions as JSDoc. @default true
+   */
+  constructor({ reservedNames = [], docs = true }: { reservedNames?: Iterable<string>; docs?: boolean } = {}) {
+    for (const name of reservedNames) this.usedNames.add(name);
+    this.withDocs = docs;
+  }
+
+  private doc(schema: unknown, indent: string): string {
+    return this.withDocs ? jsDoc(schemaDocLines(schema), indent) : "";
+  }
+
+  /** Alias declarations created so far (`type Name = ...;`), in creation order. */
+  aliases(): string[] {
+    return [...this.declarations];
+  }
+
+  /** Reserves and returns a fresh identifier based on `base`. */
+  uniqueName(base: string): string {
+    let name = base;
+    for (let counter = 2; this.usedNames.has(name); counter++) name = `${base}${counter}`;
+    this.usedNames.add(name);
+    return name;
+  }
+
+  /**
+   * The TypeScript type of `schema`. `root` resolves local `$ref`s
+   * (`#/definitions/X`, `#/$defs/X`, `#`); `namePrefix` prefixes alias names;
+   * `indent` is the indentation of the line the type starts on.
+   */
+  typeOf(schema: unknown, { root = schema, namePrefix = "", indent = "" }: { root?: unknown; namePrefix?: string; indent?: string } = {}): string {
+    return this.convert(schema, { root, namePrefix, indent, depth: 0, visiting: new Set() });
+  }
+
+  private convert(schema: unknown, context: ConvertContext): string {
+    if (schema === true || schema === undefined) return "unknown";
+    if (schema === false) return "never";
+    if (!isObject(schema) || context.depth > MAX_DEPTH || context.visiting.has(schema)) return "unknown";
+    const inner: ConvertContext = { ...context, depth: context.depth + 1, visiting: new Set(context.visiting).add(schema) };
+    const parts: string[] = [];
+    if (typeof schema["$ref"] === "string") parts.push(this.reference(schema["$ref"], inner));
+    const base = this.baseType(schema, inner);
+    if (base !== undefined) parts.push(base);
+    if (Array.isArray(schema["allOf"])) {
+      for (const member of schema["allOf"]) parts.push(this.convert(member, inner));
+    }
+    for (const key of ["anyOf", "oneOf"] as const) {
+      const members = schema[key];
+      if (Array.isArray(members) && members.length > 0) parts.push(union(members.map((member) => this.convert(member, inner))));
+    }
+    let type = intersection(parts);
+    if (schema["nullable"] === true && type !== "unknown" && type !== "null") type = union([type, "null"]);
+    return type;
+  }
+
+  /** The type from `const`, `enum` and `type` (and the keywords of each type), or `undefined` if none applies. */
+  private baseType(schema: JsonObject, context: ConvertContext): string | undefined {
+    if (schema["const"] !== undefined) return literal(schema["const"]);
+    if (Array.isArray(schema["enum"])) return union(schema["enum"].map(literal));
+    const declared = schema["type"];
+    const types = Array.isArray(declared) ? declared.filter((t): t is string => typeof t === "string") : typeof declared === "string" ? [declared] : [];
+    if (types.length === 0) {
+      if (isObject(schema["properties"]) || schema["additionalProperties"] !== undefined || isObject(schema["patternProperties"])) {
+        return this.objectType(schema, context);
+      }
+      if (schema["items"] !== undefined || Array.isArray(schema["prefixItems"])) return this.arrayType(schema, context);
+      return undefined;
+    }
+    return union(types.map((type) => this.namedType(type, schema, context)));
+  }
+
+  private namedType(type: string, schema: JsonObject, context: ConvertContext): string {
+    switch (type) {
+      case "string":
+        return "string";
+      case "number":
+      case "integer":
+        return "number";
+      case "boolean":
+        return "boolean";
+      case "null":
+        return "null";
+      case "array":
+        return this.arrayType(schema, context);
+      case "object":
+        return this.objectType(schema, context);
+      default:
+        return "unknown";
+    }
+  }
+
+  private arrayType(schema: JsonObject, context: ConvertContext): string {
+    const tuple = Array.isArray(schema["prefixItems"]) ? schema["prefixItems"] : Array.isArray(schema["items"]) ? schema["items"] : undefined;
+    if (tuple !== undefined) {
+      const rest = Array.isArray(schema["prefixItems"]) ? schema["items"] : schema["additionalItems"];
+      const minItems = typeof schema["minItems"] === "number" ? schema["minItems"] : tuple.length;
+      const members = tuple.map((item, index) => {
+        const type = this.convert(item, context);
+        return index < minItems ? type : `${wrap(type)}?`;
+      });
+      if (rest !== undefined && rest !== false) members.push(`...${wrap(this.convert(rest, context))}[]`);
+      return `[${members.join(", ")}]`;
+    }
+    const item = this.convert(schema["items"], context);
+    return `${wrap(item)}[]`;
+  }
+
+  private objectType(schema: JsonObject, context: ConvertContext): string {
+    const properties = isObject(schema["properties"]) ? schema["properties"] : {};
+    const required = new Set(Array.isArray(schema["required"]) ? schema["required"].filter((r): r is string => typeof r === "string") : []);
+    const inner = `${context.indent}  `;
+    const lines: string[] = [];
+    for (const name of Object.keys(properties)) {
+      const propertySchema = properties[name];
+      const type = this.convert(propertySchema, { ...context, indent: inner });
+      const doc = this.doc(propertySchema, inner);
+      lines.push(`${doc}${inner}${propertyKey(name)}${required.has(name) ? "" : "?"}: ${type};`);
+    }
+    for (const name of required) {
+      if (!Object.prototype.hasOwnProperty.call(properties, name)) lines.push(`${inner}${propertyKey(name)}: unknown;`);
+    }
+    const extra: string[] = [];
+    const additional = schema["additionalProperties"];
+    if (additional !== undefined && additional !== false && !(additional === true && Object.keys(properties).length > 0)) {
+      extra.push(this.convert(additional, { ...context, indent: inner }));
+    }
+    if (isObject(schema["patternProperties"])) {
+      for (const pattern of Object.values(schema["patternProperties"])) extra.push(this.convert(pattern, { ...context, indent: inner }));
+    }
+    const closed = `{\n${lines.join("\n")}\n${context.indent}}`;
+    if (extra.length === 0) {
+      if (lines.length > 0) return closed;
+      return additional === false ? "{}" : "{ [key: string]: unknown }";
+    }
+    const record = `{ [key: string]: ${union(extra)} }`;
+    return lines.length === 0 ? record : `${closed} & ${record}`;
+  }
+
+  /** The alias name for a local `$ref`, creating its declaration on first use. */
+  private reference(ref: string, context: ConvertContext): string {
+    if (!ref.startsWith("#")) return "unknown";
+    const root = context.root;
+    if (!isObject(root) && typeof root !== "boolean") return "unknown";
+    let byPointer = isObject(root) ? this.aliasesByRoot.get(root) : undefined;
+    if (byPointer === undefined && isObject(root)) {
+      byPointer = new Map();
+      this.aliasesByRoot.set(root, byPointer);
+    }
+    const existing = byPointer?.get(ref);
+    if (existing !== undefined) return existing;
+    const target = resolvePointer(root, ref);
+    if (target === undefined) return "unknown";
+    const segments = ref.replace(/^#\/?/, "").split("/").filter((segment) => segment !== "");
+    const last = segments.length === 0 ? "Self" : decodePointerSegment(segments[segments.length - 1]!);
+    const name = this.uniqueName(`${context.namePrefix}${pascalCase(last)}`);
+    byPointer?.set(ref, name);
+    const index = this.declarations.length;
+    this.declarations.push("");
+    const body = this.convert(target, { ...context, indent: "", depth: 0, visiting: new Set() });
+    this.declarations[index] = `${this.doc(target, "")}type ${name} = ${body};`;
+    return name;
+  }
+}
+
+interface ConvertContext {
+  root: unknown;
+  namePrefix: string;
+  indent: string;
+  depth: number;
+  visiting: Set<object>;
+}
+
+function intersection(parts: string[]): string {
+  const kept = [...new Set(parts)].filter((part) => part !== "unknown");
+  if (kept.includes("never")) return "never";
+  if (kept.length === 0) return "unknown";
+  return kept.length === 1 ? kept[0]! : kept.map(wrap).join(" & ");
+}
+
+/** The value at a local JSON pointer (`#`, `#/definitions/X`), or `undefined`. */
+export function resolvePointer(root: unknown, ref: string): unknown {
+  const segments = ref.replace(/^#\/?/, "").split("/").filter((segment) => segment !== "");
+  let current: unknown = root;
+  for (const raw of segments) {
+    const segment = decodePointerSegment(raw);
+    if (Array.isArray(current) && /^\d+$/.test(segment)) current = current[Number(segment)];
+    else if (isObject(current) && Object.prototype.hasOwnProperty.call(current, segment)) current = current[segment];
+    else return undefined;
+  }
+  return current;
+}

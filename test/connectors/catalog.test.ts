@@ -1,0 +1,142 @@
+import { describe, expect, it } from "vitest";
+import { createCatalog } from "../../src/connectors/catalog.js";
+import type { Connector } from "../../src/connectors/types.js";
+
+const github: Connector = {
+  description: "GitHub REST API",
+  methods: {
+    list_pull_requests: {
+      description: "List pull requests of a repository. Filters by state.",
+      inputSchema: {
+        type: "object",
+        properties: { owner: { type: "string" }, repo: { type: "string" }, state: { enum: ["open", "closed", "all"] } },
+        required: ["owner", "repo"],
+      },
+      execute: () => [],
+    },
+    createIssue: {
+      description: "Create an issue in a repository.",
+      inputSchema: { type: "object", properties: { title: { type: "string", description: "Issue title" } }, required: ["title"] },
+      outputSchema: { type: "object", properties: { number: { type: "integer" } }, required: ["number"] },
+      requiresApproval: true,
+      execute: () => ({ number: 1 }),
+    },
+    "get-repo": { description: "Get a repository.", execute: () => ({}) },
+  },
+  skipped: [{ name: "ask_user", reason: "no execute function" }],
+};
+
+const stripe: Connector = {
+  description: "Payments",
+  methods: {
+    create_refund: {
+      description: "Refund a charge.",
+      inputSchema: { type: "object", properties: { charge: { type: "string" }, amount: { type: "integer" } }, required: ["charge"] },
+      execute: () => ({}),
+    },
+    list_customers: { description: "List customers by email.", inputSchema: { type: "object", properties: { email: { type: "string" } } }, execute: () => [] },
+  },
+};
+
+const catalog = createCatalog({
+  connectors: { github, stripe },
+  snippets: [
+    {
+      name: "weekly_report",
+      description: "Summarise merged pull requests of the week",
+      code: "async () => {\n  return await github.list_pull_requests({ owner: 'a', repo: 'b' });\n}",
+      inputSchema: { type: "object", properties: { since: { type: "string", format: "date-time" } } },
+      connectors: ["github"],
+    },
+  ],
+});
+
+describe("createCatalog().search", () => {
+  it("ranks methods by name words split on _ / - / camelCase, with the exact SearchOutput shape", () => {
+    const out = catalog.search("pull requests");
+    expect(Object.keys(out).sort()).toEqual(["results", "total", "truncated"]);
+    expect(out.results[0]).toEqual({
+      path: "github.list_pull_requests",
+      connector: "github",
+      method: "list_pull_requests",
+      description: "List pull requests of a repository.",
+      kind: "method",
+      score: expect.any(Number),
+    });
+    expect(catalog.search("create issue").results[0]!.path).toBe("github.createIssue");
+    expect(catalog.search("repo").results.map((r) => r.path)).toContain("github.get-repo");
+  });
+
+  it("finds methods by parameter names and descriptions, and snippets", () => {
+    expect(catalog.search("email").results[0]!.path).toBe("stripe.list_customers");
+    expect(catalog.search("refund").results[0]!.path).toBe("stripe.create_refund");
+    const snippet = catalog.search("weekly report").results[0]!;
+    expect(snippet).toMatchObject({ path: "snippets.weekly_report", kind: "snippet", connector: "snippets", method: "weekly_report" });
+  });
+
+  it("is deterministic, breaks ties by path, and honours limit", () => {
+    const first = catalog.search("list");
+    expect(catalog.search("list")).toEqual(first);
+    const all = catalog.search("");
+    expect(all.results.map((r) => r.path)).toEqual([...all.results.map((r) => r.path)].sort());
+    expect(all.total).toBe(6);
+    const limited = catalog.search("", { limit: 2 });
+    expect(limited.results).toHaveLength(2);
+    expect(limited.truncated).toBe(true);
+    expect(limited.total).toBe(6);
+    const scores = catalog.search("repository").results;
+    for (let index = 1; index < scores.length; index++) {
+      const [a, b] = [scores[index - 1]!, scores[index]!];
+      expect(a.score > b.score || (a.score === b.score && a.path < b.path)).toBe(true);
+    }
+  });
+
+  it("returns no results for unrelated words", () => {
+    expect(catalog.search("zzzqqq")).toEqual({ results: [], total: 0, truncated: false });
+  });
+});
+
+describe("createCatalog().describe", () => {
+  it("describes a connector as one declare const with every method, marking approval and skipped tools", () => {
+    const out = catalog.describe("github");
+    if ("error" in out) throw new Error(out.error);
+    expect(out.kind).toBe("connector");
+    expect(out.path).toBe("github");
+    expect(out.description).toBe("GitHub REST API");
+    expect(out.types).toContain("declare const github: {");
+    expect(out.types).toContain("list_pull_requests(input: {");
+    expect(out.types).toContain('state?: "open" | "closed" | "all";');
+    expect(out.types).toContain("createIssue(input: {");
+    expect(out.types).toContain('"get-repo"(input?: unknown): Promise<unknown>;');
+    expect(out.types).toContain("Requires human approval");
+    expect(out.types).toContain("Not callable from programs: ask_user (no execute function)");
+  });
+
+  it("describes a method with named input and output types and JSDoc", () => {
+    const out = catalog.describe("github.createIssue");
+    if ("error" in out) throw new Error(out.error);
+    expect(out).toMatchObject({ path: "github.createIssue", kind: "method", description: "Create an issue in a repository." });
+    expect(out.types).toContain("type CreateIssueInput = {\n  /** Issue title */\n  title: string;\n};");
+    expect(out.types).toContain("type CreateIssueOutput = {\n  number: number;\n};");
+    expect(out.types).toContain("createIssue(input: CreateIssueInput): Promise<CreateIssueOutput>;");
+  });
+
+  it("describes a snippet with its input type and code", () => {
+    const out = catalog.describe("snippets.weekly_report");
+    if ("error" in out) throw new Error(out.error);
+    expect(out.kind).toBe("snippet");
+    expect(out.types).toContain("type WeeklyReportInput = {");
+    expect(out.types).toContain("@format date-time");
+    expect(out.types).toContain('await codemode.run("weekly_report", input?: WeeklyReportInput)');
+    expect(out.types).toContain("//     return await github.list_pull_requests");
+  });
+
+  it("answers unknown targets with an error and suggestions", () => {
+    const out = catalog.describe("github.list_pulls");
+    expect(out).toEqual({ error: expect.stringContaining('No method "list_pulls" in github') });
+    expect((out as { error: string }).error).toContain("Did you mean github.list_pull_requests");
+    expect(catalog.describe("gitlab")).toEqual({ error: expect.stringContaining("Namespaces: github, stripe, snippets") });
+    expect(catalog.describe("github.ask_user")).toEqual({ error: expect.stringContaining("cannot be called from a program") });
+    expect(catalog.describe("")).toEqual({ error: expect.stringContaining("needs a path") });
+  });
+});

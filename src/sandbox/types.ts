@@ -42,8 +42,8 @@ export interface CodeRunRequest {
   /**
    * Trusted host-written script evaluated in the run's global scope after the
    * bindings are installed and before the program (the durable runtime uses it to
-   * build `codemode.step`, whose callback must run inside the sandbox). Binding
-   * globals are writable and configurable, so the prelude may replace or delete them.
+   * build `codemode.step`, whose callback must run inside the sandbox). Globals it
+   * defines are visible to the program; an exception in it fails the run (`exception`).
    */
   prelude?: string;
 }

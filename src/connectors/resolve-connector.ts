@@ -7,6 +7,7 @@
 import type { ToolSet } from "@ai-sdk/provider-utils";
 import { InvalidOptionError } from "../errors.js";
 import { createJsonSchemaValidator } from "./argument-validator.js";
+import { buildConnector, wrappedSource } from "./connector.js";
 import { inputTypeOf } from "./declarations.js";
 import { toolSetToConnector } from "./tool-set-connector.js";
 import type { Connector, ConnectorMethod } from "./types.js";
@@ -176,6 +177,8 @@ export function resolveConnector(name: string, value: ToolSet | Connector): Conn
       message: "must be an AI SDK ToolSet (e.g. { search: tool({...}) } or await mcpClient.tools()) or a Connector ({ methods })",
     });
   }
+  const wrapped = wrappedSource(value);
+  if (wrapped !== undefined) return buildConnector(name, wrapped.tools, wrapped.options, path);
   if (isConnector(value)) return resolveHandWritten(name, value, path);
   return toolSetToConnector({ name, tools: value as Record<string, unknown>, path });
 }

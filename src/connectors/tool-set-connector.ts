@@ -141,12 +141,13 @@ function skipReason(tool: LooseTool): string | undefined {
 
 /** Builds one method from one tool. */
 function toolToMethod(
-  { connectorName, methodName, tool, policy, path }: {
+  { connectorName, methodName, tool, policy, path, policyPath }: {
     connectorName: string;
     methodName: string;
     tool: LooseTool;
     policy: MethodPolicy | undefined;
     path: string;
+    policyPath: string;
   },
 ): ConnectorMethod {
   const label = `${connectorName}.${methodName}`;
@@ -170,9 +171,17 @@ function toolToMethod(
   const requiresApproval =
     policy?.requiresApproval ?? approvalFrom(tool.needsApproval, path) ?? (defaults.requiresApproval || undefined);
   const replay = policy?.replay ?? "record";
+  if (replay === "reexecute" && requiresApproval !== undefined && requiresApproval !== false) {
+    throw new InvalidOptionError({
+      path: `${policyPath}.replay`,
+      message:
+        `is "reexecute" but ${label} requires approval: an approved action must be recorded so it runs once. ` +
+        `Use replay: "record" (the default) or set requiresApproval: false.`,
+    });
+  }
   if (replay === "reexecute" && mcp && !defaults.allowsReexecute) {
     throw new InvalidOptionError({
-      path: `${path}.replay`,
+      path: `${policyPath}.replay`,
       message:
         `is "reexecute" but the MCP tool ${methodName} is not annotated readOnlyHint: true; ` +
         `re-running it on replay could repeat a side effect. Use "record".`,
@@ -227,7 +236,8 @@ export function toolSetToConnector({
       continue;
     }
     const policy = Object.prototype.hasOwnProperty.call(policies, methodName) ? policies[methodName] : undefined;
-    methods[methodName] = toolToMethod({ connectorName: name, methodName, tool, policy, path: toolPath });
+    const policyPath = `${path}.methods.${methodName}`;
+    methods[methodName] = toolToMethod({ connectorName: name, methodName, tool, policy, path: toolPath, policyPath });
   }
   for (const methodName of Object.keys(policies)) {
     if (!(methodName in methods)) {

@@ -1,0 +1,113 @@
+/**
+ * `connector(tools, options)`: wraps an AI SDK `ToolSet` (or MCP tools) with
+ * per-method policy (replay, revert, approval), guidance for the model and
+ * lifecycle hooks.
+ */
+import type { ToolSet } from "@ai-sdk/provider-utils";
+import { InvalidOptionError } from "../errors.js";
+import { toolSetToConnector, type MethodPolicy } from "./tool-set-connector.js";
+import type { Connector, ConnectorLifecycleContext } from "./types.js";
+
+export type { MethodPolicy } from "./tool-set-connector.js";
+
+/** Options of `connector()`. */
+export interface ConnectorOptions<TOOLS extends ToolSet = ToolSet> {
+  /** Per-method policy, by tool name. */
+  methods?: { [NAME in keyof TOOLS & string]?: MethodPolicy };
+  /** One line about the namespace, shown in the tool description and `describe`. */
+  description?: string;
+  /** Extra guidance for the model about this namespace (shown by `describe`). */
+  instructions?: string;
+  /** After every pass (completed, failed, paused). Errors are ignored. */
+  onPassEnd?: (context: ConnectorLifecycleContext) => unknown;
+  /** After completion, error, rejection or rollback; never after a pause. Errors are ignored. */
+  disposeExecution?: (context: ConnectorLifecycleContext) => unknown;
+}
+
+const WRAPPED = Symbol.for("ai-codemode.connector.wrapped");
+
+/** What `connector()` remembers so `resolveConnector` can rebuild it under its real name. */
+interface WrappedSource {
+  tools: Record<string, unknown>;
+  options: ConnectorOptions;
+}
+
+/** The tools and options a `connector()` result was made from, if it was. */
+export function wrappedSource(value: unknown): WrappedSource | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  return (value as { [WRAPPED]?: WrappedSource })[WRAPPED];
+}
+
+function checkOptions(options: ConnectorOptions, path: string): void {
+  for (const key of ["description", "instructions"] as const) {
+    if (options[key] !== undefined && typeof options[key] !== "string") {
+      throw new InvalidOptionError({ path: `${path}.${key}`, message: "must be a string" });
+    }
+  }
+  for (const key of ["onPassEnd", "disposeExecution"] as const) {
+    if (options[key] !== undefined && typeof options[key] !== "function") {
+      throw new InvalidOptionError({ path: `${path}.${key}`, message: "must be a function" });
+    }
+  }
+  const methods = options.methods ?? {};
+  if (typeof methods !== "object" || methods === null) {
+    throw new InvalidOptionError({ path: `${path}.methods`, message: "must be an object keyed by tool name" });
+  }
+  for (const [name, policy] of Object.entries(methods) as Array<[string, MethodPolicy | undefined]>) {
+    const at = `${path}.methods.${name}`;
+    if (policy === undefined) continue;
+    if (policy.replay !== undefined && policy.replay !== "record" && policy.replay !== "reexecute") {
+      throw new InvalidOptionError({ path: `${at}.replay`, message: `must be "record" or "reexecute"` });
+    }
+    if (policy.revert !== undefined && typeof policy.revert !== "function") {
+      throw new InvalidOptionError({ path: `${at}.revert`, message: "must be a function (args, result, context) => unknown" });
+    }
+    const approval = policy.requiresApproval;
+    if (approval !== undefined && typeof approval !== "boolean" && typeof approval !== "function") {
+      throw new InvalidOptionError({ path: `${at}.requiresApproval`, message: "must be a boolean or a function of the arguments" });
+    }
+  }
+}
+
+/**
+ * Builds a `Connector` from a tool set with per-method policy. The result is
+ * validated now (construction errors name `connector().methods.<tool>...`) and
+ * again under its real name when given to the runtime.
+ *
+ * - `replay: "reexecute"` marks a read whose result is not journaled and is
+ *   re-run on replay; it cannot be combined with approval.
+ * - `revert(args, result, ctx)` compensates an applied call during `rollback`.
+ * - `requiresApproval` overrides the tool's `needsApproval` and MCP annotation defaults.
+ *
+ * @example
+ * const github = connector(githubTools, {
+ *   description: "GitHub issues and pull requests",
+ *   methods: {
+ *     create_issue: { requiresApproval: true, revert: (args, issue) => closeIssue(issue) },
+ *     list_issues: { replay: "reexecute" },
+ *   },
+ * });
+ * const runtime = createCodemodeRuntime({ connectors: { github } });
+ */
+export function connector<TOOLS extends ToolSet>(tools: TOOLS, options: ConnectorOptions<TOOLS> = {}): Connector {
+  const path = "connector()";
+  if (typeof tools !== "object" || tools === null || Array.isArray(tools)) {
+    throw new InvalidOptionError({ path, message: "needs an AI SDK ToolSet as its first argument" });
+  }
+  const loose = options as ConnectorOptions;
+  checkOptions(loose, path);
+  const built = buildConnector("connector", tools as Record<string, unknown>, loose, path);
+  Object.defineProperty(built, WRAPPED, { value: { tools, options: loose }, enumerable: false });
+  return built;
+}
+
+/** Builds the connector for `name` from a tool set and `connector()` options. */
+export function buildConnector(name: string, tools: Record<string, unknown>, options: ConnectorOptions, path: string): Connector {
+  const methods = (options.methods ?? {}) as Record<string, MethodPolicy>;
+  const built = toolSetToConnector({ name, tools, path, methods });
+  if (options.description !== undefined) built.description = options.description;
+  if (options.instructions !== undefined) built.instructions = options.instructions;
+  if (options.onPassEnd !== undefined) built.onPassEnd = options.onPassEnd;
+  if (options.disposeExecution !== undefined) built.disposeExecution = options.disposeExecution;
+  return built;
+}

@@ -1,0 +1,60 @@
+import type { UIMessageChunk } from "ai";
+import { describe, expect, it } from "vitest";
+import { createCodemodeApprovalId } from "../../../src/ai/ui/approval-id.js";
+import { codemodeApprovalTransform } from "../../../src/ai/ui/codemode-approval-transform.js";
+import type { PendingAction } from "../../../src/runtime/types.js";
+
+async function run(chunks: UIMessageChunk[], toolName?: string): Promise<UIMessageChunk[]> {
+  const stream = new ReadableStream<UIMessageChunk>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  }).pipeThrough(codemodeApprovalTransform(toolName === undefined ? {} : { toolName }));
+  const out: UIMessageChunk[] = [];
+  for await (const chunk of stream) out.push(chunk);
+  return out;
+}
+
+const later: PendingAction = { executionId: "e1", seq: 4, connector: "bank", method: "transfer", args: { to: "bob", amount: 5 } };
+const first: PendingAction = { executionId: "e1", seq: 2, connector: "bank", method: "transfer", args: { to: "alice", amount: 10 } };
+const paused = { status: "paused", executionId: "e1", pending: [later, first] };
+
+describe("codemodeApprovalTransform", () => {
+  it("turns a paused codemode output into a tool-approval-request for its lowest pending sequence", async () => {
+    const out = await run([
+      { type: "tool-input-available", toolCallId: "c1", toolName: "codemode", input: { code: "x" } },
+      { type: "tool-output-available", toolCallId: "c1", output: paused },
+    ]);
+    expect(out[1]).toEqual({
+      type: "tool-approval-request",
+      toolCallId: "c1",
+      approvalId: await createCodemodeApprovalId(first),
+      approvalDescriptor: { connector: "bank", method: "transfer", args: { to: "alice", amount: 10 }, executionId: "e1", seq: 2 },
+    });
+    expect(out).toHaveLength(2);
+  });
+
+  it("passes completed outputs, other tools and preliminary outputs through unchanged", async () => {
+    const chunks: UIMessageChunk[] = [
+      { type: "tool-input-start", toolCallId: "c1", toolName: "codemode" },
+      { type: "tool-input-available", toolCallId: "c2", toolName: "other", input: {} },
+      { type: "tool-output-available", toolCallId: "c1", output: { status: "completed", executionId: "e1", result: 1 } },
+      { type: "tool-output-available", toolCallId: "c2", output: paused },
+      { type: "tool-output-available", toolCallId: "c1", output: paused, preliminary: true },
+      { type: "text-delta", id: "t", delta: "hi" },
+    ];
+    expect(await run(chunks)).toEqual(chunks);
+  });
+
+  it("uses the configured tool name", async () => {
+    const out = await run(
+      [
+        { type: "tool-input-available", toolCallId: "c1", toolName: "run_code", input: {} },
+        { type: "tool-output-available", toolCallId: "c1", output: paused },
+      ],
+      "run_code",
+    );
+    expect(out[1]?.type).toBe("tool-approval-request");
+  });
+});

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createCodemodeApprovalId } from "../../../src/ai/ui/approval-id.js";
 import { codemodeApprovalTransform } from "../../../src/ai/ui/codemode-approval-transform.js";
 import type { PendingAction } from "../../../src/runtime/types.js";
+import { readAll } from "./support/read-all.js";
 
 async function run(chunks: UIMessageChunk[], toolName?: string): Promise<UIMessageChunk[]> {
   const stream = new ReadableStream<UIMessageChunk>({
@@ -11,9 +12,7 @@ async function run(chunks: UIMessageChunk[], toolName?: string): Promise<UIMessa
       controller.close();
     },
   }).pipeThrough(codemodeApprovalTransform(toolName === undefined ? {} : { toolName }));
-  const out: UIMessageChunk[] = [];
-  for await (const chunk of stream) out.push(chunk);
-  return out;
+  return readAll(stream);
 }
 
 const later: PendingAction = { executionId: "e1", seq: 4, connector: "bank", method: "transfer", args: { to: "bob", amount: 5 } };

@@ -150,7 +150,7 @@ export class TypeScriptEmitter {
    * `indent` is the indentation of the line the type starts on.
    */
   typeOf(schema: unknown, { root = schema, namePrefix = "", indent = "" }: { root?: unknown; namePrefix?: string; indent?: string } = {}): string {
-    return this.convert(schema, { root, namePrefix, indent, depth: 0, visiting: new Set() });
+    return this.convert(schema, { root, namePrefix, indent, depth: 0, visiting: new Set(), directRefs: new Set() });
   }
 
   private convert(schema: unknown, context: ConvertContext): string {
@@ -210,7 +210,8 @@ export class TypeScriptEmitter {
     }
   }
 
-  private arrayType(schema: JsonObject, context: ConvertContext): string {
+  private arrayType(schema: JsonObject, outer: ConvertContext): string {
+    const context: ConvertContext = { ...outer, directRefs: new Set() };
     const tuple = Array.isArray(schema["prefixItems"]) ? schema["prefixItems"] : Array.isArray(schema["items"]) ? schema["items"] : undefined;
     if (tuple !== undefined) {
       const rest = Array.isArray(schema["prefixItems"]) ? schema["items"] : schema["additionalItems"];
@@ -226,7 +227,8 @@ export class TypeScriptEmitter {
     return `${wrap(item)}[]`;
   }
 
-  private objectType(schema: JsonObject, context: ConvertContext): string {
+  private objectType(schema: JsonObject, outer: ConvertContext): string {
+    const context: ConvertContext = { ...outer, directRefs: new Set() };
     const properties = isObject(schema["properties"]) ? schema["properties"] : {};
     const required = new Set(Array.isArray(schema["required"]) ? schema["required"].filter((r): r is string => typeof r === "string") : []);
     const inner = `${context.indent}  `;
@@ -267,6 +269,7 @@ export class TypeScriptEmitter {
       byPointer = new Map();
       this.aliasesByRoot.set(root, byPointer);
     }
+    if (context.directRefs.has(ref)) return "unknown";
     const existing = byPointer?.get(ref);
     if (existing !== undefined) return existing;
     const target = resolvePointer(root, ref);
@@ -277,7 +280,7 @@ export class TypeScriptEmitter {
     byPointer?.set(ref, name);
     const index = this.declarations.length;
     this.declarations.push("");
-    const body = this.convert(target, { ...context, indent: "", depth: 0, visiting: new Set() });
+    const body = this.convert(target, { ...context, indent: "", depth: 0, visiting: new Set(), directRefs: new Set([...context.directRefs, ref]) });
     this.declarations[index] = `${this.doc(target, "")}type ${name} = ${body};`;
     return name;
   }
@@ -289,6 +292,12 @@ interface ConvertContext {
   indent: string;
   depth: number;
   visiting: Set<object>;
+  /**
+   * `$ref`s being expanded with no object or array in between. Meeting one again
+   * would make an alias refer to itself directly (`type A = B; type B = A`),
+   * which TypeScript rejects, so it becomes `unknown`.
+   */
+  directRefs: ReadonlySet<string>;
 }
 
 function intersection(parts: string[]): string {

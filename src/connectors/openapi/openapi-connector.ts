@@ -1,0 +1,177 @@
+/**
+ * `openApiConnector`: an OpenAPI 3.0 / 3.1 document becomes a `Connector` with one method
+ * per operation. Calls are made host-side with the host's `fetch` and credentials.
+ */
+import { InvalidOptionError } from "../../errors.js";
+import { createJsonSchemaValidator } from "../argument-validator.js";
+import type { Connector, ConnectorCallContext, ConnectorMethod, ReplayPolicy } from "../types.js";
+import { buildRequest } from "./build-request.js";
+import { collectOperations, type OpenApiOperation } from "./collect-operations.js";
+import {
+  checkBaseUrl,
+  resolveOpenApiConnectorOptions,
+  SAFE_METHODS,
+  type OpenApiConnectorOptions,
+  type ResolvedOpenApiConnectorOptions,
+} from "./openapi-connector-options.js";
+import { parseOpenApiDocument } from "./parse-openapi-document.js";
+import { readResponse } from "./read-response.js";
+import { collectSecrets, redactText } from "./redact-secrets.js";
+import { createSchemaBundler } from "./schema-bundler.js";
+
+/** How much of the API's own description the connector description keeps. */
+export const DEFAULT_CONNECTOR_DESCRIPTION_MAX_CHARS = 300;
+
+const INSTRUCTIONS =
+  "Each method sends one HTTP request. Pass one object: path, query and header parameters as " +
+  "properties named like the parameter, and the request body (when the operation has one) under " +
+  "`body`, e.g. `{ owner, repo, state, body: { title } }`. The result is the parsed response body. " +
+  "A non-2xx response rejects with an error giving the HTTP status and the start of the response body.";
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function connectorDescription(document: Record<string, unknown>): string | undefined {
+  const info = isRecord(document["info"]) ? document["info"] : {};
+  const title = typeof info["title"] === "string" ? info["title"].trim() : "";
+  const version = typeof info["version"] === "string" ? ` (version ${info["version"]})` : "";
+  let about = typeof info["description"] === "string" ? info["description"].trim().split(/\n\s*\n/)[0]! : "";
+  if (about.length > DEFAULT_CONNECTOR_DESCRIPTION_MAX_CHARS) about = `${about.slice(0, DEFAULT_CONNECTOR_DESCRIPTION_MAX_CHARS)}…`;
+  const text = [title === "" ? "" : `${title}${version}.`, about].filter((part) => part !== "").join(" ");
+  return text === "" ? undefined : text;
+}
+
+function lowerCaseKeys(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;
+  return out;
+}
+
+/** Replay and approval of one operation from the per-operation policy, the rule and the defaults. */
+function policyFor(
+  operation: OpenApiOperation,
+  options: ResolvedOpenApiConnectorOptions,
+): { key: string | undefined; requiresApproval: NonNullable<ConnectorMethod["requiresApproval"]>; replay: ReplayPolicy } {
+  const { info } = operation;
+  const key = [info.operationId, info.name].find((candidate) => candidate !== undefined && Object.hasOwn(options.operations, candidate));
+  const policy = key === undefined ? {} : options.operations[key]!;
+  const requiresApproval = policy.requiresApproval ?? options.requireApproval(info);
+  const approves = requiresApproval !== false;
+  const replay = policy.replay ?? (SAFE_METHODS.has(info.method) && !approves ? options.replay : "record");
+  if (replay === "reexecute" && approves) {
+    throw new InvalidOptionError({
+      path: `operations.${key ?? info.name}.replay`,
+      message: `cannot be "reexecute" for ${info.method.toUpperCase()} ${info.path}: it requires approval, and an approved call must run exactly once`,
+    });
+  }
+  return { key, requiresApproval, replay };
+}
+
+function methodFor(operation: OpenApiOperation, options: ResolvedOpenApiConnectorOptions): ConnectorMethod {
+  const { info } = operation;
+  const label = `${info.method.toUpperCase()} ${info.path}`;
+  const baseUrl = options.baseUrl ?? operation.serverUrl;
+  if (baseUrl === undefined || !/^https?:\/\//i.test(baseUrl)) {
+    throw new InvalidOptionError({
+      path: "baseUrl",
+      message:
+        baseUrl === undefined
+          ? `is required: the document declares no server for ${label}`
+          : `is required: the document's server URL ${JSON.stringify(baseUrl)} for ${label} is not absolute`,
+    });
+  }
+  checkBaseUrl(baseUrl, options.baseUrl === undefined ? `${operation.location}.servers[0].url` : "baseUrl");
+  const { requiresApproval, replay } = policyFor(operation, options);
+  const validate = createJsonSchemaValidator(operation.inputSchema, { label: info.name });
+  return {
+    description: operation.description,
+    inputSchema: operation.inputSchema,
+    ...(operation.outputSchema === undefined ? {} : { outputSchema: operation.outputSchema }),
+    validate: (args) => validate(args ?? {}),
+    requiresApproval,
+    replay,
+    async execute(args: unknown, context: ConnectorCallContext) {
+      const request = buildRequest(operation, isRecord(args) ? args : {}, baseUrl);
+      let hostHeaders: Record<string, string>;
+      try {
+        hostHeaders = lowerCaseKeys(await options.headers(info));
+      } catch (error) {
+        // The host's message may quote a credential: keep it as the cause, out of the program's sight.
+        throw new Error(`${label} was not sent: the host could not provide its request headers`, { cause: error });
+      }
+      const secrets = collectSecrets(hostHeaders);
+      const signal = context?.abortSignal;
+      let response: Response;
+      try {
+        response = await options.fetch(request.url, {
+          method: info.method.toUpperCase(),
+          headers: { ...request.headers, ...hostHeaders },
+          ...(request.body === undefined ? {} : { body: request.body }),
+          ...(signal === undefined ? {} : { signal }),
+        });
+      } catch (error) {
+        if (signal?.aborted === true) throw new Error(`${label} was aborted before the server answered`, { cause: error });
+        const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+        throw new Error(`${label} could not reach the server: ${redactText(reason, secrets)}`, { cause: error });
+      }
+      return readResponse(response, { operation: label, secrets });
+    },
+  };
+}
+
+/**
+ * Turns an OpenAPI 3.0 / 3.1 document into a connector: one method per operation, named
+ * from `operationId` (identifier-friendly: `issues/list-for-repo` → `issues_list_for_repo`)
+ * or from method and path when absent (`GET /pets/{petId}` → `get_pets_by_petId`).
+ *
+ * A method takes one object: path, query and header parameters as properties named like
+ * the parameter (`${in}_${name}` if two locations share a name), plus the request body under
+ * `body` (`requestBody` if a parameter is called `body`): `{ owner, repo, state, body: { title } }`.
+ * It resolves with the parsed 2xx response body and rejects with an `OpenApiResponseError`
+ * (status and a short body excerpt) otherwise. Schemas are plain JSON Schema 2020-12 with
+ * `$defs`; `$ref`s are resolved with `@apidevtools/json-schema-ref-parser`, cycles included.
+ *
+ * Calls run host-side with `fetch` and `headers`; the program never sees the credentials.
+ * Reads are recorded by default (deterministic replay); `replay: "reexecute"` makes
+ * GET/HEAD/OPTIONS without approval run again on replay instead.
+ *
+ * Rejects with `InvalidOptionError` (naming the option or document path) for bad options
+ * or a bad document.
+ *
+ * @example
+ * ```ts
+ * import { openApiConnector } from "ai-codemode/openapi";
+ * const tracker = await openApiConnector({
+ *   spec: readFileSync("tracker.yaml", "utf8"),
+ *   baseUrl: "https://tracker.example.com/api",
+ *   headers: async () => ({ authorization: `Bearer ${await getToken()}` }),
+ *   requireApproval: (op) => op.method !== "get",
+ * });
+ * const runtime = createCodemodeRuntime({ connectors: { tracker } });
+ * ```
+ */
+export async function openApiConnector(options: OpenApiConnectorOptions): Promise<Connector> {
+  const resolved = resolveOpenApiConnectorOptions(options);
+  const parsed = await parseOpenApiDocument(resolved.spec);
+  const bundler = createSchemaBundler({ version: parsed.version, resolvePointer: parsed.resolvePointer });
+  const operations = collectOperations(parsed.document, bundler);
+  if (operations.length === 0) throw new InvalidOptionError({ path: "spec.paths", message: "defines no operations" });
+
+  const known = new Set(operations.flatMap(({ info }) => [info.name, ...(info.operationId === undefined ? [] : [info.operationId])]));
+  for (const key of Object.keys(resolved.operations)) {
+    if (!known.has(key)) {
+      throw new InvalidOptionError({ path: `operations.${key}`, message: "does not match any operationId or method name in the document" });
+    }
+  }
+
+  const methods: Record<string, ConnectorMethod> = Object.create(null) as Record<string, ConnectorMethod>;
+  for (const operation of operations) {
+    if (!resolved.include(operation.info)) continue;
+    methods[operation.info.name] = methodFor(operation, resolved);
+  }
+  if (Object.keys(methods).length === 0) throw new InvalidOptionError({ path: "include", message: "kept none of the document's operations" });
+
+  const description = connectorDescription(parsed.document);
+  return { ...(description === undefined ? {} : { description }), instructions: INSTRUCTIONS, methods };
+}

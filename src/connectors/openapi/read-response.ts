@@ -1,0 +1,78 @@
+/**
+ * Reads an operation's HTTP response: 2xx bodies become the method's result (JSON
+ * parsed, text as a string, anything else as bytes, empty as `undefined`); other
+ * statuses become an `OpenApiResponseError` whose message carries the status and a short,
+ * credential-free excerpt of the body, written for a model to act on.
+ */
+import { redactText, redactValue } from "./redact-secrets.js";
+
+/** How much of an error response body the message quotes. */
+export const DEFAULT_ERROR_EXCERPT_CHARS = 300;
+
+/** A non-2xx response. Rejects the call inside the program; the message says what the server answered. */
+export class OpenApiResponseError extends Error {
+  /** HTTP status code. */
+  readonly status: number;
+  /** The start of the response body (whitespace collapsed, credentials redacted). */
+  readonly excerpt: string;
+
+  constructor({ operation, status, statusText, excerpt }: { operation: string; status: number; statusText: string; excerpt: string }) {
+    super(`${operation} failed with HTTP ${status}${statusText === "" ? "" : ` ${statusText}`}${excerpt === "" ? "" : `: ${excerpt}`}`);
+    this.name = "OpenApiResponseError";
+    this.status = status;
+    this.excerpt = excerpt;
+  }
+}
+
+function isJson(contentType: string): boolean {
+  const type = contentType.split(";")[0]!.trim().toLowerCase();
+  return type === "application/json" || type.endsWith("+json") || type.includes("/json");
+}
+
+function isText(contentType: string): boolean {
+  const type = contentType.split(";")[0]!.trim().toLowerCase();
+  return type.startsWith("text/") || type.endsWith("+xml") || type === "application/xml" || type === "application/x-www-form-urlencoded";
+}
+
+/** Collapses whitespace, redacts credentials and cuts to `maxChars`. */
+export function excerptOf(text: string, secrets: readonly string[], maxChars = DEFAULT_ERROR_EXCERPT_CHARS): string {
+  const collapsed = redactText(text.replace(/\s+/g, " ").trim(), secrets);
+  return collapsed.length > maxChars ? `${collapsed.slice(0, maxChars)}…` : collapsed;
+}
+
+/** Returns the decoded 2xx body or throws `OpenApiResponseError`. `operation` names the call (`GET /pets/{petId}`). */
+export async function readResponse(
+  response: Response,
+  { operation, secrets }: { operation: string; secrets: readonly string[] },
+): Promise<unknown> {
+  const contentType = response.headers.get("content-type") ?? "";
+  if (!response.ok) {
+    const body = await response.text().catch(() => "");
+    throw new OpenApiResponseError({
+      operation,
+      status: response.status,
+      statusText: response.statusText,
+      excerpt: excerptOf(body, secrets),
+    });
+  }
+  if (response.status === 204 || response.status === 205) return undefined;
+  if (isJson(contentType) || isText(contentType) || contentType === "") {
+    const text = await response.text();
+    if (text === "") return undefined;
+    if (isJson(contentType)) {
+      try {
+        return redactValue(JSON.parse(text), secrets);
+      } catch {
+        throw new OpenApiResponseError({
+          operation,
+          status: response.status,
+          statusText: "with a body that is not valid JSON",
+          excerpt: excerptOf(text, secrets),
+        });
+      }
+    }
+    return redactText(text, secrets);
+  }
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  return bytes.byteLength === 0 ? undefined : bytes;
+}

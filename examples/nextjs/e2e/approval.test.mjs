@@ -1,0 +1,157 @@
+// End-to-end: the example app after `next build`, served by `next start`, driven in
+// headless Chromium (Debian's `chromium`, via playwright-core). Run: npm run e2e
+import assert from "node:assert/strict";
+import { execFileSync, spawn } from "node:child_process";
+import { copyFileSync, mkdirSync, rmSync } from "node:fs";
+import path from "node:path";
+import { after, before, test } from "node:test";
+import { chromium } from "playwright-core";
+
+const appDir = path.join(import.meta.dirname, "..");
+const tmpDir = path.join(import.meta.dirname, ".tmp");
+const port = Number(process.env.E2E_PORT ?? 3417);
+const baseUrl = `http://127.0.0.1:${port}`;
+const databaseUrl = `file:${path.join(tmpDir, "e2e.db")}`;
+const CHROMIUM_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--no-first-run",
+];
+const STEP_TIMEOUT_MS = 30_000;
+
+let server;
+let browser;
+
+function chromiumPath() {
+  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
+  return execFileSync("which", ["chromium"], { encoding: "utf8" }).trim();
+}
+
+async function startServer() {
+  const { OPENAI_API_KEY: _ignored, ...env } = process.env;
+  const child = spawn(process.execPath, [path.join(appDir, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+    cwd: appDir,
+    env: { ...env, CODEMODE_DATABASE_URL: databaseUrl, NODE_ENV: "production" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk) => (output += chunk));
+  child.stderr.on("data", (chunk) => (output += chunk));
+  const deadline = Date.now() + STEP_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}:\n${output}`);
+    try {
+      const response = await fetch(baseUrl);
+      if (response.ok) return { child, output: () => output };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  child.kill("SIGKILL");
+  throw new Error(`next start did not answer within ${STEP_TIMEOUT_MS} ms:\n${output}`);
+}
+
+async function stopServer(running) {
+  if (running === undefined || running.child.exitCode !== null) return;
+  const exited = new Promise((resolve) => running.child.once("exit", resolve));
+  running.child.kill("SIGTERM");
+  await exited;
+}
+
+async function openChat() {
+  const page = await browser.newPage({ viewport: { width: 900, height: 900 } });
+  page.setDefaultTimeout(STEP_TIMEOUT_MS);
+  await page.goto(baseUrl);
+  return page;
+}
+
+async function ask(page, text) {
+  await page.getByTestId("prompt").fill(text);
+  await page.getByTestId("prompt").press("Enter");
+}
+
+async function expectApproval(page, { method, args }) {
+  // Polls: right after a click the previous request may still be on screen.
+  const approval = page.getByTestId("approval");
+  const expected = JSON.stringify({ method, args });
+  const deadline = Date.now() + STEP_TIMEOUT_MS;
+  let seen = "nothing";
+  while (Date.now() < deadline) {
+    if ((await approval.count()) === 1) {
+      const shown = await approval.evaluate((element) => ({
+        call: element.querySelector('[data-testid="approval-call"]')?.textContent ?? "",
+        args: element.querySelector('[data-testid="approval-args"]')?.textContent ?? "",
+      }));
+      seen = JSON.stringify(shown);
+      try {
+        if (JSON.stringify({ method: shown.call, args: JSON.parse(shown.args) }) === expected) return approval;
+      } catch {
+        // arguments not rendered yet
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.fail(`expected an approval request for ${expected}, saw ${seen}`);
+}
+
+before(async () => {
+  rmSync(tmpDir, { recursive: true, force: true });
+  mkdirSync(tmpDir, { recursive: true });
+  server = await startServer();
+  browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_FLAGS });
+});
+
+after(async () => {
+  await browser?.close();
+  await stopServer(server);
+});
+
+test("prompt → approval with connector, method and arguments → Approve → final answer", async () => {
+  const page = await openChat();
+  await ask(page, "Merge pull request 42");
+  const approval = await expectApproval(page, { method: "github.merge_pull_request", args: { repo: "acme/web", number: 42 } });
+  assert.match((await page.getByTestId("code").textContent()) ?? "", /github\.merge_pull_request/);
+  const screenshot = path.join(tmpDir, "approval.png");
+  await page.screenshot({ path: screenshot, fullPage: true });
+  if (process.env.UPDATE_SCREENSHOT === "1") copyFileSync(screenshot, path.join(appDir, "approval.png"));
+
+  await approval.getByTestId("approve").click();
+  await page.getByText("Done. Merged #42 (c0ffee42).").waitFor();
+  const output = page.getByTestId("output");
+  assert.equal(await output.getAttribute("data-status"), "completed");
+  assert.match((await output.getByTestId("logs").textContent()) ?? "", /merged #42 as c0ffee42/);
+  assert.match((await output.getByTestId("result").textContent()) ?? "", /"merged": true/);
+  assert.equal(await page.getByTestId("approval").count(), 0);
+  await page.close();
+});
+
+test("Reject: the execution stops and the model is told", async () => {
+  const page = await openChat();
+  await ask(page, "Merge pull request 43");
+  const approval = await expectApproval(page, { method: "github.merge_pull_request", args: { repo: "acme/web", number: 43 } });
+  await approval.getByTestId("reject").click();
+  await page.getByTestId("denied").waitFor();
+  await page.getByText(/^Nothing more was merged: The user rejected github\.merge_pull_request/).waitFor();
+  assert.equal(await page.getByTestId("output").count(), 0);
+  await page.close();
+});
+
+test("the server restarts between the pause and the approval; two approvals in sequence", async () => {
+  const page = await openChat();
+  await ask(page, "Merge pull requests 43 and 44");
+  await expectApproval(page, { method: "github.merge_pull_request", args: { repo: "acme/web", number: 43 } });
+
+  await stopServer(server);
+  server = await startServer();
+
+  await page.getByTestId("approve").click();
+  const second = await expectApproval(page, { method: "github.merge_pull_request", args: { repo: "acme/web", number: 44 } });
+  await second.getByTestId("approve").click();
+  await page.getByText("Done. Merged #43 (c0ffee43) and #44 (c0ffee44).").waitFor();
+  assert.match((await page.getByTestId("logs").textContent()) ?? "", /merged #43 as c0ffee43\nmerged #44 as c0ffee44/);
+  await page.close();
+});

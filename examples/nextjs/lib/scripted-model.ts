@@ -1,0 +1,90 @@
+import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from "@ai-sdk/provider";
+import { MockLanguageModelV4 } from "ai/test";
+
+/**
+ * The offline model used when OPENAI_API_KEY is unset. It reads the conversation like a
+ * model would: a user message asking to merge pull requests becomes a `codemode` call; a
+ * codemode result becomes a short answer. It keeps no state, so it works across restarts.
+ */
+export function createScriptedModel(): MockLanguageModelV4 {
+  return new MockLanguageModelV4({
+    provider: "scripted",
+    modelId: "scripted-codemode",
+    doStream: async (options) => ({ stream: streamOf(reply(options)) }),
+  });
+}
+
+type Reply = { kind: "text"; text: string } | { kind: "codemode"; code: string };
+
+function reply({ prompt }: LanguageModelV4CallOptions): Reply {
+  const last = prompt.at(-1);
+  if (last?.role === "tool") return { kind: "text", text: summarise(last.content) };
+  const userText =
+    last?.role === "user" ? last.content.map((part) => (part.type === "text" ? part.text : "")).join(" ") : "";
+  const numbers = [...userText.matchAll(/\b(\d{1,5})\b/g)].map((match) => Number(match[1]));
+  if (!/merge/i.test(userText) || numbers.length === 0) {
+    return { kind: "text", text: 'I can merge pull requests of acme/web. Try: "Merge pull request 42".' };
+  }
+  return {
+    kind: "codemode",
+    code: [
+      "async () => {",
+      '  const open = await github.list_pull_requests({ repo: "acme/web" });',
+      '  console.log(`open pull requests: ${open.map((pr) => "#" + pr.number).join(", ")}`);',
+      "  const merged = [];",
+      `  for (const number of ${JSON.stringify(numbers)}) {`,
+      '    const result = await github.merge_pull_request({ repo: "acme/web", number });',
+      "    console.log(`merged #${number} as ${result.sha}`);",
+      "    merged.push(result);",
+      "  }",
+      "  return { merged };",
+      "}",
+    ].join("\n"),
+  };
+}
+
+function summarise(content: Array<{ type: string; output?: unknown }>): string {
+  const result = content.find((part) => part.type === "tool-result");
+  const output = (result?.output ?? {}) as { type?: string; value?: unknown; reason?: string };
+  if (output.type === "error-text" || output.type === "execution-denied") {
+    return `Nothing more was merged: ${String(output.value ?? output.reason ?? "the call was not approved")}`;
+  }
+  const value = (output.value ?? {}) as { status?: string; result?: { merged?: Array<{ number: number; sha: string }> }; error?: string };
+  if (value.status === "completed") {
+    const merged = value.result?.merged ?? [];
+    return `Done. Merged ${merged.map((pr) => `#${pr.number} (${pr.sha})`).join(" and ")}.`;
+  }
+  return `The program did not finish: ${value.error ?? JSON.stringify(value)}`;
+}
+
+function streamOf(reply: Reply): ReadableStream<LanguageModelV4StreamPart> {
+  const usage = {
+    inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+    outputTokens: { total: 10, text: 10, reasoning: undefined },
+  };
+  const parts: LanguageModelV4StreamPart[] =
+    reply.kind === "text"
+      ? [
+          { type: "stream-start", warnings: [] },
+          { type: "text-start", id: "t" },
+          { type: "text-delta", id: "t", delta: reply.text },
+          { type: "text-end", id: "t" },
+          { type: "finish", usage, finishReason: { unified: "stop", raw: "stop" } },
+        ]
+      : [
+          { type: "stream-start", warnings: [] },
+          {
+            type: "tool-call",
+            toolCallId: `call_${crypto.randomUUID()}`,
+            toolName: "codemode",
+            input: JSON.stringify({ code: reply.code }),
+          },
+          { type: "finish", usage, finishReason: { unified: "tool-calls", raw: "tool_calls" } },
+        ];
+  return new ReadableStream({
+    start(controller) {
+      for (const part of parts) controller.enqueue(part);
+      controller.close();
+    },
+  });
+}

@@ -7,6 +7,28 @@ export type {
   Executor,
   ExecutorFailureKind,
 } from "./sandbox/types.js";
+export { QuickJSExecutor } from "./sandbox/quickjs-executor.js";
+export {
+  DEFAULT_IN_PROCESS_MAX_STACK_BYTES,
+  DEFAULT_MAX_LOG_CHARS,
+  DEFAULT_MAX_SOURCE_CHARS,
+  DEFAULT_MEMORY_LIMIT_BYTES,
+  DEFAULT_POOL_SIZE,
+  DEFAULT_TIMEOUT_MS,
+  DEFAULT_WORKER_MAX_STACK_BYTES,
+  resolveExecutorOptions,
+} from "./sandbox/executor-options.js";
+export type { ExecutorIsolation, QuickJSExecutorOptions, ResolvedExecutorOptions } from "./sandbox/executor-options.js";
+export {
+  canonicalizeValue,
+  CodecError,
+  decodeValue,
+  deserializeValue,
+  encodeValue,
+  serializeValue,
+  validateEncodedValue,
+} from "./sandbox/codec.js";
+export type { EncodedTag, EncodedValue, EncodeOptions } from "./sandbox/codec.js";
 export type {
   ArgumentValidation,
   Connector,

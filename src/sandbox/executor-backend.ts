@@ -1,0 +1,27 @@
+/**
+ * What `QuickJSExecutor` needs from a place to run sessions: the calling thread
+ * (`InProcessBackend`) or a worker-thread pool (`WorkerPoolBackend`).
+ */
+import type { CodeRunEnvironment } from "./types.js";
+import type { HostCaller, SessionBinding, SessionResult } from "./quickjs-session.js";
+
+/** One normalised program and how to reach the host. */
+export interface BackendJob {
+  script: string;
+  bindings: SessionBinding[];
+  environment?: CodeRunEnvironment | undefined;
+  signal?: AbortSignal | undefined;
+  callHost: HostCaller;
+}
+
+/** The outcome of a job. */
+export interface BackendOutcome {
+  result: SessionResult;
+  logs: string[];
+}
+
+/** A place to run sessions. `run` never rejects; `dispose` waits for in-flight jobs. */
+export interface ExecutorBackend {
+  run(job: BackendJob): Promise<BackendOutcome>;
+  dispose(): Promise<void>;
+}

@@ -1,0 +1,108 @@
+/**
+ * Budgets and settings of {@link QuickJSExecutor}, validated once at construction.
+ */
+import { availableParallelism } from "node:os";
+import { InvalidOptionError } from "../errors.js";
+
+/** Wall-clock budget of one run. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Memory budget of one run: the fixed maximum of its WebAssembly memory. */
+export const DEFAULT_MEMORY_LIMIT_BYTES = 64 * 1024 * 1024;
+/**
+ * QuickJS stack budget in a worker thread (whose native stack is {@link WORKER_STACK_SIZE_MB}).
+ * Not 1 MiB: overflowing `JSON.stringify` on a deeply nested value costs time quadratic in the
+ * stack size inside one C builtin the interrupt handler cannot stop (measured: 1.5 s at 256 KiB,
+ * 25 s at 1 MiB); the worker's hard stop still bounds it.
+ */
+export const DEFAULT_WORKER_MAX_STACK_BYTES = 256 * 1024;
+/**
+ * QuickJS stack budget on the main thread. Larger values let deep recursion overflow the host's
+ * native stack inside the wasm (the module is then replaced and the run fails `worker-exit`).
+ */
+export const DEFAULT_IN_PROCESS_MAX_STACK_BYTES = 64 * 1024;
+/** Largest accepted program source. */
+export const DEFAULT_MAX_SOURCE_CHARS = 256 * 1024;
+/** Total characters of captured console output per run (a truncation marker is added beyond it). */
+export const DEFAULT_MAX_LOG_CHARS = 64 * 1024;
+/** Worker threads in the pool (default: min(4, available parallelism)). */
+export const DEFAULT_POOL_SIZE = Math.max(1, Math.min(4, availableParallelism()));
+/** Native stack of each worker thread; QuickJS's 1 MiB default fits in every measured case. */
+export const WORKER_STACK_SIZE_MB = 16;
+/** The smallest memory budget accepted: the QuickJS wasm module needs 16 MiB to start. */
+export const MIN_MEMORY_LIMIT_BYTES = 24 * 1024 * 1024;
+/** The largest memory budget accepted (wasm32 address space). */
+export const MAX_MEMORY_LIMIT_BYTES = 2048 * 1024 * 1024;
+
+/** Where programs run: a worker-thread pool (default) or the calling thread. */
+export type ExecutorIsolation = "worker-thread" | "in-process";
+
+/** Options of `new QuickJSExecutor(options)`. Every budget is per run. */
+export interface QuickJSExecutorOptions {
+  /** @default "worker-thread" */
+  isolation?: ExecutorIsolation;
+  /** Worker threads (worker-thread isolation only). @default min(4, available parallelism) */
+  poolSize?: number;
+  /** Wall-clock budget. @default 30_000 */
+  timeoutMs?: number;
+  /** Memory budget (wasm memory maximum). @default 64 MiB */
+  memoryLimitBytes?: number;
+  /** QuickJS stack budget. @default 256 KiB in a worker, 64 KiB in-process */
+  maxStackBytes?: number;
+  /** Captured console output. @default 65_536 */
+  maxLogChars?: number;
+  /** Program source size. @default 262_144 */
+  maxSourceChars?: number;
+}
+
+/** Fully populated, validated options. */
+export interface ResolvedExecutorOptions {
+  isolation: ExecutorIsolation;
+  poolSize: number;
+  timeoutMs: number;
+  memoryLimitBytes: number;
+  maxStackBytes: number;
+  maxLogChars: number;
+  maxSourceChars: number;
+}
+
+const KNOWN = new Set(["isolation", "poolSize", "timeoutMs", "memoryLimitBytes", "maxStackBytes", "maxLogChars", "maxSourceChars"]);
+
+function integer(path: string, value: unknown, fallback: number, { min = 1, max = Number.MAX_SAFE_INTEGER }: { min?: number; max?: number } = {}): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
+    throw new InvalidOptionError({ path, message: `must be a positive integer (got ${String(value)})` });
+  }
+  if (value < min || value > max) throw new InvalidOptionError({ path, message: `must be between ${min} and ${max} (got ${value})` });
+  return value;
+}
+
+/**
+ * Validates executor options and fills defaults. Throws {@link InvalidOptionError} naming the
+ * path, e.g. `timeoutMs must be a positive integer`.
+ *
+ * @param prefix Path prefix for messages (the runtime passes `limits`).
+ */
+export function resolveExecutorOptions(options: QuickJSExecutorOptions = {}, prefix = ""): ResolvedExecutorOptions {
+  const at = (name: string): string => (prefix === "" ? name : `${prefix}.${name}`);
+  if (options === null || typeof options !== "object") throw new InvalidOptionError({ path: prefix || "options", message: "must be an object" });
+  for (const name of Object.keys(options)) {
+    if (!KNOWN.has(name)) throw new InvalidOptionError({ path: at(name), message: `is not a QuickJSExecutor option (known: ${[...KNOWN].join(", ")})` });
+  }
+  const isolation = options.isolation ?? "worker-thread";
+  if (isolation !== "worker-thread" && isolation !== "in-process") {
+    throw new InvalidOptionError({ path: at("isolation"), message: `must be "worker-thread" or "in-process" (got ${JSON.stringify(isolation)})` });
+  }
+  const defaultStack = isolation === "worker-thread" ? DEFAULT_WORKER_MAX_STACK_BYTES : DEFAULT_IN_PROCESS_MAX_STACK_BYTES;
+  return {
+    isolation,
+    poolSize: integer(at("poolSize"), options.poolSize, DEFAULT_POOL_SIZE, { max: 64 }),
+    timeoutMs: integer(at("timeoutMs"), options.timeoutMs, DEFAULT_TIMEOUT_MS, { max: 2_147_483_647 }),
+    memoryLimitBytes: integer(at("memoryLimitBytes"), options.memoryLimitBytes, DEFAULT_MEMORY_LIMIT_BYTES, {
+      min: MIN_MEMORY_LIMIT_BYTES,
+      max: MAX_MEMORY_LIMIT_BYTES,
+    }),
+    maxStackBytes: integer(at("maxStackBytes"), options.maxStackBytes, defaultStack, { min: 16 * 1024, max: 8 * 1024 * 1024 }),
+    maxLogChars: integer(at("maxLogChars"), options.maxLogChars, DEFAULT_MAX_LOG_CHARS),
+    maxSourceChars: integer(at("maxSourceChars"), options.maxSourceChars, DEFAULT_MAX_SOURCE_CHARS),
+  };
+}

@@ -1,0 +1,145 @@
+/**
+ * `QuickJSExecutor`: the default executor (SPEC §3.5). Runs one program once in a fresh QuickJS
+ * runtime and context, with host bindings as null-prototype globals, and reports value, logs and
+ * a typed failure. `run()` never rejects.
+ */
+import { deserializeValue, serializeValue } from "./codec.js";
+import type { ExecutorBackend } from "./executor-backend.js";
+import { resolveExecutorOptions, type QuickJSExecutorOptions, type ResolvedExecutorOptions } from "./executor-options.js";
+import { InProcessBackend } from "./in-process-backend.js";
+import { normalizeProgram } from "./normalize-program.js";
+import type { HostCaller, HostReply, SessionBinding } from "./quickjs-session.js";
+import type { CodeBindingFunction, CodeBindingNamespace, CodeRunRequest, CodeRunResult, Executor, ExecutorFailureKind } from "./types.js";
+import { WorkerPoolBackend } from "./worker-pool-backend.js";
+
+function failure(kind: ExecutorFailureKind, message: string, logs: string[] = []): CodeRunResult {
+  return { logs, error: { kind, message } };
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === "string") return error;
+  try {
+    return JSON.stringify(error) ?? String(error);
+  } catch {
+    return String(error);
+  }
+}
+
+function bindingLabel(global: string, name: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(name) ? `${global}.${name}` : `${global}[${JSON.stringify(name)}]`;
+}
+
+/** Collects member names (own, function-valued) and makes the host side of the call bridge. */
+function prepareBindings(namespaces: CodeBindingNamespace[]): { bindings: SessionBinding[]; callHost: HostCaller } {
+  const table: Array<{ global: string; names: string[]; fns: CodeBindingFunction[] }> = [];
+  for (const namespace of namespaces) {
+    const names: string[] = [];
+    const fns: CodeBindingFunction[] = [];
+    for (const name of Object.keys(namespace.functions)) {
+      const fn = Object.getOwnPropertyDescriptor(namespace.functions, name)?.value as unknown;
+      if (typeof fn === "function") {
+        names.push(name);
+        fns.push(fn as CodeBindingFunction);
+      }
+    }
+    table.push({ global: namespace.global, names, fns });
+  }
+  const callHost: HostCaller = async (ns, fn, argsJson): Promise<HostReply> => {
+    const entry = table[ns];
+    const binding = entry?.fns[fn];
+    const name = entry?.names[fn];
+    if (entry === undefined || binding === undefined || name === undefined) return { ok: false, message: "unknown binding" };
+    const label = bindingLabel(entry.global, name);
+    try {
+      const args = deserializeValue(argsJson, { path: `${label} arguments` });
+      const value = await binding(args);
+      return { ok: true, json: serializeValue(value, { path: `${label} result` }) };
+    } catch (error) {
+      return { ok: false, message: messageOf(error) };
+    }
+  };
+  return { bindings: table.map(({ global, names }) => ({ global, functions: names })), callHost };
+}
+
+/**
+ * Runs programs in QuickJS (WebAssembly). By default in a pool of worker threads, so a spinning
+ * program never stalls the host's event loop and can be stopped hard; `isolation: "in-process"`
+ * runs on the calling thread for the lowest latency.
+ *
+ * @example
+ * const executor = new QuickJSExecutor({ timeoutMs: 5_000 });
+ * const { value } = await executor.run({
+ *   program: "async () => (await math.add({ a: 1, b: 2 })) * 2",
+ *   bindings: [{ global: "math", functions: { add: async ({ a, b }: any) => a + b } }],
+ * });
+ * await executor.dispose();
+ */
+export class QuickJSExecutor implements Executor {
+  readonly language = "typescript" as const;
+  readonly isolation: "in-process" | "worker-thread";
+  /** The validated budgets this executor runs with. */
+  readonly options: Readonly<ResolvedExecutorOptions>;
+  private readonly backend: ExecutorBackend;
+  private readonly inflight = new Set<Promise<CodeRunResult>>();
+  private disposed = false;
+
+  /** @throws InvalidOptionError naming the option path when an option is invalid. */
+  constructor(options: QuickJSExecutorOptions = {}) {
+    this.options = Object.freeze(resolveExecutorOptions(options));
+    this.isolation = this.options.isolation;
+    this.backend = this.isolation === "in-process" ? new InProcessBackend(this.options) : new WorkerPoolBackend(this.options);
+  }
+
+  /** Runs one program. Resolves with its value and logs, or a typed failure; never rejects. */
+  run(request: CodeRunRequest): Promise<CodeRunResult> {
+    const pending = this.runSafely(request);
+    this.inflight.add(pending);
+    void pending.finally(() => this.inflight.delete(pending));
+    return pending;
+  }
+
+  /** Stops accepting runs, waits until in-flight runs have stopped, and releases the substrate. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    await Promise.allSettled([...this.inflight]);
+    await this.backend.dispose();
+  }
+
+  private async runSafely(request: CodeRunRequest): Promise<CodeRunResult> {
+    try {
+      return await this.runChecked(request);
+    } catch (error) {
+      return failure("worker-exit", `The executor failed unexpectedly: ${messageOf(error)}`);
+    }
+  }
+
+  private async runChecked(request: CodeRunRequest): Promise<CodeRunResult> {
+    if (this.disposed) return failure("worker-exit", "The executor has been disposed; create a new one.");
+    const { program, signal, environment } = request;
+    if (typeof program !== "string") return failure("exception", "The program must be a string of JavaScript or TypeScript.");
+    if (program.length > this.options.maxSourceChars) {
+      return failure(
+        "exception",
+        `The program is ${program.length} characters; the limit is ${this.options.maxSourceChars} (maxSourceChars). Write a shorter program.`,
+      );
+    }
+    if (signal?.aborted) return failure("abort", "The run was aborted before it started.");
+    const normalized = normalizeProgram(program);
+    if (!normalized.ok) return failure("exception", normalized.message);
+    const { bindings, callHost } = prepareBindings(Array.isArray(request.bindings) ? request.bindings : []);
+    const { result, logs } = await this.backend.run({ script: normalized.script, bindings, environment, signal, callHost });
+    switch (result.type) {
+      case "error":
+        return failure(result.kind, result.message, logs);
+      case "rendered":
+        return { value: result.text, logs };
+      case "value":
+        try {
+          return { value: deserializeValue(result.json, { path: "result" }), logs };
+        } catch (error) {
+          return failure("exception", `The program's result could not be read: ${messageOf(error)}`, logs);
+        }
+    }
+  }
+}

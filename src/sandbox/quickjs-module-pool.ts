@@ -1,0 +1,101 @@
+/**
+ * QuickJS wasm modules for one thread. Each module owns a `WebAssembly.Memory` with a fixed
+ * maximum (the real memory cap: QuickJS's own `setMemoryLimit` is not a byte limit in the wasm
+ * builds). Modules are reused across runs (each run still gets a fresh runtime and context), warmed
+ * up once, and recycled when poisoned or bloated (wasm memory never shrinks).
+ */
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import releaseSyncImport from "@jitl/quickjs-wasmfile-release-sync";
+import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSSyncVariant, type QuickJSWASMModule } from "quickjs-emscripten-core";
+
+/** The variant package is typed as CommonJS; under ESM its default export is the variant itself. */
+const releaseSyncVariant: QuickJSSyncVariant =
+  (releaseSyncImport as unknown as { default?: QuickJSSyncVariant }).default ?? (releaseSyncImport as unknown as QuickJSSyncVariant);
+
+/** One wasm module and its memory. */
+export interface SandboxModule {
+  module: QuickJSWASMModule;
+  memory: WebAssembly.Memory;
+  /** The memory's maximum in bytes. */
+  maxBytes: number;
+}
+
+const PAGE_BYTES = 65_536;
+/** The QuickJS wasm build starts with 16 MiB of memory. */
+const INITIAL_PAGES = 256;
+/** A module whose memory grew past this is replaced after its run (the memory would never shrink). */
+export const RECYCLE_MEMORY_BYTES = 32 * 1024 * 1024;
+
+let compiled: Promise<WebAssembly.Module> | undefined;
+
+/** Compiles the QuickJS wasm once per thread (memoised). */
+export function compileQuickJSWasm(): Promise<WebAssembly.Module> {
+  compiled ??= (async () => {
+    const require = createRequire(import.meta.url);
+    const bytes = await readFile(require.resolve("@jitl/quickjs-wasmfile-release-sync/wasm"));
+    return WebAssembly.compile(bytes);
+  })();
+  return compiled;
+}
+
+/** A small CPU workload so the first real run does not pay wasm tier-up. */
+const WARM_UP = `let s = 0; for (let i = 0; i < 30000; i++) s += i % 7; const o = []; for (let i = 0; i < 300; i++) o.push({ i, t: "x" + i });
+JSON.parse(JSON.stringify(o)).length + s + [3, 1, 2].sort().join("").length + /a+b/.test("aaab")`;
+
+/** Creates a module whose memory cannot grow past `memoryLimitBytes`. */
+export async function createSandboxModule(memoryLimitBytes: number, wasmModule?: WebAssembly.Module): Promise<SandboxModule> {
+  const maximum = Math.max(INITIAL_PAGES, Math.floor(memoryLimitBytes / PAGE_BYTES));
+  const memory = new WebAssembly.Memory({ initial: INITIAL_PAGES, maximum });
+  const variant = newVariant(releaseSyncVariant, { wasmModule: wasmModule ?? (await compileQuickJSWasm()), wasmMemory: memory });
+  const module = await newQuickJSWASMModuleFromVariant(variant);
+  const runtime = module.newRuntime();
+  const context = runtime.newContext();
+  context.evalCode(WARM_UP, "warm-up.js").dispose();
+  context.dispose();
+  runtime.dispose();
+  return { module, memory, maxBytes: maximum * PAGE_BYTES };
+}
+
+/** Idle modules of one thread: `acquire` one per run, `release` it after. */
+export class SandboxModulePool {
+  private readonly idle: SandboxModule[] = [];
+  private refilling = 0;
+
+  constructor(
+    private readonly memoryLimitBytes: number,
+    private readonly maxIdle: number,
+    private readonly wasmModule?: WebAssembly.Module,
+  ) {}
+
+  /** Creates modules until `count` are idle (used at start-up to warm up). */
+  async warm(count = 1): Promise<void> {
+    while (this.idle.length + this.refilling < Math.min(count, this.maxIdle)) {
+      this.refilling++;
+      try {
+        this.idle.push(await createSandboxModule(this.memoryLimitBytes, this.wasmModule));
+      } finally {
+        this.refilling--;
+      }
+    }
+  }
+
+  /** An idle module, or a new one. */
+  async acquire(): Promise<SandboxModule> {
+    return this.idle.pop() ?? createSandboxModule(this.memoryLimitBytes, this.wasmModule);
+  }
+
+  /** Returns a module after a run; a poisoned or bloated one is dropped and replaced in the background. */
+  release(sandbox: SandboxModule, { discard }: { discard: boolean }): void {
+    if (discard || sandbox.memory.buffer.byteLength > RECYCLE_MEMORY_BYTES) {
+      this.warm(1).catch(() => undefined);
+      return;
+    }
+    if (this.idle.length < this.maxIdle) this.idle.push(sandbox);
+  }
+
+  /** Drops every idle module. */
+  clear(): void {
+    this.idle.length = 0;
+  }
+}

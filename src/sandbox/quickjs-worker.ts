@@ -1,0 +1,71 @@
+/**
+ * Worker-thread entry: runs one session at a time on its own thread (with a large native stack)
+ * and forwards binding calls and console lines to the main thread. Built as its own file
+ * (`dist/quickjs-worker.js`); see `worker-entry.ts`.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { SandboxModulePool } from "./quickjs-module-pool.js";
+import { runSession, type HostReply } from "./quickjs-session.js";
+import type { MainToWorker, WorkerStartData, WorkerToMain } from "./worker-protocol.js";
+
+const port = parentPort;
+if (port === null) throw new Error("quickjs-worker must run in a worker thread");
+const { abortFlag, wasmModule, memoryLimitBytes } = workerData as WorkerStartData;
+const pool = new SandboxModulePool(memoryLimitBytes, 1, wasmModule);
+const replies = new Map<number, (reply: HostReply) => void>();
+let wakeOnAbort: (() => void) | undefined;
+let nextCallId = 1;
+
+function send(message: WorkerToMain): void {
+  port?.postMessage(message);
+}
+
+async function runJob(job: Extract<MainToWorker, { type: "run" }>): Promise<void> {
+  const sandbox = await pool.acquire();
+  const outcome = await runSession(
+    sandbox,
+    job,
+    {
+      deadline: job.deadline,
+      isAborted: () => Atomics.load(abortFlag, 0) !== 0,
+      onAbort: (wake) => {
+        wakeOnAbort = wake;
+        return () => {
+          wakeOnAbort = undefined;
+        };
+      },
+      onLog: (line) => send({ type: "log", jobId: job.jobId, line }),
+    },
+    (ns, fn, json) =>
+      new Promise<HostReply>((resolve) => {
+        const callId = nextCallId++;
+        replies.set(callId, resolve);
+        send({ type: "call", jobId: job.jobId, callId, ns, fn, json });
+      }),
+  );
+  replies.clear();
+  pool.release(sandbox, { discard: outcome.discardModule });
+  send({ type: "done", jobId: job.jobId, result: outcome.result });
+}
+
+port.on("message", (message: MainToWorker) => {
+  switch (message.type) {
+    case "run":
+      runJob(message).catch((error: unknown) => {
+        send({ type: "done", jobId: message.jobId, result: { type: "error", kind: "worker-exit", message: `The sandbox worker failed: ${String(error)}` } });
+      });
+      break;
+    case "reply":
+      replies.get(message.callId)?.(message.reply);
+      replies.delete(message.callId);
+      break;
+    case "abort":
+      wakeOnAbort?.();
+      break;
+  }
+});
+
+pool.warm(1).then(
+  () => send({ type: "ready" }),
+  () => send({ type: "ready" }),
+);

@@ -1,0 +1,82 @@
+/**
+ * Messages between the main thread and a QuickJS worker, with a validator for what the main
+ * thread receives (a worker runs untrusted programs; its messages are checked, not trusted).
+ *
+ * main → worker: `run` (one job), `reply` (a host call's answer), `abort` (wake a waiting job;
+ * a spinning one is stopped by the shared abort flag).
+ * worker → main: `ready`, `call` (a binding call), `log` (one captured console line),
+ * `done` (the session's outcome).
+ */
+import type { CodeRunEnvironment, ExecutorFailureKind } from "./types.js";
+import type { HostReply, SessionBinding, SessionResult } from "./quickjs-session.js";
+
+/** Data every worker gets at start. */
+export interface WorkerStartData {
+  /** Int32Array view over a SharedArrayBuffer: index 0 is the abort flag of the current job. */
+  abortFlag: Int32Array;
+  wasmModule: WebAssembly.Module;
+  memoryLimitBytes: number;
+}
+
+/** main → worker. */
+export type MainToWorker =
+  | {
+      type: "run";
+      jobId: number;
+      script: string;
+      bindings: SessionBinding[];
+      environment?: CodeRunEnvironment | undefined;
+      deadline: number;
+      timeoutMs: number;
+      memoryLimitBytes: number;
+      maxStackBytes: number;
+      maxLogChars: number;
+    }
+  | { type: "reply"; callId: number; reply: HostReply }
+  | { type: "abort"; jobId: number };
+
+/** worker → main. */
+export type WorkerToMain =
+  | { type: "ready" }
+  | { type: "call"; jobId: number; callId: number; ns: number; fn: number; json: string }
+  | { type: "log"; jobId: number; line: string }
+  | { type: "done"; jobId: number; result: SessionResult };
+
+const KINDS: ReadonlySet<ExecutorFailureKind> = new Set(["exception", "timeout", "abort", "worker-exit"]);
+
+function isCount(value: unknown): value is number {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
+}
+
+function isSessionResult(value: unknown): value is SessionResult {
+  if (value === null || typeof value !== "object") return false;
+  const result = value as Record<string, unknown>;
+  switch (result.type) {
+    case "value":
+      return typeof result.json === "string";
+    case "rendered":
+      return typeof result.text === "string";
+    case "error":
+      return KINDS.has(result.kind as ExecutorFailureKind) && typeof result.message === "string";
+    default:
+      return false;
+  }
+}
+
+/** True when `message` is a well-formed worker → main message. */
+export function isWorkerToMain(message: unknown): message is WorkerToMain {
+  if (message === null || typeof message !== "object") return false;
+  const m = message as Record<string, unknown>;
+  switch (m.type) {
+    case "ready":
+      return true;
+    case "call":
+      return isCount(m.jobId) && isCount(m.callId) && isCount(m.ns) && isCount(m.fn) && typeof m.json === "string";
+    case "log":
+      return isCount(m.jobId) && typeof m.line === "string";
+    case "done":
+      return isCount(m.jobId) && isSessionResult(m.result);
+    default:
+      return false;
+  }
+}

@@ -26,7 +26,7 @@ export interface ResumeCodemodeApprovalsOptions<UI_MESSAGE extends UIMessage> {
 export type ResolvedCodemodeApproval =
   | { toolCallId: string; approvalId: string; status: "approved"; output: CodeModeOutput }
   | { toolCallId: string; approvalId: string; status: "rejected"; output: RejectOutput }
-  | { toolCallId: string; approvalId: string; status: "invalid"; kind: CodemodeApprovalErrorKind | "reject-failed"; error: string };
+  | { toolCallId: string; approvalId: string; status: "invalid"; kind: CodemodeApprovalErrorKind | "conflict" | "reject-failed"; error: string };
 
 /** Result of {@link resumeCodemodeApprovals}. */
 export interface ResumeCodemodeApprovalsResult<UI_MESSAGE extends UIMessage> {
@@ -126,6 +126,9 @@ async function resolvePart({ runtime, part }: { runtime: CodemodeApprovalRuntime
     return rejectPart({ runtime, part, approvalId, action, userReason: part.approval?.reason });
   }
   const output = await runtime.approve({ executionId: action.executionId, seq: action.seq });
+  if (output.status === "error" && output.kind === "conflict") {
+    return refused({ part, approvalId, kind: "conflict", error: `Approval "${approvalId}" was not applied by this request: ${output.error}` });
+  }
   const resolved: ResolvedCodemodeApproval = { toolCallId, approvalId, status: "approved", output };
   if (isPausedCodemodeOutput(output)) {
     const request = await createCodemodeApprovalRequest({ toolCallId, output });
@@ -182,7 +185,7 @@ function refused({
 }: {
   part: ToolPartRecord;
   approvalId: string;
-  kind: CodemodeApprovalErrorKind | "reject-failed";
+  kind: CodemodeApprovalErrorKind | "conflict" | "reject-failed";
   error: string;
 }): PartResolution {
   const { approval: _approval, ...rest } = part;

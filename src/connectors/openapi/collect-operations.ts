@@ -245,10 +245,10 @@ function buildOperation(
       const bodyDescription = [text(requestBody["description"]), `Request body (${mediaType}).`]
         .filter((part) => part !== undefined)
         .join(" ");
-      properties[key] = withDescription(
-        encoding === "binary" ? { description: "Uint8Array, ArrayBuffer or string" } : mediaSchema,
-        bodyDescription,
-      );
+      properties[key] =
+        encoding === "binary"
+          ? { description: `${bodyDescription} A Uint8Array, ArrayBuffer or string.` }
+          : withDescription(mediaSchema, bodyDescription);
       if (body.required) required.push(key);
     }
   }

@@ -21,7 +21,7 @@ async function capture(paths: Record<string, unknown>, reply: () => Response = (
       url: url.href,
       method: String(init.method),
       headers: init.headers as Record<string, string>,
-      body: body instanceof FormData ? [...body.entries()] : body instanceof URLSearchParams ? body.toString() : body,
+      body: body instanceof FormData ? [...(body as unknown as Iterable<[string, unknown]>)] : body instanceof URLSearchParams ? body.toString() : body,
     });
     return reply();
   };

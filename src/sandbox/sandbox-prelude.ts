@@ -142,7 +142,7 @@ function render(value, budget, depth, seen, top) {
 function renderObject(value, budget, depth, seen) {
   if (seen.indexOf(value) !== -1) return "[Circular]";
   if (value instanceof RealDate) { const t = dateGetTime.call(value); return t !== t ? "Invalid Date" : dateISO.call(value); }
-  if (value instanceof RealError) return renderError(value, budget);
+  if (value instanceof RealError) return renderError(value, budget, false);
   if (depth > 4) return isArray(value) ? "[Array]" : "[Object]";
   seen.push(value);
   try {
@@ -176,12 +176,12 @@ function renderObject(value, budget, depth, seen) {
     return open + " " + parts.join(", ") + " " + close;
   } finally { seen.pop(); }
 }
-function renderError(error, budget) {
+function renderError(error, budget, withLine) {
   try {
     if (error instanceof RealError || (error !== null && typeof error === "object" && typeof error.message === "string")) {
       let text = S(error.name || "Error") + ": " + S(error.message);
       const at = /program\.js:(\d+)/.exec(S(error.stack || ""));
-      if (at) text += " (line " + at[1] + ")";
+      if (at && withLine) text += " (line " + at[1] + ")";
       return text;
     }
     return "Uncaught " + render(error, budget || { left: 2000 }, 0, [], false);
@@ -276,8 +276,8 @@ function finishValue(value) {
   hostReport(0, json);
 }
 function complete(result) {
-  promiseThen.call(promiseResolve.call(RealPromise, result), finishValue, (error) => hostReport(2, renderError(error)));
+  promiseThen.call(promiseResolve.call(RealPromise, result), finishValue, (error) => hostReport(2, renderError(error, undefined, true)));
 }
-function fail(error) { hostReport(2, renderError(error)); }
+function fail(error) { hostReport(2, renderError(error, undefined, true)); }
 return { settle, complete, fail };
 })`;

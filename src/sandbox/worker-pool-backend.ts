@@ -47,6 +47,20 @@ class PooledWorker {
     const abortFlag = new Int32Array(new SharedArrayBuffer(4));
     const workerData: WorkerStartData = { abortFlag, wasmModule: await compileQuickJSWasm(), memoryLimitBytes: options.memoryLimitBytes };
     const worker = startQuickJSWorker({ workerData, resourceLimits: { stackSizeMb: WORKER_STACK_SIZE_MB } });
+    // Wait for "ready" (module compiled and warmed up) so start-up never counts against a run's budget.
+    await new Promise<void>((resolve, reject) => {
+      const onMessage = (message: unknown): void => {
+        if (isWorkerToMain(message) && message.type === "ready") settle();
+      };
+      const onError = (error: Error): void => settle(error);
+      const onExit = (code: number): void => settle(new Error(`the sandbox worker exited with code ${code} while starting`));
+      const settle = (error?: Error): void => {
+        worker.off("message", onMessage).off("error", onError).off("exit", onExit);
+        if (error) reject(error);
+        else resolve();
+      };
+      worker.on("message", onMessage).on("error", onError).on("exit", onExit);
+    });
     return new PooledWorker(worker, abortFlag, onDeath);
   }
 

@@ -1,0 +1,125 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  CodecError,
+  canonicalizeValue,
+  decodeValue,
+  deserializeValue,
+  encodeValue,
+  serializeValue,
+  validateEncodedValue,
+} from "../../src/sandbox/codec.js";
+
+const roundTrip = (value: unknown): unknown => deserializeValue(serializeValue(value));
+
+describe("codec", () => {
+  it("keeps JSON values and every supported type across a round trip", () => {
+    const bytes = new Uint8Array([0, 1, 2, 250, 255]);
+    const buffer = new Uint8Array([9, 8, 7]).buffer;
+    const value = {
+      text: "héllo",
+      n: 1.5,
+      flag: true,
+      nothing: null,
+      missing: undefined,
+      list: [1, undefined, "x"],
+      when: new Date(1_700_000_000_000),
+      invalid: new Date(Number.NaN),
+      bytes,
+      buffer,
+      map: new Map<unknown, unknown>([["a", 1], [2, new Set([3n])]]),
+      set: new Set(["x", 1]),
+      big: 12345678901234567890n,
+      nan: Number.NaN,
+      inf: Infinity,
+      ninf: -Infinity,
+      negzero: -0,
+    };
+    const back = roundTrip(value) as typeof value;
+    expect(back).toEqual(value);
+    expect(Object.is(back.negzero, -0)).toBe(true);
+    expect("missing" in back).toBe(true);
+    expect(back.bytes).toBeInstanceOf(Uint8Array);
+    expect(back.buffer).toBeInstanceOf(ArrayBuffer);
+    expect([...new Uint8Array(back.buffer)]).toEqual([9, 8, 7]);
+    expect(back.map).toBeInstanceOf(Map);
+    expect(typeof back.big).toBe("bigint");
+    expect(Number.isNaN(back.invalid.getTime())).toBe(true);
+  });
+
+  it("escapes user objects that look like tags and keeps __proto__ as an own key", () => {
+    const tricky = JSON.parse('{"$":"date","v":5,"__proto__":{"polluted":true}}') as object;
+    const back = roundTrip(tricky) as Record<string, unknown>;
+    expect(Object.keys(back).sort()).toEqual(["$", "__proto__", "v"]);
+    expect(back.$).toBe("date");
+    expect(Object.getOwnPropertyDescriptor(back, "__proto__")?.value).toEqual({ polluted: true });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(encodeValue({ $: 1 })).toEqual({ $: "object", v: { $: 1 } });
+  });
+
+  it("names the path of a value that cannot cross", () => {
+    const attempt = (value: unknown, path: string) => {
+      try {
+        encodeValue(value, { path });
+      } catch (error) {
+        expect(CodecError.isInstance(error)).toBe(true);
+        return (error as Error).message;
+      }
+      throw new Error("expected a CodecError");
+    };
+    expect(attempt({ user: { callback: () => 1 } }, "args")).toBe("args.user.callback: functions cannot cross the sandbox boundary");
+    expect(attempt([Symbol("s")], "args")).toBe("args[0]: symbols cannot cross the sandbox boundary");
+    expect(attempt({ when: new (class Point {})() }, "result")).toMatch(/^result\.when: Point instances cannot cross/);
+    expect(attempt({ "a-b": new Int16Array(2) }, "x")).toMatch(/^x\["a-b"\]: Int16Array instances/);
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(attempt(cyclic, "args")).toMatch(/^args\.self: cycles cannot cross/);
+    const shared = { a: 1 };
+    expect(() => encodeValue({ left: shared, right: shared })).not.toThrow();
+  });
+
+  it("validates untrusted trees and reports the path of the problem", () => {
+    expect(validateEncodedValue({ a: [1, { $: "undefined" }] })).toBeUndefined();
+    expect(validateEncodedValue({ a: { $: "nope" } })).toEqual({ path: "value.a", message: 'unknown tag "nope"' });
+    expect(validateEncodedValue({ a: [{ $: "bigint", v: "1.5" }] })?.path).toBe("value.a[0]");
+    expect(validateEncodedValue({ $: "bytes", v: "not base64!" })).toBeDefined();
+    expect(validateEncodedValue({ $: "map", v: [[1]] })).toBeDefined();
+    expect(validateEncodedValue(Number.NaN)).toBeDefined();
+    expect(() => decodeValue({ x: { $: "date", v: "yesterday" } })).toThrow(/value\.x: invalid encoded date/);
+    expect(() => deserializeValue("{not json")).toThrow(CodecError);
+    let deep: unknown = 1;
+    for (let index = 0; index < 5000; index++) deep = [deep];
+    expect(validateEncodedValue(deep)?.message).toMatch(/nested deeper/);
+  });
+
+  it("canonicalizes with sorted keys so equal arguments compare equal", () => {
+    expect(canonicalizeValue({ b: 1, a: { d: 2, c: [3, { f: 1, e: 2 }] } })).toBe(canonicalizeValue({ a: { c: [3, { e: 2, f: 1 }], d: 2 }, b: 1 }));
+    expect(canonicalizeValue({ a: 1 })).not.toBe(canonicalizeValue({ a: "1" }));
+    expect(canonicalizeValue({ a: undefined })).not.toBe(canonicalizeValue({}));
+    expect(canonicalizeValue(new Date(5))).toBe('{"$":"date","v":5}');
+  });
+
+  it("round-trips arbitrary JSON-like values (property test)", () => {
+    const seed = Date.now() % 100_000;
+    const value = fc.letrec((tie) => ({
+      leaf: fc.oneof(
+        fc.string(),
+        fc.double(),
+        fc.boolean(),
+        fc.constant(null),
+        fc.constant(undefined),
+        fc.bigInt(),
+        fc.date({ noInvalidDate: true }),
+        fc.uint8Array({ maxLength: 8 }),
+      ),
+      node: fc.oneof({ depthSize: "small" }, tie("leaf"), fc.array(tie("node"), { maxLength: 4 }), fc.dictionary(fc.string(), tie("node"), { maxKeys: 4 })),
+    })).node;
+    fc.assert(
+      fc.property(value, (input) => {
+        expect(roundTrip(input)).toEqual(input);
+        expect(canonicalizeValue(roundTrip(input))).toBe(canonicalizeValue(input));
+      }),
+      { seed, numRuns: 300, verbose: true },
+    );
+  });
+});

@@ -1,0 +1,255 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { QuickJSExecutor } from "../../src/sandbox/quickjs-executor.js";
+import type { CodeBindingNamespace, CodeRunRequest, CodeRunResult } from "../../src/sandbox/types.js";
+
+const ISOLATIONS = ["in-process", "worker-thread"] as const;
+
+describe.each(ISOLATIONS)("QuickJSExecutor (%s)", (isolation) => {
+  let executor: QuickJSExecutor;
+  const calls: unknown[] = [];
+  const bindings: CodeBindingNamespace[] = [
+    {
+      global: "math",
+      functions: {
+        add: async (args) => {
+          calls.push(args);
+          const { a, b } = args as { a: number; b: number };
+          return a + b;
+        },
+        echo: async (args) => args,
+        fail: async () => {
+          throw new Error("no such repository");
+        },
+        failWithString: async () => {
+          throw "plain string failure";
+        },
+        callback: async () => ({ nested: { fn: () => 1 } }),
+        ["__proto__"]: async () => "proto member",
+        constructor: async () => "constructor member",
+        "list-prs": async () => ["#1"],
+      },
+    },
+  ];
+  const run = (program: string, extra: Partial<CodeRunRequest> = {}): Promise<CodeRunResult> => executor.run({ program, bindings, ...extra });
+
+  beforeAll(() => {
+    executor = new QuickJSExecutor({ isolation, timeoutMs: 2_000, maxLogChars: 500 });
+  });
+  afterAll(async () => {
+    await executor.dispose();
+  });
+
+  it("labels itself", () => {
+    expect(executor.language).toBe("typescript");
+    expect(executor.isolation).toBe(isolation);
+  });
+
+  it.each([
+    ["an async arrow function", "async () => { const x = await math.add({ a: 1, b: 2 }); return x * 2; }", 6],
+    ["a plain arrow function", "() => 41 + 1", 42],
+    ["a function body with top-level await and return", "const x = await math.add({ a: 2, b: 3 });\nreturn x + 1;", 6],
+    ["a body ending in an expression", "const x = await math.add({ a: 2, b: 3 });\nx * 10", 50],
+    ["a bare expression", "await math.add({ a: 10, b: 5 })", 15],
+    ["an object literal expression", "{ ok: true }", { ok: true }],
+    ["a fenced program", "```js\nasync () => 'fenced'\n```", "fenced"],
+    ["a fenced TypeScript program", "```ts\ninterface P { n: number }\nconst p: P = { n: 7 };\nreturn p.n as number;\n```", 7],
+    ["TypeScript generics", "async (): Promise<number> => { const xs: Array<number> = [1, 2]; return xs.length }", 2],
+  ])("runs %s", async (_label, program, expected) => {
+    const result = await run(program);
+    expect(result.error).toBeUndefined();
+    expect(result.value).toEqual(expected);
+  });
+
+  it("reports syntax errors with line and column in the model's source", async () => {
+    const result = await run("const a = 1;\nconst b = ;");
+    expect(result.error).toEqual({ kind: "exception", message: "SyntaxError: Unexpected token (line 2, column 11)" });
+  });
+
+  it("reports runtime errors with the line of the model's source", async () => {
+    const result = await run("const a = 1;\nnull.x;");
+    expect(result.error?.kind).toBe("exception");
+    expect(result.error?.message).toMatch(/^TypeError: .*\(line 2\)$/);
+  });
+
+  it("exposes bindings as null-prototype globals whose member names are untrusted", async () => {
+    const result = await run(
+      "[Object.getPrototypeOf(math) === null, await math.__proto__(), await math.constructor(), await math['list-prs'](), Object.keys(math).length, Object.isFrozen(math)]",
+    );
+    expect(result.value).toEqual([true, "proto member", "constructor member", ["#1"], 8, true]);
+  });
+
+  it("turns a host rejection into a rejection carrying only the message", async () => {
+    const result = await run(
+      "try { await math.fail() } catch (e) { return [e instanceof Error, e.message, String(e.stack).includes('node:'), String(e.stack).includes('.ts')] }",
+    );
+    expect(result.value).toEqual([true, "no such repository", false, false]);
+    expect((await run("try { await math.failWithString() } catch (e) { return e.message }")).value).toBe("plain string failure");
+    const uncaught = await run("await math.fail()");
+    expect(uncaught.error).toEqual({ kind: "exception", message: "Error: no such repository" });
+  });
+
+  it("keeps value types across the boundary in both directions", async () => {
+    const value = await run(`
+      const sent = { d: new Date(5), m: new Map([["k", 1n]]), s: new Set([1]), u: new Uint8Array([1, 2, 255]),
+        b: new Uint8Array([7]).buffer, n: NaN, i: -Infinity, z: -0, un: undefined, nested: [null, "x"] };
+      const back = await math.echo(sent);
+      return [back.d instanceof Date && back.d.getTime() === 5, back.m.get("k") === 1n, back.s.has(1),
+        back.u instanceof Uint8Array && back.u[2] === 255, back.b instanceof ArrayBuffer && back.b.byteLength === 1,
+        Number.isNaN(back.n), back.i === -Infinity, Object.is(back.z, -0), "un" in back && back.un === undefined, back];
+    `);
+    expect(value.error).toBeUndefined();
+    const list = value.value as unknown[];
+    expect(list.slice(0, 9)).toEqual([true, true, true, true, true, true, true, true, true]);
+    const back = list[9] as Record<string, unknown>;
+    expect(back.d).toEqual(new Date(5));
+    expect(back.m).toEqual(new Map([["k", 1n]]));
+    expect(back.u).toEqual(new Uint8Array([1, 2, 255]));
+    expect(Object.is(back.z, -0)).toBe(true);
+    expect(calls).toBeDefined();
+  });
+
+  it("passes decoded arguments to the host", async () => {
+    calls.length = 0;
+    await run("math.add({ a: 1, b: 2, when: new Date(0) })");
+    expect(calls).toEqual([{ a: 1, b: 2, when: new Date(0) }]);
+  });
+
+  it("rejects arguments and host results that cannot cross, with a path, without corrupting the run", async () => {
+    const args = await run("try { await math.echo({ user: { callback: () => 1 } }) } catch (e) { return e.message }");
+    expect(args.value).toBe("math.echo arguments.user.callback: functions cannot cross the sandbox boundary");
+    const back = await run("try { await math.callback() } catch (e) { return e.message + ' / still running' }");
+    expect(back.value).toBe("math.callback result.nested.fn: functions cannot cross the sandbox boundary / still running");
+  });
+
+  it("renders a completion value that cannot cross as a string", async () => {
+    const result = await run("({ f() {}, n: 1 })");
+    expect(result.error).toBeUndefined();
+    expect(result.value).toMatch(/^\{ f: \[Function: f\], n: 1 \} \(the result was rendered as a string: result\.f: functions cannot cross/);
+  });
+
+  it("captures console output in order, rendered readably, and caps it", async () => {
+    const result = await run(`
+      console.log("a", { x: [1, { y: 2 }] }, new Map([[1, "one"]]));
+      console.info(1n, undefined, null); console.warn("careful"); console.error(new TypeError("bad")); console.debug([1, 2]);
+      return 1`);
+    expect(result.logs).toEqual(['a { x: [ 1, { y: 2 } ] } Map(1) { 1 => "one" }', "1n undefined null", "[warn] careful", "[error] TypeError: bad", "[ 1, 2 ]"]);
+    const flood = await run("for (let i = 0; i < 10000; i++) console.log('line ' + i); 'done'");
+    expect(flood.value).toBe("done");
+    expect(flood.logs.join("\n").length).toBeLessThan(800);
+    expect(flood.logs.at(-1)).toMatch(/\[logs truncated: more than 500 characters\]$/);
+  });
+
+  it("offers no capability beyond the bindings and console", async () => {
+    const result = await run(
+      "[typeof process, typeof require, typeof fetch, typeof setTimeout, typeof setInterval, typeof WebAssembly, typeof XMLHttpRequest, typeof globalThis.std, typeof globalThis.os]",
+    );
+    expect(result.value).toEqual(Array(9).fill("undefined"));
+    const dynamicImport = await run("try { await import('node:fs'); return 'imported' } catch (e) { return 'blocked' }");
+    expect(dynamicImport.value).toBe("blocked");
+  });
+
+  it("shares nothing between runs", async () => {
+    await run("globalThis.leak = 1; Array.prototype.leak = 2; Math.random = () => 4;");
+    const result = await run("[typeof leak, [].leak, Math.random() === 4]");
+    expect(result.value).toEqual(["undefined", undefined, false]);
+  });
+
+  it("freezes Date and seeds Math.random from the environment", async () => {
+    const environment = { epochMs: Date.UTC(2024, 0, 2), randomSeed: "execution-1" };
+    const program = "[Date.now(), new Date().getTime(), typeof Date(), new Date(5).getTime(), new Date() instanceof Date, Math.random(), Math.random()]";
+    const first = await run(program, { environment });
+    const second = await run(program, { environment });
+    const other = await run(program, { environment: { ...environment, randomSeed: "execution-2" } });
+    const values = first.value as unknown[];
+    expect(values.slice(0, 5)).toEqual([environment.epochMs, environment.epochMs, "string", 5, true]);
+    expect(second.value).toEqual(first.value);
+    expect((other.value as unknown[]).slice(5)).not.toEqual(values.slice(5));
+    const free = await run("Date.now()");
+    expect(Math.abs((free.value as number) - Date.now())).toBeLessThan(60_000);
+  });
+
+  it("fails a never-settling program at once instead of waiting for the deadline", async () => {
+    const result = await run("await new Promise(() => {})");
+    expect(result.error?.kind).toBe("exception");
+    expect(result.error?.message).toMatch(/never settle/);
+  });
+
+  it("refuses programs over the source budget", async () => {
+    const small = new QuickJSExecutor({ isolation, maxSourceChars: 20 });
+    const result = await small.run({ program: "1 + 1 // a long comment that is too long", bindings: [] });
+    expect(result.error).toEqual({ kind: "exception", message: expect.stringMatching(/limit is 20 \(maxSourceChars\)/) as unknown as string });
+    await small.dispose();
+  });
+
+  it("stops a program at its time budget, naming the budget", async () => {
+    const quick = new QuickJSExecutor({ isolation, timeoutMs: 150 });
+    const spin = await quick.run({ program: "while (true) {}", bindings: [] });
+    expect(spin.error).toEqual({ kind: "timeout", message: expect.stringContaining("150 ms (timeoutMs)") as unknown as string });
+    const slowHost = await quick.run({
+      program: "await slow.wait(); return 'late'",
+      bindings: [{ global: "slow", functions: { wait: () => new Promise((resolve) => setTimeout(resolve, 2_000)) } }],
+    });
+    expect(slowHost.error?.kind).toBe("timeout");
+    expect((await quick.run({ program: "1", bindings: [] })).value).toBe(1);
+    await quick.dispose();
+  });
+
+  it("aborts a run waiting on the host, and refuses a run already aborted", async () => {
+    const controller = new AbortController();
+    const pending = executor.run({
+      program: "await slow.wait(); return 'late'",
+      bindings: [{ global: "slow", functions: { wait: () => new Promise((resolve) => setTimeout(resolve, 5_000)) } }],
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(), 50);
+    expect((await pending).error?.kind).toBe("abort");
+    expect((await run("1", { signal: AbortSignal.abort() })).error?.kind).toBe("abort");
+  });
+
+  it("resolves with worker-exit after dispose and dispose waits for in-flight runs", async () => {
+    const local = new QuickJSExecutor({ isolation });
+    let finished = false;
+    const pending = local
+      .run({ program: "await host.wait(); 'done'", bindings: [{ global: "host", functions: { wait: () => new Promise((resolve) => setTimeout(resolve, 100)) } }] })
+      .then((result) => {
+        finished = true;
+        return result;
+      });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await local.dispose();
+    expect(finished).toBe(true);
+    expect((await pending).value).toBe("done");
+    expect((await local.run({ program: "1", bindings: [] })).error?.kind).toBe("worker-exit");
+  });
+
+  it("runs concurrent programs independently", async () => {
+    const results = await Promise.all(Array.from({ length: 6 }, (_, index) => run(`const v = await math.add({ a: ${index}, b: 1 }); v`)));
+    expect(results.map((result) => result.value)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+});
+
+describe("QuickJSExecutor (worker-thread) hard limits", () => {
+  it("aborts even a synchronous while (true) {} and keeps the host event loop free", async () => {
+    const executor = new QuickJSExecutor({ timeoutMs: 10_000 });
+    const controller = new AbortController();
+    let ticks = 0;
+    const interval = setInterval(() => ticks++, 10);
+    const pending = executor.run({ program: "while (true) {}", bindings: [], signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    controller.abort();
+    const result = await pending;
+    clearInterval(interval);
+    expect(result.error).toEqual({ kind: "abort", message: "The run was aborted." });
+    expect(ticks).toBeGreaterThan(5);
+    expect((await executor.run({ program: "'after'", bindings: [] })).value).toBe("after");
+    await executor.dispose();
+  });
+
+  it("stops a long C builtin by terminating the worker, then replaces it", async () => {
+    const executor = new QuickJSExecutor({ timeoutMs: 100, poolSize: 1 });
+    const result = await executor.run({ program: "let o = {}; for (let i = 0; i < 1e5; i++) o = { o }; JSON.stringify(o)", bindings: [] });
+    expect(result.error?.kind).toBe("timeout");
+    expect((await executor.run({ program: "'fresh'", bindings: [] })).value).toBe("fresh");
+    await executor.dispose();
+  });
+});

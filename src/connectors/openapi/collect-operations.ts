@@ -71,7 +71,7 @@ export interface OpenApiOperation {
 }
 
 /** How long the free-text part of a method description may get. */
-export const DEFAULT_DESCRIPTION_MAX_CHARS = 600;
+export const DEFAULT_DESCRIPTION_MAX_CHARS = 300;
 
 const LOCATIONS: readonly ParameterLocation[] = ["path", "query", "header", "cookie"];
 const DEFAULT_STYLE: Record<ParameterLocation, string> = { path: "simple", query: "form", header: "simple", cookie: "form" };

@@ -1,0 +1,96 @@
+/**
+ * GitHub's REST description (`@octokit/openapi`, ~13 MB of JSON, OpenAPI 3.0) as a connector:
+ * every operation becomes a method, arguments validate, the catalog finds them, and the
+ * generated declarations compile with the TypeScript compiler.
+ */
+import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
+import ts from "typescript";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createCatalog } from "../../../src/connectors/catalog.js";
+import { connectorDeclaration } from "../../../src/connectors/declarations.js";
+import { HTTP_METHODS } from "../../../src/connectors/openapi/collect-operations.js";
+import { openApiConnector } from "../../../src/connectors/openapi/openapi-connector.js";
+import type { Connector } from "../../../src/connectors/types.js";
+
+const require = createRequire(import.meta.url);
+const SPEC_PATH = require.resolve("@octokit/openapi/generated/api.github.com.json");
+
+/** Type-checks `source` as a strict TypeScript file; returns the diagnostics' messages. */
+function typeCheck(source: string): string[] {
+  const fileName = "/virtual/github.ts";
+  const options: ts.CompilerOptions = { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, lib: ["lib.es2022.d.ts"], types: [] };
+  const host = ts.createCompilerHost(options);
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (name, languageVersion, ...rest) =>
+    name === fileName ? ts.createSourceFile(name, source, languageVersion) : getSourceFile(name, languageVersion, ...rest);
+  const program = ts.createProgram([fileName], options, host);
+  return ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
+}
+
+describe("GitHub's OpenAPI description", () => {
+  let text: string;
+  let github: Connector;
+  let operationCount = 0;
+
+  beforeAll(async () => {
+    text = readFileSync(SPEC_PATH, "utf8");
+    const started = performance.now();
+    github = await openApiConnector({ spec: text, requireApproval: (operation) => operation.method !== "get" });
+    const elapsed = performance.now() - started;
+    const paths = (JSON.parse(text) as { paths: Record<string, Record<string, unknown>> }).paths;
+    for (const item of Object.values(paths)) for (const method of HTTP_METHODS) if (item[method] !== undefined) operationCount++;
+    // Reported, not asserted (timings belong in bench/).
+    console.log(
+      `github openapi: ${(text.length / 1e6).toFixed(1)} MB, ${Object.keys(github.methods).length} methods, built in ${elapsed.toFixed(0)} ms`,
+    );
+  });
+
+  it("makes one method per operation, named from the operationIds", () => {
+    expect(operationCount).toBeGreaterThan(1000);
+    expect(Object.keys(github.methods)).toHaveLength(operationCount);
+    const create = github.methods["issues_create"]!;
+    expect(create.description).toMatch(/^Create an issue\n\n[\s\S]*\n\nPOST \/repos\/\{owner\}\/\{repo\}\/issues$/);
+    expect(create.requiresApproval).toBe(true);
+    expect(github.methods["issues_list_for_repo"]!.requiresApproval).toBe(false);
+    expect(create.inputSchema).toMatchObject({
+      type: "object",
+      required: ["owner", "repo", "body"],
+      properties: { owner: { type: "string" }, repo: { type: "string" }, body: { type: "object", required: ["title"] } },
+    });
+  });
+
+  it("validates arguments against the dereferenced schemas", async () => {
+    const create = github.methods["issues_create"]!;
+    expect(await create.validate!({ owner: "octo", repo: "hello", body: { title: "Bug", labels: ["bug"] } })).toMatchObject({ success: true });
+    expect(await create.validate!({ owner: "octo", repo: "hello", body: { labels: ["bug"] } })).toMatchObject({ success: false });
+    const list = github.methods["issues_list_for_repo"]!;
+    expect(await list.validate!({ owner: "octo", repo: "hello", state: "open", per_page: 50 })).toMatchObject({ success: true });
+    expect(await list.validate!({ owner: "octo", repo: "hello", state: "opened" })).toMatchObject({ success: false });
+  });
+
+  it("is searchable through the catalog", () => {
+    const catalog = createCatalog({ connectors: { github }, snippets: [] });
+    const top = (query: string) => catalog.search(query, { limit: 5 }).results.map((result) => result.method);
+    expect(top("create an issue")).toContain("issues_create");
+    expect(top("add labels to an issue")).toContain("issues_add_labels");
+    expect(top("merge a pull request")).toContain("pulls_merge");
+    expect(top("list workflow runs")).toContain("actions_list_workflow_runs");
+  });
+
+  it("yields declarations that compile, and that type-check a program using them", () => {
+    const declarations = connectorDeclaration("github", github);
+    const usage = [
+      "async function program() {",
+      '  const issue = await github.issues_create({ owner: "octo", repo: "hello", body: { title: "Bug", labels: ["bug"] } });',
+      "  const number: number = issue.number;",
+      '  const open = await github.issues_list_for_repo({ owner: "octo", repo: "hello", state: "open" });',
+      "  return [number, open.length];",
+      "}",
+    ].join("\n");
+    expect(typeCheck(`${declarations}\n${usage}\n`)).toEqual([]);
+    // The same check catches a wrong call: the types are not `any`.
+    const wrong = 'async function wrong() { await github.issues_create({ owner: "octo", body: { title: 1 } }); }';
+    expect(typeCheck(`${declarations}\n${wrong}\n`).length).toBeGreaterThan(0);
+  });
+});

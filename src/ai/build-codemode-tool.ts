@@ -1,0 +1,105 @@
+/**
+ * Builds the AI SDK `codemode` tool on top of a runtime: input `{ code }`, a
+ * description generated from the connectors, `execute` forwarding the AI SDK's
+ * `ToolExecutionOptions` to `runtime.execute`, and a `toModelOutput` that shows
+ * the model only what it needs.
+ */
+import { jsonSchema, tool, type Tool } from "ai";
+import type { Connector } from "../connectors/types.js";
+import { InvalidOptionError } from "../errors.js";
+import type { CodeModeInput, CodeModeOutput, ExecuteOptions } from "../runtime/types.js";
+import { codemodeModelOutput } from "./codemode-model-output.js";
+import { buildToolDescription, type InlineTypes } from "./tool-description.js";
+
+/** Options of `runtime.tool(options)`. */
+export interface CodemodeToolOptions {
+  /**
+   * Put the connectors' full TypeScript declarations into the description:
+   * `"auto"` when they fit the description budget (saving the model a
+   * `describe` round trip), `true` always, `false` never.
+   * @default "auto"
+   */
+  inlineTypes?: InlineTypes;
+  /** Extra guidance appended to the generated description. */
+  instructions?: string;
+  /** Replaces the generated description entirely. */
+  description?: string;
+}
+
+/** `CodemodeToolOptions` with defaults applied. */
+export interface ResolvedCodemodeToolOptions {
+  inlineTypes: InlineTypes;
+  instructions: string | undefined;
+  description: string | undefined;
+}
+
+/** The part of a runtime the tool calls. */
+export interface CodemodeToolRuntime {
+  execute(input: CodeModeInput, options?: ExecuteOptions): Promise<CodeModeOutput>;
+}
+
+/** Validates `tool()` options; errors name `tool.<option>`. */
+export function resolveCodemodeToolOptions(options: CodemodeToolOptions | undefined): ResolvedCodemodeToolOptions {
+  const { inlineTypes = "auto", instructions, description } = options ?? {};
+  if (inlineTypes !== "auto" && typeof inlineTypes !== "boolean") {
+    throw new InvalidOptionError({ path: "tool.inlineTypes", message: `must be "auto", true or false` });
+  }
+  if (instructions !== undefined && typeof instructions !== "string") {
+    throw new InvalidOptionError({ path: "tool.instructions", message: "must be a string" });
+  }
+  if (description !== undefined && (typeof description !== "string" || description.trim() === "")) {
+    throw new InvalidOptionError({ path: "tool.description", message: "must be a non-empty string" });
+  }
+  return { inlineTypes, instructions, description };
+}
+
+const CODE_DESCRIPTION =
+  "An async arrow function (or a function body, or an expression) in JavaScript or TypeScript, e.g. async () => { ... }";
+
+/** The input schema `{ code: string }`, validated without a schema library. */
+const inputSchema = jsonSchema<CodeModeInput>(
+  {
+    type: "object",
+    properties: { code: { type: "string", description: CODE_DESCRIPTION } },
+    required: ["code"],
+    additionalProperties: false,
+  },
+  {
+    validate: (value) =>
+      typeof value === "object" && value !== null && typeof (value as { code?: unknown }).code === "string"
+        ? { success: true, value: { code: (value as { code: string }).code } }
+        : { success: false, error: new Error('codemode input must be { "code": string }') },
+  },
+);
+
+/** The `codemode` tool type (static, so the UI part is `tool-codemode`). */
+export type CodemodeTool = Tool<CodeModeInput, CodeModeOutput>;
+
+/** Builds the tool for `runtime`, describing `connectors`. */
+export function buildCodemodeTool({
+  runtime,
+  connectors,
+  options,
+}: {
+  runtime: CodemodeToolRuntime;
+  connectors: Record<string, Connector>;
+  options: ResolvedCodemodeToolOptions;
+}): CodemodeTool {
+  const description =
+    options.description ??
+    buildToolDescription({
+      connectors,
+      inlineTypes: options.inlineTypes,
+      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    });
+  return tool({
+    description,
+    inputSchema,
+    execute: async ({ code }, { abortSignal, messages, context, toolCallId }) => {
+      const executeOptions: ExecuteOptions = { messages, context, toolCallId };
+      if (abortSignal !== undefined) executeOptions.abortSignal = abortSignal;
+      return runtime.execute({ code }, executeOptions);
+    },
+    toModelOutput: ({ output }) => ({ type: "json", value: codemodeModelOutput(output) }),
+  });
+}

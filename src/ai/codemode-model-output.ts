@@ -1,0 +1,93 @@
+/**
+ * What the model sees of a `codemode` result (`toModelOutput`): the status,
+ * the result or error, logs and pending approvals, as JSON. Never the audit
+ * log (calls, arguments of earlier calls, journal rows) even if a runtime
+ * attaches more fields to its output.
+ */
+import type { JSONValue } from "@ai-sdk/provider";
+import type { CodeModeOutput } from "../runtime/types.js";
+
+/** Depth beyond which nested values are replaced (guards cyclic or pathological results). */
+const MAX_JSON_DEPTH = 64;
+
+function bytesToBase64(bytes: Uint8Array): string {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+/**
+ * A JSON rendering of a program value for the model: `undefined` fields are
+ * dropped, `Date` → ISO string, `BigInt` → decimal string, `Map` → object of
+ * entries (or entry pairs when keys are not strings), `Set` → array, bytes →
+ * `{ base64 }`, non-finite numbers → their name as a string.
+ */
+export function toModelJson(value: unknown, depth = 0, seen: Set<object> = new Set()): JSONValue {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return value;
+  if (typeof value === "number") return Number.isFinite(value) ? value : String(value);
+  if (typeof value === "bigint") return value.toString();
+  if (value === undefined || typeof value === "function" || typeof value === "symbol") return null;
+  if (depth > MAX_JSON_DEPTH || seen.has(value)) return "[…]";
+  const next = new Set(seen).add(value);
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? "Invalid Date" : value.toISOString();
+  if (value instanceof Uint8Array) return { base64: bytesToBase64(value) };
+  if (value instanceof ArrayBuffer) return { base64: bytesToBase64(new Uint8Array(value)) };
+  if (Array.isArray(value)) return value.map((item) => toModelJson(item, depth + 1, next));
+  if (value instanceof Set) return [...value].map((item) => toModelJson(item, depth + 1, next));
+  if (value instanceof Map) {
+    const entries = [...value.entries()];
+    if (entries.every(([key]) => typeof key === "string")) {
+      return Object.fromEntries(entries.map(([key, item]) => [key as string, toModelJson(item, depth + 1, next)]));
+    }
+    return entries.map(([key, item]) => [toModelJson(key, depth + 1, next), toModelJson(item, depth + 1, next)]);
+  }
+  if (value instanceof Error) return { name: value.name, message: value.message };
+  const out: Record<string, JSONValue> = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (item !== undefined) out[key] = toModelJson(item, depth + 1, next);
+  }
+  return out;
+}
+
+/** The model-facing view of a `CodeModeOutput`: only the fields the model needs. */
+export function codemodeModelOutput(output: CodeModeOutput): JSONValue {
+  switch (output.status) {
+    case "completed": {
+      const view: Record<string, JSONValue> = {
+        status: "completed",
+        executionId: output.executionId,
+        result: toModelJson(output.result),
+      };
+      if (output.logs !== undefined && output.logs.length > 0) view["logs"] = output.logs;
+      return view;
+    }
+    case "paused": {
+      const waiting = output.pending.map((action) => `${action.connector}.${action.method}`);
+      return {
+        status: "paused",
+        executionId: output.executionId,
+        pending: output.pending.map((action) => ({
+          seq: action.seq,
+          connector: action.connector,
+          method: action.method,
+          args: toModelJson(action.args),
+        })),
+        message:
+          `Waiting for human approval of ${[...new Set(waiting)].join(", ")}. Do not call codemode again for this; ` +
+          `tell the user what awaits approval. After approval the program resumes where it paused.`,
+      };
+    }
+    case "error": {
+      const view: Record<string, JSONValue> = {
+        status: "error",
+        executionId: output.executionId,
+        kind: output.kind,
+        error: output.error,
+      };
+      if (output.logs !== undefined && output.logs.length > 0) view["logs"] = output.logs;
+      return view;
+    }
+    default:
+      return { status: "error", error: "The runtime returned an output the tool does not understand." };
+  }
+}

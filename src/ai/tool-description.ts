@@ -1,0 +1,119 @@
+/**
+ * The `codemode` tool's description: what the model reads before its first
+ * call. It names each namespace with a one-line hint, teaches
+ * search → describe → call, explains the statuses (especially `paused`) and
+ * says there is no network. It stays under ~1,000 tokens whatever the number of
+ * tools: namespaces beyond the budget are counted, not listed, and full
+ * declarations are inlined only when they fit.
+ */
+import { connectorDeclaration } from "../connectors/declarations.js";
+import type { Connector } from "../connectors/types.js";
+
+/** Characters of the whole description (≈ 4 characters per o200k token, so ≈ 900 tokens). */
+export const DEFAULT_DESCRIPTION_MAX_CHARS = 3600;
+/** A namespace hint is cut to this many characters. */
+export const NAMESPACE_HINT_MAX_CHARS = 90;
+/** How many method names a hint lists when the connector has no description. */
+const HINT_METHOD_NAMES = 4;
+
+/** When to put full TypeScript declarations into the description. */
+export type InlineTypes = "auto" | boolean;
+
+function firstSentence(text: string): string {
+  const line = text.trim().split(/\r?\n/)[0] ?? "";
+  return /^(.+?[.!?])(\s|$)/.exec(line)?.[1] ?? line;
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** `github: GitHub issues and pull requests (12 methods)` or, without a description, a few method names. */
+export function namespaceHint(name: string, connector: Connector): string {
+  const methods = Object.keys(connector.methods);
+  const count = `${methods.length} method${methods.length === 1 ? "" : "s"}`;
+  const description = connector.description === undefined ? "" : firstSentence(connector.description);
+  if (description !== "") return `- ${name}: ${clip(description, NAMESPACE_HINT_MAX_CHARS)} (${count})`;
+  const shown = methods.slice(0, HINT_METHOD_NAMES).join(", ");
+  const more = methods.length > HINT_METHOD_NAMES ? ", …" : "";
+  return `- ${name}: ${clip(`${shown}${more}`, NAMESPACE_HINT_MAX_CHARS)} (${count})`;
+}
+
+const INTRO =
+  "Runs a JavaScript/TypeScript program in a sandbox. Inside it, each namespace below is a global object " +
+  "whose methods are async and take one object argument:";
+
+function example(first: string | undefined): string {
+  const namespace = first ?? "ns";
+  return [
+    "Write `code` as an async arrow function; its return value is the result (keep it small), console.log goes to logs:",
+    "async () => {",
+    `  const found = await codemode.search("what you need"); // ranked paths like "${namespace}.method"`,
+    "  const api = await codemode.describe(found.results[0].path); // exact TypeScript input/output types",
+    `  const data = await ${namespace}.method({ /* input */ });`,
+    "  return data;",
+    "}",
+  ].join("\n");
+}
+
+const RULES = [
+  "Discover first: codemode.search(query) finds methods and saved snippets; codemode.describe(\"ns\" or \"ns.method\") gives their types. Then call them; chain and batch several calls in one program (Promise.all for independent ones).",
+  "Also: codemode.run(name, input) runs a saved snippet; codemode.step(name, fn) records a value once so re-runs reuse it.",
+  "No network and no host: fetch, require, process and timers do not exist; reach outside only through the namespaces.",
+  "Result status: \"completed\" (result, logs); \"error\" (read the message, fix the code, call again); \"paused\" (a call needs human approval: do not call again or work around it; tell the user what awaits approval; after approval the same program resumes without repeating earlier calls).",
+].join("\n");
+
+/** Options of `buildToolDescription`. */
+export interface ToolDescriptionOptions {
+  connectors: Record<string, Connector>;
+  /** @default "auto" */
+  inlineTypes?: InlineTypes;
+  /** Extra text appended (the app's own guidance). */
+  instructions?: string;
+  /** @default DEFAULT_DESCRIPTION_MAX_CHARS */
+  maxChars?: number;
+}
+
+/** Namespace lines that fit in `budget` characters; the rest are counted in a final line. */
+function namespaceLines(connectors: Record<string, Connector>, budget: number): string[] {
+  const names = Object.keys(connectors);
+  if (names.length === 0) return ["(no namespaces configured)"];
+  const lines: string[] = [];
+  let used = 0;
+  for (const [index, name] of names.entries()) {
+    const line = namespaceHint(name, connectors[name]!);
+    const rest = names.length - index - 1;
+    const reserve = rest > 0 ? 80 : 0;
+    if (used + line.length + 1 + reserve > budget) {
+      const hidden = names.slice(index);
+      lines.push(`- …and ${hidden.length} more namespaces (${clip(hidden.join(", "), 120)}); find their methods with codemode.search`);
+      break;
+    }
+    lines.push(line);
+    used += line.length + 1;
+  }
+  return lines;
+}
+
+/**
+ * Builds the description. With `inlineTypes: "auto"` the connectors' full
+ * declarations are appended when the whole description still fits in
+ * `maxChars`; `true` always appends them; `false` never does.
+ */
+export function buildToolDescription({
+  connectors,
+  inlineTypes = "auto",
+  instructions,
+  maxChars = DEFAULT_DESCRIPTION_MAX_CHARS,
+}: ToolDescriptionOptions): string {
+  const names = Object.keys(connectors);
+  const tail = instructions === undefined || instructions.trim() === "" ? "" : `\n${instructions.trim()}`;
+  const fixed = `${INTRO}\n\n${example(names[0])}\n${RULES}${tail}`;
+  const listBudget = Math.max(200, maxChars - fixed.length - 2);
+  const base = `${INTRO}\n${namespaceLines(connectors, listBudget).join("\n")}\n\n${example(names[0])}\n${RULES}${tail}`;
+  if (inlineTypes === false || names.length === 0) return base;
+  const declarations = names.map((name) => connectorDeclaration(name, connectors[name]!)).join("\n");
+  const withTypes = `${base}\n\nDeclarations (no need to describe these):\n\`\`\`ts\n${declarations}\n\`\`\``;
+  if (inlineTypes === true || withTypes.length <= maxChars) return withTypes;
+  return base;
+}

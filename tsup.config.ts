@@ -4,6 +4,7 @@ export default defineConfig({
   entry: {
     index: "src/index.ts",
     ui: "src/ui.ts",
+    openapi: "src/openapi.ts",
   },
   format: ["esm"],
   target: "node20",

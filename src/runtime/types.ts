@@ -30,6 +30,7 @@ export interface PendingAction {
  * - `stale`: the execution is not in a state that allows the request (completed, rejected, …).
  * - `expired`: `expirePaused` ended the execution.
  * - `store`: the database failed; nothing was half-written.
+ * - `interrupted`: a call was found `executing` on a later pass (its process died mid-call); it is never run again.
  */
 export type FailureKind =
   | ExecutorFailureKind
@@ -42,7 +43,8 @@ export type FailureKind =
   | "not-found"
   | "stale"
   | "expired"
-  | "store";
+  | "store"
+  | "interrupted";
 
 /** Output of the `codemode` tool and of `execute`/`approve`. */
 export type CodeModeOutput =

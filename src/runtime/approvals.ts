@@ -1,0 +1,94 @@
+/**
+ * Approve and reject (SPEC §4). Approval claims the paused execution with a
+ * compare-and-set (`paused → running`) and runs the next pass; of two
+ * approvals at once exactly one wins, the other gets `conflict` having run
+ * nothing. Rejection ends the run (`rejected`) without undoing earlier calls.
+ * A stale request changes nothing and says why.
+ */
+import { disposeExecution } from "./lifecycle-hooks.js";
+import { failure, runClaimedPass, storeFailure, type RuntimeCore } from "./runtime-core.js";
+import type { LoadedExecution } from "./store/journal-store.js";
+import type { CodeModeOutput, ExecuteOptions, ExecutionStatus, RejectOutput } from "./types.js";
+
+const WHY_NOT_PAUSED: Record<ExecutionStatus, string> = {
+  running: "is running (another invocation is resuming it, or its process died; expirePaused() ends a dead one)",
+  paused: "is paused",
+  completed: "already completed",
+  error: "already ended with an error",
+  rejected: "was rejected",
+  rolled_back: "was rolled back",
+};
+
+/** Why a request for `seq` cannot act on this execution, or undefined when it can. */
+function refusal(loaded: LoadedExecution, action: "approve" | "reject", seq: number | undefined): CodeModeOutput | undefined {
+  const { execution, calls } = loaded;
+  const { executionId } = execution;
+  const call = seq === undefined ? undefined : calls.find((candidate) => candidate.seq === seq);
+  if (seq !== undefined && call === undefined) return failure(executionId, "not-found", `Execution ${executionId} has no call #${seq}.`);
+  if (call?.approvedAt !== undefined && call.status !== "pending") {
+    return failure(executionId, "conflict", `Call #${seq} was already approved by another invocation; the execution ${WHY_NOT_PAUSED[execution.status]}. Nothing was changed.`);
+  }
+  if (execution.status !== "paused") {
+    const kind = execution.status === "running" ? "conflict" : "stale";
+    return failure(executionId, kind, `Cannot ${action} execution ${executionId}: it ${WHY_NOT_PAUSED[execution.status]}. Nothing was changed.`);
+  }
+  if (call !== undefined && (call.status !== "pending" || call.approvedAt !== undefined)) {
+    return failure(executionId, "stale", `Call #${seq} is not waiting for approval (it is ${call.status}). Nothing was changed.`);
+  }
+  return undefined;
+}
+
+async function load(core: RuntimeCore, executionId: string): Promise<LoadedExecution | CodeModeOutput> {
+  try {
+    const loaded = await core.store.load(executionId);
+    return loaded ?? failure(executionId, "not-found", `No execution ${executionId} in runtime "${core.options.name}".`);
+  } catch (error) {
+    return storeFailure(executionId, error);
+  }
+}
+
+/** Approves the pending call `seq` (or every pending call) and runs the next pass. */
+export async function approveExecution(core: RuntimeCore, { executionId, seq }: { executionId: string; seq?: number }, options: ExecuteOptions = {}): Promise<CodeModeOutput> {
+  const loaded = await load(core, executionId);
+  if ("status" in loaded) return loaded;
+  const refused = refusal(loaded, "approve", seq);
+  if (refused !== undefined) return refused;
+  const missing = loaded.execution.connectors.filter((name) => !Object.prototype.hasOwnProperty.call(core.options.connectors, name));
+  if (missing.length > 0) {
+    return failure(executionId, "connector-missing", `Cannot resume execution ${executionId}: it was started with connector(s) ${missing.join(", ")}, which this runtime does not have. Configure them and approve again; the execution stays paused.`);
+  }
+  const { now, generateId, leaseMs } = core.options;
+  const leaseToken = generateId();
+  const at = now();
+  let snippets;
+  try {
+    const won = await core.store.claimPaused({ executionId, leaseToken, leaseUntil: at + leaseMs, now: at, ...(seq === undefined ? {} : { seq }) });
+    if (!won) return failure(executionId, "conflict", `Execution ${executionId} was changed by another invocation first (a concurrent approval or rejection). Nothing was run.`);
+    snippets = await core.store.snippets();
+  } catch (error) {
+    return storeFailure(executionId, error);
+  }
+  const calls = loaded.calls.map((call) =>
+    call.status === "pending" && call.approvedAt === undefined && (seq === undefined || call.seq === seq) ? { ...call, approvedAt: at } : call,
+  );
+  const execution = { ...loaded.execution, status: "running" as const, passes: loaded.execution.passes + 1 };
+  return runClaimedPass(core, { execution, calls, snippets, leaseToken, options });
+}
+
+/** Rejects a paused execution: it ends `rejected`; earlier calls stay applied (see rollback). */
+export async function rejectExecution(core: RuntimeCore, { executionId, seq, reason }: { executionId: string; seq?: number; reason?: string }): Promise<RejectOutput> {
+  const loaded = await load(core, executionId);
+  if ("status" in loaded) return loaded as RejectOutput;
+  const refused = refusal(loaded, "reject", seq);
+  if (refused !== undefined) return refused as RejectOutput;
+  const target = seq === undefined ? "" : ` at call #${seq}`;
+  const message = `Rejected by a human${target}${reason === undefined || reason === "" ? "" : `: ${reason}`}.`;
+  try {
+    const won = await core.store.rejectPaused({ executionId, token: core.options.generateId(), now: core.options.now(), reason: message });
+    if (!won) return failure(executionId, "conflict", `Execution ${executionId} was changed by another invocation first (a concurrent approval or rejection). Nothing was changed.`) as RejectOutput;
+  } catch (error) {
+    return storeFailure(executionId, error) as RejectOutput;
+  }
+  await disposeExecution(core.options.connectors, executionId, "rejected");
+  return { status: "rejected", executionId };
+}

@@ -1,0 +1,146 @@
+/**
+ * The durable runtime: every handle method of SPEC §3.1 except `tool()`
+ * (added by `createCodemodeRuntime` in `src/ai`). It composes the modules
+ * beside it — passes and replay (`run-pass`), approvals, rollback, snippets,
+ * retention (`housekeeping`) — over one libSQL store scoped by runtime name.
+ */
+import type { DescribeOutput, SearchOutput } from "../connectors/types.js";
+import { approveExecution, rejectExecution } from "./approvals.js";
+import { executionDetail, executionSummary, pendingAction } from "./execution-views.js";
+import {
+  clearHistory, deleteExecution, destroyRuntimeData, expirePaused, pruneExecutions, type ExpirePausedOutput,
+} from "./housekeeping.js";
+import { checkJournalSize } from "./journal-values.js";
+import { rollbackExecution } from "./rollback.js";
+import { createRuntimeCore, failure, runClaimedPass, storeFailure, type RuntimeCore } from "./runtime-core.js";
+import { resolveRuntimeOptions, type DurableRuntimeOptions } from "./runtime-options.js";
+import { deleteSnippet, listSnippets, saveSnippet, type SaveSnippetOutput } from "./snippets.js";
+import { storeOperation } from "./store-error.js";
+import type {
+  CodeModeInput, CodeModeOutput, ExecuteOptions, ExecutionDetail, ExecutionSummary, PendingAction, RejectOutput, RollbackOutput, Snippet,
+} from "./types.js";
+
+/** Default number of executions listed by `executions()`. */
+export const DEFAULT_LIST_LIMIT = 50;
+
+/** The durable runtime handle. `CodemodeRuntime` (from `createCodemodeRuntime`) adds `tool()`. */
+export interface DurableRuntime {
+  /** The runtime name (separate history). */
+  readonly name: string;
+  /** Runs a program as a new execution. Never throws for a failed program. */
+  execute(input: CodeModeInput, options?: ExecuteOptions): Promise<CodeModeOutput>;
+  /** Approves pending call `seq` (or every pending call) and resumes; the output of the resumed pass. */
+  approve(request: { executionId: string; seq?: number }, options?: ExecuteOptions): Promise<CodeModeOutput>;
+  /** Rejects a paused execution; earlier calls stay applied. */
+  reject(request: { executionId: string; seq?: number; reason?: string }): Promise<RejectOutput>;
+  /** Compensates applied calls newest first. */
+  rollback(request: { executionId: string }): Promise<RollbackOutput>;
+  /** Calls waiting for approval (of one execution, or all). */
+  pending(executionId?: string): Promise<PendingAction[]>;
+  /** Newest executions first. @default limit 50 */
+  executions(limit?: number): Promise<ExecutionSummary[]>;
+  /** One execution with its call log (the audit view; never shown to the model). */
+  execution(executionId: string): Promise<ExecutionDetail | undefined>;
+  deleteExecution(executionId: string): Promise<{ deleted: boolean }>;
+  /** Deletes terminal executions beyond the newest `keep`. @default keep maxExecutions */
+  pruneExecutions(keep?: number): Promise<{ deleted: string[] }>;
+  /** Deletes every terminal execution. */
+  clearHistory(): Promise<{ deleted: string[] }>;
+  /** Ends stale paused runs (`rejected`) and dead running runs (`error`). @default maxAgeMs 24 h */
+  expirePaused(options?: { maxAgeMs?: number }): Promise<ExpirePausedOutput>;
+  saveSnippet(name: string, options: { executionId: string; description?: string; inputSchema?: unknown }): Promise<SaveSnippetOutput>;
+  snippets(): Promise<Snippet[]>;
+  deleteSnippet(name: string): Promise<{ deleted: boolean }>;
+  /** Ranked paths over connector methods and snippets. */
+  search(query: string, options?: { limit?: number }): Promise<SearchOutput>;
+  /** TypeScript declarations for a connector, method or snippet. */
+  describe(target: string): Promise<DescribeOutput | { error: string }>;
+  /** Drops this runtime name's data (executions, calls, snippets). */
+  destroy(): Promise<void>;
+  /** Releases the store client and the executor the runtime created. */
+  close(): Promise<void>;
+}
+
+async function executeProgram(core: RuntimeCore, input: CodeModeInput, options: ExecuteOptions): Promise<CodeModeOutput> {
+  const { now, generateId, leaseMs, maxExecutions, connectors } = core.options;
+  const executionId = generateId();
+  const code: unknown = (input as { code?: unknown } | undefined)?.code;
+  if (typeof code !== "string" || code.trim() === "") {
+    return failure(executionId, "validation", "The input must be { code: string } with a non-empty program (an async arrow function, a function body or an expression).");
+  }
+  const size = checkJournalSize(code, "The program");
+  if (!size.ok) return failure(executionId, "limit", size.error);
+  const createdAt = now();
+  const leaseToken = generateId();
+  const connectorNames = Object.keys(connectors);
+  let snippets;
+  try {
+    await core.store.startExecution({
+      executionId, code, connectors: connectorNames, now: createdAt, leaseToken, leaseUntil: createdAt + leaseMs, keep: maxExecutions,
+      ...(options.toolCallId === undefined ? {} : { toolCallId: options.toolCallId }),
+    });
+    snippets = await core.store.snippets();
+  } catch (error) {
+    return storeFailure(executionId, error);
+  }
+  const execution = {
+    runtime: core.options.name, executionId, status: "running" as const, code, connectors: connectorNames,
+    createdAt, updatedAt: createdAt, passes: 1, logs: [],
+  };
+  return runClaimedPass(core, { execution, calls: [], snippets, leaseToken, options });
+}
+
+/**
+ * Creates the durable runtime. Options are validated here (a bad option throws
+ * `InvalidOptionError` naming its path); the schema is migrated on first use.
+ *
+ * @example
+ * const runtime = createDurableRuntime({ connectors: { github }, store: "file:codemode.db" });
+ * const out = await runtime.execute({ code: "async () => github.list_issues({ repo: 'x' })" });
+ * if (out.status === "paused") await runtime.approve({ executionId: out.executionId });
+ */
+export function createDurableRuntime(options: DurableRuntimeOptions = {}): DurableRuntime {
+  const resolved = resolveRuntimeOptions(options);
+  const core = createRuntimeCore(resolved);
+  let closed = false;
+  return {
+    name: resolved.name,
+    execute: (input, executeOptions = {}) => executeProgram(core, input, executeOptions),
+    approve: (request, executeOptions = {}) => approveExecution(core, request, executeOptions),
+    reject: (request) => rejectExecution(core, request),
+    rollback: (request) => rollbackExecution(core, request),
+    async pending(executionId) {
+      const rows = await storeOperation("list pending calls", () => core.store.pending(executionId));
+      return rows.map((row) => pendingAction(row.executionId, row.call));
+    },
+    async executions(limit = DEFAULT_LIST_LIMIT) {
+      return (await storeOperation("list executions", () => core.store.list(limit))).map(executionSummary);
+    },
+    async execution(executionId) {
+      const loaded = await storeOperation("read the execution", () => core.store.load(executionId));
+      return loaded === undefined ? undefined : executionDetail(loaded.execution, loaded.calls);
+    },
+    deleteExecution: (executionId) => deleteExecution(core, executionId),
+    pruneExecutions: (keep) => pruneExecutions(core, keep),
+    clearHistory: () => clearHistory(core),
+    expirePaused: (expireOptions) => expirePaused(core, expireOptions),
+    saveSnippet: (name, snippetOptions) => saveSnippet(core, name, snippetOptions),
+    snippets: () => listSnippets(core),
+    deleteSnippet: (name) => deleteSnippet(core, name),
+    async search(query, searchOptions) {
+      const snippets = await storeOperation("list snippets", () => core.store.snippets());
+      return core.catalog(snippets).search(query, searchOptions);
+    },
+    async describe(target) {
+      const snippets = await storeOperation("list snippets", () => core.store.snippets());
+      return core.catalog(snippets).describe(target);
+    },
+    destroy: () => destroyRuntimeData(core),
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (resolved.ownsExecutor) await resolved.executor.dispose();
+      if (core.opened.owned) core.opened.client.close();
+    },
+  };
+}

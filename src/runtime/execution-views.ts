@@ -1,0 +1,78 @@
+/**
+ * Turns stored records into the public views (`ExecutionSummary`,
+ * `ExecutionDetail`, `CallRecord`, `PendingAction`, `Snippet`), decoding
+ * journaled values with their types.
+ */
+import { decodeJournalValue } from "./journal-values.js";
+import type { CallJournalRecord, ExecutionRecord, SnippetRecord } from "./store/records.js";
+import type { CallRecord, ExecutionDetail, ExecutionSummary, PendingAction, Snippet } from "./types.js";
+
+/** A stored execution as listed by `executions()`. */
+export function executionSummary(record: ExecutionRecord): ExecutionSummary {
+  const summary: ExecutionSummary = {
+    executionId: record.executionId,
+    runtime: record.runtime,
+    status: record.status,
+    code: record.code,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+    passes: record.passes,
+  };
+  if (record.error !== undefined) summary.error = record.error;
+  if (record.kind !== undefined) summary.kind = record.kind;
+  return summary;
+}
+
+/** A stored call as shown by `execution(id)`. */
+export function callRecord(record: CallJournalRecord): CallRecord {
+  const call: CallRecord = {
+    seq: record.seq,
+    connector: record.connector,
+    method: record.method,
+    args: decodeJournalValue(record.argsText),
+    status: record.status,
+    replay: record.replay,
+    requiresApproval: record.requiresApproval,
+    replayedCount: record.replayedCount,
+  };
+  if (record.resultText !== undefined) call.result = decodeJournalValue(record.resultText);
+  if (record.error !== undefined) call.error = record.error;
+  if (record.approvedAt !== undefined) call.approvedAt = record.approvedAt;
+  if (record.startedAt !== undefined) call.startedAt = record.startedAt;
+  if (record.finishedAt !== undefined) call.finishedAt = record.finishedAt;
+  return call;
+}
+
+/** A pending call as listed by `pending()` and in a `paused` output. */
+export function pendingAction(executionId: string, record: CallJournalRecord): PendingAction {
+  return { executionId, seq: record.seq, connector: record.connector, method: record.method, args: decodeJournalValue(record.argsText) };
+}
+
+/** An execution with its call log. */
+export function executionDetail(record: ExecutionRecord, calls: CallJournalRecord[]): ExecutionDetail {
+  const detail: ExecutionDetail = {
+    ...executionSummary(record),
+    logs: record.logs,
+    pending: record.status === "paused"
+      ? calls.filter((call) => call.status === "pending" && call.approvedAt === undefined).map((call) => pendingAction(record.executionId, call))
+      : [],
+    calls: calls.map(callRecord),
+    connectors: record.connectors,
+  };
+  if (record.resultText !== undefined) detail.result = decodeJournalValue(record.resultText);
+  return detail;
+}
+
+/** A stored snippet. */
+export function snippetView(record: SnippetRecord): Snippet {
+  const snippet: Snippet = {
+    name: record.name,
+    code: record.code,
+    connectors: record.connectors,
+    executionId: record.executionId,
+    createdAt: record.createdAt,
+  };
+  if (record.description !== undefined) snippet.description = record.description;
+  if (record.inputSchemaText !== undefined) snippet.inputSchema = JSON.parse(record.inputSchemaText) as unknown;
+  return snippet;
+}

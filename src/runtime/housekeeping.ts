@@ -1,0 +1,64 @@
+/**
+ * Retention and cleanup (SPEC §4): `expirePaused`, `deleteExecution`,
+ * `pruneExecutions`, `clearHistory`, `destroy`. Running and paused runs are
+ * never pruned; they end through `expirePaused` (or an explicit delete), which
+ * disposes their execution resources.
+ */
+import { disposeExecution } from "./lifecycle-hooks.js";
+import { DEFAULT_PAUSED_MAX_AGE_MS } from "./runtime-options.js";
+import type { RuntimeCore } from "./runtime-core.js";
+import { storeOperation } from "./store-error.js";
+import type { ExpiredExecution } from "./store/journal-store.js";
+import { TERMINAL_EXECUTION_STATUSES } from "./store/records.js";
+
+/** Output of `expirePaused`. */
+export interface ExpirePausedOutput {
+  expired: ExpiredExecution[];
+}
+
+/**
+ * Ends stale runs: paused for longer than `maxAgeMs` → `rejected`; running
+ * with an expired lease (its process died) → `error`, its interrupted calls
+ * marked `error` and never re-run. Disposes each.
+ */
+export async function expirePaused(core: RuntimeCore, { maxAgeMs = DEFAULT_PAUSED_MAX_AGE_MS }: { maxAgeMs?: number } = {}): Promise<ExpirePausedOutput> {
+  const now = core.options.now();
+  const expired = await storeOperation("expire stale executions", () =>
+    core.store.expire({
+      now,
+      pausedBefore: now - maxAgeMs,
+      runningMessage: "Expired: the process running this execution stopped (its lease ran out) before the run ended. Calls that were in flight are not run again.",
+      pausedMessage: `Expired: nobody approved or rejected this execution within ${maxAgeMs} ms.`,
+    }),
+  );
+  for (const entry of expired) await disposeExecution(core.options.connectors, entry.executionId, entry.status);
+  return { expired };
+}
+
+/** Deletes one execution and its call log; an unfinished one is disposed. */
+export async function deleteExecution(core: RuntimeCore, executionId: string): Promise<{ deleted: boolean }> {
+  const loaded = await storeOperation("read the execution", () => core.store.load(executionId));
+  if (loaded === undefined) return { deleted: false };
+  const deleted = await storeOperation("delete the execution", () => core.store.deleteExecution(executionId));
+  if (deleted && !TERMINAL_EXECUTION_STATUSES.includes(loaded.execution.status)) {
+    await disposeExecution(core.options.connectors, executionId, "error");
+  }
+  return { deleted };
+}
+
+/** Deletes terminal executions beyond the newest `keep` (default `maxExecutions`). */
+export async function pruneExecutions(core: RuntimeCore, keep = core.options.maxExecutions): Promise<{ deleted: string[] }> {
+  if (!Number.isSafeInteger(keep) || keep < 0) throw new RangeError(`pruneExecutions(keep): keep must be a non-negative integer (got ${String(keep)})`);
+  return { deleted: await storeOperation("prune executions", () => core.store.prune(keep)) };
+}
+
+/** Deletes every terminal execution of this runtime name (running and paused ones stay). */
+export async function clearHistory(core: RuntimeCore): Promise<{ deleted: string[] }> {
+  return { deleted: await storeOperation("clear the history", () => core.store.clearHistory()) };
+}
+
+/** Drops every row of this runtime name (executions, calls, snippets); unfinished runs are disposed. */
+export async function destroyRuntimeData(core: RuntimeCore): Promise<void> {
+  const unfinished = await storeOperation("destroy this runtime's data", () => core.store.destroy());
+  for (const executionId of unfinished) await disposeExecution(core.options.connectors, executionId, "error");
+}

@@ -1,0 +1,102 @@
+/**
+ * The state of one pass: sequence numbers, the journal loaded at its start,
+ * the group-commit writer, and the pause / fatal flags that the bindings
+ * consult. Sequence numbers are taken synchronously when a binding is invoked,
+ * so calls issued together (`Promise.all`) get the same numbers on every pass.
+ */
+import type { Connector } from "../connectors/types.js";
+import type { Executor } from "../sandbox/types.js";
+import { renewLeaseStatement, type PassLease } from "./store/call-statements.js";
+import { JournalWriter } from "./store/journal-writer.js";
+import type { JournalStore } from "./store/journal-store.js";
+import type { CallJournalRecord, ExecutionRecord, SnippetRecord } from "./store/records.js";
+import type { FatalFailure } from "./pass-signals.js";
+import type { ExecuteOptions, PendingAction } from "./types.js";
+
+/** What a pass needs from the runtime that runs it. */
+export interface PassDependencies {
+  store: JournalStore;
+  executor: Executor;
+  connectors: Record<string, Connector>;
+  snippets: SnippetRecord[];
+  now: () => number;
+  leaseMs: number;
+  /** Backs `codemode.search` / `codemode.describe`. */
+  search: (query: string) => unknown;
+  describe: (target: string) => unknown;
+}
+
+/** Mutable state of one pass. */
+export class PassContext {
+  readonly deps: PassDependencies;
+  readonly execution: ExecutionRecord;
+  readonly lease: PassLease;
+  readonly writer: JournalWriter;
+  readonly options: ExecuteOptions;
+  readonly recorded: Map<number, CallJournalRecord>;
+  /** Aborted when the pass hits a fatal failure, or when the caller aborts. */
+  readonly abort = new AbortController();
+  /** Sequence numbers of calls answered from the journal this pass. */
+  readonly replayed: number[] = [];
+  /** Calls left waiting for approval by this pass. */
+  readonly pending: PendingAction[] = [];
+  /** Promises of binding calls still running; the pass ends after all settle. */
+  readonly inflight = new Set<Promise<unknown>>();
+  /** Set once a pause was delivered: later calls of this pass reject without effect. */
+  pauseMessage: string | undefined;
+  fatal: FatalFailure | undefined;
+  #nextSeq = 1;
+  #leaseRenewedAt: number;
+
+  constructor({ deps, execution, calls, leaseToken, options }: {
+    deps: PassDependencies; execution: ExecutionRecord; calls: CallJournalRecord[]; leaseToken: string; options: ExecuteOptions;
+  }) {
+    this.deps = deps;
+    this.execution = execution;
+    this.options = options;
+    this.lease = { runtime: execution.runtime, executionId: execution.executionId, leaseToken };
+    this.writer = new JournalWriter(deps.store.client);
+    this.recorded = new Map(calls.map((call) => [call.seq, call]));
+    this.#leaseRenewedAt = deps.now();
+    if (options.abortSignal !== undefined) {
+      const signal = options.abortSignal;
+      if (signal.aborted) this.abort.abort(signal.reason);
+      else signal.addEventListener("abort", () => this.abort.abort(signal.reason), { once: true });
+    }
+  }
+
+  /** Takes the next sequence number (synchronously, in call order). */
+  takeSeq(): number {
+    return this.#nextSeq++;
+  }
+
+  /** Ends the pass with `failure` (the first one wins) and stops the program. */
+  failWith(failure: FatalFailure): Error {
+    this.fatal ??= failure;
+    if (!this.abort.signal.aborted) this.abort.abort(new Error(failure.error));
+    return new Error(this.fatal.error);
+  }
+
+  /** Tracks a binding's promise until it settles. */
+  track<T>(promise: Promise<T>): Promise<T> {
+    this.inflight.add(promise);
+    const forget = (): void => {
+      this.inflight.delete(promise);
+    };
+    promise.then(forget, forget);
+    return promise;
+  }
+
+  /** Waits until every binding call of this pass has settled. */
+  async settle(): Promise<void> {
+    while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
+  }
+
+  /** Queues a lease renewal when half the lease has passed since the last one. */
+  renewLeaseIfDue(): void {
+    const now = this.deps.now();
+    if (now - this.#leaseRenewedAt < this.deps.leaseMs / 2) return;
+    this.#leaseRenewedAt = now;
+    this.writer.defer(renewLeaseStatement(this.lease, now + this.deps.leaseMs));
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * Rollback (SPEC §4): compensation, not isolation. Walks applied calls newest
+ * first and calls each method's `revert` — whether or not it needed approval.
+ * Methods without one stay applied; missing connectors are skipped; a failing
+ * revert does not stop the others; errors are reported after all were tried.
+ * The execution becomes `rolled_back` only if at least one call was reverted.
+ * Idempotent: reverted calls are never reverted again.
+ */
+import { decodeJournalValue } from "./journal-values.js";
+import { disposeExecution } from "./lifecycle-hooks.js";
+import type { RuntimeCore } from "./runtime-core.js";
+import { STEP_CONNECTOR } from "./step-binding.js";
+import type { CallJournalRecord } from "./store/records.js";
+import type { RollbackOutput } from "./types.js";
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+interface Tally {
+  reverted: number[];
+  skipped: number[];
+  errors: Array<{ seq: number; error: string }>;
+}
+
+function refused(executionId: string, kind: "not-found" | "stale" | "conflict" | "store", error: string, tally: Tally = { reverted: [], skipped: [], errors: [] }): RollbackOutput {
+  return { status: "error", executionId, error, kind, ...tally };
+}
+
+async function revertOne(core: RuntimeCore, executionId: string, token: string, call: CallJournalRecord, tally: Tally): Promise<void> {
+  const connector = core.options.connectors[call.connector];
+  const method = connector !== undefined && Object.prototype.hasOwnProperty.call(connector.methods, call.method) ? connector.methods[call.method] : undefined;
+  if (method?.revert === undefined) {
+    tally.skipped.push(call.seq);
+    return;
+  }
+  try {
+    const args = decodeJournalValue(call.argsText);
+    const result = call.resultText === undefined ? undefined : decodeJournalValue(call.resultText);
+    await method.revert(args, result, { executionId, seq: call.seq, idempotencyKey: `${executionId}:${call.seq}`, connector: call.connector, method: call.method });
+  } catch (error) {
+    tally.errors.push({ seq: call.seq, error: messageOf(error) });
+    return;
+  }
+  if (await core.store.markReverted({ executionId, token, seq: call.seq, now: core.options.now() })) tally.reverted.push(call.seq);
+  else tally.errors.push({ seq: call.seq, error: "reverted, but the journal could not record it (the rollback lost its lease)" });
+}
+
+/** Rolls back an ended execution. */
+export async function rollbackExecution(core: RuntimeCore, { executionId }: { executionId: string }): Promise<RollbackOutput> {
+  const tally: Tally = { reverted: [], skipped: [], errors: [] };
+  let loaded;
+  try {
+    loaded = await core.store.load(executionId);
+  } catch (error) {
+    return refused(executionId, "store", `The journal database failed (${messageOf(error)}); nothing was reverted.`);
+  }
+  if (loaded === undefined) return refused(executionId, "not-found", `No execution ${executionId} in runtime "${core.options.name}".`);
+  const { execution, calls } = loaded;
+  if (execution.status === "running" || execution.status === "paused") {
+    return refused(executionId, "stale", `Cannot roll back execution ${executionId} while it is ${execution.status}. Reject it first (or let it finish), then roll back.`);
+  }
+  const { now, generateId, leaseMs } = core.options;
+  const token = generateId();
+  try {
+    const at = now();
+    const claimed = await core.store.claimForRollback({ executionId, status: execution.status, token, leaseUntil: at + leaseMs, now: at });
+    if (!claimed) return refused(executionId, "conflict", `Execution ${executionId} is being changed by another invocation (another rollback?). Nothing was reverted.`);
+    const applied = calls.filter((call) => call.status === "applied" && call.connector !== STEP_CONNECTOR).sort((a, b) => b.seq - a.seq);
+    for (const call of applied) {
+      if (!Object.prototype.hasOwnProperty.call(core.options.connectors, call.connector)) tally.skipped.push(call.seq);
+      else await revertOne(core, executionId, token, call, tally);
+    }
+    await core.store.finishRollback({ executionId, token, rolledBack: tally.reverted.length > 0, now: now() });
+  } catch (error) {
+    return refused(executionId, "store", `The journal database failed during rollback (${messageOf(error)}). Reverted so far: ${tally.reverted.join(", ") || "none"}.`, tally);
+  }
+  if (tally.reverted.length > 0) await disposeExecution(core.options.connectors, executionId, "rolled_back");
+  if (tally.reverted.length > 0 || execution.status === "rolled_back") return { status: "rolled_back", executionId, ...tally };
+  const why = tally.errors.length > 0
+    ? `every revert failed: ${tally.errors.map((entry) => `#${entry.seq}: ${entry.error}`).join("; ")}`
+    : "no applied call has a revert (or its connector is not configured)";
+  return { status: "error", executionId, kind: tally.errors.length > 0 ? "exception" : "stale", error: `Nothing was rolled back: ${why}.`, ...tally };
+}

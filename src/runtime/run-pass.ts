@@ -1,0 +1,84 @@
+/**
+ * One pass: run the program with journaled bindings, wait for every call it
+ * started, then end the pass in one write (`paused`, `completed` or `error`)
+ * and call the lifecycle hooks. Never throws: every outcome is a `CodeModeOutput`.
+ */
+import { encodeJournalValue } from "./journal-values.js";
+import { afterPass } from "./lifecycle-hooks.js";
+import { passRequest } from "./pass-bindings.js";
+import type { PassContext } from "./pass-context.js";
+import { countReplaysStatement, finishPassStatement } from "./store/call-statements.js";
+import type { CodeModeOutput, FailureKind } from "./types.js";
+
+/** Where a pass ended, before `transformResult`. */
+export type PassOutcome =
+  | { status: "completed"; executionId: string; result: unknown; logs: string[]; journaled: boolean }
+  | Exclude<CodeModeOutput, { status: "completed" }>;
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Journal text kept for a final result too large (or unserializable) for the journal. */
+export function omittedResultText(reason: string): string {
+  const text = encodeJournalValue(`[result not journaled: ${reason}]`, "placeholder");
+  return text.ok ? text.text : '"[result not journaled]"';
+}
+
+function decide(pass: PassContext, run: { value?: unknown; logs: string[]; error?: { kind: FailureKind; message: string } }): PassOutcome {
+  const { executionId } = pass.execution;
+  if (pass.fatal !== undefined) return { status: "error", executionId, error: pass.fatal.error, kind: pass.fatal.kind, logs: run.logs };
+  if (pass.pending.length > 0) return { status: "paused", executionId, pending: [...pass.pending].sort((a, b) => a.seq - b.seq) };
+  if (run.error !== undefined) return { status: "error", executionId, error: run.error.message, kind: run.error.kind, logs: run.logs };
+  return { status: "completed", executionId, result: run.value, logs: run.logs, journaled: true };
+}
+
+/** Runs the pass to its end and records the outcome. */
+export async function runPass(pass: PassContext): Promise<PassOutcome> {
+  const { executionId } = pass.execution;
+  const request = passRequest(pass, pass.execution.code);
+  const run = "error" in request
+    ? { logs: [], error: { kind: "exception" as const, message: request.error } }
+    : await pass.deps.executor.run(request);
+  await pass.settle();
+  let outcome = decide(pass, run);
+  if (pass.writer.failure === undefined && pass.writer.lostRows > 0) {
+    outcome = { status: "error", executionId, kind: "conflict", error: "This execution was taken over by another invocation while the pass ran (its lease expired); the pass's outcome was not recorded." };
+  }
+  if (pass.replayed.length > 0) pass.writer.defer(countReplaysStatement(pass.lease, pass.replayed), { expectRow: false });
+  let resultText: string | undefined;
+  if (outcome.status === "completed") {
+    const encoded = encodeJournalValue(outcome.result, "the final result");
+    resultText = encoded.ok ? encoded.text : omittedResultText(encoded.error);
+    outcome.journaled = encoded.ok;
+  }
+  const stored = await finish(pass, outcome, resultText);
+  await afterPass(pass.deps.connectors, executionId, stored.status);
+  return stored;
+}
+
+async function finish(pass: PassContext, outcome: PassOutcome, resultText: string | undefined): Promise<PassOutcome> {
+  const { executionId } = pass.execution;
+  const now = pass.deps.now();
+  const end = outcome.status === "completed"
+    ? { status: "completed" as const, logs: outcome.logs, now, ...(resultText === undefined ? {} : { resultText }) }
+    : outcome.status === "paused"
+      ? { status: "paused" as const, logs: [], now }
+      : { status: "error" as const, logs: outcome.logs ?? [], error: outcome.error, kind: outcome.kind, now };
+  try {
+    if (pass.writer.failure !== undefined) throw pass.writer.failure;
+    const result = await pass.writer.commit(finishPassStatement(pass.lease, end));
+    if (result.rowsAffected !== 1) {
+      return { status: "error", executionId, kind: "conflict", error: "This execution was taken over by another invocation while the pass ran (its lease expired); the pass's outcome was not recorded." };
+    }
+    return outcome;
+  } catch (error) {
+    const failure: PassOutcome = { status: "error", executionId, kind: "store", error: `The journal could not be written (${messageOf(error)}). The run stopped; it stays "running" until its lease expires and expirePaused() ends it.` };
+    try {
+      await pass.deps.store.client.execute(finishPassStatement(pass.lease, { status: "error", logs: [], error: failure.error, kind: "store", now }));
+    } catch {
+      // The store is down: the lease expires and expirePaused() ends the run.
+    }
+    return failure;
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * The options of `createDurableRuntime` (SPEC §3.1), validated once and
+ * resolved into a fully populated object. Bad options throw
+ * `InvalidOptionError` naming the option path; nothing else here throws.
+ */
+import type { ToolSet } from "@ai-sdk/provider-utils";
+import { resolveConnector } from "../connectors/resolve-connector.js";
+import type { Connector } from "../connectors/types.js";
+import { InvalidOptionError } from "../errors.js";
+import { resolveExecutorOptions, type QuickJSExecutorOptions } from "../sandbox/executor-options.js";
+import { QuickJSExecutor } from "../sandbox/quickjs-executor.js";
+import type { Executor } from "../sandbox/types.js";
+import { defaultStoreOptions, isLibsqlClient, type CodemodeStoreOptions, type StoreOption } from "./store/open-store.js";
+import type { Client } from "@libsql/client";
+
+/** Default `name`: the history used when none is given. */
+export const DEFAULT_RUNTIME_NAME = "default";
+/** Default `maxExecutions`: terminal executions kept per runtime name. */
+export const DEFAULT_MAX_EXECUTIONS = 50;
+/**
+ * How long a pass holds an execution without writing before it is presumed dead
+ * (and `expirePaused` may end it). Renewed by the pass's own journal writes.
+ */
+export const DEFAULT_LEASE_MS = 5 * 60_000;
+/** Default age after which `expirePaused` rejects a paused execution. */
+export const DEFAULT_PAUSED_MAX_AGE_MS = 24 * 60 * 60_000;
+
+/** Sandbox budgets of the default executor (the `QuickJSExecutor` option names). */
+export type RuntimeLimits = Omit<QuickJSExecutorOptions, "isolation" | "poolSize">;
+
+/** What `transformResult` learns about the result it may shrink. */
+export interface TransformResultInfo {
+  executionId: string;
+  /** Whether the original result was journaled (false: too large, a placeholder was kept). */
+  journaled: boolean;
+}
+
+/** Options of the durable runtime (the runtime part of `createCodemodeRuntime`'s options). */
+export interface DurableRuntimeOptions {
+  /** Connector namespaces: an AI SDK `ToolSet` (tools, MCP tools) or a hand-written `Connector`. */
+  connectors?: Record<string, ToolSet | Connector>;
+  /** A tool set exposed as the global `tools`. */
+  tools?: ToolSet;
+  /**
+   * Where the journal lives: a URL, an `@libsql/client` Client, or `{ url, authToken }`.
+   * @default CODEMODE_DATABASE_URL, else TURSO_DATABASE_URL + TURSO_AUTH_TOKEN, else "file:.codemode/codemode.db"
+   */
+  store?: StoreOption;
+  /** Runs programs. @default new QuickJSExecutor(limits) */
+  executor?: Executor;
+  /** Names a separate history in the same database. @default "default" */
+  name?: string;
+  /** Terminal executions kept; older ones are pruned when a run starts. @default 50 */
+  maxExecutions?: number;
+  /** Shrinks a completed result for the model; the journal keeps the original when it fits. */
+  transformResult?: (result: unknown, info: TransformResultInfo) => unknown;
+  /** Budgets of the default executor (ignored when `executor` is given). */
+  limits?: RuntimeLimits;
+  /** Test seams: clock, id generation, lease length, environment. */
+  _internal?: {
+    now?: () => number;
+    generateId?: () => string;
+    leaseMs?: number;
+    env?: Record<string, string | undefined>;
+  };
+}
+
+/** Fully resolved options. */
+export interface ResolvedRuntimeOptions {
+  connectors: Record<string, Connector>;
+  store: Client | CodemodeStoreOptions;
+  executor: Executor;
+  /** Whether the runtime created (and so disposes) the executor. */
+  ownsExecutor: boolean;
+  name: string;
+  maxExecutions: number;
+  transformResult: ((result: unknown, info: TransformResultInfo) => unknown) | undefined;
+  now: () => number;
+  generateId: () => string;
+  leaseMs: number;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
+}
+
+function resolveStore(store: unknown, env: Record<string, string | undefined>): Client | CodemodeStoreOptions {
+  if (store === undefined) return defaultStoreOptions(env);
+  if (typeof store === "string") {
+    if (store === "") throw new InvalidOptionError({ path: "store", message: "must be a non-empty URL (or omit it for the default)" });
+    return { url: store };
+  }
+  if (isLibsqlClient(store)) return store;
+  if (isObject(store) && typeof store["url"] === "string" && store["url"] !== "") {
+    if (store["authToken"] !== undefined && typeof store["authToken"] !== "string") {
+      throw new InvalidOptionError({ path: "store.authToken", message: "must be a string" });
+    }
+    return store["authToken"] === undefined ? { url: store["url"] } : { url: store["url"], authToken: store["authToken"] as string };
+  }
+  throw new InvalidOptionError({ path: "store", message: "must be a URL string, an @libsql/client Client, or { url, authToken }" });
+}
+
+function positiveInteger(path: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
+    throw new InvalidOptionError({ path, message: `must be a positive integer (got ${String(value)})` });
+  }
+  return value;
+}
+
+function resolveConnectors(options: DurableRuntimeOptions): Record<string, Connector> {
+  const connectors: Record<string, Connector> = {};
+  if (options.connectors !== undefined) {
+    if (!isObject(options.connectors)) throw new InvalidOptionError({ path: "connectors", message: "must be an object of name → ToolSet or Connector" });
+    for (const [name, value] of Object.entries(options.connectors)) connectors[name] = resolveConnector(name, value);
+  }
+  if (options.tools !== undefined) {
+    if (Object.prototype.hasOwnProperty.call(connectors, "tools")) {
+      throw new InvalidOptionError({ path: "tools", message: "conflicts with connectors.tools: both would be the global `tools`" });
+    }
+    connectors["tools"] = resolveConnector("tools", options.tools);
+  }
+  return connectors;
+}
+
+/** Validates the options and fills every default. */
+export function resolveRuntimeOptions(options: DurableRuntimeOptions = {}): ResolvedRuntimeOptions {
+  const internal = options._internal ?? {};
+  const env = internal.env ?? process.env;
+  const name = options.name ?? DEFAULT_RUNTIME_NAME;
+  if (typeof name !== "string" || name === "") throw new InvalidOptionError({ path: "name", message: "must be a non-empty string" });
+  if (options.transformResult !== undefined && typeof options.transformResult !== "function") {
+    throw new InvalidOptionError({ path: "transformResult", message: "must be a function (result, info) => value" });
+  }
+  if (options.executor !== undefined && (!isObject(options.executor) || typeof options.executor.run !== "function")) {
+    throw new InvalidOptionError({ path: "executor", message: "must implement run(request) and dispose()" });
+  }
+  const limits = resolveExecutorOptions(options.limits ?? {}, "limits");
+  return {
+    connectors: resolveConnectors(options),
+    store: resolveStore(options.store, env),
+    executor: options.executor ?? new QuickJSExecutor({ ...options.limits, timeoutMs: limits.timeoutMs }),
+    ownsExecutor: options.executor === undefined,
+    name,
+    maxExecutions: positiveInteger("maxExecutions", options.maxExecutions, DEFAULT_MAX_EXECUTIONS),
+    transformResult: options.transformResult,
+    now: internal.now ?? Date.now,
+    generateId: internal.generateId ?? (() => crypto.randomUUID()),
+    leaseMs: positiveInteger("_internal.leaseMs", internal.leaseMs, DEFAULT_LEASE_MS),
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * Snippets (SPEC §4): an execution's code saved under a name with the
+ * connector list of that execution; `codemode.run(name, input)` runs it.
+ */
+import { snippetView } from "./execution-views.js";
+import type { RuntimeCore } from "./runtime-core.js";
+import { storeOperation } from "./store-error.js";
+import type { Snippet } from "./types.js";
+
+/** Output of `saveSnippet`. */
+export type SaveSnippetOutput =
+  | { status: "saved"; snippet: Snippet }
+  | { status: "error"; error: string; kind: "not-found" | "validation" };
+
+/** Snippet names are identifiers, so `snippets.name` paths and `codemode.run("name")` read naturally. */
+const SNIPPET_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,127}$/;
+
+/** Saves (or replaces) a snippet from an execution's code. Any status is accepted: check it first. */
+export async function saveSnippet(
+  core: RuntimeCore,
+  name: string,
+  { executionId, description, inputSchema }: { executionId: string; description?: string; inputSchema?: unknown },
+): Promise<SaveSnippetOutput> {
+  if (typeof name !== "string" || !SNIPPET_NAME.test(name)) {
+    return { status: "error", kind: "validation", error: `Snippet name ${JSON.stringify(name)} is invalid: use letters, digits, "_" or "-", starting with a letter or "_" (at most 128).` };
+  }
+  let inputSchemaText: string | undefined;
+  if (inputSchema !== undefined) {
+    try {
+      inputSchemaText = JSON.stringify(inputSchema);
+    } catch (error) {
+      return { status: "error", kind: "validation", error: `inputSchema must be JSON (${error instanceof Error ? error.message : String(error)}).` };
+    }
+  }
+  const loaded = await storeOperation("read the execution", () => core.store.load(executionId));
+  if (loaded === undefined) return { status: "error", kind: "not-found", error: `No execution ${executionId} in runtime "${core.options.name}".` };
+  const record = {
+    name,
+    code: loaded.execution.code,
+    connectors: loaded.execution.connectors,
+    executionId,
+    createdAt: core.options.now(),
+    ...(description === undefined ? {} : { description }),
+    ...(inputSchemaText === undefined ? {} : { inputSchemaText }),
+  };
+  await storeOperation("save the snippet", () => core.store.saveSnippet(record));
+  return { status: "saved", snippet: snippetView(record) };
+}
+
+/** All snippets of this runtime name. */
+export async function listSnippets(core: RuntimeCore): Promise<Snippet[]> {
+  return (await storeOperation("list snippets", () => core.store.snippets())).map(snippetView);
+}
+
+/** Deletes a snippet. */
+export async function deleteSnippet(core: RuntimeCore, name: string): Promise<{ deleted: boolean }> {
+  return { deleted: await storeOperation("delete the snippet", () => core.store.deleteSnippet(name)) };
+}

@@ -1,0 +1,120 @@
+/**
+ * The store's schema, owned by the package: a version table and forward
+ * migrations, applied on first use. Every row carries its runtime name.
+ */
+import type { Client, InStatement } from "@libsql/client";
+
+/** One forward migration: statements applied together with its version row. */
+export interface Migration {
+  version: number;
+  name: string;
+  statements: string[];
+}
+
+/** Table holding the applied migration versions. */
+export const MIGRATIONS_TABLE = "codemode_schema_migrations";
+
+/** All migrations, oldest first. Never edit a released one: add the next version. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: "executions, calls and snippets",
+    statements: [
+      `CREATE TABLE IF NOT EXISTS codemode_executions (
+        runtime TEXT NOT NULL,
+        id TEXT NOT NULL,
+        record_version INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        code TEXT NOT NULL,
+        connectors TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        passes INTEGER NOT NULL,
+        result TEXT,
+        logs TEXT,
+        error TEXT,
+        kind TEXT,
+        lease_token TEXT,
+        lease_until INTEGER,
+        tool_call_id TEXT,
+        PRIMARY KEY (runtime, id)
+      )`,
+      `CREATE INDEX IF NOT EXISTS codemode_executions_by_status
+        ON codemode_executions (runtime, status, created_at)`,
+      `CREATE TABLE IF NOT EXISTS codemode_calls (
+        runtime TEXT NOT NULL,
+        execution_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        record_version INTEGER NOT NULL,
+        connector TEXT NOT NULL,
+        method TEXT NOT NULL,
+        args TEXT NOT NULL,
+        status TEXT NOT NULL,
+        result TEXT,
+        error TEXT,
+        replay TEXT NOT NULL,
+        requires_approval INTEGER NOT NULL,
+        approved_at INTEGER,
+        started_at INTEGER,
+        finished_at INTEGER,
+        replayed_count INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (runtime, execution_id, seq)
+      )`,
+      `CREATE TABLE IF NOT EXISTS codemode_snippets (
+        runtime TEXT NOT NULL,
+        name TEXT NOT NULL,
+        record_version INTEGER NOT NULL,
+        description TEXT,
+        code TEXT NOT NULL,
+        connectors TEXT NOT NULL,
+        input_schema TEXT,
+        execution_id TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (runtime, name)
+      )`,
+    ],
+  },
+];
+
+/** The newest schema version this package knows. */
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+
+async function appliedVersion(client: Client): Promise<number> {
+  const result = await client.execute(`SELECT MAX(version) AS version FROM ${MIGRATIONS_TABLE}`);
+  const value = result.rows[0]?.["version"];
+  return typeof value === "number" ? value : typeof value === "bigint" ? Number(value) : 0;
+}
+
+/**
+ * Brings the schema up to {@link SCHEMA_VERSION}. Safe to run from several
+ * processes at once: each migration is one write batch whose first statement
+ * inserts its version row, so a second migrator's batch fails whole and it
+ * re-reads the version. Local files are switched to WAL so readers and one
+ * writer share the file.
+ */
+export async function migrateStore(client: Client, { local, now }: { local: boolean; now: number }): Promise<void> {
+  if (local) await client.execute("PRAGMA journal_mode=WAL");
+  await client.execute(
+    `CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`,
+  );
+  let current = await appliedVersion(client);
+  if (current > SCHEMA_VERSION) {
+    throw new Error(
+      `The database schema is at version ${current}, newer than this package supports (${SCHEMA_VERSION}). Upgrade ai-codemode.`,
+    );
+  }
+  for (const migration of MIGRATIONS) {
+    if (migration.version <= current) continue;
+    const statements: InStatement[] = [
+      { sql: `INSERT INTO ${MIGRATIONS_TABLE} (version, name, applied_at) VALUES (?, ?, ?)`, args: [migration.version, migration.name, now] },
+      ...migration.statements,
+    ];
+    try {
+      await client.batch(statements, "write");
+    } catch (error) {
+      // Another process applied it first: its version row makes ours fail whole.
+      if ((await appliedVersion(client)) < migration.version) throw error;
+    }
+    current = migration.version;
+  }
+}

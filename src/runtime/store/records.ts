@@ -1,0 +1,67 @@
+/**
+ * The journal's storage format: one record per execution, call and snippet.
+ * Values (arguments, results) are kept as codec strings; the store never
+ * decodes them. Every row carries {@link RECORD_VERSION} and is validated when
+ * read (see `record-validation.ts`).
+ */
+import type { CallStatus, ExecutionStatus, FailureKind } from "../types.js";
+
+/** Version tag written on every row; bump with a migration when a record's meaning changes. */
+export const RECORD_VERSION = 1;
+
+/** A stored execution. */
+export interface ExecutionRecord {
+  runtime: string;
+  executionId: string;
+  status: ExecutionStatus;
+  code: string;
+  /** Connector names configured when the execution started; all must exist to resume it. */
+  connectors: string[];
+  createdAt: number;
+  updatedAt: number;
+  passes: number;
+  /** Codec string of the final result, or of a placeholder when it did not fit. */
+  resultText?: string;
+  logs: string[];
+  error?: string;
+  kind?: FailureKind;
+  /** Token of the invocation that holds the execution (a pass, a rollback). */
+  leaseToken?: string;
+  /** The holder is presumed dead after this instant (ms). */
+  leaseUntil?: number;
+  toolCallId?: string;
+}
+
+/** A stored connector call or `codemode.step`. */
+export interface CallJournalRecord {
+  seq: number;
+  connector: string;
+  method: string;
+  /** Codec string of the arguments as the program passed them. */
+  argsText: string;
+  status: CallStatus;
+  /** Codec string of the recorded result (record policy, applied). */
+  resultText?: string;
+  error?: string;
+  replay: "record" | "reexecute";
+  requiresApproval: boolean;
+  approvedAt?: number;
+  startedAt?: number;
+  finishedAt?: number;
+  replayedCount: number;
+}
+
+/** A stored snippet. */
+export interface SnippetRecord {
+  name: string;
+  description?: string;
+  code: string;
+  connectors: string[];
+  /** JSON text of the input schema. */
+  inputSchemaText?: string;
+  executionId: string;
+  createdAt: number;
+}
+
+/** Execution statuses that end a run; only these are pruned by retention. */
+export const TERMINAL_EXECUTION_STATUSES: readonly ExecutionStatus[] = ["completed", "error", "rejected", "rolled_back"];

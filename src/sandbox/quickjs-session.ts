@@ -59,6 +59,8 @@ export interface SessionOutcome {
 
 const MIB = 1024 * 1024;
 const LOG_MARKER_ALLOWANCE = 200;
+/** Memory within this of the cap counts as exhausted when the run failed. */
+const MEMORY_FULL_SLACK_BYTES = 4 * MIB;
 
 function describeBytes(bytes: number): string {
   return bytes % MIB === 0 ? `${bytes / MIB} MiB` : `${bytes} bytes`;
@@ -199,10 +201,13 @@ export async function runSession(sandbox: SandboxModule, request: SessionRequest
       discardModule = true;
     }
   }
-  // A failed allocation near the cap may leave up to one large request unused: count 3/4 as full.
-  const memoryFull = sandbox.memory.buffer.byteLength >= sandbox.maxBytes * 0.75;
-  const outOfMemory = (report?.kind === 2 && report.text.startsWith("InternalError: out of memory")) || (report === undefined && memoryFull);
-  return { result: describeResult(), logs, discardModule: discardModule || memoryFull || outOfMemory };
+  // A failure with the memory at its cap is memory exhaustion even when QuickJS could not allocate
+  // the error itself (then it throws null). A failed large allocation may leave a few MiB unused.
+  const memoryBytes = sandbox.memory.buffer.byteLength;
+  const memoryFull = memoryBytes >= sandbox.maxBytes - MEMORY_FULL_SLACK_BYTES;
+  const outOfMemory =
+    (report?.kind === 2 && report.text.startsWith("InternalError: out of memory")) || ((report === undefined || report.kind === 2) && memoryFull);
+  return { result: describeResult(), logs, discardModule: discardModule || outOfMemory || memoryBytes >= sandbox.maxBytes * 0.75 };
 
   function describeResult(): SessionResult {
     if (crash !== undefined) {

@@ -1,0 +1,58 @@
+/**
+ * Shared setup for runtime tests: an in-memory store, a deterministic clock
+ * and id generator, and one in-process QuickJS executor per test file.
+ */
+import { createClient, type Client } from "@libsql/client";
+import { afterAll } from "vitest";
+import { createDurableRuntime, type DurableRuntime } from "../../src/runtime/durable-runtime.js";
+import type { DurableRuntimeOptions } from "../../src/runtime/runtime-options.js";
+import { QuickJSExecutor } from "../../src/sandbox/quickjs-executor.js";
+
+let shared: QuickJSExecutor | undefined;
+
+/** One in-process executor for the whole file. */
+export function sharedExecutor(): QuickJSExecutor {
+  shared ??= new QuickJSExecutor({ isolation: "in-process" });
+  return shared;
+}
+
+afterAll(async () => {
+  await shared?.dispose();
+  shared = undefined;
+});
+
+/** A controllable clock. */
+export interface TestClock {
+  now: () => number;
+  advance(ms: number): void;
+}
+
+/** A clock starting at a fixed instant. */
+export function testClock(start = Date.UTC(2026, 0, 1)): TestClock {
+  let current = start;
+  return { now: () => current, advance: (ms) => { current += ms; } };
+}
+
+/** Ids `id-1`, `id-2`, … */
+export function sequentialIds(prefix = "id"): () => string {
+  let next = 0;
+  return () => `${prefix}-${++next}`;
+}
+
+/** A fresh in-memory database client. */
+export function memoryClient(): Client {
+  return createClient({ url: ":memory:" });
+}
+
+/** A runtime on a fresh in-memory database (unless `store` is given) with deterministic clock and ids. */
+export function testRuntime(options: DurableRuntimeOptions & { clock?: TestClock } = {}): DurableRuntime & { clock: TestClock } {
+  const clock = options.clock ?? testClock();
+  const { clock: _ignored, ...rest } = options;
+  const runtime = createDurableRuntime({
+    store: memoryClient(),
+    executor: sharedExecutor(),
+    ...rest,
+    _internal: { now: clock.now, generateId: sequentialIds(), ...rest._internal },
+  });
+  return Object.assign(runtime, { clock });
+}

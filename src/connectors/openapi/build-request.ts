@@ -4,7 +4,8 @@
  * their `style`/`explode`, header parameters as headers, the request body encoded by
  * its media type. Host headers are added by the caller, after these.
  */
-import type { OpenApiOperation, OpenApiParameter } from "./collect-operations.js";
+import type { OpenApiOperation } from "./collect-operations.js";
+import type { OpenApiParameter } from "./operation-input.js";
 
 /** A request ready for `fetch`, minus the host's own headers. */
 export interface BuiltRequest {

@@ -1,11 +1,13 @@
 /**
  * Walks a parsed document's paths and turns every operation into what a connector method
- * needs: a name, a description, the input schema (parameters by name plus the request body
- * under `body`), the output schema (2xx responses) and how to build the HTTP request.
+ * needs: a name, a description, the input schema (`operation-input.ts`), the output schema
+ * (`response-schema.ts`) and where to send the request.
  */
 import type { JSONSchema7 } from "@ai-sdk/provider";
 import { InvalidOptionError } from "../../errors.js";
+import { operationInput, type OpenApiParameter, type OpenApiRequestBody } from "./operation-input.js";
 import { operationBaseName, uniqueName } from "./operation-name.js";
+import { responseSchema } from "./response-schema.js";
 import type { SchemaBundler } from "./schema-bundler.js";
 
 /** HTTP methods an OpenAPI path item can hold. */
@@ -28,32 +30,6 @@ export interface OpenApiOperationInfo {
   deprecated: boolean;
 }
 
-/** Where a parameter goes in the request. */
-export type ParameterLocation = "path" | "query" | "header" | "cookie";
-
-/** A parameter of an operation and the input property that carries it. */
-export interface OpenApiParameter {
-  name: string;
-  in: ParameterLocation;
-  /** Property of the input object: the parameter name, or `${in}_${name}` when two locations share a name. */
-  key: string;
-  required: boolean;
-  style: string;
-  explode: boolean;
-}
-
-/** How a request body is encoded. */
-export type BodyEncoding = "json" | "form" | "multipart" | "text" | "binary";
-
-/** The request body of an operation and the input property that carries it. */
-export interface OpenApiRequestBody {
-  /** `body`, or `requestBody` when a parameter is already called `body`. */
-  key: string;
-  mediaType: string;
-  encoding: BodyEncoding;
-  required: boolean;
-}
-
 /** Everything a connector method needs to describe and perform one operation. */
 export interface OpenApiOperation {
   info: OpenApiOperationInfo;
@@ -73,9 +49,6 @@ export interface OpenApiOperation {
 /** How long the free-text part of a method description may get. */
 export const DEFAULT_DESCRIPTION_MAX_CHARS = 300;
 
-const LOCATIONS: readonly ParameterLocation[] = ["path", "query", "header", "cookie"];
-const DEFAULT_STYLE: Record<ParameterLocation, string> = { path: "simple", query: "form", header: "simple", cookie: "form" };
-
 type DocRecord = Record<string, unknown>;
 
 function isRecord(value: unknown): value is DocRecord {
@@ -84,28 +57,6 @@ function isRecord(value: unknown): value is DocRecord {
 
 function text(value: unknown): string | undefined {
   return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
-}
-
-/** `application/json; charset=utf-8` → its encoding; JSON wins for `*\/*` and `+json` types. */
-export function encodingOf(mediaType: string): BodyEncoding {
-  const type = mediaType.split(";")[0]!.trim().toLowerCase();
-  if (type === "application/json" || type.endsWith("+json") || type.includes("/json") || type === "*/*") return "json";
-  if (type === "application/x-www-form-urlencoded") return "form";
-  if (type.startsWith("multipart/")) return "multipart";
-  if (type.startsWith("text/") || type.endsWith("+xml") || type === "application/xml") return "text";
-  return "binary";
-}
-
-const ENCODING_PREFERENCE: readonly BodyEncoding[] = ["json", "form", "multipart", "text", "binary"];
-
-/** Picks the media type to send or to read: JSON first, then forms, text, binary. */
-function pickMediaType(content: DocRecord): string | undefined {
-  const types = Object.keys(content);
-  for (const encoding of ENCODING_PREFERENCE) {
-    const found = types.find((type) => encodingOf(type) === encoding);
-    if (found !== undefined) return found;
-  }
-  return undefined;
 }
 
 function serverUrlOf(servers: unknown): string | undefined {
@@ -137,49 +88,6 @@ function describeOperation(operation: DocRecord, method: HttpMethod, path: strin
   return parts.join("\n\n");
 }
 
-interface RawParameter {
-  name: string;
-  in: ParameterLocation;
-  source: DocRecord;
-}
-
-function readParameters(list: unknown, location: string): RawParameter[] {
-  if (list === undefined) return [];
-  if (!Array.isArray(list)) throw new InvalidOptionError({ path: location, message: "must be an array of parameters" });
-  return list.map((parameter, index) => {
-    const at = `${location}[${index}]`;
-    if (!isRecord(parameter)) throw new InvalidOptionError({ path: at, message: "must be a parameter object" });
-    const name = parameter["name"];
-    const where = parameter["in"];
-    if (typeof name !== "string" || name === "") throw new InvalidOptionError({ path: `${at}.name`, message: "must be a non-empty string" });
-    if (!LOCATIONS.includes(where as ParameterLocation)) {
-      throw new InvalidOptionError({ path: `${at}.in`, message: `must be one of ${LOCATIONS.join(", ")}, got ${JSON.stringify(where)}` });
-    }
-    return { name, in: where as ParameterLocation, source: parameter };
-  });
-}
-
-/** Operation parameters override path-item parameters with the same name and location. */
-function mergeParameters(pathLevel: RawParameter[], operationLevel: RawParameter[]): RawParameter[] {
-  const merged = new Map<string, RawParameter>();
-  for (const parameter of [...pathLevel, ...operationLevel]) merged.set(`${parameter.in}:${parameter.name}`, parameter);
-  return [...merged.values()];
-}
-
-function parameterSchema(parameter: DocRecord): unknown {
-  if (parameter["schema"] !== undefined) return parameter["schema"];
-  if (isRecord(parameter["content"])) {
-    const media = Object.values(parameter["content"])[0];
-    if (isRecord(media) && media["schema"] !== undefined) return media["schema"];
-  }
-  return {};
-}
-
-function withDescription(schema: JSONSchema7, description: string | undefined): JSONSchema7 {
-  if (description === undefined || typeof schema !== "object") return schema;
-  return { ...schema, description };
-}
-
 interface BuildContext {
   bundler: SchemaBundler;
   takenNames: Set<string>;
@@ -206,58 +114,7 @@ function buildOperation(
     deprecated,
   };
 
-  const raw = mergeParameters(
-    readParameters(pathItem["parameters"], `spec.paths[${JSON.stringify(path)}].parameters`),
-    readParameters(operation["parameters"], `${location}.parameters`),
-  ).sort((a, b) => LOCATIONS.indexOf(a.in) - LOCATIONS.indexOf(b.in));
-
-  const references = new Set<string>();
-  const properties: Record<string, JSONSchema7> = {};
-  const required: string[] = [];
-  const parameters: OpenApiParameter[] = [];
-  const seenNames = new Set(raw.map((parameter) => parameter.name));
-  const usedKeys = new Set<string>();
-  for (const parameter of raw) {
-    const clash = usedKeys.has(parameter.name);
-    const key = clash ? `${parameter.in}_${parameter.name}` : parameter.name;
-    usedKeys.add(key);
-    const isRequired = parameter.in === "path" || parameter.source["required"] === true;
-    const style = typeof parameter.source["style"] === "string" ? parameter.source["style"] : DEFAULT_STYLE[parameter.in];
-    const explode = typeof parameter.source["explode"] === "boolean" ? parameter.source["explode"] : style === "form";
-    parameters.push({ name: parameter.name, in: parameter.in, key, required: isRequired, style, explode });
-    const schema = bundler.convert(parameterSchema(parameter.source), references);
-    const where = parameter.in === "path" || parameter.in === "query" ? "" : ` (${parameter.in})`;
-    const description = text(parameter.source["description"]);
-    properties[key] = withDescription(schema, description === undefined ? (where === "" ? undefined : where.trim()) : `${description}${where}`);
-    if (isRequired) required.push(key);
-  }
-
-  let body: OpenApiRequestBody | undefined;
-  const requestBody = operation["requestBody"];
-  if (isRecord(requestBody) && isRecord(requestBody["content"])) {
-    const mediaType = pickMediaType(requestBody["content"]);
-    if (mediaType !== undefined) {
-      const key = seenNames.has("body") ? "requestBody" : "body";
-      const media = requestBody["content"][mediaType];
-      const encoding = encodingOf(mediaType);
-      body = { key, mediaType, encoding, required: requestBody["required"] === true };
-      const mediaSchema = isRecord(media) && media["schema"] !== undefined ? bundler.convert(media["schema"], references) : {};
-      const bodyDescription = [text(requestBody["description"]), `Request body (${mediaType}).`]
-        .filter((part) => part !== undefined)
-        .join(" ");
-      properties[key] =
-        encoding === "binary"
-          ? { description: `${bodyDescription} A Uint8Array, ArrayBuffer or string.` }
-          : withDescription(mediaSchema, bodyDescription);
-      if (body.required) required.push(key);
-    }
-  }
-
-  const inputSchema = bundler.withDefinitions(
-    { type: "object", properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false },
-    references,
-  );
-
+  const { parameters, body, inputSchema } = operationInput({ bundler, path, location, pathItem, operation });
   const { outputSchema, accept } = responseSchema(bundler, operation["responses"]);
   const serverUrl = serverUrlOf(operation["servers"]) ?? serverUrlOf(pathItem["servers"]) ?? serverUrlOf(document["servers"]);
   return {
@@ -271,43 +128,6 @@ function buildOperation(
     inputSchema,
     ...(outputSchema === undefined ? {} : { outputSchema }),
   };
-}
-
-/** Output schema from the 2xx responses (one schema, or `anyOf` of several) and their media types. */
-function responseSchema(
-  bundler: SchemaBundler,
-  responses: unknown,
-): { outputSchema?: JSONSchema7; accept?: string } {
-  if (!isRecord(responses)) return {};
-  const references = new Set<string>();
-  const schemas: JSONSchema7[] = [];
-  const mediaTypes = new Set<string>();
-  const codes = Object.keys(responses)
-    .filter((code) => /^2(\d\d|XX)$/i.test(code))
-    .sort();
-  for (const code of codes) {
-    const response = responses[code];
-    if (!isRecord(response) || !isRecord(response["content"])) continue;
-    const mediaType = pickMediaType(response["content"]);
-    if (mediaType === undefined) continue;
-    mediaTypes.add(mediaType);
-    const media = response["content"][mediaType];
-    if (!isRecord(media) || media["schema"] === undefined) continue;
-    const encoding = encodingOf(mediaType);
-    const schema: JSONSchema7 =
-      encoding === "json"
-        ? bundler.convert(media["schema"], references)
-        : encoding === "text"
-          ? { type: "string" }
-          : { description: "Uint8Array (binary response body)" };
-    const description = text(response["description"]);
-    const described = withDescription(schema, description);
-    if (!schemas.some((existing) => JSON.stringify(existing) === JSON.stringify(described))) schemas.push(described);
-  }
-  const accept = mediaTypes.size > 0 ? [...mediaTypes].join(", ") : undefined;
-  if (schemas.length === 0) return accept === undefined ? {} : { accept };
-  const root: JSONSchema7 = schemas.length === 1 ? schemas[0]! : { anyOf: schemas };
-  return { outputSchema: bundler.withDefinitions(root, references), ...(accept === undefined ? {} : { accept }) };
 }
 
 /** Every operation of the document, in document order, with unique method names. */

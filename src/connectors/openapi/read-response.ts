@@ -4,6 +4,7 @@
  * statuses become an `OpenApiResponseError` whose message carries the status and a short,
  * credential-free excerpt of the body, written for a model to act on.
  */
+import { encodingOf } from "./media-type.js";
 import { redactText, redactValue } from "./redact-secrets.js";
 
 /** How much of an error response body the message quotes. */
@@ -22,16 +23,6 @@ export class OpenApiResponseError extends Error {
     this.status = status;
     this.excerpt = excerpt;
   }
-}
-
-function isJson(contentType: string): boolean {
-  const type = contentType.split(";")[0]!.trim().toLowerCase();
-  return type === "application/json" || type.endsWith("+json") || type.includes("/json");
-}
-
-function isText(contentType: string): boolean {
-  const type = contentType.split(";")[0]!.trim().toLowerCase();
-  return type.startsWith("text/") || type.endsWith("+xml") || type === "application/xml" || type === "application/x-www-form-urlencoded";
 }
 
 /** Collapses whitespace, redacts credentials and cuts to `maxChars`. */
@@ -56,10 +47,12 @@ export async function readResponse(
     });
   }
   if (response.status === 204 || response.status === 205) return undefined;
-  if (isJson(contentType) || isText(contentType) || contentType === "") {
+  // No content type: read as text. Form-encoded: text too (the program can parse it).
+  const encoding = contentType === "" ? "text" : encodingOf(contentType);
+  if (encoding === "json" || encoding === "text" || encoding === "form") {
     const text = await response.text();
     if (text === "") return undefined;
-    if (isJson(contentType)) {
+    if (encoding === "json") {
       try {
         return redactValue(JSON.parse(text), secrets);
       } catch {

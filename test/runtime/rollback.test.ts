@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { createMockConnector } from "../../src/test/index.js";
+import { memoryClient, testRuntime } from "./runtime-fixture.js";
+
+describe("rollback", () => {
+  it("reverts applied calls newest first, including calls that needed no approval, and is idempotent", async () => {
+    const crm = createMockConnector("crm", {
+      methods: {
+        create: { revert: true, result: (args: unknown) => ({ id: (args as { n: number }).n }) },
+        approve: { requiresApproval: true, revert: true },
+        read: {},
+      },
+    });
+    const disposed: string[] = [];
+    crm.disposeExecution = (context) => void disposed.push(context.status);
+    const runtime = testRuntime({ connectors: { crm } });
+    const paused = await runtime.execute({ code: "async () => { await crm.create({ n: 1 }); await crm.read({}); await crm.create({ n: 2 }); return crm.approve({ n: 3 }); }" });
+    await runtime.approve({ executionId: paused.executionId });
+    const out = await runtime.rollback({ executionId: paused.executionId });
+    expect(out).toEqual({ status: "rolled_back", executionId: paused.executionId, reverted: [4, 3, 1], skipped: [2], errors: [] });
+    expect(crm.ledger.of("revert").map((entry) => entry.args)).toEqual([{ n: 3 }, { n: 2 }, { n: 1 }]);
+    const detail = await runtime.execution(paused.executionId);
+    expect(detail?.status).toBe("rolled_back");
+    expect(detail?.calls.map((call) => call.status)).toEqual(["reverted", "applied", "reverted", "reverted"]);
+    expect(disposed).toContain("rolled_back");
+    const again = await runtime.rollback({ executionId: paused.executionId });
+    expect(again).toMatchObject({ status: "rolled_back", reverted: [] });
+    expect(crm.ledger.of("revert")).toHaveLength(3);
+  });
+
+  it("tries every revert when one throws and reports the errors after", async () => {
+    const ops = createMockConnector("ops", { methods: { a: { revert: true }, b: { revert: "revert of b failed" }, c: { revert: true } } });
+    const runtime = testRuntime({ connectors: { ops } });
+    const done = await runtime.execute({ code: "async () => { await ops.a({}); await ops.b({}); await ops.c({}); }" });
+    const out = await runtime.rollback({ executionId: done.executionId });
+    expect(out).toEqual({ status: "rolled_back", executionId: done.executionId, reverted: [3, 1], skipped: [], errors: [{ seq: 2, error: "revert of b failed" }] });
+    expect(ops.ledger.of("revert").map((entry) => entry.method)).toEqual(["c", "b", "a"]);
+  });
+
+  it("skips missing connectors and stays put when nothing could be reverted", async () => {
+    const client = memoryClient();
+    const gone = createMockConnector("gone", { methods: { x: { revert: true } } });
+    const plain = createMockConnector("plain", { methods: { y: {} } });
+    const before = testRuntime({ connectors: { gone, plain }, store: client });
+    const done = await before.execute({ code: "async () => { await gone.x({}); await plain.y({}); }" });
+    const after = testRuntime({ connectors: { plain }, store: client });
+    const out = await after.rollback({ executionId: done.executionId });
+    expect(out).toMatchObject({ status: "error", kind: "stale", reverted: [], skipped: [2, 1] });
+    expect((await after.execution(done.executionId))?.status).toBe("completed");
+    expect(gone.ledger.of("revert")).toEqual([]);
+  });
+
+  it("refuses a paused execution", async () => {
+    const ops = createMockConnector("ops", { methods: { gate: { requiresApproval: true, revert: true } } });
+    const runtime = testRuntime({ connectors: { ops } });
+    const paused = await runtime.execute({ code: "async () => ops.gate({})" });
+    expect(await runtime.rollback({ executionId: paused.executionId })).toMatchObject({ status: "error", kind: "stale" });
+    expect(await runtime.rollback({ executionId: "missing" })).toMatchObject({ status: "error", kind: "not-found" });
+  });
+});

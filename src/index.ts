@@ -37,10 +37,22 @@ export type {
   ConnectorMethod,
   ConnectorRevertContext,
   DescribeOutput,
+  ConnectorApprovalContext,
   ReplayPolicy,
   SearchOutput,
   SearchResult,
+  SkippedMethod,
 } from "./connectors/types.js";
+export { connector } from "./connectors/connector.js";
+export type { ConnectorOptions, MethodPolicy } from "./connectors/connector.js";
+export type { ConnectorToolExecutionOptions } from "./connectors/tool-set-connector.js";
+export { McpToolError } from "./connectors/mcp-tool.js";
+export { createCodemodeRuntime } from "./ai/create-codemode-runtime.js";
+export type { CodemodeRuntime, CodemodeRuntimeOptions } from "./ai/create-codemode-runtime.js";
+export { codemodeTool } from "./ai/codemode-tool.js";
+export type { CodemodeToolFactoryOptions } from "./ai/codemode-tool.js";
+export type { CodemodeTool, CodemodeToolOptions } from "./ai/build-codemode-tool.js";
+export type { InlineTypes } from "./ai/tool-description.js";
 export type {
   CallRecord,
   CallStatus,

@@ -8,6 +8,7 @@ import { jsonSchema, tool, type Tool } from "ai";
 import type { Connector } from "../connectors/types.js";
 import { InvalidOptionError } from "../errors.js";
 import type { CodeModeInput, CodeModeOutput, ExecuteOptions } from "../runtime/types.js";
+import { CODEMODE_INPUT_JSON_SCHEMA, validateCodemodeInput } from "./codemode-input-schema.js";
 import { codemodeModelOutput } from "./codemode-model-output.js";
 import { buildToolDescription, type InlineTypes } from "./tool-description.js";
 
@@ -53,24 +54,8 @@ export function resolveCodemodeToolOptions(options: CodemodeToolOptions | undefi
   return { inlineTypes, instructions, description };
 }
 
-const CODE_DESCRIPTION =
-  "An async arrow function (or a function body, or an expression) in JavaScript or TypeScript, e.g. async () => { ... }";
-
 /** The input schema `{ code: string }`, validated without a schema library. */
-const inputSchema = jsonSchema<CodeModeInput>(
-  {
-    type: "object",
-    properties: { code: { type: "string", description: CODE_DESCRIPTION } },
-    required: ["code"],
-    additionalProperties: false,
-  },
-  {
-    validate: (value) =>
-      typeof value === "object" && value !== null && typeof (value as { code?: unknown }).code === "string"
-        ? { success: true, value: { code: (value as { code: string }).code } }
-        : { success: false, error: new Error('codemode input must be { "code": string }') },
-  },
-);
+const inputSchema = jsonSchema<CodeModeInput>(CODEMODE_INPUT_JSON_SCHEMA, { validate: validateCodemodeInput });
 
 /** The `codemode` tool type (static, so the UI part is `tool-codemode`). */
 export type CodemodeTool = Tool<CodeModeInput, CodeModeOutput>;

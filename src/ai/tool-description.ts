@@ -40,27 +40,22 @@ export function namespaceHint(name: string, connector: Connector): string {
 }
 
 const INTRO =
-  "Runs a JavaScript/TypeScript program in a sandbox. Inside it, each namespace below is a global object " +
-  "whose methods are async and take one object argument:";
+  "Runs a JavaScript/TypeScript program in a sandbox. Each namespace is a global; its methods are async and take one object:";
 
 function example(first: string | undefined): string {
   const namespace = first ?? "ns";
   return [
-    "Write `code` as an async arrow function; its return value is the result (keep it small), console.log goes to logs:",
-    "async () => {",
-    `  const found = await codemode.search("what you need"); // ranked paths like "${namespace}.method"`,
-    "  const api = await codemode.describe(found.results[0].path); // exact TypeScript input/output types",
-    `  const data = await ${namespace}.method({ /* input */ });`,
-    "  return data;",
-    "}",
+    "`code` is an async arrow function; its return value is the result. Typical flow, one call each:",
+    `1. async () => codemode.search("what you need") // ranked paths "${namespace}.method", also saved snippets`,
+    `2. async () => codemode.describe("${namespace}.method") // exact TypeScript types (or a whole namespace)`,
+    `3. async () => { const r = await ${namespace}.method({ ... }); return r; } // batch calls, return only what you need`,
   ].join("\n");
 }
 
 const RULES = [
-  "Discover first: codemode.search(query) finds methods and saved snippets; codemode.describe(\"ns\" or \"ns.method\") gives their types. Then call them; chain and batch several calls in one program (Promise.all for independent ones).",
-  "Also: codemode.run(name, input) runs a saved snippet; codemode.step(name, fn) records a value once so re-runs reuse it.",
-  "No network and no host: fetch, require, process and timers do not exist; reach outside only through the namespaces.",
-  "Result status: \"completed\" (result, logs); \"error\" (read the message, fix the code, call again); \"paused\" (a call needs human approval: do not call again or work around it; tell the user what awaits approval; after approval the same program resumes without repeating earlier calls).",
+  "codemode.run(name, input) runs a saved snippet; codemode.step(name, fn) records a value once. console.log goes to logs.",
+  "No fetch, require, process or timers: only the namespaces reach outside.",
+  "status \"error\": fix the code and call again. \"paused\": a call awaits human approval; do not retry or work around it; tell the user; after approval the program resumes without repeating calls.",
 ].join("\n");
 
 /** Options of `buildToolDescription`. */

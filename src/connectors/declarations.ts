@@ -80,8 +80,8 @@ export function connectorDeclaration(name: string, connector: Connector): string
 
 /**
  * One method: its input and output as named types (`CreateIssueInput`,
- * `CreateIssueOutput`), then its signature with JSDoc inside
- * `declare const connector: { ... }`.
+ * `CreateIssueOutput`; an output without a schema is `unknown`, unnamed), then
+ * its signature with JSDoc inside `declare const connector: { ... }`.
  */
 export function methodDeclaration(connectorName: string, methodName: string, method: ConnectorMethod): string {
   const base = pascalCase(methodName);
@@ -89,11 +89,12 @@ export function methodDeclaration(connectorName: string, methodName: string, met
   const input = method.inputSchema === undefined ? "unknown" : emitter.typeOf(method.inputSchema, { namePrefix: base });
   const output = method.outputSchema === undefined ? "unknown" : emitter.typeOf(method.outputSchema, { namePrefix: `${base}Output` });
   const optional = inputIsOptional(method.inputSchema) ? "?" : "";
+  const outputName = output === "unknown" ? "unknown" : `${base}Output`;
   const lines = [
     `type ${base}Input = ${input};`,
-    `type ${base}Output = ${output};`,
+    ...(outputName === "unknown" ? [] : [`type ${base}Output = ${output};`]),
     `declare const ${connectorName}: {`,
-    `${jsDoc(methodDocLines(method), "  ")}  ${propertyKey(methodName)}(input${optional}: ${base}Input): Promise<${base}Output>;`,
+    `${jsDoc(methodDocLines(method), "  ")}  ${propertyKey(methodName)}(input${optional}: ${base}Input): Promise<${outputName}>;`,
     "};",
   ];
   return withAliases(emitter, lines.join("\n"));

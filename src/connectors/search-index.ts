@@ -22,8 +22,11 @@ export interface SearchDocument {
   details?: string;
 }
 
-/** Results per search when the caller gives no limit. */
-export const DEFAULT_SEARCH_LIMIT = 10;
+/**
+ * Results per search when the caller gives no limit: enough to choose from,
+ * few enough that a search costs ~200 tokens (refine the query for more).
+ */
+export const DEFAULT_SEARCH_LIMIT = 5;
 /** Upper bound on `limit`, so one search cannot flood the model's context. */
 export const MAX_SEARCH_LIMIT = 50;
 /** A result's `description` is cut to this many characters (search returns paths, not schemas). */
@@ -81,7 +84,7 @@ function toResult(document: SearchDocument, score: number): SearchResult {
     connector: document.connector,
     method: document.method,
     kind: document.kind,
-    score: Math.round(score * 1000) / 1000,
+    score: Math.round(score * 100) / 100,
   };
   const description = summarise(document.description);
   if (description !== undefined) result.description = description;

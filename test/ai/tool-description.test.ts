@@ -31,8 +31,8 @@ describe("buildToolDescription", () => {
     expect(text).toContain("codemode.search(");
     expect(text).toContain("codemode.describe(");
     expect(text).toContain("await github.method(");
-    expect(text).toMatch(/"paused" \(a call needs human approval/);
-    expect(text).toMatch(/fetch, require, process and timers do not exist/);
+    expect(text).toMatch(/"paused": a call awaits human approval/);
+    expect(text).toMatch(/No fetch, require, process or timers/);
     expect(text).not.toContain("declare const");
   });
 

@@ -1,0 +1,222 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createCodemodeRuntime } from "../../../src/ai/create-codemode-runtime.js";
+import { parseCodemodeApprovalId } from "../../../src/ai/ui/approval-id.js";
+import type { Connector, ConnectorLifecycleContext } from "../../../src/connectors/types.js";
+import { QuickJSExecutor } from "../../../src/sandbox/quickjs-executor.js";
+import { bankTools, chatRoute, Conversation, scriptedModel, type Ledger } from "./support/chat-harness.js";
+
+const SEQUENTIAL = `async () => {
+  const a = await bank.transfer({ to: "alice", amount: 10 });
+  console.log("sent to alice");
+  const b = await bank.transfer({ to: "bob", amount: 20 });
+  return { a, b, balance: await bank.balance({}) };
+}`;
+
+const TOGETHER = `async () => {
+  const [a, b] = await Promise.all([bank.transfer({ to: "alice", amount: 10 }), bank.transfer({ to: "bob", amount: 20 })]);
+  return { a, b };
+}`;
+
+let directory: string;
+let url: string;
+let ledger: Ledger;
+const opened: Array<ReturnType<typeof createCodemodeRuntime>> = [];
+// One in-process executor for the file (the runtime does not dispose an executor it was given).
+const executor = new QuickJSExecutor({ isolation: "in-process" });
+
+function openRuntime(extra: Record<string, Connector> = {}) {
+  const runtime = createCodemodeRuntime({ connectors: { bank: bankTools(ledger), ...extra }, store: url, executor });
+  opened.push(runtime);
+  return runtime;
+}
+
+beforeEach(() => {
+  directory = mkdtempSync(path.join(tmpdir(), "codemode-ui-"));
+  url = `file:${path.join(directory, "codemode.db")}`;
+  ledger = { transfers: [] };
+});
+
+afterAll(async () => {
+  await executor.dispose();
+});
+
+afterEach(async () => {
+  for (const runtime of opened.splice(0)) await runtime.close();
+  rmSync(directory, { recursive: true, force: true });
+});
+
+describe("codemode approvals through useChat-style requests", () => {
+  it("two sequential nested approvals across three requests; no model call while paused", async () => {
+    const runtime = openRuntime();
+    const model = scriptedModel(SEQUENTIAL);
+    const chat = new Conversation(chatRoute({ runtime, model }));
+
+    await chat.say("pay alice and bob");
+    const first = chat.openApproval();
+    expect(first.approval?.descriptor).toEqual({
+      connector: "bank",
+      method: "transfer",
+      args: { to: "alice", amount: 10 },
+      executionId: expect.any(String),
+      seq: expect.any(Number),
+    });
+    const executionId = String(first.approval?.descriptor?.["executionId"]);
+    expect(parseCodemodeApprovalId(first.approval?.id ?? "")).toMatchObject({ executionId, seq: first.approval?.descriptor?.["seq"] });
+    expect(model.doStreamCalls).toHaveLength(1); // the stop condition ended the loop on the pause
+    expect(ledger.transfers).toEqual([]);
+
+    await chat.answer({ approved: true });
+    const second = chat.openApproval();
+    expect(second.toolCallId).toBe(first.toolCallId);
+    expect(second.approval?.id).not.toBe(first.approval?.id);
+    expect(second.approval?.descriptor).toMatchObject({ method: "transfer", args: { to: "bob", amount: 20 }, executionId });
+    expect(model.doStreamCalls).toHaveLength(1);
+    expect(ledger.transfers).toEqual([{ to: "alice", amount: 10 }]);
+
+    await chat.answer({ approved: true });
+    const [part] = chat.codemodeParts();
+    expect(part?.state).toBe("output-available");
+    expect(part?.output).toMatchObject({ status: "completed", executionId, result: { balance: 100 } });
+    expect(ledger.transfers).toEqual([
+      { to: "alice", amount: 10 },
+      { to: "bob", amount: 20 },
+    ]);
+    expect(model.doStreamCalls).toHaveLength(2);
+    expect(chat.lastText()).toContain('"status":"completed"');
+    expect(chat.lastText()).toContain('"balance":100');
+    expect(await runtime.pending(executionId)).toEqual([]);
+  });
+
+  it("two approvals pending at once are asked one after the other on the same tool part", async () => {
+    const runtime = openRuntime();
+    const model = scriptedModel(TOGETHER);
+    const chat = new Conversation(chatRoute({ runtime, model }));
+
+    await chat.say("pay both");
+    const first = chat.openApproval();
+    const executionId = String(first.approval?.descriptor?.["executionId"]);
+    const pending = await runtime.pending(executionId);
+    expect(pending.map((action) => action.args)).toEqual([
+      { to: "alice", amount: 10 },
+      { to: "bob", amount: 20 },
+    ]);
+    expect(first.approval?.descriptor).toMatchObject({ args: { to: "alice", amount: 10 }, seq: pending[0]?.seq });
+
+    await chat.answer({ approved: true });
+    const second = chat.openApproval();
+    expect(second.approval?.descriptor).toMatchObject({ args: { to: "bob", amount: 20 }, seq: pending[1]?.seq });
+    expect(ledger.transfers).toEqual([{ to: "alice", amount: 10 }]);
+
+    await chat.answer({ approved: true });
+    expect(chat.codemodeParts()[0]?.output).toMatchObject({ status: "completed", result: { a: { to: "alice" }, b: { to: "bob" } } });
+    expect(ledger.transfers).toHaveLength(2);
+    expect(model.doStreamCalls).toHaveLength(2);
+  });
+
+  it("a denial rejects the execution in the store (hooks run) and the model reads the denial", async () => {
+    const disposed: ConnectorLifecycleContext[] = [];
+    const runtime = openRuntime({ audit: { methods: {}, disposeExecution: (context) => void disposed.push(context) } });
+    const model = scriptedModel(SEQUENTIAL);
+    const chat = new Conversation(chatRoute({ runtime, model }));
+
+    await chat.say("pay alice and bob");
+    const executionId = String(chat.openApproval().approval?.descriptor?.["executionId"]);
+    await chat.answer({ approved: false, reason: "not today" });
+
+    const [part] = chat.codemodeParts();
+    expect(part?.state).toBe("output-denied");
+    expect(part?.approval?.approved).toBe(false);
+    expect((await runtime.execution(executionId))?.status).toBe("rejected");
+    expect(disposed).toContainEqual({ executionId, connector: "audit", status: "rejected" });
+    expect(ledger.transfers).toEqual([]);
+    expect(model.doStreamCalls).toHaveLength(2);
+    const toolMessage = model.doStreamCalls[1]?.prompt.at(-1);
+    expect(toolMessage?.role).toBe("tool");
+    expect(JSON.stringify(toolMessage)).toContain('The user rejected bank.transfer({\\"to\\":\\"alice\\",\\"amount\\":10})');
+    expect(JSON.stringify(toolMessage)).toContain("Reason given: not today");
+    expect(chat.lastText()).toContain("The user rejected bank.transfer");
+  });
+
+  it("a forged, unknown or stale approval id changes nothing and says why", async () => {
+    const runtime = openRuntime();
+    const model = scriptedModel(SEQUENTIAL);
+    const chat = new Conversation(chatRoute({ runtime, model }));
+    await chat.say("pay alice and bob");
+    const approval = chat.openApproval().approval;
+    const executionId = String(approval?.descriptor?.["executionId"]);
+    const genuine = approval?.id ?? "";
+    const snapshot = structuredClone(chat.messages);
+
+    const attempts: Array<{ id: string; message: RegExp }> = [
+      { id: `${genuine.slice(0, -16)}0000000000000000`, message: /does not match the pending call bank\.transfer/ },
+      { id: genuine.replace(`_${approval?.descriptor?.["seq"]}_`, "_99_"), message: /is stale: execution .* is paused, but call 99 is not waiting for approval/ },
+      { id: genuine.replace(executionId, "no-such-execution"), message: /does not exist/ },
+      { id: "approval-from-elsewhere", message: /is not a codemode approval id/ },
+    ];
+    for (const attempt of attempts) {
+      chat.messages = structuredClone(snapshot);
+      await chat.answer({ approved: true, approvalId: attempt.id });
+      const [part] = chat.codemodeParts();
+      expect(part?.state).toBe("output-error");
+      expect(part?.errorText).toMatch(attempt.message);
+      expect(part?.errorText).toContain("Nothing was run.");
+      expect(ledger.transfers).toEqual([]);
+      expect(model.doStreamCalls).toHaveLength(1);
+      expect((await runtime.execution(executionId))?.status).toBe("paused");
+      expect(await runtime.pending(executionId)).toHaveLength(1);
+    }
+
+    // The genuine id still works, once; sending the same answer again is stale.
+    chat.messages = structuredClone(snapshot);
+    await chat.answer({ approved: true });
+    expect(ledger.transfers).toEqual([{ to: "alice", amount: 10 }]);
+    chat.messages = structuredClone(snapshot);
+    await chat.answer({ approved: true });
+    expect(chat.codemodeParts()[0]?.errorText).toMatch(/is stale/);
+    expect(ledger.transfers).toEqual([{ to: "alice", amount: 10 }]);
+
+    // A denial with a forged id rejects nothing.
+    chat.messages = structuredClone(snapshot);
+    await chat.answer({ approved: false, approvalId: `${genuine.slice(0, -16)}ffffffffffffffff` });
+    expect((await runtime.execution(executionId))?.status).toBe("paused");
+  });
+
+  it("resumes on a new runtime instance (the process that paused is gone)", async () => {
+    const model = scriptedModel(SEQUENTIAL);
+    const first = openRuntime();
+    const chat = new Conversation(chatRoute({ runtime: first, model }));
+    await chat.say("pay alice and bob");
+    await first.close();
+
+    chat.route = chatRoute({ runtime: openRuntime(), model });
+    await chat.answer({ approved: true });
+    expect(chat.openApproval().approval?.descriptor).toMatchObject({ args: { to: "bob", amount: 20 } });
+
+    chat.route = chatRoute({ runtime: openRuntime(), model });
+    await chat.answer({ approved: true });
+    expect(chat.codemodeParts()[0]?.output).toMatchObject({ status: "completed" });
+    expect(ledger.transfers).toEqual([
+      { to: "alice", amount: 10 },
+      { to: "bob", amount: 20 },
+    ]);
+  });
+  it("two requests answering the same approval at once run the action once", async () => {
+    const runtime = openRuntime();
+    const model = scriptedModel(SEQUENTIAL);
+    const chat = new Conversation(chatRoute({ runtime, model }));
+    await chat.say("pay alice and bob");
+    const twin = new Conversation(chatRoute({ runtime: openRuntime(), model }));
+    twin.messages = structuredClone(chat.messages);
+
+    await Promise.all([chat.answer({ approved: true }), twin.answer({ approved: true })]);
+    const states = [chat, twin].map((conversation) => conversation.codemodeParts()[0]?.state).sort();
+    expect(states).toEqual(["approval-requested", "output-error"]);
+    const loser = [chat, twin].find((conversation) => conversation.codemodeParts()[0]?.state === "output-error");
+    expect(loser?.codemodeParts()[0]?.errorText).toMatch(/stale|not applied by this request/);
+    expect(ledger.transfers).toEqual([{ to: "alice", amount: 10 }]);
+    expect(model.doStreamCalls).toHaveLength(1);
+  });
+});

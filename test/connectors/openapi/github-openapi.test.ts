@@ -5,27 +5,19 @@
  */
 import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
-import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createCatalog } from "../../../src/connectors/catalog.js";
 import { connectorDeclaration } from "../../../src/connectors/declarations.js";
 import { HTTP_METHODS } from "../../../src/connectors/openapi/collect-operations.js";
 import { openApiConnector } from "../../../src/connectors/openapi/openapi-connector.js";
 import type { Connector } from "../../../src/connectors/types.js";
+import { compileDiagnostics } from "../fixtures/compile-typescript.js";
 
 const require = createRequire(import.meta.url);
 const SPEC_PATH = require.resolve("@octokit/openapi/generated/api.github.com.json");
 
-/** Type-checks `source` as a strict TypeScript file; returns the diagnostics' messages. */
 function typeCheck(source: string): string[] {
-  const fileName = "/virtual/github.ts";
-  const options: ts.CompilerOptions = { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, lib: ["lib.es2022.d.ts"], types: [] };
-  const host = ts.createCompilerHost(options);
-  const getSourceFile = host.getSourceFile.bind(host);
-  host.getSourceFile = (name, languageVersion, ...rest) =>
-    name === fileName ? ts.createSourceFile(name, source, languageVersion) : getSourceFile(name, languageVersion, ...rest);
-  const program = ts.createProgram([fileName], options, host);
-  return ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
+  return compileDiagnostics({ "github.ts": source });
 }
 
 describe("GitHub's OpenAPI description", () => {

@@ -1,20 +1,14 @@
 /** OpenAPI methods through the catalog: search finds them, describe renders their (recursive) types. */
 import { readFileSync } from "node:fs";
-import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { createCatalog } from "../../../src/connectors/catalog.js";
 import { openApiConnector } from "../../../src/connectors/openapi/openapi-connector.js";
+import { compileDiagnostics } from "../fixtures/compile-typescript.js";
 
 const SPEC = readFileSync(new URL("./fixtures/issue-tracker.yaml", import.meta.url), "utf8");
 
 function diagnostics(source: string): string[] {
-  const fileName = "/virtual/tracker.ts";
-  const options: ts.CompilerOptions = { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, lib: ["lib.es2022.d.ts"], types: [] };
-  const host = ts.createCompilerHost(options);
-  const getSourceFile = host.getSourceFile.bind(host);
-  host.getSourceFile = (name, version, ...rest) => (name === fileName ? ts.createSourceFile(name, source, version) : getSourceFile(name, version, ...rest));
-  const semantic = ts.getPreEmitDiagnostics(ts.createProgram([fileName], options, host));
-  return semantic.map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
+  return compileDiagnostics({ "tracker.ts": source });
 }
 
 describe("OpenAPI methods in the catalog", async () => {

@@ -4,7 +4,8 @@
  * TypeScript declaration file (checked by the tests with the compiler).
  */
 import type { JSONSchema7 } from "@ai-sdk/provider";
-import { jsDoc, pascalCase, propertyKey, TypeScriptEmitter } from "./json-schema-to-typescript.js";
+import { TypeScriptEmitter } from "./json-schema-to-typescript.js";
+import { jsDoc, pascalCase, propertyKey } from "./typescript-syntax.js";
 import type { Connector, ConnectorMethod } from "./types.js";
 
 /** A saved snippet as the catalog sees it. */

@@ -20,10 +20,13 @@ function isRecord(value: unknown): value is Input {
   return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array);
 }
 
+/** Lone surrogates become U+FFFD, as `URLSearchParams` does, so `encodeURIComponent` never throws. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
 function scalar(value: unknown): string {
   if (value instanceof Date) return value.toISOString();
-  if (typeof value === "object" && value !== null) return JSON.stringify(value);
-  return String(value);
+  const text = typeof value === "object" && value !== null ? JSON.stringify(value) : String(value);
+  return text.replace(LONE_SURROGATE, "\uFFFD");
 }
 
 /** `style: simple` (path and header): `a,b,c`; objects `k,v,k2,v2`, exploded `k=v,k2=v2`. */
@@ -31,7 +34,7 @@ function simple(value: unknown, explode: boolean, encode: (text: string) => stri
   if (Array.isArray(value)) return value.map((item) => encode(scalar(item))).join(",");
   if (isRecord(value)) {
     return Object.entries(value)
-      .map(([key, item]) => (explode ? `${encode(key)}=${encode(scalar(item))}` : `${encode(key)},${encode(scalar(item))}`))
+      .map(([key, item]) => (explode ? `${encode(scalar(key))}=${encode(scalar(item))}` : `${encode(scalar(key))},${encode(scalar(item))}`))
       .join(",");
   }
   return encode(scalar(value));

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { openApiConnector } from "../../../src/connectors/openapi/openapi-connector.js";
 import type { OpenApiFetch } from "../../../src/connectors/openapi/openapi-connector-options.js";
@@ -136,5 +137,49 @@ describe("request building", () => {
     expect(await run(connector, "t", {})).toEqual(new Uint8Array([1, 2, 3]));
     next = new Response("not json", { headers: { "content-type": "application/json" } });
     await expect(run(connector, "t", {})).rejects.toThrow("GET /t failed with HTTP 200 with a body that is not valid JSON: not json");
+  });
+});
+
+describe("request building, property-based", () => {
+  it("round-trips any path, query and deepObject values through the URL a server parses", async () => {
+    const { connector, requests } = await capture({
+      "/projects/{project}/items/{ids}": {
+        get: {
+          operationId: "roundTrip",
+          parameters: [
+            { name: "project", in: "path", required: true, schema: { type: "string" } },
+            { name: "ids", in: "path", required: true, schema: { type: "array", items: { type: "integer" } } },
+            { name: "q", in: "query", schema: { type: "string" } },
+            { name: "tags", in: "query", schema: { type: "array", items: { type: "string" } } },
+            { name: "filter", in: "query", style: "deepObject", schema: { type: "object" } },
+          ],
+          responses: { "204": { description: "ok" } },
+        },
+      },
+    });
+    const seed = Number(process.env["FC_SEED"] ?? Date.now() % 2 ** 31);
+    const text = fc.string({ unit: "binary", minLength: 1, maxLength: 12 });
+    const wellFormed = (value: string) => new URLSearchParams([["x", value]]).get("x")!;
+    await fc.assert(
+      fc.asyncProperty(
+        text,
+        fc.array(fc.integer(), { minLength: 1, maxLength: 4 }),
+        text,
+        fc.array(text, { maxLength: 3 }),
+        fc.dictionary(fc.string({ unit: "grapheme-ascii", minLength: 1, maxLength: 6 }), text, { maxKeys: 3 }),
+        async (project, ids, q, tags, filter) => {
+          requests.length = 0;
+          await run(connector, "roundTrip", { project, ids, q, tags, filter });
+          const url = new URL(requests[0]!.url);
+          const segments = url.pathname.split("/");
+          expect(decodeURIComponent(segments[3]!)).toBe(wellFormed(project));
+          expect(segments[5]!.split(",").map(Number)).toEqual(ids);
+          expect(url.searchParams.get("q")).toBe(wellFormed(q));
+          expect(url.searchParams.getAll("tags")).toEqual(tags.map(wellFormed));
+          for (const [key, value] of Object.entries(filter)) expect(url.searchParams.get(`filter[${key}]`)).toBe(wellFormed(value));
+        },
+      ),
+      { seed, numRuns: 200 },
+    );
   });
 });

@@ -45,6 +45,39 @@ describe("parseOpenApiDocument", () => {
     expect(item["get"]!["responses"]).toMatchObject({ "404": { description: "No such project or issue." } });
   });
 
+  it("follows 3.1 path item $refs and ignores webhooks", async () => {
+    const connector = await openApiConnector({
+      spec: {
+        openapi: "3.1.0",
+        info: { title: "t", version: "1" },
+        servers: [{ url: "https://api.example" }],
+        paths: { "/pets": { $ref: "#/components/pathItems/Pets" } },
+        webhooks: { newPet: { post: { operationId: "onNewPet", responses: { "200": { description: "ok" } } } } },
+        components: {
+          pathItems: {
+            Pets: {
+              get: {
+                operationId: "listPets",
+                parameters: [{ $ref: "#/components/parameters/Limit" }],
+                responses: { "200": { $ref: "#/components/responses/Pets" } },
+              },
+            },
+          },
+          parameters: { Limit: { name: "limit", in: "query", schema: { type: ["integer", "null"] } } },
+          responses: { Pets: { description: "pets", content: { "application/json": { schema: { type: "array", items: { $ref: "#/components/schemas/Pet" } } } } } },
+          schemas: { Pet: { type: "object", properties: { name: { type: "string" } } } },
+        },
+      },
+    });
+    expect(Object.keys(connector.methods)).toEqual(["listPets"]);
+    expect(connector.methods["listPets"]!.inputSchema).toMatchObject({ properties: { limit: { type: ["integer", "null"] } } });
+    expect(connector.methods["listPets"]!.outputSchema).toMatchObject({
+      type: "array",
+      items: { $ref: "#/$defs/Pet" },
+      $defs: { Pet: { type: "object" } },
+    });
+  });
+
   it("names the path of what is wrong", async () => {
     expect((await invalid({ swagger: "2.0", paths: {} })).message).toContain("Swagger 2.0 document; convert it to OpenAPI 3");
     expect((await invalid({ openapi: "4.0.0", paths: {} })).path).toBe("spec.openapi");

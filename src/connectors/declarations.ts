@@ -69,14 +69,67 @@ function withAliases(emitter: TypeScriptEmitter, body: string): string {
   return aliases.length === 0 ? body : `${aliases.join("\n")}\n${body}`;
 }
 
-/** `declare const name: { ...every method... };` with JSDoc, aliases for `$ref`s first. */
-export function connectorDeclaration(name: string, connector: Connector): string {
-  const emitter = new TypeScriptEmitter({ reservedNames: [name] });
-  const members = Object.keys(connector.methods).map((methodName) =>
-    methodMember(emitter, methodName, connector.methods[methodName]!, "  ", pascalCase(methodName)),
+/**
+ * A connector declaration larger than this (≈ 6,000 tokens) is replaced by a
+ * compact listing: one line per method with its summary, types elided.
+ */
+export const DEFAULT_CONNECTOR_DECLARATION_MAX_CHARS = 24_000;
+
+function summary(description: string | undefined): string | undefined {
+  if (description === undefined) return undefined;
+  const line = description.trim().split(/\r?\n/)[0] ?? "";
+  return /^(.+?[.!?])(\s|$)/.exec(line)?.[1] ?? line;
+}
+
+/** Methods as one-line signatures with elided types, as many as fit in `maxChars`. */
+function compactDeclaration(name: string, connector: Connector, maxChars: number): string {
+  const methods = Object.keys(connector.methods);
+  const members: string[] = [];
+  let used = 0;
+  for (const methodName of methods) {
+    const method = connector.methods[methodName]!;
+    const optional = inputIsOptional(method.inputSchema) ? "?" : "";
+    const doc = jsDoc([summary(method.description)], "  ");
+    const member = `${doc}  ${propertyKey(methodName)}(input${optional}: object): Promise<unknown>;`;
+    if (used + member.length > maxChars) break;
+    members.push(member);
+    used += member.length + 1;
+  }
+  const header = jsDoc(
+    [
+      ...connectorDoc(connector),
+      `${methods.length} methods: types elided here; codemode.describe("${name}.<method>") gives a method's input and output types.`,
+    ],
+    "",
   );
+  const rest = methods.length - members.length;
+  const tail = rest > 0 ? `\n// …and ${rest} more methods: find them with codemode.search("...").` : "";
+  return `${header}declare const ${name}: {\n${members.join("\n")}\n};${tail}${skippedNote(connector)}`;
+}
+
+/**
+ * `declare const name: { ...every method... };` with JSDoc, aliases for
+ * `$ref`s first. Past `maxChars` (a connector with hundreds of methods), a
+ * compact listing with elided types instead, so a describe never floods the
+ * model's context.
+ */
+export function connectorDeclaration(
+  name: string,
+  connector: Connector,
+  maxChars: number = DEFAULT_CONNECTOR_DECLARATION_MAX_CHARS,
+): string {
+  const emitter = new TypeScriptEmitter({ reservedNames: [name] });
+  const members: string[] = [];
+  let size = 0;
+  for (const methodName of Object.keys(connector.methods)) {
+    const member = methodMember(emitter, methodName, connector.methods[methodName]!, "  ", pascalCase(methodName));
+    size += member.length;
+    if (size > maxChars) return compactDeclaration(name, connector, maxChars);
+    members.push(member);
+  }
   const body = `${jsDoc(connectorDoc(connector), "")}declare const ${name}: {\n${members.join("\n")}\n};${skippedNote(connector)}`;
-  return withAliases(emitter, body);
+  const full = withAliases(emitter, body);
+  return full.length > maxChars ? compactDeclaration(name, connector, maxChars) : full;
 }
 
 /**

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createCatalog } from "../../src/connectors/catalog.js";
+import { DEFAULT_CONNECTOR_DECLARATION_MAX_CHARS } from "../../src/connectors/declarations.js";
+import { compileDiagnostics } from "./fixtures/compile-typescript.js";
 import type { Connector } from "../../src/connectors/types.js";
 
 const github: Connector = {
@@ -138,5 +140,33 @@ describe("createCatalog().describe", () => {
     expect(catalog.describe("gitlab")).toEqual({ error: expect.stringContaining("Namespaces: github, stripe, snippets") });
     expect(catalog.describe("github.ask_user")).toEqual({ error: expect.stringContaining("cannot be called from a program") });
     expect(catalog.describe("")).toEqual({ error: expect.stringContaining("needs a path") });
+  });
+});
+
+describe("describe of a very large connector", () => {
+  it("lists methods compactly with elided types instead of flooding the context, and still compiles", () => {
+    const methods: Connector["methods"] = {};
+    for (let index = 0; index < 800; index++) {
+      methods[`operation_${index}`] = {
+        description: `Does thing number ${index}. More detail that is not part of the summary.`,
+        inputSchema: {
+          type: "object",
+          properties: { id: { type: "string", description: "Identifier of the thing." }, limit: { type: "integer" } },
+          required: ["id"],
+        },
+        execute: () => null,
+      };
+    }
+    const big = createCatalog({ connectors: { huge: { description: "A huge API.", methods } }, snippets: [] });
+    const out = big.describe("huge");
+    if ("error" in out) throw new Error(out.error);
+    expect(out.types.length).toBeLessThan(DEFAULT_CONNECTOR_DECLARATION_MAX_CHARS + 1000);
+    expect(out.types).toContain("800 methods: types elided here");
+    expect(out.types).toContain("  /** Does thing number 0. */\n  operation_0(input: object): Promise<unknown>;");
+    expect(out.types).toMatch(/\/\/ …and \d+ more methods: find them with codemode.search/);
+    expect(compileDiagnostics({ "huge.ts": out.types })).toEqual([]);
+    const method = big.describe("huge.operation_799");
+    if ("error" in method) throw new Error(method.error);
+    expect(method.types).toContain("id: string;");
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI connector under the durable runtime, across processes: a program lists,
+ * The OpenAPI connector under `createCodemodeRuntime`, across processes: a program lists,
  * creates (approval) and reads back; it pauses in one `node` process and is approved and
  * resumed in another. The loopback server lives here and counts requests: the POST
  * happens exactly once, the recorded GET is not repeated, and the token never reaches

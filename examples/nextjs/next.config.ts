@@ -1,12 +1,9 @@
-import path from "node:path";
 import type { NextConfig } from "next";
-
-const repositoryRoot = path.join(import.meta.dirname, "../..");
 
 const nextConfig: NextConfig = {
   // Loaded by Node at run time instead of bundled: the libSQL client has a native binding,
-  // QuickJS loads its .wasm file next to its module, and ai-codemode (linked from ../..)
-  // resolves both from its own node_modules.
+  // QuickJS loads its .wasm file next to its module, and ai-codemode starts its sandbox
+  // worker from a file beside its own chunk.
   serverExternalPackages: [
     "ai-codemode",
     "@libsql/client",
@@ -14,9 +11,9 @@ const nextConfig: NextConfig = {
     "quickjs-emscripten-core",
     "@jitl/quickjs-wasmfile-release-sync",
   ],
-  // ai-codemode is a symlink to the repository root; let Next trace files up to there.
-  outputFileTracingRoot: repositoryRoot,
-  turbopack: { root: repositoryRoot },
+  // This folder is the app's root, not the repository around it (which has its own lock file).
+  outputFileTracingRoot: import.meta.dirname,
+  turbopack: { root: import.meta.dirname },
 };
 
 export default nextConfig;

@@ -33,15 +33,16 @@ export function responseSchema(
     if (mediaType === undefined) continue;
     mediaTypes.add(mediaType);
     const media = response["content"][mediaType];
-    if (!isRecord(media) || media["schema"] === undefined) continue;
     const encoding = encodingOf(mediaType);
-    const schema: JSONSchema7 =
+    const schema = isRecord(media) ? media["schema"] : undefined;
+    // A JSON body without a schema is `unknown`; text and bytes have their type regardless.
+    if (encoding === "json" && schema === undefined) continue;
+    const described =
       encoding === "json"
-        ? bundler.convert(media["schema"], references)
-        : encoding === "text"
-          ? { type: "string" }
-          : { description: "Uint8Array (binary response body)" };
-    const described = withDescription(schema, response["description"]);
+        ? withDescription(bundler.convert(schema, references), response["description"])
+        : encoding === "binary" || encoding === "multipart"
+          ? { description: `${mediaType} response body, as a Uint8Array.` }
+          : withDescription({ type: "string" }, response["description"]);
     if (!schemas.some((existing) => JSON.stringify(existing) === JSON.stringify(described))) schemas.push(described);
   }
   const accept = mediaTypes.size > 0 ? [...mediaTypes].join(", ") : undefined;

@@ -133,6 +133,7 @@ describe("request building", () => {
     );
     next = new Response("key=host-key-123456789 agent=host-app", { headers: { "content-type": "text/plain" } });
     expect(await run(connector, "t", {})).toBe("key=[redacted] agent=host-app");
+    expect(connector.methods["t"]!.outputSchema).toMatchObject({ type: "string", description: "ok" });
     next = new Response(new Uint8Array([1, 2, 3]), { headers: { "content-type": "image/png" } });
     expect(await run(connector, "t", {})).toEqual(new Uint8Array([1, 2, 3]));
     next = new Response("not json", { headers: { "content-type": "application/json" } });

@@ -6,7 +6,7 @@
  * tools: namespaces beyond the budget are counted, not listed, and full
  * declarations are inlined only when they fit.
  */
-import { connectorDeclaration } from "../connectors/declarations.js";
+import { fullConnectorDeclaration } from "../connectors/declarations.js";
 import type { Connector } from "../connectors/types.js";
 
 /** Characters of the whole description (≈ 4 characters per o200k token, so ≈ 900 tokens). */
@@ -107,8 +107,14 @@ export function buildToolDescription({
   const listBudget = Math.max(200, maxChars - fixed.length - 2);
   const base = `${INTRO}\n${namespaceLines(connectors, listBudget).join("\n")}\n\n${example(names[0])}\n${RULES}${tail}`;
   if (inlineTypes === false || names.length === 0) return base;
-  const declarations = names.map((name) => connectorDeclaration(name, connectors[name]!)).join("\n");
-  const withTypes = `${base}\n\nDeclarations (no need to describe these):\n\`\`\`ts\n${declarations}\n\`\`\``;
-  if (inlineTypes === true || withTypes.length <= maxChars) return withTypes;
-  return base;
+  const heading = "\n\nDeclarations (no need to describe these):\n```ts\n";
+  let budget = inlineTypes === true ? Number.POSITIVE_INFINITY : maxChars - base.length - heading.length - 4;
+  const declarations: string[] = [];
+  for (const name of names) {
+    const declaration = fullConnectorDeclaration(name, connectors[name]!, budget);
+    if (declaration === undefined) return base;
+    declarations.push(declaration);
+    budget -= declaration.length + 1;
+  }
+  return `${base}${heading}${declarations.join("\n")}\n\`\`\``;
 }

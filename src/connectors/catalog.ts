@@ -3,7 +3,9 @@
  * `runtime.search` / `runtime.describe`): one search index and lazily built,
  * cached declarations over the configured connectors and saved snippets.
  */
-import { connectorDeclaration, methodDeclaration, snippetDeclaration, type CatalogSnippet } from "./declarations.js";
+import {
+  connectorDeclaration, DEFAULT_CONNECTOR_DECLARATION_MAX_CHARS, methodDeclaration, snippetDeclaration, type CatalogSnippet,
+} from "./declarations.js";
 import { createSearchIndex, type SearchDocument } from "./search-index.js";
 import type { Connector, DescribeOutput, SearchOutput } from "./types.js";
 
@@ -129,7 +131,7 @@ export function createCatalog({
     if (!has(namespace)) return notFound(target, `No connector named "${namespace}"`);
     const connector = connectors[namespace]!;
     if (member === undefined) {
-      const output: DescribeOutput = { path: namespace, kind: "connector", types: connectorDeclaration(namespace, connector) };
+      const output: DescribeOutput = { path: namespace, kind: "connector", types: connectorDeclaration(namespace, connector, DEFAULT_CONNECTOR_DECLARATION_MAX_CHARS) };
       if (connector.description !== undefined) output.description = connector.description;
       return output;
     }

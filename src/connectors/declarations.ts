@@ -70,8 +70,8 @@ function withAliases(emitter: TypeScriptEmitter, body: string): string {
 }
 
 /**
- * A connector declaration larger than this (≈ 6,000 tokens) is replaced by a
- * compact listing: one line per method with its summary, types elided.
+ * In `describe`, a connector declaration larger than this (≈ 6,000 tokens) is
+ * replaced by a compact listing: one line per method with its summary, types elided.
  */
 export const DEFAULT_CONNECTOR_DECLARATION_MAX_CHARS = 24_000;
 
@@ -109,27 +109,32 @@ function compactDeclaration(name: string, connector: Connector, maxChars: number
 
 /**
  * `declare const name: { ...every method... };` with JSDoc, aliases for
- * `$ref`s first. Past `maxChars` (a connector with hundreds of methods), a
- * compact listing with elided types instead, so a describe never floods the
- * model's context.
+ * `$ref`s first; `undefined` as soon as it would exceed `maxChars` (building
+ * stops there, so a huge connector costs little).
  */
-export function connectorDeclaration(
-  name: string,
-  connector: Connector,
-  maxChars: number = DEFAULT_CONNECTOR_DECLARATION_MAX_CHARS,
-): string {
+export function fullConnectorDeclaration(name: string, connector: Connector, maxChars = Number.POSITIVE_INFINITY): string | undefined {
   const emitter = new TypeScriptEmitter({ reservedNames: [name] });
   const members: string[] = [];
   let size = 0;
   for (const methodName of Object.keys(connector.methods)) {
     const member = methodMember(emitter, methodName, connector.methods[methodName]!, "  ", pascalCase(methodName));
     size += member.length;
-    if (size > maxChars) return compactDeclaration(name, connector, maxChars);
+    if (size > maxChars) return undefined;
     members.push(member);
   }
   const body = `${jsDoc(connectorDoc(connector), "")}declare const ${name}: {\n${members.join("\n")}\n};${skippedNote(connector)}`;
   const full = withAliases(emitter, body);
-  return full.length > maxChars ? compactDeclaration(name, connector, maxChars) : full;
+  return full.length > maxChars ? undefined : full;
+}
+
+/**
+ * The connector's full declaration, or past `maxChars` (a connector with
+ * hundreds of methods) a compact listing with elided types; `describe` passes
+ * `DEFAULT_CONNECTOR_DECLARATION_MAX_CHARS` so it never floods the model's
+ * context. @default maxChars Infinity (always the full declaration)
+ */
+export function connectorDeclaration(name: string, connector: Connector, maxChars = Number.POSITIVE_INFINITY): string {
+  return fullConnectorDeclaration(name, connector, maxChars) ?? compactDeclaration(name, connector, maxChars);
 }
 
 /**

@@ -191,7 +191,7 @@ function toolToMethod(
   const method: ConnectorMethod = {
     replay,
     execute: async (args, context) => {
-      let result: unknown = execute(args, toolExecutionOptions(context));
+      let result: unknown = execute.call(tool, args, toolExecutionOptions(context));
       result = isAsyncIterable(result) ? await lastValue(result) : await result;
       return mcp ? unwrapMcpResult(result) : result;
     },

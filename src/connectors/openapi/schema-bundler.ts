@@ -116,13 +116,27 @@ export function createSchemaBundler({
     return out;
   }
 
+  /** Schemas being converted right now: a JavaScript cycle (not a `$ref`) would never end. */
+  const active = new Set<object>();
+
   function convertNode(schema: unknown, references: Set<string>): unknown {
     if (typeof schema === "boolean") return schema;
     if (!isRecord(schema)) return {};
+    if (active.has(schema)) {
+      throw new Error("a schema contains itself as an object (a JavaScript cycle, not a $ref); pass the document with its $refs");
+    }
+    active.add(schema);
+    try {
+      return convertObject(schema, references);
+    } finally {
+      active.delete(schema);
+    }
+  }
+
+  function convertObject(schema: SchemaRecord, references: Set<string>): unknown {
     const ref = schema["$ref"];
     if (typeof ref === "string") {
       references.add(ref);
-      nameOf(ref);
       const target: SchemaRecord = { $ref: `#/$defs/${nameOf(ref)}` };
       // 3.0 ignores siblings of $ref; 3.1 (2020-12) keeps them, annotations included.
       if (version === "3.0") return target;

@@ -102,4 +102,15 @@ describe("createSchemaBundler", () => {
     expect(valid(schema, { a: "x", b: 1 })).toBe(true);
     expect(valid(schema, { a: 1 })).toBe(false);
   });
+
+  it("refuses a schema that contains itself as an object instead of looping", () => {
+    const node: Record<string, unknown> = { type: "object", properties: {} };
+    (node["properties"] as Record<string, unknown>)["child"] = node;
+    expect(() => bundle("3.1", {}, node)).toThrow("a schema contains itself as an object");
+    // A shared (non-cyclic) subschema is fine.
+    const shared = { type: "string" };
+    expect(bundle("3.1", {}, { type: "object", properties: { a: shared, b: shared } })).toMatchObject({
+      properties: { a: { type: "string" }, b: { type: "string" } },
+    });
+  });
 });

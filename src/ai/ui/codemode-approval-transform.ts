@@ -4,6 +4,7 @@
  * Approve / Reject state (`approval-requested`) instead of an output.
  */
 import type { UIMessageChunk } from "ai";
+import { toModelJson } from "../codemode-model-output.js";
 import { createCodemodeApprovalRequest, isPausedCodemodeOutput } from "./paused-output.js";
 
 /** Name under which the codemode tool is registered in `tools`. */
@@ -19,8 +20,10 @@ export interface CodemodeApprovalTransformOptions {
 }
 
 /**
- * Turns each paused codemode tool output in a UI message stream into an approval request.
- * Every other chunk passes through unchanged.
+ * Turns each paused codemode tool output in a UI message stream into an approval request,
+ * and makes other codemode outputs JSON-safe (BigInt as a decimal string, Map as an object,
+ * Date as an ISO string, bytes as base64, as the model sees them). Every other chunk passes
+ * through unchanged.
  *
  * @example
  * ```ts
@@ -37,16 +40,16 @@ export function codemodeApprovalTransform({
       if ((chunk.type === "tool-input-start" || chunk.type === "tool-input-available") && chunk.toolName === toolName) {
         codemodeCalls.add(chunk.toolCallId);
       }
-      if (
-        chunk.type === "tool-output-available" &&
-        chunk.preliminary !== true &&
-        codemodeCalls.has(chunk.toolCallId) &&
-        isPausedCodemodeOutput(chunk.output)
-      ) {
+      if (chunk.type !== "tool-output-available" || !codemodeCalls.has(chunk.toolCallId)) {
+        controller.enqueue(chunk);
+        return;
+      }
+      if (chunk.preliminary !== true && isPausedCodemodeOutput(chunk.output)) {
         controller.enqueue(await createCodemodeApprovalRequest({ toolCallId: chunk.toolCallId, output: chunk.output }));
         return;
       }
-      controller.enqueue(chunk);
+      // Journal values (BigInt, Map, Date, …) as JSON the client can receive, as the model sees them.
+      controller.enqueue({ ...chunk, output: toModelJson(chunk.output) });
     },
   });
 }

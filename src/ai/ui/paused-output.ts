@@ -4,6 +4,7 @@
  */
 import type { UIMessageChunk } from "ai";
 import type { CodeModeOutput, PendingAction } from "../../runtime/types.js";
+import { toModelJson } from "../codemode-model-output.js";
 import { toCodemodeApprovalDescriptor } from "./approval-descriptor.js";
 import { createCodemodeApprovalId } from "./approval-id.js";
 
@@ -49,6 +50,7 @@ export async function createCodemodeApprovalRequest({
     type: "tool-approval-request",
     approvalId: await createCodemodeApprovalId(action),
     toolCallId,
-    approvalDescriptor: toCodemodeApprovalDescriptor(action),
+    // Shown to a person; the arguments made JSON-safe (the id binds the journaled ones).
+    approvalDescriptor: { ...toCodemodeApprovalDescriptor(action), args: toModelJson(action.args) },
   };
 }

@@ -4,6 +4,7 @@
  */
 import type { UIMessage, UIMessageChunk } from "ai";
 import type { CodeModeOutput, PendingAction, RejectOutput } from "../../runtime/types.js";
+import { toModelJson } from "../codemode-model-output.js";
 import { DEFAULT_CODEMODE_TOOL_NAME } from "./codemode-approval-transform.js";
 import { createCodemodeApprovalRequest, isPausedCodemodeOutput } from "./paused-output.js";
 import type { CodemodeApprovalRuntime } from "./types.js";
@@ -135,9 +136,10 @@ async function resolvePart({ runtime, part }: { runtime: CodemodeApprovalRuntime
     return { modelPart: part, chunks: [request], resolved, continueModel: false };
   }
   const { approval: _approval, ...rest } = part;
+  const json = toModelJson(output);
   return {
-    modelPart: { ...rest, state: "output-available", output },
-    chunks: [{ type: "tool-output-available", toolCallId, output }],
+    modelPart: { ...rest, state: "output-available", output: json },
+    chunks: [{ type: "tool-output-available", toolCallId, output: json }],
     resolved,
     continueModel: true,
   };

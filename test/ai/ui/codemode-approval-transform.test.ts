@@ -56,4 +56,16 @@ describe("codemodeApprovalTransform", () => {
     );
     expect(out[1]?.type).toBe("tool-approval-request");
   });
+  it("makes codemode outputs and approval arguments JSON-safe for the wire", async () => {
+    const when = new Date(0);
+    const out = await run([
+      { type: "tool-input-available", toolCallId: "c1", toolName: "codemode", input: {} },
+      { type: "tool-output-available", toolCallId: "c1", output: { status: "completed", executionId: "e1", result: { n: 5n, m: new Map([["k", when]]) } } },
+      { type: "tool-input-available", toolCallId: "c2", toolName: "codemode", input: {} },
+      { type: "tool-output-available", toolCallId: "c2", output: { status: "paused", executionId: "e2", pending: [{ ...first, executionId: "e2", args: { at: when, n: 1n } }] } },
+    ]);
+    expect(JSON.parse(JSON.stringify(out))).toEqual(out);
+    expect(out[1]).toMatchObject({ output: { result: { n: "5", m: { k: "1970-01-01T00:00:00.000Z" } } } });
+    expect(out[3]).toMatchObject({ type: "tool-approval-request", approvalDescriptor: { args: { at: "1970-01-01T00:00:00.000Z", n: "1" } } });
+  });
 });

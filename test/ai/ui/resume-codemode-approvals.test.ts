@@ -219,4 +219,18 @@ describe("codemode approvals through useChat-style requests", () => {
     expect(ledger.transfers).toEqual([{ to: "alice", amount: 10 }]);
     expect(model.doStreamCalls).toHaveLength(1);
   });
+  it("results the journal keeps but JSON does not (BigInt, Date, Map) reach the client and the model", async () => {
+    const runtime = openRuntime();
+    const code = `async () => {
+      const sent = await bank.transfer({ to: "alice", amount: 10 });
+      return { sent, big: 2n ** 70n, at: new Date(0), seen: new Map([["alice", 1]]), tags: new Set(["x"]) };
+    }`;
+    const model = scriptedModel(code);
+    const chat = new Conversation(chatRoute({ runtime, model }));
+    await chat.say("pay alice");
+    await chat.answer({ approved: true });
+    const expected = { sent: { to: "alice", amount: 10, ok: true }, big: "1180591620717411303424", at: "1970-01-01T00:00:00.000Z", seen: { alice: 1 }, tags: ["x"] };
+    expect(chat.codemodeParts()[0]?.output).toMatchObject({ status: "completed", result: expected });
+    expect(chat.lastText()).toContain('"big":"1180591620717411303424"');
+  });
 });

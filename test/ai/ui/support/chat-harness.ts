@@ -1,19 +1,23 @@
 /**
  * Drives multi-request chat conversations the way `useChat` does, without a browser: each
- * request sends the whole conversation to a route, reads the UI message stream with
- * `readUIMessageStream` (continuing the last assistant message), and approval answers are
- * written onto the tool part like `addToolApprovalResponse` does.
+ * request sends the whole conversation to a route, receives the UI message stream as a
+ * server-sent-event response, reads it with `readUIMessageStream` (continuing the last
+ * assistant message), and approval answers are written onto the tool part like
+ * `addToolApprovalResponse` does.
  */
 import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import {
   convertToModelMessages,
+  createUIMessageStreamResponse,
   isStepCount,
+  parseJsonEventStream,
   readUIMessageStream,
   streamText,
   tool,
   type ToolSet,
   type UIMessage,
   type UIMessageChunk,
+  uiMessageChunkSchema,
 } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { z } from "zod";
@@ -161,7 +165,14 @@ export class Conversation {
 
   private async request(): Promise<void> {
     const sent = structuredClone(this.messages);
-    const chunks = await readAll(this.route(sent));
+    // Over the wire as useChat's transport gets it: SSE, parsed and validated against the chunk schema.
+    const response = createUIMessageStreamResponse({ stream: this.route(sent) });
+    if (response.body === null) throw new Error("the route returned no body");
+    const chunks: UIMessageChunk[] = [];
+    for (const parsed of await readAll(parseJsonEventStream({ stream: response.body, schema: uiMessageChunkSchema }))) {
+      if (!parsed.success) throw parsed.error;
+      chunks.push(parsed.value);
+    }
     this.chunks = chunks;
     const errors = chunks.filter((chunk) => chunk.type === "error");
     if (errors.length > 0) throw new Error(`the route streamed errors: ${JSON.stringify(errors)}`);

@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCodemodeRuntime } from "../../../src/ai/create-codemode-runtime.js";
 import { parseCodemodeApprovalId } from "../../../src/ai/ui/approval-id.js";
+import type { ResolvedCodemodeApproval } from "../../../src/ai/ui/resume-codemode-approvals.js";
 import type { Connector, ConnectorLifecycleContext } from "../../../src/connectors/types.js";
 import { QuickJSExecutor } from "../../../src/sandbox/quickjs-executor.js";
 import { bankTools, chatRoute, Conversation, scriptedModel, type Ledger } from "./support/chat-harness.js";
@@ -120,7 +121,8 @@ describe("codemode approvals through useChat-style requests", () => {
     const disposed: ConnectorLifecycleContext[] = [];
     const runtime = openRuntime({ audit: { methods: {}, disposeExecution: (context) => void disposed.push(context) } });
     const model = scriptedModel(SEQUENTIAL);
-    const chat = new Conversation(chatRoute({ runtime, model }));
+    const resolved: ResolvedCodemodeApproval[] = [];
+    const chat = new Conversation(chatRoute({ runtime, model, onResolved: (batch) => void resolved.push(...batch) }));
 
     await chat.say("pay alice and bob");
     const executionId = String(chat.openApproval().approval?.descriptor?.["executionId"]);
@@ -131,6 +133,9 @@ describe("codemode approvals through useChat-style requests", () => {
     expect(part?.approval?.approved).toBe(false);
     expect((await runtime.execution(executionId))?.status).toBe("rejected");
     expect(disposed).toContainEqual({ executionId, connector: "audit", status: "rejected" });
+    expect(resolved).toEqual([
+      { toolCallId: part?.toolCallId, approvalId: part?.approval?.id, status: "rejected", output: { status: "rejected", executionId } },
+    ]);
     expect(ledger.transfers).toEqual([]);
     expect(model.doStreamCalls).toHaveLength(2);
     const toolMessage = model.doStreamCalls[1]?.prompt.at(-1);

@@ -23,6 +23,7 @@ import { MockLanguageModelV4 } from "ai/test";
 import { z } from "zod";
 import { createCodemodeChatStream } from "../../../../src/ai/ui/create-codemode-chat-stream.js";
 import { hasPausedCodemode } from "../../../../src/ai/ui/has-paused-codemode.js";
+import type { ResolvedCodemodeApproval } from "../../../../src/ai/ui/resume-codemode-approvals.js";
 import type { CodemodeApprovalRuntime } from "../../../../src/ai/ui/types.js";
 import { readAll } from "./read-all.js";
 
@@ -100,9 +101,11 @@ function replyStream({ prompt }: LanguageModelV4CallOptions, code: string): Read
 export function chatRoute({
   runtime,
   model,
+  onResolved,
 }: {
   runtime: CodemodeApprovalRuntime & { tool(): ToolSet[string] };
   model: MockLanguageModelV4;
+  onResolved?: (resolved: ResolvedCodemodeApproval[]) => void;
 }): (messages: UIMessage[]) => ReadableStream<UIMessageChunk> {
   return (messages) => {
     const tools = { codemode: runtime.tool() };
@@ -117,6 +120,7 @@ export function chatRoute({
           stopWhen: [isStepCount(5), hasPausedCodemode()],
         }).toUIMessageStream(),
       onError: (error) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error)),
+      ...(onResolved === undefined ? {} : { onResolved }),
     });
   };
 }

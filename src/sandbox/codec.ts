@@ -75,16 +75,24 @@ function isPlainObject(value: object): boolean {
   return proto === Object.prototype || proto === null;
 }
 
+/** Set when an encoding produced any tag (read by {@link serializeValueTagged}). */
+let producedTag = false;
+
 function encodeInner(value: unknown, path: string, seen: Set<object>): EncodedValue {
   switch (typeof value) {
     case "string":
     case "boolean":
       return value;
-    case "number":
-      return encodeNumber(value);
+    case "number": {
+      const encoded = encodeNumber(value);
+      if (typeof encoded !== "number") producedTag = true;
+      return encoded;
+    }
     case "bigint":
+      producedTag = true;
       return { $: "bigint", v: value.toString() };
     case "undefined":
+      producedTag = true;
       return { $: "undefined" };
     case "function":
     case "symbol":
@@ -96,7 +104,11 @@ function encodeInner(value: unknown, path: string, seen: Set<object>): EncodedVa
   if (seen.has(object)) throw new CodecError({ path, message: `cycles ${BOUNDARY} (the value refers to itself)` });
   seen.add(object);
   try {
-    return encodeObject(object, path, seen);
+    const encoded = encodeObject(object, path, seen);
+    if (encoded !== null && typeof encoded === "object" && !Array.isArray(encoded) && typeof (encoded as { $?: unknown }).$ === "string") {
+      producedTag = true;
+    }
+    return encoded;
   } finally {
     seen.delete(object);
   }
@@ -199,6 +211,16 @@ export function decodeValue(encoded: unknown, { path = "value" }: EncodeOptions 
 /** Encodes a value into the string form stored in the journal. Throws {@link CodecError}. */
 export function serializeValue(value: unknown, options: EncodeOptions = {}): string {
   return JSON.stringify(encodeValue(value, options));
+}
+
+/**
+ * {@link serializeValue}, also telling whether the tree holds any tag (when it does not, the text is
+ * plain JSON of the value and a reader may skip decoding).
+ */
+export function serializeValueTagged(value: unknown, options: EncodeOptions = {}): { text: string; tagged: boolean } {
+  producedTag = false;
+  const text = JSON.stringify(encodeValue(value, options));
+  return { text, tagged: producedTag };
 }
 
 /** Reads the string form made by {@link serializeValue}. Throws {@link CodecError} for bad input. */

@@ -3,7 +3,7 @@
  * runtime and context, with host bindings as null-prototype globals, and reports value, logs and
  * a typed failure. `run()` never rejects.
  */
-import { deserializeValue, serializeValue } from "./codec.js";
+import { deserializeValue, serializeValueTagged } from "./codec.js";
 import type { ExecutorBackend } from "./executor-backend.js";
 import { resolveExecutorOptions, type QuickJSExecutorOptions, type ResolvedExecutorOptions } from "./executor-options.js";
 import { InProcessBackend } from "./in-process-backend.js";
@@ -54,7 +54,8 @@ function prepareBindings(namespaces: CodeBindingNamespace[]): { bindings: Sessio
     try {
       const args = deserializeValue(argsJson, { path: `${label} arguments` });
       const value = await binding(args);
-      return { ok: true, json: serializeValue(value, { path: `${label} result` }) };
+      const { text, tagged } = serializeValueTagged(value, { path: `${label} result` });
+      return { ok: true, json: text, tagged };
     } catch (error) {
       return { ok: false, message: messageOf(error) };
     }

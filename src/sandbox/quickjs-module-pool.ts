@@ -7,7 +7,7 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import releaseSyncImport from "@jitl/quickjs-wasmfile-release-sync";
-import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSSyncVariant, type QuickJSWASMModule } from "quickjs-emscripten-core";
+import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSRuntime, type QuickJSSyncVariant, type QuickJSWASMModule } from "quickjs-emscripten-core";
 
 /** The variant package is typed as CommonJS; under ESM its default export is the variant itself. */
 const releaseSyncVariant: QuickJSSyncVariant =
@@ -19,6 +19,14 @@ export interface SandboxModule {
   memory: WebAssembly.Memory;
   /** The memory's maximum in bytes. */
   maxBytes: number;
+  /**
+   * A QuickJS runtime kept between runs that ended cleanly (each run still gets a fresh context:
+   * separate globals and objects; the runtime holds only the atom table, shapes and the job queue,
+   * which a clean run leaves empty). Dropped after any abnormal end.
+   */
+  runtime?: QuickJSRuntime | undefined;
+  /** Runs served by `runtime`. */
+  runtimeRuns: number;
 }
 
 const PAGE_BYTES = 65_536;
@@ -54,7 +62,7 @@ export async function createSandboxModule(memoryLimitBytes: number, wasmModule?:
   context.evalCode(WARM_UP, "warm-up.js").dispose();
   context.dispose();
   runtime.dispose();
-  return { module, memory, maxBytes: maximum * PAGE_BYTES };
+  return { module, memory, maxBytes: maximum * PAGE_BYTES, runtimeRuns: 0 };
 }
 
 /** Idle modules of one thread: `acquire` one per run, `release` it after. */

@@ -1,13 +1,14 @@
 /**
- * One run of one normalised program in a fresh QuickJS runtime and context, on whichever thread
- * calls it (the main thread for in-process isolation, a worker otherwise). Host calls are bridged
- * with the sync build: the sandbox gets a call id, the host settles it later and drains the job
- * queue. The interrupt handler enforces the deadline and the abort flag.
+ * One run of one normalised program in a fresh QuickJS context, on whichever thread calls it (the
+ * main thread for in-process isolation, a worker otherwise). Host calls are bridged with the sync
+ * build: the sandbox gets a call id, the host settles it later and drains the job queue. The
+ * interrupt handler enforces the deadline and the abort flag. The runtime is reused after runs
+ * that ended cleanly (see `SandboxModule.runtime`) and replaced after anything else.
  */
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten-core";
 import type { CodeRunEnvironment, ExecutorFailureKind } from "./types.js";
 import type { SandboxModule } from "./quickjs-module-pool.js";
-import { SANDBOX_PRELUDE } from "./sandbox-prelude.js";
+import { PRELUDE_CHUNKS, PRELUDE_CORE } from "./sandbox-prelude.js";
 
 /** A binding namespace as the sandbox sees it: its global and member names (in call-index order). */
 export interface SessionBinding {
@@ -15,8 +16,11 @@ export interface SessionBinding {
   functions: string[];
 }
 
-/** What the host answers to one call: the encoded result (codec JSON) or a message. */
-export type HostReply = { ok: true; json: string } | { ok: false; message: string };
+/**
+ * What the host answers to one call: the encoded result (codec JSON; `tagged` when the tree holds
+ * any tag, so the sandbox can skip decoding plain JSON) or a message.
+ */
+export type HostReply = { ok: true; json: string; tagged: boolean } | { ok: false; message: string };
 
 /** Calls binding `functions[fn]` of namespace `ns` with codec-JSON arguments. Must not throw. */
 export type HostCaller = (ns: number, fn: number, argsJson: string) => Promise<HostReply>;
@@ -58,6 +62,8 @@ export interface SessionOutcome {
 }
 
 const MIB = 1024 * 1024;
+/** A kept runtime is replaced after this many runs, bounding what its atom table can accumulate. */
+const MAX_RUNS_PER_RUNTIME = 500;
 const LOG_MARKER_ALLOWANCE = 200;
 /** Memory within this of the cap counts as exhausted when the run failed. */
 const MEMORY_FULL_SLACK_BYTES = 4 * MIB;
@@ -83,7 +89,9 @@ export async function runSession(sandbox: SandboxModule, request: SessionRequest
     resolve?.();
   };
 
-  const runtime = sandbox.module.newRuntime();
+  const runtime = sandbox.runtime ?? sandbox.module.newRuntime();
+  sandbox.runtime = undefined;
+  sandbox.runtimeRuns++;
   runtime.setMaxStackSize(request.maxStackBytes);
   runtime.setInterruptHandler(() => {
     if (report !== undefined || stop !== undefined) return true;
@@ -140,12 +148,19 @@ export async function runSession(sandbox: SandboxModule, request: SessionRequest
     );
     const config = {
       maxLogChars: request.maxLogChars,
-      bindings: request.bindings.map((binding) => [binding.global, binding.functions]),
+      bindings: request.bindings.map((binding) => [binding.global, binding.functions, binding.functions.map((name) => argumentsLabel(binding.global, name))]),
       ...(request.environment ? { epochMs: request.environment.epochMs, randomSeed: request.environment.randomSeed } : {}),
     };
     const configHandle = keep(unwrap(context, context.evalCode(`(${JSON.stringify(config)})`, "config.js")));
-    const preludeFn = keep(unwrap(context, context.evalCode(SANDBOX_PRELUDE, "prelude.js")));
-    const api = keep(unwrap(context, context.callFunction(preludeFn, context.undefined, configHandle, hostCall, hostLog, hostReport)));
+    const hostChunk = keep(
+      context.newFunction("hostChunk", (nameHandle) => {
+        const source = PRELUDE_CHUNKS[context.getString(nameHandle)];
+        if (source === undefined) throw new Error("unknown prelude chunk");
+        return context.newString(source);
+      }),
+    );
+    const preludeFn = keep(unwrap(context, context.evalCode(PRELUDE_CORE, "prelude.js")));
+    const api = keep(unwrap(context, context.callFunction(preludeFn, context.undefined, configHandle, hostCall, hostLog, hostReport, hostChunk)));
     const settleFn = keep(context.getProp(api, "settle"));
     const completeFn = keep(context.getProp(api, "complete"));
     const failFn = keep(context.getProp(api, "fail"));
@@ -164,10 +179,12 @@ export async function runSession(sandbox: SandboxModule, request: SessionRequest
         const [id, reply] = replies.shift() as [number, HostReply];
         inflight--;
         const idHandle = context.newNumber(id);
-        const okHandle = reply.ok ? context.true : context.false;
+        // 0: rejection message, 1: plain JSON, 2: tagged tree.
+        const kindHandle = context.newNumber(reply.ok ? (reply.tagged ? 2 : 1) : 0);
         const textHandle = context.newString(reply.ok ? reply.json : reply.message);
-        context.callFunction(settleFn, context.undefined, idHandle, okHandle, textHandle).dispose();
+        context.callFunction(settleFn, context.undefined, idHandle, kindHandle, textHandle).dispose();
         idHandle.dispose();
+        kindHandle.dispose();
         textHandle.dispose();
         drainJobs(runtime);
       }
@@ -195,7 +212,14 @@ export async function runSession(sandbox: SandboxModule, request: SessionRequest
     try {
       for (const handle of handles) if (handle.alive) handle.dispose();
       context.dispose();
-      runtime.dispose();
+      // Keep the runtime only after a clean end: no stop, nothing left in the shared job queue.
+      const clean = stop === undefined && report !== undefined && inflight === 0 && !runtime.hasPendingJob();
+      if (clean && sandbox.runtimeRuns < MAX_RUNS_PER_RUNTIME) {
+        sandbox.runtime = runtime;
+      } else {
+        sandbox.runtimeRuns = 0;
+        runtime.dispose();
+      }
     } catch {
       // A dispose assertion (quickjs-emscripten #269/#235): the result stands, the module is replaced.
       discardModule = true;
@@ -233,6 +257,11 @@ export async function runSession(sandbox: SandboxModule, request: SessionRequest
       message: "The program is waiting for a promise that can never settle (no host call is in flight and no job is queued).",
     };
   }
+}
+
+/** How errors name a binding's arguments: `github.list_prs arguments`, `api["list-prs"] arguments`. */
+function argumentsLabel(global: string, name: string): string {
+  return `${/^[A-Za-z_$][\w$]*$/.test(name) ? `${global}.${name}` : `${global}[${JSON.stringify(name)}]`} arguments`;
 }
 
 function unwrap(context: QuickJSContext, result: ReturnType<QuickJSContext["evalCode"]>): QuickJSHandle {

@@ -1,30 +1,79 @@
 /**
- * JavaScript evaluated inside each fresh QuickJS context before the program. It mirrors the
- * codec (`codec.ts`) inside the sandbox, installs the binding namespaces (null prototypes),
- * the captured `console` (capped inside the sandbox), and the deterministic `Date` /
- * `Math.random` when an environment is given.
+ * JavaScript evaluated inside each fresh QuickJS context before the program.
+ *
+ * QuickJS parses at roughly 0.2 ms per KiB in wasm, so the part evaluated on every run (the core)
+ * is kept tiny; the rest are chunks compiled inside the sandbox on first use in a run:
+ * - `codec`: the codec (`codec.ts`) mirrored inside the sandbox; needed for the first host call
+ *   or a non-primitive result;
+ * - `render`: readable rendering for `console` (capped inside the sandbox), errors and results
+ *   that cannot cross;
+ * - `environment`: frozen `Date` and seeded `Math.random`, evaluated before the program when the
+ *   run has an environment.
  *
  * Host functions arrive as arguments: `hostCall(ns, fn, json) → id`, `hostLog(text)`,
- * `hostReport(kind, text)`. It evaluates to `{ settle, complete, fail }` used by the session.
- * Everything it relies on is captured before the program runs, so a program that tampers
- * with globals only hurts itself; the host validates every tree it receives regardless.
+ * `hostReport(kind, text)` (0: codec JSON, 1: rendered value, 2: error message) and
+ * `hostChunk(name) → source`. The core evaluates to `{ settle, complete, fail }`. It captures `JSON`,
+ * `eval` and the constructors it uses before the program runs; chunks compiled later take the rest
+ * from the globals of that moment. A program that tampers with globals only hurts itself: the host
+ * validates every tree it receives.
  */
-export const SANDBOX_PRELUDE = String.raw`(function (config, hostCall, hostLog, hostReport) {
+
+/** The part evaluated on every run. */
+export const PRELUDE_CORE = String.raw`(function (config, hostCall, hostLog, hostReport, hostChunk) {
 "use strict";
-const G = globalThis, O = Object, A = Array, J = JSON, S = String;
-const isArray = A.isArray, keys = O.keys, getProto = O.getPrototypeOf, defineProperty = O.defineProperty;
-const hasOwn = O.prototype.hasOwnProperty, objectProto = O.prototype;
-const stringify = J.stringify, parse = J.parse, fromCharCode = S.fromCharCode;
-const RealDate = G.Date, RealMap = G.Map, RealSet = G.Set, RealU8 = G.Uint8Array, RealAB = G.ArrayBuffer, RealError = G.Error, RealPromise = G.Promise;
-const dateGetTime = RealDate.prototype.getTime, dateISO = RealDate.prototype.toISOString, dateToString = RealDate.prototype.toString;
-const mapEntries = RealMap.prototype.entries, setValues = RealSet.prototype.values;
-const mapSet = RealMap.prototype.set, setAdd = RealSet.prototype.add;
-const mapSize = O.getOwnPropertyDescriptor(RealMap.prototype, "size").get, setSize = O.getOwnPropertyDescriptor(RealSet.prototype, "size").get;
-const promiseThen = RealPromise.prototype.then, promiseResolve = RealPromise.resolve;
+const G = globalThis, O = Object, P = Promise, stringify = JSON.stringify, parse = JSON.parse, E = Error, define = O.defineProperty, create = O.create, ev = G.eval;
+const chunks = create(null);
+const use = (name) => chunks[name] || (chunks[name] = ev(hostChunk(name))(config, hostLog, stringify, parse));
+const plain = (v) => { const t = typeof v; return v === null || t === "string" || t === "boolean" || (t === "number" && v - v === 0 && (v !== 0 || 1 / v > 0)); };
+const pending = [];
+const member = (ns, fn, path) => function (args) {
+  let json;
+  try { json = stringify(plain(args) ? args : use("codec").encode(args, path, [])); } catch (error) { return P.reject(error); }
+  const id = hostCall(ns, fn, json);
+  return new P((resolve, reject) => { pending[id] = [resolve, reject]; });
+};
+const bindings = config.bindings;
+for (let ns = 0; ns < bindings.length; ns++) {
+  const names = bindings[ns][1], target = create(null);
+  for (let fn = 0; fn < names.length; fn++) define(target, names[fn], { value: member(ns, fn, bindings[ns][2][fn]), enumerable: true });
+  define(G, bindings[ns][0], { value: O.freeze(target) });
+}
+const con = create(null);
+const logger = (prefix) => function () { use("render").log(prefix, arguments); };
+con.log = con.info = con.debug = logger(""); con.warn = logger("[warn] "); con.error = logger("[error] ");
+define(G, "console", { value: O.freeze(con), writable: true, configurable: true });
+if (config.epochMs !== undefined) use("environment");
+const fail = (error) => hostReport(2, use("render").renderError(error, true));
+function finish(value) {
+  let json;
+  try { json = stringify(plain(value) ? value : use("codec").encode(value, "result", [])); }
+  catch (error) { hostReport(1, use("render").fallback(value, error)); return; }
+  hostReport(0, json);
+}
+return {
+  settle(id, kind, text) {
+    const entry = pending[id];
+    if (entry === undefined) return;
+    pending[id] = undefined;
+    if (kind === 0) return entry[1](new E(text));
+    try { const tree = parse(text); entry[0](kind === 1 ? tree : use("codec").decode(tree)); }
+    catch (error) { entry[1](new TypeError("the host result could not be read: " + String(error))); }
+  },
+  complete: (result) => { P.resolve(result).then(finish, fail); },
+  fail,
+};
+})`;
+
+/** The codec inside the sandbox (format: see `codec.ts`). */
+const CODEC_CHUNK = String.raw`(function (config, hostLog, stringify) {
+"use strict";
+const S = String, D = Date, M = Map, St = Set, U8 = Uint8Array, AB = ArrayBuffer, T = TypeError, keys = Object.keys, getProto = Object.getPrototypeOf;
+const define = Object.defineProperty, hasOwn = Object.prototype.hasOwnProperty, objectProto = Object.prototype, isArray = Array.isArray, mapSet = M.prototype.set;
+const dateTime = D.prototype.getTime, mapEntries = M.prototype.entries, setValues = St.prototype.values, setAdd = St.prototype.add;
+const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/", BOUNDARY = "cannot cross the sandbox boundary";
 const identifier = /^[A-Za-z_$][\w$]*$/;
-const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-const BOUNDARY = "cannot cross the sandbox boundary";
-function child(path, k) { return identifier.test(k) ? path + "." + k : path + "[" + stringify(k) + "]"; }
+const child = (path, k) => identifier.test(k) ? path + "." + k : path + "[" + stringify(k) + "]";
+const iterate = (target, method) => ({ [Symbol.iterator]: () => method.call(target) });
 function toBase64(bytes) {
   let out = "";
   for (let i = 0; i < bytes.length; i += 3) {
@@ -36,20 +85,21 @@ function toBase64(bytes) {
   return out;
 }
 function fromBase64(text) {
-  const clean = text.replace(/=+$/, "");
-  const out = new RealU8((clean.length * 3) >> 2);
+  let end = text.length;
+  while (end > 0 && text[end - 1] === "=") end--;
+  const out = new U8((end * 3) >> 2);
   let bits = 0, count = 0, j = 0;
-  for (let i = 0; i < clean.length; i++) {
-    bits = (bits << 6) | B64.indexOf(clean[i]); count += 6;
+  for (let i = 0; i < end; i++) {
+    bits = (bits << 6) | B64.indexOf(text[i]); count += 6;
     if (count >= 8) { count -= 8; out[j++] = (bits >> count) & 255; }
   }
   return out;
 }
 function unsupported(value, path) {
-  if (typeof value === "function") return new TypeError(path + ": functions " + BOUNDARY);
-  if (typeof value === "symbol") return new TypeError(path + ": symbols " + BOUNDARY);
+  if (typeof value === "function") return new T(path + ": functions " + BOUNDARY);
+  if (typeof value === "symbol") return new T(path + ": symbols " + BOUNDARY);
   const ctor = value.constructor, name = ctor && typeof ctor.name === "string" && ctor.name !== "" ? ctor.name + " instances" : "objects with a custom prototype";
-  return new TypeError(path + ": " + name + " " + BOUNDARY + " (supported: JSON values, undefined, Date, Uint8Array, ArrayBuffer, Map, Set, BigInt)");
+  return new T(path + ": " + name + " " + BOUNDARY + " (supported: JSON values, undefined, Date, Uint8Array, ArrayBuffer, Map, Set, BigInt)");
 }
 function encode(value, path, seen) {
   switch (typeof value) {
@@ -65,8 +115,8 @@ function encode(value, path, seen) {
     case "function": case "symbol": throw unsupported(value, path);
   }
   if (value === null) return null;
-  if (seen.indexOf(value) !== -1) throw new TypeError(path + ": cycles " + BOUNDARY + " (the value refers to itself)");
-  if (seen.length >= 2000) throw new TypeError(path + ": values nested deeper than 2000 levels " + BOUNDARY);
+  if (seen.indexOf(value) !== -1) throw new T(path + ": cycles " + BOUNDARY + " (the value refers to itself)");
+  if (seen.length >= 2000) throw new T(path + ": values nested deeper than 2000 levels " + BOUNDARY);
   seen.push(value);
   try {
     if (isArray(value)) {
@@ -74,55 +124,60 @@ function encode(value, path, seen) {
       for (let i = 0; i < value.length; i++) out[i] = encode(value[i], path + "[" + i + "]", seen);
       return out;
     }
-    if (value instanceof RealDate) { const t = dateGetTime.call(value); return { $: "date", v: t !== t ? null : t }; }
-    if (value instanceof RealU8) return { $: "bytes", v: toBase64(value) };
-    if (value instanceof RealAB) return { $: "arraybuffer", v: toBase64(new RealU8(value)) };
-    if (value instanceof RealMap) {
+    if (value instanceof D) { const t = dateTime.call(value); return { $: "date", v: t !== t ? null : t }; }
+    if (value instanceof U8) return { $: "bytes", v: toBase64(value) };
+    if (value instanceof AB) return { $: "arraybuffer", v: toBase64(new U8(value)) };
+    if (value instanceof M) {
       const out = []; let i = 0;
-      for (const entry of { [Symbol.iterator]: () => mapEntries.call(value) }) {
-        out.push([encode(entry[0], path + ".<key " + i + ">", seen), encode(entry[1], path + ".<value " + i + ">", seen)]); i++;
-      }
+      for (const entry of iterate(value, mapEntries)) { out.push([encode(entry[0], path + ".<key " + i + ">", seen), encode(entry[1], path + ".<value " + i + ">", seen)]); i++; }
       return { $: "map", v: out };
     }
-    if (value instanceof RealSet) {
+    if (value instanceof St) {
       const out = []; let i = 0;
-      for (const item of { [Symbol.iterator]: () => setValues.call(value) }) out.push(encode(item, path + ".<item " + i++ + ">", seen));
+      for (const item of iterate(value, setValues)) out.push(encode(item, path + ".<item " + i++ + ">", seen));
       return { $: "set", v: out };
     }
     const proto = getProto(value);
     if (proto !== objectProto && proto !== null) throw unsupported(value, path);
-    const out = {};
-    const ks = keys(value);
-    for (let i = 0; i < ks.length; i++) {
-      const k = ks[i];
-      defineProperty(out, k, { value: encode(value[k], child(path, k), seen), enumerable: true, writable: true, configurable: true });
-    }
+    const out = {}, ks = keys(value);
+    for (let i = 0; i < ks.length; i++) define(out, ks[i], { value: encode(value[ks[i]], child(path, ks[i]), seen), enumerable: true, writable: true, configurable: true });
     return hasOwn.call(out, "$") ? { $: "object", v: out } : out;
   } finally { seen.pop(); }
 }
 function decode(tree) {
   if (tree === null || typeof tree !== "object") return tree;
   if (isArray(tree)) { const out = []; for (let i = 0; i < tree.length; i++) out[i] = decode(tree[i]); return out; }
-  if (!hasOwn.call(tree, "$")) return decodeFields(tree);
+  if (!hasOwn.call(tree, "$")) return fields(tree);
   const v = tree.v;
   switch (tree.$) {
     case "undefined": return undefined;
     case "number": return v === "-0" ? -0 : +v;
     case "bigint": return BigInt(v);
-    case "date": return new RealDate(v === null ? NaN : v);
+    case "date": return new D(v === null ? NaN : v);
     case "bytes": return fromBase64(v);
     case "arraybuffer": return fromBase64(v).buffer;
-    case "map": { const m = new RealMap(); for (let i = 0; i < v.length; i++) mapSet.call(m, decode(v[i][0]), decode(v[i][1])); return m; }
-    case "set": { const s = new RealSet(); for (let i = 0; i < v.length; i++) setAdd.call(s, decode(v[i])); return s; }
-    default: return decodeFields(v);
+    case "map": { const m = new M(); for (let i = 0; i < v.length; i++) mapSet.call(m, decode(v[i][0]), decode(v[i][1])); return m; }
+    case "set": { const s = new St(); for (let i = 0; i < v.length; i++) setAdd.call(s, decode(v[i])); return s; }
+    default: return fields(v);
   }
 }
-function decodeFields(tree) {
+function fields(tree) {
   const out = {}, ks = keys(tree);
-  for (let i = 0; i < ks.length; i++) defineProperty(out, ks[i], { value: decode(tree[ks[i]]), enumerable: true, writable: true, configurable: true });
+  for (let i = 0; i < ks.length; i++) define(out, ks[i], { value: decode(tree[ks[i]]), enumerable: true, writable: true, configurable: true });
   return out;
 }
-// Readable rendering for logs, errors and completion values that cannot cross. Bounded by a character budget.
+return { encode, decode };
+})`;
+
+/** Rendering for console, errors and results that cannot cross; the console budget lives here. */
+const RENDER_CHUNK = String.raw`(function (config, hostLog, stringify) {
+"use strict";
+const S = String, D = Date, M = Map, St = Set, U8 = Uint8Array, AB = ArrayBuffer, E = Error, keys = Object.keys, getProto = Object.getPrototypeOf;
+const objectProto = Object.prototype, isArray = Array.isArray;
+const dateTime = D.prototype.getTime, dateISO = D.prototype.toISOString, mapEntries = M.prototype.entries, setValues = St.prototype.values;
+const mapSize = Object.getOwnPropertyDescriptor(M.prototype, "size").get, setSize = Object.getOwnPropertyDescriptor(St.prototype, "size").get;
+const identifier = /^[A-Za-z_$][\w$]*$/;
+const iterate = (target, method) => ({ [Symbol.iterator]: () => method.call(target) });
 function render(value, budget, depth, seen, top) {
   if (budget.left <= 0) return "…";
   let out;
@@ -141,143 +196,100 @@ function render(value, budget, depth, seen, top) {
 }
 function renderObject(value, budget, depth, seen) {
   if (seen.indexOf(value) !== -1) return "[Circular]";
-  if (value instanceof RealDate) { const t = dateGetTime.call(value); return t !== t ? "Invalid Date" : dateISO.call(value); }
-  if (value instanceof RealError) return renderError(value, budget, false);
+  if (value instanceof D) { const t = dateTime.call(value); return t !== t ? "Invalid Date" : dateISO.call(value); }
+  if (value instanceof E) return renderError(value, false);
   if (depth > 4) return isArray(value) ? "[Array]" : "[Object]";
   seen.push(value);
   try {
     const parts = [];
     const add = (text) => { parts.push(text); return budget.left > 0 && parts.length <= 100; };
+    const item = (v) => render(v, budget, depth + 1, seen, false);
     let open = "{", close = "}";
     if (isArray(value)) {
       open = "["; close = "]";
-      for (let i = 0; i < value.length && add(render(value[i], budget, depth + 1, seen, false)); i++);
-    } else if (value instanceof RealMap) {
+      for (let i = 0; i < value.length && add(item(value[i])); i++);
+    } else if (value instanceof M) {
       open = "Map(" + mapSize.call(value) + ") {";
-      for (const e of { [Symbol.iterator]: () => mapEntries.call(value) }) if (!add(render(e[0], budget, depth + 1, seen, false) + " => " + render(e[1], budget, depth + 1, seen, false))) break;
-    } else if (value instanceof RealSet) {
+      for (const e of iterate(value, mapEntries)) if (!add(item(e[0]) + " => " + item(e[1]))) break;
+    } else if (value instanceof St) {
       open = "Set(" + setSize.call(value) + ") {";
-      for (const item of { [Symbol.iterator]: () => setValues.call(value) }) if (!add(render(item, budget, depth + 1, seen, false))) break;
-    } else if (value instanceof RealU8) {
-      open = "Uint8Array(" + value.length + ") [" ; close = "]";
+      for (const v of iterate(value, setValues)) if (!add(item(v))) break;
+    } else if (value instanceof U8) {
+      open = "Uint8Array(" + value.length + ") ["; close = "]";
       for (let i = 0; i < value.length && add(S(value[i])); i++);
-    } else if (value instanceof RealAB) {
+    } else if (value instanceof AB) {
       return "ArrayBuffer { byteLength: " + value.byteLength + " }";
     } else {
       const proto = getProto(value), ctor = proto && proto.constructor;
       if (proto !== objectProto && proto !== null && ctor && typeof ctor.name === "string" && ctor.name) open = ctor.name + " {";
       const ks = keys(value);
-      for (let i = 0; i < ks.length; i++) {
-        const k = ks[i];
-        if (!add((identifier.test(k) ? k : stringify(k)) + ": " + render(value[k], budget, depth + 1, seen, false))) break;
-      }
+      for (let i = 0; i < ks.length; i++) if (!add((identifier.test(ks[i]) ? ks[i] : stringify(ks[i])) + ": " + item(value[ks[i]]))) break;
     }
-    if (parts.length === 0) return open + close;
-    return open + " " + parts.join(", ") + " " + close;
+    return parts.length === 0 ? open + close : open + " " + parts.join(", ") + " " + close;
   } finally { seen.pop(); }
 }
-function renderError(error, budget, withLine) {
+function renderError(error, withLine) {
   try {
-    if (error instanceof RealError || (error !== null && typeof error === "object" && typeof error.message === "string")) {
+    if (error instanceof E || (error !== null && typeof error === "object" && typeof error.message === "string")) {
       let text = S(error.name || "Error") + ": " + S(error.message);
       const at = /program\.js:(\d+)/.exec(S(error.stack || ""));
       if (at && withLine) text += " (line " + at[1] + ")";
       return text;
     }
-    return "Uncaught " + render(error, budget || { left: 2000 }, 0, [], false);
+    return "Uncaught " + render(error, { left: 2000 }, 0, [], false);
   } catch (failure) {
     return "Uncaught exception that could not be rendered";
   }
 }
-// console: captured in order, capped inside the sandbox.
-let logLeft = config.maxLogChars, logTruncated = false;
-function logger(prefix) {
-  return function () {
-    if (logTruncated) return;
-    const budget = { left: logLeft + 1 };
-    const parts = [];
-    for (let i = 0; i < arguments.length && budget.left > 0; i++) parts.push(render(arguments[i], budget, 0, [], true));
-    let line = prefix + parts.join(" ");
-    if (line.length > logLeft) {
-      line = line.slice(0, logLeft > 0 ? logLeft : 0) + "… [logs truncated: more than " + config.maxLogChars + " characters]";
-      logTruncated = true;
-    }
-    logLeft -= line.length;
-    hostLog(line);
-  };
+function fallback(value, error) {
+  let text;
+  try { text = render(value, { left: 100000 }, 0, [], true); } catch (again) { text = "[result could not be rendered]"; }
+  return text + " (the result was rendered as a string: " + (error && error.message ? error.message : S(error)) + ")";
 }
-const consoleObject = O.create(null);
-consoleObject.log = logger(""); consoleObject.info = logger(""); consoleObject.debug = logger("");
-consoleObject.warn = logger("[warn] "); consoleObject.error = logger("[error] ");
-defineProperty(G, "console", { value: O.freeze(consoleObject), writable: true, configurable: true });
-// Deterministic Date and Math.random.
-if (config.epochMs !== undefined) {
-  const epoch = config.epochMs;
-  const FrozenDate = function Date() {
-    if (new.target === undefined) return dateToString.call(new RealDate(epoch));
-    return arguments.length === 0 ? new RealDate(epoch) : new RealDate(...arguments);
-  };
-  FrozenDate.prototype = RealDate.prototype;
-  FrozenDate.now = function now() { return epoch; };
-  FrozenDate.parse = RealDate.parse; FrozenDate.UTC = RealDate.UTC;
-  defineProperty(RealDate.prototype, "constructor", { value: FrozenDate, writable: true, configurable: true });
-  defineProperty(G, "Date", { value: FrozenDate, writable: true, configurable: true });
-}
-if (config.randomSeed !== undefined) {
-  // xmur3 hash of the seed string feeding sfc32.
-  let h = 1779033703 ^ config.randomSeed.length;
-  for (let i = 0; i < config.randomSeed.length; i++) { h = Math.imul(h ^ config.randomSeed.charCodeAt(i), 3432918353); h = (h << 13) | (h >>> 19); }
-  const next = () => { h = Math.imul(h ^ (h >>> 16), 2246822507); h = Math.imul(h ^ (h >>> 13), 3266489909); return (h ^= h >>> 16) >>> 0; };
-  let a = next(), b = next(), c = next(), d = next();
-  Math.random = function random() {
-    a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
-    let t = (a + b) | 0; a = b ^ (b >>> 9); b = (c + (c << 3)) | 0; c = (c << 21) | (c >>> 11); d = (d + 1) | 0; t = (t + d) | 0; c = (c + t) | 0;
-    return (t >>> 0) / 4294967296;
-  };
-}
-// Bindings: one null-prototype global per namespace; calls go to the host by index.
-const pending = new RealMap();
-const mapGet = RealMap.prototype.get, mapDelete = RealMap.prototype.delete;
-function makeMember(ns, fn, label) {
-  return function (args) {
-    let json;
-    try { json = stringify(encode(args, label, [])); }
-    catch (error) { return RealPromise.reject(error instanceof RealError ? error : new TypeError(S(error))); }
-    const id = hostCall(ns, fn, json);
-    return new RealPromise((resolve, reject) => { mapSet.call(pending, id, { resolve, reject }); });
-  };
-}
-for (let ns = 0; ns < config.bindings.length; ns++) {
-  const binding = config.bindings[ns], target = O.create(null);
-  for (let fn = 0; fn < binding[1].length; fn++) {
-    const name = binding[1][fn];
-    defineProperty(target, name, { value: makeMember(ns, fn, child(binding[0], name) + " arguments"), enumerable: true });
+let left = config.maxLogChars, truncated = false;
+function log(prefix, args) {
+  if (truncated) return;
+  const budget = { left: left + 1 }, parts = [];
+  for (let i = 0; i < args.length && budget.left > 0; i++) parts.push(render(args[i], budget, 0, [], true));
+  let line = prefix + parts.join(" ");
+  if (line.length > left) {
+    line = line.slice(0, left > 0 ? left : 0) + "… [logs truncated: more than " + config.maxLogChars + " characters]";
+    truncated = true;
   }
-  defineProperty(G, binding[0], { value: O.freeze(target), enumerable: false, writable: false, configurable: false });
+  left -= line.length;
+  hostLog(line);
 }
-function settle(id, ok, text) {
-  const entry = mapGet.call(pending, id);
-  if (entry === undefined) return;
-  mapDelete.call(pending, id);
-  if (!ok) { entry.reject(new RealError(text)); return; }
-  let value;
-  try { value = decode(parse(text)); } catch (error) { entry.reject(new TypeError("the host result could not be read: " + S(error))); return; }
-  entry.resolve(value);
-}
-function finishValue(value) {
-  let json;
-  try { json = stringify(encode(value, "result", [])); }
-  catch (error) {
-    let text;
-    try { text = render(value, { left: 100000 }, 0, [], true); } catch (again) { text = "[result could not be rendered]"; }
-    hostReport(1, text + " (the result was rendered as a string: " + (error && error.message ? error.message : S(error)) + ")");
-    return;
-  }
-  hostReport(0, json);
-}
-function complete(result) {
-  promiseThen.call(promiseResolve.call(RealPromise, result), finishValue, (error) => hostReport(2, renderError(error, undefined, true)));
-}
-function fail(error) { hostReport(2, renderError(error, undefined, true)); }
-return { settle, complete, fail };
+return { renderError, fallback, log };
 })`;
+
+/** Frozen `Date` and seeded `Math.random` (xmur3 hash of the seed feeding sfc32). */
+const ENVIRONMENT_CHUNK = String.raw`(function (config) {
+"use strict";
+const RealDate = Date, epoch = config.epochMs, seed = config.randomSeed, toString = RealDate.prototype.toString;
+const FrozenDate = function Date() {
+  if (new.target === undefined) return toString.call(new RealDate(epoch));
+  return arguments.length === 0 ? new RealDate(epoch) : new RealDate(...arguments);
+};
+FrozenDate.prototype = RealDate.prototype;
+FrozenDate.now = function now() { return epoch; };
+FrozenDate.parse = RealDate.parse; FrozenDate.UTC = RealDate.UTC;
+Object.defineProperty(RealDate.prototype, "constructor", { value: FrozenDate, writable: true, configurable: true });
+Object.defineProperty(globalThis, "Date", { value: FrozenDate, writable: true, configurable: true });
+let h = 1779033703 ^ seed.length;
+for (let i = 0; i < seed.length; i++) { h = Math.imul(h ^ seed.charCodeAt(i), 3432918353); h = (h << 13) | (h >>> 19); }
+const next = () => { h = Math.imul(h ^ (h >>> 16), 2246822507); h = Math.imul(h ^ (h >>> 13), 3266489909); return (h ^= h >>> 16) >>> 0; };
+let a = next(), b = next(), c = next(), d = next();
+Math.random = function random() {
+  a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
+  let t = (a + b) | 0; a = b ^ (b >>> 9); b = (c + (c << 3)) | 0; c = (c << 21) | (c >>> 11); d = (d + 1) | 0; t = (t + d) | 0; c = (c + t) | 0;
+  return (t >>> 0) / 4294967296;
+};
+return {};
+})`;
+
+/** Chunks by name, compiled inside the sandbox on first use in a run. */
+export const PRELUDE_CHUNKS: Readonly<Record<string, string>> = Object.freeze({
+  codec: CODEC_CHUNK,
+  render: RENDER_CHUNK,
+  environment: ENVIRONMENT_CHUNK,
+});

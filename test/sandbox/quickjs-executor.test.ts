@@ -154,6 +154,13 @@ describe.each(ISOLATIONS)("QuickJSExecutor (%s)", (isolation) => {
     expect(result.value).toEqual(["undefined", undefined, false]);
   });
 
+  it("never lets jobs left by one run execute in the next", async () => {
+    const first = await run("(async () => { for (let i = 0; i < 50; i++) await null; console.log('late'); await math.fail() })(); return 1");
+    expect(first.value).toBe(1);
+    const second = await run("await null; await null; 2");
+    expect(second).toEqual({ value: 2, logs: [] });
+  });
+
   it("freezes Date and seeds Math.random from the environment", async () => {
     const environment = { epochMs: Date.UTC(2024, 0, 2), randomSeed: "execution-1" };
     const program = "[Date.now(), new Date().getTime(), typeof Date(), new Date(5).getTime(), new Date() instanceof Date, Math.random(), Math.random()]";

@@ -93,7 +93,12 @@ async function appliedVersion(client: Client): Promise<number> {
  * writer share the file.
  */
 export async function migrateStore(client: Client, { local, now }: { local: boolean; now: number }): Promise<void> {
-  if (local) await client.execute("PRAGMA journal_mode=WAL");
+  if (local) {
+    await client.execute("PRAGMA journal_mode=WAL");
+    // WAL + NORMAL: a commit is safe against a crashed or killed process (the failure a
+    // pass must survive) without an fsync per journal write; see docs/decisions/journal-durability.md.
+    await client.execute("PRAGMA synchronous=NORMAL");
+  }
   await client.execute(
     `CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`,
   );

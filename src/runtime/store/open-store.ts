@@ -77,7 +77,9 @@ export function openStore(store: Client | CodemodeStoreOptions): OpenedStore {
   const client = createClient({
     url: store.url,
     ...(store.authToken === undefined ? {} : { authToken: store.authToken }),
-    ...(local ? { timeout: DEFAULT_BUSY_TIMEOUT_MS } : {}),
+    // One connection per local client: the per-connection pragmas set by migrateStore
+    // (synchronous=NORMAL) then apply to every statement; SQLite has one writer anyway.
+    ...(local ? { timeout: DEFAULT_BUSY_TIMEOUT_MS, concurrency: 1 } : {}),
   });
   return { client, owned: true, local };
 }

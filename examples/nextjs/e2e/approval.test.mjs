@@ -126,6 +126,7 @@ test("prompt → approval with connector, method and arguments → Approve → f
   assert.match((await output.getByTestId("logs").textContent()) ?? "", /merged #42 as c0ffee42/);
   assert.match((await output.getByTestId("result").textContent()) ?? "", /"merged": true/);
   assert.equal(await page.getByTestId("approval").count(), 0);
+  await page.screenshot({ path: path.join(tmpDir, "completed.png"), fullPage: true });
   await page.close();
 });
 

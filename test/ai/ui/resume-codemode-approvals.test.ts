@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCodemodeRuntime } from "../../../src/ai/create-codemode-runtime.js";
 import { parseCodemodeApprovalId } from "../../../src/ai/ui/approval-id.js";
-import type { ResolvedCodemodeApproval } from "../../../src/ai/ui/resume-codemode-approvals.js";
+import { resumeCodemodeApprovals, type ResolvedCodemodeApproval } from "../../../src/ai/ui/resume-codemode-approvals.js";
 import type { Connector, ConnectorLifecycleContext } from "../../../src/connectors/types.js";
 import { QuickJSExecutor } from "../../../src/sandbox/quickjs-executor.js";
 import { bankTools, chatRoute, Conversation, scriptedModel, type Ledger } from "./support/chat-harness.js";
@@ -237,5 +237,28 @@ describe("codemode approvals through useChat-style requests", () => {
     const expected = { sent: { to: "alice", amount: 10, ok: true }, big: "1180591620717411303424", at: "1970-01-01T00:00:00.000Z", seen: { alice: 1 }, tags: ["x"] };
     expect(chat.codemodeParts()[0]?.output).toMatchObject({ status: "completed", result: expected });
     expect(chat.lastText()).toContain('"big":"1180591620717411303424"');
+  });
+  it("leaves other tools' approvals to streamText and honours a custom tool name", async () => {
+    const runtime = openRuntime();
+    const part = (type: string) => ({
+      type,
+      toolCallId: `call-${type}`,
+      state: "approval-responded",
+      input: {},
+      approval: { id: "approval-1", approved: true },
+    });
+    const messages = [
+      { id: "u", role: "user" as const, parts: [{ type: "text" as const, text: "go" }] },
+      { id: "a", role: "assistant" as const, parts: [part("tool-deploy"), part("tool-run_code")] as never[] },
+    ];
+    const untouched = await resumeCodemodeApprovals({ runtime, messages });
+    expect(untouched).toEqual({ messages, chunks: [], continueModel: true, resolved: [] });
+
+    const renamed = await resumeCodemodeApprovals({ runtime, messages, toolName: "run_code" });
+    expect(renamed.resolved).toEqual([
+      { toolCallId: "call-tool-run_code", approvalId: "approval-1", status: "invalid", kind: "malformed", error: expect.stringContaining("is not a codemode approval id") },
+    ]);
+    expect(renamed.continueModel).toBe(false);
+    expect(renamed.messages[1]?.parts[0]).toEqual(part("tool-deploy"));
   });
 });

@@ -1,5 +1,5 @@
 import { createCodemodeRuntime } from "ai-codemode";
-import { githubTools } from "./github-connector";
+import { github } from "./github-connector";
 
 type CodemodeRuntime = ReturnType<typeof createCodemodeRuntime>;
 
@@ -12,7 +12,7 @@ let runtime: CodemodeRuntime | undefined;
  */
 export function getCodemodeRuntime(): CodemodeRuntime {
   runtime ??= createCodemodeRuntime({
-    connectors: { github: githubTools },
+    connectors: { github },
     store: process.env.CODEMODE_DATABASE_URL ?? "file:.codemode/example.db",
   });
   return runtime;

@@ -1,4 +1,5 @@
 import { tool } from "ai";
+import { connector } from "ai-codemode";
 import { z } from "zod";
 
 const pullRequests = [
@@ -7,11 +8,8 @@ const pullRequests = [
   { number: 44, title: "Add dark mode", author: "li" },
 ];
 
-/**
- * A small demo connector: reading is free, merging needs a human's approval.
- * Deterministic, so a replayed pass sees the same values.
- */
-export const githubTools = {
+/** Plain AI SDK tools. Deterministic, so a replayed pass sees the same values. */
+const githubTools = {
   list_pull_requests: tool({
     description: "List the open pull requests of a repository.",
     inputSchema: z.object({ repo: z.string().describe("owner/name") }),
@@ -20,7 +18,6 @@ export const githubTools = {
   merge_pull_request: tool({
     description: "Merge a pull request. Needs approval.",
     inputSchema: z.object({ repo: z.string().describe("owner/name"), number: z.number().int() }),
-    needsApproval: true,
     execute: async ({ repo, number }) => {
       const pr = pullRequests.find((candidate) => candidate.number === number);
       if (pr === undefined) throw new Error(`${repo} has no open pull request #${number}`);
@@ -28,3 +25,9 @@ export const githubTools = {
     },
   }),
 };
+
+/**
+ * The `github` namespace: reading is free, merging needs a human's approval (set on the
+ * connector, since the AI SDK deprecates tool-level `needsApproval`).
+ */
+export const github = connector(githubTools, { methods: { merge_pull_request: { requiresApproval: true } } });

@@ -16,7 +16,7 @@ const work = mkdtempSync(join(tmpdir(), "codemode-demo-"));
 const versions = JSON.parse(execFileSync("npm", ["pkg", "get", "devDependencies"], { cwd: root, encoding: "utf8" })) as Record<string, string>;
 
 function runDemo(...flags: string[]): string {
-  const env = { ...process.env, NO_COLOR: "1" };
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" };
   delete env["OPENAI_API_KEY"];
   delete env["CODEMODE_DATABASE_URL"];
   delete env["TURSO_DATABASE_URL"];

@@ -4,6 +4,7 @@ import { SummaryReporter } from "./test/support/summary-reporter.js";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    globalSetup: ["test/support/build-package.ts"],
     environment: "node",
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -28,7 +28,6 @@ function runDemo(...flags: string[]): string {
 
 describe("npm run demo from a packed tarball", () => {
   beforeAll(() => {
-    execFileSync("npm", ["run", "build", "--silent"], { cwd: root, stdio: "ignore" });
     const packed = execFileSync("npm", ["pack", "--silent", "--pack-destination", work], { cwd: root, encoding: "utf8" }).trim().split("\n").at(-1)!;
     cpSync(join(root, "examples/demo"), work, { recursive: true });
     writeFileSync(

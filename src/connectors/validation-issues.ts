@@ -140,6 +140,34 @@ function pointerToPath(pointer: string): Array<string | number> {
 }
 
 const EXPECTED_TYPE = /Expected "([^"]+)"/;
+
+/**
+ * Folds the branch errors of a failed `anyOf`/`oneOf` into the alternative
+ * itself: "expected string | null" instead of one line per branch. Returns
+ * the remaining errors and, per alternative, what its branches expected.
+ */
+function collapseAlternatives(errors: JsonSchemaOutputUnit[]): {
+  errors: JsonSchemaOutputUnit[];
+  alternatives: Map<JsonSchemaOutputUnit, string[]>;
+} {
+  const alternatives = new Map<JsonSchemaOutputUnit, string[]>();
+  const consumed = new Set<JsonSchemaOutputUnit>();
+  for (const error of errors) {
+    if ((error.keyword !== "anyOf" && error.keyword !== "oneOf") || consumed.has(error)) continue;
+    const expected: string[] = [];
+    for (const branch of errors) {
+      if (branch === error || !branch.keywordLocation.startsWith(`${error.keywordLocation}/`)) continue;
+      consumed.add(branch);
+      if (branch.instanceLocation !== error.instanceLocation) continue;
+      if (branch.keyword === "type") expected.push(EXPECTED_TYPE.exec(branch.error)?.[1] ?? "another type");
+      else if (branch.keyword === "const") expected.push(CONST_VALUE.exec(branch.error)?.[1] ?? "a constant");
+      else if (branch.keyword === "enum") expected.push(...(ENUM_VALUES.exec(branch.error)?.[1] ?? "").replace(/^\[|\]$/g, "").split(","));
+      else if (branch.keyword === "required") expected.push(`an object with "${REQUIRED_PROPERTY.exec(branch.error)?.[1] ?? "?"}"`);
+    }
+    alternatives.set(error, expected);
+  }
+  return { errors: errors.filter((error) => !consumed.has(error)), alternatives };
+}
 const REQUIRED_PROPERTY = /required property "(.*)"\.?$/;
 const ENUM_VALUES = /match any of (.*)\.$/;
 const CONST_VALUE = /match (.*)\.$/;
@@ -148,11 +176,22 @@ const CONST_VALUE = /match (.*)\.$/;
  * Issues from `@cfworker/json-schema` output. Keeps the most specific errors:
  * an error is dropped when another error points deeper inside the same value.
  */
-export function issuesFromJsonSchemaErrors(errors: JsonSchemaOutputUnit[]): ValidationIssue[] {
+export function issuesFromJsonSchemaErrors(all: JsonSchemaOutputUnit[]): ValidationIssue[] {
+  const { errors, alternatives } = collapseAlternatives(all);
   const locations = errors.map((error) => error.instanceLocation);
   const issues: ValidationIssue[] = [];
   const seen = new Set<string>();
   for (const error of errors) {
+    const expectedAlternatives = alternatives.get(error);
+    if (expectedAlternatives !== undefined) {
+      const path = pointerToPath(error.instanceLocation);
+      issues.push(
+        expectedAlternatives.length > 0
+          ? { path, expected: [...new Set(expectedAlternatives)].join(" | "), message: "" }
+          : { path, message: "matches none of the allowed shapes" },
+      );
+      continue;
+    }
     const isContainer = locations.some((other) => other.startsWith(`${error.instanceLocation}/`));
     if (isContainer && error.keyword !== "required") continue;
     let issue: ValidationIssue;

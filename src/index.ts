@@ -68,4 +68,11 @@ export type {
   RollbackOutput,
   Snippet,
 } from "./runtime/types.js";
+export type { DurableRuntime } from "./runtime/durable-runtime.js";
+export type { DurableRuntimeOptions, RuntimeLimits, TransformResultInfo } from "./runtime/runtime-options.js";
+export type { CodemodeStoreOptions, StoreOption } from "./runtime/store/open-store.js";
+export type { ExpirePausedOutput } from "./runtime/housekeeping.js";
+export type { ExpiredExecution } from "./runtime/store/journal-store.js";
+export type { SaveSnippetOutput } from "./runtime/snippets.js";
+export { StoreError } from "./runtime/store-error.js";
 export { CodemodeError, InvalidOptionError } from "./errors.js";

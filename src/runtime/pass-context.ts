@@ -55,7 +55,7 @@ export class PassContext {
     this.execution = execution;
     this.options = options;
     this.lease = { runtime: execution.runtime, executionId: execution.executionId, leaseToken };
-    this.writer = new JournalWriter(deps.store.client);
+    this.writer = new JournalWriter(deps.store.client, this.lease);
     this.recorded = new Map(calls.map((call) => [call.seq, call]));
     this.#leaseRenewedAt = deps.now();
     if (options.abortSignal !== undefined) {

@@ -20,9 +20,36 @@ function leaseArgs(lease: PassLease): [string, string, string] {
   return [lease.runtime, lease.executionId, lease.leaseToken];
 }
 
+/**
+ * A write of one call row, merged by the journal writer with the other call-row
+ * writes of the same flush into a single upsert statement (one statement, no
+ * transaction: the cheapest durable write libSQL offers).
+ */
+export interface CallRowWrite {
+  kind: "call-row";
+  /** `insert`: a new row; `update`: `executing → applied | error` of an existing row. */
+  mode: "insert" | "update";
+  seq: number;
+  connector: string;
+  method: string;
+  argsText: string;
+  status: "executing" | "pending" | "applied" | "error";
+  resultText: string | null;
+  error: string | null;
+  replay: "record" | "reexecute";
+  requiresApproval: boolean;
+  startedAt: number | null;
+  finishedAt: number | null;
+}
+
+/** Tells a call-row write from a plain statement. */
+export function isCallRowWrite(value: unknown): value is CallRowWrite {
+  return typeof value === "object" && value !== null && (value as { kind?: unknown }).kind === "call-row";
+}
+
 /** A new call row, `executing` (about to run) or `pending` (waiting for approval), or a `reexecute` log row (`applied`, no result). */
 export function insertCallStatement(
-  lease: PassLease,
+  _lease: PassLease,
   call: {
     seq: number;
     connector: string;
@@ -33,16 +60,52 @@ export function insertCallStatement(
     requiresApproval: boolean;
     now: number;
   },
-): InStatement {
+): CallRowWrite {
   return {
-    sql: `INSERT INTO codemode_calls (runtime, execution_id, seq, record_version, connector, method, args, status, replay, requires_approval, started_at, finished_at, replayed_count)
-      SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0 WHERE ${LEASE_GUARD}`,
-    args: [
-      lease.runtime, lease.executionId, call.seq, RECORD_VERSION, call.connector, call.method, call.argsText,
-      call.status, call.replay, call.requiresApproval ? 1 : 0,
-      call.status === "pending" ? null : call.now, call.status === "applied" ? call.now : null,
-      ...leaseArgs(lease),
-    ],
+    kind: "call-row", mode: "insert", seq: call.seq, connector: call.connector, method: call.method, argsText: call.argsText,
+    status: call.status, resultText: null, error: null, replay: call.replay, requiresApproval: call.requiresApproval,
+    startedAt: call.status === "pending" ? null : call.now, finishedAt: call.status === "applied" ? call.now : null,
+  };
+}
+
+function update(seq: number, status: "applied" | "error", resultText: string | null, error: string | null, now: number): CallRowWrite {
+  return {
+    kind: "call-row", mode: "update", seq, connector: "", method: "", argsText: "", status, resultText, error,
+    replay: "record", requiresApproval: false, startedAt: null, finishedAt: now,
+  };
+}
+
+/** A running call finished: `executing → applied` with its recorded result (absent for `reexecute`). */
+export function applyCallStatement(_lease: PassLease, seq: number, resultText: string | undefined, now: number): CallRowWrite {
+  return update(seq, "applied", resultText ?? null, null, now);
+}
+
+/** A running call failed: `executing → error`; the error is replayed as a rejection on later passes. */
+export function failCallStatement(_lease: PassLease, seq: number, error: string, now: number): CallRowWrite {
+  return update(seq, "error", null, error, now);
+}
+
+const ROW_SELECT = "SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0";
+
+/**
+ * One statement for several call-row writes: inserts new rows and moves
+ * existing `executing` rows to `applied`/`error`, all guarded by the lease.
+ * Changes exactly `rows.length` rows when every write applies. (An update whose
+ * row is missing would insert it; rows only disappear with their execution,
+ * and then the lease guard fails first.) Rows are `SELECT … UNION ALL`, which
+ * SQLite prepares faster than a `VALUES` table.
+ */
+export function callRowsStatement(lease: PassLease, rows: CallRowWrite[]): InStatement {
+  const values = rows.flatMap((row) => [
+    lease.runtime, lease.executionId, row.seq, RECORD_VERSION, row.connector, row.method, row.argsText, row.status, row.resultText,
+    row.error, row.replay, row.requiresApproval ? 1 : 0, row.startedAt, row.finishedAt,
+  ]);
+  return {
+    sql: `INSERT INTO codemode_calls (runtime, execution_id, seq, record_version, connector, method, args, status, result, error, replay, requires_approval, started_at, finished_at, replayed_count)
+      SELECT * FROM (${rows.map(() => ROW_SELECT).join(" UNION ALL ")}) WHERE ${LEASE_GUARD}
+      ON CONFLICT (runtime, execution_id, seq) DO UPDATE SET status = excluded.status, result = excluded.result, error = excluded.error, finished_at = excluded.finished_at
+      WHERE codemode_calls.status = 'executing' AND excluded.status IN ('applied', 'error')`,
+    args: [...values, ...leaseArgs(lease)],
   };
 }
 
@@ -52,24 +115,6 @@ export function startApprovedCallStatement(lease: PassLease, seq: number, now: n
     sql: `UPDATE codemode_calls SET status = 'executing', started_at = ?
       WHERE runtime = ? AND execution_id = ? AND seq = ? AND status = 'pending' AND approved_at IS NOT NULL AND ${LEASE_GUARD}`,
     args: [now, lease.runtime, lease.executionId, seq, ...leaseArgs(lease)],
-  };
-}
-
-/** A running call finished: `executing → applied` with its recorded result (absent for `reexecute`). */
-export function applyCallStatement(lease: PassLease, seq: number, resultText: string | undefined, now: number): InStatement {
-  return {
-    sql: `UPDATE codemode_calls SET status = 'applied', result = ?, finished_at = ?
-      WHERE runtime = ? AND execution_id = ? AND seq = ? AND status = 'executing' AND ${LEASE_GUARD}`,
-    args: [resultText ?? null, now, lease.runtime, lease.executionId, seq, ...leaseArgs(lease)],
-  };
-}
-
-/** A running call failed: `executing → error`; the error is replayed as a rejection on later passes. */
-export function failCallStatement(lease: PassLease, seq: number, error: string, now: number): InStatement {
-  return {
-    sql: `UPDATE codemode_calls SET status = 'error', error = ?, finished_at = ?
-      WHERE runtime = ? AND execution_id = ? AND seq = ? AND status = 'executing' AND ${LEASE_GUARD}`,
-    args: [error, now, lease.runtime, lease.executionId, seq, ...leaseArgs(lease)],
   };
 }
 

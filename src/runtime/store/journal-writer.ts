@@ -3,15 +3,23 @@
  * `applied` row, replay counters) wait in a queue and ride along with the next
  * durable write (a call's `executing` row, a pause, the pass's end), so a
  * sequential program costs one round trip per connector call, and calls issued
- * together share one. Every flush is a single `batch()` in write mode: one
- * round trip, all or nothing.
+ * together share one. Every flush is one round trip, all or nothing: the
+ * call-row writes merged into one upsert statement (a plain `execute`, the
+ * cheapest durable write), plus any other statements in one `batch()`.
  */
-import type { Client, InStatement, ResultSet } from "@libsql/client";
+import type { Client, InStatement } from "@libsql/client";
+import { callRowsStatement, isCallRowWrite, type CallRowWrite, type PassLease } from "./call-statements.js";
+
+/** What a committed write reports. */
+export interface WriteResult {
+  /** Rows the write changed (a call-row write: 1 when it applied, 0 when its guard failed). */
+  rowsAffected: number;
+}
 
 interface Queued {
-  statement: InStatement;
+  statement: InStatement | CallRowWrite;
   /** Resolves with the statement's own result once its batch committed. */
-  resolve?: (result: ResultSet) => void;
+  resolve?: (result: WriteResult) => void;
   reject?: (error: unknown) => void;
   /** A deferred statement that must change a row; zero rows means the lease was lost. */
   expectRow: boolean;
@@ -20,6 +28,7 @@ interface Queued {
 /** Queues and flushes journal statements for one pass. */
 export class JournalWriter {
   readonly #client: Client;
+  readonly #lease: PassLease | undefined;
   #queue: Queued[] = [];
   #flushing: Promise<void> | undefined;
   #failure: unknown;
@@ -27,18 +36,20 @@ export class JournalWriter {
   #statements = 0;
   #roundTrips = 0;
 
-  constructor(client: Client) {
+  /** `lease` is required to write call rows (it guards them). */
+  constructor(client: Client, lease?: PassLease) {
     this.#client = client;
+    this.#lease = lease;
   }
 
   /** Queues a statement to commit with the next durable write. */
-  defer(statement: InStatement, { expectRow = true }: { expectRow?: boolean } = {}): void {
+  defer(statement: InStatement | CallRowWrite, { expectRow = true }: { expectRow?: boolean } = {}): void {
     this.#queue.push({ statement, expectRow });
   }
 
   /** Commits everything queued plus `statement` in one batch; resolves with `statement`'s result. */
-  commit(statement: InStatement): Promise<ResultSet> {
-    return new Promise<ResultSet>((resolve, reject) => {
+  commit(statement: InStatement | CallRowWrite): Promise<WriteResult> {
+    return new Promise<WriteResult>((resolve, reject) => {
       this.#queue.push({ statement, resolve, reject, expectRow: false });
       this.#schedule();
     });
@@ -83,27 +94,40 @@ export class JournalWriter {
     while (this.#queue.length > 0) {
       const items = this.#queue;
       this.#queue = [];
-      this.#statements += items.length;
+      const rows = items.filter((item) => isCallRowWrite(item.statement));
+      const others = items.filter((item) => !isCallRowWrite(item.statement));
+      const statements: InStatement[] = [];
+      if (rows.length > 0) {
+        if (this.#lease === undefined) throw new Error("JournalWriter: call rows need a lease");
+        statements.push(callRowsStatement(this.#lease, rows.map((item) => item.statement as CallRowWrite)));
+      }
+      for (const item of others) statements.push(item.statement as InStatement);
+      this.#statements += statements.length;
       this.#roundTrips += 1;
-      let results: ResultSet[];
+      let results: Array<{ rowsAffected: number }>;
       try {
-        results = items.length === 1 && items[0] !== undefined
-          ? [await this.#client.execute(items[0].statement)]
-          : await this.#client.batch(items.map((item) => item.statement), "write");
+        results = statements.length === 1 && statements[0] !== undefined
+          ? [await this.#client.execute(statements[0])]
+          : await this.#client.batch(statements, "write");
       } catch (error) {
         this.#failure ??= error;
         for (const item of items) item.reject?.(error);
         continue;
       }
-      items.forEach((item, index) => {
-        const result = results[index];
-        if (result === undefined) {
-          item.reject?.(new Error("libSQL batch returned fewer results than statements"));
-          return;
-        }
-        if (item.expectRow && result.rowsAffected === 0) this.#lostRows += 1;
-        item.resolve?.(result);
+      const offset = rows.length > 0 ? 1 : 0;
+      // The merged write applied whole, or is reported failed for every row (the guard is the lease).
+      const rowsApplied = rows.length > 0 && results[0]?.rowsAffected === rows.length;
+      for (const item of rows) this.#settle(item, { rowsAffected: rowsApplied ? 1 : 0 });
+      others.forEach((item, index) => {
+        const result = results[index + offset];
+        if (result === undefined) item.reject?.(new Error("libSQL batch returned fewer results than statements"));
+        else this.#settle(item, result);
       });
     }
+  }
+
+  #settle(item: Queued, result: WriteResult): void {
+    if (item.expectRow && result.rowsAffected === 0) this.#lostRows += 1;
+    item.resolve?.({ rowsAffected: result.rowsAffected });
   }
 }

@@ -5,7 +5,6 @@
  * model's own source are preserved, so runtime errors and syntax errors point at its lines.
  */
 import { parse, type ModuleDeclaration, type Node, type Program, type Statement } from "acorn";
-import { transform } from "sucrase";
 
 /** A program ready for QuickJS, or a syntax error written for the model. */
 export type NormalizedProgram = { ok: true; script: string } | { ok: false; message: string };
@@ -38,14 +37,19 @@ function syntaxMessage(error: unknown): string {
   return `SyntaxError: ${base}`;
 }
 
-/** Strips TypeScript if the source is not already plain JavaScript. */
-function toJavaScript(source: string): { ok: true; code: string; program: Program } | { ok: false; message: string } {
+type Sucrase = typeof import("sucrase");
+let sucrase: Promise<Sucrase> | undefined;
+
+/** Strips TypeScript if the source is not already plain JavaScript (sucrase loads on first need: it costs ~60 ms at start-up). */
+async function toJavaScript(source: string): Promise<{ ok: true; code: string; program: Program } | { ok: false; message: string }> {
   let firstError: unknown;
   try {
     return { ok: true, code: source, program: parse(source, ACORN_OPTIONS) };
   } catch (error) {
     firstError = error;
   }
+  sucrase ??= import("sucrase");
+  const { transform } = await sucrase;
   let code: string;
   try {
     code = transform(source, { transforms: ["typescript"], disableESTransforms: true }).code;
@@ -101,9 +105,9 @@ function hasTopLevelReturn(statements: Array<Statement | ModuleDeclaration>): bo
  * Turns the model's source into a script for QuickJS whose completion value is the program's
  * result (possibly a promise). Syntax errors carry line and column in the model's own source.
  */
-export function normalizeProgram(source: string): NormalizedProgram {
+export async function normalizeProgram(source: string): Promise<NormalizedProgram> {
   const unfenced = stripFence(source);
-  const converted = toJavaScript(unfenced);
+  const converted = await toJavaScript(unfenced);
   if (!converted.ok) return converted;
   const { code, program } = converted;
   const expression = asExpression(code);

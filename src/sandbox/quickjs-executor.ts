@@ -126,7 +126,7 @@ export class QuickJSExecutor implements Executor {
       );
     }
     if (signal?.aborted) return failure("abort", "The run was aborted before it started.");
-    const normalized = normalizeProgram(program);
+    const normalized = await normalizeProgram(program);
     if (!normalized.ok) return failure("exception", normalized.message);
     const { bindings, callHost } = prepareBindings(Array.isArray(request.bindings) ? request.bindings : []);
     const { result, logs } = await this.backend.run({ script: normalized.script, bindings, environment, signal, callHost });

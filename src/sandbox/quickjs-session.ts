@@ -8,7 +8,7 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten-core";
 import type { CodeRunEnvironment, ExecutorFailureKind } from "./types.js";
 import type { SandboxModule } from "./quickjs-module-pool.js";
-import { PRELUDE_CHUNKS, PRELUDE_CORE } from "./sandbox-prelude.js";
+import { SandboxGlobals } from "./sandbox-globals.js";
 
 /** A binding namespace as the sandbox sees it: its global and member names (in call-index order). */
 export interface SessionBinding {
@@ -76,7 +76,12 @@ function describeBytes(bytes: number): string {
 export async function runSession(sandbox: SandboxModule, request: SessionRequest, controls: SessionControls, callHost: HostCaller): Promise<SessionOutcome> {
   const logs: string[] = [];
   let logChars = 0;
-  let report: { kind: number; text: string } | undefined;
+  let report: { kind: ReportKind; text: string } | undefined;
+  /** The program's promise settled (its value or reason is in `settledWith`). */
+  let settled: "fulfilled" | "rejected" | undefined;
+  let settledWith: QuickJSHandle | undefined;
+  /** Set while the host encodes the result: the deadline still applies, leftover jobs do not run. */
+  let finishing = false;
   let stop: "timeout" | "abort" | undefined;
   let crash: unknown;
   let inflight = 0;
@@ -94,27 +99,33 @@ export async function runSession(sandbox: SandboxModule, request: SessionRequest
   sandbox.runtimeRuns++;
   runtime.setMaxStackSize(request.maxStackBytes);
   runtime.setInterruptHandler(() => {
-    if (report !== undefined || stop !== undefined) return true;
+    if (stop !== undefined) return true;
+    // Once the program's promise settled, jobs it left behind are stopped, not run.
+    if (settled !== undefined && !finishing) return true;
     if (controls.isAborted()) stop = "abort";
     else if (Date.now() > controls.deadline) stop = "timeout";
     return stop !== undefined;
   });
   const context = runtime.newContext();
-  const handles: QuickJSHandle[] = [];
-  const keep = (handle: QuickJSHandle): QuickJSHandle => {
-    handles.push(handle);
-    return handle;
-  };
   const unsubscribe = controls.onAbort(signalWake);
   const timer = setTimeout(signalWake, Math.max(0, controls.deadline - Date.now()) + 1);
+  let globals: SandboxGlobals | undefined;
 
   try {
-    const hostCall = keep(
-      context.newFunction("hostCall", (nsHandle, fnHandle, jsonHandle) => {
+    const sandboxGlobals = new SandboxGlobals(context, {
+      bindings: request.bindings,
+      environment: request.environment,
+      maxLogChars: request.maxLogChars,
+      onLog: (text) => {
+        if (logChars > request.maxLogChars + LOG_MARKER_ALLOWANCE) return;
+        const room = request.maxLogChars + LOG_MARKER_ALLOWANCE - logChars;
+        const line = text.length > room ? `${text.slice(0, room)}… [logs truncated]` : text;
+        logChars += line.length;
+        logs.push(line);
+        controls.onLog?.(line);
+      },
+      onCall: (ns, fn, json) => {
         const id = nextId++;
-        const ns = context.getNumber(nsHandle);
-        const fn = context.getNumber(fnHandle);
-        const json = context.getString(jsonHandle);
         inflight++;
         const settle = (reply: HostReply): void => {
           replies.push([id, reply]);
@@ -127,69 +138,38 @@ export async function runSession(sandbox: SandboxModule, request: SessionRequest
           pending = Promise.resolve({ ok: false, message: error instanceof Error ? error.message : String(error) });
         }
         pending.then(settle, (error: unknown) => settle({ ok: false, message: error instanceof Error ? error.message : String(error) }));
-        return context.newNumber(id);
-      }),
-    );
-    const hostLog = keep(
-      context.newFunction("hostLog", (textHandle) => {
-        const text = context.getString(textHandle);
-        if (logChars > request.maxLogChars + LOG_MARKER_ALLOWANCE) return;
-        const room = request.maxLogChars + LOG_MARKER_ALLOWANCE - logChars;
-        const line = text.length > room ? `${text.slice(0, room)}… [logs truncated]` : text;
-        logChars += line.length;
-        logs.push(line);
-        controls.onLog?.(line);
-      }),
-    );
-    const hostReport = keep(
-      context.newFunction("hostReport", (kindHandle, textHandle) => {
-        if (report === undefined) report = { kind: context.getNumber(kindHandle), text: context.getString(textHandle) };
-      }),
-    );
-    const config = {
-      maxLogChars: request.maxLogChars,
-      bindings: request.bindings.map((binding) => [binding.global, binding.functions, binding.functions.map((name) => argumentsLabel(binding.global, name))]),
-      ...(request.environment ? { epochMs: request.environment.epochMs, randomSeed: request.environment.randomSeed } : {}),
-    };
-    const configHandle = keep(unwrap(context, context.evalCode(`(${JSON.stringify(config)})`, "config.js")));
-    const hostChunk = keep(
-      context.newFunction("hostChunk", (nameHandle) => {
-        const source = PRELUDE_CHUNKS[context.getString(nameHandle)];
-        if (source === undefined) throw new Error("unknown prelude chunk");
-        return context.newString(source);
-      }),
-    );
-    const preludeFn = keep(unwrap(context, context.evalCode(PRELUDE_CORE, "prelude.js")));
-    const api = keep(unwrap(context, context.callFunction(preludeFn, context.undefined, configHandle, hostCall, hostLog, hostReport, hostChunk)));
-    const settleFn = keep(context.getProp(api, "settle"));
-    const completeFn = keep(context.getProp(api, "complete"));
-    const failFn = keep(context.getProp(api, "fail"));
+        return id;
+      },
+    });
+    globals = sandboxGlobals;
+    const onSettled = (state: "fulfilled" | "rejected") =>
+      sandboxGlobals.own(
+        context.newFunction(state, (value) => {
+          if (settled !== undefined) return;
+          settled = state;
+          settledWith = sandboxGlobals.own((value ?? context.undefined).dup());
+        }),
+      );
 
     const evaluated = context.evalCode(request.script, "program.js");
     if (evaluated.error) {
-      const error = keep(evaluated.error);
-      if (stop === undefined) context.callFunction(failFn, context.undefined, error).dispose();
+      settled = "rejected";
+      settledWith = sandboxGlobals.own(evaluated.error);
     } else {
-      const value = keep(evaluated.value);
-      context.callFunction(completeFn, context.undefined, value).dispose();
+      const value = sandboxGlobals.own(evaluated.value);
+      const promise = sandboxGlobals.own(context.unwrapResult(context.callFunction(sandboxGlobals.promiseResolve, sandboxGlobals.promiseConstructor, value)));
+      context.callFunction(sandboxGlobals.promiseThen, promise, onSettled("fulfilled"), onSettled("rejected")).dispose();
     }
 
     for (;;) {
-      while (replies.length > 0 && report === undefined && stop === undefined) {
+      while (replies.length > 0 && settled === undefined && stop === undefined) {
         const [id, reply] = replies.shift() as [number, HostReply];
         inflight--;
-        const idHandle = context.newNumber(id);
-        // 0: rejection message, 1: plain JSON, 2: tagged tree.
-        const kindHandle = context.newNumber(reply.ok ? (reply.tagged ? 2 : 1) : 0);
-        const textHandle = context.newString(reply.ok ? reply.json : reply.message);
-        context.callFunction(settleFn, context.undefined, idHandle, kindHandle, textHandle).dispose();
-        idHandle.dispose();
-        kindHandle.dispose();
-        textHandle.dispose();
+        sandboxGlobals.settle(id, reply);
         drainJobs(runtime);
       }
       drainJobs(runtime);
-      if (report !== undefined || stop !== undefined) break;
+      if (settled !== undefined || stop !== undefined) break;
       if (replies.length > 0) continue;
       if (inflight === 0) break;
       if (controls.isAborted()) stop = "abort";
@@ -198,6 +178,11 @@ export async function runSession(sandbox: SandboxModule, request: SessionRequest
       await new Promise<void>((resolve) => {
         wake = resolve;
       });
+    }
+
+    if (stop === undefined && settled !== undefined && settledWith !== undefined) {
+      finishing = true;
+      report = finish(sandboxGlobals, settled, settledWith);
     }
   } catch (error) {
     // Set-up interrupted by the deadline or an abort is not a crash.
@@ -210,7 +195,7 @@ export async function runSession(sandbox: SandboxModule, request: SessionRequest
   let discardModule = crash !== undefined;
   if (!discardModule) {
     try {
-      for (const handle of handles) if (handle.alive) handle.dispose();
+      globals?.dispose();
       context.dispose();
       // Keep the runtime only after a clean end: no stop, nothing left in the shared job queue.
       const clean = stop === undefined && report !== undefined && inflight === 0 && !runtime.hasPendingJob();
@@ -230,7 +215,7 @@ export async function runSession(sandbox: SandboxModule, request: SessionRequest
   const memoryBytes = sandbox.memory.buffer.byteLength;
   const memoryFull = memoryBytes >= sandbox.maxBytes - MEMORY_FULL_SLACK_BYTES;
   const outOfMemory =
-    (report?.kind === 2 && report.text.startsWith("InternalError: out of memory")) || ((report === undefined || report.kind === 2) && memoryFull);
+    (report?.kind === "error" && report.text.startsWith("InternalError: out of memory")) || ((report === undefined || report.kind === "error") && memoryFull);
   return { result: describeResult(), logs, discardModule: discardModule || outOfMemory || memoryBytes >= sandbox.maxBytes * 0.75 };
 
   function describeResult(): SessionResult {
@@ -241,15 +226,15 @@ export async function runSession(sandbox: SandboxModule, request: SessionRequest
     }
     if (stop === "timeout") return { type: "error", kind: "timeout", message: `The program exceeded its time budget of ${request.timeoutMs} ms (timeoutMs) and was stopped.` };
     if (stop === "abort") return { type: "error", kind: "abort", message: "The run was aborted." };
-    if (report?.kind === 0) return { type: "value", json: report.text };
-    if (report?.kind === 1) return { type: "rendered", text: report.text };
-    if (outOfMemory && stop === undefined) {
+    if (outOfMemory) {
       return {
         type: "error",
         kind: "worker-exit",
         message: `The program ran out of memory: its budget is ${describeBytes(request.memoryLimitBytes)} (memoryLimitBytes). The sandbox was replaced; use less memory (stream or page through data).`,
       };
     }
+    if (report?.kind === "value") return { type: "value", json: report.text };
+    if (report?.kind === "rendered") return { type: "rendered", text: report.text };
     if (report !== undefined) return { type: "error", kind: "exception", message: report.text };
     return {
       type: "error",
@@ -259,18 +244,16 @@ export async function runSession(sandbox: SandboxModule, request: SessionRequest
   }
 }
 
-/** How errors name a binding's arguments: `github.list_prs arguments`, `api["list-prs"] arguments`. */
-function argumentsLabel(global: string, name: string): string {
-  return `${/^[A-Za-z_$][\w$]*$/.test(name) ? `${global}.${name}` : `${global}[${JSON.stringify(name)}]`} arguments`;
-}
+type ReportKind = "value" | "rendered" | "error";
 
-function unwrap(context: QuickJSContext, result: ReturnType<QuickJSContext["evalCode"]>): QuickJSHandle {
-  if (result.error) {
-    const detail: unknown = context.dump(result.error);
-    result.error.dispose();
-    throw new Error(`sandbox set-up failed: ${JSON.stringify(detail)}`);
-  }
-  return result.value;
+/** Turns the settled program into codec JSON, a rendering (value could not cross) or an error message. */
+function finish(globals: SandboxGlobals, state: "fulfilled" | "rejected", value: QuickJSHandle): { kind: ReportKind; text: string } {
+  if (state === "rejected") return { kind: "error", text: globals.renderError(value) };
+  const encoded = globals.toJson(value, "result");
+  if ("json" in encoded) return { kind: "value", text: encoded.json };
+  const text = globals.renderFallback(value, encoded.error);
+  encoded.error.dispose();
+  return { kind: "rendered", text };
 }
 
 function drainJobs(runtime: QuickJSRuntime): void {

@@ -1,71 +1,23 @@
 /**
- * JavaScript evaluated inside each fresh QuickJS context before the program.
- *
- * QuickJS parses at roughly 0.2 ms per KiB in wasm, so the part evaluated on every run (the core)
- * is kept tiny; the rest are chunks compiled inside the sandbox on first use in a run:
- * - `codec`: the codec (`codec.ts`) mirrored inside the sandbox; needed for the first host call
- *   or a non-primitive result;
+ * JavaScript chunks compiled inside a run's QuickJS context on first use. Nothing is parsed on
+ * every run: QuickJS compiles at roughly 0.1 ms per KiB in wasm, so the bindings, `console` and
+ * the completion are built by the host through the handle API (`quickjs-session.ts`), and these
+ * chunks load only when a run needs them:
+ * - `codec`: the codec (`codec.ts`) mirrored inside the sandbox, for the first non-primitive
+ *   argument, tagged host result or non-primitive completion value;
  * - `render`: readable rendering for `console` (capped inside the sandbox), errors and results
  *   that cannot cross;
- * - `environment`: frozen `Date` and seeded `Math.random`, evaluated before the program when the
- *   run has an environment.
+ * - `environment`: frozen `Date` and seeded `Math.random`, before the program, when the run has
+ *   an environment.
  *
- * Host functions arrive as arguments: `hostCall(ns, fn, json) → id`, `hostLog(text)`,
- * `hostReport(kind, text)` (0: codec JSON, 1: rendered value, 2: error message) and
- * `hostChunk(name) → source`. The core evaluates to `{ settle, complete, fail }`. It captures `JSON`,
- * `eval` and the constructors it uses before the program runs; chunks compiled later take the rest
- * from the globals of that moment. A program that tampers with globals only hurts itself: the host
- * validates every tree it receives.
+ * Each chunk is a factory `(config, hostLog, stringify, parse) => api`. `stringify` and `parse`
+ * are `JSON`'s, captured by the host before the program ran; the rest comes from the globals of
+ * the moment. A program that tampers with globals only hurts itself: the host validates every
+ * tree it receives.
  */
 
-/** The part evaluated on every run. */
-export const PRELUDE_CORE = String.raw`(function (config, hostCall, hostLog, hostReport, hostChunk) {
-"use strict";
-const G = globalThis, O = Object, P = Promise, stringify = JSON.stringify, parse = JSON.parse, E = Error, define = O.defineProperty, create = O.create, ev = G.eval;
-const chunks = create(null);
-const use = (name) => chunks[name] || (chunks[name] = ev(hostChunk(name))(config, hostLog, stringify, parse));
-const plain = (v) => { const t = typeof v; return v === null || t === "string" || t === "boolean" || (t === "number" && v - v === 0 && (v !== 0 || 1 / v > 0)); };
-const pending = [];
-const member = (ns, fn, path) => function (args) {
-  let json;
-  try { json = stringify(plain(args) ? args : use("codec").encode(args, path, [])); } catch (error) { return P.reject(error); }
-  const id = hostCall(ns, fn, json);
-  return new P((resolve, reject) => { pending[id] = [resolve, reject]; });
-};
-const bindings = config.bindings;
-for (let ns = 0; ns < bindings.length; ns++) {
-  const names = bindings[ns][1], target = create(null);
-  for (let fn = 0; fn < names.length; fn++) define(target, names[fn], { value: member(ns, fn, bindings[ns][2][fn]), enumerable: true });
-  define(G, bindings[ns][0], { value: O.freeze(target) });
-}
-const con = create(null);
-const logger = (prefix) => function () { use("render").log(prefix, arguments); };
-con.log = con.info = con.debug = logger(""); con.warn = logger("[warn] "); con.error = logger("[error] ");
-define(G, "console", { value: O.freeze(con), writable: true, configurable: true });
-if (config.epochMs !== undefined) use("environment");
-const fail = (error) => hostReport(2, use("render").renderError(error, true));
-function finish(value) {
-  let json;
-  try { json = stringify(plain(value) ? value : use("codec").encode(value, "result", [])); }
-  catch (error) { hostReport(1, use("render").fallback(value, error)); return; }
-  hostReport(0, json);
-}
-return {
-  settle(id, kind, text) {
-    const entry = pending[id];
-    if (entry === undefined) return;
-    pending[id] = undefined;
-    if (kind === 0) return entry[1](new E(text));
-    try { const tree = parse(text); entry[0](kind === 1 ? tree : use("codec").decode(tree)); }
-    catch (error) { entry[1](new TypeError("the host result could not be read: " + String(error))); }
-  },
-  complete: (result) => { P.resolve(result).then(finish, fail); },
-  fail,
-};
-})`;
-
 /** The codec inside the sandbox (format: see `codec.ts`). */
-const CODEC_CHUNK = String.raw`(function (config, hostLog, stringify) {
+const CODEC_CHUNK = String.raw`(function (config, hostLog, stringify, parse) {
 "use strict";
 const S = String, D = Date, M = Map, St = Set, U8 = Uint8Array, AB = ArrayBuffer, T = TypeError, keys = Object.keys, getProto = Object.getPrototypeOf;
 const define = Object.defineProperty, hasOwn = Object.prototype.hasOwnProperty, objectProto = Object.prototype, isArray = Array.isArray, mapSet = M.prototype.set;
@@ -166,7 +118,10 @@ function fields(tree) {
   for (let i = 0; i < ks.length; i++) define(out, ks[i], { value: decode(tree[ks[i]]), enumerable: true, writable: true, configurable: true });
   return out;
 }
-return { encode, decode };
+return {
+  encodeJSON: (value, label) => stringify(encode(value, label, [])),
+  decodeJSON: (text) => decode(parse(text)),
+};
 })`;
 
 /** Rendering for console, errors and results that cannot cross; the console budget lives here. */
@@ -247,10 +202,10 @@ function fallback(value, error) {
   return text + " (the result was rendered as a string: " + (error && error.message ? error.message : S(error)) + ")";
 }
 let left = config.maxLogChars, truncated = false;
-function log(prefix, args) {
+function log(prefix) {
   if (truncated) return;
   const budget = { left: left + 1 }, parts = [];
-  for (let i = 0; i < args.length && budget.left > 0; i++) parts.push(render(args[i], budget, 0, [], true));
+  for (let i = 1; i < arguments.length && budget.left > 0; i++) parts.push(render(arguments[i], budget, 0, [], true));
   let line = prefix + parts.join(" ");
   if (line.length > left) {
     line = line.slice(0, left > 0 ? left : 0) + "… [logs truncated: more than " + config.maxLogChars + " characters]";

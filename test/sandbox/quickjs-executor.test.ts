@@ -85,7 +85,7 @@ describe.each(ISOLATIONS)("QuickJSExecutor (%s)", (isolation) => {
     expect(result.value).toEqual([true, "no such repository", false, false]);
     expect((await run("try { await math.failWithString() } catch (e) { return e.message }")).value).toBe("plain string failure");
     const uncaught = await run("await math.fail()");
-    expect(uncaught.error).toEqual({ kind: "exception", message: "Error: no such repository" });
+    expect(uncaught.error).toEqual({ kind: "exception", message: "Error: no such repository (line 1)" });
   });
 
   it("keeps value types across the boundary in both directions", async () => {

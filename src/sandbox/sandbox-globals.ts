@@ -1,0 +1,240 @@
+/**
+ * Builds what a program sees, in a fresh QuickJS context, through the handle API (no JavaScript
+ * is parsed for it): one frozen null-prototype global per binding namespace whose members return
+ * promises settled by the host, a captured `console`, and the deterministic environment. Also
+ * reads and writes values across the boundary (plain values directly, the rest through the
+ * sandbox-side codec chunk).
+ */
+import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle } from "quickjs-emscripten-core";
+import { PRELUDE_CHUNKS } from "./sandbox-prelude.js";
+import type { CodeRunEnvironment } from "./types.js";
+
+/** What the sandbox side of a binding call hands the host: its id and codec-JSON arguments. */
+export type SandboxCall = (ns: number, fn: number, argsJson: string) => number;
+
+/** Settings of one context. */
+export interface SandboxGlobalsOptions {
+  bindings: Array<{ global: string; functions: string[] }>;
+  environment?: CodeRunEnvironment | undefined;
+  maxLogChars: number;
+  /** Receives each console line (already capped inside the sandbox). */
+  onLog: (line: string) => void;
+  /** Starts a host call; returns its id. */
+  onCall: SandboxCall;
+}
+
+const UNDEFINED_JSON = '{"$":"undefined"}';
+
+function label(global: string, name: string): string {
+  return `${/^[A-Za-z_$][\w$]*$/.test(name) ? `${global}.${name}` : `${global}[${JSON.stringify(name)}]`} arguments`;
+}
+
+/** The program's globals and the value bridge of one context. Dispose it before the context. */
+export class SandboxGlobals {
+  private readonly owned: QuickJSHandle[] = [];
+  private readonly chunks = new Map<string, QuickJSHandle>();
+  private readonly pending = new Map<number, QuickJSDeferredPromise>();
+  private readonly stringify: QuickJSHandle;
+  private readonly parse: QuickJSHandle;
+  private readonly config: QuickJSHandle;
+  private readonly hostLog: QuickJSHandle;
+  /** `Promise.resolve` and `Promise.prototype.then`, captured before the program runs. */
+  readonly promiseResolve: QuickJSHandle;
+  readonly promiseThen: QuickJSHandle;
+  readonly promiseConstructor: QuickJSHandle;
+
+  constructor(
+    private readonly context: QuickJSContext,
+    private readonly options: SandboxGlobalsOptions,
+  ) {
+    const json = this.own(context.getProp(context.global, "JSON"));
+    this.stringify = this.own(context.getProp(json, "stringify"));
+    this.parse = this.own(context.getProp(json, "parse"));
+    this.promiseConstructor = this.own(context.getProp(context.global, "Promise"));
+    this.promiseResolve = this.own(context.getProp(this.promiseConstructor, "resolve"));
+    const prototype = this.own(context.getProp(this.promiseConstructor, "prototype"));
+    this.promiseThen = this.own(context.getProp(prototype, "then"));
+    this.config = this.own(context.newObject());
+    this.setValue(this.config, "maxLogChars", context.newNumber(options.maxLogChars));
+    if (options.environment) {
+      this.setValue(this.config, "epochMs", context.newNumber(options.environment.epochMs));
+      this.setValue(this.config, "randomSeed", context.newString(options.environment.randomSeed));
+    }
+    this.hostLog = this.own(context.newFunction("hostLog", (line) => options.onLog(context.getString(line))));
+    this.installBindings();
+    this.installConsole();
+    if (options.environment) this.chunk("environment");
+  }
+
+  /** Keeps a handle until {@link dispose}. */
+  own(handle: QuickJSHandle): QuickJSHandle {
+    this.owned.push(handle);
+    return handle;
+  }
+
+  /** Settles the promise of host call `id`: `json` is codec JSON (`tagged` when it needs decoding), else `message` rejects. */
+  settle(id: number, reply: { ok: true; json: string; tagged: boolean } | { ok: false; message: string }): void {
+    const deferred = this.pending.get(id);
+    if (deferred === undefined) return;
+    this.pending.delete(id);
+    const { context } = this;
+    if (!reply.ok) {
+      const error = context.newError(reply.message);
+      deferred.reject(error);
+      error.dispose();
+    } else {
+      const text = context.newString(reply.json);
+      const read = reply.tagged ? this.callChunk("codec", "decodeJSON", text) : context.callFunction(this.parse, context.undefined, text);
+      text.dispose();
+      if (read.error) {
+        deferred.reject(read.error);
+        read.error.dispose();
+      } else {
+        deferred.resolve(read.value);
+        read.value.dispose();
+      }
+    }
+    deferred.dispose();
+  }
+
+  /** Codec JSON of a value, or the sandbox error handle explaining why it cannot cross. */
+  toJson(value: QuickJSHandle, path: string): { json: string } | { error: QuickJSHandle } {
+    const { context } = this;
+    switch (context.typeof(value)) {
+      case "string":
+        return { json: JSON.stringify(context.getString(value)) };
+      case "number": {
+        const number = context.getNumber(value);
+        if (Number.isFinite(number) && !Object.is(number, -0)) return { json: JSON.stringify(number) };
+        break;
+      }
+      case "boolean":
+        return { json: JSON.stringify(context.dump(value) as boolean) };
+      case "undefined":
+        return { json: UNDEFINED_JSON };
+    }
+    const pathHandle = context.newString(path);
+    const result = this.callChunk("codec", "encodeJSON", value, pathHandle);
+    pathHandle.dispose();
+    if (result.error) return { error: result.error };
+    const json = context.getString(result.value);
+    result.value.dispose();
+    return { json };
+  }
+
+  /** Renders an error (or thrown value) for the model. */
+  renderError(error: QuickJSHandle): string {
+    return this.renderText("renderError", error, this.context.true);
+  }
+
+  /** Renders a completion value that cannot cross, with the reason. */
+  renderFallback(value: QuickJSHandle, reason: QuickJSHandle): string {
+    return this.renderText("fallback", value, reason);
+  }
+
+  /** Disposes every handle this object holds; unsettled host calls are dropped. */
+  dispose(): void {
+    for (const deferred of this.pending.values()) deferred.dispose();
+    this.pending.clear();
+    for (const handle of this.owned.reverse()) if (handle.alive) handle.dispose();
+    this.owned.length = 0;
+  }
+
+  private setValue(target: QuickJSHandle, key: string, value: QuickJSHandle): void {
+    this.context.setProp(target, key, value);
+    value.dispose();
+  }
+
+  private renderText(name: string, ...args: QuickJSHandle[]): string {
+    const result = this.callChunk("render", name, ...args);
+    if (result.error) {
+      result.error.dispose();
+      return "Uncaught exception that could not be rendered";
+    }
+    const text = this.context.getString(result.value);
+    result.value.dispose();
+    return text;
+  }
+
+  private callChunk(name: string, member: string, ...args: QuickJSHandle[]): ReturnType<QuickJSContext["callFunction"]> {
+    const api = this.chunk(name);
+    const fn = this.context.getProp(api, member);
+    try {
+      return this.context.callFunction(fn, this.context.undefined, ...args);
+    } finally {
+      fn.dispose();
+    }
+  }
+
+  private chunk(name: string): QuickJSHandle {
+    const cached = this.chunks.get(name);
+    if (cached) return cached;
+    const { context } = this;
+    const source = PRELUDE_CHUNKS[name];
+    if (source === undefined) throw new Error(`unknown prelude chunk ${name}`);
+    const factory = context.unwrapResult(context.evalCode(source, `${name}.js`));
+    const api = context.callFunction(factory, context.undefined, this.config, this.hostLog, this.stringify, this.parse);
+    factory.dispose();
+    const handle = this.own(context.unwrapResult(api));
+    this.chunks.set(name, handle);
+    return handle;
+  }
+
+  private freeze(target: QuickJSHandle): void {
+    const objectConstructor = this.context.getProp(this.context.global, "Object");
+    const freeze = this.context.getProp(objectConstructor, "freeze");
+    this.context.callFunction(freeze, objectConstructor, target).dispose();
+    freeze.dispose();
+    objectConstructor.dispose();
+  }
+
+  private installBindings(): void {
+    const { context, options } = this;
+    options.bindings.forEach((binding, ns) => {
+      const target = context.newObject(context.null);
+      binding.functions.forEach((name, fn) => {
+        const path = label(binding.global, name);
+        const member = context.newFunction(name, (args) => this.call(ns, fn, path, args));
+        context.defineProp(target, name, { value: member, enumerable: true, configurable: false });
+        member.dispose();
+      });
+      this.freeze(target);
+      context.defineProp(context.global, binding.global, { value: target, configurable: false, enumerable: false });
+      target.dispose();
+    });
+  }
+
+  private call(ns: number, fn: number, path: string, args: QuickJSHandle | undefined): QuickJSHandle {
+    const { context } = this;
+    const deferred = context.newPromise();
+    const encoded = this.toJson(args ?? context.undefined, path);
+    // The returned handle is consumed by quickjs-emscripten; the deferred keeps only its resolvers.
+    if ("error" in encoded) {
+      deferred.reject(encoded.error);
+      encoded.error.dispose();
+      return deferred.handle;
+    }
+    this.pending.set(this.options.onCall(ns, fn, encoded.json), deferred);
+    return deferred.handle;
+  }
+
+  private installConsole(): void {
+    const { context } = this;
+    const target = context.newObject(context.null);
+    for (const [name, prefix] of [["log", ""], ["info", ""], ["debug", ""], ["warn", "[warn] "], ["error", "[error] "]] as const) {
+      const method = context.newFunction(name, (...args) => {
+        const prefixHandle = context.newString(prefix);
+        const result = this.callChunk("render", "log", prefixHandle, ...args);
+        prefixHandle.dispose();
+        if (result.error) return result;
+        result.value.dispose();
+        return undefined;
+      });
+      context.setProp(target, name, method);
+      method.dispose();
+    }
+    this.freeze(target);
+    context.defineProp(context.global, "console", { value: target, configurable: true, enumerable: false });
+    target.dispose();
+  }
+}

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { applyCallStatement, failCallStatement, insertCallStatement } from "../../../src/runtime/store/call-statements.js";
 import { JournalWriter } from "../../../src/runtime/store/journal-writer.js";
+import { migrateStore } from "../../../src/runtime/store/migrations.js";
 import { memoryClient } from "../runtime-fixture.js";
 
 describe("JournalWriter", () => {
@@ -35,5 +37,52 @@ describe("JournalWriter", () => {
     await expect(writer.commit({ sql: "SELECT 1", args: [] })).rejects.toThrow(/missing/);
     await expect(writer.flush()).rejects.toThrow(/missing/);
     expect(writer.failure).toBeDefined();
+  });
+});
+
+describe("JournalWriter call rows", () => {
+  async function leasedExecution() {
+    const client = memoryClient();
+    await migrateStore(client, { local: false, now: 0 });
+    await client.execute(
+      "INSERT INTO codemode_executions (runtime, id, record_version, status, code, connectors, created_at, updated_at, passes, lease_token) VALUES ('r', 'e', 1, 'running', 'x', '[]', 0, 0, 1, 'L')",
+    );
+    return client;
+  }
+  const lease = { runtime: "r", executionId: "e", leaseToken: "L" };
+  const row = (seq: number) => insertCallStatement(lease, { seq, connector: "svc", method: "m", argsText: "{}", status: "executing", replay: "record", requiresApproval: false, now: 5 });
+
+  it("merges an applied update and the next executing insert into one statement", async () => {
+    const client = await leasedExecution();
+    const writer = new JournalWriter(client, lease);
+    expect((await writer.commit(row(1))).rowsAffected).toBe(1);
+    writer.defer(applyCallStatement(lease, 1, '"done"', 6));
+    expect((await writer.commit(row(2))).rowsAffected).toBe(1);
+    expect(writer.statements).toBe(2);
+    expect(writer.roundTrips).toBe(2);
+    const rows = await client.execute("SELECT seq, status, result FROM codemode_calls ORDER BY seq");
+    expect(rows.rows.map((entry) => [entry["seq"], entry["status"], entry["result"]])).toEqual([[1, "applied", '"done"'], [2, "executing", null]]);
+  });
+
+  it("writes nothing once the lease is gone, and says so", async () => {
+    const client = await leasedExecution();
+    const writer = new JournalWriter(client, lease);
+    await writer.commit(row(1));
+    await client.execute("UPDATE codemode_executions SET lease_token = 'someone-else'");
+    writer.defer(applyCallStatement(lease, 1, "1", 6));
+    expect((await writer.commit(row(2))).rowsAffected).toBe(0);
+    expect(writer.lostRows).toBe(1);
+    const rows = await client.execute("SELECT seq, status FROM codemode_calls ORDER BY seq");
+    expect(rows.rows.map((entry) => [entry["seq"], entry["status"]])).toEqual([[1, "executing"]]);
+  });
+
+  it("never moves a row that is not executing", async () => {
+    const client = await leasedExecution();
+    const writer = new JournalWriter(client, lease);
+    await writer.commit(row(1));
+    await writer.commit(failCallStatement(lease, 1, "boom", 6));
+    expect((await writer.commit(applyCallStatement(lease, 1, "1", 7))).rowsAffected).toBe(0);
+    const rows = await client.execute("SELECT status, error FROM codemode_calls");
+    expect(rows.rows.map((entry) => [entry["status"], entry["error"]])).toEqual([["error", "boom"]]);
   });
 });

@@ -30,6 +30,11 @@ export const DEFAULT_POOL_SIZE = Math.max(1, Math.min(4, availableParallelism())
 export const WORKER_STACK_SIZE_MB = 16;
 /** The smallest memory budget accepted: the QuickJS wasm module needs 16 MiB to start. */
 export const MIN_MEMORY_LIMIT_BYTES = 24 * 1024 * 1024;
+/**
+ * The largest QuickJS stack budget accepted: the wasm build's own stack is about 5 MiB, and a
+ * budget past it makes QuickJS's stack limit wrap around (every call then fails).
+ */
+export const MAX_STACK_BYTES = 4 * 1024 * 1024;
 /** The largest memory budget accepted (wasm32 address space). */
 export const MAX_MEMORY_LIMIT_BYTES = 2048 * 1024 * 1024;
 
@@ -38,7 +43,13 @@ export type ExecutorIsolation = "worker-thread" | "in-process";
 
 /** Options of `new QuickJSExecutor(options)`. Every budget is per run. */
 export interface QuickJSExecutorOptions {
-  /** @default "worker-thread" */
+  /**
+   * `"worker-thread"`: programs run in a pool of worker threads; a spinning program never stalls the
+   * host and can always be stopped (deadline or `signal`). `"in-process"`: lowest latency, but a
+   * synchronous loop holds the host's event loop until the deadline stops it, and an `AbortSignal`
+   * is only noticed when the program waits for a host call or when the abort happened before the
+   * loop started. @default "worker-thread"
+   */
   isolation?: ExecutorIsolation;
   /** Worker threads (worker-thread isolation only). @default min(4, available parallelism) */
   poolSize?: number;
@@ -46,7 +57,11 @@ export interface QuickJSExecutorOptions {
   timeoutMs?: number;
   /** Memory budget (wasm memory maximum). @default 64 MiB */
   memoryLimitBytes?: number;
-  /** QuickJS stack budget. @default 256 KiB in a worker, 64 KiB in-process */
+  /**
+   * QuickJS stack budget (at most 4 MiB). In-process, the host thread's own stack is the real limit:
+   * past about 64 KiB deep recursion can overflow it, which fails the run with `worker-exit` and
+   * replaces the substrate. @default 256 KiB in a worker, 64 KiB in-process
+   */
   maxStackBytes?: number;
   /** Captured console output. @default 65_536 */
   maxLogChars?: number;
@@ -101,7 +116,7 @@ export function resolveExecutorOptions(options: QuickJSExecutorOptions = {}, pre
       min: MIN_MEMORY_LIMIT_BYTES,
       max: MAX_MEMORY_LIMIT_BYTES,
     }),
-    maxStackBytes: integer(at("maxStackBytes"), options.maxStackBytes, defaultStack, { min: 16 * 1024, max: 8 * 1024 * 1024 }),
+    maxStackBytes: integer(at("maxStackBytes"), options.maxStackBytes, defaultStack, { min: 16 * 1024, max: MAX_STACK_BYTES }),
     maxLogChars: integer(at("maxLogChars"), options.maxLogChars, DEFAULT_MAX_LOG_CHARS),
     maxSourceChars: integer(at("maxSourceChars"), options.maxSourceChars, DEFAULT_MAX_SOURCE_CHARS),
   };

@@ -30,6 +30,17 @@ function bindingLabel(global: string, name: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(name) ? `${global}.${name}` : `${global}[${JSON.stringify(name)}]`;
 }
 
+/** A message when `bindings` is not a list of `{ global: string, functions: object }` (a host programming error). */
+function describeInvalidBindings(bindings: unknown): string | undefined {
+  if (!Array.isArray(bindings)) return "The executor was given no bindings list (bindings must be an array of namespaces).";
+  for (const [index, namespace] of bindings.entries()) {
+    const { global, functions } = (namespace ?? {}) as Partial<CodeBindingNamespace>;
+    if (typeof global !== "string" || global === "") return `bindings[${index}].global must be a non-empty string.`;
+    if (functions === null || typeof functions !== "object") return `bindings[${index}].functions must be an object of functions.`;
+  }
+  return undefined;
+}
+
 /** Collects member names (own, function-valued) and makes the host side of the call bridge. */
 function prepareBindings(namespaces: CodeBindingNamespace[]): { bindings: SessionBinding[]; callHost: HostCaller } {
   const table: Array<{ global: string; names: string[]; fns: CodeBindingFunction[] }> = [];
@@ -128,7 +139,9 @@ export class QuickJSExecutor implements Executor {
     if (signal?.aborted) return failure("abort", "The run was aborted before it started.");
     const normalized = await normalizeProgram(program);
     if (!normalized.ok) return failure("exception", normalized.message);
-    const { bindings, callHost } = prepareBindings(Array.isArray(request.bindings) ? request.bindings : []);
+    const invalid = describeInvalidBindings(request.bindings);
+    if (invalid !== undefined) return failure("exception", invalid);
+    const { bindings, callHost } = prepareBindings(request.bindings);
     const { result, logs } = await this.backend.run({ script: normalized.script, bindings, environment, signal, callHost });
     switch (result.type) {
       case "error":

@@ -39,13 +39,6 @@ export interface CodeRunRequest {
   signal?: AbortSignal;
   /** Deterministic `Date` / `Math.random`. */
   environment?: CodeRunEnvironment;
-  /**
-   * Trusted host-written script evaluated in the run's global scope after the
-   * bindings are installed and before the program (the durable runtime uses it to
-   * build `codemode.step`, whose callback must run inside the sandbox). Globals it
-   * defines are visible to the program; an exception in it fails the run (`exception`).
-   */
-  prelude?: string;
 }
 
 /** Outcome of one run. `run()` resolves with it; it never rejects. */

@@ -40,6 +40,7 @@ describe("resolveExecutorOptions", () => {
     [{ maxLogChars: Number.NaN }, "maxLogChars must be a positive integer"],
     [{ maxSourceChars: "10" }, "maxSourceChars must be a positive integer"],
     [{ isolation: "vm" }, 'isolation must be "worker-thread" or "in-process"'],
+    [{ maxStackBytes: 8 * 1024 * 1024 }, "maxStackBytes must be between 16384 and 4194304"],
     [{ timeout: 5 }, "timeout is not a QuickJSExecutor option"],
   ])("rejects %j naming the path", (options, message) => {
     expect(() => resolveExecutorOptions(options as QuickJSExecutorOptions)).toThrow(message);

@@ -252,11 +252,30 @@ describe("QuickJSExecutor (worker-thread) hard limits", () => {
     await executor.dispose();
   });
 
-  it("stops a long C builtin by terminating the worker, then replaces it", async () => {
+  it("stops a long C builtin by terminating the worker, keeping the logs written before, then replaces it", async () => {
     const executor = new QuickJSExecutor({ timeoutMs: 100, poolSize: 1 });
-    const result = await executor.run({ program: "let o = {}; for (let i = 0; i < 1e5; i++) o = { o }; JSON.stringify(o)", bindings: [] });
+    const result = await executor.run({ program: "console.log('before'); let o = {}; for (let i = 0; i < 1e5; i++) o = { o }; JSON.stringify(o)", bindings: [] });
     expect(result.error?.kind).toBe("timeout");
+    expect(result.logs).toEqual(["before"]);
     expect((await executor.run({ program: "'fresh'", bindings: [] })).value).toBe("fresh");
+    await executor.dispose();
+  });
+});
+
+describe("QuickJSExecutor (in-process) dead substrate", () => {
+  it("turns a host stack overflow into worker-exit and runs the next program on a fresh substrate", async () => {
+    const executor = new QuickJSExecutor({ isolation: "in-process", maxStackBytes: 4 * 1024 * 1024 });
+    const result = await executor.run({ program: "function f(n) { return f(n + 1) + 1 } f(0)", bindings: [] });
+    expect(result.error?.kind).toBe("worker-exit");
+    expect(result.error?.message).toMatch(/recurse less deeply/);
+    expect((await executor.run({ program: "[1, 2].length", bindings: [] })).value).toBe(2);
+    await executor.dispose();
+  });
+
+  it("reports malformed bindings as an exception naming the field", async () => {
+    const executor = new QuickJSExecutor({ isolation: "in-process" });
+    const result = await executor.run({ program: "1", bindings: [{ global: "", functions: {} }] });
+    expect(result.error).toEqual({ kind: "exception", message: "bindings[0].global must be a non-empty string." });
     await executor.dispose();
   });
 });

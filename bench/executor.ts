@@ -1,0 +1,305 @@
+/**
+ * Sandbox cost, side by side in one run: warm per-execution overhead, per-call bridge cost
+ * (10,000 awaited host calls), cold start in a fresh process, and the host event-loop stall while a
+ * program spins. Rows: our `QuickJSExecutor` in-process and through its worker pool, the `run`
+ * package (the QuickJS runtime behind the AI SDK's own code mode), isolated-vm (a context per run,
+ * and an isolate per run), and node:vm (reference only: not a security boundary).
+ *
+ * Run: `node --import tsx bench/executor.ts` (or through `bench/index.ts`).
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import vm from "node:vm";
+import { QuickJSExecutor } from "../src/sandbox/quickjs-executor.js";
+import { COLD_START_SCRIPTS } from "./executor/cold-start-scripts.js";
+import { loadIsolatedVm, loadRunPackage, type IsolatedVm, type RunPackage } from "./executor/optional-engines.js";
+
+const BRIDGE_CALLS = 10_000;
+const SPIN_MS = 500;
+const WARM_BUDGET_MS = 1_500;
+const WARM_MAX_SAMPLES = 3_000;
+const COLD_SAMPLES = 5;
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+/** One sandbox under test. Each measurement is optional (a row shows "n/a" without it). */
+interface Engine {
+  name: string;
+  /** One trivial program, fresh context each time. */
+  once?: () => Promise<unknown>;
+  /** One program making one awaited host call with an object argument and an object result. */
+  onceWithCall?: () => Promise<unknown>;
+  /** One program making `BRIDGE_CALLS` sequential awaited host calls. */
+  bridge?: () => Promise<unknown>;
+  /** One program spinning until a `SPIN_MS` budget stops it. */
+  spin?: () => Promise<unknown>;
+  /** Key of a script in `COLD_START_SCRIPTS`. */
+  cold?: string;
+  dispose?: () => Promise<void>;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+async function sampleWarm(once: () => Promise<unknown>): Promise<number> {
+  for (let index = 0; index < 50; index++) await once();
+  const samples: number[] = [];
+  const started = performance.now();
+  while (samples.length < WARM_MAX_SAMPLES && (performance.now() - started < WARM_BUDGET_MS || samples.length < 30)) {
+    const before = performance.now();
+    await once();
+    samples.push(performance.now() - before);
+  }
+  return median(samples);
+}
+
+async function sampleBridge(bridge: () => Promise<unknown>): Promise<number> {
+  await bridge();
+  const samples: number[] = [];
+  for (let index = 0; index < 3; index++) {
+    const before = performance.now();
+    await bridge();
+    samples.push((performance.now() - before) / BRIDGE_CALLS);
+  }
+  return median(samples);
+}
+
+/** The longest gap between 1 ms ticks of the host event loop while `spin` runs. */
+async function sampleStall(spin: () => Promise<unknown>): Promise<number> {
+  let last = performance.now();
+  let worst = 0;
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    worst = Math.max(worst, now - last);
+    last = now;
+  }, 1);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  worst = 0;
+  last = performance.now();
+  await spin();
+  worst = Math.max(worst, performance.now() - last);
+  clearInterval(ticker);
+  return worst;
+}
+
+function buildPackage(cacheDir: string): string | undefined {
+  const outDir = join(cacheDir, "dist");
+  const result = spawnSync("npx", ["tsup", "--out-dir", outDir, "--no-dts", "--no-sourcemap"], { cwd: ROOT, encoding: "utf8" });
+  return result.status === 0 ? outDir : undefined;
+}
+
+function sampleCold(cacheDir: string, key: string): number | undefined {
+  const source = COLD_START_SCRIPTS[key];
+  if (source === undefined) return undefined;
+  const file = join(cacheDir, `cold-${key}.mjs`);
+  writeFileSync(file, source);
+  const samples: number[] = [];
+  for (let index = 0; index < COLD_SAMPLES; index++) {
+    const before = performance.now();
+    const result = spawnSync(process.execPath, [file], { cwd: cacheDir, encoding: "utf8" });
+    const elapsed = performance.now() - before;
+    if (result.status !== 0 || !result.stdout.includes("ok")) return undefined;
+    samples.push(elapsed);
+  }
+  return median(samples);
+}
+
+function ours(isolation: "in-process" | "worker-thread"): Engine {
+  const executor = new QuickJSExecutor({ isolation, poolSize: 1 });
+  const spinner = new QuickJSExecutor({ isolation, poolSize: 1, timeoutMs: SPIN_MS });
+  let counter = 0;
+  const bindings = [{ global: "host", functions: { next: async () => ++counter, echo: async (value: unknown) => value } }];
+  const check = async (program: string, options: { spin?: boolean } = {}) => {
+    const result = await (options.spin ? spinner : executor).run({ program, bindings });
+    if (options.spin ? result.error?.kind !== "timeout" : result.error) throw new Error(`unexpected result ${JSON.stringify(result)}`);
+  };
+  return {
+    name: `QuickJSExecutor ${isolation} (ours)`,
+    once: () => check("1 + 1"),
+    onceWithCall: () => check("(await host.echo({ id: 1, tags: ['a'] })).id"),
+    bridge: () => check(`for (let i = 0; i < ${BRIDGE_CALLS}; i++) await host.next(); 1`),
+    spin: () => check("while (true) {}", { spin: true }),
+    cold: isolation,
+    dispose: async () => {
+      await Promise.all([executor.dispose(), spinner.dispose()]);
+    },
+  };
+}
+
+function runPackageEngine(run: RunPackage): Engine {
+  const runner = run.createRunner({ limits: { maxBridgeRequests: BRIDGE_CALLS + 10 } });
+  const spinner = run.createRunner({ limits: { timeoutMs: SPIN_MS } });
+  let counter = 0;
+  const hostFunctions = { host: { next: async () => ++counter, echo: async (value: unknown) => value } };
+  const check = async (source: string, status = "completed", on = runner) => {
+    const result = (await on.run({ source, hostFunctions })) as { status: string };
+    if (result.status !== status) throw new Error(`run: unexpected ${JSON.stringify(result).slice(0, 300)}`);
+  };
+  return {
+    name: "`run` 2.1.5 (AI SDK code mode's runtime)",
+    once: () => check("return 1 + 1"),
+    onceWithCall: () => check("return (await host.echo({ id: 1, tags: ['a'] })).id"),
+    bridge: () => check(`for (let i = 0; i < ${BRIDGE_CALLS}; i++) await host.next(); return 1`),
+    spin: async () => {
+      // `run` rejects when its time limit stops a program.
+      const result = (await spinner.run({ source: "while (true) {}", hostFunctions }).catch(() => ({ status: "stopped" }))) as { status: string };
+      if (result.status === "completed") throw new Error("run: spin completed");
+    },
+    cold: "run",
+  };
+}
+
+function isolatedVmContextEngine(ivm: IsolatedVm): Engine {
+  const isolate = new ivm.Isolate({ memoryLimit: 64 });
+  let counter = 0;
+  const next = new ivm.Reference(async () => ++counter);
+  const echo = new ivm.Reference(async (value: unknown) => value);
+  const withContext = async <T>(use: (context: Awaited<ReturnType<typeof isolate.createContext>>) => Promise<T>): Promise<T> => {
+    const context = await isolate.createContext();
+    try {
+      return await use(context);
+    } finally {
+      context.release();
+    }
+  };
+  return {
+    name: "isolated-vm 5.0.4, a context per run",
+    once: () => withContext((context) => context.eval("1 + 1")),
+    onceWithCall: () =>
+      withContext(async (context) => {
+        await context.global.set("echo", echo);
+        return context.eval(
+          "(async () => (await echo.apply(undefined, [{ id: 1, tags: ['a'] }], { arguments: { copy: true }, result: { promise: true, copy: true } })).id)()",
+          { promise: true },
+        );
+      }),
+    bridge: () =>
+      withContext(async (context) => {
+        await context.global.set("next", next);
+        return context.eval(
+          `(async () => { for (let i = 0; i < ${BRIDGE_CALLS}; i++) await next.apply(undefined, [], { result: { promise: true, copy: true } }); return 1 })()`,
+          { promise: true },
+        );
+      }),
+    spin: () => withContext((context) => context.eval("while (true) {}", { timeout: SPIN_MS }).catch(() => undefined)),
+    cold: "isolated-vm",
+    dispose: async () => {
+      isolate.dispose();
+    },
+  };
+}
+
+function isolatedVmIsolateEngine(ivm: IsolatedVm): Engine {
+  return {
+    name: "isolated-vm 5.0.4, an isolate per run",
+    once: async () => {
+      const isolate = new ivm.Isolate({ memoryLimit: 64 });
+      try {
+        const context = await isolate.createContext();
+        return await context.eval("1 + 1");
+      } finally {
+        isolate.dispose();
+      }
+    },
+  };
+}
+
+function nodeVmEngine(): Engine {
+  let counter = 0;
+  const next = async () => ++counter;
+  const echo = async (value: unknown) => structuredClone(value);
+  return {
+    name: "node:vm, a context per run (reference, not a sandbox)",
+    once: async () => vm.runInNewContext("1 + 1"),
+    onceWithCall: async () => vm.runInNewContext("(async () => (await echo({ id: 1, tags: ['a'] })).id)()", { echo }),
+    bridge: async () => vm.runInNewContext(`(async () => { for (let i = 0; i < ${BRIDGE_CALLS}; i++) await next(); return 1 })()`, { next }),
+    spin: async () => {
+      try {
+        vm.runInNewContext("while (true) {}", {}, { timeout: SPIN_MS });
+      } catch {
+        // stopped by the timeout, as intended
+      }
+    },
+    cold: "node-vm",
+  };
+}
+
+function formatMs(ms: number | undefined, digits = 3): string {
+  return ms === undefined ? "n/a" : `${ms.toFixed(digits)} ms`;
+}
+
+function formatUs(ms: number | undefined): string {
+  return ms === undefined ? "n/a" : `${(ms * 1000).toFixed(1)} µs`;
+}
+
+function ratio(value: number | undefined, base: number | undefined): string {
+  return value === undefined || base === undefined ? "" : ` (${(value / base).toFixed(1)}×)`;
+}
+
+/** Runs the executor benchmark and returns its markdown section. */
+export async function run(): Promise<string> {
+  const notes: string[] = [];
+  const engines: Engine[] = [ours("in-process"), ours("worker-thread")];
+  const runPackage = await loadRunPackage();
+  if (typeof runPackage === "string") notes.push(`- \`run\` row skipped: ${runPackage}`);
+  else engines.push(runPackageEngine(runPackage));
+  const ivm = await loadIsolatedVm();
+  if (typeof ivm === "string") notes.push(`- isolated-vm rows skipped: ${ivm}`);
+  else engines.push(isolatedVmContextEngine(ivm), isolatedVmIsolateEngine(ivm));
+  engines.push(nodeVmEngine());
+
+  const cacheDir = join(ROOT, "node_modules", ".cache", "ai-codemode-bench");
+  mkdirSync(cacheDir, { recursive: true });
+  const dist = buildPackage(cacheDir);
+  if (dist === undefined) notes.push("- cold start of our executor skipped: `tsup` could not build the package.");
+  const coldBaseline = sampleCold(cacheDir, "baseline");
+
+  const rows: Array<{ name: string; warm?: number; warmCall?: number; bridge?: number; stall?: number; cold?: number }> = [];
+  for (const engine of engines) {
+    process.stderr.write(`  ${engine.name}\n`);
+    const row: (typeof rows)[number] = { name: engine.name };
+    try {
+      if (engine.once) row.warm = await sampleWarm(engine.once);
+      if (engine.onceWithCall) row.warmCall = await sampleWarm(engine.onceWithCall);
+      if (engine.bridge) row.bridge = await sampleBridge(engine.bridge);
+      if (engine.spin) row.stall = await sampleStall(engine.spin);
+      const ownBuildNeeded = engine.cold === "in-process" || engine.cold === "worker-thread";
+      const cold = engine.cold && (dist !== undefined || !ownBuildNeeded) ? sampleCold(cacheDir, engine.cold) : undefined;
+      if (cold !== undefined) row.cold = cold;
+    } catch (error) {
+      notes.push(`- ${engine.name}: measurement failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    await engine.dispose?.();
+    rows.push(row);
+  }
+
+  const base = rows[0];
+  const lines = [
+    "## Executor",
+    "",
+    `Warm: median wall time of one trivial program (\`1 + 1\`) with a fresh context each run; with one host call: \`(await host.echo({ id: 1, tags: ["a"] })).id\` (object argument and result). Bridge: median cost per call of a program making ${BRIDGE_CALLS.toLocaleString("en-US")} sequential awaited host calls. ` +
+      `Stall: the longest the host event loop went without a 1 ms tick while a \`while (true) {}\` ran under a ${SPIN_MS} ms budget. ` +
+      `Cold: median wall time of a fresh \`node\` process that loads the sandbox and runs one program (${COLD_SAMPLES} runs; an empty \`node\` process takes ${formatMs(coldBaseline, 0)}). ` +
+      "Ratios are against our in-process row.",
+    "",
+    "| sandbox | warm per run | warm per run, one host call | bridge per call | event-loop stall | cold start (process) |",
+    "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ...rows.map(
+      (row) =>
+        `| ${row.name} | ${formatMs(row.warm)}${ratio(row.warm, base?.warm)} | ${formatMs(row.warmCall)}${ratio(row.warmCall, base?.warmCall)} | ${formatUs(row.bridge)}${ratio(row.bridge, base?.bridge)} | ${formatMs(row.stall, 0)} | ${formatMs(row.cold, 0)} |`,
+    ),
+    "",
+    "Targets: warm <= 0.5 ms in-process and <= 1 ms through the worker; bridge <= 30 µs per call in-process; >= 10× faster per execution than an isolated-vm context per run.",
+  ];
+  if (notes.length > 0) lines.push("", "Notes:", ...notes);
+  return lines.join("\n");
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  console.log(await run());
+  process.exit(0);
+}

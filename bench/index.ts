@@ -1,0 +1,52 @@
+/**
+ * Runs every benchmark suite in order and writes `bench/RESULTS.md` with the machine, the Node
+ * version and the date. Each suite is a module exporting `async function run(): Promise<string>`
+ * that returns a markdown section. Add a suite: one import and one entry in `SUITES`.
+ *
+ * Run: `npm run bench` (all suites) or `npm run bench -- executor tokens` (some, by name).
+ */
+import { writeFileSync } from "node:fs";
+import { arch, cpus, platform, release, totalmem } from "node:os";
+import { fileURLToPath } from "node:url";
+import { run as executor } from "./executor.js";
+import { run as tokens } from "./tokens.js";
+
+const SUITES: Array<[name: string, run: () => Promise<string>]> = [
+  ["executor", executor],
+  ["tokens", tokens],
+];
+
+function machine(): string {
+  const cpu = cpus()[0]?.model.trim() ?? "unknown CPU";
+  return `${cpus().length} × ${cpu}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, ${platform()} ${release()} ${arch()}`;
+}
+
+async function main(): Promise<void> {
+  const wanted = new Set(process.argv.slice(2));
+  const sections: string[] = [];
+  for (const [name, run] of SUITES) {
+    if (wanted.size > 0 && !wanted.has(name)) continue;
+    const started = performance.now();
+    process.stderr.write(`bench: ${name}…\n`);
+    sections.push(await run());
+    process.stderr.write(`bench: ${name} done in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  }
+  const header = [
+    "# Benchmark results",
+    "",
+    `- Date: ${new Date().toISOString()}`,
+    `- Machine: ${machine()}`,
+    `- Node: ${process.version}`,
+    `- Command: \`npm run bench${wanted.size > 0 ? ` -- ${[...wanted].join(" ")}` : ""}\``,
+    "",
+    "Medians of repeated runs measured side by side in one process run; ratios are against the first row of each table.",
+    "",
+  ].join("\n");
+  const text = `${header}\n${sections.join("\n\n")}\n`;
+  writeFileSync(fileURLToPath(new URL("./RESULTS.md", import.meta.url)), text);
+  process.stdout.write(text);
+  // Worker pools and MCP clients may hold handles; the results are written.
+  process.exit(0);
+}
+
+await main();

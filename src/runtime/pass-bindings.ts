@@ -3,6 +3,7 @@
  * through the journal, and the host namespace behind the `codemode` global
  * (`search`, `describe`, `run`, `step`).
  */
+import { normalizeProgram } from "../sandbox/normalize-program.js";
 import type { CodeBindingNamespace, CodeRunRequest } from "../sandbox/types.js";
 import { journaledCall } from "./connector-call.js";
 import type { PassContext } from "./pass-context.js";
@@ -35,18 +36,23 @@ function isPlainJson(value: unknown): boolean {
   return (prototype === Object.prototype || prototype === null) && Object.values(value as object).every(isPlainJson);
 }
 
-/** Builds the run request for `program` in `pass` (the top-level program, or a snippet at `depth`). */
-export function passRequest(pass: PassContext, program: string, depth = 0, input?: unknown): CodeRunRequest | { error: string } {
+/**
+ * Builds the run request for `program` in `pass` (the top-level program, or a
+ * snippet at `depth`). The program is normalised first (any of its forms, TS or
+ * JS) and becomes a function body whose first line is the `codemode` prelude.
+ */
+export async function passRequest(pass: PassContext, program: string, depth = 0, input?: unknown): Promise<CodeRunRequest | { error: string }> {
   const inputJson = depth === 0 ? undefined : jsonLiteral(input);
   if (depth > 0 && inputJson === undefined) {
     return { error: "Snippet input must be plain JSON (objects, arrays, strings, finite numbers, booleans, null)." };
   }
+  const normalized = await normalizeProgram(program);
+  if (!normalized.ok) return { error: normalized.message };
   return {
-    program,
+    program: `${codemodePrelude(inputJson)} return await ${normalized.script};`,
     bindings: passBindings(pass, depth),
     signal: pass.abort.signal,
     environment: { epochMs: pass.execution.createdAt, randomSeed: pass.execution.executionId },
-    prelude: codemodePrelude(inputJson),
   };
 }
 
@@ -83,7 +89,7 @@ async function runSnippet(pass: PassContext, { name, input }: { name: unknown; i
     return { error: `Snippet "${snippet.name}" needs connector(s) ${missing.join(", ")}, which this runtime does not have.` };
   }
   if (depth > MAX_SNIPPET_DEPTH) throw new Error(`codemode.run: snippets nest deeper than ${MAX_SNIPPET_DEPTH} levels.`);
-  const request = passRequest(pass, snippet.code, depth, input);
+  const request = await passRequest(pass, snippet.code, depth, input);
   if ("error" in request) return request;
   const result = await pass.deps.executor.run(request);
   if (result.error !== undefined) throw new Error(`Snippet "${snippet.name}" failed: ${messageOf(result.error.message)}`);

@@ -36,7 +36,7 @@ function decide(pass: PassContext, run: { value?: unknown; logs: string[]; error
 /** Runs the pass to its end and records the outcome. */
 export async function runPass(pass: PassContext): Promise<PassOutcome> {
   const { executionId } = pass.execution;
-  const request = passRequest(pass, pass.execution.code);
+  const request = await passRequest(pass, pass.execution.code);
   const run = "error" in request
     ? { logs: [], error: { kind: "exception" as const, message: request.error } }
     : await pass.deps.executor.run(request);

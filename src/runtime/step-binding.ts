@@ -1,8 +1,9 @@
 /**
  * `codemode.step(name, fn)`: `fn` runs inside the sandbox once; its result is
  * journaled and returned as recorded on later passes. The sandbox half is a
- * prelude script (host functions cannot receive sandbox functions); the host
- * half below journals the step like a connector call under connector `codemode`.
+ * prelude placed before the program (host functions cannot receive sandbox
+ * functions); the host half below journals the step like a connector call
+ * under connector `codemode`.
  */
 import { storeFailureOr } from "./connector-call.js";
 import { canonicalArguments, canonicalJournaledArguments, decodeJournalValue, encodeJournalValue } from "./journal-values.js";
@@ -100,27 +101,33 @@ export function stepHostFunctions(pass: PassContext): Record<string, (args: unkn
 export const HOST_NAMESPACE = "__codemode_host";
 
 /**
- * The sandbox half: defines the `codemode` global (`search`, `describe`, `run`,
- * `step`) over the host namespace. `input` is a JSON literal for snippet runs.
+ * The sandbox half, as one line of statements placed before the program (so
+ * the program's own line numbers are unchanged): defines the frozen `codemode`
+ * global (`search`, `describe`, `run`, `step`) over the host namespace, and for
+ * snippet runs the `input` global (a JSON literal).
  */
 export function codemodePrelude(inputJson?: string): string {
-  return `(function () {
-  var host = globalThis.${HOST_NAMESPACE};
-  var api = Object.create(null);
-  api.search = function (query) { return host.search(query); };
-  api.describe = function (target) { return host.describe(target); };
-  api.run = function (name, input) { return host.run({ name: name, input: input }); };
-  api.step = async function (name, fn) {
-    if (typeof fn !== "function") throw new TypeError("codemode.step(name, fn): fn must be a function");
-    var begun = await host.stepBegin(name);
-    if (begun.replayed) { if (begun.failed) throw new Error(begun.error); return begun.value; }
-    var value;
-    try { value = await fn(); }
-    catch (error) { await host.stepFail({ seq: begun.seq, error: String(error && error.message !== undefined ? error.message : error) }); throw error; }
-    try { await host.stepEnd({ seq: begun.seq, value: value }); }
-    catch (error) { await host.stepFail({ seq: begun.seq, error: String(error && error.message !== undefined ? error.message : error), unserializable: true }); throw error; }
-    return value;
-  };
-  Object.defineProperty(globalThis, "codemode", { value: Object.freeze(api), enumerable: false, writable: false, configurable: false });
-${inputJson === undefined ? "" : `  Object.defineProperty(globalThis, "input", { value: ${inputJson}, enumerable: false, writable: false, configurable: false });\n`}})();`;
+  const lines = [
+    "(function () {",
+    `var host = globalThis.${HOST_NAMESPACE};`,
+    "var api = Object.create(null);",
+    "api.search = function (query) { return host.search(query); };",
+    "api.describe = function (target) { return host.describe(target); };",
+    "api.run = function (name, input) { return host.run({ name: name, input: input }); };",
+    "var messageOf = function (error) { return String(error && error.message !== undefined ? error.message : error); };",
+    "api.step = async function (name, fn) {",
+    "if (typeof fn !== 'function') throw new TypeError('codemode.step(name, fn): fn must be a function');",
+    "var begun = await host.stepBegin(name);",
+    "if (begun.replayed) { if (begun.failed) throw new Error(begun.error); return begun.value; }",
+    "var value;",
+    "try { value = await fn(); } catch (error) { await host.stepFail({ seq: begun.seq, error: messageOf(error) }); throw error; }",
+    "try { await host.stepEnd({ seq: begun.seq, value: value }); }",
+    "catch (error) { await host.stepFail({ seq: begun.seq, error: messageOf(error), unserializable: true }); throw error; }",
+    "return value;",
+    "};",
+    "Object.defineProperty(globalThis, 'codemode', { value: Object.freeze(api), enumerable: false, writable: false, configurable: false });",
+    inputJson === undefined ? "" : `Object.defineProperty(globalThis, 'input', { value: ${inputJson}, enumerable: false, writable: false, configurable: false });`,
+    "})();",
+  ];
+  return lines.filter((line) => line !== "").join(" ");
 }

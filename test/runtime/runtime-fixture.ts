@@ -44,6 +44,8 @@ export function memoryClient(): Client {
   return createClient({ url: ":memory:" });
 }
 
+let runtimes = 0;
+
 /** A runtime on a fresh in-memory database (unless `store` is given) with deterministic clock and ids. */
 export function testRuntime(options: DurableRuntimeOptions & { clock?: TestClock } = {}): DurableRuntime & { clock: TestClock } {
   const clock = options.clock ?? testClock();
@@ -52,7 +54,8 @@ export function testRuntime(options: DurableRuntimeOptions & { clock?: TestClock
     store: memoryClient(),
     executor: sharedExecutor(),
     ...rest,
-    _internal: { now: clock.now, generateId: sequentialIds(), ...rest._internal },
+    // Ids are unique across the runtimes of a file, which may share one database.
+    _internal: { now: clock.now, generateId: sequentialIds(`rt${++runtimes}`), ...rest._internal },
   });
   return Object.assign(runtime, { clock });
 }

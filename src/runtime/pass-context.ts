@@ -21,6 +21,8 @@ export interface PassDependencies {
   snippets: SnippetRecord[];
   now: () => number;
   leaseMs: number;
+  /** How long a failed pass waits for calls still in flight. */
+  inflightGraceMs: number;
   /** Backs `codemode.search` / `codemode.describe`. */
   search: (query: string) => unknown;
   describe: (target: string) => unknown;

@@ -40,7 +40,13 @@ export async function runPass(pass: PassContext): Promise<PassOutcome> {
   const run = "error" in request
     ? { logs: [], error: { kind: "exception" as const, message: request.error } }
     : await pass.deps.executor.run(request);
-  await pass.settle();
+  if (run.error !== undefined || pass.fatal !== undefined) {
+    // The program is gone: tell connectors still running to stop, and do not wait forever.
+    if (!pass.abort.signal.aborted) pass.abort.abort(new Error(run.error?.message ?? pass.fatal?.error));
+    await Promise.race([pass.settle(), new Promise((resolve) => setTimeout(resolve, pass.deps.inflightGraceMs).unref())]);
+  } else {
+    await pass.settle();
+  }
   let outcome = decide(pass, run);
   if (pass.writer.failure === undefined && pass.writer.lostRows > 0) {
     outcome = { status: "error", executionId, kind: "conflict", error: "This execution was taken over by another invocation while the pass ran (its lease expired); the pass's outcome was not recorded." };

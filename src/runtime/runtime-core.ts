@@ -81,6 +81,7 @@ export async function runClaimedPass(
       snippets,
       now: core.options.now,
       leaseMs: core.options.leaseMs,
+      inflightGraceMs: core.options.inflightGraceMs,
       search: (query) => catalog.search(query),
       describe: (target) => catalog.describe(target),
     },

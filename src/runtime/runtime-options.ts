@@ -22,6 +22,13 @@ export const DEFAULT_MAX_EXECUTIONS = 50;
  * (and `expirePaused` may end it). Renewed by the pass's own journal writes.
  */
 export const DEFAULT_LEASE_MS = 5 * 60_000;
+/**
+ * After a failed run (timeout, abort, fatal failure), how long the pass waits for
+ * connector calls still in flight (their abort signal has fired) before it ends
+ * anyway. Their rows stay `executing`: the run has ended, so nothing re-runs them.
+ */
+export const DEFAULT_INFLIGHT_GRACE_MS = 10_000;
+
 /** Default age after which `expirePaused` rejects a paused execution. */
 export const DEFAULT_PAUSED_MAX_AGE_MS = 24 * 60 * 60_000;
 
@@ -61,6 +68,7 @@ export interface DurableRuntimeOptions {
     now?: () => number;
     generateId?: () => string;
     leaseMs?: number;
+    inflightGraceMs?: number;
     env?: Record<string, string | undefined>;
   };
 }
@@ -78,6 +86,7 @@ export interface ResolvedRuntimeOptions {
   now: () => number;
   generateId: () => string;
   leaseMs: number;
+  inflightGraceMs: number;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -147,5 +156,6 @@ export function resolveRuntimeOptions(options: DurableRuntimeOptions = {}): Reso
     now: internal.now ?? Date.now,
     generateId: internal.generateId ?? (() => crypto.randomUUID()),
     leaseMs: positiveInteger("_internal.leaseMs", internal.leaseMs, DEFAULT_LEASE_MS),
+    inflightGraceMs: positiveInteger("_internal.inflightGraceMs", internal.inflightGraceMs, DEFAULT_INFLIGHT_GRACE_MS),
   };
 }

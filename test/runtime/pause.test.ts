@@ -89,3 +89,32 @@ describe("pauses", () => {
     expect(out).toMatchObject({ status: "error", kind: "abort" });
   });
 });
+
+describe("leases and stuck calls", () => {
+  it("a pass whose lease was taken by expirePaused writes nothing more and runs nothing more", async () => {
+    let release: (() => void) | undefined;
+    const slow = createMockConnector("slow", {
+      methods: { wait: { result: () => new Promise<void>((resolve) => { release = resolve; }) }, after: {} },
+    });
+    const client = memoryClient();
+    const runtime = testRuntime({ connectors: { slow }, store: client, _internal: { leaseMs: 1000 } });
+    const running = runtime.execute({ code: "async () => { await slow.wait({}); return slow.after({}); }" });
+    while (release === undefined) await new Promise((resolve) => setTimeout(resolve, 5));
+    runtime.clock.advance(5000);
+    const [expired] = (await runtime.expirePaused()).expired;
+    expect(expired).toMatchObject({ status: "error" });
+    release();
+    const out = await running;
+    expect(out).toMatchObject({ status: "error", kind: "conflict" });
+    expect(slow.ledger.count("slow.after")).toBe(0);
+    expect(await runtime.execution(out.executionId)).toMatchObject({ status: "error", kind: "expired", calls: [{ status: "error" }] });
+  });
+
+  it("a connector that never settles does not hold the run after the program failed", async () => {
+    const stuck = createMockConnector("stuck", { methods: { forever: { result: () => new Promise(() => {}) } } });
+    const runtime = testRuntime({ connectors: { stuck }, _internal: { inflightGraceMs: 50 } });
+    const out = await runtime.execute({ code: "async () => { stuck.forever({}); throw new Error('gave up'); }" });
+    expect(out).toMatchObject({ status: "error", kind: "exception" });
+    expect((out as { error: string }).error).toContain("gave up");
+  });
+});

@@ -9,11 +9,13 @@ import { writeFileSync } from "node:fs";
 import { arch, cpus, platform, release, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
 import { run as executor } from "./executor.js";
+import { run as journal } from "./journal.js";
 import { run as openapi } from "./openapi.js";
 import { run as tokens } from "./tokens.js";
 
 const SUITES: Array<[name: string, run: () => Promise<string>]> = [
   ["executor", executor],
+  ["journal", journal],
   ["tokens", tokens],
   ["openapi", openapi],
 ];

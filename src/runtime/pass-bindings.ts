@@ -9,54 +9,23 @@ import { journaledCall } from "./connector-call.js";
 import type { PassContext } from "./pass-context.js";
 import { codemodePrelude, HOST_NAMESPACE, stepHostFunctions } from "./step-binding.js";
 
-/** How deep `codemode.run` may nest (a snippet running a snippet…), against runaway recursion. */
-export const MAX_SNIPPET_DEPTH = 8;
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** A JSON literal for `input` when the value survives JSON unchanged; otherwise undefined. */
-function jsonLiteral(value: unknown): string | undefined {
-  if (value === undefined) return "undefined";
-  try {
-    const text = JSON.stringify(value);
-    return text !== undefined && JSON.stringify(JSON.parse(text)) === text && isPlainJson(value) ? text : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function isPlainJson(value: unknown): boolean {
-  if (value === null || typeof value === "string" || typeof value === "boolean") return true;
-  if (typeof value === "number") return Number.isFinite(value) && !Object.is(value, -0);
-  if (Array.isArray(value)) return value.every(isPlainJson);
-  if (typeof value !== "object") return false;
-  const prototype = Object.getPrototypeOf(value) as unknown;
-  return (prototype === Object.prototype || prototype === null) && Object.values(value as object).every(isPlainJson);
-}
-
 /**
- * Builds the run request for `program` in `pass` (the top-level program, or a
- * snippet at `depth`). The program is normalised first (any of its forms, TS or
- * JS) and becomes a function body whose first line is the `codemode` prelude.
+ * Builds the run request for the pass's program. The program is normalised
+ * first (any of its forms, TS or JS) and becomes a function body whose first
+ * line is the `codemode` prelude.
  */
-export async function passRequest(pass: PassContext, program: string, depth = 0, input?: unknown): Promise<CodeRunRequest | { error: string }> {
-  const inputJson = depth === 0 ? undefined : jsonLiteral(input);
-  if (depth > 0 && inputJson === undefined) {
-    return { error: "Snippet input must be plain JSON (objects, arrays, strings, finite numbers, booleans, null)." };
-  }
+export async function passRequest(pass: PassContext, program: string): Promise<CodeRunRequest | { error: string }> {
   const normalized = await normalizeProgram(program);
   if (!normalized.ok) return { error: normalized.message };
   return {
-    program: `${codemodePrelude(inputJson)} return await ${normalized.script};`,
-    bindings: passBindings(pass, depth),
+    program: `${codemodePrelude()} return await ${normalized.script};`,
+    bindings: passBindings(pass),
     signal: pass.abort.signal,
     environment: { epochMs: pass.execution.createdAt, randomSeed: pass.execution.executionId },
   };
 }
 
-function passBindings(pass: PassContext, depth: number): CodeBindingNamespace[] {
+function passBindings(pass: PassContext): CodeBindingNamespace[] {
   const namespaces: CodeBindingNamespace[] = [];
   for (const [connector, definition] of Object.entries(pass.deps.connectors)) {
     const functions: CodeBindingNamespace["functions"] = Object.create(null) as CodeBindingNamespace["functions"];
@@ -71,14 +40,21 @@ function passBindings(pass: PassContext, depth: number): CodeBindingNamespace[] 
       ...stepHostFunctions(pass),
       search: async (query) => pass.deps.search(typeof query === "string" ? query : ""),
       describe: async (target) => pass.deps.describe(typeof target === "string" ? target : ""),
-      run: (args) => runSnippet(pass, args as { name: unknown; input: unknown }, depth + 1),
+      snippet: (name) => snippetSource(pass, name),
     },
   });
   return namespaces;
 }
 
-/** `codemode.run(name, input)`: runs a saved snippet inside this pass; its calls join this journal. */
-async function runSnippet(pass: PassContext, { name, input }: { name: unknown; input: unknown }, depth: number): Promise<unknown> {
+/**
+ * Host half of `codemode.run(name, input)`: the snippet's program as the source
+ * of an async function of `input`, which the prelude evaluates and calls inside
+ * the same sandbox run. Its calls therefore join this journal (same bindings,
+ * same sequence numbers) and no second executor run is needed (a nested run
+ * could wait forever for a busy worker pool). A missing snippet or a missing
+ * recorded connector resolves to `{ error }`.
+ */
+async function snippetSource(pass: PassContext, name: unknown): Promise<{ source: string } | { error: string }> {
   const snippet = pass.deps.snippets.find((candidate) => candidate.name === name);
   if (snippet === undefined) {
     const names = pass.deps.snippets.map((candidate) => candidate.name);
@@ -88,10 +64,7 @@ async function runSnippet(pass: PassContext, { name, input }: { name: unknown; i
   if (missing.length > 0) {
     return { error: `Snippet "${snippet.name}" needs connector(s) ${missing.join(", ")}, which this runtime does not have.` };
   }
-  if (depth > MAX_SNIPPET_DEPTH) throw new Error(`codemode.run: snippets nest deeper than ${MAX_SNIPPET_DEPTH} levels.`);
-  const request = await passRequest(pass, snippet.code, depth, input);
-  if ("error" in request) return request;
-  const result = await pass.deps.executor.run(request);
-  if (result.error !== undefined) throw new Error(`Snippet "${snippet.name}" failed: ${messageOf(result.error.message)}`);
-  return result.value;
+  const normalized = await normalizeProgram(snippet.code);
+  if (!normalized.ok) return { error: `Snippet "${snippet.name}" does not compile: ${normalized.message}` };
+  return { source: `(async function (input) {\nreturn await ${normalized.script};\n})` };
 }

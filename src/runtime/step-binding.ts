@@ -103,17 +103,18 @@ export const HOST_NAMESPACE = "__codemode_host";
 /**
  * The sandbox half, as one line of statements placed before the program (so
  * the program's own line numbers are unchanged): defines the frozen `codemode`
- * global (`search`, `describe`, `run`, `step`) over the host namespace, and for
- * snippet runs the `input` global (a JSON literal).
+ * global (`search`, `describe`, `run`, `step`) over the host namespace.
+ * `run` evaluates a snippet's source (from the host) as an async function of
+ * `input` in this same run.
  */
-export function codemodePrelude(inputJson?: string): string {
+export function codemodePrelude(): string {
   const lines = [
     "(function () {",
     `var host = globalThis.${HOST_NAMESPACE};`,
     "var api = Object.create(null);",
     "api.search = function (query) { return host.search(query); };",
     "api.describe = function (target) { return host.describe(target); };",
-    "api.run = function (name, input) { return host.run({ name: name, input: input }); };",
+    "api.run = async function (name, input) { var got = await host.snippet(name); if (got.error !== undefined) return { error: got.error }; return await (0, eval)(got.source)(input); };",
     "var messageOf = function (error) { return String(error && error.message !== undefined ? error.message : error); };",
     "api.step = async function (name, fn) {",
     "if (typeof fn !== 'function') throw new TypeError('codemode.step(name, fn): fn must be a function');",
@@ -126,8 +127,7 @@ export function codemodePrelude(inputJson?: string): string {
     "return value;",
     "};",
     "Object.defineProperty(globalThis, 'codemode', { value: Object.freeze(api), enumerable: false, writable: false, configurable: false });",
-    inputJson === undefined ? "" : `Object.defineProperty(globalThis, 'input', { value: ${inputJson}, enumerable: false, writable: false, configurable: false });`,
     "})();",
   ];
-  return lines.filter((line) => line !== "").join(" ");
+  return lines.join(" ");
 }

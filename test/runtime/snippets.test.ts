@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createMockConnector } from "../../src/test/index.js";
+import { QuickJSExecutor } from "../../src/sandbox/quickjs-executor.js";
 import { memoryClient, testRuntime } from "./runtime-fixture.js";
 
 describe("snippets", () => {
@@ -43,6 +44,20 @@ describe("snippets", () => {
     expect(missing?.error).toContain("mail");
     expect(unknown?.error).toContain("No snippet named");
     expect(mail.ledger.count("mail.send")).toBe(1);
+  });
+
+  it("passes any journal-safe input and does not need a second executor run (worker pool of one)", async () => {
+    const executor = new QuickJSExecutor({ isolation: "worker-thread", poolSize: 1, timeoutMs: 10_000 });
+    try {
+      const clock = { now: () => 1_000, advance: () => undefined };
+      const runtime = testRuntime({ executor, clock });
+      const source = await runtime.execute({ code: "async () => input === undefined ? null : ({ year: input.when.getUTCFullYear(), size: input.tags.size })" });
+      await runtime.saveSnippet("describe_input", { executionId: source.executionId });
+      const out = await runtime.execute({ code: `async () => codemode.run("describe_input", { when: new Date(Date.UTC(2030, 1, 1)), tags: new Set(["a", "b"]) })` });
+      expect(out).toMatchObject({ status: "completed", result: { year: 2030, size: 2 } });
+    } finally {
+      await executor.dispose();
+    }
   });
 
   it("refuses bad names and unknown executions", async () => {

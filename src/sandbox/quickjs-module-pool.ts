@@ -51,17 +51,22 @@ export function compileQuickJSWasm(): Promise<WebAssembly.Module> {
 const WARM_UP = `let s = 0; for (let i = 0; i < 30000; i++) s += i % 7; const o = []; for (let i = 0; i < 300; i++) o.push({ i, t: "x" + i });
 JSON.parse(JSON.stringify(o)).length + s + [3, 1, 2].sort().join("").length + /a+b/.test("aaab")`;
 
-/** Creates a module whose memory cannot grow past `memoryLimitBytes`. */
-export async function createSandboxModule(memoryLimitBytes: number, wasmModule?: WebAssembly.Module): Promise<SandboxModule> {
+/**
+ * Creates a module whose memory cannot grow past `memoryLimitBytes`. `warmUp` runs a small CPU
+ * workload first (~20 ms): worth it for modules made ahead of need, not when a run is waiting.
+ */
+export async function createSandboxModule(memoryLimitBytes: number, wasmModule?: WebAssembly.Module, { warmUp = true }: { warmUp?: boolean } = {}): Promise<SandboxModule> {
   const maximum = Math.max(INITIAL_PAGES, Math.floor(memoryLimitBytes / PAGE_BYTES));
   const memory = new WebAssembly.Memory({ initial: INITIAL_PAGES, maximum });
   const variant = newVariant(releaseSyncVariant, { wasmModule: wasmModule ?? (await compileQuickJSWasm()), wasmMemory: memory });
   const module = await newQuickJSWASMModuleFromVariant(variant);
-  const runtime = module.newRuntime();
-  const context = runtime.newContext();
-  context.evalCode(WARM_UP, "warm-up.js").dispose();
-  context.dispose();
-  runtime.dispose();
+  if (warmUp) {
+    const runtime = module.newRuntime();
+    const context = runtime.newContext();
+    context.evalCode(WARM_UP, "warm-up.js").dispose();
+    context.dispose();
+    runtime.dispose();
+  }
   return { module, memory, maxBytes: maximum * PAGE_BYTES, runtimeRuns: 0 };
 }
 
@@ -69,6 +74,8 @@ export async function createSandboxModule(memoryLimitBytes: number, wasmModule?:
 export class SandboxModulePool {
   private readonly idle: SandboxModule[] = [];
   private refilling = 0;
+  /** The modules being made ahead of need; a waiting run takes the next one instead of making its own. */
+  private readonly made = new Set<Promise<void>>();
 
   constructor(
     private readonly memoryLimitBytes: number,
@@ -80,17 +87,28 @@ export class SandboxModulePool {
   async warm(count = 1): Promise<void> {
     while (this.idle.length + this.refilling < Math.min(count, this.maxIdle)) {
       this.refilling++;
+      const making = createSandboxModule(this.memoryLimitBytes, this.wasmModule).then((sandbox) => {
+        this.idle.push(sandbox);
+      });
+      this.made.add(making);
       try {
-        this.idle.push(await createSandboxModule(this.memoryLimitBytes, this.wasmModule));
+        await making;
       } finally {
+        this.made.delete(making);
         this.refilling--;
       }
     }
   }
 
-  /** An idle module, or a new one. */
+  /** Makes one idle module without the warm-up workload (fastest start-up). */
+  async prepare(): Promise<void> {
+    this.idle.push(await createSandboxModule(this.memoryLimitBytes, this.wasmModule, { warmUp: false }));
+  }
+
+  /** An idle module, the one being made ahead, or a new one (made without the warm-up workload). */
   async acquire(): Promise<SandboxModule> {
-    return this.idle.pop() ?? createSandboxModule(this.memoryLimitBytes, this.wasmModule);
+    if (this.idle.length === 0 && this.made.size > 0) await Promise.race([...this.made]).catch(() => undefined);
+    return this.idle.pop() ?? createSandboxModule(this.memoryLimitBytes, this.wasmModule, { warmUp: false });
   }
 
   /** Returns a module after a run; a poisoned or bloated one is dropped and replaced in the background. */

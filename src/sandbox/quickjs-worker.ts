@@ -65,7 +65,7 @@ port.on("message", (message: MainToWorker) => {
   }
 });
 
-pool.warm(1).then(
+pool.prepare().then(
   () => send({ type: "ready" }),
   () => send({ type: "ready" }),
 );

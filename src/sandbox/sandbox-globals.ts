@@ -113,6 +113,11 @@ export class SandboxGlobals {
       case "undefined":
         return { json: UNDEFINED_JSON };
     }
+    const plain = this.callChunk("plain", "json", value);
+    if (plain.error) return { error: plain.error };
+    const plainJson = context.typeof(plain.value) === "string" ? context.getString(plain.value) : undefined;
+    plain.value.dispose();
+    if (plainJson !== undefined) return { json: plainJson };
     const pathHandle = context.newString(path);
     const result = this.callChunk("codec", "encodeJSON", value, pathHandle);
     pathHandle.dispose();

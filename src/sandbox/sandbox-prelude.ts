@@ -3,8 +3,9 @@
  * every run: QuickJS compiles at roughly 0.1 ms per KiB in wasm, so the bindings, `console` and
  * the completion are built by the host through the handle API (`quickjs-session.ts`), and these
  * chunks load only when a run needs them:
- * - `codec`: the codec (`codec.ts`) mirrored inside the sandbox, for the first non-primitive
- *   argument, tagged host result or non-primitive completion value;
+ * - `plain`: native `JSON` for plain values, for the first non-primitive argument or completion;
+ * - `codec`: the codec (`codec.ts`) mirrored inside the sandbox, for values that are not plain JSON
+ *   and for tagged host results;
  * - `render`: readable rendering for `console` (capped inside the sandbox), errors and results
  *   that cannot cross;
  * - `environment`: frozen `Date` and seeded `Math.random`, before the program, when the run has
@@ -15,6 +16,35 @@
  * the moment. A program that tampers with globals only hurts itself: the host validates every
  * tree it receives.
  */
+
+/**
+ * Plain JSON values (what most arguments and results are) in native \`JSON\`, without compiling the
+ * codec: \`json(value)\` is the JSON text when the value is plain (finite numbers other than -0,
+ * strings, booleans, null, dense arrays, plain objects without a \`$\` key, shallower than 64
+ * levels), else \`undefined\` and the codec takes over.
+ */
+const PLAIN_CHUNK = String.raw`(function (config, hostLog, stringify) {
+"use strict";
+const isArray = Array.isArray, getProto = Object.getPrototypeOf, objectProto = Object.prototype, keys = Object.keys;
+function plain(v, depth) {
+  switch (typeof v) {
+    case "string": case "boolean": return true;
+    case "number": return v - v === 0 && (v !== 0 || 1 / v > 0);
+    case "object": {
+      if (v === null) return true;
+      if (depth > 64) return false;
+      if (isArray(v)) { for (let i = 0; i < v.length; i++) if (!plain(v[i], depth + 1)) return false; return true; }
+      const proto = getProto(v);
+      if (proto !== objectProto && proto !== null) return false;
+      const ks = keys(v);
+      for (let i = 0; i < ks.length; i++) if (ks[i] === "$" || !plain(v[ks[i]], depth + 1)) return false;
+      return true;
+    }
+    default: return false;
+  }
+}
+return { json: (v) => (plain(v, 0) ? stringify(v) : undefined) };
+})`;
 
 /** The codec inside the sandbox (format: see `codec.ts`). */
 const CODEC_CHUNK = String.raw`(function (config, hostLog, stringify, parse) {
@@ -244,6 +274,7 @@ return {};
 
 /** Chunks by name, compiled inside the sandbox on first use in a run. */
 export const PRELUDE_CHUNKS: Readonly<Record<string, string>> = Object.freeze({
+  plain: PLAIN_CHUNK,
   codec: CODEC_CHUNK,
   render: RENDER_CHUNK,
   environment: ENVIRONMENT_CHUNK,

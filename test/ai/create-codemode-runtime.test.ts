@@ -1,0 +1,194 @@
+import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
+import {
+  generateText, isStepCount, readUIMessageStream, streamText, tool, ToolLoopAgent, type ToolExecutionOptions, type UIMessage,
+} from "ai";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createCodemodeRuntime, type CodemodeRuntime } from "../../src/ai/create-codemode-runtime.js";
+import type { Connector } from "../../src/connectors/types.js";
+import { lastToolOutput, scriptedModel, type Turn } from "./support/scripted-model.js";
+
+let directory: string;
+const opened: CodemodeRuntime[] = [];
+
+beforeEach(() => {
+  directory = mkdtempSync(join(tmpdir(), "codemode-ai-"));
+});
+
+afterEach(async () => {
+  for (const runtime of opened.splice(0)) await runtime.close();
+  rmSync(directory, { recursive: true, force: true });
+});
+
+interface Seen {
+  github: Array<{ input: unknown; options: ToolExecutionOptions<unknown> & { executionId?: string; seq?: number; idempotencyKey?: string } }>;
+  transfers: unknown[];
+}
+
+function setup(seen: Seen): CodemodeRuntime {
+  const github = {
+    list_issues: tool({
+      description: "List issues of a repository, newest first.",
+      inputSchema: z.object({ repo: z.string().describe("owner/name"), state: z.enum(["open", "closed"]).optional() }),
+      execute: async (input, options) => {
+        seen.github.push({ input, options });
+        return [
+          { number: 2, title: "Crash on start" },
+          { number: 1, title: "Typo in README" },
+        ];
+      },
+    }),
+  };
+  const weather: Connector = {
+    description: "Weather forecasts.",
+    methods: {
+      forecast: {
+        description: "Tomorrow's forecast for a city.",
+        inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+        outputSchema: { type: "object", properties: { sky: { type: "string" } }, required: ["sky"] },
+        execute: (args) => ({ sky: `sunny in ${(args as { city: string }).city}` }),
+      },
+    },
+  };
+  const bank = {
+    transfer: tool({
+      description: "Send money.",
+      inputSchema: z.object({ to: z.string(), amount: z.number() }),
+      needsApproval: true,
+      execute: async (input) => {
+        seen.transfers.push(input);
+        return { ok: true };
+      },
+    }),
+  };
+  const runtime = createCodemodeRuntime({ connectors: { github, weather, bank }, store: `file:${join(directory, "codemode.db")}` });
+  opened.push(runtime);
+  return runtime;
+}
+
+type Output = { status: string; result?: unknown; pending?: unknown[]; message?: string; executionId?: string; calls?: unknown };
+
+/** search → describe → call two namespaces → answer, each step reading what the previous one returned. */
+function discoveryScript(prompt: LanguageModelV4Prompt): Turn {
+  const output = lastToolOutput(prompt) as Output | undefined;
+  if (output === undefined) return { code: 'async () => codemode.search("issues of a repository")' };
+  const result = output.result as { results?: Array<{ path: string }>; types?: string; open?: number } | undefined;
+  if (result?.results !== undefined) return { code: `async () => codemode.describe(${JSON.stringify(result.results[0]!.path)})` };
+  if (result?.types !== undefined) {
+    return {
+      code: [
+        "async () => {",
+        '  const issues = await github.list_issues({ repo: "acme/app", state: "open" });',
+        '  const tomorrow = await weather.forecast({ city: "Berlin" });',
+        "  return { open: issues.length, first: issues[0].title, sky: tomorrow.sky };",
+        "}",
+      ].join("\n"),
+    };
+  }
+  return { text: `Final: ${JSON.stringify(output.result)}` };
+}
+
+function expectDiscoveryRun(outputs: Output[], seen: Seen, finalText: string): void {
+  expect(outputs.map((output) => output.status)).toEqual(["completed", "completed", "completed"]);
+  const search = outputs[0]!.result as { results: Array<{ path: string }> };
+  expect(search.results[0]!.path).toBe("github.list_issues");
+  const describe = outputs[1]!.result as { kind: string; types: string };
+  expect(describe.kind).toBe("method");
+  expect(describe.types).toContain("list_issues(input: ListIssuesInput)");
+  expect(outputs[2]!.result).toEqual({ open: 2, first: "Crash on start", sky: "sunny in Berlin" });
+  expect(finalText).toBe('Final: {"open":2,"first":"Crash on start","sky":"sunny in Berlin"}');
+  expect(seen.github).toHaveLength(1);
+  const { input, options } = seen.github[0]!;
+  expect(input).toEqual({ repo: "acme/app", state: "open" });
+  expect(typeof options.toolCallId).toBe("string");
+  expect(options.messages.length).toBeGreaterThan(0);
+  expect(typeof options.executionId).toBe("string");
+  expect(options.seq).toEqual(expect.any(Number));
+  expect(options.idempotencyKey).toBe(`${options.executionId}:${options.seq}`);
+}
+
+describe("createCodemodeRuntime().tool() in the AI SDK loop", () => {
+  it("generateText: the model searches, describes, calls two namespaces and returns", async () => {
+    const seen: Seen = { github: [], transfers: [] };
+    const runtime = setup(seen);
+    const prompts: LanguageModelV4Prompt[] = [];
+    const model = scriptedModel((prompt) => {
+      prompts.push(prompt);
+      return discoveryScript(prompt);
+    });
+    const result = await generateText({ model, tools: { codemode: runtime.tool() }, prompt: "How many open issues?", stopWhen: isStepCount(6) });
+    const outputs = result.steps.flatMap((step) => step.toolResults.map((part) => part.output as Output));
+    expectDiscoveryRun(outputs, seen, result.text);
+    // What the model read: JSON with status and result, never an audit log.
+    const seenByModel = lastToolOutput(prompts.at(-1)!) as Output;
+    expect(seenByModel.status).toBe("completed");
+    expect(seenByModel).not.toHaveProperty("calls");
+    // The journal kept every call.
+    const detail = await runtime.execution(outputs[2]!.executionId!);
+    expect(detail?.calls.map((call) => `${call.connector}.${call.method}`)).toEqual(["github.list_issues", "weather.forecast"]);
+  });
+
+  it("streamText: the same loop, streamed, with the UI part named tool-codemode", async () => {
+    const seen: Seen = { github: [], transfers: [] };
+    const runtime = setup(seen);
+    const model = scriptedModel(discoveryScript);
+    const result = streamText({ model, tools: { codemode: runtime.tool() }, prompt: "How many open issues?", stopWhen: isStepCount(6) });
+    let message: UIMessage | undefined;
+    for await (const snapshot of readUIMessageStream({ stream: result.toUIMessageStream() })) message = snapshot;
+    const steps = await result.steps;
+    const outputs = steps.flatMap((step) => step.toolResults.map((part) => part.output as Output));
+    expectDiscoveryRun(outputs, seen, await result.text);
+    const parts = (message?.parts ?? []).filter((part) => part.type === "tool-codemode") as Array<{ state: string; output?: Output }>;
+    expect(parts.map((part) => part.state)).toEqual(["output-available", "output-available", "output-available"]);
+    expect(parts[2]!.output!.result).toEqual({ open: 2, first: "Crash on start", sky: "sunny in Berlin" });
+  });
+
+  it("ToolLoopAgent: the same loop through an agent", async () => {
+    const seen: Seen = { github: [], transfers: [] };
+    const runtime = setup(seen);
+    const agent = new ToolLoopAgent({ model: scriptedModel(discoveryScript), tools: { codemode: runtime.tool() }, stopWhen: isStepCount(6) });
+    const result = await agent.generate({ prompt: "How many open issues?" });
+    const outputs = result.steps.flatMap((step) => step.toolResults.map((part) => part.output as Output));
+    expectDiscoveryRun(outputs, seen, result.text);
+  });
+
+  it("surfaces a pause as a paused tool result, and approval later runs the action once", async () => {
+    const seen: Seen = { github: [], transfers: [] };
+    const runtime = setup(seen);
+    const prompts: LanguageModelV4Prompt[] = [];
+    const model = scriptedModel((prompt) => {
+      prompts.push(prompt);
+      const output = lastToolOutput(prompt) as Output | undefined;
+      if (output === undefined) return { code: 'async () => { const r = await bank.transfer({ to: "ada", amount: 5 }); return r.ok; }' };
+      return { text: `status ${output.status}` };
+    });
+    const result = await generateText({ model, tools: { codemode: runtime.tool() }, prompt: "Pay Ada 5", stopWhen: isStepCount(4) });
+    const output = result.steps[0]!.toolResults[0]!.output as Output;
+    expect(output.status).toBe("paused");
+    expect(output.pending).toEqual([
+      { executionId: output.executionId, seq: expect.any(Number), connector: "bank", method: "transfer", args: { to: "ada", amount: 5 } },
+    ]);
+    expect(seen.transfers).toEqual([]);
+    expect(result.text).toBe("status paused");
+    const seenByModel = lastToolOutput(prompts.at(-1)!) as Output;
+    expect(seenByModel.message).toContain("Waiting for human approval of bank.transfer");
+
+    const resumed = await runtime.approve({ executionId: output.executionId! });
+    expect(resumed).toMatchObject({ status: "completed", result: true });
+    expect(seen.transfers).toEqual([{ to: "ada", amount: 5 }]);
+  });
+
+  it("describes every namespace in the tool description and validates tool options", () => {
+    const runtime = setup({ github: [], transfers: [] });
+    const codemode = runtime.tool({ inlineTypes: false });
+    expect(codemode.description).toContain("- github: list_issues (1 method)");
+    expect(codemode.description).toContain("- weather: Weather forecasts. (1 method)");
+    expect(codemode.description).toContain("- bank: transfer (1 method)");
+    expect(codemode.description).not.toContain("declare const");
+    expect(runtime.tool().description).toContain("declare const weather: {");
+    expect(() => runtime.tool({ inlineTypes: "sometimes" as never })).toThrow("tool.inlineTypes");
+  });
+});

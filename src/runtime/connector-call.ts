@@ -85,15 +85,25 @@ function pause(pass: PassContext, target: CallTarget, seq: number, args: unknown
   return new Error(pauseMessage(target.connector, target.method, seq));
 }
 
+/** Reads a journaled value of call `seq`; a corrupt one ends the pass with kind `store`. */
+export function readRecorded<T>(pass: PassContext, seq: number, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw pass.failWith({ kind: "store", error: `The journal row of call #${seq} is corrupt (${messageOf(error)}); the run stopped without running anything for it.` });
+  }
+}
+
 async function replayRecorded(pass: PassContext, target: CallTarget, seq: number, args: unknown, argsText: string, row: CallJournalRecord): Promise<unknown> {
-  if (row.connector !== target.connector || row.method !== target.method || canonicalJournaledArguments(row.argsText) !== canonicalArguments(args)) {
+  const recordedArgs = readRecorded(pass, seq, () => canonicalJournaledArguments(row.argsText));
+  if (row.connector !== target.connector || row.method !== target.method || recordedArgs !== canonicalArguments(args)) {
     throw pass.failWith(divergenceFailure(seq, row, { connector: target.connector, method: target.method, argsText }));
   }
   switch (row.status) {
     case "applied":
       if (row.replay === "reexecute") return reexecute(pass, target, seq, args, argsText, false);
       pass.replayed.push(seq);
-      return row.resultText === undefined ? undefined : decodeJournalValue(row.resultText);
+      return row.resultText === undefined ? undefined : readRecorded(pass, seq, () => decodeJournalValue(row.resultText as string));
     case "error":
       pass.replayed.push(seq);
       throw new Error(row.error ?? `${target.connector}.${target.method} failed`);

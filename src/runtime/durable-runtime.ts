@@ -116,10 +116,11 @@ export function createDurableRuntime(options: DurableRuntimeOptions = {}): Durab
     async executions(limit = DEFAULT_LIST_LIMIT) {
       return (await storeOperation("list executions", () => core.store.list(limit))).map(executionSummary);
     },
-    async execution(executionId) {
-      const loaded = await storeOperation("read the execution", () => core.store.load(executionId));
-      return loaded === undefined ? undefined : executionDetail(loaded.execution, loaded.calls);
-    },
+    execution: (executionId) =>
+      storeOperation("read the execution", async () => {
+        const loaded = await core.store.load(executionId);
+        return loaded === undefined ? undefined : executionDetail(loaded.execution, loaded.calls);
+      }),
     deleteExecution: (executionId) => deleteExecution(core, executionId),
     pruneExecutions: (keep) => pruneExecutions(core, keep),
     clearHistory: () => clearHistory(core),

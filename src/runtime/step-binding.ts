@@ -5,7 +5,7 @@
  * functions); the host half below journals the step like a connector call
  * under connector `codemode`.
  */
-import { storeFailureOr } from "./connector-call.js";
+import { readRecorded, storeFailureOr } from "./connector-call.js";
 import { canonicalArguments, canonicalJournaledArguments, decodeJournalValue, encodeJournalValue } from "./journal-values.js";
 import type { PassContext } from "./pass-context.js";
 import { divergenceFailure } from "./pass-signals.js";
@@ -25,12 +25,14 @@ async function begin(pass: PassContext, seq: number, name: string): Promise<Step
   if (!argsText.ok) throw new Error(argsText.error);
   const row = pass.recorded.get(seq);
   if (row !== undefined) {
-    if (row.connector !== STEP_CONNECTOR || row.method !== name || canonicalJournaledArguments(row.argsText) !== canonicalArguments(undefined)) {
+    const recordedArgs = readRecorded(pass, seq, () => canonicalJournaledArguments(row.argsText));
+    if (row.connector !== STEP_CONNECTOR || row.method !== name || recordedArgs !== canonicalArguments(undefined)) {
       throw pass.failWith(divergenceFailure(seq, row, { connector: STEP_CONNECTOR, method: name, argsText: argsText.text }));
     }
     if (row.status === "applied") {
       pass.replayed.push(seq);
-      return { replayed: true, failed: false, value: row.resultText === undefined ? undefined : decodeJournalValue(row.resultText) };
+      const text = row.resultText;
+      return { replayed: true, failed: false, value: text === undefined ? undefined : readRecorded(pass, seq, () => decodeJournalValue(text)) };
     }
     if (row.status === "error") {
       pass.replayed.push(seq);

@@ -67,3 +67,39 @@ describe("store failures", () => {
     await expect(runtime.executions()).rejects.toSatisfy((error: unknown) => StoreError.isInstance(error));
   });
 });
+
+describe("corrupt records", () => {
+  it("a row from an unknown record version is refused: approve reports kind store, execution() throws StoreError", async () => {
+    const client = memoryClient();
+    const gate = createMockConnector("gate", { methods: { open: { requiresApproval: true } } });
+    const runtime = testRuntime({ connectors: { gate }, store: client });
+    const paused = await runtime.execute({ code: "async () => gate.open({})" });
+    await client.execute({ sql: "UPDATE codemode_calls SET record_version = 99 WHERE execution_id = ?", args: [paused.executionId] });
+    expect(await runtime.approve({ executionId: paused.executionId })).toMatchObject({ status: "error", kind: "store" });
+    await expect(runtime.execution(paused.executionId)).rejects.toSatisfy((error: unknown) => StoreError.isInstance(error) && /record version 99/.test((error as Error).message));
+    expect(gate.ledger.count("gate.open")).toBe(0);
+  });
+
+  it("a corrupt journaled value is refused when read", async () => {
+    const client = memoryClient();
+    const svc = createMockConnector("svc", { methods: { go: {} } });
+    const runtime = testRuntime({ connectors: { svc }, store: client });
+    const done = await runtime.execute({ code: "async () => svc.go({ a: 1 })" });
+    await client.execute({ sql: "UPDATE codemode_calls SET result = ? WHERE execution_id = ?", args: ['{"$":"nonsense"}', done.executionId] });
+    await expect(runtime.execution(done.executionId)).rejects.toSatisfy((error: unknown) => StoreError.isInstance(error));
+  });
+});
+
+describe("corrupt journal values during replay", () => {
+  it("end the pass with kind store and run nothing", async () => {
+    const client = memoryClient();
+    const svc = createMockConnector("svc", { methods: { read: {}, gate: { requiresApproval: true } } });
+    const runtime = testRuntime({ connectors: { svc }, store: client });
+    const paused = await runtime.execute({ code: "async () => { await svc.read({}); return svc.gate({}); }" });
+    await client.execute({ sql: "UPDATE codemode_calls SET result = 'not json' WHERE execution_id = ? AND seq = 1", args: [paused.executionId] });
+    const out = await runtime.approve({ executionId: paused.executionId });
+    expect(out).toMatchObject({ status: "error", kind: "store" });
+    expect((out as { error: string }).error).toContain("call #1 is corrupt");
+    expect(svc.ledger.count("svc.gate")).toBe(0);
+  });
+});

@@ -16,7 +16,7 @@ export class InProcessBackend implements ExecutorBackend {
 
   constructor(private readonly options: ResolvedExecutorOptions) {
     this.pool = new SandboxModulePool(options.memoryLimitBytes, MAX_IDLE_MODULES);
-    this.pool.warm(1).catch(() => undefined);
+    this.pool.warm(1, { warmUp: false }).catch(() => undefined);
   }
 
   async run(job: BackendJob): Promise<BackendOutcome> {

@@ -83,11 +83,14 @@ export class SandboxModulePool {
     private readonly wasmModule?: WebAssembly.Module,
   ) {}
 
-  /** Creates modules until `count` are idle (used at start-up to warm up). */
-  async warm(count = 1): Promise<void> {
+  /**
+   * Creates modules until `count` are idle or being made. `warmUp: false` at start-up, when a run
+   * is likely to wait for the module (the warm-up workload would only delay it).
+   */
+  async warm(count = 1, { warmUp = true }: { warmUp?: boolean } = {}): Promise<void> {
     while (this.idle.length + this.refilling < Math.min(count, this.maxIdle)) {
       this.refilling++;
-      const making = createSandboxModule(this.memoryLimitBytes, this.wasmModule).then((sandbox) => {
+      const making = createSandboxModule(this.memoryLimitBytes, this.wasmModule, { warmUp }).then((sandbox) => {
         this.idle.push(sandbox);
       });
       this.made.add(making);
@@ -98,11 +101,6 @@ export class SandboxModulePool {
         this.refilling--;
       }
     }
-  }
-
-  /** Makes one idle module without the warm-up workload (fastest start-up). */
-  async prepare(): Promise<void> {
-    this.idle.push(await createSandboxModule(this.memoryLimitBytes, this.wasmModule, { warmUp: false }));
   }
 
   /** An idle module, the one being made ahead, or a new one (made without the warm-up workload). */

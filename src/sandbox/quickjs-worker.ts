@@ -65,7 +65,7 @@ port.on("message", (message: MainToWorker) => {
   }
 });
 
-pool.prepare().then(
+pool.warm(1, { warmUp: false }).then(
   () => send({ type: "ready" }),
   () => send({ type: "ready" }),
 );

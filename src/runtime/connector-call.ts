@@ -12,16 +12,13 @@ import {
   applyCallStatement, failCallStatement, insertCallStatement, startApprovedCallStatement,
 } from "./store/call-statements.js";
 import type { CallJournalRecord } from "./store/records.js";
+import { messageOf } from "./error-message.js";
 
 /** Identifies the call being made. */
 export interface CallTarget {
   connector: string;
   method: string;
   definition: ConnectorMethod;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function callContext(pass: PassContext, target: CallTarget, seq: number): ConnectorCallContext {

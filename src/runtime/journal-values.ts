@@ -4,6 +4,7 @@
  * 1,000,000-character limit, and canonical strings for argument comparison.
  */
 import { canonicalizeValue, deserializeValue, serializeValue } from "../sandbox/codec.js";
+import { messageOf } from "./error-message.js";
 
 /**
  * Largest journaled value, in characters once serialized (code, arguments,
@@ -17,10 +18,6 @@ export type JournalEncoding = { ok: true; text: string } | { ok: false; error: s
 
 const ADVICE =
   "Store large or unusual data outside the run (a file, a bucket, a database row) and pass a small reference such as an id or a path instead.";
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /** Serializes `value` (named `what` in messages) and enforces {@link MAX_JOURNAL_VALUE_CHARS}. */
 export function encodeJournalValue(value: unknown, what: string): JournalEncoding {

@@ -12,10 +12,7 @@ import type { RuntimeCore } from "./runtime-core.js";
 import { STEP_CONNECTOR } from "./step-binding.js";
 import type { CallJournalRecord } from "./store/records.js";
 import type { RollbackOutput } from "./types.js";
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+import { messageOf } from "./error-message.js";
 
 interface Tally {
   reverted: number[];

@@ -9,15 +9,12 @@ import { passRequest } from "./pass-bindings.js";
 import type { PassContext } from "./pass-context.js";
 import { countReplaysStatement, finishPassStatement } from "./store/call-statements.js";
 import type { CodeModeOutput, FailureKind } from "./types.js";
+import { messageOf } from "./error-message.js";
 
 /** Where a pass ended, before `transformResult`. */
 export type PassOutcome =
   | { status: "completed"; executionId: string; result: unknown; logs: string[]; journaled: boolean }
   | Exclude<CodeModeOutput, { status: "completed" }>;
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /** Journal text kept for a final result too large (or unserializable) for the journal. */
 export function omittedResultText(reason: string): string {

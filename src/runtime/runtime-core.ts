@@ -10,6 +10,7 @@ import { createJournalStore, type JournalStore } from "./store/journal-store.js"
 import { openStore, type OpenedStore } from "./store/open-store.js";
 import type { CallJournalRecord, ExecutionRecord, SnippetRecord } from "./store/records.js";
 import type { CodeModeOutput, ExecuteOptions, FailureKind } from "./types.js";
+import { messageOf } from "./error-message.js";
 
 /** Shared state of one runtime handle. */
 export interface RuntimeCore {
@@ -54,10 +55,6 @@ export function createRuntimeCore(options: ResolvedRuntimeOptions): RuntimeCore 
 /** A failure as a `CodeModeOutput`. */
 export function failure(executionId: string, kind: FailureKind, error: string): CodeModeOutput {
   return { status: "error", executionId, error, kind };
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** A store failure outside a pass: nothing was written by the failed step. */

@@ -2,6 +2,7 @@
  * Snippets (SPEC §4): an execution's code saved under a name with the
  * connector list of that execution; `codemode.run(name, input)` runs it.
  */
+import { messageOf } from "./error-message.js";
 import { snippetView } from "./execution-views.js";
 import type { RuntimeCore } from "./runtime-core.js";
 import { storeOperation } from "./store-error.js";
@@ -29,7 +30,7 @@ export async function saveSnippet(
     try {
       inputSchemaText = JSON.stringify(inputSchema);
     } catch (error) {
-      return { status: "error", kind: "validation", error: `inputSchema must be JSON (${error instanceof Error ? error.message : String(error)}).` };
+      return { status: "error", kind: "validation", error: `inputSchema must be JSON (${messageOf(error)}).` };
     }
   }
   const loaded = await storeOperation("read the execution", () => core.store.load(executionId));

@@ -4,6 +4,7 @@
  * `approve`, `reject` and `rollback` report a store failure as `kind: "store"`.
  */
 import { CodemodeError } from "../errors.js";
+import { messageOf } from "./error-message.js";
 
 /** The database could not be read or written, or a stored record failed validation. */
 export class StoreError extends CodemodeError {
@@ -23,6 +24,6 @@ export async function storeOperation<T>(what: string, operation: () => Promise<T
     return await operation();
   } catch (error) {
     if (StoreError.isInstance(error)) throw error;
-    throw new StoreError({ message: `Could not ${what}: ${error instanceof Error ? error.message : String(error)}`, cause: error });
+    throw new StoreError({ message: `Could not ${what}: ${messageOf(error)}`, cause: error });
   }
 }

@@ -3,6 +3,7 @@
  * `runtime.search` / `runtime.describe`): one search index and lazily built,
  * cached declarations over the configured connectors and saved snippets.
  */
+import { isRecord } from "@ai-sdk/provider-utils";
 import {
   connectorDeclaration, DEFAULT_CONNECTOR_DECLARATION_MAX_CHARS, methodDeclaration, snippetDeclaration, type CatalogSnippet,
 } from "./declarations.js";
@@ -22,26 +23,23 @@ export interface Catalog {
   describe(target: string): DescribeOutput | { error: string };
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** Parameter names of a schema: top-level properties and one level below, for search. */
 function parameterNames(schema: unknown): string[] {
-  if (!isObject(schema) || !isObject(schema["properties"])) return [];
+  if (!isRecord(schema) || !isRecord(schema["properties"])) return [];
   const names: string[] = [];
   for (const [name, property] of Object.entries(schema["properties"])) {
     names.push(name);
-    if (isObject(property) && isObject(property["properties"])) names.push(...Object.keys(property["properties"]));
+    if (isRecord(property) && isRecord(property["properties"])) names.push(...Object.keys(property["properties"]));
   }
   return names;
 }
 
 /** Descriptions of parameters, appended to the searchable description. */
 function parameterDescriptions(schema: unknown): string[] {
-  if (!isObject(schema) || !isObject(schema["properties"])) return [];
+  if (!isRecord(schema) || !isRecord(schema["properties"])) return [];
   return Object.values(schema["properties"]).flatMap((property) =>
-    isObject(property) && typeof property["description"] === "string" ? [property["description"]] : [],
+    isRecord(property) && typeof property["description"] === "string" ? [property["description"]] : [],
   );
 }
 

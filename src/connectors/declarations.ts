@@ -3,6 +3,7 @@
  * `codemode.describe` and the tool description. Every output is a valid
  * TypeScript declaration file (checked by the tests with the compiler).
  */
+import { isRecord } from "@ai-sdk/provider-utils";
 import type { JSONSchema7 } from "@ai-sdk/provider";
 import { TypeScriptEmitter } from "./json-schema-to-typescript.js";
 import { jsDoc, pascalCase, propertyKey } from "./typescript-syntax.js";
@@ -18,16 +19,13 @@ export interface CatalogSnippet {
   connectors: string[];
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** Whether an input of this schema may be omitted (an object schema with nothing required). */
 function inputIsOptional(schema: unknown): boolean {
   if (schema === undefined) return true;
-  if (!isObject(schema)) return false;
+  if (!isRecord(schema)) return false;
   const required = schema["required"];
-  const isObjectSchema = schema["type"] === "object" || isObject(schema["properties"]);
+  const isObjectSchema = schema["type"] === "object" || isRecord(schema["properties"]);
   return isObjectSchema && (!Array.isArray(required) || required.length === 0) && schema["$ref"] === undefined;
 }
 

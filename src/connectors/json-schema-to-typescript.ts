@@ -8,13 +8,11 @@
  * `patternProperties`), local `$ref` including recursion (as named type
  * aliases), and descriptions as JSDoc. Anything it cannot express is `unknown`.
  */
+import { isRecord } from "@ai-sdk/provider-utils";
 import { jsDoc, pascalCase, propertyKey, schemaDocLines } from "./typescript-syntax.js";
 
 type JsonObject = Record<string, unknown>;
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** Nesting beyond this depth is rendered `unknown` (guards pathological schemas). */
 const MAX_DEPTH = 32;
@@ -106,7 +104,7 @@ export class TypeScriptEmitter {
   private convert(schema: unknown, context: ConvertContext): string {
     if (schema === true || schema === undefined) return "unknown";
     if (schema === false) return "never";
-    if (!isObject(schema) || context.depth > MAX_DEPTH || context.visiting.has(schema)) return "unknown";
+    if (!isRecord(schema) || context.depth > MAX_DEPTH || context.visiting.has(schema)) return "unknown";
     const inner: ConvertContext = { ...context, depth: context.depth + 1, visiting: new Set(context.visiting).add(schema) };
     const parts: string[] = [];
     if (typeof schema["$ref"] === "string") parts.push(this.reference(schema["$ref"], inner));
@@ -131,7 +129,7 @@ export class TypeScriptEmitter {
     const declared = schema["type"];
     const types = Array.isArray(declared) ? declared.filter((t): t is string => typeof t === "string") : typeof declared === "string" ? [declared] : [];
     if (types.length === 0) {
-      if (isObject(schema["properties"]) || schema["additionalProperties"] !== undefined || isObject(schema["patternProperties"])) {
+      if (isRecord(schema["properties"]) || schema["additionalProperties"] !== undefined || isRecord(schema["patternProperties"])) {
         return this.objectType(schema, context);
       }
       if (schema["items"] !== undefined || Array.isArray(schema["prefixItems"])) return this.arrayType(schema, context);
@@ -179,7 +177,7 @@ export class TypeScriptEmitter {
 
   private objectType(schema: JsonObject, outer: ConvertContext): string {
     const context: ConvertContext = { ...outer, directRefs: new Set() };
-    const properties = isObject(schema["properties"]) ? schema["properties"] : {};
+    const properties = isRecord(schema["properties"]) ? schema["properties"] : {};
     const required = new Set(Array.isArray(schema["required"]) ? schema["required"].filter((r): r is string => typeof r === "string") : []);
     const inner = `${context.indent}  `;
     const lines: string[] = [];
@@ -197,7 +195,7 @@ export class TypeScriptEmitter {
     if (additional !== undefined && additional !== false && !(additional === true && Object.keys(properties).length > 0)) {
       extra.push(this.convert(additional, { ...context, indent: inner }));
     }
-    if (isObject(schema["patternProperties"])) {
+    if (isRecord(schema["patternProperties"])) {
       for (const pattern of Object.values(schema["patternProperties"])) extra.push(this.convert(pattern, { ...context, indent: inner }));
     }
     const closed = `{\n${lines.join("\n")}\n${context.indent}}`;
@@ -213,9 +211,9 @@ export class TypeScriptEmitter {
   private reference(ref: string, context: ConvertContext): string {
     if (!ref.startsWith("#")) return "unknown";
     const root = context.root;
-    if (!isObject(root) && typeof root !== "boolean") return "unknown";
-    let byPointer = isObject(root) ? this.aliasesByRoot.get(root) : undefined;
-    if (byPointer === undefined && isObject(root)) {
+    if (!isRecord(root) && typeof root !== "boolean") return "unknown";
+    let byPointer = isRecord(root) ? this.aliasesByRoot.get(root) : undefined;
+    if (byPointer === undefined && isRecord(root)) {
       byPointer = new Map();
       this.aliasesByRoot.set(root, byPointer);
     }
@@ -264,7 +262,7 @@ export function resolvePointer(root: unknown, ref: string): unknown {
   for (const raw of segments) {
     const segment = decodePointerSegment(raw);
     if (Array.isArray(current) && /^\d+$/.test(segment)) current = current[Number(segment)];
-    else if (isObject(current) && Object.prototype.hasOwnProperty.call(current, segment)) current = current[segment];
+    else if (isRecord(current) && Object.prototype.hasOwnProperty.call(current, segment)) current = current[segment];
     else return undefined;
   }
   return current;

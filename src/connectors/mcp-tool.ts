@@ -3,6 +3,7 @@
  * recognising them, reading their annotations, and unwrapping their results
  * into plain values for the program.
  */
+import { isRecord } from "@ai-sdk/provider-utils";
 
 /** MCP tool annotations (MCP spec `ToolAnnotations`), as `@ai-sdk/mcp` copies them into `metadata.annotations`. */
 export interface McpToolAnnotations {
@@ -13,9 +14,6 @@ export interface McpToolAnnotations {
   openWorldHint?: boolean;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null;
-}
 
 /**
  * Whether a tool came from `@ai-sdk/mcp`: it carries `metadata.clientName` and

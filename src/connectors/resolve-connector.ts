@@ -4,7 +4,7 @@
  * with null-prototype `methods`. Every problem is an `InvalidOptionError`
  * naming `connectors.<name>...`.
  */
-import type { ToolSet } from "@ai-sdk/provider-utils";
+import { isRecord, type ToolSet } from "@ai-sdk/provider-utils";
 import { InvalidOptionError } from "../errors.js";
 import { createJsonSchemaValidator } from "./argument-validator.js";
 import { buildConnector, wrappedSource } from "./connector.js";
@@ -53,9 +53,6 @@ export function assertConnectorName(name: string, path: string): void {
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null;
-}
 
 /**
  * Whether a value is a hand-written `Connector` rather than a `ToolSet`: it has

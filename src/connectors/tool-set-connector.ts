@@ -4,7 +4,7 @@
  * from `needsApproval`, `ToolExecutionOptions` for `execute`.
  */
 import type { JSONSchema7 } from "@ai-sdk/provider";
-import { asSchema, type Schema, type ToolExecutionOptions } from "@ai-sdk/provider-utils";
+import { asSchema, isRecord, type Schema, type ToolExecutionOptions } from "@ai-sdk/provider-utils";
 import { InvalidOptionError } from "../errors.js";
 import { createJsonSchemaValidator, createSchemaValidator } from "./argument-validator.js";
 import { inputTypeOf } from "./declarations.js";
@@ -38,9 +38,6 @@ interface LooseTool {
   execute?: unknown;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null;
-}
 
 /** The JSON Schema of a flexible schema, or `undefined` when it cannot be produced synchronously. */
 function readJsonSchema(schema: Schema<unknown>): JSONSchema7 | undefined {

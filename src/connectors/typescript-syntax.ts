@@ -2,10 +2,7 @@
  * Small pieces of TypeScript syntax shared by the declaration emitters:
  * property keys, identifiers from names, and JSDoc blocks.
  */
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+import { isRecord } from "@ai-sdk/provider-utils";
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -45,7 +42,7 @@ export function jsDoc(lines: Array<string | undefined>, indent: string): string 
 
 /** JSDoc lines for a schema: description, then `@default`, `@format`, `@deprecated`. */
 export function schemaDocLines(schema: unknown): string[] {
-  if (!isObject(schema)) return [];
+  if (!isRecord(schema)) return [];
   const lines: string[] = [];
   if (typeof schema["title"] === "string" && typeof schema["description"] !== "string") lines.push(schema["title"]);
   if (typeof schema["description"] === "string") lines.push(schema["description"]);

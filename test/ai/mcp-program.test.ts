@@ -1,12 +1,10 @@
-import { createMCPClient, type MCPClient } from "@ai-sdk/mcp";
-import { Experimental_StdioMCPTransport } from "@ai-sdk/mcp/mcp-stdio";
+import type { MCPClient } from "@ai-sdk/mcp";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCodemodeRuntime, type CodemodeRuntime } from "../../src/ai/create-codemode-runtime.js";
-
-const MEMORY_SERVER = "node_modules/@modelcontextprotocol/server-memory/dist/index.js";
+import { startMemoryServer } from "../connectors/fixtures/mcp-servers.js";
 
 describe("a program driving a real MCP server (server-memory over stdio)", () => {
   let client: MCPClient;
@@ -15,14 +13,7 @@ describe("a program driving a real MCP server (server-memory over stdio)", () =>
 
   beforeAll(async () => {
     directory = mkdtempSync(join(tmpdir(), "codemode-mcp-program-"));
-    client = await createMCPClient({
-      transport: new Experimental_StdioMCPTransport({
-        command: process.execPath,
-        args: [MEMORY_SERVER],
-        env: { PATH: process.env["PATH"] ?? "", MEMORY_FILE_PATH: join(directory, "memory.jsonl") },
-        stderr: "ignore",
-      }),
-    });
+    client = await startMemoryServer(directory);
     runtime = createCodemodeRuntime({ connectors: { memory: await client.tools() }, store: `file:${join(directory, "codemode.db")}` });
   });
 

@@ -1,5 +1,4 @@
-import { createMCPClient, type MCPClient } from "@ai-sdk/mcp";
-import { Experimental_StdioMCPTransport } from "@ai-sdk/mcp/mcp-stdio";
+import type { MCPClient } from "@ai-sdk/mcp";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,9 +8,7 @@ import { McpToolError, unwrapMcpResult } from "../../src/connectors/mcp-tool.js"
 import { resolveConnector } from "../../src/connectors/resolve-connector.js";
 import type { Connector, ConnectorCallContext } from "../../src/connectors/types.js";
 import { InvalidOptionError } from "../../src/errors.js";
-
-const MEMORY_SERVER = "node_modules/@modelcontextprotocol/server-memory/dist/index.js";
-const EVERYTHING_SERVER = "node_modules/@modelcontextprotocol/server-everything/dist/index.js";
+import { startEverythingServer, startMemoryServer } from "./fixtures/mcp-servers.js";
 
 function callContext(method: string): ConnectorCallContext {
   return {
@@ -51,14 +48,7 @@ describe("a real MCP server (server-memory over stdio) as a connector", () => {
 
   beforeAll(async () => {
     directory = mkdtempSync(join(tmpdir(), "codemode-mcp-"));
-    client = await createMCPClient({
-      transport: new Experimental_StdioMCPTransport({
-        command: process.execPath,
-        args: [MEMORY_SERVER],
-        env: { PATH: process.env["PATH"] ?? "", MEMORY_FILE_PATH: join(directory, "memory.jsonl") },
-        stderr: "ignore",
-      }),
-    });
+    client = await startMemoryServer(directory);
     tools = await client.tools();
     memory = resolveConnector("memory", tools);
   });
@@ -121,14 +111,7 @@ describe("server-everything over stdio", () => {
   let everything: Connector;
 
   beforeAll(async () => {
-    client = await createMCPClient({
-      transport: new Experimental_StdioMCPTransport({
-        command: process.execPath,
-        args: [EVERYTHING_SERVER, "stdio"],
-        env: { PATH: process.env["PATH"] ?? "" },
-        stderr: "ignore",
-      }),
-    });
+    client = await startEverythingServer();
     everything = resolveConnector("everything", await client.tools());
   });
 

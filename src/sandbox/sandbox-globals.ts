@@ -61,6 +61,8 @@ export class SandboxGlobals {
       this.setValue(this.config, "randomSeed", context.newString(options.environment.randomSeed));
     }
     this.hostLog = this.own(context.newFunction("hostLog", (line) => options.onLog(context.getString(line))));
+    // A finalization callback could run after its run ended, in a later run on the same runtime.
+    context.defineProp(context.global, "FinalizationRegistry", { value: context.undefined, configurable: false, enumerable: false });
     this.installBindings();
     this.installConsole();
     if (options.environment) this.chunk("environment");

@@ -15,6 +15,8 @@ import { isWorkerToMain, type MainToWorker, type WorkerStartData } from "./worke
 
 /** How long past the deadline (or an abort) a worker may take to stop itself before it is terminated. */
 export const HARD_STOP_GRACE_MS = 250;
+/** A worker that has not loaded its QuickJS module by then is terminated (the run fails `worker-exit`). */
+export const WORKER_START_TIMEOUT_MS = 30_000;
 
 interface ActiveJob {
   jobId: number;
@@ -47,14 +49,19 @@ class PooledWorker {
     const abortFlag = new Int32Array(new SharedArrayBuffer(4));
     const workerData: WorkerStartData = { abortFlag, wasmModule: await compileQuickJSWasm(), memoryLimitBytes: options.memoryLimitBytes };
     const worker = startQuickJSWorker({ workerData, resourceLimits: { stackSizeMb: WORKER_STACK_SIZE_MB } });
-    // Wait for "ready" (module compiled and warmed up) so start-up never counts against a run's budget.
+    // Wait for "ready" (module instantiated) so start-up never counts against a run's budget.
     await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        void worker.terminate();
+        settle(new Error(`the sandbox worker did not start within ${WORKER_START_TIMEOUT_MS} ms`));
+      }, WORKER_START_TIMEOUT_MS);
       const onMessage = (message: unknown): void => {
         if (isWorkerToMain(message) && message.type === "ready") settle();
       };
       const onError = (error: Error): void => settle(error);
       const onExit = (code: number): void => settle(new Error(`the sandbox worker exited with code ${code} while starting`));
       const settle = (error?: Error): void => {
+        clearTimeout(timer);
         worker.off("message", onMessage).off("error", onError).off("exit", onExit);
         if (error) reject(error);
         else resolve();

@@ -51,6 +51,7 @@ export const HOSTILE_PROGRAMS: HostileProgram[] = [
   { name: "recursion through a Proxy", program: "const p = new Proxy({}, { get: (t, k) => p[k] }); p.x", generous: true, expect: "exception" },
   { name: "recursion through toString", program: "const o = { toString() { return String(o) } }; String(o)", generous: true, expect: "exception" },
   { name: "deep array result", program: "let a = []; for (let i = 0; i < 1e5; i++) a = [a]; a", generous: true, expect: ["completed", "exception"] },
+  { name: "blocking on Atomics.wait", program: "Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0)", expect: "exception" },
   // Never settles.
   { name: "never-settling promise", program: "await new Promise(() => {})", expect: "exception" },
   // Reaching for host objects.

@@ -141,9 +141,9 @@ describe.each(ISOLATIONS)("QuickJSExecutor (%s)", (isolation) => {
 
   it("offers no capability beyond the bindings and console", async () => {
     const result = await run(
-      "[typeof process, typeof require, typeof fetch, typeof setTimeout, typeof setInterval, typeof WebAssembly, typeof XMLHttpRequest, typeof globalThis.std, typeof globalThis.os]",
+      "[typeof process, typeof require, typeof fetch, typeof setTimeout, typeof setInterval, typeof WebAssembly, typeof XMLHttpRequest, typeof globalThis.std, typeof globalThis.os, typeof Atomics, typeof FinalizationRegistry]",
     );
-    expect(result.value).toEqual(Array(9).fill("undefined"));
+    expect(result.value).toEqual(Array(11).fill("undefined"));
     const dynamicImport = await run("try { await import('node:fs'); return 'imported' } catch (e) { return 'blocked' }");
     expect(dynamicImport.value).toBe("blocked");
   });

@@ -89,6 +89,6 @@ export async function rejectExecution(core: RuntimeCore, { executionId, seq, rea
   } catch (error) {
     return storeFailure(executionId, error) as RejectOutput;
   }
-  await disposeExecution(core.options.connectors, executionId, "rejected");
+  await disposeExecution(core.options, executionId, "rejected");
   return { status: "rejected", executionId };
 }

@@ -31,7 +31,7 @@ export async function expirePaused(core: RuntimeCore, { maxAgeMs = DEFAULT_PAUSE
       pausedMessage: `Expired: nobody approved or rejected this execution within ${maxAgeMs} ms.`,
     }),
   );
-  for (const entry of expired) await disposeExecution(core.options.connectors, entry.executionId, entry.status);
+  for (const entry of expired) await disposeExecution(core.options, entry.executionId, entry.status);
   return { expired };
 }
 
@@ -41,7 +41,7 @@ export async function deleteExecution(core: RuntimeCore, executionId: string): P
   if (loaded === undefined) return { deleted: false };
   const deleted = await storeOperation("delete the execution", () => core.store.deleteExecution(executionId));
   if (deleted && !TERMINAL_EXECUTION_STATUSES.includes(loaded.execution.status)) {
-    await disposeExecution(core.options.connectors, executionId, "error");
+    await disposeExecution(core.options, executionId, "error");
   }
   return { deleted };
 }
@@ -60,5 +60,5 @@ export async function clearHistory(core: RuntimeCore): Promise<{ deleted: string
 /** Drops every row of this runtime name (executions, calls, snippets); unfinished runs are disposed. */
 export async function destroyRuntimeData(core: RuntimeCore): Promise<void> {
   const unfinished = await storeOperation("destroy this runtime's data", () => core.store.destroy());
-  for (const executionId of unfinished) await disposeExecution(core.options.connectors, executionId, "error");
+  for (const executionId of unfinished) await disposeExecution(core.options, executionId, "error");
 }

@@ -7,8 +7,19 @@ import type { Connector, ConnectorLifecycleContext } from "../connectors/types.j
 
 type LifecycleStatus = ConnectorLifecycleContext["status"];
 
+/** Whose hooks to call, and how long to wait for each. */
+export interface HookOwner {
+  connectors: Record<string, Connector>;
+  /** A hook that has not settled after this long is left behind, so a stuck cleanup cannot hold a run's answer. */
+  hookTimeoutMs: number;
+}
+
+function settledWithin<T>(promise: Promise<T>, ms: number): Promise<unknown> {
+  return Promise.race([promise, new Promise((resolve) => setTimeout(resolve, ms).unref())]);
+}
+
 async function callEach(
-  connectors: Record<string, Connector>,
+  { connectors, hookTimeoutMs }: HookOwner,
   hook: "onPassEnd" | "disposeExecution",
   executionId: string,
   status: LifecycleStatus,
@@ -16,18 +27,18 @@ async function callEach(
   await Promise.allSettled(
     Object.entries(connectors).map(async ([connector, definition]) => {
       const fn = definition[hook];
-      if (fn !== undefined) await fn.call(definition, { executionId, connector, status });
+      if (fn !== undefined) await settledWithin(Promise.resolve(fn.call(definition, { executionId, connector, status })), hookTimeoutMs);
     }),
   );
 }
 
 /** After a pass: `onPassEnd` always; `disposeExecution` too unless the pass paused. */
-export async function afterPass(connectors: Record<string, Connector>, executionId: string, status: "completed" | "error" | "paused"): Promise<void> {
-  await callEach(connectors, "onPassEnd", executionId, status);
-  if (status !== "paused") await callEach(connectors, "disposeExecution", executionId, status);
+export async function afterPass(owner: HookOwner, executionId: string, status: "completed" | "error" | "paused"): Promise<void> {
+  await callEach(owner, "onPassEnd", executionId, status);
+  if (status !== "paused") await callEach(owner, "disposeExecution", executionId, status);
 }
 
 /** After an execution ended outside a pass (rejected, rolled back, expired, deleted). */
-export async function disposeExecution(connectors: Record<string, Connector>, executionId: string, status: "error" | "rejected" | "rolled_back" | "completed"): Promise<void> {
-  await callEach(connectors, "disposeExecution", executionId, status);
+export async function disposeExecution(owner: HookOwner, executionId: string, status: "error" | "rejected" | "rolled_back" | "completed"): Promise<void> {
+  await callEach(owner, "disposeExecution", executionId, status);
 }

@@ -21,6 +21,8 @@ export interface PassDependencies {
   snippets: SnippetRecord[];
   now: () => number;
   leaseMs: number;
+  /** How long to wait for each lifecycle hook. */
+  hookTimeoutMs: number;
   /** How long a failed pass waits for calls still in flight. */
   inflightGraceMs: number;
   /** Backs `codemode.search` / `codemode.describe`. */

@@ -72,7 +72,7 @@ export async function rollbackExecution(core: RuntimeCore, { executionId }: { ex
   } catch (error) {
     return refused(executionId, "store", `The journal database failed during rollback (${messageOf(error)}). Reverted so far: ${tally.reverted.join(", ") || "none"}.`, tally);
   }
-  if (tally.reverted.length > 0) await disposeExecution(core.options.connectors, executionId, "rolled_back");
+  if (tally.reverted.length > 0) await disposeExecution(core.options, executionId, "rolled_back");
   if (tally.reverted.length > 0 || execution.status === "rolled_back") return { status: "rolled_back", executionId, ...tally };
   const why = tally.errors.length > 0
     ? `every revert failed: ${tally.errors.map((entry) => `#${entry.seq}: ${entry.error}`).join("; ")}`

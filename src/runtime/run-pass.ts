@@ -56,7 +56,7 @@ export async function runPass(pass: PassContext): Promise<PassOutcome> {
     outcome.journaled = encoded.ok;
   }
   const stored = await finish(pass, outcome, resultText);
-  await afterPass(pass.deps.connectors, executionId, stored.status);
+  await afterPass(pass.deps, executionId, stored.status);
   return stored;
 }
 

@@ -79,6 +79,7 @@ export async function runClaimedPass(
       now: core.options.now,
       leaseMs: core.options.leaseMs,
       inflightGraceMs: core.options.inflightGraceMs,
+      hookTimeoutMs: core.options.hookTimeoutMs,
       search: (query) => catalog.search(query),
       describe: (target) => catalog.describe(target),
     },

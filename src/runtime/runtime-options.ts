@@ -29,6 +29,8 @@ export const DEFAULT_LEASE_MS = 5 * 60_000;
  */
 export const DEFAULT_INFLIGHT_GRACE_MS = 10_000;
 
+/** How long the runtime waits for one lifecycle hook before leaving it behind. */
+export const DEFAULT_HOOK_TIMEOUT_MS = 10_000;
 /** Default age after which `expirePaused` rejects a paused execution. */
 export const DEFAULT_PAUSED_MAX_AGE_MS = 24 * 60 * 60_000;
 
@@ -69,6 +71,7 @@ export interface DurableRuntimeOptions {
     generateId?: () => string;
     leaseMs?: number;
     inflightGraceMs?: number;
+    hookTimeoutMs?: number;
     env?: Record<string, string | undefined>;
   };
 }
@@ -87,6 +90,7 @@ export interface ResolvedRuntimeOptions {
   generateId: () => string;
   leaseMs: number;
   inflightGraceMs: number;
+  hookTimeoutMs: number;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -157,5 +161,6 @@ export function resolveRuntimeOptions(options: DurableRuntimeOptions = {}): Reso
     generateId: internal.generateId ?? (() => crypto.randomUUID()),
     leaseMs: positiveInteger("_internal.leaseMs", internal.leaseMs, DEFAULT_LEASE_MS),
     inflightGraceMs: positiveInteger("_internal.inflightGraceMs", internal.inflightGraceMs, DEFAULT_INFLIGHT_GRACE_MS),
+    hookTimeoutMs: positiveInteger("_internal.hookTimeoutMs", internal.hookTimeoutMs, DEFAULT_HOOK_TIMEOUT_MS),
   };
 }

@@ -34,3 +34,13 @@ describe("lifecycle hooks", () => {
     expect(events.sort()).toEqual(["idle:dispose:rejected", "used:dispose:rejected"]);
   });
 });
+
+describe("stuck hooks", () => {
+  it("a hook that never settles does not hold the run's answer", async () => {
+    const stuck = createMockConnector("stuck", { methods: { go: {} } });
+    stuck.onPassEnd = () => new Promise(() => {});
+    stuck.disposeExecution = () => new Promise(() => {});
+    const runtime = testRuntime({ connectors: { stuck }, _internal: { hookTimeoutMs: 20 } });
+    expect(await runtime.execute({ code: "async () => stuck.go({ a: 1 })" })).toMatchObject({ status: "completed", result: { a: 1 } });
+  });
+});

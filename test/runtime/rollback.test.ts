@@ -58,3 +58,15 @@ describe("rollback", () => {
     expect(await runtime.rollback({ executionId: "missing" })).toMatchObject({ status: "error", kind: "not-found" });
   });
 });
+
+describe("concurrent rollbacks", () => {
+  it("never revert a call twice", async () => {
+    const ops = createMockConnector("ops", { methods: { a: { revert: true }, b: { revert: true } } });
+    const runtime = testRuntime({ connectors: { ops } });
+    const done = await runtime.execute({ code: "async () => { await ops.a({}); await ops.b({}); }" });
+    const outcomes = await Promise.all([runtime.rollback({ executionId: done.executionId }), runtime.rollback({ executionId: done.executionId })]);
+    expect(ops.ledger.of("revert")).toHaveLength(2);
+    expect(outcomes.flatMap((outcome) => outcome.reverted).sort()).toEqual([1, 2]);
+    expect(outcomes.some((outcome) => outcome.status === "error" && outcome.kind === "conflict")).toBe(true);
+  });
+});

@@ -1,7 +1,8 @@
 /**
  * Ranked lexical search (BM25 via `minisearch`) over connector methods and
- * snippets: names split on `_`, `-`, `.` and camelCase, descriptions and
- * parameter names. Order is deterministic: score, then path.
+ * snippets: names split on `_`, `-`, `.` and camelCase, the description's first
+ * sentence (weighted most: it is how a tool says what it does), the rest of
+ * the description and parameter names. Order is deterministic: score, then path.
  */
 import MiniSearch from "minisearch";
 import type { SearchOutput, SearchResult } from "./types.js";
@@ -42,11 +43,29 @@ export function tokenize(text: string): string[] {
     .filter((word) => word !== "");
 }
 
-/** A light, deterministic plural folding: `issues` → `issue`, `repositories` → `repository`. */
-export function normaliseTerm(term: string): string {
-  if (term.length > 4 && term.endsWith("ies")) return `${term.slice(0, -3)}y`;
-  if (term.length > 3 && term.endsWith("s") && !term.endsWith("ss") && !term.endsWith("us")) return term.slice(0, -1);
-  return term;
+/** Words too common to rank by (`create an issue` ranks on `create` and `issue`). */
+const STOP_WORDS: ReadonlySet<string> = new Set(
+  "a an the of to in on for by with and or from is are be me my i all any this that it its into as at".split(" "),
+);
+
+/** Abbreviations API names use for words that queries spell out: both sides fold to the short form. */
+const ABBREVIATIONS: Readonly<Record<string, string>> = {
+  repository: "repo", organization: "org", organisation: "org", configuration: "config", application: "app",
+  information: "info", authentication: "auth", directory: "dir", environment: "env", parameter: "param",
+  message: "msg", identifier: "id", administrator: "admin", reference: "ref", specification: "spec",
+};
+
+/**
+ * A light, deterministic normalisation applied to indexed and query terms alike:
+ * plural folding (`issues` → `issue`, `repositories` → `repository`), then
+ * common abbreviations (`repository` → `repo`). Stop words are dropped (`null`).
+ */
+export function normaliseTerm(term: string): string | null {
+  if (STOP_WORDS.has(term)) return null;
+  let folded = term;
+  if (folded.length > 4 && folded.endsWith("ies")) folded = `${folded.slice(0, -3)}y`;
+  else if (folded.length > 3 && folded.endsWith("s") && !folded.endsWith("ss") && !folded.endsWith("us")) folded = folded.slice(0, -1);
+  return ABBREVIATIONS[folded] ?? folded;
 }
 
 /** The first sentence (or line) of a description, cut to `SEARCH_DESCRIPTION_MAX_CHARS`. */
@@ -62,6 +81,7 @@ interface IndexedDocument {
   id: string;
   connector: string;
   method: string;
+  summary: string;
   description: string;
   namespace: string;
   params: string;
@@ -102,12 +122,12 @@ function byScoreThenPath(a: SearchResult, b: SearchResult): number {
 export function createSearchIndex(documents: SearchDocument[]): SearchIndex {
   const byPath = new Map(documents.map((document) => [document.path, document]));
   const index = new MiniSearch<IndexedDocument>({
-    fields: ["connector", "method", "description", "namespace", "params", "details"],
+    fields: ["connector", "method", "summary", "description", "namespace", "params", "details"],
     storeFields: [],
     tokenize,
     processTerm: (term) => normaliseTerm(term.toLowerCase()),
     searchOptions: {
-      boost: { method: 3, connector: 2, params: 1.5, description: 1, namespace: 0.5, details: 0.5 },
+      boost: { summary: 4, method: 1.5, connector: 1, params: 0.5, description: 0.5, namespace: 0.3, details: 0.3 },
       prefix: (term) => term.length >= 3,
       fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
       combineWith: "OR",
@@ -118,6 +138,7 @@ export function createSearchIndex(documents: SearchDocument[]): SearchIndex {
       id: document.path,
       connector: document.connector,
       method: document.method,
+      summary: summarise(document.description) ?? "",
       description: document.description ?? "",
       namespace: document.namespace ?? "",
       params: document.params.join(" "),

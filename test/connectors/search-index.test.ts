@@ -1,0 +1,71 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { createSearchIndex, normaliseTerm, tokenize, type SearchDocument } from "../../src/connectors/search-index.js";
+
+describe("search terms", () => {
+  it("split names on _, -, . and camelCase", () => {
+    expect(tokenize("list_pullRequests-forRepo.v2")).toEqual(["list", "pull", "requests", "for", "repo", "v2"]);
+    expect(tokenize("getHTTPResponse")).toEqual(["get", "http", "response"]);
+  });
+
+  it("fold plurals and abbreviations and drop stop words", () => {
+    expect(normaliseTerm("issues")).toBe("issue");
+    expect(normaliseTerm("repositories")).toBe("repo");
+    expect(normaliseTerm("organization")).toBe("org");
+    expect(normaliseTerm("status")).toBe("status");
+    expect(normaliseTerm("the")).toBeNull();
+  });
+});
+
+/** Every operation of GitHub's REST description as a search document (summary first, as connectors describe them). */
+function githubDocuments(): SearchDocument[] {
+  const document = JSON.parse(readFileSync("node_modules/@octokit/openapi/generated/api.github.com.json", "utf8")) as {
+    paths: Record<string, Record<string, { operationId?: string; summary?: string; description?: string; parameters?: Array<{ name?: string }> }>>;
+  };
+  const documents: SearchDocument[] = [];
+  for (const operations of Object.values(document.paths)) {
+    for (const operation of Object.values(operations)) {
+      if (typeof operation !== "object" || operation.operationId === undefined) continue;
+      const method = operation.operationId.replace(/[/-]/g, "_");
+      documents.push({
+        path: `github.${method}`,
+        connector: "github",
+        method,
+        kind: "method",
+        description: `${operation.summary ?? ""}\n\n${operation.description ?? ""}`.trim(),
+        params: (operation.parameters ?? []).flatMap((parameter) => (parameter.name === undefined ? [] : [parameter.name])),
+      });
+    }
+  }
+  return documents;
+}
+
+describe("ranking on a real catalog (GitHub REST, 1,200+ operations)", () => {
+  const index = createSearchIndex(githubDocuments());
+  const cases: Array<[query: string, expected: string]> = [
+    ["create an issue", "issues_create"],
+    ["list pull requests", "pulls_list"],
+    ["merge a pull request", "pulls_merge"],
+    ["get file contents of a repository", "repos_get_content"],
+    ["add labels to an issue", "issues_add_labels"],
+    ["create a release", "repos_create_release"],
+    ["get the authenticated user", "users_get_authenticated"],
+    ["search code", "search_code"],
+    ["list commits", "repos_list_commits"],
+    ["get a repository", "repos_get"],
+    ["fork a repository", "repos_create_fork"],
+    ["list organization members", "orgs_list_members"],
+    ["create a webhook for a repository", "repos_create_webhook"],
+    ["list workflow runs", "actions_list_workflow_runs"],
+  ];
+
+  it.each(cases)("%s → %s in the default results", (query, expected) => {
+    const methods = index.search(query).results.map((result) => result.method);
+    expect(methods).toContain(expected);
+  });
+
+  it("puts most expected operations first", () => {
+    const first = cases.filter(([query, expected]) => index.search(query).results[0]?.method === expected).length;
+    expect(first).toBeGreaterThanOrEqual(9);
+  });
+});

@@ -8,7 +8,7 @@ import type { ExecutorBackend } from "./executor-backend.js";
 import { resolveExecutorOptions, type QuickJSExecutorOptions, type ResolvedExecutorOptions } from "./executor-options.js";
 import { InProcessBackend } from "./in-process-backend.js";
 import { normalizeProgram } from "./normalize-program.js";
-import type { HostCaller, HostReply, SessionBinding } from "./quickjs-session.js";
+import type { HostCaller, HostReply, SessionBinding } from "./session-types.js";
 import type { CodeBindingFunction, CodeBindingNamespace, CodeRunRequest, CodeRunResult, Executor, ExecutorFailureKind } from "./types.js";
 import { WorkerPoolBackend } from "./worker-pool-backend.js";
 

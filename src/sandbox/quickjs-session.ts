@@ -6,60 +6,9 @@
  * that ended cleanly (see `SandboxModule.runtime`) and replaced after anything else.
  */
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten-core";
-import type { CodeRunEnvironment, ExecutorFailureKind } from "./types.js";
 import type { SandboxModule } from "./quickjs-module-pool.js";
 import { SandboxGlobals } from "./sandbox-globals.js";
-
-/** A binding namespace as the sandbox sees it: its global and member names (in call-index order). */
-export interface SessionBinding {
-  global: string;
-  functions: string[];
-}
-
-/**
- * What the host answers to one call: the encoded result (codec JSON; `tagged` when the tree holds
- * any tag, so the sandbox can skip decoding plain JSON) or a message.
- */
-export type HostReply = { ok: true; json: string; tagged: boolean } | { ok: false; message: string };
-
-/** Calls binding `functions[fn]` of namespace `ns` with codec-JSON arguments. Must not throw. */
-export type HostCaller = (ns: number, fn: number, argsJson: string) => Promise<HostReply>;
-
-/** How the run is stopped from outside. */
-export interface SessionControls {
-  /** Absolute deadline (`Date.now()` ms). */
-  deadline: number;
-  /** Cheap check, called from the interrupt handler while the program runs. */
-  isAborted(): boolean;
-  /** Calls `wake` when an abort happens while the program waits for the host; returns an unsubscribe. */
-  onAbort(wake: () => void): () => void;
-  /** Called with each captured console line as it is written (a worker streams them to the host). */
-  onLog?: (line: string) => void;
-}
-
-/** Budgets and inputs of one session. */
-export interface SessionRequest {
-  script: string;
-  bindings: SessionBinding[];
-  environment?: CodeRunEnvironment | undefined;
-  timeoutMs: number;
-  memoryLimitBytes: number;
-  maxStackBytes: number;
-  maxLogChars: number;
-}
-
-/** The completion: codec JSON, a string rendering (value could not cross), or a failure. */
-export type SessionResult =
-  | { type: "value"; json: string }
-  | { type: "rendered"; text: string }
-  | { type: "error"; kind: ExecutorFailureKind; message: string };
-
-/** Outcome of a session; `discardModule` asks the pool to replace the module. */
-export interface SessionOutcome {
-  result: SessionResult;
-  logs: string[];
-  discardModule: boolean;
-}
+import type { HostCaller, HostReply, SessionControls, SessionOutcome, SessionRequest, SessionResult } from "./session-types.js";
 
 const MIB = 1024 * 1024;
 /** A kept runtime is replaced after this many runs, bounding what its atom table can accumulate. */
@@ -73,152 +22,213 @@ function describeBytes(bytes: number): string {
 }
 
 /** Runs one program to completion, failure, deadline or abort. Never rejects. */
-export async function runSession(sandbox: SandboxModule, request: SessionRequest, controls: SessionControls, callHost: HostCaller): Promise<SessionOutcome> {
-  const logs: string[] = [];
-  let logChars = 0;
-  let report: { kind: ReportKind; text: string } | undefined;
+export function runSession(sandbox: SandboxModule, request: SessionRequest, controls: SessionControls, callHost: HostCaller): Promise<SessionOutcome> {
+  return new QuickJSSession(sandbox, request, controls, callHost).run();
+}
+
+type ReportKind = "value" | "rendered" | "error";
+
+/** The state of one run. Use {@link runSession}. */
+class QuickJSSession {
+  private readonly logs: string[] = [];
+  private logChars = 0;
+  private report: { kind: ReportKind; text: string } | undefined;
   /** The program's promise settled (its value or reason is in `settledWith`). */
-  let settled: "fulfilled" | "rejected" | undefined;
-  let settledWith: QuickJSHandle | undefined;
+  private settled: "fulfilled" | "rejected" | undefined;
+  private settledWith: QuickJSHandle | undefined;
   /** Set while the host encodes the result: the deadline still applies, leftover jobs do not run. */
-  let finishing = false;
-  let stop: "timeout" | "abort" | undefined;
-  let crash: unknown;
-  let inflight = 0;
-  let nextId = 1;
-  const replies: Array<[number, HostReply]> = [];
-  let wake: (() => void) | undefined;
-  const signalWake = (): void => {
-    const resolve = wake;
-    wake = undefined;
-    resolve?.();
-  };
+  private finishing = false;
+  private stop: "timeout" | "abort" | undefined;
+  private crash: unknown;
+  private inflight = 0;
+  private nextId = 1;
+  private readonly replies: Array<[number, HostReply]> = [];
+  private wake: (() => void) | undefined;
+  private readonly runtime: QuickJSRuntime;
+  private readonly context: QuickJSContext;
+  private globals: SandboxGlobals | undefined;
 
-  const runtime = sandbox.runtime ?? sandbox.module.newRuntime();
-  sandbox.runtime = undefined;
-  sandbox.runtimeRuns++;
-  runtime.setMaxStackSize(request.maxStackBytes);
-  runtime.setInterruptHandler(() => {
-    if (stop !== undefined) return true;
+  constructor(
+    private readonly sandbox: SandboxModule,
+    private readonly request: SessionRequest,
+    private readonly controls: SessionControls,
+    private readonly callHost: HostCaller,
+  ) {
+    this.runtime = sandbox.runtime ?? sandbox.module.newRuntime();
+    sandbox.runtime = undefined;
+    sandbox.runtimeRuns++;
+    this.runtime.setMaxStackSize(request.maxStackBytes);
+    this.runtime.setInterruptHandler(() => this.shouldInterrupt());
+    this.context = this.runtime.newContext();
+  }
+
+  async run(): Promise<SessionOutcome> {
+    const signalWake = (): void => this.signalWake();
+    const unsubscribe = this.controls.onAbort(signalWake);
+    const timer = setTimeout(signalWake, Math.max(0, this.controls.deadline - Date.now()) + 1);
+    try {
+      this.start();
+      await this.pump();
+      if (this.stop === undefined && this.settled !== undefined && this.settledWith !== undefined) {
+        this.finishing = true;
+        this.report = this.finish(this.settled, this.settledWith);
+      }
+    } catch (error) {
+      // Set-up interrupted by the deadline or an abort is not a crash.
+      if (this.stop === undefined) this.crash = error;
+    } finally {
+      clearTimeout(timer);
+      unsubscribe();
+    }
+    return this.outcome(this.release());
+  }
+
+  private shouldInterrupt(): boolean {
+    if (this.stop !== undefined) return true;
     // Once the program's promise settled, jobs it left behind are stopped, not run.
-    if (settled !== undefined && !finishing) return true;
-    if (controls.isAborted()) stop = "abort";
-    else if (Date.now() > controls.deadline) stop = "timeout";
-    return stop !== undefined;
-  });
-  const context = runtime.newContext();
-  const unsubscribe = controls.onAbort(signalWake);
-  const timer = setTimeout(signalWake, Math.max(0, controls.deadline - Date.now()) + 1);
-  let globals: SandboxGlobals | undefined;
+    if (this.settled !== undefined && !this.finishing) return true;
+    this.checkStop();
+    return this.stop !== undefined;
+  }
 
-  try {
-    const sandboxGlobals = new SandboxGlobals(context, {
+  private checkStop(): void {
+    if (this.controls.isAborted()) this.stop = "abort";
+    else if (Date.now() > this.controls.deadline) this.stop = "timeout";
+  }
+
+  private signalWake(): void {
+    const resolve = this.wake;
+    this.wake = undefined;
+    resolve?.();
+  }
+
+  /** Builds the globals, evaluates the program and attaches to its completion. */
+  private start(): void {
+    const { context, request } = this;
+    const globals = new SandboxGlobals(context, {
       bindings: request.bindings,
       environment: request.environment,
       maxLogChars: request.maxLogChars,
-      onLog: (text) => {
-        if (logChars > request.maxLogChars + LOG_MARKER_ALLOWANCE) return;
-        const room = request.maxLogChars + LOG_MARKER_ALLOWANCE - logChars;
-        const line = text.length > room ? `${text.slice(0, room)}… [logs truncated]` : text;
-        logChars += line.length;
-        logs.push(line);
-        controls.onLog?.(line);
-      },
-      onCall: (ns, fn, json) => {
-        const id = nextId++;
-        inflight++;
-        const settle = (reply: HostReply): void => {
-          replies.push([id, reply]);
-          signalWake();
-        };
-        let pending: Promise<HostReply>;
-        try {
-          pending = callHost(ns, fn, json);
-        } catch (error) {
-          pending = Promise.resolve({ ok: false, message: error instanceof Error ? error.message : String(error) });
-        }
-        pending.then(settle, (error: unknown) => settle({ ok: false, message: error instanceof Error ? error.message : String(error) }));
-        return id;
-      },
+      onLog: (text) => this.log(text),
+      onCall: (ns, fn, json) => this.call(ns, fn, json),
     });
-    globals = sandboxGlobals;
-    const onSettled = (state: "fulfilled" | "rejected") =>
-      sandboxGlobals.own(
+    this.globals = globals;
+    const onSettled = (state: "fulfilled" | "rejected"): QuickJSHandle =>
+      globals.own(
         context.newFunction(state, (value) => {
-          if (settled !== undefined) return;
-          settled = state;
-          settledWith = sandboxGlobals.own((value ?? context.undefined).dup());
+          if (this.settled !== undefined) return;
+          this.settled = state;
+          this.settledWith = globals.own((value ?? context.undefined).dup());
         }),
       );
-
     const evaluated = context.evalCode(request.script, "program.js");
     if (evaluated.error) {
-      settled = "rejected";
-      settledWith = sandboxGlobals.own(evaluated.error);
-    } else {
-      const value = sandboxGlobals.own(evaluated.value);
-      const promise = sandboxGlobals.own(context.unwrapResult(context.callFunction(sandboxGlobals.promiseResolve, sandboxGlobals.promiseConstructor, value)));
-      context.callFunction(sandboxGlobals.promiseThen, promise, onSettled("fulfilled"), onSettled("rejected")).dispose();
+      this.settled = "rejected";
+      this.settledWith = globals.own(evaluated.error);
+      return;
     }
+    const value = globals.own(evaluated.value);
+    const promise = globals.own(context.unwrapResult(context.callFunction(globals.promiseResolve, globals.promiseConstructor, value)));
+    context.callFunction(globals.promiseThen, promise, onSettled("fulfilled"), onSettled("rejected")).dispose();
+  }
 
+  /** Runs jobs and applies host replies until the program settles, stops, or can never settle. */
+  private async pump(): Promise<void> {
+    const globals = this.globals as SandboxGlobals;
     for (;;) {
-      while (replies.length > 0 && settled === undefined && stop === undefined) {
-        const [id, reply] = replies.shift() as [number, HostReply];
-        inflight--;
-        sandboxGlobals.settle(id, reply);
-        drainJobs(runtime);
+      while (this.replies.length > 0 && this.settled === undefined && this.stop === undefined) {
+        const [id, reply] = this.replies.shift() as [number, HostReply];
+        this.inflight--;
+        globals.settle(id, reply);
+        drainJobs(this.runtime);
       }
-      drainJobs(runtime);
-      if (settled !== undefined || stop !== undefined) break;
-      if (replies.length > 0) continue;
-      if (inflight === 0) break;
-      if (controls.isAborted()) stop = "abort";
-      else if (Date.now() > controls.deadline) stop = "timeout";
-      if (stop !== undefined) break;
+      drainJobs(this.runtime);
+      if (this.settled !== undefined || this.stop !== undefined) return;
+      if (this.replies.length > 0) continue;
+      if (this.inflight === 0) return;
+      this.checkStop();
+      if (this.stop !== undefined) return;
       await new Promise<void>((resolve) => {
-        wake = resolve;
+        this.wake = resolve;
       });
     }
-
-    if (stop === undefined && settled !== undefined && settledWith !== undefined) {
-      finishing = true;
-      report = finish(sandboxGlobals, settled, settledWith);
-    }
-  } catch (error) {
-    // Set-up interrupted by the deadline or an abort is not a crash.
-    if (stop === undefined) crash = error;
-  } finally {
-    clearTimeout(timer);
-    unsubscribe();
   }
 
-  let discardModule = crash !== undefined;
-  if (!discardModule) {
+  private log(text: string): void {
+    const { maxLogChars } = this.request;
+    if (this.logChars > maxLogChars + LOG_MARKER_ALLOWANCE) return;
+    const room = maxLogChars + LOG_MARKER_ALLOWANCE - this.logChars;
+    const line = text.length > room ? `${text.slice(0, room)}… [logs truncated]` : text;
+    this.logChars += line.length;
+    this.logs.push(line);
+    this.controls.onLog?.(line);
+  }
+
+  private call(ns: number, fn: number, json: string): number {
+    const id = this.nextId++;
+    this.inflight++;
+    const settle = (reply: HostReply): void => {
+      this.replies.push([id, reply]);
+      this.signalWake();
+    };
+    const fail = (error: unknown): void => settle({ ok: false, message: error instanceof Error ? error.message : String(error) });
     try {
-      globals?.dispose();
-      context.dispose();
-      // Keep the runtime only after a clean end: no stop, nothing left in the shared job queue.
-      const clean = stop === undefined && report !== undefined && inflight === 0 && !runtime.hasPendingJob();
-      if (clean && sandbox.runtimeRuns < MAX_RUNS_PER_RUNTIME) {
-        sandbox.runtime = runtime;
+      this.callHost(ns, fn, json).then(settle, fail);
+    } catch (error) {
+      fail(error);
+    }
+    return id;
+  }
+
+  /** Turns the settled program into codec JSON, a rendering (value could not cross) or an error message. */
+  private finish(state: "fulfilled" | "rejected", value: QuickJSHandle): { kind: ReportKind; text: string } {
+    const globals = this.globals as SandboxGlobals;
+    if (state === "rejected") return { kind: "error", text: globals.renderError(value) };
+    const encoded = globals.toJson(value, "result");
+    if ("json" in encoded) return { kind: "value", text: encoded.json };
+    const text = globals.renderFallback(value, encoded.error);
+    encoded.error.dispose();
+    return { kind: "rendered", text };
+  }
+
+  /** Disposes the context; keeps the runtime only after a clean end. Returns whether the module must go. */
+  private release(): boolean {
+    if (this.crash !== undefined) return true;
+    try {
+      this.globals?.dispose();
+      this.context.dispose();
+      // Clean: settled, no stop, no call in flight, nothing left in the shared job queue.
+      const clean = this.stop === undefined && this.report !== undefined && this.inflight === 0 && !this.runtime.hasPendingJob();
+      if (clean && this.sandbox.runtimeRuns < MAX_RUNS_PER_RUNTIME) {
+        this.sandbox.runtime = this.runtime;
       } else {
-        sandbox.runtimeRuns = 0;
-        runtime.dispose();
+        this.sandbox.runtimeRuns = 0;
+        this.runtime.dispose();
       }
+      return false;
     } catch {
       // A dispose assertion (quickjs-emscripten #269/#235): the result stands, the module is replaced.
-      discardModule = true;
+      return true;
     }
   }
-  // A failure with the memory at its cap is memory exhaustion even when QuickJS could not allocate
-  // the error itself (then it throws null). A failed large allocation may leave a few MiB unused.
-  const memoryBytes = sandbox.memory.buffer.byteLength;
-  const memoryFull = memoryBytes >= sandbox.maxBytes - MEMORY_FULL_SLACK_BYTES;
-  const outOfMemory =
-    (report?.kind === "error" && report.text.startsWith("InternalError: out of memory")) || ((report === undefined || report.kind === "error") && memoryFull);
-  return { result: describeResult(), logs, discardModule: discardModule || outOfMemory || memoryBytes >= sandbox.maxBytes * 0.75 };
 
-  function describeResult(): SessionResult {
+  private outcome(discardModule: boolean): SessionOutcome {
+    const { report, sandbox } = this;
+    // A failure with the memory at its cap is memory exhaustion even when QuickJS could not allocate
+    // the error itself (then it throws null). A failed large allocation may leave a few MiB unused.
+    const memoryBytes = sandbox.memory.buffer.byteLength;
+    const memoryFull = memoryBytes >= sandbox.maxBytes - MEMORY_FULL_SLACK_BYTES;
+    const outOfMemory =
+      (report?.kind === "error" && report.text.startsWith("InternalError: out of memory")) || ((report === undefined || report.kind === "error") && memoryFull);
+    return {
+      result: this.describe(outOfMemory),
+      logs: this.logs,
+      discardModule: discardModule || outOfMemory || memoryBytes >= sandbox.maxBytes * 0.75,
+    };
+  }
+
+  private describe(outOfMemory: boolean): SessionResult {
+    const { crash, stop, report, request } = this;
     if (crash !== undefined) {
       const reason = crash instanceof Error ? `${crash.name}: ${crash.message}` : String(crash);
       const hint = /stack|recursion/i.test(reason) ? " (deep recursion overflowed the host stack; recurse less deeply)" : "";
@@ -242,18 +252,6 @@ export async function runSession(sandbox: SandboxModule, request: SessionRequest
       message: "The program is waiting for a promise that can never settle (no host call is in flight and no job is queued).",
     };
   }
-}
-
-type ReportKind = "value" | "rendered" | "error";
-
-/** Turns the settled program into codec JSON, a rendering (value could not cross) or an error message. */
-function finish(globals: SandboxGlobals, state: "fulfilled" | "rejected", value: QuickJSHandle): { kind: ReportKind; text: string } {
-  if (state === "rejected") return { kind: "error", text: globals.renderError(value) };
-  const encoded = globals.toJson(value, "result");
-  if ("json" in encoded) return { kind: "value", text: encoded.json };
-  const text = globals.renderFallback(value, encoded.error);
-  encoded.error.dispose();
-  return { kind: "rendered", text };
 }
 
 function drainJobs(runtime: QuickJSRuntime): void {

@@ -5,7 +5,8 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { SandboxModulePool } from "./quickjs-module-pool.js";
-import { runSession, type HostReply } from "./quickjs-session.js";
+import { runSession } from "./quickjs-session.js";
+import type { HostReply } from "./session-types.js";
 import type { MainToWorker, WorkerStartData, WorkerToMain } from "./worker-protocol.js";
 
 const port = parentPort;

@@ -9,7 +9,7 @@ import type { Worker } from "node:worker_threads";
 import type { BackendJob, BackendOutcome, ExecutorBackend } from "./executor-backend.js";
 import { WORKER_STACK_SIZE_MB, type ResolvedExecutorOptions } from "./executor-options.js";
 import { compileQuickJSWasm } from "./quickjs-module-pool.js";
-import type { SessionResult } from "./quickjs-session.js";
+import type { SessionResult } from "./session-types.js";
 import { startQuickJSWorker } from "./worker-entry.js";
 import { isWorkerToMain, type MainToWorker, type WorkerStartData } from "./worker-protocol.js";
 

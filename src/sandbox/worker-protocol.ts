@@ -8,7 +8,7 @@
  * `done` (the session's outcome).
  */
 import type { CodeRunEnvironment, ExecutorFailureKind } from "./types.js";
-import type { HostReply, SessionBinding, SessionResult } from "./quickjs-session.js";
+import type { HostReply, SessionBinding, SessionResult } from "./session-types.js";
 
 /** Data every worker gets at start. */
 export interface WorkerStartData {

@@ -1,0 +1,56 @@
+/**
+ * The types of one session (one run in one QuickJS context): what it is given, how the host answers
+ * its calls, how it is stopped, and what it reports. Shared by the in-process and worker backends.
+ */
+import type { CodeRunEnvironment, ExecutorFailureKind } from "./types.js";
+
+/** A binding namespace as the sandbox sees it: its global and member names (in call-index order). */
+export interface SessionBinding {
+  global: string;
+  functions: string[];
+}
+
+/**
+ * What the host answers to one call: the encoded result (codec JSON; `tagged` when the tree holds
+ * any tag, so the sandbox can skip decoding plain JSON) or a message.
+ */
+export type HostReply = { ok: true; json: string; tagged: boolean } | { ok: false; message: string };
+
+/** Calls binding `functions[fn]` of namespace `ns` with codec-JSON arguments. Must not throw. */
+export type HostCaller = (ns: number, fn: number, argsJson: string) => Promise<HostReply>;
+
+/** How the run is stopped from outside. */
+export interface SessionControls {
+  /** Absolute deadline (`Date.now()` ms). */
+  deadline: number;
+  /** Cheap check, called from the interrupt handler while the program runs. */
+  isAborted(): boolean;
+  /** Calls `wake` when an abort happens while the program waits for the host; returns an unsubscribe. */
+  onAbort(wake: () => void): () => void;
+  /** Called with each captured console line as it is written (a worker streams them to the host). */
+  onLog?: (line: string) => void;
+}
+
+/** Budgets and inputs of one session. */
+export interface SessionRequest {
+  script: string;
+  bindings: SessionBinding[];
+  environment?: CodeRunEnvironment | undefined;
+  timeoutMs: number;
+  memoryLimitBytes: number;
+  maxStackBytes: number;
+  maxLogChars: number;
+}
+
+/** The completion: codec JSON, a string rendering (value could not cross), or a failure. */
+export type SessionResult =
+  | { type: "value"; json: string }
+  | { type: "rendered"; text: string }
+  | { type: "error"; kind: ExecutorFailureKind; message: string };
+
+/** Outcome of a session; `discardModule` asks the pool to replace the module. */
+export interface SessionOutcome {
+  result: SessionResult;
+  logs: string[];
+  discardModule: boolean;
+}

@@ -139,7 +139,11 @@ export function createCatalog({
       return notFound(target, `No method "${member}" in ${namespace}`);
     }
     const method = connector.methods[member]!;
-    const output: DescribeOutput = { path: `${namespace}.${member}`, kind: "method", types: methodDeclaration(namespace, member, method) };
+    const output: DescribeOutput = {
+      path: `${namespace}.${member}`,
+      kind: "method",
+      types: methodDeclaration(namespace, member, method, { instructions: connector.instructions }),
+    };
     if (method.description !== undefined) output.description = method.description;
     return output;
   }

@@ -138,9 +138,16 @@ export function connectorDeclaration(name: string, connector: Connector, maxChar
 /**
  * One method: its input and output as named types (`CreateIssueInput`,
  * `CreateIssueOutput`; an output without a schema is `unknown`, unnamed), then
- * its signature with JSDoc inside `declare const connector: { ... }`.
+ * its signature with JSDoc inside `declare const connector: { ... }`, which
+ * carries the connector's `instructions` (so the model reads them when it
+ * looks a method up).
  */
-export function methodDeclaration(connectorName: string, methodName: string, method: ConnectorMethod): string {
+export function methodDeclaration(
+  connectorName: string,
+  methodName: string,
+  method: ConnectorMethod,
+  { instructions }: { instructions?: string | undefined } = {},
+): string {
   const base = pascalCase(methodName);
   const emitter = new TypeScriptEmitter({ reservedNames: [connectorName, `${base}Input`, `${base}Output`] });
   const input = method.inputSchema === undefined ? "unknown" : emitter.typeOf(method.inputSchema, { namePrefix: base });
@@ -150,7 +157,7 @@ export function methodDeclaration(connectorName: string, methodName: string, met
   const lines = [
     `type ${base}Input = ${input};`,
     ...(outputName === "unknown" ? [] : [`type ${base}Output = ${output};`]),
-    `declare const ${connectorName}: {`,
+    `${jsDoc([instructions], "")}declare const ${connectorName}: {`,
     `${jsDoc(methodDocLines(method), "  ")}  ${propertyKey(methodName)}(input${optional}: ${base}Input): Promise<${outputName}>;`,
     "};",
   ];

@@ -123,6 +123,16 @@ describe("createCatalog().describe", () => {
     expect(out.types).toContain("createIssue(input: CreateIssueInput): Promise<CreateIssueOutput>;");
   });
 
+  it("carries the connector's instructions into a method's declaration", () => {
+    const withInstructions = createCatalog({
+      connectors: { stripe: { ...stripe, instructions: "Amounts are in cents." } },
+      snippets: [],
+    });
+    const out = withInstructions.describe("stripe.create_refund");
+    if ("error" in out) throw new Error(out.error);
+    expect(out.types).toContain("/** Amounts are in cents. */\ndeclare const stripe: {");
+  });
+
   it("describes a snippet with its input type and code", () => {
     const out = catalog.describe("snippets.weekly_report");
     if ("error" in out) throw new Error(out.error);

@@ -3,7 +3,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { connector } from "../../src/connectors/connector.js";
+import { methodDeclaration } from "../../src/connectors/declarations.js";
 import { McpToolError, unwrapMcpResult } from "../../src/connectors/mcp-tool.js";
 import { resolveConnector } from "../../src/connectors/resolve-connector.js";
 import type { Connector, ConnectorCallContext } from "../../src/connectors/types.js";
@@ -117,6 +119,31 @@ describe("server-everything over stdio", () => {
 
   afterAll(async () => {
     await client?.close();
+  });
+
+  it("works with explicit schemas (tools({ schemas })): zod validation and output types", async () => {
+    const typed = resolveConnector(
+      "typed",
+      await client.tools({
+        schemas: {
+          "get-sum": {
+            inputSchema: z.object({ a: z.number(), b: z.number() }),
+          },
+          "get-structured-content": {
+            inputSchema: z.object({ location: z.enum(["New York", "Chicago", "Los Angeles"]) }),
+            outputSchema: z.object({ temperature: z.number(), conditions: z.string(), humidity: z.number() }),
+          },
+        },
+      }),
+    );
+    expect(Object.keys(typed.methods).sort()).toEqual(["get-structured-content", "get-sum"]);
+    const bad = await typed.methods["get-sum"]!.validate!({ a: 1 });
+    expect(bad.success).toBe(false);
+    if (!bad.success) expect(bad.error).toContain("b: expected number, got undefined");
+    const weather = await typed.methods["get-structured-content"]!.execute({ location: "Chicago" }, callContext("x"));
+    expect(weather).toMatchObject({ temperature: expect.any(Number), conditions: expect.any(String) });
+    const declaration = methodDeclaration("typed", "get-structured-content", typed.methods["get-structured-content"]!);
+    expect(declaration).toContain("type GetStructuredContentOutput = {\n  temperature: number;");
   });
 
   it("returns plain text results as text and structured results as objects", async () => {

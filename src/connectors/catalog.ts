@@ -7,7 +7,7 @@ import { isRecord } from "@ai-sdk/provider-utils";
 import {
   connectorDeclaration, DEFAULT_CONNECTOR_DECLARATION_MAX_CHARS, methodDeclaration, snippetDeclaration, type CatalogSnippet,
 } from "./declarations.js";
-import { createSearchIndex, type SearchDocument } from "./search-index.js";
+import { createSearchIndex, summarise, type SearchDocument } from "./search-index.js";
 import type { Connector, DescribeOutput, SearchOutput } from "./types.js";
 
 export type { CatalogSnippet } from "./declarations.js";
@@ -46,6 +46,8 @@ function parameterDescriptions(schema: unknown): string[] {
 function documentsOf(connectors: Record<string, Connector>, snippets: CatalogSnippet[]): SearchDocument[] {
   const documents: SearchDocument[] = [];
   for (const [connectorName, connector] of Object.entries(connectors)) {
+    // The connector's one-line summary (not its instructions): a weak, cheap signal shared by its methods.
+    const namespaceText = summarise(connector.description) ?? "";
     for (const methodName of Object.keys(connector.methods)) {
       const method = connector.methods[methodName]!;
       const document: SearchDocument = {
@@ -54,7 +56,7 @@ function documentsOf(connectors: Record<string, Connector>, snippets: CatalogSni
         method: methodName,
         kind: "method",
         params: parameterNames(method.inputSchema),
-        namespace: [connector.description, connector.instructions].filter((text) => text !== undefined).join(" "),
+        namespace: namespaceText,
       };
       if (method.description !== undefined) document.description = method.description;
       const details = parameterDescriptions(method.inputSchema);

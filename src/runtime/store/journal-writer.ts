@@ -1,14 +1,21 @@
 /**
- * Group commit for a pass's journal writes. Deferred statements (a call's
- * `applied` row, replay counters) wait in a queue and ride along with the next
- * durable write (a call's `executing` row, a pause, the pass's end), so a
- * sequential program costs one round trip per connector call, and calls issued
- * together share one. Every flush is one round trip, all or nothing: the
- * call-row writes merged into one upsert statement (a plain `execute`, the
- * cheapest durable write), plus any other statements in one `batch()`.
+ * Group commit for a pass's journal writes. A durable write (`commit`: a call's
+ * `executing` or `pending` row, an approved call starting, the pass's end) is
+ * sent at once, together with everything queued. A deferred write (`defer`: a
+ * call's `applied` or `error` row, replay counters, lease renewals) rides along
+ * with the next durable write, so a sequential program costs one statement and
+ * one round trip per connector call, and calls issued together share one. (A
+ * pass that dies loses at most the `applied` row of its last call: that call
+ * stays `executing` and is never run again.) Every flush is one round trip, all
+ * or nothing: the call-row writes merged into upsert statements of at most
+ * {@link MAX_ROWS_PER_STATEMENT} rows, plus any other statements, in one
+ * `batch()` (or one `execute()` when there is a single statement).
  */
 import type { Client, InStatement } from "@libsql/client";
 import { callRowsStatement, isCallRowWrite, type CallRowWrite, type PassLease } from "./call-statements.js";
+
+/** Call rows per upsert statement (SQLite caps compound SELECTs at 500 terms). */
+export const MAX_ROWS_PER_STATEMENT = 100;
 
 /** What a committed write reports. */
 export interface WriteResult {
@@ -47,7 +54,7 @@ export class JournalWriter {
     this.#queue.push({ statement, expectRow });
   }
 
-  /** Commits everything queued plus `statement` in one batch; resolves with `statement`'s result. */
+  /** Commits everything queued, then `statement`, in one round trip; resolves with `statement`'s result. */
   commit(statement: InStatement | CallRowWrite): Promise<WriteResult> {
     return new Promise<WriteResult>((resolve, reject) => {
       this.#queue.push({ statement, resolve, reject, expectRow: false });
@@ -55,10 +62,12 @@ export class JournalWriter {
     });
   }
 
-  /** Commits everything still queued. Rejects if any earlier batch failed. */
+  /** Commits everything still queued. Rejects if any batch failed. */
   async flush(): Promise<void> {
-    if (this.#queue.length > 0) this.#schedule();
-    while (this.#flushing !== undefined) await this.#flushing;
+    while (this.#queue.length > 0 || this.#flushing !== undefined) {
+      if (this.#flushing === undefined) this.#schedule();
+      await this.#flushing;
+    }
     if (this.#failure !== undefined) throw this.#failure;
   }
 
@@ -77,7 +86,7 @@ export class JournalWriter {
     return this.#statements;
   }
 
-  /** Batches sent so far. */
+  /** Round trips (one `execute` or one `batch`) so far. */
   get roundTrips(): number {
     return this.#roundTrips;
   }
@@ -96,11 +105,11 @@ export class JournalWriter {
       this.#queue = [];
       const rows = items.filter((item) => isCallRowWrite(item.statement));
       const others = items.filter((item) => !isCallRowWrite(item.statement));
+      const chunks: Queued[][] = [];
+      for (let start = 0; start < rows.length; start += MAX_ROWS_PER_STATEMENT) chunks.push(rows.slice(start, start + MAX_ROWS_PER_STATEMENT));
       const statements: InStatement[] = [];
-      if (rows.length > 0) {
-        if (this.#lease === undefined) throw new Error("JournalWriter: call rows need a lease");
-        statements.push(callRowsStatement(this.#lease, rows.map((item) => item.statement as CallRowWrite)));
-      }
+      if (chunks.length > 0 && this.#lease === undefined) throw new Error("JournalWriter: call rows need a lease");
+      for (const chunk of chunks) statements.push(callRowsStatement(this.#lease as PassLease, chunk.map((item) => item.statement as CallRowWrite)));
       for (const item of others) statements.push(item.statement as InStatement);
       this.#statements += statements.length;
       this.#roundTrips += 1;
@@ -114,12 +123,13 @@ export class JournalWriter {
         for (const item of items) item.reject?.(error);
         continue;
       }
-      const offset = rows.length > 0 ? 1 : 0;
-      // The merged write applied whole, or is reported failed for every row (the guard is the lease).
-      const rowsApplied = rows.length > 0 && results[0]?.rowsAffected === rows.length;
-      for (const item of rows) this.#settle(item, { rowsAffected: rowsApplied ? 1 : 0 });
+      chunks.forEach((chunk, index) => {
+        // A merged write applied whole, or is reported failed for every row (its guard is the lease).
+        const applied = results[index]?.rowsAffected === chunk.length;
+        for (const item of chunk) this.#settle(item, { rowsAffected: applied ? 1 : 0 });
+      });
       others.forEach((item, index) => {
-        const result = results[index + offset];
+        const result = results[index + chunks.length];
         if (result === undefined) item.reject?.(new Error("libSQL batch returned fewer results than statements"));
         else this.#settle(item, result);
       });

@@ -1,13 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { applyCallStatement, failCallStatement, insertCallStatement } from "../../../src/runtime/store/call-statements.js";
-import { JournalWriter } from "../../../src/runtime/store/journal-writer.js";
+import { JournalWriter, MAX_ROWS_PER_STATEMENT } from "../../../src/runtime/store/journal-writer.js";
 import { migrateStore } from "../../../src/runtime/store/migrations.js";
 import { memoryClient } from "../runtime-fixture.js";
 
+async function table() {
+  const client = memoryClient();
+  await client.execute("CREATE TABLE t (n INTEGER)");
+  const count = async () => (await client.execute("SELECT COUNT(*) AS n FROM t")).rows[0]?.["n"];
+  return { client, count };
+}
+
 describe("JournalWriter", () => {
-  it("sends deferred statements with the next durable write, in one batch", async () => {
-    const client = memoryClient();
-    await client.execute("CREATE TABLE t (n INTEGER)");
+  it("sends deferred writes with the next durable write, in one round trip", async () => {
+    const { client, count } = await table();
     const writer = new JournalWriter(client);
     writer.defer({ sql: "INSERT INTO t VALUES (1)", args: [] });
     writer.defer({ sql: "INSERT INTO t VALUES (2)", args: [] });
@@ -16,17 +22,16 @@ describe("JournalWriter", () => {
     expect(result.rowsAffected).toBe(1);
     expect(writer.roundTrips).toBe(1);
     expect(writer.statements).toBe(3);
-    expect((await client.execute("SELECT COUNT(*) AS n FROM t")).rows[0]?.["n"]).toBe(3);
+    expect(await count()).toBe(3);
   });
 
-  it("groups concurrent commits and counts deferred statements that changed nothing", async () => {
-    const client = memoryClient();
-    await client.execute("CREATE TABLE t (n INTEGER)");
+  it("groups concurrent commits and counts held writes that changed nothing", async () => {
+    const { client } = await table();
     const writer = new JournalWriter(client);
     writer.defer({ sql: "UPDATE t SET n = 0 WHERE n = 99", args: [] });
     await Promise.all([1, 2, 3, 4].map((n) => writer.commit({ sql: "INSERT INTO t VALUES (?)", args: [n] })));
-    await writer.flush();
     expect(writer.roundTrips).toBeLessThanOrEqual(2);
+    await writer.flush();
     expect(writer.lostRows).toBe(1);
   });
 
@@ -51,8 +56,10 @@ describe("JournalWriter call rows", () => {
   }
   const lease = { runtime: "r", executionId: "e", leaseToken: "L" };
   const row = (seq: number) => insertCallStatement(lease, { seq, connector: "svc", method: "m", argsText: "{}", status: "executing", replay: "record", requiresApproval: false, now: 5 });
+  const statuses = async (client: ReturnType<typeof memoryClient>) =>
+    (await client.execute("SELECT seq, status, result FROM codemode_calls ORDER BY seq")).rows.map((entry) => [entry["seq"], entry["status"], entry["result"]]);
 
-  it("merges an applied update and the next executing insert into one statement", async () => {
+  it("merges the previous call's applied update and the next executing insert into one statement", async () => {
     const client = await leasedExecution();
     const writer = new JournalWriter(client, lease);
     expect((await writer.commit(row(1))).rowsAffected).toBe(1);
@@ -60,8 +67,16 @@ describe("JournalWriter call rows", () => {
     expect((await writer.commit(row(2))).rowsAffected).toBe(1);
     expect(writer.statements).toBe(2);
     expect(writer.roundTrips).toBe(2);
-    const rows = await client.execute("SELECT seq, status, result FROM codemode_calls ORDER BY seq");
-    expect(rows.rows.map((entry) => [entry["seq"], entry["status"], entry["result"]])).toEqual([[1, "applied", '"done"'], [2, "executing", null]]);
+    expect(await statuses(client)).toEqual([[1, "applied", '"done"'], [2, "executing", null]]);
+  });
+
+  it("splits many rows (Promise.all of hundreds of calls) into statements SQLite accepts", async () => {
+    const client = await leasedExecution();
+    const writer = new JournalWriter(client, lease);
+    const count = MAX_ROWS_PER_STATEMENT * 2 + 50;
+    const results = await Promise.all(Array.from({ length: count }, (_, index) => writer.commit(row(index + 1))));
+    expect(results.every((result) => result.rowsAffected === 1)).toBe(true);
+    expect((await client.execute("SELECT COUNT(*) AS n FROM codemode_calls")).rows[0]?.["n"]).toBe(count);
   });
 
   it("writes nothing once the lease is gone, and says so", async () => {
@@ -72,8 +87,7 @@ describe("JournalWriter call rows", () => {
     writer.defer(applyCallStatement(lease, 1, "1", 6));
     expect((await writer.commit(row(2))).rowsAffected).toBe(0);
     expect(writer.lostRows).toBe(1);
-    const rows = await client.execute("SELECT seq, status FROM codemode_calls ORDER BY seq");
-    expect(rows.rows.map((entry) => [entry["seq"], entry["status"]])).toEqual([[1, "executing"]]);
+    expect(await statuses(client)).toEqual([[1, "executing", null]]);
   });
 
   it("never moves a row that is not executing", async () => {

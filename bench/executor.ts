@@ -18,7 +18,9 @@ import { loadIsolatedVm, loadRunPackage, type IsolatedVm, type RunPackage } from
 
 const BRIDGE_CALLS = 10_000;
 const SPIN_MS = 500;
-const WARM_BUDGET_MS = 1_500;
+/** Measurements are interleaved: each round gives every engine a slice, so machine load hits all rows alike. */
+const ROUNDS = 5;
+const WARM_SLICE_MS = 300;
 const WARM_MAX_SAMPLES = 3_000;
 const COLD_SAMPLES = 5;
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -45,27 +47,16 @@ function median(values: number[]): number {
   return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
-async function sampleWarm(once: () => Promise<unknown>): Promise<number> {
-  for (let index = 0; index < 50; index++) await once();
+/** Runs `task` repeatedly for about `budgetMs` (at least `minimum` times), returning each duration in ms. */
+async function timeRepeatedly(task: () => Promise<unknown>, budgetMs: number, minimum: number): Promise<number[]> {
   const samples: number[] = [];
   const started = performance.now();
-  while (samples.length < WARM_MAX_SAMPLES && (performance.now() - started < WARM_BUDGET_MS || samples.length < 30)) {
+  while (samples.length < WARM_MAX_SAMPLES && (performance.now() - started < budgetMs || samples.length < minimum)) {
     const before = performance.now();
-    await once();
+    await task();
     samples.push(performance.now() - before);
   }
-  return median(samples);
-}
-
-async function sampleBridge(bridge: () => Promise<unknown>): Promise<number> {
-  await bridge();
-  const samples: number[] = [];
-  for (let index = 0; index < 3; index++) {
-    const before = performance.now();
-    await bridge();
-    samples.push((performance.now() - before) / BRIDGE_CALLS);
-  }
-  return median(samples);
+  return samples;
 }
 
 /** The longest gap between 1 ms ticks of the host event loop while `spin` runs. */
@@ -258,30 +249,60 @@ export async function run(): Promise<string> {
   if (dist === undefined) notes.push("- cold start of our executor skipped: `tsup` could not build the package.");
   const coldBaseline = sampleCold(cacheDir, "baseline");
 
-  const rows: Array<{ name: string; warm?: number; warmCall?: number; bridge?: number; stall?: number; cold?: number }> = [];
-  for (const engine of engines) {
-    process.stderr.write(`  ${engine.name}\n`);
-    const row: (typeof rows)[number] = { name: engine.name };
+  type Row = { name: string; warm?: number; warmCall?: number; bridge?: number; stall?: number; cold?: number };
+  const rows: Row[] = engines.map((engine) => ({ name: engine.name }));
+  const samples = engines.map(() => ({ warm: [] as number[], warmCall: [] as number[], bridge: [] as number[] }));
+  const failed = new Set<number>();
+  const attempt = async (index: number, measure: () => Promise<void>): Promise<void> => {
+    if (failed.has(index)) return;
     try {
-      if (engine.once) row.warm = await sampleWarm(engine.once);
-      if (engine.onceWithCall) row.warmCall = await sampleWarm(engine.onceWithCall);
-      if (engine.bridge) row.bridge = await sampleBridge(engine.bridge);
-      if (engine.spin) row.stall = await sampleStall(engine.spin);
-      const ownBuildNeeded = engine.cold === "in-process" || engine.cold === "worker-thread";
-      const cold = engine.cold && (dist !== undefined || !ownBuildNeeded) ? sampleCold(cacheDir, engine.cold) : undefined;
-      if (cold !== undefined) row.cold = cold;
+      await measure();
     } catch (error) {
-      notes.push(`- ${engine.name}: measurement failed: ${error instanceof Error ? error.message : String(error)}`);
+      failed.add(index);
+      notes.push(`- ${engines[index]?.name}: measurement failed: ${error instanceof Error ? error.message : String(error)}`);
     }
+  };
+  // Warm-up: JIT tiers, modules and workers ready.
+  for (const [index, engine] of engines.entries()) {
+    await attempt(index, async () => {
+      for (let count = 0; count < 100; count++) await engine.once?.();
+      for (let count = 0; count < 50; count++) await engine.onceWithCall?.();
+      await engine.bridge?.();
+    });
+  }
+  for (let round = 0; round < ROUNDS; round++) {
+    process.stderr.write(`  round ${round + 1}/${ROUNDS}\n`);
+    for (const [index, engine] of engines.entries()) {
+      const into = samples[index] as (typeof samples)[number];
+      await attempt(index, async () => {
+        if (engine.once) into.warm.push(...(await timeRepeatedly(engine.once, WARM_SLICE_MS, 20)));
+        if (engine.onceWithCall) into.warmCall.push(...(await timeRepeatedly(engine.onceWithCall, WARM_SLICE_MS, 20)));
+        if (engine.bridge) into.bridge.push(...(await timeRepeatedly(engine.bridge, 0, 1)).map((ms) => ms / BRIDGE_CALLS));
+      });
+    }
+  }
+  for (const [index, engine] of engines.entries()) {
+    const row = rows[index] as Row;
+    const into = samples[index] as (typeof samples)[number];
+    if (!failed.has(index)) {
+      if (into.warm.length > 0) row.warm = median(into.warm);
+      if (into.warmCall.length > 0) row.warmCall = median(into.warmCall);
+      if (into.bridge.length > 0) row.bridge = median(into.bridge);
+    }
+    await attempt(index, async () => {
+      if (engine.spin) row.stall = await sampleStall(engine.spin);
+    });
+    const ownBuildNeeded = engine.cold === "in-process" || engine.cold === "worker-thread";
+    const cold = engine.cold && (dist !== undefined || !ownBuildNeeded) ? sampleCold(cacheDir, engine.cold) : undefined;
+    if (cold !== undefined) row.cold = cold;
     await engine.dispose?.();
-    rows.push(row);
   }
 
   const base = rows[0];
   const lines = [
     "## Executor",
     "",
-    `Warm: median wall time of one trivial program (\`1 + 1\`) with a fresh context each run; with one host call: \`(await host.echo({ id: 1, tags: ["a"] })).id\` (object argument and result). Bridge: median cost per call of a program making ${BRIDGE_CALLS.toLocaleString("en-US")} sequential awaited host calls. ` +
+    `Measured in ${ROUNDS} interleaved rounds (each engine in turn), after a warm-up. Warm: median wall time of one trivial program (\`1 + 1\`) with a fresh context each run; with one host call: \`(await host.echo({ id: 1, tags: ["a"] })).id\` (object argument and result). Bridge: median over rounds of the cost per call of a program making ${BRIDGE_CALLS.toLocaleString("en-US")} sequential awaited host calls. ` +
       `Stall: the longest the host event loop went without a 1 ms tick while a \`while (true) {}\` ran under a ${SPIN_MS} ms budget. ` +
       `Cold: median wall time of a fresh \`node\` process that loads the sandbox and runs one program (${COLD_SAMPLES} runs; an empty \`node\` process takes ${formatMs(coldBaseline, 0)}). ` +
       "Ratios are against our in-process row.",

@@ -6,7 +6,7 @@
  * Run: `npm run bench` (all suites) or `npm run bench -- executor tokens` (some, by name).
  */
 import { writeFileSync } from "node:fs";
-import { arch, cpus, platform, release, totalmem } from "node:os";
+import { arch, cpus, loadavg, platform, release, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
 import { run as executor } from "./executor.js";
 import { run as journal } from "./journal.js";
@@ -27,6 +27,7 @@ function machine(): string {
 
 async function main(): Promise<void> {
   const wanted = new Set(process.argv.slice(2));
+  const loadAtStart = loadavg()[0] ?? 0;
   const sections: string[] = [];
   for (const [name, run] of SUITES) {
     if (wanted.size > 0 && !wanted.has(name)) continue;
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
     `- Date: ${new Date().toISOString()}`,
     `- Machine: ${machine()}`,
     `- Node: ${process.version}`,
+    `- Load average (1 min) at start: ${loadAtStart.toFixed(2)} (the machine is shared; absolute numbers move with it, ratios less)`,
     `- Command: \`npm run bench${wanted.size > 0 ? ` -- ${[...wanted].join(" ")}` : ""}\``,
     "",
     "Medians of repeated runs measured side by side in one process run; ratios are against the first row of each table.",

@@ -72,6 +72,10 @@ class PooledWorker {
   }
 
   run(job: BackendJob, options: ResolvedExecutorOptions, deadline: number): Promise<BackendOutcome> {
+    if (this.dead) {
+      const message = "The sandbox worker stopped before the run started; the next run uses a fresh one.";
+      return Promise.resolve({ logs: [], result: { type: "error", kind: "worker-exit", message } });
+    }
     const jobId = nextJobId++;
     Atomics.store(this.abortFlag, 0, 0);
     this.worker.ref();

@@ -128,7 +128,11 @@ export class QuickJSExecutor implements Executor {
 
   private async runChecked(request: CodeRunRequest): Promise<CodeRunResult> {
     if (this.disposed) return failure("worker-exit", "The executor has been disposed; create a new one.");
+    if (request === null || typeof request !== "object") return failure("exception", "The run request must be an object { program, bindings }.");
     const { program, signal, environment } = request;
+    if (environment !== undefined && (!Number.isFinite(environment?.epochMs) || typeof environment?.randomSeed !== "string")) {
+      return failure("exception", "environment must be { epochMs: finite number, randomSeed: string }.");
+    }
     if (typeof program !== "string") return failure("exception", "The program must be a string of JavaScript or TypeScript.");
     if (program.length > this.options.maxSourceChars) {
       return failure(

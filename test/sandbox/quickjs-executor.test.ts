@@ -272,10 +272,13 @@ describe("QuickJSExecutor (in-process) dead substrate", () => {
     await executor.dispose();
   });
 
-  it("reports malformed bindings as an exception naming the field", async () => {
+  it("reports malformed requests as an exception naming the field", async () => {
     const executor = new QuickJSExecutor({ isolation: "in-process" });
     const result = await executor.run({ program: "1", bindings: [{ global: "", functions: {} }] });
     expect(result.error).toEqual({ kind: "exception", message: "bindings[0].global must be a non-empty string." });
+    const environment = { epochMs: Number.NaN, randomSeed: "s" };
+    expect((await executor.run({ program: "1", bindings: [], environment })).error?.message).toMatch(/^environment must be/);
+    expect((await executor.run(null as unknown as CodeRunRequest)).error?.kind).toBe("exception");
     await executor.dispose();
   });
 });

@@ -22,6 +22,9 @@ export interface ExpirePausedOutput {
  * marked `error` and never re-run. Disposes each.
  */
 export async function expirePaused(core: RuntimeCore, { maxAgeMs = DEFAULT_PAUSED_MAX_AGE_MS }: { maxAgeMs?: number } = {}): Promise<ExpirePausedOutput> {
+  if (typeof maxAgeMs !== "number" || !Number.isFinite(maxAgeMs) || maxAgeMs < 0) {
+    throw new RangeError(`expirePaused({ maxAgeMs }): maxAgeMs must be a non-negative number of milliseconds (got ${String(maxAgeMs)})`);
+  }
   const now = core.options.now();
   const expired = await storeOperation("expire stale executions", () =>
     core.store.expire({

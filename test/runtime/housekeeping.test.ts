@@ -67,6 +67,8 @@ describe("retention and cleanup", () => {
       [dead.executionId, "completed"], [dead.executionId, "error"], [paused.executionId, "rejected"],
     ]);
     expect(await runtime.approve({ executionId: paused.executionId })).toMatchObject({ kind: "stale" });
+    await expect(runtime.expirePaused({ maxAgeMs: -1 })).rejects.toThrow(RangeError);
+    await expect(runtime.pruneExecutions(-1)).rejects.toThrow(RangeError);
   });
 
   it("two names keep separate histories and snippets in one database", async () => {

@@ -10,8 +10,6 @@ export interface HostileProgram {
   program: string;
   /** Expected failure kind(s); `"completed"` when the run must succeed. */
   expect: ExecutorFailureKind | "completed" | Array<ExecutorFailureKind | "completed">;
-  /** Runs under the generous time budget: the outcome must not depend on a busy machine's speed. */
-  generous?: boolean;
   /** Extra assertion on the result (throws on mismatch). */
   check?: (result: CodeRunResult) => void;
 }
@@ -40,17 +38,17 @@ export const HOSTILE_PROGRAMS: HostileProgram[] = [
   { name: "host promise that never settles", program: "await host.never()", expect: "timeout" },
   { name: "deep JSON.stringify (long C builtin)", program: "let o = {}; for (let i = 0; i < 1e5; i++) o = { o }; JSON.stringify(o)", expect: ["timeout", "exception"] },
   // Memory.
-  { name: "memory bomb: 1 MB strings", program: "const a = []; for (;;) a.push('x'.repeat(1e6) + a.length)", generous: true, expect: "worker-exit", check: (r) => assert(/memory/.test(r.error?.message ?? ""), "names memory") },
-  { name: "memory bomb: doubling string", program: "let s = 'x'; for (;;) s += s", generous: true, expect: ["worker-exit", "exception"] },
+  { name: "memory bomb: 1 MB strings", program: "const a = []; for (;;) a.push('x'.repeat(1e6) + a.length)", expect: "worker-exit", check: (r) => assert(/memory/.test(r.error?.message ?? ""), "names memory") },
+  { name: "memory bomb: doubling string", program: "let s = 'x'; for (;;) s += s", expect: ["worker-exit", "exception"] },
   { name: "memory bomb: small objects", program: "const a = []; for (let i = 0; ; i++) a.push({ i, o: [i] })", expect: ["worker-exit", "timeout"] },
-  { name: "memory bomb: huge ArrayBuffer", program: "new Uint8Array(2 ** 30).length", generous: true, expect: ["worker-exit", "exception"] },
+  { name: "memory bomb: huge ArrayBuffer", program: "new Uint8Array(2 ** 30).length", expect: ["worker-exit", "exception"] },
   { name: "memory bomb: Map growth", program: "const m = new Map(); for (let i = 0; ; i++) m.set(i, 'v' + i)", expect: ["worker-exit", "timeout"] },
-  { name: "out-of-memory caught by the program", program: "try { const a = []; for (;;) a.push('x'.repeat(1e6) + a.length) } catch (e) { return 'survived' }", generous: true, expect: ["completed", "worker-exit"] },
+  { name: "out-of-memory caught by the program", program: "try { const a = []; for (;;) a.push('x'.repeat(1e6) + a.length) } catch (e) { return 'survived' }", expect: ["completed", "worker-exit"] },
   // Deep recursion.
-  { name: "deep recursion", program: "function f() { return f() + 1 } f()", generous: true, expect: "exception", check: (r) => assert(/stack overflow/.test(r.error?.message ?? ""), "stack overflow") },
-  { name: "recursion through a Proxy", program: "const p = new Proxy({}, { get: (t, k) => p[k] }); p.x", generous: true, expect: "exception" },
-  { name: "recursion through toString", program: "const o = { toString() { return String(o) } }; String(o)", generous: true, expect: "exception" },
-  { name: "deep array result", program: "let a = []; for (let i = 0; i < 1e5; i++) a = [a]; a", generous: true, expect: ["completed", "exception"] },
+  { name: "deep recursion", program: "function f() { return f() + 1 } f()", expect: "exception", check: (r) => assert(/stack overflow/.test(r.error?.message ?? ""), "stack overflow") },
+  { name: "recursion through a Proxy", program: "const p = new Proxy({}, { get: (t, k) => p[k] }); p.x", expect: "exception" },
+  { name: "recursion through toString", program: "const o = { toString() { return String(o) } }; String(o)", expect: "exception" },
+  { name: "deep array result", program: "let a = []; for (let i = 0; i < 1e5; i++) a = [a]; a", expect: ["completed", "exception"] },
   { name: "blocking on Atomics.wait", program: "Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0)", expect: "exception" },
   // Never settles.
   { name: "never-settling promise", program: "await new Promise(() => {})", expect: "exception" },
@@ -72,8 +70,8 @@ export const HOSTILE_PROGRAMS: HostileProgram[] = [
   { name: "throw a hostile Proxy", program: "throw new Proxy({}, { get() { throw 1 }, ownKeys() { throw 2 }, getPrototypeOf() { throw 3 } })", expect: "exception" },
   { name: "reject with undefined", program: "await Promise.reject(undefined)", expect: "exception" },
   // Huge output.
-  { name: "huge logs", program: "for (let i = 0; i < 2e4; i++) console.log('line ' + i + ' ' + 'x'.repeat(100)); 'done'", generous: true, expect: "completed", check: (r) => assert(r.logs.join("").length < 70_000, "logs capped") },
-  { name: "huge single log line", program: "console.log('y'.repeat(5e6)); 'done'", generous: true, expect: "completed", check: (r) => assert(r.logs.join("").length < 70_000, "line capped") },
-  { name: "huge string result", program: "'x'.repeat(6e6)", generous: true, expect: ["completed", "worker-exit"] },
-  { name: "huge array result", program: "Array.from({ length: 3e5 }, (_, i) => ({ i }))", generous: true, expect: ["completed", "worker-exit"] },
+  { name: "huge logs", program: "for (let i = 0; i < 2e4; i++) console.log('line ' + i + ' ' + 'x'.repeat(100)); 'done'", expect: "completed", check: (r) => assert(r.logs.join("").length < 70_000, "logs capped") },
+  { name: "huge single log line", program: "console.log('y'.repeat(5e6)); 'done'", expect: "completed", check: (r) => assert(r.logs.join("").length < 70_000, "line capped") },
+  { name: "huge string result", program: "'x'.repeat(6e6)", expect: ["completed", "worker-exit"] },
+  { name: "huge array result", program: "Array.from({ length: 3e5 }, (_, i) => ({ i }))", expect: ["completed", "worker-exit"] },
 ];

@@ -189,9 +189,9 @@ describe.each(ISOLATIONS)("QuickJSExecutor (%s)", (isolation) => {
   });
 
   it("stops a program at its time budget, naming the budget", async () => {
-    const quick = new QuickJSExecutor({ isolation, timeoutMs: 150 });
+    const quick = new QuickJSExecutor({ isolation, timeoutMs: 300 });
     const spin = await quick.run({ program: "while (true) {}", bindings: [] });
-    expect(spin.error).toEqual({ kind: "timeout", message: expect.stringContaining("150 ms (timeoutMs)") as unknown as string });
+    expect(spin.error).toEqual({ kind: "timeout", message: expect.stringContaining("300 ms (timeoutMs)") as unknown as string });
     const slowHost = await quick.run({
       program: "await slow.wait(); return 'late'",
       bindings: [{ global: "slow", functions: { wait: () => new Promise((resolve) => setTimeout(resolve, 2_000)) } }],
@@ -253,7 +253,7 @@ describe("QuickJSExecutor (worker-thread) hard limits", () => {
   });
 
   it("stops a long C builtin by terminating the worker, keeping the logs written before, then replaces it", async () => {
-    const executor = new QuickJSExecutor({ timeoutMs: 100, poolSize: 1 });
+    const executor = new QuickJSExecutor({ timeoutMs: 300, poolSize: 1 });
     const result = await executor.run({ program: "console.log('before'); let o = {}; for (let i = 0; i < 1e5; i++) o = { o }; JSON.stringify(o)", bindings: [] });
     expect(result.error?.kind).toBe("timeout");
     expect(result.logs).toEqual(["before"]);

@@ -160,7 +160,7 @@ export async function run(): Promise<string> {
     "|---|---:|---:|---:|---:|",
     ...overhead.rows,
     "",
-    `Per connector call: ${overhead.perCall.statements.toFixed(3)} statements in ${overhead.perCall.roundTrips.toFixed(3)} round trips (an \`executing\` insert that must be durable before the connector runs; the \`applied\` update rides in the next call's batch — group commit).`,
+    `Per connector call: ${overhead.perCall.statements.toFixed(3)} statements in ${overhead.perCall.roundTrips.toFixed(3)} round trips (the \`executing\` row must be durable before the connector runs; the previous call's \`applied\` update is merged into the same upsert statement — group commit).`,
     "",
     `Resume: \`approve()\` of an execution paused after N recorded calls (replays N, runs the approved call, completes), median of ${RESUME_SAMPLES}; round trips and statements counted by a wrapped client. Work is linear in N; the number of queries is constant.`,
     "",

@@ -18,7 +18,8 @@ export async function passRequest(pass: PassContext, program: string): Promise<C
   const normalized = await normalizeProgram(program);
   if (!normalized.ok) return { error: normalized.message };
   return {
-    program: `${codemodePrelude()} return await ${normalized.script};`,
+    // `input` is undefined at the top level, so code saved as a snippet reads `input` the same way in both places.
+    program: `${codemodePrelude()} var input = undefined; return await ${normalized.script};`,
     bindings: passBindings(pass),
     signal: pass.abort.signal,
     environment: { epochMs: pass.execution.createdAt, randomSeed: pass.execution.executionId },

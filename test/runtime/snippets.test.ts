@@ -12,7 +12,7 @@ describe("snippets", () => {
       },
     });
     const runtime = testRuntime({ connectors: { crm } });
-    const source = await runtime.execute({ code: `async () => crm.find({ name: typeof input === "object" ? input.name : "ada" })` });
+    const source = await runtime.execute({ code: `async () => crm.find({ name: input?.name ?? "ada" })` });
     expect(source).toMatchObject({ status: "completed", result: { found: "ada" } });
     const saved = await runtime.saveSnippet("find_person", { executionId: source.executionId, description: "Find a person", inputSchema: { type: "object", properties: { name: { type: "string" } } } });
     expect(saved).toMatchObject({ status: "saved", snippet: { name: "find_person", connectors: ["crm"], description: "Find a person" } });

@@ -76,8 +76,17 @@ async function reexecute(pass: PassContext, target: CallTarget, seq: number, arg
   return result;
 }
 
-function pause(pass: PassContext, target: CallTarget, seq: number, args: unknown): Error {
+/**
+ * Records call `seq` as waiting for approval and returns the rejection the program gets. The
+ * pause-swallow guard (`pass.pauseMessage`) is raised one macrotask later, just before the
+ * rejection is delivered: calls the program issued together with this one (`Promise.all`) may
+ * still be on their way — through a worker thread they arrive as separate messages, after this
+ * call's journal write — and must be journaled too, so that every approval of the batch is
+ * pending at once. The program cannot have seen the pause before the guard is up.
+ */
+async function pause(pass: PassContext, target: CallTarget, seq: number, args: unknown): Promise<Error> {
   pass.pending.push({ executionId: pass.execution.executionId, seq, connector: target.connector, method: target.method, args });
+  await new Promise<void>((resolve) => setImmediate(resolve));
   pass.pauseMessage ??= pauseMessage(target.connector, target.method, seq);
   return new Error(pauseMessage(target.connector, target.method, seq));
 }
@@ -105,7 +114,7 @@ async function replayRecorded(pass: PassContext, target: CallTarget, seq: number
       pass.replayed.push(seq);
       throw new Error(row.error ?? `${target.connector}.${target.method} failed`);
     case "pending": {
-      if (row.approvedAt === undefined) throw pause(pass, target, seq, args);
+      if (row.approvedAt === undefined) throw await pause(pass, target, seq, args);
       const check = await validated(target, args);
       if (!check.ok) throw new Error(check.error);
       const started = await pass.writer.commit(startApprovedCallStatement(pass.lease, seq, pass.deps.now()));
@@ -141,7 +150,7 @@ async function firstRun(pass: PassContext, target: CallTarget, seq: number, args
   if (inserted.rowsAffected !== 1) {
     throw pass.failWith({ kind: "conflict", error: "This execution was taken over by another invocation (its lease expired); the pass stopped." });
   }
-  if (needsApproval) throw pause(pass, target, seq, args);
+  if (needsApproval) throw await pause(pass, target, seq, args);
   return runAndRecord(pass, target, seq, check.value);
 }
 

@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { createMockConnector } from "../../src/test/index.js";
+import { QuickJSExecutor } from "../../src/sandbox/quickjs-executor.js";
 import { memoryClient, testRuntime } from "./runtime-fixture.js";
 
 function bank() {
@@ -12,6 +13,33 @@ function bank() {
     },
   });
 }
+
+describe("pauses through the worker-thread executor (the default)", () => {
+  // Calls from a worker arrive as separate messages, after the first pause was journaled: the
+  // siblings of a Promise.all must still all be pending at once, and a swallowed pause still guarded.
+  const executor = new QuickJSExecutor({ isolation: "worker-thread", poolSize: 1 });
+  afterAll(() => executor.dispose());
+
+  it("pauses every approval of a Promise.all together", async () => {
+    const connector = bank();
+    const runtime = testRuntime({ connectors: { bank: connector }, executor });
+    const code = "async () => Promise.all([bank.pay({ to: 'a' }), bank.balance({}), bank.refund({ to: 'b' }), bank.pay({ to: 'c' })])";
+    const first = await runtime.execute({ code });
+    expect(first).toMatchObject({ status: "paused", pending: [{ seq: 1 }, { seq: 3 }, { seq: 4 }] });
+    const resumed = await runtime.approve({ executionId: first.executionId });
+    expect(resumed).toMatchObject({ status: "completed", result: [{ paid: { to: "a" } }, 100, { refunded: { to: "b" } }, { paid: { to: "c" } }] });
+    expect(connector.ledger.count("bank.pay")).toBe(2);
+    expect(connector.ledger.duplicates()).toEqual([]);
+  });
+
+  it("a swallowed pause gets no further effects", async () => {
+    const connector = bank();
+    const runtime = testRuntime({ connectors: { bank: connector }, executor });
+    const first = await runtime.execute({ code: "async () => { try { await bank.pay({ n: 1 }); } catch {} await bank.note({}); return 1; }" });
+    expect(first.status).toBe("paused");
+    expect(connector.ledger.count("bank.note")).toBe(0);
+  });
+});
 
 describe("pauses", () => {
   it("pauses calls issued together in Promise.all at once and replays them safely", async () => {

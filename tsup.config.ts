@@ -5,6 +5,7 @@ export default defineConfig({
     index: "src/index.ts",
     ui: "src/ui.ts",
     openapi: "src/openapi.ts",
+    test: "src/test/index.ts",
     sandbox: "src/sandbox.ts",
     // The QuickJS worker thread's entry, located at run time beside the chunk that starts it.
     "quickjs-worker": "src/sandbox/quickjs-worker.ts",

@@ -16,6 +16,7 @@ export class CodemodeError extends Error {
     this.code = code;
   }
 
+  /** Whether `error` is a `CodemodeError` (works across copies of the package). */
   static isInstance(error: unknown): error is CodemodeError {
     return typeof error === "object" && error !== null && symbol in error;
   }
@@ -31,6 +32,7 @@ export class InvalidOptionError extends CodemodeError {
     this.path = path;
   }
 
+  /** Whether `error` is an `InvalidOptionError`. */
   static override isInstance(error: unknown): error is InvalidOptionError {
     return CodemodeError.isInstance(error) && error.code === "invalid-option";
   }

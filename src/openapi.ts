@@ -3,6 +3,7 @@
  * the YAML parser and the `$ref` resolver stay out of the main bundle.
  */
 export type { HttpMethod, OpenApiOperationInfo } from "./connectors/openapi/collect-operations.js";
+export { HTTP_METHODS } from "./connectors/openapi/collect-operations.js";
 export { DEFAULT_DESCRIPTION_MAX_CHARS } from "./connectors/openapi/collect-operations.js";
 export type {
   OpenApiConnectorOptions,

@@ -41,6 +41,7 @@ export interface DurableRuntime {
   executions(limit?: number): Promise<ExecutionSummary[]>;
   /** One execution with its call log (the audit view; never shown to the model). */
   execution(executionId: string): Promise<ExecutionDetail | undefined>;
+  /** Deletes one execution and its call log, whatever its status; `deleted: false` when there was none. */
   deleteExecution(executionId: string): Promise<{ deleted: boolean }>;
   /** Deletes terminal executions beyond the newest `keep`. @default keep maxExecutions */
   pruneExecutions(keep?: number): Promise<{ deleted: string[] }>;
@@ -48,8 +49,11 @@ export interface DurableRuntime {
   clearHistory(): Promise<{ deleted: string[] }>;
   /** Ends stale paused runs (`rejected`) and dead running runs (`error`). @default maxAgeMs 24 h */
   expirePaused(options?: { maxAgeMs?: number }): Promise<ExpirePausedOutput>;
+  /** Saves (or replaces) an execution's code as snippet `name`, runnable inside programs as `codemode.run(name, input)`. */
   saveSnippet(name: string, options: { executionId: string; description?: string; inputSchema?: unknown }): Promise<SaveSnippetOutput>;
+  /** Every snippet of this runtime name. */
   snippets(): Promise<Snippet[]>;
+  /** Deletes snippet `name`; `deleted: false` when there was none. */
   deleteSnippet(name: string): Promise<{ deleted: boolean }>;
   /** Ranked paths over connector methods and snippets. */
   search(query: string, options?: { limit?: number }): Promise<SearchOutput>;

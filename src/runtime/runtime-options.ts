@@ -67,7 +67,9 @@ export interface DurableRuntimeOptions {
   limits?: RuntimeLimits;
   /** Test seams: clock, id generation, lease length, environment. */
   _internal?: {
+    /** Clock in ms since epoch. @default Date.now */
     now?: () => number;
+    /** Execution and lease ids. @default crypto.randomUUID */
     generateId?: () => string;
     leaseMs?: number;
     inflightGraceMs?: number;

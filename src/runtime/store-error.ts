@@ -13,6 +13,7 @@ export class StoreError extends CodemodeError {
     this.name = "StoreError";
   }
 
+  /** Whether `error` is a `StoreError`. */
   static override isInstance(error: unknown): error is StoreError {
     return CodemodeError.isInstance(error) && error.code === "store";
   }

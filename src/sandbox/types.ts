@@ -52,6 +52,8 @@ export interface CodeRunResult {
 export interface Executor {
   readonly language: "typescript";
   readonly isolation: "in-process" | "worker-thread" | (string & {});
+  /** Runs one program once. Resolves with value, logs and a typed failure; never rejects. */
   run(request: CodeRunRequest): Promise<CodeRunResult>;
+  /** Stops accepting runs and waits until in-flight runs have stopped. */
   dispose(): Promise<void>;
 }

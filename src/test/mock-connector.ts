@@ -13,12 +13,14 @@ export interface MockMethodOptions {
   result?: unknown;
   /** Throw this message instead of returning. */
   fails?: string;
+  /** Whether a call needs approval (a function decides per call). @default false */
   requiresApproval?: boolean | ((args: unknown) => boolean);
   replay?: ReplayPolicy;
   /** Give the method a `revert` (recorded in the ledger); a string makes the revert throw that message. @default false */
   revert?: boolean | string;
   /** JSON Schema of the input (used by `describe`; validation only with `validate`). */
   inputSchema?: ConnectorMethod["inputSchema"];
+  /** Validates arguments before anything runs (see `ConnectorMethod.validate`). */
   validate?: ConnectorMethod["validate"];
 }
 

@@ -11,6 +11,7 @@ import { responseSchema } from "./response-schema.js";
 import type { SchemaBundler } from "./schema-bundler.js";
 
 /** HTTP methods an OpenAPI path item can hold. */
+/** The HTTP methods an OpenAPI path item can hold operations for. */
 export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 
 /** An HTTP method, lower case as in the document. */

@@ -3,9 +3,12 @@
  * through the journal, and the host namespace behind the `codemode` global
  * (`search`, `describe`, `run`, `step`).
  */
+import { isOutboundFetchConnector, OUTBOUND_METHOD } from "../connectors/outbound-fetch.js";
+import type { Connector } from "../connectors/types.js";
 import { normalizeProgram } from "../sandbox/normalize-program.js";
 import type { CodeBindingNamespace, CodeRunRequest } from "../sandbox/types.js";
 import { journaledCall } from "./connector-call.js";
+import { fetchPrelude } from "./fetch-prelude.js";
 import type { PassContext } from "./pass-context.js";
 import { codemodePrelude, HOST_NAMESPACE, stepHostFunctions } from "./step-binding.js";
 
@@ -19,16 +22,26 @@ export async function passRequest(pass: PassContext, program: string): Promise<C
   if (!normalized.ok) return { error: normalized.message };
   return {
     // `input` is undefined at the top level, so code saved as a snippet reads `input` the same way in both places.
-    program: `${codemodePrelude()} var input = undefined; return await ${normalized.script};`,
+    program: `${codemodePrelude()}${outboundOf(pass) === undefined ? "" : ` ${fetchPrelude()}`} var input = undefined; return await ${normalized.script};`,
     bindings: passBindings(pass),
     signal: pass.abort.signal,
     environment: { epochMs: pass.execution.createdAt, randomSeed: pass.execution.executionId },
   };
 }
 
+/** The built-in outbound connector's name, when the runtime has one (it is bound as `fetch`, not as a namespace). */
+function outboundOf(pass: PassContext): { name: string; connector: Connector } | undefined {
+  for (const [name, connector] of Object.entries(pass.deps.connectors)) {
+    if (isOutboundFetchConnector(connector)) return { name, connector };
+  }
+  return undefined;
+}
+
 function passBindings(pass: PassContext): CodeBindingNamespace[] {
   const namespaces: CodeBindingNamespace[] = [];
+  const outbound = outboundOf(pass);
   for (const [connector, definition] of Object.entries(pass.deps.connectors)) {
+    if (connector === outbound?.name) continue;
     const functions: CodeBindingNamespace["functions"] = Object.create(null) as CodeBindingNamespace["functions"];
     for (const [method, methodDefinition] of Object.entries(definition.methods)) {
       functions[method] = (args) => journaledCall(pass, { connector, method, definition: methodDefinition }, args);
@@ -42,6 +55,9 @@ function passBindings(pass: PassContext): CodeBindingNamespace[] {
       search: async (query) => pass.deps.search(typeof query === "string" ? query : ""),
       describe: async (target) => pass.deps.describe(typeof target === "string" ? target : ""),
       snippet: (name) => snippetSource(pass, name),
+      ...(outbound === undefined ? {} : {
+        fetch: (args: unknown) => journaledCall(pass, { connector: outbound.name, method: OUTBOUND_METHOD, definition: outbound.connector.methods[OUTBOUND_METHOD]! }, args),
+      }),
     },
   });
   return namespaces;

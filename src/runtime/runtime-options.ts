@@ -4,12 +4,16 @@
  * `InvalidOptionError` naming the option path; nothing else here throws.
  */
 import type { ToolSet } from "@ai-sdk/provider-utils";
+import {
+  OUTBOUND_CONNECTOR, outboundFetchConnector, resolveOutboundFetchOptions, type OutboundFetchOptions, type ResolvedOutboundFetchOptions,
+} from "../connectors/outbound-fetch.js";
 import { resolveConnector } from "../connectors/resolve-connector.js";
 import type { Connector } from "../connectors/types.js";
 import { InvalidOptionError } from "../errors.js";
 import { resolveExecutorOptions, type QuickJSExecutorOptions } from "../sandbox/executor-options.js";
 import { QuickJSExecutor } from "../sandbox/quickjs-executor.js";
 import type { Executor } from "../sandbox/types.js";
+import { MAX_JOURNAL_VALUE_CHARS } from "./journal-values.js";
 import { defaultStoreOptions, isLibsqlClient, type CodemodeStoreOptions, type StoreOption } from "./store/open-store.js";
 import type { Client } from "@libsql/client";
 
@@ -65,6 +69,12 @@ export interface DurableRuntimeOptions {
   transformResult?: (result: unknown, info: TransformResultInfo) => unknown;
   /** Budgets of the default executor (ignored when `executor` is given). */
   limits?: RuntimeLimits;
+  /**
+   * Opt-in outbound network: programs get a global `fetch` that calls this host-side
+   * `fetch`, journaled like a connector call, limited to `allow` (origins). Without
+   * it programs have no `fetch` and no network at all.
+   */
+  outbound?: OutboundFetchOptions;
   /** Test seams: clock, id generation, lease length, environment. */
   _internal?: {
     /** Clock in ms since epoch. @default Date.now */
@@ -80,7 +90,10 @@ export interface DurableRuntimeOptions {
 
 /** Fully resolved options. */
 export interface ResolvedRuntimeOptions {
+  /** Every connector, including the built-in `outbound` one when `outbound` is set. */
   connectors: Record<string, Connector>;
+  /** The validated `outbound` option, if any. */
+  outbound: ResolvedOutboundFetchOptions | undefined;
   store: Client | CodemodeStoreOptions;
   executor: Executor;
   /** Whether the runtime created (and so disposes) the executor. */
@@ -138,6 +151,20 @@ function resolveConnectors(options: DurableRuntimeOptions): Record<string, Conne
   return connectors;
 }
 
+/** The `outbound` option validated, and its connector added under the reserved name `outbound`. */
+function resolveOutbound(options: DurableRuntimeOptions, connectors: Record<string, Connector>): ResolvedOutboundFetchOptions | undefined {
+  if (options.outbound === undefined) return undefined;
+  const outbound = resolveOutboundFetchOptions(options.outbound, "outbound", MAX_JOURNAL_VALUE_CHARS);
+  if (Object.prototype.hasOwnProperty.call(connectors, OUTBOUND_CONNECTOR)) {
+    throw new InvalidOptionError({ path: `connectors.${OUTBOUND_CONNECTOR}`, message: "is reserved for outbound fetch when the outbound option is set; rename the connector" });
+  }
+  if (Object.prototype.hasOwnProperty.call(connectors, "fetch")) {
+    throw new InvalidOptionError({ path: "connectors.fetch", message: "conflicts with the outbound option: both would be the global `fetch`" });
+  }
+  connectors[OUTBOUND_CONNECTOR] = outboundFetchConnector(outbound);
+  return outbound;
+}
+
 /** Validates the options and fills every default. */
 export function resolveRuntimeOptions(options: DurableRuntimeOptions = {}): ResolvedRuntimeOptions {
   const internal = options._internal ?? {};
@@ -151,8 +178,11 @@ export function resolveRuntimeOptions(options: DurableRuntimeOptions = {}): Reso
     throw new InvalidOptionError({ path: "executor", message: "must implement run(request) and dispose()" });
   }
   const limits = resolveExecutorOptions(options.limits ?? {}, "limits");
+  const connectors = resolveConnectors(options);
+  const outbound = resolveOutbound(options, connectors);
   return {
-    connectors: resolveConnectors(options),
+    connectors,
+    outbound,
     store: resolveStore(options.store, env),
     executor: options.executor ?? new QuickJSExecutor({ ...options.limits, timeoutMs: limits.timeoutMs }),
     ownsExecutor: options.executor === undefined,

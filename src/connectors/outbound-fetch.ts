@@ -1,0 +1,243 @@
+/**
+ * Opt-in outbound network (SPEC §3.4): the host's own `fetch` wrapped as a
+ * built-in connector with one method, so every request a program makes is a
+ * journaled call (replay returns the recorded response instead of repeating
+ * the request) checked against an origin allowlist and, when the host asks for
+ * it, held for approval. The sandbox-side `fetch` (a prelude of the runtime)
+ * turns the recorded response into a Response-like object.
+ *
+ * Requests are plain data: an absolute http(s) URL, a method, the program's own
+ * headers and a string body. Nothing of the host is added: no cookies, no
+ * credentials, no headers, unless the host's `fetch` adds them itself.
+ * Redirects are followed here, hop by hop, each hop checked against `allow`.
+ * Response bodies are read as text (UTF-8).
+ */
+import { InvalidOptionError } from "../errors.js";
+import { originAllowed, parseOriginRule, type OriginRule } from "./outbound-origins.js";
+import type { ArgumentValidation, Connector, ConnectorCallContext } from "./types.js";
+
+/** Journal connector name of outbound requests (reserved when `outbound` is set). */
+export const OUTBOUND_CONNECTOR = "outbound";
+/** Journal method name of outbound requests: pending approvals read `outbound.fetch`. */
+export const OUTBOUND_METHOD = "fetch";
+/** Redirect hops followed per request (the web's limit). */
+export const OUTBOUND_MAX_REDIRECTS = 20;
+
+/** What `requireApproval` is asked about. */
+export interface OutboundRequestInfo {
+  /** Upper-case HTTP method. */
+  method: string;
+  /** Absolute URL. */
+  url: string;
+}
+
+/** The `outbound` option of `createCodemodeRuntime`. */
+export interface OutboundFetchOptions {
+  /** The host's `fetch` (e.g. `globalThis.fetch`, or one that goes through a proxy). Called host-side only. */
+  fetch: (input: string, init: RequestInit) => Promise<Response>;
+  /**
+   * Origins programs may reach: exact (`"https://api.example.com"`) or any
+   * subdomain (`"https://*.example.com"`, not the apex). @default every http(s) origin
+   */
+  allow?: string[];
+  /** Whether a request needs human approval (e.g. `(r) => r.method !== "GET"`). @default none does */
+  requireApproval?: (request: OutboundRequestInfo) => boolean | Promise<boolean>;
+}
+
+/** `OutboundFetchOptions` validated. */
+export interface ResolvedOutboundFetchOptions {
+  fetch: OutboundFetchOptions["fetch"];
+  /** Parsed allowlist; `undefined` allows every http(s) origin. */
+  allow: OriginRule[] | undefined;
+  requireApproval: OutboundFetchOptions["requireApproval"];
+  /** Longest response body read, in characters; a longer one ends the read (the journal limit then fails the run). */
+  maxBodyChars: number;
+}
+
+/** A request as journaled (after validation). */
+export interface OutboundRequest {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** A response as journaled and handed to the sandbox. */
+export interface OutboundResponse {
+  url: string;
+  status: number;
+  statusText: string;
+  redirected: boolean;
+  headers: Record<string, string>;
+  body: string;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Validates the `outbound` option; errors name `path` (`outbound.allow[0]`, …). */
+export function resolveOutboundFetchOptions(value: unknown, path: string, maxBodyChars: number): ResolvedOutboundFetchOptions {
+  if (!isRecord(value)) throw new InvalidOptionError({ path, message: "must be an object { fetch, allow?, requireApproval? }" });
+  if (typeof value["fetch"] !== "function") {
+    throw new InvalidOptionError({ path: `${path}.fetch`, message: "must be a fetch function (e.g. globalThis.fetch)" });
+  }
+  let allow: OriginRule[] | undefined;
+  if (value["allow"] !== undefined) {
+    if (!Array.isArray(value["allow"]) || value["allow"].length === 0) {
+      throw new InvalidOptionError({ path: `${path}.allow`, message: "must be a non-empty array of origins (omit it to allow every origin)" });
+    }
+    allow = value["allow"].map((entry, index) => parseOriginRule(entry, `${path}.allow[${index}]`));
+  }
+  const requireApproval = value["requireApproval"];
+  if (requireApproval !== undefined && typeof requireApproval !== "function") {
+    throw new InvalidOptionError({ path: `${path}.requireApproval`, message: "must be a function ({ method, url }) => boolean" });
+  }
+  return {
+    fetch: value["fetch"] as OutboundFetchOptions["fetch"],
+    allow,
+    requireApproval: requireApproval as OutboundFetchOptions["requireApproval"],
+    maxBodyChars,
+  };
+}
+
+/** The allowlist as the program is told it: `https://a.example, https://*.b.example`, or `any http(s) origin`. */
+export function describeAllowedOrigins(allow: readonly OriginRule[] | undefined): string {
+  return allow === undefined ? "any http(s) origin" : allow.map((rule) => rule.text).join(", ");
+}
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
+
+function deny(options: ResolvedOutboundFetchOptions, url: URL): string {
+  return `fetch: ${url.origin} is not an allowed origin. Allowed origins: ${describeAllowedOrigins(options.allow)}.`;
+}
+
+function validateRequest(options: ResolvedOutboundFetchOptions, args: unknown): ArgumentValidation {
+  if (!isRecord(args) || typeof args["url"] !== "string") return { success: false, error: "fetch(url, init?): url must be a string" };
+  let url: URL;
+  try {
+    url = new URL(args["url"]);
+  } catch {
+    return { success: false, error: `fetch: ${JSON.stringify(args["url"])} is not an absolute URL (write it in full, e.g. "https://api.example.com/items")` };
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return { success: false, error: `fetch: only http: and https: URLs can be fetched (got ${url.protocol})` };
+  if (url.username !== "" || url.password !== "") return { success: false, error: "fetch: URLs with credentials (user:password@) are not allowed" };
+  if (!originAllowed(options.allow, url)) return { success: false, error: deny(options, url) };
+  const method = typeof args["method"] === "string" ? args["method"].toUpperCase() : "GET";
+  if (!TOKEN.test(method) || FORBIDDEN_METHODS.has(method)) return { success: false, error: `fetch: ${JSON.stringify(args["method"])} is not a usable HTTP method` };
+  const headers: Record<string, string> = {};
+  if (args["headers"] !== undefined) {
+    if (!isRecord(args["headers"])) return { success: false, error: "fetch: init.headers must be an object of name → string value" };
+    for (const [name, value] of Object.entries(args["headers"])) {
+      if (!TOKEN.test(name) || typeof value !== "string" || /[\r\n\0]/.test(value)) {
+        return { success: false, error: `fetch: header ${JSON.stringify(name)} must be a valid header name with a string value` };
+      }
+      const key = name.toLowerCase();
+      headers[key] = headers[key] === undefined ? value : `${headers[key]}, ${value}`;
+    }
+  }
+  const request: OutboundRequest = { url: url.href, method, headers };
+  if (args["body"] !== undefined && args["body"] !== null) {
+    if (typeof args["body"] !== "string") return { success: false, error: "fetch: init.body must be a string (use JSON.stringify(value) for JSON)" };
+    if (method === "GET" || method === "HEAD") return { success: false, error: `fetch: a ${method} request cannot have a body` };
+    request.body = args["body"];
+  }
+  return { success: true, value: request };
+}
+
+async function readBody(response: Response, maxChars: number): Promise<string> {
+  if (response.body === null) return "";
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  for (;;) {
+    const chunk = await reader.read();
+    if (chunk.done) return text + decoder.decode();
+    text += decoder.decode(chunk.value, { stream: true });
+    if (text.length > maxChars) {
+      // Longer than the journal can hold: stop reading; the journal's limit fails the run with its advice.
+      await reader.cancel().catch(() => undefined);
+      return text;
+    }
+  }
+}
+
+function headerRecord(headers: Headers): Record<string, string> {
+  const record: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    record[name] = value;
+  });
+  return record;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+async function perform(options: ResolvedOutboundFetchOptions, request: OutboundRequest, context: ConnectorCallContext): Promise<OutboundResponse> {
+  let { url, method, body } = request;
+  for (let hop = 0; ; hop += 1) {
+    const init: RequestInit = { method, headers: request.headers, redirect: "manual", signal: context.abortSignal };
+    if (body !== undefined) init.body = body;
+    const response = await options.fetch(url, init);
+    const location = response.headers.get("location");
+    if (REDIRECTS.has(response.status) && location !== null) {
+      await response.body?.cancel().catch(() => undefined);
+      if (hop >= OUTBOUND_MAX_REDIRECTS) throw new Error(`fetch: more than ${OUTBOUND_MAX_REDIRECTS} redirects from ${request.url}`);
+      const next = new URL(location, url);
+      if (!originAllowed(options.allow, next)) {
+        throw new Error(`fetch: ${url} redirected to ${next.origin}, which is not an allowed origin. Allowed origins: ${describeAllowedOrigins(options.allow)}.`);
+      }
+      if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === "POST")) {
+        if (method !== "HEAD") method = "GET";
+        body = undefined;
+      }
+      url = next.href;
+      continue;
+    }
+    return {
+      url,
+      status: response.status,
+      statusText: response.statusText,
+      redirected: hop > 0,
+      headers: headerRecord(response.headers),
+      body: await readBody(response, options.maxBodyChars),
+    };
+  }
+}
+
+const connectors = new WeakSet<Connector>();
+
+/** Whether `connector` is the built-in outbound connector (bound as `fetch`, not as a namespace). */
+export function isOutboundFetchConnector(connector: Connector): boolean {
+  return connectors.has(connector);
+}
+
+/**
+ * Builds the built-in connector behind the sandbox's `fetch`: method
+ * `fetch` validates the request (absolute http(s) URL, allowed origin, method,
+ * string headers and body), asks `requireApproval`, and calls the host's
+ * `fetch` host-side. Its result is the response as data.
+ */
+export function outboundFetchConnector(options: ResolvedOutboundFetchOptions): Connector {
+  const { requireApproval } = options;
+  const connector: Connector = {
+    description: `HTTP requests from programs through the global fetch (allowed origins: ${describeAllowedOrigins(options.allow)}).`,
+    methods: {
+      [OUTBOUND_METHOD]: {
+        description: "An HTTP request; the program calls the global fetch(url, init?) instead.",
+        validate: (args) => validateRequest(options, args),
+        ...(requireApproval === undefined
+          ? {}
+          : {
+            requiresApproval: (args: unknown) => {
+              const request = args as OutboundRequest;
+              return requireApproval({ method: request.method, url: request.url });
+            },
+          }),
+        execute: (args, context) => perform(options, args as OutboundRequest, context),
+      },
+    },
+  };
+  connectors.add(connector);
+  return connector;
+}

@@ -253,6 +253,7 @@ export async function run(): Promise<string> {
   const rows: Row[] = engines.map((engine) => ({ name: engine.name }));
   const samples = engines.map(() => ({ warm: [] as number[], warmCall: [] as number[], bridge: [] as number[] }));
   const failed = new Set<number>();
+  const bridgeRounds: string[] = [];
   const attempt = async (index: number, measure: () => Promise<void>): Promise<void> => {
     if (failed.has(index)) return;
     try {
@@ -288,6 +289,7 @@ export async function run(): Promise<string> {
       if (into.warm.length > 0) row.warm = median(into.warm);
       if (into.warmCall.length > 0) row.warmCall = median(into.warmCall);
       if (into.bridge.length > 0) row.bridge = median(into.bridge);
+      if (into.bridge.length > 0) bridgeRounds.push(`${engine.name}: ${into.bridge.map((ms) => (ms * 1000).toFixed(1)).join(", ")}`);
     }
     await attempt(index, async () => {
       if (engine.spin) row.stall = await sampleStall(engine.spin);
@@ -316,6 +318,7 @@ export async function run(): Promise<string> {
     "",
     "Targets: warm <= 0.5 ms in-process and <= 1 ms through the worker; bridge <= 30 µs per call in-process; >= 10× faster per execution than an isolated-vm context per run.",
   ];
+  lines.push("", "Bridge per call in each round (µs), to show the spread on this shared machine:", "", ...bridgeRounds.map((line) => `- ${line}`));
   if (notes.length > 0) lines.push("", "Notes:", ...notes);
   return lines.join("\n");
 }

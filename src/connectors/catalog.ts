@@ -43,8 +43,20 @@ function parameterDescriptions(schema: unknown): string[] {
   );
 }
 
-function documentsOf(connectors: Record<string, Connector>, snippets: CatalogSnippet[]): SearchDocument[] {
-  const documents: SearchDocument[] = [];
+/** A global function outside every namespace (the opt-in `fetch`), found by search and shown by describe under its own name. */
+export interface CatalogGlobal {
+  name: string;
+  description: string;
+  /** Its TypeScript declaration. */
+  types: string;
+  /** Words searched as parameter names. */
+  params: string[];
+}
+
+function documentsOf(connectors: Record<string, Connector>, snippets: CatalogSnippet[], globals: CatalogGlobal[]): SearchDocument[] {
+  const documents: SearchDocument[] = globals.map((global) => ({
+    path: global.name, connector: global.name, method: global.name, kind: "method", params: global.params, description: global.description,
+  }));
   for (const [connectorName, connector] of Object.entries(connectors)) {
     // The connector's one-line summary (not its instructions): a weak, cheap signal shared by its methods.
     const namespaceText = summarise(connector.description) ?? "";
@@ -98,11 +110,14 @@ function splitTarget(target: string): { namespace: string; member?: string } {
 export function createCatalog({
   connectors,
   snippets,
+  globals = [],
 }: {
   connectors: Record<string, Connector>;
   snippets: CatalogSnippet[];
+  /** Global functions outside the namespaces (e.g. the opt-in `fetch`). */
+  globals?: CatalogGlobal[];
 }): Catalog {
-  const index = createSearchIndex(documentsOf(connectors, snippets));
+  const index = createSearchIndex(documentsOf(connectors, snippets, globals));
   const snippetsByName = new Map(snippets.map((snippet) => [snippet.name, snippet]));
   const cache = new Map<string, DescribeOutput>();
   const has = (name: string): boolean => Object.prototype.hasOwnProperty.call(connectors, name);
@@ -121,6 +136,8 @@ export function createCatalog({
 
   function build(target: string): DescribeOutput | { error: string } {
     const { namespace, member } = splitTarget(target);
+    const global = member === undefined && !has(namespace) ? globals.find((candidate) => candidate.name === namespace) : undefined;
+    if (global !== undefined) return { path: global.name, kind: "method", description: global.description, types: global.types };
     if (namespace === SNIPPETS_NAMESPACE && member !== undefined && !has(namespace)) {
       const snippet = snippetsByName.get(member);
       if (snippet === undefined) return notFound(target, `No snippet named "${member}"`);

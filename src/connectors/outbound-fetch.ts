@@ -158,7 +158,7 @@ async function readBody(response: Response, maxChars: number): Promise<string> {
     if (text.length > maxChars) {
       // Longer than the journal can hold: stop reading; the journal's limit fails the run with its advice.
       await reader.cancel().catch(() => undefined);
-      return text;
+      return text.slice(0, maxChars + 1);
     }
   }
 }
@@ -240,4 +240,42 @@ export function outboundFetchConnector(options: ResolvedOutboundFetchOptions): C
   };
   connectors.add(connector);
   return connector;
+}
+
+/** What `search` and `describe` show for the global `fetch`. */
+export interface OutboundFetchEntry {
+  /** `fetch`. */
+  name: string;
+  description: string;
+  /** A TypeScript declaration of the global `fetch` as the program sees it. */
+  types: string;
+  /** Words searched as parameter names. */
+  params: string[];
+}
+
+/** The search/describe entry of the sandbox's global `fetch` for this allowlist. */
+export function outboundFetchEntry(allow: readonly OriginRule[] | undefined): OutboundFetchEntry {
+  const description = `HTTP request (web fetch) to ${describeAllowedOrigins(allow)}, made by the host and journaled: a resumed run gets the recorded response. Bodies are text; send JSON with JSON.stringify.`;
+  const types = [
+    `/** ${description} */`,
+    "declare function fetch(url: string, init?: {",
+    "  /** @default \"GET\" */",
+    "  method?: string;",
+    "  headers?: Record<string, string> | Array<[string, string]>;",
+    "  /** A string (JSON.stringify for JSON); not allowed on GET/HEAD. */",
+    "  body?: string;",
+    "}): Promise<FetchResponse>;",
+    "interface FetchResponse {",
+    "  status: number;",
+    "  ok: boolean;",
+    "  statusText: string;",
+    "  url: string;",
+    "  redirected: boolean;",
+    "  headers: { get(name: string): string | null; has(name: string): boolean; forEach(fn: (value: string, name: string) => void): void };",
+    "  text(): Promise<string>;",
+    "  json(): Promise<any>;",
+    "  clone(): FetchResponse;",
+    "}",
+  ].join("\n");
+  return { name: "fetch", description, types, params: ["url", "method", "headers", "body", "http", "request", "api", "web"] };
 }

@@ -3,6 +3,8 @@
  * runtime name, the catalog, and running a pass over a loaded execution.
  */
 import { createCatalog, type Catalog } from "../connectors/catalog.js";
+import { OUTBOUND_CONNECTOR, outboundFetchEntry } from "../connectors/outbound-fetch.js";
+import type { Connector } from "../connectors/types.js";
 import { PassContext } from "./pass-context.js";
 import { runPass } from "./run-pass.js";
 import type { ResolvedRuntimeOptions } from "./runtime-options.js";
@@ -26,6 +28,11 @@ export function createRuntimeCore(options: ResolvedRuntimeOptions): RuntimeCore 
   const opened = openStore(options.store);
   const store = createJournalStore({ client: opened.client, runtime: options.name, local: opened.local, now: options.now });
   let cached: { key: string; catalog: Catalog } | undefined;
+  // The outbound connector is the global `fetch` for the model, not a namespace.
+  const { outbound } = options;
+  const described: Record<string, Connector> = { ...options.connectors };
+  if (outbound !== undefined) delete described[OUTBOUND_CONNECTOR];
+  const globals = outbound === undefined ? [] : [outboundFetchEntry(outbound.allow)];
   return {
     options,
     opened,
@@ -36,7 +43,8 @@ export function createRuntimeCore(options: ResolvedRuntimeOptions): RuntimeCore 
         cached = {
           key,
           catalog: createCatalog({
-            connectors: options.connectors,
+            connectors: described,
+            globals,
             snippets: snippets.map((snippet) => ({
               name: snippet.name,
               code: snippet.code,

@@ -239,6 +239,17 @@ describe("outbound fetch", () => {
     expect(seen).toEqual([]);
   });
 
+  it("search and describe find the global fetch only when it exists", async () => {
+    const runtime = outboundRuntime();
+    const out = await runtime.execute({ code: `async () => [(await codemode.search("http request")).results[0].path, (await codemode.describe("fetch")).types]` });
+    const [path, types] = (out as { result: [string, string] }).result;
+    expect(path).toBe("fetch");
+    expect(types).toContain("declare function fetch(url: string");
+    expect(types).toContain(origin);
+    expect((await runtime.search("outbound")).results.map((result) => result.path)).not.toContain("outbound.fetch");
+    expect(await testRuntime({}).describe("fetch")).toHaveProperty("error");
+  });
+
   it("validates the option, naming the path", () => {
     const bad = (outbound: unknown) => () => testRuntime({ outbound: outbound as never });
     expect(bad({})).toThrow(InvalidOptionError);

@@ -65,16 +65,20 @@ export function buildCodemodeTool({
   runtime,
   connectors,
   options,
+  fetchOrigins,
 }: {
   runtime: CodemodeToolRuntime;
   connectors: Record<string, Connector>;
   options: ResolvedCodemodeToolOptions;
+  /** The origins programs may `fetch`, when the runtime has the `outbound` option. */
+  fetchOrigins?: string | undefined;
 }): CodemodeTool {
   const description =
     options.description ??
     buildToolDescription({
       connectors,
       inlineTypes: options.inlineTypes,
+      ...(fetchOrigins === undefined ? {} : { fetchOrigins }),
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     });
   return tool({

@@ -2,6 +2,7 @@
  * `createCodemodeRuntime(options)`: the durable runtime plus `tool()`, which
  * makes the AI SDK `codemode` tool for it.
  */
+import { describeAllowedOrigins, resolveOutboundFetchOptions } from "../connectors/outbound-fetch.js";
 import { resolveConnector } from "../connectors/resolve-connector.js";
 import type { Connector } from "../connectors/types.js";
 import { createDurableRuntime, type DurableRuntime } from "../runtime/durable-runtime.js";
@@ -50,8 +51,12 @@ function describedConnectors(options: CodemodeRuntimeOptions): Record<string, Co
 export function createCodemodeRuntime(options: CodemodeRuntimeOptions = {}): CodemodeRuntime {
   const runtime = createDurableRuntime(options);
   const connectors = describedConnectors(options);
+  // Already validated by createDurableRuntime; re-read here only for the origins the description names.
+  const fetchOrigins = options.outbound === undefined
+    ? undefined
+    : describeAllowedOrigins(resolveOutboundFetchOptions(options.outbound, "outbound", 0).allow);
   return {
     ...runtime,
-    tool: (toolOptions) => buildCodemodeTool({ runtime, connectors, options: resolveCodemodeToolOptions(toolOptions) }),
+    tool: (toolOptions) => buildCodemodeTool({ runtime, connectors, options: resolveCodemodeToolOptions(toolOptions), fetchOrigins }),
   };
 }

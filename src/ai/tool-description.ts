@@ -2,7 +2,8 @@
  * The `codemode` tool's description: what the model reads before its first
  * call. It names each namespace with a one-line hint, teaches
  * search → describe → call, explains the statuses (especially `paused`) and
- * says there is no network. It stays under ~1,000 tokens whatever the number of
+ * says there is no network (or, with the runtime's `outbound` option, which
+ * origins `fetch` reaches). It stays under ~1,000 tokens whatever the number of
  * tools: namespaces beyond the budget are counted, not listed, and full
  * declarations are inlined only when they fit.
  */
@@ -52,11 +53,19 @@ function example(first: string | undefined): string {
   ].join("\n");
 }
 
-const RULES = [
-  "codemode.run(name, input) runs a saved snippet; codemode.step(name, fn) records a value once. console.log goes to logs.",
-  "No fetch, require, process or timers: only the namespaces reach outside.",
-  "status \"error\": fix the code and call again. \"paused\": a call awaits human approval; do not retry or work around it; tell the user; after approval the program resumes without repeating calls.",
-].join("\n");
+/** Longest list of allowed origins quoted in the description. */
+const FETCH_ORIGINS_MAX_CHARS = 160;
+
+function rules(fetchOrigins: string | undefined): string {
+  const reach = fetchOrigins === undefined
+    ? "No fetch, require, process or timers: only the namespaces reach outside."
+    : `fetch(url, init?) works like the web fetch for ${clip(fetchOrigins, FETCH_ORIGINS_MAX_CHARS)} only (sent by the host, recorded; codemode.describe("fetch")). No require, process or timers.`;
+  return [
+    "codemode.run(name, input) runs a saved snippet; codemode.step(name, fn) records a value once. console.log goes to logs.",
+    reach,
+    "status \"error\": fix the code and call again. \"paused\": a call awaits human approval; do not retry or work around it; tell the user; after approval the program resumes without repeating calls.",
+  ].join("\n");
+}
 
 /** Options of `buildToolDescription`. */
 export interface ToolDescriptionOptions {
@@ -67,6 +76,8 @@ export interface ToolDescriptionOptions {
   instructions?: string;
   /** @default DEFAULT_DESCRIPTION_MAX_CHARS */
   maxChars?: number;
+  /** The origins programs may `fetch` (the runtime's `outbound` option), e.g. "https://api.example.com"; without it, there is no fetch. */
+  fetchOrigins?: string;
 }
 
 /** Namespace lines that fit in `budget` characters; the rest are counted in a final line. */
@@ -100,12 +111,14 @@ export function buildToolDescription({
   inlineTypes = "auto",
   instructions,
   maxChars = DEFAULT_DESCRIPTION_MAX_CHARS,
+  fetchOrigins,
 }: ToolDescriptionOptions): string {
   const names = Object.keys(connectors);
+  const rulesText = rules(fetchOrigins);
   const tail = instructions === undefined || instructions.trim() === "" ? "" : `\n${instructions.trim()}`;
-  const fixed = `${INTRO}\n\n${example(names[0])}\n${RULES}${tail}`;
+  const fixed = `${INTRO}\n\n${example(names[0])}\n${rulesText}${tail}`;
   const listBudget = Math.max(200, maxChars - fixed.length - 2);
-  const base = `${INTRO}\n${namespaceLines(connectors, listBudget).join("\n")}\n\n${example(names[0])}\n${RULES}${tail}`;
+  const base = `${INTRO}\n${namespaceLines(connectors, listBudget).join("\n")}\n\n${example(names[0])}\n${rulesText}${tail}`;
   if (inlineTypes === false || names.length === 0) return base;
   const heading = "\n\nDeclarations (no need to describe these):\n```ts\n";
   let budget = inlineTypes === true ? Number.POSITIVE_INFINITY : maxChars - base.length - heading.length - 4;

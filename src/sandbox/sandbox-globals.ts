@@ -85,6 +85,13 @@ export class SandboxGlobals {
       deferred.reject(error);
       error.dispose();
     } else {
+      const primitive = reply.tagged ? undefined : this.primitiveHandle(reply.json);
+      if (primitive !== undefined) {
+        deferred.resolve(primitive);
+        primitive.dispose();
+        deferred.dispose();
+        return;
+      }
       const text = context.newString(reply.json);
       const read = reply.tagged ? this.callChunk("codec", "decodeJSON", text) : context.callFunction(this.parse, context.undefined, text);
       text.dispose();
@@ -97,6 +104,14 @@ export class SandboxGlobals {
       }
     }
     deferred.dispose();
+  }
+
+  /** A handle for plain JSON that is a number or a string, made without calling into the sandbox. */
+  private primitiveHandle(json: string): QuickJSHandle | undefined {
+    const first = json.charCodeAt(0);
+    if (first === 34 /* " */) return this.context.newString(JSON.parse(json) as string);
+    if (first === 45 /* - */ || (first >= 48 && first <= 57)) return this.context.newNumber(Number(json));
+    return undefined;
   }
 
   /** Codec JSON of a value, or the sandbox error handle explaining why it cannot cross. */

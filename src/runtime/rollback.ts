@@ -4,7 +4,8 @@
  * Methods without one stay applied; missing connectors are skipped; a failing
  * revert does not stop the others; errors are reported after all were tried.
  * The execution becomes `rolled_back` only if at least one call was reverted.
- * Idempotent: reverted calls are never reverted again.
+ * Idempotent: reverted calls are never reverted again, even when a rollback died
+ * between a revert and its record (the call is marked before its revert runs).
  */
 import { decodeJournalValue } from "./journal-values.js";
 import { disposeExecution } from "./lifecycle-hooks.js";
@@ -13,6 +14,12 @@ import { STEP_CONNECTOR } from "./step-binding.js";
 import type { CallJournalRecord } from "./store/records.js";
 import type { RollbackOutput } from "./types.js";
 import { messageOf } from "./error-message.js";
+
+/**
+ * Written to an applied call's `error` just before its `revert` runs and cleared with the
+ * outcome: a rollback that finds it knows an earlier one died mid-revert and never reverts twice.
+ */
+export const REVERTING_NOTE = "reverting: a rollback started reverting this call and has not recorded the outcome";
 
 interface Tally {
   reverted: number[];
@@ -31,12 +38,22 @@ async function revertOne(core: RuntimeCore, executionId: string, token: string, 
     tally.skipped.push(call.seq);
     return;
   }
+  if (call.error === REVERTING_NOTE) {
+    // An earlier rollback recorded that it was reverting this call, then died before recording the outcome.
+    tally.errors.push({ seq: call.seq, error: `an earlier rollback was interrupted while reverting this call, so whether it was reverted is unknown; it is not reverted again (check the target system; idempotency key ${executionId}:${call.seq})` });
+    return;
+  }
+  if (!(await core.store.markReverting({ executionId, token, seq: call.seq, note: REVERTING_NOTE }))) {
+    tally.errors.push({ seq: call.seq, error: "not reverted: the journal could not record the revert (the rollback lost its lease)" });
+    return;
+  }
   try {
     const args = decodeJournalValue(call.argsText);
     const result = call.resultText === undefined ? undefined : decodeJournalValue(call.resultText);
     await method.revert(args, result, { executionId, seq: call.seq, idempotencyKey: `${executionId}:${call.seq}`, connector: call.connector, method: call.method });
   } catch (error) {
     tally.errors.push({ seq: call.seq, error: messageOf(error) });
+    await core.store.clearReverting({ executionId, token, seq: call.seq });
     return;
   }
   if (await core.store.markReverted({ executionId, token, seq: call.seq, now: core.options.now() })) tally.reverted.push(call.seq);

@@ -154,10 +154,36 @@ export function createJournalStore({ client, runtime, local, now }: { client: Cl
       return result.rowsAffected === 1;
     },
 
-    /** Marks one call reverted (`applied → reverted`), guarded by the rollback's lease. */
+    /**
+     * Records, before its `revert` runs, that a rollback is reverting this applied call (its
+     * `error` becomes `note`), guarded by the rollback's lease. A later rollback that finds the
+     * note knows an earlier one died between the revert and its record, and does not revert again.
+     * @returns false when the call is not applied, already marked, or the lease was lost.
+     */
+    async markReverting(mark: { executionId: string; token: string; seq: number; note: string }): Promise<boolean> {
+      const result = await client.execute({
+        sql: `UPDATE codemode_calls SET error = ?
+          WHERE runtime = ? AND execution_id = ? AND seq = ? AND status = 'applied' AND error IS NULL
+            AND EXISTS (SELECT 1 FROM codemode_executions WHERE runtime = ? AND id = ? AND lease_token = ?)`,
+        args: [mark.note, runtime, mark.executionId, mark.seq, runtime, mark.executionId, mark.token],
+      });
+      return result.rowsAffected === 1;
+    },
+
+    /** Clears the note of {@link markReverting} after a revert that failed (so a later rollback may try again). */
+    async clearReverting(mark: { executionId: string; token: string; seq: number }): Promise<void> {
+      await client.execute({
+        sql: `UPDATE codemode_calls SET error = NULL
+          WHERE runtime = ? AND execution_id = ? AND seq = ? AND status = 'applied'
+            AND EXISTS (SELECT 1 FROM codemode_executions WHERE runtime = ? AND id = ? AND lease_token = ?)`,
+        args: [runtime, mark.executionId, mark.seq, runtime, mark.executionId, mark.token],
+      });
+    },
+
+    /** Marks one call reverted (`applied → reverted`, its reverting note cleared), guarded by the rollback's lease. */
     async markReverted(mark: { executionId: string; token: string; seq: number; now: number }): Promise<boolean> {
       const result = await client.execute({
-        sql: `UPDATE codemode_calls SET status = 'reverted', finished_at = ?
+        sql: `UPDATE codemode_calls SET status = 'reverted', error = NULL, finished_at = ?
           WHERE runtime = ? AND execution_id = ? AND seq = ? AND status = 'applied'
             AND EXISTS (SELECT 1 FROM codemode_executions WHERE runtime = ? AND id = ? AND lease_token = ?)`,
         args: [mark.now, runtime, mark.executionId, mark.seq, runtime, mark.executionId, mark.token],

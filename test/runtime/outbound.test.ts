@@ -4,7 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createMockConnector } from "../../src/test/index.js";
 import { InvalidOptionError } from "../../src/errors.js";
 import { MAX_JOURNAL_VALUE_CHARS } from "../../src/runtime/journal-values.js";
-import { testRuntime } from "./runtime-fixture.js";
+import { QuickJSExecutor } from "../../src/sandbox/quickjs-executor.js";
+import { memoryClient, testRuntime } from "./runtime-fixture.js";
 
 /** A loopback HTTP server recording every request it sees. */
 interface Seen {
@@ -188,6 +189,32 @@ describe("outbound fetch", () => {
     const shift = (value: string) => `count ${Number(value.split(" ")[1]) - 2}`;
     const result = (direct as { result: { first: string; shipped: unknown; second: string } }).result;
     expect({ ...result, first: shift(result.first), second: shift(result.second) }).toEqual((resumed as { result: unknown }).result);
+  });
+
+  it("through the worker executor, approved by a second runtime on the same store, each request is sent once", async () => {
+    const executor = new QuickJSExecutor({ isolation: "worker-thread", poolSize: 1 });
+    try {
+      const store = memoryClient();
+      const options = {
+        store, executor,
+        outbound: { fetch: globalThis.fetch, allow: [origin], requireApproval: (request: { method: string }) => request.method === "DELETE" },
+      };
+      const code = `async () => {
+        const before = await (await fetch("${origin}/counter")).text();
+        const gone = await fetch("${origin}/items", { method: "DELETE" });
+        const after = await (await fetch("${origin}/counter")).text();
+        return { before, gone: gone.status, after };
+      }`;
+      const out = await testRuntime(options).execute({ code });
+      expect(out).toMatchObject({ status: "paused", pending: [{ connector: "outbound", method: "fetch", args: { method: "DELETE" } }] });
+      const resumed = await testRuntime(options).approve({ executionId: out.executionId });
+      expect(resumed.status).toBe("completed");
+      expect(seen.map((entry) => `${entry.method} ${entry.path}`)).toEqual(["GET /counter", "DELETE /items", "GET /counter"]);
+      const { before, after } = (resumed as { result: { before: string; after: string } }).result;
+      expect(Number(after.split(" ")[1]) - Number(before.split(" ")[1])).toBe(1);
+    } finally {
+      await executor.dispose();
+    }
   });
 
   it("requireApproval holds a request until approved; the approved request is sent once", async () => {

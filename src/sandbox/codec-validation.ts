@@ -28,7 +28,8 @@ const INTEGER = /^-?\d+$/;
 /** Bound on nesting so a hostile tree cannot overflow the host stack while validating. */
 const MAX_DEPTH = 2_000;
 
-function key(path: string, name: string): string {
+/** The path of member `name` under `path` as a reader would write it: `args.user`, `args["list-prs"]`. */
+export function memberPath(path: string, name: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(name) ? `${path}.${name}` : `${path}[${JSON.stringify(name)}]`;
 }
 
@@ -79,7 +80,7 @@ function validateList(items: unknown[], path: string, depth: number): CodecProbl
 
 function validateFields(fields: Record<string, unknown>, path: string, depth: number): CodecProblem | undefined {
   for (const name of Object.keys(fields)) {
-    const problem = validateAt(fields[name], key(path, name), depth + 1);
+    const problem = validateAt(fields[name], memberPath(path, name), depth + 1);
     if (problem) return problem;
   }
   return undefined;

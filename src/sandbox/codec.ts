@@ -20,7 +20,7 @@
  * `validateEncodedValue` (in `codec-validation.ts`) checks an untrusted tree; `decodeValue` runs it.
  */
 import { CodemodeError } from "../errors.js";
-import { validateEncodedValue, type EncodedValue } from "./codec-validation.js";
+import { memberPath, validateEncodedValue, type EncodedValue } from "./codec-validation.js";
 
 export type { EncodedValue, EncodedTag } from "./codec-validation.js";
 export { validateEncodedValue } from "./codec-validation.js";
@@ -56,10 +56,6 @@ function describeUnsupported(value: unknown): string {
   const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
   const label = typeof name === "string" && name !== "" ? `${name} instances` : "objects with a custom prototype";
   return `${label} ${BOUNDARY} (supported: JSON values, undefined, Date, Uint8Array, ArrayBuffer, Map, Set, BigInt)`;
-}
-
-function childPath(path: string, key: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
 }
 
 function encodeNumber(value: number): EncodedValue {
@@ -144,7 +140,7 @@ function encodeObject(object: object, path: string, seen: Set<object>): EncodedV
   if (!isPlainObject(object)) throw new CodecError({ path, message: describeUnsupported(object) });
   const out: Record<string, EncodedValue> = {};
   for (const key of Object.keys(object)) {
-    const encoded = encodeInner((object as Record<string, unknown>)[key], childPath(path, key), seen);
+    const encoded = encodeInner((object as Record<string, unknown>)[key], memberPath(path, key), seen);
     Object.defineProperty(out, key, { value: encoded, enumerable: true, writable: true, configurable: true });
   }
   return Object.prototype.hasOwnProperty.call(out, "$") ? { $: "object", v: out } : out;

@@ -4,6 +4,7 @@
  * a typed failure. `run()` never rejects.
  */
 import { deserializeValue, serializeValueTagged } from "./codec.js";
+import { memberPath } from "./codec-validation.js";
 import type { ExecutorBackend } from "./executor-backend.js";
 import { resolveExecutorOptions, type QuickJSExecutorOptions, type ResolvedExecutorOptions } from "./executor-options.js";
 import { InProcessBackend } from "./in-process-backend.js";
@@ -24,10 +25,6 @@ function messageOf(error: unknown): string {
   } catch {
     return String(error);
   }
-}
-
-function bindingLabel(global: string, name: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(name) ? `${global}.${name}` : `${global}[${JSON.stringify(name)}]`;
 }
 
 /** A message when `bindings` is not a list of `{ global: string, functions: object }` (a host programming error). */
@@ -61,7 +58,7 @@ function prepareBindings(namespaces: CodeBindingNamespace[]): { bindings: Sessio
     const binding = entry?.fns[fn];
     const name = entry?.names[fn];
     if (entry === undefined || binding === undefined || name === undefined) return { ok: false, message: "unknown binding" };
-    const label = bindingLabel(entry.global, name);
+    const label = memberPath(entry.global, name);
     try {
       const args = deserializeValue(argsJson, { path: `${label} arguments` });
       const value = await binding(args);

@@ -6,6 +6,7 @@
  * sandbox-side codec chunk).
  */
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle } from "quickjs-emscripten-core";
+import { memberPath } from "./codec-validation.js";
 import { PRELUDE_CHUNKS } from "./sandbox-prelude.js";
 import type { CodeRunEnvironment } from "./types.js";
 
@@ -24,10 +25,6 @@ export interface SandboxGlobalsOptions {
 }
 
 const UNDEFINED_JSON = '{"$":"undefined"}';
-
-function label(global: string, name: string): string {
-  return `${/^[A-Za-z_$][\w$]*$/.test(name) ? `${global}.${name}` : `${global}[${JSON.stringify(name)}]`} arguments`;
-}
 
 /** The program's globals and the value bridge of one context. Dispose it before the context. */
 export class SandboxGlobals {
@@ -215,7 +212,7 @@ export class SandboxGlobals {
     options.bindings.forEach((binding, ns) => {
       const target = context.newObject(context.null);
       binding.functions.forEach((name, fn) => {
-        const path = label(binding.global, name);
+        const path = `${memberPath(binding.global, name)} arguments`;
         const member = context.newFunction(name, (args) => this.call(ns, fn, path, args));
         context.defineProp(target, name, { value: member, enumerable: true, configurable: false });
         member.dispose();

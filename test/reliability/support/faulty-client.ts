@@ -104,10 +104,12 @@ export function faultyClient(inner: Client): FaultyClient {
   };
 
   const client = new Proxy(inner, {
-    get(target, property, receiver) {
+    get(target, property) {
       if (property === "execute") return execute;
       if (property === "batch") return batch;
-      return Reflect.get(target, property, receiver) as unknown;
+      // Other members run on the real client (it keeps private fields the proxy cannot reach).
+      const value = Reflect.get(target, property, target) as unknown;
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
   return {

@@ -241,6 +241,22 @@ describe("outbound fetch", () => {
     expect((out as { error: string }).error).toContain("pass a small reference");
   });
 
+  it("the program can neither replace fetch nor bypass the allowlist through the host namespace", async () => {
+    const runtime = outboundRuntime();
+    const code = `async () => {
+      let replaced;
+      try { globalThis.fetch = () => "mine"; replaced = fetch === globalThis.fetch && typeof (await fetch("${origin}/items")).status; } catch (error) { replaced = "threw"; }
+      let direct;
+      try { await __codemode_host.fetch({ url: "${otherOrigin}/secret", method: "GET", headers: {} }); direct = "reached"; } catch (error) { direct = error.message; }
+      return { replaced, direct };
+    }`;
+    const out = await runtime.execute({ code });
+    const result = (out as { result: { replaced: unknown; direct: string } }).result;
+    expect(["threw", "number"]).toContain(result.replaced);
+    expect(result.direct).toContain("is not an allowed origin");
+    expect(otherSeen).toEqual([]);
+  });
+
   it("adds no host headers or credentials of its own", async () => {
     const runtime = outboundRuntime();
     await runtime.execute({ code: `async () => (await fetch("${origin}/items")).status` });

@@ -26,7 +26,12 @@ const SPECIAL_NUMBERS = new Set(["NaN", "Infinity", "-Infinity", "-0"]);
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const INTEGER = /^-?\d+$/;
 /** Bound on nesting so a hostile tree cannot overflow the host stack while validating. */
-const MAX_DEPTH = 2_000;
+const MAX_DEPTH = 500;
+
+/** A path cut to a readable length (deep nesting makes paths of thousands of characters). */
+export function shortPath(path: string): string {
+  return path.length <= 120 ? path : `${path.slice(0, 60)}…${path.slice(-50)}`;
+}
 
 /** The path of member `name` under `path` as a reader would write it: `args.user`, `args["list-prs"]`. */
 export function memberPath(path: string, name: string): string {
@@ -87,7 +92,7 @@ function validateFields(fields: Record<string, unknown>, path: string, depth: nu
 }
 
 function validateAt(tree: unknown, path: string, depth: number): CodecProblem | undefined {
-  if (depth > MAX_DEPTH) return { path, message: `nested deeper than ${MAX_DEPTH} levels` };
+  if (depth > MAX_DEPTH) return { path: shortPath(path), message: `nested deeper than ${MAX_DEPTH} levels` };
   switch (typeof tree) {
     case "string":
     case "boolean":

@@ -12,6 +12,7 @@
  *   `{ $: "bigint", v: "123" }`; `Date` → `{ $: "date", v: msSinceEpoch | null }` (null: invalid date);
  *   `Uint8Array` → `{ $: "bytes", v: base64 }`; `ArrayBuffer` → `{ $: "arraybuffer", v: base64 }`;
  *   `Map` → `{ $: "map", v: [[key, value], ...] }`; `Set` → `{ $: "set", v: [value, ...] }`.
+ * - Nesting is bounded at 500 levels (deeper values are a `CodecError`, never a host stack overflow).
  * - Anything else (functions, symbols, class instances, other typed arrays, cycles) is a
  *   `CodecError` whose message names the path, e.g. `args.user.callback: functions cannot cross
  *   the sandbox boundary`.
@@ -20,7 +21,7 @@
  * `validateEncodedValue` (in `codec-validation.ts`) checks an untrusted tree; `decodeValue` runs it.
  */
 import { CodemodeError } from "../errors.js";
-import { memberPath, validateEncodedValue, type EncodedValue } from "./codec-validation.js";
+import { memberPath, shortPath, validateEncodedValue, type EncodedValue } from "./codec-validation.js";
 
 export type { EncodedValue, EncodedTag } from "./codec-validation.js";
 export { validateEncodedValue } from "./codec-validation.js";
@@ -48,7 +49,7 @@ export interface EncodeOptions {
 
 const BOUNDARY = "cannot cross the sandbox boundary";
 /** Nesting bound, so encoding a hostile value cannot overflow the host stack. Matches the validator's. */
-const MAX_ENCODE_DEPTH = 2_000;
+const MAX_ENCODE_DEPTH = 500;
 
 function describeUnsupported(value: unknown): string {
   if (typeof value === "function") return `functions ${BOUNDARY}`;
@@ -96,7 +97,7 @@ function encodeInner(value: unknown, path: string, seen: Set<object>): EncodedVa
   }
   if (value === null) return null;
   const object = value as object;
-  if (seen.size >= MAX_ENCODE_DEPTH) throw new CodecError({ path, message: `values nested deeper than ${MAX_ENCODE_DEPTH} levels ${BOUNDARY}` });
+  if (seen.size >= MAX_ENCODE_DEPTH) throw new CodecError({ path: shortPath(path), message: `values nested deeper than ${MAX_ENCODE_DEPTH} levels ${BOUNDARY}` });
   if (seen.has(object)) throw new CodecError({ path, message: `cycles ${BOUNDARY} (the value refers to itself)` });
   seen.add(object);
   try {

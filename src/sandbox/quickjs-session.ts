@@ -80,6 +80,7 @@ class QuickJSSession {
       clearTimeout(timer);
       unsubscribe();
     }
+    if (this.globals?.hostFailure !== undefined) this.crash ??= this.globals.hostFailure;
     return this.outcome(this.release());
   }
 

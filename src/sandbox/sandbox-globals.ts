@@ -28,6 +28,8 @@ const UNDEFINED_JSON = '{"$":"undefined"}';
 
 /** The program's globals and the value bridge of one context. Dispose it before the context. */
 export class SandboxGlobals {
+  /** A host-level failure (host stack overflow, wasm trap) seen inside a callback: the module must be replaced. */
+  hostFailure: Error | undefined;
   private readonly owned: QuickJSHandle[] = [];
   private readonly chunks = new Map<string, QuickJSHandle>();
   private readonly pending = new Map<number, QuickJSDeferredPromise>();
@@ -176,12 +178,19 @@ export class SandboxGlobals {
   }
 
   private callChunk(name: string, member: string, ...args: QuickJSHandle[]): ReturnType<QuickJSContext["callFunction"]> {
-    const api = this.chunk(name);
-    const fn = this.context.getProp(api, member);
     try {
-      return this.context.callFunction(fn, this.context.undefined, ...args);
-    } finally {
-      fn.dispose();
+      const api = this.chunk(name);
+      const fn = this.context.getProp(api, member);
+      try {
+        return this.context.callFunction(fn, this.context.undefined, ...args);
+      } finally {
+        fn.dispose();
+      }
+    } catch (error) {
+      // A host stack overflow or a wasm trap inside a host callback would otherwise reach the program
+      // as an ordinary exception; the session must know the substrate is no longer trustworthy.
+      if (error instanceof RangeError || error instanceof WebAssembly.RuntimeError) this.hostFailure ??= error;
+      throw error;
     }
   }
 

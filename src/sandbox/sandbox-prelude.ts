@@ -98,7 +98,7 @@ function encode(value, path, seen) {
   }
   if (value === null) return null;
   if (seen.indexOf(value) !== -1) throw new T(path + ": cycles " + BOUNDARY + " (the value refers to itself)");
-  if (seen.length >= 2000) throw new T(path + ": values nested deeper than 2000 levels " + BOUNDARY);
+  if (seen.length >= 500) throw new T((path.length > 120 ? path.slice(0, 60) + "…" + path.slice(-50) : path) + ": values nested deeper than 500 levels " + BOUNDARY);
   seen.push(value);
   try {
     if (isArray(value)) {
@@ -149,7 +149,13 @@ function fields(tree) {
   return out;
 }
 return {
-  encodeJSON: (value, label) => stringify(encode(value, label, [])),
+  encodeJSON(value, label) {
+    try { return stringify(encode(value, label, [])); }
+    catch (error) {
+      if (error && error.message === "stack overflow") throw new T(label + ": values nested too deeply cannot cross the sandbox boundary (the sandbox stack ran out)");
+      throw error;
+    }
+  },
   decodeJSON: (text) => decode(parse(text)),
 };
 })`;

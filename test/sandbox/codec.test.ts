@@ -90,6 +90,25 @@ describe("codec", () => {
     let deep: unknown = 1;
     for (let index = 0; index < 5000; index++) deep = [deep];
     expect(validateEncodedValue(deep)?.message).toMatch(/nested deeper/);
+    expect(validateEncodedValue(deep)?.path.length).toBeLessThan(130);
+  });
+
+  it("bounds nesting at 500 levels with a CodecError, never a host stack overflow", () => {
+    const nest = (levels: number): unknown => {
+      let value: unknown = [1];
+      for (let index = 0; index < levels; index++) value = [value, new Date(0)];
+      return value;
+    };
+    expect(canonicalizeValue(roundTrip(nest(490)))).toBe(canonicalizeValue(nest(490)));
+    let error: unknown;
+    try {
+      serializeValue(nest(5000), { path: "args" });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(CodecError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(/^args\[0\]\[0\].*….*: values nested deeper than 500 levels cannot cross the sandbox boundary$/);
+    expect((error as Error).message.length).toBeLessThan(250);
   });
 
   it("canonicalizes with sorted keys so equal arguments compare equal", () => {

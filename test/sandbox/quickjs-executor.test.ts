@@ -121,6 +121,12 @@ describe.each(ISOLATIONS)("QuickJSExecutor (%s)", (isolation) => {
     expect(back.value).toBe("math.callback result.nested.fn: functions cannot cross the sandbox boundary / still running");
   });
 
+  it("rejects values nested too deeply with a short path, in either direction", async () => {
+    const result = await run("let o = [1]; for (let i = 0; i < 3000; i++) o = [o]; try { await math.echo(o) } catch (e) { return e.message }");
+    // Within 500 levels the codec's own bound applies; a small sandbox stack (in-process) may run out first.
+    expect(result.value).toMatch(/^math\.echo arguments(\[0\]\[0\].*….*: values nested deeper than 500 levels|: values nested too deeply) cannot cross the sandbox boundary/);
+  });
+
   it("renders a completion value that cannot cross as a string", async () => {
     const result = await run("({ f() {}, n: 1 })");
     expect(result.error).toBeUndefined();

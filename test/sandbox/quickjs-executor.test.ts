@@ -275,6 +275,14 @@ describe("QuickJSExecutor (in-process) dead substrate", () => {
     expect(result.error?.kind).toBe("worker-exit");
     expect(result.error?.message).toMatch(/recurse less deeply/);
     expect((await executor.run({ program: "[1, 2].length", bindings: [] })).value).toBe(2);
+    // The same overflow inside a host callback (encoding an argument, rendering a log) cannot be caught by the program.
+    const bindings = [{ global: "host", functions: { echo: async (value: unknown) => value } }];
+    const getter = "{ get x() { function f(n) { return f(n + 1) + 1 } return f(0) } }";
+    for (const program of [`try { await host.echo(${getter}) } catch (e) { return 'caught' }`, `try { console.log(${getter}) } catch (e) { return 'caught' }`]) {
+      const inCallback = await executor.run({ program, bindings });
+      expect(inCallback.error?.kind).toBe("worker-exit");
+      expect((await executor.run({ program: "'fresh'", bindings })).value).toBe("fresh");
+    }
     await executor.dispose();
   });
 

@@ -62,30 +62,42 @@ function guard(pass: PassContext): Promise<never> | undefined {
 /** Host functions behind the prelude's `codemode.step`. */
 export function stepHostFunctions(pass: PassContext): Record<string, (args: unknown) => Promise<unknown>> {
   const failed = new Set<number>();
+  // Steps begun (not replayed) in this pass and not yet ended: stepEnd/stepFail accept only these,
+  // so a program calling the host namespace directly cannot write another call's journal row.
+  const running = new Set<number>();
+  const notRunning = (seq: unknown): Promise<never> =>
+    Promise.reject(new Error(`codemode.step: no step #${String(seq)} is running in this pass; use codemode.step(name, fn)`));
   return {
     stepBegin: (name) => {
       const seq = pass.takeSeq();
       const blocked = guard(pass);
       if (blocked !== undefined) return blocked;
       if (typeof name !== "string" || name === "") return Promise.reject(new TypeError("codemode.step(name, fn): name must be a non-empty string"));
-      return pass.track(begin(pass, seq, name).catch((error: unknown) => {
+      return pass.track(begin(pass, seq, name).then((begun) => {
+        if (!begun.replayed) running.add(seq);
+        return begun;
+      }, (error: unknown) => {
         throw storeFailureOr(pass, error);
       }));
     },
     stepEnd: (args) => {
       const { seq, value } = args as { seq: number; value: unknown };
+      if (!running.has(seq) || failed.has(seq)) return notRunning(seq);
       const encoded = encodeJournalValue(value, `the result of step #${seq}`);
       if (!encoded.ok) {
         failed.add(seq);
         pass.writer.defer(failCallStatement(pass.lease, seq, encoded.error, pass.deps.now()));
         return Promise.reject(pass.failWith({ kind: "limit", error: encoded.error }));
       }
+      running.delete(seq);
       pass.writer.defer(applyCallStatement(pass.lease, seq, encoded.text, pass.deps.now()));
       pass.renewLeaseIfDue();
       return Promise.resolve(undefined);
     },
     stepFail: (args) => {
       const { seq, error, unserializable } = args as { seq: number; error: string; unserializable?: boolean };
+      if (!running.has(seq)) return notRunning(seq);
+      running.delete(seq);
       if (!failed.has(seq)) pass.writer.defer(failCallStatement(pass.lease, seq, String(error), pass.deps.now()));
       failed.add(seq);
       if (unserializable === true) {

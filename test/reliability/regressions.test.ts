@@ -51,4 +51,28 @@ describe("regressions found by the reliability suites", () => {
     failing = false;
     expect(await runtime.rollback({ executionId: done.executionId })).toMatchObject({ status: "rolled_back", reverted: [1], errors: [] });
   });
+
+  it("journal forgery: a program calling the host namespace's stepEnd/stepFail directly cannot write a connector call's row", async () => {
+    const svc = svcConnector();
+    const clock = testClock();
+    const runtime = createDurableRuntime({ store: memoryClient(), executor: sharedExecutor(), connectors: { svc }, _internal: { now: clock.now, generateId: sequentialIds("forge") } });
+    const out = await runtime.execute({
+      code: `async () => {
+        const host = globalThis.__codemode_host;
+        const call = svc.rev({ n: 1, k: "real" });
+        const tries = [];
+        for (const f of [() => host.stepEnd({ seq: 1, value: { d: 666 } }), () => host.stepFail({ seq: 1, error: "forged" }), () => host.stepEnd({ seq: 2, value: 1 })]) {
+          try { await f(); tries.push("accepted"); } catch (e) { tries.push(e.message); }
+        }
+        return { value: await call, tries };
+      }`,
+    });
+    expect(out).toMatchObject({ status: "completed", result: { value: { d: 2, k: "real" } } });
+    expect((out as { result: { tries: string[] } }).result.tries.every((message) => message.includes("is running in this pass"))).toBe(true);
+    const detail = await runtime.execution(out.executionId);
+    expect(detail?.calls.map((call) => [call.status, call.result])).toEqual([["applied", { d: 2, k: "real" }]]);
+    // A real step still ends normally (and a failing one records its error).
+    const steps = await runtime.execute({ code: "async () => [await codemode.step('a', () => 5), await codemode.step('b', () => { throw new Error('x'); }).catch((e) => e.message)]" });
+    expect(steps).toMatchObject({ status: "completed", result: [5, "x"] });
+  });
 });

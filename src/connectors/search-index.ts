@@ -65,7 +65,8 @@ export function normaliseTerm(term: string): string | null {
   let folded = term;
   if (folded.length > 4 && folded.endsWith("ies")) folded = `${folded.slice(0, -3)}y`;
   else if (folded.length > 3 && folded.endsWith("s") && !folded.endsWith("ss") && !folded.endsWith("us")) folded = folded.slice(0, -1);
-  return ABBREVIATIONS[folded] ?? folded;
+  // Own keys only: "constructor" or "__proto__" must not find Object.prototype members.
+  return Object.prototype.hasOwnProperty.call(ABBREVIATIONS, folded) ? (ABBREVIATIONS[folded] as string) : folded;
 }
 
 /** The first sentence (or line) of a description, cut to `SEARCH_DESCRIPTION_MAX_CHARS`. */

@@ -75,4 +75,13 @@ describe("regressions found by the reliability suites", () => {
     const steps = await runtime.execute({ code: "async () => [await codemode.step('a', () => 5), await codemode.step('b', () => { throw new Error('x'); }).catch((e) => e.message)]" });
     expect(steps).toMatchObject({ status: "completed", result: [5, "x"] });
   });
+
+  it("search crash on prototype words: a tool named or described with \"constructor\" no longer breaks the catalog (search, describe, every run)", async () => {
+    const { createMockConnector } = await import("../../src/test/index.js");
+    const builder = createMockConnector("builder", { methods: { constructor_info: { description: "Describes the constructor of a class." }, proto: { description: "Reads __proto__ links." } } });
+    const runtime = createDurableRuntime({ store: memoryClient(), executor: sharedExecutor(), connectors: { builder }, _internal: { generateId: sequentialIds("words") } });
+    const out = await runtime.execute({ code: "async () => (await codemode.search('constructor')).results.map((r) => r.path)" });
+    expect(out).toMatchObject({ status: "completed", result: expect.arrayContaining(["builder.constructor_info"]) as unknown });
+    expect((await runtime.search("__proto__ constructor")).results.length).toBeGreaterThan(0);
+  });
 });

@@ -28,7 +28,8 @@ function runDemo(...flags: string[]): string {
 
 describe("npm run demo from a packed tarball", () => {
   beforeAll(() => {
-    const packed = execFileSync("npm", ["pack", "--silent", "--pack-destination", work], { cwd: root, encoding: "utf8" }).trim().split("\n").at(-1)!;
+    // dist/ was built by the global setup; --ignore-scripts keeps prepack from rebuilding it under the other tests.
+    const packed = execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", work], { cwd: root, encoding: "utf8" }).trim().split("\n").at(-1)!;
     cpSync(join(root, "examples/demo"), work, { recursive: true });
     writeFileSync(
       join(work, "package.json"),

@@ -85,6 +85,12 @@ function openRuntime(c: Omit<Case, "runtime">, generation: number): DurableRunti
   });
 }
 
+// One runtime name, connector and clock for every case (a runtime object builds its catalog once);
+// cases are told apart by execution id, and the ledger is cleared per case.
+const sharedCase = { svc: svcConnector(), clock: testClock(), name: "model", client: shared };
+const mainRuntime = openRuntime(sharedCase, 0);
+let snippetSaved = false;
+
 function expectOutcome(real: CodeModeOutput | { status: string; kind?: string }, model: ModelOutcome | { status: string; kind?: string }, where: string): void {
   if (model.status === "error") {
     expect({ status: real.status, kind: (real as { kind?: string }).kind }, where).toEqual({ status: "error", kind: (model as { kind: string }).kind });
@@ -191,14 +197,15 @@ function adoptAfterFault(detail: ExecutionDetail | undefined, before: ModelExecu
 
 async function runCase(parts: Part[], first: { atWrite: number; dead: boolean } | null, ops: Op[]): Promise<void> {
   stats.cases += 1;
-  const name = `m${++caseNumber}`;
-  const base = { parts, svc: svcConnector(), clock: testClock(), name, client: shared };
-  let generation = 0;
-  const c: Case = { ...base, runtime: openRuntime(base, generation) };
+  caseNumber += 1;
+  sharedCase.svc.ledger.clear();
+  let generation = caseNumber * 10;
+  const c: Case = { ...sharedCase, parts, runtime: mainRuntime };
   const code = programSource(parts);
-  if (parts.some((part) => part.t === "snippet" || (part.t === "branch" && [...part.yes, ...part.no].some((p) => p.t === "snippet")))) {
+  if (!snippetSaved) {
     const setup = await c.runtime.execute({ code: SNIPPET_CODE });
     expect(await c.runtime.saveSnippet("snip", { executionId: setup.executionId })).toMatchObject({ status: "saved" });
+    snippetSaved = true;
   }
 
   const recover = async (): Promise<void> => {

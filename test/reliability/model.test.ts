@@ -2,8 +2,8 @@
  * Property-based model test (issue 7): generated programs × generated
  * schedules (approve all / one, reject, rollback, resume in a new runtime
  * object, two approvals at once, a store fault at a random write boundary)
- * run against the real runtime (in-process executor, one `:memory:` database,
- * a runtime name per case) and the reference model in `support/program-model.ts`.
+ * run against the real runtime (in-process executor, one `:memory:` database and
+ * runtime name, cases told apart by execution id) and the reference model in `support/program-model.ts`.
  *
  * Invariants checked after every step: the output equals the model's (status,
  * result, pending list, failure kind); the journal's call statuses equal the
@@ -75,7 +75,7 @@ interface Case {
   client: FaultyClient;
 }
 
-function openRuntime(c: Omit<Case, "runtime">, generation: number): DurableRuntime {
+function openRuntime(c: Omit<Case, "runtime" | "parts">, generation: number): DurableRuntime {
   return createDurableRuntime({
     store: c.client.client,
     executor: sharedExecutor(),

@@ -77,6 +77,7 @@ describe("crash-point matrix: a store fault at every write of a pass, an approva
 
   it("every phase × write × fault mode recovers: nothing twice, rows match effects, integrity ok", { timeout: 300_000 }, async () => {
     const counts = await countWrites();
+    console.log(`writes per phase: ${JSON.stringify(counts)}`);
     for (const phase of CRASH_PHASES) {
       for (let write = 1; write <= counts[phase]; write += 1) {
         for (const { mode, plan } of MODES) {
@@ -87,6 +88,7 @@ describe("crash-point matrix: a store fault at every write of a pass, an approva
           const clock = testClock();
           const svc = svcConnector();
           const runtime = runtimeFor(name, clock, svc, 0);
+          await runtime.executions(); // migrate first: the counted writes are the runtime's own
           let executionId: string | undefined;
           for (const before of CRASH_PHASES.slice(0, CRASH_PHASES.indexOf(phase))) executionId = (await runPhase(runtime, before, executionId)).executionId;
           const faultsBefore = faulty.faults;

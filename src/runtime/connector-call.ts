@@ -79,10 +79,10 @@ async function reexecute(pass: PassContext, target: CallTarget, seq: number, arg
 /**
  * Records call `seq` as waiting for approval and returns the rejection the program gets. The
  * pause-swallow guard (`pass.pauseMessage`) is raised one macrotask later, just before the
- * rejection is delivered: calls the program issued together with this one (`Promise.all`) may
- * still be on their way — through a worker thread they arrive as separate messages, after this
- * call's journal write — and must be journaled too, so that every approval of the batch is
- * pending at once. The program cannot have seen the pause before the guard is up.
+ * rejection is delivered: calls the program issued together with this one (`Promise.all`) must be
+ * journaled too, so that every approval of the batch is pending at once. `QuickJSExecutor`
+ * starts such calls in one turn (the worker sends them as one batch); the extra macrotask covers
+ * executors that deliver them later. The program cannot have seen the pause before the guard is up.
  */
 async function pause(pass: PassContext, target: CallTarget, seq: number, args: unknown): Promise<Error> {
   pass.pending.push({ executionId: pass.execution.executionId, seq, connector: target.connector, method: target.method, args });

@@ -7,7 +7,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { SandboxModulePool } from "./quickjs-module-pool.js";
 import { runSession } from "./quickjs-session.js";
 import type { HostReply } from "./session-types.js";
-import type { MainToWorker, WorkerStartData, WorkerToMain } from "./worker-protocol.js";
+import type { MainToWorker, WorkerCall, WorkerStartData, WorkerToMain } from "./worker-protocol.js";
 
 const port = parentPort;
 if (port === null) throw new Error("quickjs-worker must run in a worker thread");
@@ -19,6 +19,21 @@ let nextCallId = 1;
 
 function send(message: WorkerToMain): void {
   port?.postMessage(message);
+}
+
+/** Calls made since the last flush; sent as one `calls` message once the sandbox yields. */
+let batch: { jobId: number; calls: WorkerCall[] } | undefined;
+
+function queueCall(jobId: number, call: WorkerCall): void {
+  if (batch === undefined) {
+    batch = { jobId, calls: [] };
+    queueMicrotask(() => {
+      const flushed = batch;
+      batch = undefined;
+      if (flushed !== undefined) send({ type: "calls", jobId: flushed.jobId, calls: flushed.calls });
+    });
+  }
+  batch.calls.push(call);
 }
 
 async function runJob(job: Extract<MainToWorker, { type: "run" }>): Promise<void> {
@@ -41,7 +56,7 @@ async function runJob(job: Extract<MainToWorker, { type: "run" }>): Promise<void
       new Promise<HostReply>((resolve) => {
         const callId = nextCallId++;
         replies.set(callId, resolve);
-        send({ type: "call", jobId: job.jobId, callId, ns, fn, json });
+        queueCall(job.jobId, { callId, ns, fn, json });
       }),
   );
   replies.clear();

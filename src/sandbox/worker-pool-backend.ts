@@ -153,13 +153,14 @@ class PooledWorker {
       case "done":
         active.finish(message.result);
         break;
-      case "call": {
-        const { callId } = message;
-        active.job.callHost(message.ns, message.fn, message.json).then((reply) => {
-          if (this.active === active) this.post({ type: "reply", callId, reply });
-        }, () => undefined);
+      case "calls":
+        // Started in one turn and in order, like in-process calls (see worker-protocol.ts).
+        for (const { callId, ns, fn, json } of message.calls) {
+          active.job.callHost(ns, fn, json).then((reply) => {
+            if (this.active === active) this.post({ type: "reply", callId, reply });
+          }, () => undefined);
+        }
         break;
-      }
     }
   }
 

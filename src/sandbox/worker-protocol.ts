@@ -4,8 +4,12 @@
  *
  * main → worker: `run` (one job), `reply` (a host call's answer), `abort` (wake a waiting job;
  * a spinning one is stopped by the shared abort flag).
- * worker → main: `ready`, `call` (a binding call), `log` (one captured console line),
- * `done` (the session's outcome).
+ * worker → main: `ready`, `calls` (the binding calls the program made in one synchronous stretch,
+ * in call order), `log` (one captured console line), `done` (the session's outcome).
+ *
+ * Calls travel in batches so the main thread starts all calls issued together (`Promise.all`) in
+ * one turn, as it does in-process: a call that pauses the run cannot be answered before its
+ * siblings were seen, which keeps every approval of a batch pending at once.
  */
 import type { CodeRunEnvironment, ExecutorFailureKind } from "./types.js";
 import type { HostReply, SessionBinding, SessionResult } from "./session-types.js";
@@ -35,10 +39,18 @@ export type MainToWorker =
   | { type: "reply"; callId: number; reply: HostReply }
   | { type: "abort"; jobId: number };
 
+/** One binding call inside a `calls` batch. */
+export interface WorkerCall {
+  callId: number;
+  ns: number;
+  fn: number;
+  json: string;
+}
+
 /** worker → main. */
 export type WorkerToMain =
   | { type: "ready" }
-  | { type: "call"; jobId: number; callId: number; ns: number; fn: number; json: string }
+  | { type: "calls"; jobId: number; calls: WorkerCall[] }
   | { type: "log"; jobId: number; line: string }
   | { type: "done"; jobId: number; result: SessionResult };
 
@@ -63,6 +75,12 @@ function isSessionResult(value: unknown): value is SessionResult {
   }
 }
 
+function isWorkerCall(value: unknown): value is WorkerCall {
+  if (value === null || typeof value !== "object") return false;
+  const call = value as Record<string, unknown>;
+  return isCount(call.callId) && isCount(call.ns) && isCount(call.fn) && typeof call.json === "string";
+}
+
 /** True when `message` is a well-formed worker → main message. */
 export function isWorkerToMain(message: unknown): message is WorkerToMain {
   if (message === null || typeof message !== "object") return false;
@@ -70,8 +88,8 @@ export function isWorkerToMain(message: unknown): message is WorkerToMain {
   switch (m.type) {
     case "ready":
       return true;
-    case "call":
-      return isCount(m.jobId) && isCount(m.callId) && isCount(m.ns) && isCount(m.fn) && typeof m.json === "string";
+    case "calls":
+      return isCount(m.jobId) && Array.isArray(m.calls) && m.calls.length > 0 && m.calls.every(isWorkerCall);
     case "log":
       return isCount(m.jobId) && typeof m.line === "string";
     case "done":

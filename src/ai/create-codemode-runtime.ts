@@ -2,11 +2,10 @@
  * `createCodemodeRuntime(options)`: the durable runtime plus `tool()`, which
  * makes the AI SDK `codemode` tool for it.
  */
-import { describeAllowedOrigins, resolveOutboundFetchOptions } from "../connectors/outbound-fetch.js";
-import { resolveConnector } from "../connectors/resolve-connector.js";
+import { describeAllowedOrigins, OUTBOUND_CONNECTOR } from "../connectors/outbound-fetch.js";
 import type { Connector } from "../connectors/types.js";
-import { createDurableRuntime, type DurableRuntime } from "../runtime/durable-runtime.js";
-import type { DurableRuntimeOptions } from "../runtime/runtime-options.js";
+import { durableRuntimeFromResolved, type DurableRuntime } from "../runtime/durable-runtime.js";
+import { resolveRuntimeOptions, type DurableRuntimeOptions } from "../runtime/runtime-options.js";
 import {
   buildCodemodeTool, resolveCodemodeToolOptions, type CodemodeTool, type CodemodeToolOptions,
 } from "./build-codemode-tool.js";
@@ -25,14 +24,6 @@ export interface CodemodeRuntime extends DurableRuntime {
   tool(options?: CodemodeToolOptions): CodemodeTool;
 }
 
-/** The connectors the sandbox exposes, by global name (for the description). */
-function describedConnectors(options: CodemodeRuntimeOptions): Record<string, Connector> {
-  const connectors: Record<string, Connector> = {};
-  for (const [name, value] of Object.entries(options.connectors ?? {})) connectors[name] = resolveConnector(name, value);
-  if (options.tools !== undefined) connectors["tools"] = resolveConnector("tools", options.tools);
-  return connectors;
-}
-
 /**
  * Creates a durable Code Mode runtime. Options are validated here: a bad
  * option throws `InvalidOptionError` naming its path. Nothing is kept in
@@ -49,12 +40,13 @@ function describedConnectors(options: CodemodeRuntimeOptions): Record<string, Co
  * const out = await runtime.approve({ executionId });
  */
 export function createCodemodeRuntime(options: CodemodeRuntimeOptions = {}): CodemodeRuntime {
-  const runtime = createDurableRuntime(options);
-  const connectors = describedConnectors(options);
-  // Already validated by createDurableRuntime; re-read here only for the origins the description names.
-  const fetchOrigins = options.outbound === undefined
-    ? undefined
-    : describeAllowedOrigins(resolveOutboundFetchOptions(options.outbound, "outbound", 0).allow);
+  // Resolved once: the runtime and the tool description share the same connectors.
+  const resolved = resolveRuntimeOptions(options);
+  const runtime = durableRuntimeFromResolved(resolved);
+  const connectors: Record<string, Connector> = { ...resolved.connectors };
+  // The built-in outbound connector is described as the global `fetch`, not as a namespace.
+  if (resolved.outbound !== undefined) delete connectors[OUTBOUND_CONNECTOR];
+  const fetchOrigins = resolved.outbound === undefined ? undefined : describeAllowedOrigins(resolved.outbound.allow);
   return {
     ...runtime,
     tool: (toolOptions) => buildCodemodeTool({ runtime, connectors, options: resolveCodemodeToolOptions(toolOptions), fetchOrigins }),

@@ -13,7 +13,7 @@ import {
 import { checkJournalSize } from "./journal-values.js";
 import { rollbackExecution } from "./rollback.js";
 import { createRuntimeCore, failure, runClaimedPass, storeFailure, type RuntimeCore } from "./runtime-core.js";
-import { resolveRuntimeOptions, type DurableRuntimeOptions } from "./runtime-options.js";
+import { resolveRuntimeOptions, type DurableRuntimeOptions, type ResolvedRuntimeOptions } from "./runtime-options.js";
 import { deleteSnippet, listSnippets, saveSnippet, type SaveSnippetOutput } from "./snippets.js";
 import { storeOperation } from "./store-error.js";
 import type {
@@ -104,7 +104,11 @@ async function executeProgram(core: RuntimeCore, input: CodeModeInput, options: 
  * if (out.status === "paused") await runtime.approve({ executionId: out.executionId });
  */
 export function createDurableRuntime(options: DurableRuntimeOptions = {}): DurableRuntime {
-  const resolved = resolveRuntimeOptions(options);
+  return durableRuntimeFromResolved(resolveRuntimeOptions(options));
+}
+
+/** The durable runtime over options already resolved by `resolveRuntimeOptions` (resolved once, shared with the tool). */
+export function durableRuntimeFromResolved(resolved: ResolvedRuntimeOptions): DurableRuntime {
   const core = createRuntimeCore(resolved);
   let closed = false;
   return {

@@ -29,6 +29,7 @@ export {
   validateEncodedValue,
 } from "./sandbox/codec.js";
 export type { EncodedTag, EncodedValue, EncodeOptions } from "./sandbox/codec.js";
+export type { CodecProblem } from "./sandbox/codec-validation.js";
 export type {
   ArgumentValidation,
   Connector,

@@ -38,4 +38,5 @@ export {
   validateEncodedValue,
 } from "./sandbox/codec.js";
 export type { EncodedTag, EncodedValue, EncodeOptions } from "./sandbox/codec.js";
+export type { CodecProblem } from "./sandbox/codec-validation.js";
 export { CodemodeError, InvalidOptionError } from "./errors.js";

@@ -18,7 +18,7 @@ export type PassOutcome =
 
 /** Journal text kept for a final result too large (or unserializable) for the journal. */
 export function omittedResultText(reason: string): string {
-  const text = encodeJournalValue(`[result not journaled: ${reason}]`, "placeholder");
+  const text = encodeJournalValue(`[result not journaled: ${reason}]`, "the not-journaled marker");
   return text.ok ? text.text : '"[result not journaled]"';
 }
 

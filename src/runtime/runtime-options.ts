@@ -44,7 +44,7 @@ export type RuntimeLimits = Omit<QuickJSExecutorOptions, "isolation" | "poolSize
 /** What `transformResult` learns about the result it may shrink. */
 export interface TransformResultInfo {
   executionId: string;
-  /** Whether the original result was journaled (false: too large, a placeholder was kept). */
+  /** Whether the original result was journaled (false: too large, a "not journaled" marker was kept). */
   journaled: boolean;
 }
 

@@ -20,7 +20,7 @@ export interface ExecutionRecord {
   createdAt: number;
   updatedAt: number;
   passes: number;
-  /** Codec string of the final result, or of a placeholder when it did not fit. */
+  /** Codec string of the final result, or of a "not journaled" marker when it did not fit. */
   resultText?: string;
   logs: string[];
   error?: string;

@@ -13,16 +13,14 @@ import type { PassContext } from "./pass-context.js";
 import { codemodePrelude, HOST_NAMESPACE, stepHostFunctions } from "./step-binding.js";
 
 /**
- * Builds the run request for the pass's program. The program is normalised
- * first (any of its forms, TS or JS) and becomes a function body whose first
- * line is the `codemode` prelude.
+ * Builds the run request for the pass's program: the program as the model
+ * wrote it (the executor normalises it, once) and the `codemode` prelude.
  */
-export async function passRequest(pass: PassContext, program: string): Promise<CodeRunRequest | { error: string }> {
-  const normalized = await normalizeProgram(program);
-  if (!normalized.ok) return { error: normalized.message };
+export function passRequest(pass: PassContext, program: string): CodeRunRequest {
   return {
+    program,
     // `input` is undefined at the top level, so code saved as a snippet reads `input` the same way in both places.
-    program: `${codemodePrelude()}${outboundOf(pass) === undefined ? "" : ` ${fetchPrelude()}`} var input = undefined; return await ${normalized.script};`,
+    prelude: `${codemodePrelude()}${outboundOf(pass) === undefined ? "" : ` ${fetchPrelude()}`} var input = undefined;`,
     bindings: passBindings(pass),
     signal: pass.abort.signal,
     environment: { epochMs: pass.execution.createdAt, randomSeed: pass.execution.executionId },

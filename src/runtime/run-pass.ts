@@ -33,10 +33,7 @@ function decide(pass: PassContext, run: { value?: unknown; logs: string[]; error
 /** Runs the pass to its end and records the outcome. */
 export async function runPass(pass: PassContext): Promise<PassOutcome> {
   const { executionId } = pass.execution;
-  const request = await passRequest(pass, pass.execution.code);
-  const run = "error" in request
-    ? { logs: [], error: { kind: "exception" as const, message: request.error } }
-    : await pass.deps.executor.run(request);
+  const run = await pass.deps.executor.run(passRequest(pass, pass.execution.code));
   if (run.error !== undefined || pass.fatal !== undefined) {
     // The program is gone: tell connectors still running to stop, and do not wait forever.
     if (!pass.abort.signal.aborted) pass.abort.abort(new Error(run.error?.message ?? pass.fatal?.error));

@@ -131,6 +131,9 @@ export class QuickJSExecutor implements Executor {
       return failure("exception", "environment must be { epochMs: finite number, randomSeed: string }.");
     }
     if (typeof program !== "string") return failure("exception", "The program must be a string of JavaScript or TypeScript.");
+    if (request.prelude !== undefined && (typeof request.prelude !== "string" || request.prelude.includes("\n"))) {
+      return failure("exception", "prelude must be a string of one line.");
+    }
     if (program.length > this.options.maxSourceChars) {
       return failure(
         "exception",
@@ -143,7 +146,8 @@ export class QuickJSExecutor implements Executor {
     const invalid = describeInvalidBindings(request.bindings);
     if (invalid !== undefined) return failure("exception", invalid);
     const { bindings, callHost } = prepareBindings(request.bindings);
-    const { result, logs } = await this.backend.run({ script: normalized.script, bindings, environment, signal, callHost });
+    const script = request.prelude === undefined ? normalized.script : `${request.prelude} ${normalized.script}`;
+    const { result, logs } = await this.backend.run({ script, bindings, environment, signal, callHost });
     switch (result.type) {
       case "error":
         return failure(result.kind, result.message, logs);

@@ -39,6 +39,13 @@ export interface CodeRunRequest {
   signal?: AbortSignal;
   /** Deterministic `Date` / `Math.random`. */
   environment?: CodeRunEnvironment;
+  /**
+   * Trusted script evaluated in the run's context just before the program, on the program's first
+   * line (so the program's line numbers are unchanged): write it as one line of statements, each
+   * ending in `;`. The durable runtime defines the `codemode` global with it. The program itself is
+   * normalised once, by the executor.
+   */
+  prelude?: string;
 }
 
 /** Outcome of one run. `run()` resolves with it; it never rejects. */

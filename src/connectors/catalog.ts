@@ -19,7 +19,10 @@ export const SNIPPETS_NAMESPACE = "snippets";
 export interface Catalog {
   /** Ranked paths (not schemas). An empty query lists everything. */
   search(query: string, options?: { limit?: number }): SearchOutput;
-  /** Declarations for `connector`, `connector.method` or `snippets.name`; `{ error }` with suggestions otherwise. */
+  /**
+   * Declarations for `connector`, `connector.method` or `snippets.name`; `{ error }` with suggestions otherwise.
+   * The description is in `types`, as JSDoc, so the optional `description` field is left out (not said twice).
+   */
   describe(target: string): DescribeOutput | { error: string };
 }
 
@@ -105,7 +108,7 @@ function splitTarget(target: string): { namespace: string; member?: string } {
  * @example
  * const catalog = createCatalog({ connectors: { github }, snippets: [] });
  * catalog.search("open pull requests"); // { results: [{ path: "github.list_pull_requests", ... }], ... }
- * catalog.describe("github.list_pull_requests"); // { kind: "method", types: "type ListPullRequestsInput = ..." }
+ * catalog.describe("github.list_pull_requests"); // { kind: "method", types: "declare const github: { list_pull_requests(input: { ... }): ... }" }
  */
 export function createCatalog({
   connectors,
@@ -137,34 +140,27 @@ export function createCatalog({
   function build(target: string): DescribeOutput | { error: string } {
     const { namespace, member } = splitTarget(target);
     const global = member === undefined && !has(namespace) ? globals.find((candidate) => candidate.name === namespace) : undefined;
-    if (global !== undefined) return { path: global.name, kind: "method", description: global.description, types: global.types };
+    if (global !== undefined) return { path: global.name, kind: "method", types: global.types };
     if (namespace === SNIPPETS_NAMESPACE && member !== undefined && !has(namespace)) {
       const snippet = snippetsByName.get(member);
       if (snippet === undefined) return notFound(target, `No snippet named "${member}"`);
-      const output: DescribeOutput = { path: `${SNIPPETS_NAMESPACE}.${member}`, kind: "snippet", types: snippetDeclaration(snippet) };
-      if (snippet.description !== undefined) output.description = snippet.description;
-      return output;
+      return { path: `${SNIPPETS_NAMESPACE}.${member}`, kind: "snippet", types: snippetDeclaration(snippet) };
     }
     if (!has(namespace)) return notFound(target, `No connector named "${namespace}"`);
     const connector = connectors[namespace]!;
     if (member === undefined) {
-      const output: DescribeOutput = { path: namespace, kind: "connector", types: connectorDeclaration(namespace, connector, DEFAULT_CONNECTOR_DECLARATION_MAX_CHARS) };
-      if (connector.description !== undefined) output.description = connector.description;
-      return output;
+      return { path: namespace, kind: "connector", types: connectorDeclaration(namespace, connector, DEFAULT_CONNECTOR_DECLARATION_MAX_CHARS) };
     }
     if (!Object.prototype.hasOwnProperty.call(connector.methods, member)) {
       const skipped = connector.skipped?.find((entry) => entry.name === member);
       if (skipped !== undefined) return { error: `${namespace}.${member} cannot be called from a program: ${skipped.reason}.` };
       return notFound(target, `No method "${member}" in ${namespace}`);
     }
-    const method = connector.methods[member]!;
-    const output: DescribeOutput = {
+    return {
       path: `${namespace}.${member}`,
       kind: "method",
-      types: methodDeclaration(namespace, member, method, { instructions: connector.instructions }),
+      types: methodDeclaration(namespace, member, connector.methods[member]!, { instructions: connector.instructions }),
     };
-    if (method.description !== undefined) output.description = method.description;
-    return output;
   }
 
   return {

@@ -136,11 +136,12 @@ export function connectorDeclaration(name: string, connector: Connector, maxChar
 }
 
 /**
- * One method: its input and output as named types (`CreateIssueInput`,
- * `CreateIssueOutput`; an output without a schema is `unknown`, unnamed), then
- * its signature with JSDoc inside `declare const connector: { ... }`, which
- * carries the connector's `instructions` (so the model reads them when it
- * looks a method up).
+ * One method: its signature with JSDoc (description, approval policy) and its
+ * input and output types written inline, as in the connector's declaration,
+ * inside `declare const connector: { ... }`, which carries the connector's
+ * `instructions` (so the model reads them when it looks a method up). Named
+ * aliases come first only where a schema needs them (`$ref`, recursion); an
+ * output without a schema is `unknown`.
  */
 export function methodDeclaration(
   connectorName: string,
@@ -148,20 +149,9 @@ export function methodDeclaration(
   method: ConnectorMethod,
   { instructions }: { instructions?: string | undefined } = {},
 ): string {
-  const base = pascalCase(methodName);
-  const emitter = new TypeScriptEmitter({ reservedNames: [connectorName, `${base}Input`, `${base}Output`] });
-  const input = method.inputSchema === undefined ? "unknown" : emitter.typeOf(method.inputSchema, { namePrefix: base });
-  const output = method.outputSchema === undefined ? "unknown" : emitter.typeOf(method.outputSchema, { namePrefix: `${base}Output` });
-  const optional = inputIsOptional(method.inputSchema) ? "?" : "";
-  const outputName = output === "unknown" ? "unknown" : `${base}Output`;
-  const lines = [
-    `type ${base}Input = ${input};`,
-    ...(outputName === "unknown" ? [] : [`type ${base}Output = ${output};`]),
-    `${jsDoc([instructions], "")}declare const ${connectorName}: {`,
-    `${jsDoc(methodDocLines(method), "  ")}  ${propertyKey(methodName)}(input${optional}: ${base}Input): Promise<${outputName}>;`,
-    "};",
-  ];
-  return withAliases(emitter, lines.join("\n"));
+  const emitter = new TypeScriptEmitter({ reservedNames: [connectorName] });
+  const member = methodMember(emitter, methodName, method, "  ", pascalCase(methodName));
+  return withAliases(emitter, `${jsDoc([instructions], "")}declare const ${connectorName}: {\n${member}\n};`);
 }
 
 /** A snippet: its input type, how to run it, and its code (as comments, so the output stays valid TypeScript). */

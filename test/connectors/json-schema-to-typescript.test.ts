@@ -86,6 +86,8 @@ describe("generated declarations compile", () => {
     const declaration = methodDeclaration("stripe", "create_payment_intent", toConnector(STRIPE_LIKE).methods["create_payment_intent"]!);
     const checks = [
       declaration,
+      "type CreatePaymentIntentInput = Parameters<typeof stripe.create_payment_intent>[0];",
+      "type CreatePaymentIntentOutput = Awaited<ReturnType<typeof stripe.create_payment_intent>>;",
       `const ok: CreatePaymentIntentInput = { amount: 100, currency: "usd", metadata: { order: "1" }, capture_method: "manual" };`,
       `const blank: CreatePaymentIntentInput = { amount: 1, currency: "eur", metadata: "" };`,
       `// @ts-expect-error currency is required`,

@@ -143,7 +143,8 @@ describe("server-everything over stdio", () => {
     const weather = await typed.methods["get-structured-content"]!.execute({ location: "Chicago" }, callContext("x"));
     expect(weather).toMatchObject({ temperature: expect.any(Number), conditions: expect.any(String) });
     const declaration = methodDeclaration("typed", "get-structured-content", typed.methods["get-structured-content"]!);
-    expect(declaration).toContain("type GetStructuredContentOutput = {\n  temperature: number;");
+    expect(declaration).toContain('"get-structured-content"(input: {');
+    expect(declaration).toContain("}): Promise<{\n    temperature: number;");
   });
 
   it("returns plain text results as text and structured results as objects", async () => {

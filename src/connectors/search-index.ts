@@ -2,7 +2,7 @@
  * Ranked lexical search (BM25 via `minisearch`) over connector methods and
  * snippets: names split on `_`, `-`, `.` and camelCase, the description's first
  * sentence (weighted most: it is how a tool says what it does), the rest of
- * the description and parameter names. Order is deterministic: score, then path.
+ * the description and parameter names. Order is deterministic: score (unrounded), then path.
  */
 import MiniSearch from "minisearch";
 import type { SearchOutput, SearchResult } from "./types.js";
@@ -99,21 +99,36 @@ function clampLimit(limit: number | undefined): number {
   return Math.max(1, Math.min(MAX_SEARCH_LIMIT, Math.floor(limit)));
 }
 
-function toResult(document: SearchDocument, score: number): SearchResult {
+/**
+ * A score as shown: two significant digits, whole numbers from 10 up (`90.42` → `90`,
+ * `4.567` → `4.6`). Scores only say how close hits are; more digits cost tokens and
+ * say nothing a model uses. Results are ranked on the unrounded score.
+ */
+export function displayScore(score: number): number {
+  return score >= 10 ? Math.round(score) : Number(score.toPrecision(2));
+}
+
+interface RankedResult {
+  result: SearchResult;
+  /** The unrounded score, for ranking. */
+  rank: number;
+}
+
+function toResult(document: SearchDocument, score: number): RankedResult {
   const result: SearchResult = {
     path: document.path,
     connector: document.connector,
     method: document.method,
     kind: document.kind,
-    score: Math.round(score * 100) / 100,
+    score: displayScore(score),
   };
   const description = summarise(document.description);
   if (description !== undefined) result.description = description;
-  return result;
+  return { result, rank: score };
 }
 
-function byScoreThenPath(a: SearchResult, b: SearchResult): number {
-  return b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+function byScoreThenPath(a: RankedResult, b: RankedResult): number {
+  return b.rank - a.rank || (a.result.path < b.result.path ? -1 : a.result.path > b.result.path ? 1 : 0);
 }
 
 /**
@@ -149,7 +164,7 @@ export function createSearchIndex(documents: SearchDocument[]): SearchIndex {
   return {
     search(query, options) {
       const limit = clampLimit(options?.limit);
-      const hits: SearchResult[] =
+      const hits: RankedResult[] =
         query.trim() === ""
           ? documents.map((document) => toResult(document, 0))
           : index.search(query).flatMap((hit) => {
@@ -157,7 +172,7 @@ export function createSearchIndex(documents: SearchDocument[]): SearchIndex {
               return document === undefined ? [] : [toResult(document, hit.score)];
             });
       hits.sort(byScoreThenPath);
-      return { results: hits.slice(0, limit), total: hits.length, truncated: hits.length > limit };
+      return { results: hits.slice(0, limit).map((hit) => hit.result), total: hits.length, truncated: hits.length > limit };
     },
   };
 }

@@ -89,7 +89,8 @@ describe("createCatalog().search", () => {
     const scores = catalog.search("repository").results;
     for (let index = 1; index < scores.length; index++) {
       const [a, b] = [scores[index - 1]!, scores[index]!];
-      expect(a.score > b.score || (a.score === b.score && a.path < b.path)).toBe(true);
+      expect(a.score).toBeGreaterThanOrEqual(b.score); // ranked on the unrounded score; shown scores may tie
+      expect(Number.isInteger(a.score) || a.score < 10).toBe(true);
     }
   });
 
@@ -104,8 +105,8 @@ describe("createCatalog().describe", () => {
     if ("error" in out) throw new Error(out.error);
     expect(out.kind).toBe("connector");
     expect(out.path).toBe("github");
-    expect(out.description).toBe("GitHub REST API");
-    expect(out.types).toContain("declare const github: {");
+    expect(out).not.toHaveProperty("description"); // said once, as JSDoc in types
+    expect(out.types).toContain("/** GitHub REST API */\ndeclare const github: {");
     expect(out.types).toContain("list_pull_requests(input: {");
     expect(out.types).toContain('state?: "open" | "closed" | "all";');
     expect(out.types).toContain("createIssue(input: {");
@@ -114,13 +115,47 @@ describe("createCatalog().describe", () => {
     expect(out.types).toContain("Not callable from programs: ask_user (no execute function)");
   });
 
-  it("describes a method with named input and output types and JSDoc", () => {
+  it("describes a method with inline input and output types and its description once, as JSDoc", () => {
     const out = catalog.describe("github.createIssue");
     if ("error" in out) throw new Error(out.error);
-    expect(out).toMatchObject({ path: "github.createIssue", kind: "method", description: "Create an issue in a repository." });
-    expect(out.types).toContain("type CreateIssueInput = {\n  /** Issue title */\n  title: string;\n};");
-    expect(out.types).toContain("type CreateIssueOutput = {\n  number: number;\n};");
-    expect(out.types).toContain("createIssue(input: CreateIssueInput): Promise<CreateIssueOutput>;");
+    expect(out).toEqual({
+      path: "github.createIssue",
+      kind: "method",
+      types: [
+        "declare const github: {",
+        "  /**",
+        "   * Create an issue in a repository.",
+        '   * Requires human approval: the run pauses (status "paused") until approved.',
+        "   */",
+        "  createIssue(input: {",
+        "    /** Issue title */",
+        "    title: string;",
+        "  }): Promise<{",
+        "    number: number;",
+        "  }>;",
+        "};",
+      ].join("\n"),
+    });
+  });
+
+  it("says each description once, in types as JSDoc, never again in a description field", () => {
+    const withFetch = createCatalog({
+      connectors: { github, stripe },
+      snippets: [],
+      globals: [{ name: "fetch", description: "HTTP request.", types: "/** HTTP request. */\ndeclare function fetch(url: string): Promise<unknown>;", params: [] }],
+    });
+    const cases: Array<[typeof catalog, string, string]> = [
+      [catalog, "github", "GitHub REST API"],
+      [catalog, "stripe.create_refund", "Refund a charge."],
+      [catalog, "snippets.weekly_report", "Summarise merged pull requests of the week"],
+      [withFetch, "fetch", "HTTP request."],
+    ];
+    for (const [source, target, description] of cases) {
+      const out = source.describe(target);
+      if ("error" in out) throw new Error(out.error);
+      expect(Object.keys(out).sort()).toEqual(["kind", "path", "types"]);
+      expect(out.types).toContain(description);
+    }
   });
 
   it("carries the connector's instructions into a method's declaration", () => {

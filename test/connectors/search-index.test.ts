@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { createSearchIndex, normaliseTerm, tokenize, type SearchDocument } from "../../src/connectors/search-index.js";
+import { createSearchIndex, displayScore, normaliseTerm, tokenize, type SearchDocument } from "../../src/connectors/search-index.js";
 
 describe("search terms", () => {
   it("split names on _, -, . and camelCase", () => {
@@ -14,6 +14,28 @@ describe("search terms", () => {
     expect(normaliseTerm("organization")).toBe("org");
     expect(normaliseTerm("status")).toBe("status");
     expect(normaliseTerm("the")).toBeNull();
+  });
+});
+
+describe("scores", () => {
+  it("are shown with two significant digits, whole numbers from 10 up", () => {
+    expect(displayScore(90.42)).toBe(90);
+    expect(displayScore(123.456)).toBe(123);
+    expect(displayScore(10.5)).toBe(11);
+    expect(displayScore(4.567)).toBe(4.6);
+    expect(displayScore(0.01234)).toBe(0.012);
+    expect(displayScore(0)).toBe(0);
+  });
+
+  it("rank on the unrounded score, not on the rounded one (then by path)", () => {
+    const doc = (path: string, description: string): SearchDocument => ({
+      path, connector: path.split(".")[0]!, method: path.split(".")[1]!, kind: "method", params: [], description,
+    });
+    // alpha's longer description scores slightly lower; both round to the same shown score.
+    const index = createSearchIndex([doc("alpha.send_email", "Send an email to a list. Attachments allowed."), doc("zeta.send_email", "Send an email to a list."), doc("mid.other", "Unrelated.")]);
+    const [first, second] = index.search("send email").results;
+    expect(first!.score).toBe(second!.score);
+    expect([first!.path, second!.path]).toEqual(["zeta.send_email", "alpha.send_email"]);
   });
 });
 

@@ -42,7 +42,8 @@ function methodDocLines(method: ConnectorMethod): string[] {
 export function inputTypeOf(schema: JSONSchema7): string {
   const emitter = new TypeScriptEmitter({ docs: false });
   const type = emitter.typeOf(schema, { namePrefix: "" });
-  return type.replace(/\n\s*/g, " ").replace(/;\s}/g, "; }");
+  // Collapsed as the emitter writes a short object: `{ a: string; b?: number }`.
+  return type.replace(/\n\s*/g, " ").replace(/; }/g, " }");
 }
 
 /** The member line(s) of one method inside `declare const name: { ... }`. */

@@ -17,6 +17,13 @@ type JsonObject = Record<string, unknown>;
 /** Nesting beyond this depth is rendered `unknown` (guards pathological schemas). */
 const MAX_DEPTH = 32;
 
+/**
+ * An object without JSDoc whose members fit in this many characters is written
+ * on one line (`{ user_id: string; team?: string }`), as a formatter would:
+ * as clear, and a line per member costs the reader more than it tells.
+ */
+export const ONE_LINE_OBJECT_MAX_CHARS = 60;
+
 function literal(value: unknown): string {
   if (value === null) return "null";
   if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return JSON.stringify(value);
@@ -198,12 +205,15 @@ export class TypeScriptEmitter {
     if (isRecord(schema["patternProperties"])) {
       for (const pattern of Object.values(schema["patternProperties"])) extra.push(this.convert(pattern, { ...context, indent: inner }));
     }
-    const closed = `{\n${lines.join("\n")}\n${context.indent}}`;
+    const members = lines.map((line) => line.slice(inner.length));
+    const oneLine = `{ ${members.join(" ").replace(/;$/, "")} }`;
+    const fitsOneLine = lines.length > 0 && !members.some((member) => member.includes("\n")) && oneLine.length <= ONE_LINE_OBJECT_MAX_CHARS;
+    const closed = fitsOneLine ? oneLine : `{\n${lines.join("\n")}\n${context.indent}}`;
     if (extra.length === 0) {
       if (lines.length > 0) return closed;
-      return additional === false ? "{}" : "{ [key: string]: unknown }";
+      return additional === false ? "{}" : "Record<string, unknown>";
     }
-    const record = `{ [key: string]: ${union(extra)} }`;
+    const record = `Record<string, ${union(extra)}>`;
     return lines.length === 0 ? record : `${closed} & ${record}`;
   }
 

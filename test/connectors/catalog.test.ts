@@ -130,9 +130,7 @@ describe("createCatalog().describe", () => {
         "  createIssue(input: {",
         "    /** Issue title */",
         "    title: string;",
-        "  }): Promise<{",
-        "    number: number;",
-        "  }>;",
+        "  }): Promise<{ number: number }>;",
         "};",
       ].join("\n"),
     });

@@ -48,17 +48,30 @@ describe("TypeScriptEmitter", () => {
     expect(typeOf({ type: "array", prefixItems: [{ type: "string" }, { type: "number" }], items: false })).toBe("[string, number]");
     expect(typeOf({ type: "array", items: [{ type: "string" }], additionalItems: { type: "number" } })).toBe("[string, ...number[]]");
     expect(typeOf({ type: "array", prefixItems: [{ type: "string" }, { type: "number" }], minItems: 1, items: false })).toBe("[string, number?]");
-    expect(typeOf({ type: "object", additionalProperties: { type: "number" } })).toBe("{ [key: string]: number }");
-    expect(typeOf({ type: "object" })).toBe("{ [key: string]: unknown }");
+    expect(typeOf({ type: "object", additionalProperties: { type: "number" } })).toBe("Record<string, number>");
+    expect(typeOf({ type: "object" })).toBe("Record<string, unknown>");
     expect(typeOf({ type: "object", additionalProperties: false })).toBe("{}");
     expect(typeOf({})).toBe("unknown");
     expect(typeOf(false)).toBe("never");
     expect(typeOf({ type: "object", properties: { "a-b": { type: "string" }, c: { type: "number" } }, required: ["c"] })).toBe(
-      '{\n  "a-b"?: string;\n  c: number;\n}',
+      '{ "a-b"?: string; c: number }',
     );
     expect(typeOf({ allOf: [{ type: "object", properties: { a: { type: "string" } } }, { anyOf: [{ type: "string" }, { type: "number" }] }] })).toBe(
-      "{\n  a?: string;\n} & (string | number)",
+      "{ a?: string } & (string | number)",
     );
+    expect(typeOf({ type: "object", properties: { a: { type: "string" } }, additionalProperties: { type: "number" } })).toBe(
+      "{ a?: string } & Record<string, number>",
+    );
+  });
+
+  it("writes an object on one line when it has no JSDoc and fits in ONE_LINE_OBJECT_MAX_CHARS, else one member per line", () => {
+    const small = { type: "object", properties: { user_id: { type: "string" }, team: { type: "string" } }, required: ["user_id"] };
+    expect(typeOf(small)).toBe("{ user_id: string; team?: string }");
+    expect(typeOf({ type: "object", properties: { owner: small } })).toBe("{ owner?: { user_id: string; team?: string } }");
+    const long = { type: "object", properties: Object.fromEntries(["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"].map((name) => [name, { type: "string" }])) };
+    expect(typeOf(long)).toBe(`{\n${["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"].map((name) => `  ${name}?: string;`).join("\n")}\n}`);
+    const documented = { type: "object", properties: { id: { type: "string", description: "The id." } } };
+    expect(new TypeScriptEmitter().typeOf(documented)).toBe("{\n  /** The id. */\n  id?: string;\n}");
   });
 
   it("names $ref targets as aliases, including recursion", () => {
@@ -68,8 +81,8 @@ describe("TypeScriptEmitter", () => {
       properties: { root: { $ref: "#/definitions/node" } },
       definitions: { node: { type: "object", properties: { children: { type: "array", items: { $ref: "#/definitions/node" } } } } },
     };
-    expect(emitter.typeOf(schema, { namePrefix: "Tree" })).toBe("{\n  root?: TreeNode;\n}");
-    expect(emitter.aliases()).toEqual(["type TreeNode = {\n  children?: TreeNode[];\n};"]);
+    expect(emitter.typeOf(schema, { namePrefix: "Tree" })).toBe("{ root?: TreeNode }");
+    expect(emitter.aliases()).toEqual(["type TreeNode = { children?: TreeNode[] };"]);
   });
 
   it("writes descriptions, defaults and formats as JSDoc, escaping comment terminators", () => {
@@ -143,7 +156,7 @@ describe("generated declarations compile", () => {
     }
     const files = declarationFiles("zod", connector);
     expect(compileDiagnostics(files)).toEqual([]);
-    expect(files["zod.ts"]).toContain('kind: {\n      type: "click";');
+    expect(files["zod.ts"]).toContain('kind: { type: "click"; x: number; y: number } | { type: "key"; key: string };');
   });
 
   it("for every schema of the GitHub REST API OpenAPI document (components and operations)", () => {

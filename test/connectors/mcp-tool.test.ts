@@ -86,7 +86,7 @@ describe("a real MCP server (server-memory over stdio) as a connector", () => {
     if (!result.success) {
       expect(result.error).toContain("Invalid arguments for memory.open_nodes(input):");
       expect(result.error).toContain('names: expected array, got string "Ada"');
-      expect(result.error).toContain("Expected input: { names: string[]; }");
+      expect(result.error).toContain("Expected input: { names: string[] }");
     }
   });
 

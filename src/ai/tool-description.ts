@@ -8,6 +8,7 @@
  * declarations are inlined only when they fit.
  */
 import { fullConnectorDeclaration } from "../connectors/declarations.js";
+import { normaliseTerm, tokenize } from "../connectors/search-index.js";
 import type { Connector } from "../connectors/types.js";
 
 /** Characters of the whole description (≈ 4 characters per o200k token, so ≈ 900 tokens). */
@@ -15,7 +16,7 @@ export const DEFAULT_DESCRIPTION_MAX_CHARS = 3600;
 /** A namespace hint is cut to this many characters. */
 export const NAMESPACE_HINT_MAX_CHARS = 90;
 /** How many method names a hint lists when the connector has no description. */
-const HINT_METHOD_NAMES = 4;
+const HINT_METHOD_NAMES = 3;
 
 /** When to put full TypeScript declarations into the description. */
 export type InlineTypes = "auto" | boolean;
@@ -29,27 +30,50 @@ function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
+/**
+ * Up to `count` method names that show a namespace's range: in order, each one
+ * sharing no word with those already picked (`list_customer, get_invoice,
+ * create_ticket` rather than `list_customer, get_customer, create_customer`),
+ * then the first of the rest.
+ */
+export function representativeMethods(methods: string[], count: number): string[] {
+  const words = (method: string): string[] => tokenize(method).flatMap((word) => normaliseTerm(word) ?? []);
+  const seen = new Set<string>();
+  const picked: string[] = [];
+  for (const method of methods) {
+    if (picked.length === count) break;
+    const own = words(method);
+    if (own.some((word) => seen.has(word))) continue;
+    picked.push(method);
+    for (const word of own) seen.add(word);
+  }
+  for (const method of methods) {
+    if (picked.length === count) break;
+    if (!picked.includes(method)) picked.push(method);
+  }
+  return methods.filter((method) => picked.includes(method));
+}
+
 /** `github: GitHub issues and pull requests (12 methods)` or, without a description, a few method names. */
 export function namespaceHint(name: string, connector: Connector): string {
   const methods = Object.keys(connector.methods);
   const count = `${methods.length} method${methods.length === 1 ? "" : "s"}`;
   const description = connector.description === undefined ? "" : firstSentence(connector.description);
   if (description !== "") return `- ${name}: ${clip(description, NAMESPACE_HINT_MAX_CHARS)} (${count})`;
-  const shown = methods.slice(0, HINT_METHOD_NAMES).join(", ");
+  const shown = representativeMethods(methods, HINT_METHOD_NAMES).join(", ");
   const more = methods.length > HINT_METHOD_NAMES ? ", …" : "";
   return `- ${name}: ${clip(`${shown}${more}`, NAMESPACE_HINT_MAX_CHARS)} (${count})`;
 }
 
-const INTRO =
-  "Runs a JavaScript/TypeScript program in a sandbox. Each namespace is a global; its methods are async and take one object:";
+const INTRO = "Runs a JavaScript/TypeScript program in a sandbox. Namespaces are globals of async methods taking one object:";
 
 function example(first: string | undefined): string {
   const namespace = first ?? "ns";
   return [
-    "`code` is an async arrow function; its return value is the result. Typical flow, one call each:",
-    `1. async () => codemode.search("what you need") // ranked paths "${namespace}.method", also saved snippets`,
-    `2. async () => codemode.describe("${namespace}.method") // exact TypeScript types (or a whole namespace)`,
-    `3. async () => { const r = await ${namespace}.method({ ... }); return r; } // batch calls, return only what you need`,
+    "Typical flow, one call each; the code's value is the result:",
+    `1. codemode.search("what you need") // ranked paths of methods and saved snippets`,
+    `2. codemode.describe("${namespace}.method") // exact TypeScript types (or a whole namespace)`,
+    `3. async () => { const r = await ${namespace}.method({ ... }); return r.id; } // batch calls; return only what you need`,
   ].join("\n");
 }
 
@@ -58,12 +82,11 @@ const FETCH_ORIGINS_MAX_CHARS = 160;
 
 function rules(fetchOrigins: string | undefined): string {
   const reach = fetchOrigins === undefined
-    ? "No fetch, require, process or timers: only the namespaces reach outside."
-    : `fetch(url, init?) works like the web fetch for ${clip(fetchOrigins, FETCH_ORIGINS_MAX_CHARS)} only (sent by the host, recorded; codemode.describe("fetch")). No require, process or timers.`;
+    ? " No fetch, require, process or timers."
+    : `\nfetch(url, init?) works like the web fetch for ${clip(fetchOrigins, FETCH_ORIGINS_MAX_CHARS)} only (sent by the host, recorded; codemode.describe("fetch")). No require, process or timers.`;
   return [
-    "codemode.run(name, input) runs a saved snippet; codemode.step(name, fn) records a value once. console.log goes to logs.",
-    reach,
-    "status \"error\": fix the code and call again. \"paused\": a call awaits human approval; do not retry or work around it; tell the user; after approval the program resumes without repeating calls.",
+    `codemode.run(name, input) runs a saved snippet; codemode.step(name, fn) records a value once; console.log → logs.${reach}`,
+    "Status error: fix the code and retry. paused: a call awaits human approval; tell the user, don't retry or work around it; once approved, it resumes without repeating calls.",
   ].join("\n");
 }
 

@@ -3,7 +3,9 @@ import { describe, expect, it } from "vitest";
 import { syntheticToolSets } from "../../bench/synthetic-tools.js";
 import { resolveConnector } from "../../src/connectors/resolve-connector.js";
 import type { Connector } from "../../src/connectors/types.js";
-import { buildToolDescription, namespaceHint } from "../../src/ai/tool-description.js";
+import { CODEMODE_INPUT_JSON_SCHEMA } from "../../src/ai/codemode-input-schema.js";
+import { buildToolDescription, namespaceHint, representativeMethods } from "../../src/ai/tool-description.js";
+import { createCatalog } from "../../src/connectors/catalog.js";
 
 function connectorsFor(count: number): Record<string, Connector> {
   return Object.fromEntries(Object.entries(syntheticToolSets(count)).map(([name, tools]) => [name, resolveConnector(name, tools)]));
@@ -31,8 +33,10 @@ describe("buildToolDescription", () => {
     expect(text).toContain("codemode.search(");
     expect(text).toContain("codemode.describe(");
     expect(text).toContain("await github.method(");
-    expect(text).toMatch(/"paused": a call awaits human approval/);
+    expect(text).toMatch(/paused: a call awaits human approval; tell the user, don't retry or work around it/);
     expect(text).toMatch(/No fetch, require, process or timers/);
+    expect(text).toContain("codemode.run(name, input) runs a saved snippet; codemode.step(name, fn) records a value once; console.log → logs.");
+    expect(text).toContain("return only what you need");
     expect(text).not.toContain("declare const");
   });
 
@@ -71,7 +75,33 @@ describe("buildToolDescription", () => {
   });
 });
 
+describe("context cost (o200k) at 100 synthetic tools", () => {
+  it("tool definition + one search (default limit) + one describe of the top hit is at most 5% of passing the tools directly", () => {
+    const connectors = connectorsFor(100);
+    const direct = Object.entries(connectors).flatMap(([namespace, connector]) =>
+      Object.entries(connector.methods).map(([name, method]) => ({
+        type: "function",
+        function: { name: `${namespace}_${name}`, description: method.description ?? "", parameters: method.inputSchema ?? { type: "object", properties: {} } },
+      })),
+    );
+    const tool = { type: "function", function: { name: "codemode", description: buildToolDescription({ connectors }), parameters: CODEMODE_INPUT_JSON_SCHEMA } };
+    const catalog = createCatalog({ connectors, snippets: [] });
+    const found = catalog.search("create customer");
+    const described = catalog.describe(found.results[0]!.path);
+    const codemode = [tool, found, described].reduce((sum, part) => sum + countTokens(JSON.stringify(part)), 0);
+    expect(codemode).toBeLessThanOrEqual(countTokens(JSON.stringify(direct)) * 0.05);
+  });
+});
+
 describe("namespaceHint", () => {
+  it("without a description, lists method names that show the namespace's range", () => {
+    const methods = ["list_customer", "get_customer", "create_customer", "list_invoice", "get_invoice", "create_ticket", "update_product"];
+    expect(representativeMethods(methods, 3)).toEqual(["list_customer", "get_invoice", "create_ticket"]);
+    expect(representativeMethods(["list_issues", "list_issue_comments", "get_issue"], 3)).toEqual(["list_issues", "list_issue_comments", "get_issue"]);
+    const connector: Connector = { methods: Object.fromEntries(methods.map((method) => [method, { execute: () => 1 }])) };
+    expect(namespaceHint("crm", connector)).toBe(`- crm: list_customer, get_invoice, create_ticket, … (${methods.length} methods)`);
+  });
+
   it("uses the first sentence of the description, clipped", () => {
     const long = { description: `${"word ".repeat(40)}end. Second sentence.`, methods: {} };
     const hint = namespaceHint("x", long);

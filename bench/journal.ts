@@ -17,6 +17,7 @@ import { fileURLToPath } from "node:url";
 import { createClient, type Client } from "@libsql/client";
 import type { Connector } from "../src/connectors/types.js";
 import { createDurableRuntime } from "../src/runtime/durable-runtime.js";
+import { LocalSqliteClient } from "../src/runtime/store/local-sqlite-client.js";
 import { QuickJSExecutor } from "../src/sandbox/quickjs-executor.js";
 import type { Executor } from "../src/sandbox/types.js";
 
@@ -71,9 +72,9 @@ const svc: Connector = {
 
 const LOOP = (calls: number, tail = "") => `async () => { let sum = 0; for (let i = 0; i < ${calls}; i++) sum += await svc.inc({ i }); ${tail} return sum; }`;
 
-function freshDatabase(): { url: string; cleanup: () => void } {
+function freshDatabase(): { path: string; cleanup: () => void } {
   const folder = mkdtempSync(join(tmpdir(), "codemode-bench-"));
-  return { url: `file:${join(folder, "journal.db")}`, cleanup: () => rmSync(folder, { recursive: true, force: true }) };
+  return { path: join(folder, "journal.db"), cleanup: () => rmSync(folder, { recursive: true, force: true }) };
 }
 
 async function withoutJournal(executor: Executor): Promise<number> {
@@ -84,34 +85,42 @@ async function withoutJournal(executor: Executor): Promise<number> {
   return performance.now() - started;
 }
 
+/** The two ways a `file:` database is reached: the runtime's own embedded driver (what `store: "file:…"` opens) or an `@libsql/client` Client handed in. */
+const DRIVERS = {
+  "embedded (default for `file:` URLs)": (path: string): Client | LocalSqliteClient => new LocalSqliteClient(path, { timeout: 10_000 }),
+  "`@libsql/client` Client passed as `store`": (path: string): Client | LocalSqliteClient => createClient({ url: `file:${path}`, timeout: 10_000, concurrency: 1 }),
+};
+
 async function overheadRows(): Promise<{ rows: string[]; perCall: { statements: number; roundTrips: number } }> {
   const rows: string[] = [];
   let perCall = { statements: 0, roundTrips: 0 };
-  for (const isolation of ["in-process", "worker-thread"] as const) {
-    const executor = new QuickJSExecutor({ isolation, poolSize: 1 });
-    const database = freshDatabase();
-    const { client, counts } = counting(createClient({ url: database.url, timeout: 10_000, concurrency: 1 }));
-    const runtime = createDurableRuntime({ store: client, executor, connectors: { svc }, maxExecutions: 1_000 });
-    await runtime.execute({ code: "async () => svc.inc({ i: 0 })" });
-    await withoutJournal(executor);
-    const plain: number[] = [];
-    const journaled: number[] = [];
-    for (let sample = 0; sample < SAMPLES; sample++) {
-      plain.push(await withoutJournal(executor));
-      const before = { ...counts };
-      const started = performance.now();
-      const out = await runtime.execute({ code: LOOP(CALLS) });
-      journaled.push(performance.now() - started);
-      if (out.status !== "completed") throw new Error(JSON.stringify(out));
-      perCall = { statements: (counts.statements - before.statements) / CALLS, roundTrips: (counts.roundTrips - before.roundTrips) / CALLS };
+  for (const isolation of ["worker-thread", "in-process"] as const) {
+    for (const [driver, open] of Object.entries(DRIVERS)) {
+      const executor = new QuickJSExecutor({ isolation, poolSize: 1 });
+      const database = freshDatabase();
+      const { client, counts } = counting(open(database.path) as Client);
+      const runtime = createDurableRuntime({ store: client, executor, connectors: { svc }, maxExecutions: 1_000 });
+      await runtime.execute({ code: "async () => svc.inc({ i: 0 })" });
+      await withoutJournal(executor);
+      const plain: number[] = [];
+      const journaled: number[] = [];
+      for (let sample = 0; sample < SAMPLES; sample++) {
+        plain.push(await withoutJournal(executor));
+        const before = { ...counts };
+        const started = performance.now();
+        const out = await runtime.execute({ code: LOOP(CALLS) });
+        journaled.push(performance.now() - started);
+        if (out.status !== "completed") throw new Error(JSON.stringify(out));
+        perCall = { statements: (counts.statements - before.statements) / CALLS, roundTrips: (counts.roundTrips - before.roundTrips) / CALLS };
+      }
+      const a = median(plain);
+      const b = median(journaled);
+      rows.push(`| ${isolation} | ${driver} | ${a.toFixed(1)} | ${b.toFixed(1)} | ${(b / a).toFixed(2)}x | ${(((b - a) / CALLS) * 1000).toFixed(1)} |`);
+      await runtime.close();
+      await executor.dispose();
+      client.close();
+      database.cleanup();
     }
-    const a = median(plain);
-    const b = median(journaled);
-    rows.push(`| ${isolation} | ${a.toFixed(1)} | ${b.toFixed(1)} | ${(b / a).toFixed(2)}x | ${(((b - a) / CALLS) * 1000).toFixed(1)} |`);
-    await runtime.close();
-    await executor.dispose();
-    client.close();
-    database.cleanup();
   }
   return { rows, perCall };
 }
@@ -121,7 +130,7 @@ async function resumeRows(): Promise<string[]> {
   const executor = new QuickJSExecutor({ isolation: "in-process", timeoutMs: 600_000 });
   for (const size of RESUME_SIZES) {
     const database = freshDatabase();
-    const { client, counts } = counting(createClient({ url: database.url, timeout: 10_000, concurrency: 1 }));
+    const { client, counts } = counting(new LocalSqliteClient(database.path, { timeout: 10_000 }) as unknown as Client);
     const runtime = createDurableRuntime({ store: client, executor, connectors: { svc }, maxExecutions: 1_000 });
     const times: number[] = [];
     let trips = 0;
@@ -154,10 +163,10 @@ export async function run(): Promise<string> {
   return [
     "## Journal (durable runtime on a file database)",
     "",
-    `A ${CALLS.toLocaleString("en-US")}-call program (\`for … sum += await svc.inc({ i })\`), median of ${SAMPLES}: the executor alone with plain bindings vs. \`runtime.execute\` journaling every call to a fresh \`file:\` libSQL database (WAL). Target: at most ~2x.`,
+    `A ${CALLS.toLocaleString("en-US")}-call program (\`for … sum += await svc.inc({ i })\`), median of ${SAMPLES}: the executor alone with plain bindings vs. \`runtime.execute\` journaling every call to a fresh \`file:\` libSQL database (WAL), through the runtime's embedded driver (what a \`file:\` URL opens: one native connection, statements prepared once) and through an \`@libsql/client\` Client handed in (which prepares every statement anew). Target: at most ~2x.`,
     "",
-    "| executor isolation | without journal (ms) | with journal (ms) | ratio | journal cost per call (µs) |",
-    "|---|---:|---:|---:|---:|",
+    "| executor isolation | store driver | without journal (ms) | with journal (ms) | ratio | journal cost per call (µs) |",
+    "|---|---|---:|---:|---:|---:|",
     ...overhead.rows,
     "",
     `Per connector call: ${overhead.perCall.statements.toFixed(3)} statements in ${overhead.perCall.roundTrips.toFixed(3)} round trips (the \`executing\` row must be durable before the connector runs; the previous call's \`applied\` update is merged into the same upsert statement — group commit).`,

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { createClient, type Client } from "@libsql/client";
 import { afterAll, describe, expect, it } from "vitest";
 import { createDurableRuntime, type DurableRuntime } from "../../src/runtime/durable-runtime.js";
+import { LocalSqliteClient } from "../../src/runtime/store/local-sqlite-client.js";
 import { createMockConnector } from "../../src/test/index.js";
 import { memoryClient, sequentialIds, sharedExecutor, testClock } from "../runtime/runtime-fixture.js";
 import { faultyClient, INJECTED_MESSAGE } from "./support/faulty-client.js";
@@ -71,6 +72,33 @@ describe("store faults end as kind store with nothing half-written", () => {
     expect(await next.approve({ executionId: paused.executionId })).toMatchObject({ status: "completed", result: [2, 4] });
     expect(svc.ledger.duplicates()).toEqual([]);
     fresh.close();
+  });
+
+  it("busy on the embedded driver (what a file: URL opens): the same runtime works again as soon as the lock is released", async () => {
+    const url = fileUrl();
+    const client = new LocalSqliteClient(url.slice("file:".length), { timeout: 50 });
+    const svc = svcConnector();
+    const runtime = runtimeOn(client as unknown as Client, { svc });
+    const paused = await runtime.execute({ code: GATED });
+    expect(paused.status).toBe("paused");
+    const locker = createClient({ url, timeout: 50 });
+    const lock = await locker.transaction("write");
+    await lock.execute("INSERT INTO codemode_snippets (runtime, name, record_version, code, connectors, execution_id, created_at) VALUES ('other', 'x', 1, 'x', '[]', 'x', 0)");
+
+    faults += 3;
+    expectStoreError(await runtime.execute({ code: GATED }), /locked|busy/i);
+    expectStoreError(await runtime.approve({ executionId: paused.executionId }), /locked|busy/i);
+    expectStoreError(await runtime.reject({ executionId: paused.executionId }) as never, /locked|busy/i);
+    await lock.rollback();
+    locker.close();
+    // Unlike an @libsql/client connection (see the test above), the embedded driver rolls a failed
+    // batch back and keeps no failed statement in progress: the same connection carries on.
+    expect((await runtime.executions()).map((entry) => entry.status)).toEqual(["paused"]);
+    expect(svc.ledger.count("svc.gated")).toBe(0);
+    expect(await runtime.approve({ executionId: paused.executionId })).toMatchObject({ status: "completed", result: [2, 4] });
+    expect((await runtime.execute({ code: GATED })).status).toBe("paused");
+    expect(svc.ledger.duplicates()).toEqual([]);
+    client.close();
   });
 
   it("busy in the middle of a pass: the pass stops before the next effect and ends error/store, or expired once its lease runs out", async () => {

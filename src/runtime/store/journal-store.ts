@@ -6,7 +6,8 @@
  * by runtime name; every status change is a compare-and-set whose affected
  * row count is checked.
  */
-import type { Client, InStatement, ResultSet } from "@libsql/client";
+import type { InStatement } from "@libsql/client";
+import type { SqlClient, SqlResult } from "./sql-client.js";
 import type { ExecutionStatus } from "../types.js";
 import { migrateStore } from "./migrations.js";
 import { RECORD_VERSION, TERMINAL_EXECUTION_STATUSES, type CallJournalRecord, type ExecutionRecord, type SnippetRecord } from "./records.js";
@@ -44,12 +45,12 @@ function pruneStatements(runtime: string, keep: number): InStatement[] {
   ];
 }
 
-function idsOf(result: ResultSet | undefined): string[] {
+function idsOf(result: SqlResult | undefined): string[] {
   return (result?.rows ?? []).map((row) => String(row["id"]));
 }
 
 /** Creates the store operations for `runtime` on `client`; the schema is migrated on first use. */
-export function createJournalStore({ client, runtime, local, now }: { client: Client; runtime: string; local: boolean; now: () => number }) {
+export function createJournalStore({ client, runtime, local, now }: { client: SqlClient; runtime: string; local: boolean; now: () => number }) {
   let ready: Promise<void> | undefined;
   const migrate = (): Promise<void> => {
     ready ??= migrateStore(client, { local, now: now() }).catch((error: unknown) => {
@@ -58,11 +59,11 @@ export function createJournalStore({ client, runtime, local, now }: { client: Cl
     });
     return ready;
   };
-  const write = async (statements: InStatement[]): Promise<ResultSet[]> => {
+  const write = async (statements: InStatement[]): Promise<SqlResult[]> => {
     await migrate();
     return client.batch(statements, "write");
   };
-  const read = async (statements: InStatement[]): Promise<ResultSet[]> => {
+  const read = async (statements: InStatement[]): Promise<SqlResult[]> => {
     await migrate();
     return client.batch(statements, "read");
   };

@@ -11,7 +11,8 @@
  * {@link MAX_ROWS_PER_STATEMENT} rows, plus any other statements, in one
  * `batch()` (or one `execute()` when there is a single statement).
  */
-import type { Client, InStatement } from "@libsql/client";
+import type { InStatement } from "@libsql/client";
+import type { SqlClient } from "./sql-client.js";
 import { callRowsStatement, isCallRowWrite, type CallRowWrite, type PassLease } from "./call-statements.js";
 
 /** Call rows per upsert statement (SQLite caps compound SELECTs at 500 terms). */
@@ -34,7 +35,7 @@ interface Queued {
 
 /** Queues and flushes journal statements for one pass. */
 export class JournalWriter {
-  readonly #client: Client;
+  readonly #client: SqlClient;
   readonly #lease: PassLease | undefined;
   #queue: Queued[] = [];
   #flushing: Promise<void> | undefined;
@@ -44,7 +45,7 @@ export class JournalWriter {
   #roundTrips = 0;
 
   /** `lease` is required to write call rows (it guards them). */
-  constructor(client: Client, lease?: PassLease) {
+  constructor(client: SqlClient, lease?: PassLease) {
     this.#client = client;
     this.#lease = lease;
   }

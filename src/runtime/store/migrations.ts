@@ -2,7 +2,8 @@
  * The store's schema, owned by the package: a version table and forward
  * migrations, applied on first use. Every row carries its runtime name.
  */
-import type { Client, InStatement } from "@libsql/client";
+import type { InStatement } from "@libsql/client";
+import type { SqlClient } from "./sql-client.js";
 
 /** One forward migration: statements applied together with its version row. */
 export interface Migration {
@@ -76,10 +77,18 @@ export const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
+/**
+ * Per-connection settings of a local file database (WAL itself is stored in
+ * the file). WAL + NORMAL: a commit is safe against a crashed or killed
+ * process (the failure a pass must survive) without an fsync per journal
+ * write; see docs/decisions/journal-durability.md.
+ */
+export const LOCAL_CONNECTION_PRAGMAS: readonly string[] = ["PRAGMA synchronous=NORMAL"];
+
 /** The newest schema version this package knows. */
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 
-async function appliedVersion(client: Client): Promise<number> {
+async function appliedVersion(client: SqlClient): Promise<number> {
   const result = await client.execute(`SELECT MAX(version) AS version FROM ${MIGRATIONS_TABLE}`);
   const value = result.rows[0]?.["version"];
   return typeof value === "number" ? value : typeof value === "bigint" ? Number(value) : 0;
@@ -92,12 +101,10 @@ async function appliedVersion(client: Client): Promise<number> {
  * re-reads the version. Local files are switched to WAL so readers and one
  * writer share the file.
  */
-export async function migrateStore(client: Client, { local, now }: { local: boolean; now: number }): Promise<void> {
+export async function migrateStore(client: SqlClient, { local, now }: { local: boolean; now: number }): Promise<void> {
   if (local) {
     await client.execute("PRAGMA journal_mode=WAL");
-    // WAL + NORMAL: a commit is safe against a crashed or killed process (the failure a
-    // pass must survive) without an fsync per journal write; see docs/decisions/journal-durability.md.
-    await client.execute("PRAGMA synchronous=NORMAL");
+    for (const pragma of LOCAL_CONNECTION_PRAGMAS) await client.execute(pragma);
   }
   await client.execute(
     `CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`,

@@ -5,6 +5,9 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { createClient, type Client } from "@libsql/client";
+import { LocalSqliteClient } from "./local-sqlite-client.js";
+import { LOCAL_CONNECTION_PRAGMAS } from "./migrations.js";
+import type { SqlClient } from "./sql-client.js";
 
 /** `{ url, authToken }` form of the `store` option. */
 export interface CodemodeStoreOptions {
@@ -29,7 +32,7 @@ export const DEFAULT_BUSY_TIMEOUT_MS = 10_000;
 
 /** An opened store connection and whether the runtime owns (and so closes) it. */
 export interface OpenedStore {
-  client: Client;
+  client: SqlClient;
   /** False when the caller handed in their own Client: `close()` leaves it open. */
   owned: boolean;
   /** True for local `file:` databases (WAL and busy timeout apply). */
@@ -64,21 +67,37 @@ export function isLocalFileUrl(url: string): boolean {
 }
 
 /**
- * Opens the client. For a `file:` URL the parent folder is created and the
- * busy timeout set on every pooled connection; WAL is switched on by {@link migrateStore}.
+ * The SQLite path of a URL the embedded driver opens itself: `file:path`,
+ * `file:/abs/path`, `file:///abs/path` or `:memory:`. Anything else (remote
+ * URLs, `file:` URLs with a host or query parameters) returns `undefined` and
+ * goes to `@libsql/client`, which also explains what is wrong with a bad one.
+ */
+export function localDatabasePath(url: string): string | undefined {
+  if (url === ":memory:" || url === "file::memory:") return ":memory:";
+  if (!url.startsWith("file:") || /[?#]/.test(url)) return undefined;
+  const rest = url.slice("file:".length);
+  if (rest.startsWith("//")) return rest.startsWith("///") ? rest.slice(2) : undefined;
+  return rest === "" ? undefined : rest;
+}
+
+/**
+ * Opens the client. A `file:` or `:memory:` URL gets the embedded driver's own
+ * connection with cached statements ({@link LocalSqliteClient}), the parent
+ * folder created and the busy timeout set; WAL is switched on by
+ * {@link migrateStore}. Remote URLs get an `@libsql/client` Client.
  */
 export function openStore(store: Client | CodemodeStoreOptions): OpenedStore {
   if (isLibsqlClient(store)) return { client: store, owned: false, local: store.protocol === "file" };
-  const local = isLocalFileUrl(store.url);
-  if (local) {
-    const path = store.url.slice("file:".length).split("?")[0] ?? "";
-    if (path !== "" && path !== ":memory:") mkdirSync(dirname(resolve(path)), { recursive: true });
+  const path = store.authToken === undefined ? localDatabasePath(store.url) : undefined;
+  if (path !== undefined) {
+    if (path !== ":memory:") mkdirSync(dirname(resolve(path)), { recursive: true });
+    const client = new LocalSqliteClient(path, { timeout: DEFAULT_BUSY_TIMEOUT_MS, pragmas: LOCAL_CONNECTION_PRAGMAS });
+    return { client, owned: true, local: true };
   }
+  const local = isLocalFileUrl(store.url);
   const client = createClient({
     url: store.url,
     ...(store.authToken === undefined ? {} : { authToken: store.authToken }),
-    // One connection per local client: the per-connection pragmas set by migrateStore
-    // (synchronous=NORMAL) then apply to every statement; SQLite has one writer anyway.
     ...(local ? { timeout: DEFAULT_BUSY_TIMEOUT_MS, concurrency: 1 } : {}),
   });
   return { client, owned: true, local };

@@ -3,7 +3,7 @@
  * that fails raises {@link CorruptRecordError}, which the runtime reports as
  * a `store` failure.
  */
-import type { Row } from "@libsql/client";
+import type { SqlRow as Row } from "./sql-client.js";
 import type { CallStatus, ExecutionStatus, FailureKind } from "../types.js";
 import { RECORD_VERSION, type CallJournalRecord, type ExecutionRecord, type SnippetRecord } from "./records.js";
 

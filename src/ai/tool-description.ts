@@ -65,7 +65,7 @@ export function namespaceHint(name: string, connector: Connector): string {
   return `- ${name}: ${clip(`${shown}${more}`, NAMESPACE_HINT_MAX_CHARS)} (${count})`;
 }
 
-const INTRO = "Runs a JavaScript/TypeScript program in a sandbox. Namespaces are globals of async methods taking one object:";
+const INTRO = "Runs JavaScript/TypeScript in a sandbox. Namespaces are globals of async methods taking one object:";
 
 function example(first: string | undefined): string {
   const namespace = first ?? "ns";

@@ -37,6 +37,7 @@ describe("buildToolDescription", () => {
     expect(text).toMatch(/No fetch, require, process or timers/);
     expect(text).toContain("codemode.run(name, input) runs a saved snippet; codemode.step(name, fn) records a value once; console.log → logs.");
     expect(text).toContain("return only what you need");
+    expect(text.startsWith("Runs JavaScript/TypeScript in a sandbox. Namespaces are globals of async methods taking one object:")).toBe(true);
     expect(text).not.toContain("declare const");
   });
 

@@ -3,7 +3,9 @@
  * (10,000 awaited host calls), cold start in a fresh process, and the host event-loop stall while a
  * program spins. Rows: our `QuickJSExecutor` in-process and through its worker pool, the `run`
  * package (the QuickJS runtime behind the AI SDK's own code mode), isolated-vm (a context per run,
- * and an isolate per run), and node:vm (reference only: not a security boundary).
+ * and an isolate per run), node:vm (reference only: not a security boundary), and the QuickJS
+ * floor: a bare runtime + context created, `1 + 1` evaluated and disposed (no budgets, bindings or
+ * console: what any sandbox with a fresh QuickJS context per run pays at least).
  *
  * Run: `node --import tsx bench/executor.ts` (or through `bench/index.ts`).
  */
@@ -12,14 +14,17 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import vm from "node:vm";
+import variantImport from "@jitl/quickjs-wasmfile-release-sync";
+import { newQuickJSWASMModuleFromVariant, type QuickJSSyncVariant } from "quickjs-emscripten-core";
 import { QuickJSExecutor } from "../src/sandbox/quickjs-executor.js";
 import { COLD_START_SCRIPTS } from "./executor/cold-start-scripts.js";
+import { collectGarbage } from "./gc.js";
 import { loadIsolatedVm, loadRunPackage, type IsolatedVm, type RunPackage } from "./executor/optional-engines.js";
 
 const BRIDGE_CALLS = 10_000;
 const SPIN_MS = 500;
 /** Measurements are interleaved: each round gives every engine a slice, so machine load hits all rows alike. */
-const ROUNDS = 5;
+const ROUNDS = 7;
 const WARM_SLICE_MS = 300;
 const WARM_MAX_SAMPLES = 3_000;
 const COLD_SAMPLES = 5;
@@ -117,6 +122,29 @@ function ours(isolation: "in-process" | "worker-thread"): Engine {
     cold: isolation,
     dispose: async () => {
       await Promise.all([executor.dispose(), spinner.dispose()]);
+    },
+  };
+}
+
+/** The least a fresh QuickJS context per run costs: create runtime + context, evaluate, dispose. Not a usable sandbox. */
+async function quickjsFloorEngine(): Promise<Engine> {
+  // Typed as CommonJS; under ESM the default export is the variant itself.
+  const variant = (variantImport as unknown as { default?: QuickJSSyncVariant }).default ?? (variantImport as unknown as QuickJSSyncVariant);
+  const module = await newQuickJSWASMModuleFromVariant(variant);
+  return {
+    name: "QuickJS floor: bare runtime + context per run (reference, nothing else)",
+    once: async () => {
+      const runtime = module.newRuntime();
+      const context = runtime.newContext();
+      try {
+        const handle = context.unwrapResult(context.evalCode("1 + 1"));
+        const value: unknown = context.dump(handle);
+        handle.dispose();
+        return value;
+      } finally {
+        context.dispose();
+        runtime.dispose();
+      }
     },
   };
 }
@@ -241,7 +269,7 @@ export async function run(): Promise<string> {
   const ivm = await loadIsolatedVm();
   if (typeof ivm === "string") notes.push(`- isolated-vm rows skipped: ${ivm}`);
   else engines.push(isolatedVmContextEngine(ivm), isolatedVmIsolateEngine(ivm));
-  engines.push(nodeVmEngine());
+  engines.push(nodeVmEngine(), await quickjsFloorEngine());
 
   const cacheDir = join(ROOT, "node_modules", ".cache", "ai-codemode-bench");
   mkdirSync(cacheDir, { recursive: true });
@@ -275,6 +303,7 @@ export async function run(): Promise<string> {
     process.stderr.write(`  round ${round + 1}/${ROUNDS}\n`);
     for (const [index, engine] of engines.entries()) {
       const into = samples[index] as (typeof samples)[number];
+      collectGarbage();
       await attempt(index, async () => {
         if (engine.once) into.warm.push(...(await timeRepeatedly(engine.once, WARM_SLICE_MS, 20)));
         if (engine.onceWithCall) into.warmCall.push(...(await timeRepeatedly(engine.onceWithCall, WARM_SLICE_MS, 20)));
@@ -304,7 +333,7 @@ export async function run(): Promise<string> {
   const lines = [
     "## Executor",
     "",
-    `Measured in ${ROUNDS} interleaved rounds (each engine in turn), after a warm-up. Warm: median wall time of one trivial program (\`1 + 1\`) with a fresh context each run; with one host call: \`(await host.echo({ id: 1, tags: ["a"] })).id\` (object argument and result). Bridge: median over rounds of the cost per call of a program making ${BRIDGE_CALLS.toLocaleString("en-US")} sequential awaited host calls. ` +
+    `Measured in ${ROUNDS} interleaved rounds (each engine in turn, a full GC before each engine's slice${typeof (globalThis as { gc?: unknown }).gc === "function" ? "" : " — skipped: run with \`node --expose-gc\`"}), after a warm-up. Warm: median wall time of one trivial program (\`1 + 1\`) with a fresh context each run; with one host call: \`(await host.echo({ id: 1, tags: ["a"] })).id\` (object argument and result). Bridge: median over rounds of the cost per call of a program making ${BRIDGE_CALLS.toLocaleString("en-US")} sequential awaited host calls. ` +
       `Stall: the longest the host event loop went without a 1 ms tick while a \`while (true) {}\` ran under a ${SPIN_MS} ms budget. ` +
       `Cold: median wall time of a fresh \`node\` process that loads the sandbox and runs one program (${COLD_SAMPLES} runs; an empty \`node\` process takes ${formatMs(coldBaseline, 0)}). ` +
       "Ratios are against our in-process row.",
@@ -318,6 +347,16 @@ export async function run(): Promise<string> {
     "",
     "Targets: warm <= 0.5 ms in-process and <= 1 ms through the worker; bridge <= 30 µs per call in-process; >= 10× faster per execution than an isolated-vm context per run.",
   ];
+  const floor = rows.find((row) => row.name.startsWith("QuickJS floor"))?.warm;
+  const ivmContext = rows.find((row) => row.name.includes("a context per run") && row.name.startsWith("isolated-vm"))?.warm;
+  if (floor !== undefined && ivmContext !== undefined) {
+    lines.push(
+      "",
+      `A tenth of an isolated-vm context per run is ${formatMs(ivmContext / 10)}; creating a bare QuickJS runtime and context, ` +
+        `with nothing else, takes ${formatMs(floor)} here (${(floor / (ivmContext / 10)).toFixed(1)}× that budget), so no sandbox that gives ` +
+        "every run a fresh QuickJS context (the contract: runs share nothing) can reach the 10× target.",
+    );
+  }
   lines.push("", "Bridge per call in each round (µs), to show the spread on this shared machine:", "", ...bridgeRounds.map((line) => `- ${line}`));
   if (notes.length > 0) lines.push("", "Notes:", ...notes);
   return lines.join("\n");

@@ -18,6 +18,7 @@ import { createClient, type Client } from "@libsql/client";
 import type { Connector } from "../src/connectors/types.js";
 import { createDurableRuntime } from "../src/runtime/durable-runtime.js";
 import { LocalSqliteClient } from "../src/runtime/store/local-sqlite-client.js";
+import { collectGarbage } from "./gc.js";
 import { QuickJSExecutor } from "../src/sandbox/quickjs-executor.js";
 import type { Executor } from "../src/sandbox/types.js";
 
@@ -105,7 +106,9 @@ async function overheadRows(): Promise<{ rows: string[]; perCall: { statements: 
       const plain: number[] = [];
       const journaled: number[] = [];
       for (let sample = 0; sample < SAMPLES; sample++) {
+        collectGarbage();
         plain.push(await withoutJournal(executor));
+        collectGarbage();
         const before = { ...counts };
         const started = performance.now();
         const out = await runtime.execute({ code: LOOP(CALLS) });
@@ -137,6 +140,7 @@ async function resumeRows(): Promise<string[]> {
     let statements = 0;
     for (let sample = 0; sample < RESUME_SAMPLES; sample++) {
       const paused = await runtime.execute({ code: LOOP(size, "await svc.gate({});") });
+      collectGarbage();
       if (paused.status !== "paused") throw new Error(JSON.stringify(paused));
       const before = { ...counts };
       const started = performance.now();

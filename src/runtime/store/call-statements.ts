@@ -106,13 +106,22 @@ export function callRowsStatement(lease: PassLease, rows: CallRowWrite[]): InSta
     );
   }
   args.push(...leaseArgs(lease));
-  return {
-    sql: `INSERT INTO codemode_calls (runtime, execution_id, seq, record_version, connector, method, args, status, result, error, replay, requires_approval, started_at, finished_at, replayed_count)
-      SELECT *, 0 FROM (VALUES ${rows.map(() => ROW_VALUES).join(", ")}) WHERE ${LEASE_GUARD}
+  return { sql: callRowsSql(rows.length), args };
+}
+
+/** The upsert's text for each row count, built once: the same string each time lets a statement cache find it without rehashing it. */
+const callRowsSqlByCount: string[] = [];
+
+function callRowsSql(count: number): string {
+  let sql = callRowsSqlByCount[count];
+  if (sql === undefined) {
+    sql = `INSERT INTO codemode_calls (runtime, execution_id, seq, record_version, connector, method, args, status, result, error, replay, requires_approval, started_at, finished_at, replayed_count)
+      SELECT *, 0 FROM (VALUES ${Array.from({ length: count }, () => ROW_VALUES).join(", ")}) WHERE ${LEASE_GUARD}
       ON CONFLICT (runtime, execution_id, seq) DO UPDATE SET status = excluded.status, result = excluded.result, error = excluded.error, finished_at = excluded.finished_at
-      WHERE codemode_calls.status = 'executing' AND excluded.status IN ('applied', 'error')`,
-    args,
-  };
+      WHERE codemode_calls.status = 'executing' AND excluded.status IN ('applied', 'error')`;
+    callRowsSqlByCount[count] = sql;
+  }
+  return sql;
 }
 
 /** An approved `pending` call starts: `pending → executing` (compare-and-set). */

@@ -76,8 +76,14 @@ export function localDatabasePath(url: string): string | undefined {
   if (url === ":memory:" || url === "file::memory:") return ":memory:";
   if (!url.startsWith("file:") || /[?#]/.test(url)) return undefined;
   const rest = url.slice("file:".length);
-  if (rest.startsWith("//")) return rest.startsWith("///") ? rest.slice(2) : undefined;
-  return rest === "" ? undefined : rest;
+  const encoded = rest.startsWith("//") ? (rest.startsWith("///") ? rest.slice(2) : undefined) : rest;
+  if (encoded === undefined || encoded === "") return undefined;
+  try {
+    // Percent-encoding is decoded, as `@libsql/client` does (`file:my%20db.db` is "my db.db").
+    return decodeURIComponent(encoded);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -18,11 +18,13 @@ describe("localDatabasePath", () => {
     ["file:///tmp/a.db", "/tmp/a.db"],
     [":memory:", ":memory:"],
     ["file::memory:", ":memory:"],
+    ["file:/tmp/my%20db.db", "/tmp/my db.db"],
+    ["file:/tmp/my db.db", "/tmp/my db.db"],
   ])("opens %s itself", (url, path) => {
     expect(localDatabasePath(url)).toBe(path);
   });
 
-  it.each(["libsql://db.turso.io", "https://db.turso.io", "ws://127.0.0.1:8080", "file://host/a.db", "file:a.db?mode=ro", "file:"])(
+  it.each(["libsql://db.turso.io", "https://db.turso.io", "ws://127.0.0.1:8080", "file://host/a.db", "file:a.db?mode=ro", "file:", "file:/tmp/bad%zz.db"])(
     "leaves %s to @libsql/client",
     (url) => {
       expect(localDatabasePath(url)).toBeUndefined();

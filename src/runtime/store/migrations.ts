@@ -115,7 +115,7 @@ export const MIGRATIONS: readonly Migration[] = [
  * Per-connection settings of a local file database (WAL itself is stored in
  * the file). WAL + NORMAL: a commit is safe against a crashed or killed
  * process (the failure a pass must survive) without an fsync per journal
- * write; see docs/decisions/journal-durability.md.
+ * write; see docs/decisions/durable-runtime.md.
  */
 export const LOCAL_CONNECTION_PRAGMAS: readonly string[] = ["PRAGMA synchronous=NORMAL"];
 

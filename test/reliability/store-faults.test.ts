@@ -40,6 +40,27 @@ function expectStoreError(out: { status: string; kind?: string; error?: string }
   expect(out.error).toMatch(pattern);
 }
 
+/** Runs `body` while another connection holds the write lock of the database at `url`. */
+async function whileLocked(url: string, body: () => Promise<void>): Promise<void> {
+  const locker = createClient({ url, timeout: 50 });
+  const lock = await locker.transaction("write");
+  try {
+    await lock.execute("INSERT INTO codemode_snippets (runtime, name, record_version, code, connectors, execution_id, created_at) VALUES ('other', 'x', 1, 'x', '[]', 'x', 0)");
+    await body();
+  } finally {
+    await lock.rollback();
+    locker.close();
+  }
+}
+
+/** execute, approve and reject of a paused execution each end as a store error naming the lock. */
+async function expectEveryRequestBusy(runtime: DurableRuntime, executionId: string): Promise<void> {
+  faults += 3;
+  expectStoreError(await runtime.execute({ code: GATED }), /locked|busy/i);
+  expectStoreError(await runtime.approve({ executionId }), /locked|busy/i);
+  expectStoreError(await runtime.reject({ executionId }) as never, /locked|busy/i);
+}
+
 describe("store faults end as kind store with nothing half-written", () => {
   it("busy: another connection holds the write lock (short busy timeout): execute, approve and reject fail cleanly and work once it is released", async () => {
     const url = fileUrl();
@@ -48,17 +69,9 @@ describe("store faults end as kind store with nothing half-written", () => {
     const runtime = runtimeOn(client, { svc });
     const paused = await runtime.execute({ code: GATED });
     expect(paused.status).toBe("paused");
-    const locker = createClient({ url, timeout: 50 });
-    const lock = await locker.transaction("write");
-    await lock.execute("UPDATE codemode_executions SET updated_at = updated_at WHERE 0");
-    await lock.execute("INSERT INTO codemode_snippets (runtime, name, record_version, code, connectors, execution_id, created_at) VALUES ('other', 'x', 1, 'x', '[]', 'x', 0)");
-
-    faults += 3;
-    expectStoreError(await runtime.execute({ code: GATED }), /locked|busy/i);
-    expectStoreError(await runtime.approve({ executionId: paused.executionId }), /locked|busy/i);
-    expectStoreError(await runtime.reject({ executionId: paused.executionId }) as never, /locked|busy/i);
-    await lock.rollback();
-    locker.close();
+    await whileLocked(url, async () => {
+      await expectEveryRequestBusy(runtime, paused.executionId);
+    });
     // A connection whose statement failed with SQLITE_BUSY fails every later batch until the failed
     // statement is garbage-collected (@libsql/client 0.18; see docs/reliability.md), so the state is
     // checked, and the run resumed, through a new connection, as the next invocation would.
@@ -81,16 +94,9 @@ describe("store faults end as kind store with nothing half-written", () => {
     const runtime = runtimeOn(client as unknown as Client, { svc });
     const paused = await runtime.execute({ code: GATED });
     expect(paused.status).toBe("paused");
-    const locker = createClient({ url, timeout: 50 });
-    const lock = await locker.transaction("write");
-    await lock.execute("INSERT INTO codemode_snippets (runtime, name, record_version, code, connectors, execution_id, created_at) VALUES ('other', 'x', 1, 'x', '[]', 'x', 0)");
-
-    faults += 3;
-    expectStoreError(await runtime.execute({ code: GATED }), /locked|busy/i);
-    expectStoreError(await runtime.approve({ executionId: paused.executionId }), /locked|busy/i);
-    expectStoreError(await runtime.reject({ executionId: paused.executionId }) as never, /locked|busy/i);
-    await lock.rollback();
-    locker.close();
+    await whileLocked(url, async () => {
+      await expectEveryRequestBusy(runtime, paused.executionId);
+    });
     // Unlike an @libsql/client connection (see the test above), the embedded driver rolls a failed
     // batch back and keeps no failed statement in progress: the same connection carries on.
     expect((await runtime.executions()).map((entry) => entry.status)).toEqual(["paused"]);

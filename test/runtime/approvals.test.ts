@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createMockConnector } from "../../src/test/index.js";
-import { memoryClient, testRuntime } from "./runtime-fixture.js";
+import { memoryClient, memoryLibsqlClient, testRuntime } from "./runtime-fixture.js";
 
 function deploy() {
   return createMockConnector("deploy", {
@@ -13,10 +13,14 @@ function deploy() {
 
 const CODE = "async () => { const s = await deploy.status({}); return deploy.ship({ s }); }";
 
-describe("approve and reject", () => {
+// Compare-and-set lives in the rows each statement reports changed: both store drivers must agree.
+describe.each([
+  ["embedded driver", memoryClient],
+  ["@libsql/client", memoryLibsqlClient],
+])("approve and reject (%s)", (_driver, newClient) => {
   it("approve resumes with the same id and performs the approved call once", async () => {
     const connector = deploy();
-    const runtime = testRuntime({ connectors: { deploy: connector } });
+    const runtime = testRuntime({ connectors: { deploy: connector }, store: newClient() });
     const first = await runtime.execute({ code: CODE });
     const resumed = await runtime.approve({ executionId: first.executionId });
     expect(resumed).toEqual({ status: "completed", executionId: first.executionId, result: { shipped: { s: "green" } } });
@@ -28,7 +32,7 @@ describe("approve and reject", () => {
 
   it("a stale approval changes nothing and says why", async () => {
     const connector = deploy();
-    const runtime = testRuntime({ connectors: { deploy: connector } });
+    const runtime = testRuntime({ connectors: { deploy: connector }, store: newClient() });
     const done = await runtime.execute({ code: "async () => deploy.status({})" });
     const stale = await runtime.approve({ executionId: done.executionId });
     expect(stale).toMatchObject({ status: "error", kind: "stale" });
@@ -45,7 +49,7 @@ describe("approve and reject", () => {
 
   it("reject ends the run without undoing earlier calls, records the reason, and pending empties", async () => {
     const connector = deploy();
-    const runtime = testRuntime({ connectors: { deploy: connector } });
+    const runtime = testRuntime({ connectors: { deploy: connector }, store: newClient() });
     const paused = await runtime.execute({ code: CODE });
     await runtime.reject({ executionId: paused.executionId, seq: 2, reason: "too risky" });
     const detail = await runtime.execution(paused.executionId);
@@ -58,7 +62,7 @@ describe("approve and reject", () => {
 
   it("of two approvals at once exactly one resumes; the other gets conflict and runs nothing", async () => {
     const connector = deploy();
-    const client = memoryClient();
+    const client = newClient();
     const a = testRuntime({ connectors: { deploy: connector }, store: client });
     const paused = await a.execute({ code: CODE });
     const results = await Promise.all([a.approve({ executionId: paused.executionId, seq: 2 }), a.approve({ executionId: paused.executionId, seq: 2 })]);
@@ -71,7 +75,7 @@ describe("approve and reject", () => {
 
   it("refuses to resume when a recorded connector is missing, and leaves the run paused", async () => {
     const connector = deploy();
-    const client = memoryClient();
+    const client = newClient();
     const extra = createMockConnector("audit", { methods: { log: {} } });
     const first = testRuntime({ connectors: { deploy: connector, audit: extra }, store: client });
     const paused = await first.execute({ code: CODE });
@@ -85,7 +89,7 @@ describe("approve and reject", () => {
   });
 
   it("approving an unknown call number is not-found; approving a non-pending call is stale", async () => {
-    const runtime = testRuntime({ connectors: { deploy: deploy() } });
+    const runtime = testRuntime({ connectors: { deploy: deploy() }, store: newClient() });
     const paused = await runtime.execute({ code: CODE });
     expect(await runtime.approve({ executionId: paused.executionId, seq: 9 })).toMatchObject({ kind: "not-found" });
     expect(await runtime.approve({ executionId: paused.executionId, seq: 1 })).toMatchObject({ kind: "stale" });

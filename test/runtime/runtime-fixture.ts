@@ -6,6 +6,7 @@ import { createClient, type Client } from "@libsql/client";
 import { afterAll } from "vitest";
 import { createDurableRuntime, type DurableRuntime } from "../../src/runtime/durable-runtime.js";
 import type { DurableRuntimeOptions } from "../../src/runtime/runtime-options.js";
+import { LocalSqliteClient } from "../../src/runtime/store/local-sqlite-client.js";
 import { QuickJSExecutor } from "../../src/sandbox/quickjs-executor.js";
 
 let shared: QuickJSExecutor | undefined;
@@ -39,8 +40,17 @@ export function sequentialIds(prefix = "id"): () => string {
   return () => `${prefix}-${++next}`;
 }
 
-/** A fresh in-memory database client. */
+/**
+ * A fresh in-memory database on the driver the runtime opens for `file:` and
+ * `:memory:` URLs ({@link LocalSqliteClient}), so the runtime's rules are tested
+ * on the default path. It is handed in the way an app hands in a Client.
+ */
 export function memoryClient(): Client {
+  return new LocalSqliteClient(":memory:", { timeout: 5_000 }) as unknown as Client;
+}
+
+/** A fresh in-memory `@libsql/client` Client (the path of a Client an app passes as `store`, and of remote URLs). */
+export function memoryLibsqlClient(): Client {
   return createClient({ url: ":memory:" });
 }
 

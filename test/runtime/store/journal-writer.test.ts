@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { applyCallStatement, failCallStatement, insertCallStatement } from "../../../src/runtime/store/call-statements.js";
 import { JournalWriter, MAX_ROWS_PER_STATEMENT } from "../../../src/runtime/store/journal-writer.js";
 import { migrateStore } from "../../../src/runtime/store/migrations.js";
-import { memoryClient } from "../runtime-fixture.js";
+import { memoryClient, memoryLibsqlClient } from "../runtime-fixture.js";
 
 async function table() {
   const client = memoryClient();
@@ -45,9 +45,13 @@ describe("JournalWriter", () => {
   });
 });
 
-describe("JournalWriter call rows", () => {
+// The lease guard and the merged upsert report their effect in rowsAffected: both store drivers must agree.
+describe.each([
+  ["embedded driver", memoryClient],
+  ["@libsql/client", memoryLibsqlClient],
+])("JournalWriter call rows (%s)", (_driver, newClient) => {
   async function leasedExecution() {
-    const client = memoryClient();
+    const client = newClient();
     await migrateStore(client, { local: false, now: 0 });
     await client.execute(
       "INSERT INTO codemode_executions (runtime, id, record_version, status, code, connectors, created_at, updated_at, passes, lease_token) VALUES ('r', 'e', 1, 'running', 'x', '[]', 0, 0, 1, 'L')",

@@ -76,7 +76,6 @@ export class LocalSqliteClient implements SqlClient {
   readonly #options: LocalSqliteClientOptions;
   #db: Database.Database | undefined;
   readonly #statements = new Map<string, Database.Statement>();
-  #lastSql: string | undefined;
   #closed = false;
   #connections = 0;
 
@@ -157,15 +156,11 @@ export class LocalSqliteClient implements SqlClient {
   #prepare(sql: string): Database.Statement {
     const cached = this.#statements.get(sql);
     if (cached !== undefined) {
-      // Least recently used goes first: move a hit to the end (unless it is the last one used).
-      if (this.#lastSql !== sql) {
-        this.#statements.delete(sql);
-        this.#statements.set(sql, cached);
-        this.#lastSql = sql;
-      }
+      // Least recently used goes first: move a hit to the end.
+      this.#statements.delete(sql);
+      this.#statements.set(sql, cached);
       return cached;
     }
-    this.#lastSql = sql;
     const statement = this.#connection().prepare(sql);
     if (this.#statements.size >= STATEMENT_CACHE_SIZE) {
       const oldest = this.#statements.keys().next().value;

@@ -3,9 +3,11 @@
  * per operation. Calls are made host-side with the host's `fetch` and credentials.
  */
 import { InvalidOptionError } from "../../errors.js";
+import { closestName } from "../../shared/closest-name.js";
 import { createJsonSchemaValidator } from "../argument-validator.js";
+import { fetchFollowingRedirects, RedirectError } from "../follow-redirects.js";
 import type { Connector, ConnectorCallContext, ConnectorMethod, ReplayPolicy } from "../types.js";
-import { buildRequest } from "./build-request.js";
+import { buildRequest, UnsafeRequestError } from "./build-request.js";
 import { collectOperations, type OpenApiOperation } from "./collect-operations.js";
 import {
   checkBaseUrl,
@@ -83,12 +85,24 @@ function methodFor(operation: OpenApiOperation, options: ResolvedOpenApiConnecto
   }
   checkBaseUrl(baseUrl, options.baseUrl === undefined ? `${operation.location}.servers[0].url` : "baseUrl");
   const { requiresApproval, replay } = policyFor(operation, options);
+  const origin = new URL(baseUrl).origin;
   const validate = createJsonSchemaValidator(operation.inputSchema, { label: info.name });
   return {
     description: operation.description,
     inputSchema: operation.inputSchema,
     ...(operation.outputSchema === undefined ? {} : { outputSchema: operation.outputSchema }),
-    validate: (args) => validate(args ?? {}),
+    validate: (args) => {
+      const checked = validate(args ?? {});
+      if (!checked.success) return checked;
+      // Refused before anything is asked or sent: the request must stay on the operation's path.
+      try {
+        buildRequest(operation, isRecord(checked.value) ? checked.value : {}, baseUrl);
+      } catch (error) {
+        if (error instanceof UnsafeRequestError) return { success: false, error: error.message };
+        throw error;
+      }
+      return checked;
+    },
     requiresApproval,
     replay,
     async execute(args: unknown, context: ConnectorCallContext) {
@@ -104,14 +118,18 @@ function methodFor(operation: OpenApiOperation, options: ResolvedOpenApiConnecto
       const signal = context?.abortSignal;
       let response: Response;
       try {
-        response = await options.fetch(request.url, {
+        ({ response } = await fetchFollowingRedirects({
+          fetch: (input, init) => options.fetch(new URL(input), init),
+          url: request.url,
           method: info.method.toUpperCase(),
-          headers: { ...request.headers, ...hostHeaders },
-          ...(request.body === undefined ? {} : { body: request.body }),
-          ...(signal === undefined ? {} : { signal }),
-        });
+          body: request.body,
+          // Credentials go to the configured origin only; a redirect elsewhere gets the request's own headers.
+          headersFor: (hop) => hop.url.origin === origin ? { ...request.headers, ...hostHeaders } : request.headers,
+          signal,
+        }));
       } catch (error) {
         if (signal?.aborted === true) throw new Error(`${label} was aborted before the server answered`, { cause: error });
+        if (error instanceof RedirectError) throw new Error(`${label} was not completed: ${redactText(error.message, secrets)}`);
         const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
         throw new Error(`${label} could not reach the server: ${redactText(reason, secrets)}`, { cause: error });
       }
@@ -160,9 +178,12 @@ export async function openApiConnector(options: OpenApiConnectorOptions): Promis
 
   const known = new Set(operations.flatMap(({ info }) => [info.name, ...(info.operationId === undefined ? [] : [info.operationId])]));
   for (const key of Object.keys(resolved.operations)) {
-    if (!known.has(key)) {
-      throw new InvalidOptionError({ path: `operations.${key}`, message: "does not match any operationId or method name in the document" });
-    }
+    if (known.has(key)) continue;
+    const suggestion = closestName(key, known);
+    throw new InvalidOptionError({
+      path: `operations.${key}`,
+      message: `does not match any operationId or method name in the document${suggestion === undefined ? "" : ` (did you mean "${suggestion}"?)`}`,
+    });
   }
 
   const methods: Record<string, ConnectorMethod> = Object.create(null) as Record<string, ConnectorMethod>;

@@ -2,7 +2,10 @@
  * Keeps the host's credentials out of what a program sees. The connector never returns
  * the headers it sends, but a server may echo them (an error page quoting the request, a
  * debug endpoint): every occurrence of a credential in a response or an error excerpt
- * becomes `[redacted]`.
+ * becomes `[redacted]`, whatever the body's type: text and JSON (after parsing) and raw
+ * bytes, where the credential is searched as UTF-8, UTF-16 (either byte order) and
+ * percent-encoded text. A server that deliberately transforms a credential (reverses,
+ * encrypts it) cannot be stopped by redaction: send credentials only to servers you trust.
  */
 
 /** Header names whose values are treated as credentials. */
@@ -60,4 +63,56 @@ export function redactValue(value: unknown, secrets: readonly string[]): unknown
     return changed ? out : value;
   }
   return value;
+}
+
+/** Bytes as a string of one char per byte (U+0000–U+00FF), so `indexOf`/`replaceAll` search bytes. */
+function byteString(bytes: Uint8Array): string {
+  let out = "";
+  const CHUNK = 8192;
+  for (let start = 0; start < bytes.length; start += CHUNK) {
+    out += String.fromCharCode(...bytes.subarray(start, start + CHUNK));
+  }
+  return out;
+}
+
+function utf8ByteString(text: string): string {
+  return byteString(new TextEncoder().encode(text));
+}
+
+function utf16ByteString(text: string, littleEndian: boolean): string {
+  let out = "";
+  for (let index = 0; index < text.length; index += 1) {
+    const unit = text.charCodeAt(index);
+    const [low, high] = [String.fromCharCode(unit & 0xff), String.fromCharCode(unit >> 8)];
+    out += littleEndian ? low + high : high + low;
+  }
+  return out;
+}
+
+/** Each secret's byte patterns with the replacement in the same encoding, longest first. */
+function bytePatterns(secrets: readonly string[]): Array<[pattern: string, replacement: string]> {
+  const patterns: Array<[string, string]> = [];
+  for (const secret of secrets) {
+    const encoded = encodeURIComponent(secret);
+    patterns.push([utf8ByteString(secret), utf8ByteString(REDACTED)]);
+    if (encoded !== secret) patterns.push([utf8ByteString(encoded), utf8ByteString(REDACTED)]);
+    for (const littleEndian of [true, false]) {
+      patterns.push([utf16ByteString(secret, littleEndian), utf16ByteString(REDACTED, littleEndian)]);
+    }
+  }
+  return patterns.sort((a, b) => b[0].length - a[0].length);
+}
+
+/** Replaces every secret inside raw bytes (UTF-8, UTF-16LE/BE, percent-encoded); returns `bytes` itself when none occurs. */
+export function redactBytes(bytes: Uint8Array, secrets: readonly string[]): Uint8Array {
+  if (secrets.length === 0 || bytes.byteLength === 0) return bytes;
+  const original = byteString(bytes);
+  let text = original;
+  for (const [pattern, replacement] of bytePatterns(secrets)) {
+    if (text.includes(pattern)) text = text.replaceAll(pattern, replacement);
+  }
+  if (text === original) return bytes;
+  const out = new Uint8Array(text.length);
+  for (let index = 0; index < text.length; index += 1) out[index] = text.charCodeAt(index);
+  return out;
 }

@@ -71,6 +71,7 @@ export function codemodeModelOutput(output: CodeModeOutput): JSONValue {
           connector: action.connector,
           method: action.method,
           args: toModelJson(action.args),
+          ...(action.request === undefined ? {} : { request: { method: action.request.method, url: action.request.url } }),
         })),
         message:
           `Waiting for human approval of ${[...new Set(waiting)].join(", ")}. Do not call codemode again for this; ` +

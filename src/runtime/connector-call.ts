@@ -13,6 +13,7 @@ import {
 } from "./store/call-statements.js";
 import type { CallJournalRecord } from "./store/records.js";
 import { messageOf } from "./error-message.js";
+import { withRequest } from "./execution-views.js";
 
 /** Identifies the call being made. */
 export interface CallTarget {
@@ -85,7 +86,8 @@ async function reexecute(pass: PassContext, target: CallTarget, seq: number, arg
  * executors that deliver them later. The program cannot have seen the pause before the guard is up.
  */
 async function pause(pass: PassContext, target: CallTarget, seq: number, args: unknown): Promise<Error> {
-  pass.pending.push({ executionId: pass.execution.executionId, seq, connector: target.connector, method: target.method, args });
+  const action = { executionId: pass.execution.executionId, seq, connector: target.connector, method: target.method, args };
+  pass.pending.push(withRequest(action, target.definition));
   await new Promise<void>((resolve) => setImmediate(resolve));
   pass.pauseMessage ??= pauseMessage(target.connector, target.method, seq);
   return new Error(pauseMessage(target.connector, target.method, seq));

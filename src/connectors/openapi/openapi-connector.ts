@@ -105,6 +105,15 @@ function methodFor(operation: OpenApiOperation, options: ResolvedOpenApiConnecto
     },
     requiresApproval,
     replay,
+    describeRequest(args) {
+      const checked = validate(args ?? {});
+      if (!checked.success || !isRecord(checked.value)) return undefined;
+      try {
+        return { method: info.method.toUpperCase(), url: buildRequest(operation, checked.value, baseUrl).url.href };
+      } catch {
+        return undefined;
+      }
+    },
     async execute(args: unknown, context: ConnectorCallContext) {
       const request = buildRequest(operation, isRecord(args) ? args : {}, baseUrl);
       let hostHeaders: Record<string, string>;

@@ -49,7 +49,7 @@ export function cutLogs(logs: readonly string[], budget: number): string[] {
   for (const [index, line] of logs.entries()) {
     if (used + line.length > budget) {
       const room = Math.max(0, budget - used);
-      if (room > 0) kept.push(`${line.slice(0, room)}…`);
+      if (room > 1) kept.push(`${line.slice(0, room - 1)}…`);
       const rest = logs.slice(index).reduce((sum, entry) => sum + entry.length, 0) - room;
       kept.push(`[logs cut for the model: ${chars(logs.length - index)} more line(s), ${chars(rest)} characters not shown. Log less, or log summaries.]`);
       return kept;

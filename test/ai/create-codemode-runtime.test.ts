@@ -186,7 +186,7 @@ describe("createCodemodeRuntime().tool() in the AI SDK loop", () => {
     opened.push(runtime);
     const codemode = runtime.tool();
     const code = "async () => { for (let i = 0; i < 50; i += 1) console.log('row ' + i + ' '.padEnd(200, '.')); return Array.from({ length: 20000 }, (_, i) => ({ id: i, name: 'item ' + i })); }";
-    const output = await codemode.execute!({ code }, { toolCallId: "t1", messages: [] });
+    const output = await codemode.execute!({ code }, { toolCallId: "t1", messages: [], context: undefined });
     expect(output).toMatchObject({ status: "completed" });
     const full = (output as { result: unknown[] }).result;
     expect(full).toHaveLength(20_000);

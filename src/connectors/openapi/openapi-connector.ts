@@ -7,7 +7,7 @@ import { closestName } from "../../shared/closest-name.js";
 import { createJsonSchemaValidator } from "../argument-validator.js";
 import { fetchFollowingRedirects, RedirectError } from "../follow-redirects.js";
 import type { Connector, ConnectorCallContext, ConnectorMethod, ReplayPolicy } from "../types.js";
-import { buildRequest, UnsafeRequestError } from "./build-request.js";
+import { buildRequest, UnsafeRequestError, type BuiltRequest } from "./build-request.js";
 import { collectOperations, type OpenApiOperation } from "./collect-operations.js";
 import {
   checkBaseUrl,
@@ -70,6 +70,48 @@ function policyFor(
   return { key, requiresApproval, replay };
 }
 
+/**
+ * Sends one built request with the host's headers and reads the response. Redirects are followed hop by
+ * hop; the host's headers (credentials) go to the request's own origin only.
+ */
+async function send(
+  operation: OpenApiOperation,
+  options: ResolvedOpenApiConnectorOptions,
+  request: BuiltRequest,
+  context: ConnectorCallContext,
+): Promise<unknown> {
+  const { info } = operation;
+  const label = `${info.method.toUpperCase()} ${info.path}`;
+  const origin = request.url.origin;
+  let hostHeaders: Record<string, string>;
+  try {
+    hostHeaders = lowerCaseKeys(await options.headers(info));
+  } catch (error) {
+    // The host's message may quote a credential: keep it as the cause, out of the program's sight.
+    throw new Error(`${label} was not sent: the host could not provide its request headers`, { cause: error });
+  }
+  const secrets = collectSecrets(hostHeaders);
+  const signal = context?.abortSignal;
+  let response: Response;
+  try {
+    ({ response } = await fetchFollowingRedirects({
+      fetch: (input, init) => options.fetch(new URL(input), init),
+      url: request.url,
+      method: info.method.toUpperCase(),
+      body: request.body,
+      // Credentials go to the configured origin only; a redirect elsewhere gets the request's own headers.
+      headersFor: (hop) => (hop.url.origin === origin ? { ...request.headers, ...hostHeaders } : request.headers),
+      signal,
+    }));
+  } catch (error) {
+    if (signal?.aborted === true) throw new Error(`${label} was aborted before the server answered`, { cause: error });
+    if (error instanceof RedirectError) throw new Error(`${label} was not completed: ${redactText(error.message, secrets)}`);
+    const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+    throw new Error(`${label} could not reach the server: ${redactText(reason, secrets)}`, { cause: error });
+  }
+  return readResponse(response, { operation: label, secrets });
+}
+
 function methodFor(operation: OpenApiOperation, options: ResolvedOpenApiConnectorOptions): ConnectorMethod {
   const { info } = operation;
   const label = `${info.method.toUpperCase()} ${info.path}`;
@@ -85,7 +127,6 @@ function methodFor(operation: OpenApiOperation, options: ResolvedOpenApiConnecto
   }
   checkBaseUrl(baseUrl, options.baseUrl === undefined ? `${operation.location}.servers[0].url` : "baseUrl");
   const { requiresApproval, replay } = policyFor(operation, options);
-  const origin = new URL(baseUrl).origin;
   const validate = createJsonSchemaValidator(operation.inputSchema, { label: info.name });
   return {
     description: operation.description,
@@ -114,36 +155,8 @@ function methodFor(operation: OpenApiOperation, options: ResolvedOpenApiConnecto
         return undefined;
       }
     },
-    async execute(args: unknown, context: ConnectorCallContext) {
-      const request = buildRequest(operation, isRecord(args) ? args : {}, baseUrl);
-      let hostHeaders: Record<string, string>;
-      try {
-        hostHeaders = lowerCaseKeys(await options.headers(info));
-      } catch (error) {
-        // The host's message may quote a credential: keep it as the cause, out of the program's sight.
-        throw new Error(`${label} was not sent: the host could not provide its request headers`, { cause: error });
-      }
-      const secrets = collectSecrets(hostHeaders);
-      const signal = context?.abortSignal;
-      let response: Response;
-      try {
-        ({ response } = await fetchFollowingRedirects({
-          fetch: (input, init) => options.fetch(new URL(input), init),
-          url: request.url,
-          method: info.method.toUpperCase(),
-          body: request.body,
-          // Credentials go to the configured origin only; a redirect elsewhere gets the request's own headers.
-          headersFor: (hop) => hop.url.origin === origin ? { ...request.headers, ...hostHeaders } : request.headers,
-          signal,
-        }));
-      } catch (error) {
-        if (signal?.aborted === true) throw new Error(`${label} was aborted before the server answered`, { cause: error });
-        if (error instanceof RedirectError) throw new Error(`${label} was not completed: ${redactText(error.message, secrets)}`);
-        const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
-        throw new Error(`${label} could not reach the server: ${redactText(reason, secrets)}`, { cause: error });
-      }
-      return readResponse(response, { operation: label, secrets });
-    },
+    execute: async (args: unknown, context: ConnectorCallContext) =>
+      send(operation, options, buildRequest(operation, isRecord(args) ? args : {}, baseUrl), context),
   };
 }
 

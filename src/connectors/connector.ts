@@ -26,7 +26,9 @@ export interface ConnectorOptions<TOOLS extends ToolSet = ToolSet> {
 }
 
 /** Every key `connector()` options may have: any other is refused (a misspelt policy must not be ignored). */
-export const CONNECTOR_OPTION_KEYS = ["methods", "description", "instructions", "onPassEnd", "disposeExecution"] as const;
+export const CONNECTOR_OPTION_KEYS = [
+  "methods", "description", "instructions", "onPassEnd", "disposeExecution",
+] as const satisfies ReadonlyArray<keyof ConnectorOptions>;
 
 const WRAPPED = Symbol.for("ai-codemode.connector.wrapped");
 

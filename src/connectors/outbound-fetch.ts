@@ -14,7 +14,7 @@
  */
 import { InvalidOptionError } from "../errors.js";
 import { assertKnownKeys } from "../shared/known-keys.js";
-import { fetchFollowingRedirects, MAX_REDIRECTS, RedirectError } from "./follow-redirects.js";
+import { fetchFollowingRedirects, MAX_REDIRECTS, RedirectError, type FollowedResponse } from "./follow-redirects.js";
 import { originAllowed, parseOriginRule, type OriginRule } from "./outbound-origins.js";
 import type { ArgumentValidation, Connector, ConnectorCallContext } from "./types.js";
 
@@ -178,7 +178,7 @@ function headerRecord(headers: Headers): Record<string, string> {
 }
 
 async function perform(options: ResolvedOutboundFetchOptions, request: OutboundRequest, context: ConnectorCallContext): Promise<OutboundResponse> {
-  let followed;
+  let followed: FollowedResponse;
   try {
     followed = await fetchFollowingRedirects({
       fetch: options.fetch,

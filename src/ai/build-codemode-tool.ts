@@ -66,12 +66,15 @@ export function buildCodemodeTool({
   connectors,
   options,
   fetchOrigins,
+  maxOutputChars,
 }: {
   runtime: CodemodeToolRuntime;
   connectors: Record<string, Connector>;
   options: ResolvedCodemodeToolOptions;
   /** The origins programs may `fetch`, when the runtime has the `outbound` option. */
   fetchOrigins?: string | undefined;
+  /** The model's share of a result (`maxOutputChars`). @default DEFAULT_MAX_OUTPUT_CHARS */
+  maxOutputChars?: number | undefined;
 }): CodemodeTool {
   const description =
     options.description ??
@@ -89,6 +92,6 @@ export function buildCodemodeTool({
       if (abortSignal !== undefined) executeOptions.abortSignal = abortSignal;
       return runtime.execute({ code }, executeOptions);
     },
-    toModelOutput: ({ output }) => ({ type: "json", value: codemodeModelOutput(output) }),
+    toModelOutput: ({ output }) => ({ type: "json", value: codemodeModelOutput(output, maxOutputChars === undefined ? {} : { maxOutputChars }) }),
   });
 }

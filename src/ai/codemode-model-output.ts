@@ -2,10 +2,12 @@
  * What the model sees of a `codemode` result (`toModelOutput`): the status,
  * the result or error, logs and pending approvals, as JSON. Never the audit
  * log (calls, arguments of earlier calls, journal rows) even if a runtime
- * attaches more fields to its output.
+ * attaches more fields to its output. Bounded by `maxOutputChars`: a longer result, error,
+ * logs or pending arguments are cut for the model (never in the journal or the tool output).
  */
 import type { JSONValue } from "@ai-sdk/provider";
-import type { CodeModeOutput } from "../runtime/types.js";
+import type { CodeModeOutput, PendingAction } from "../runtime/types.js";
+import { cutLogs, cutText, DEFAULT_MAX_OUTPUT_CHARS, jsonText, splitBudget } from "./model-output-budget.js";
 
 /** Depth beyond which nested values are replaced (guards cyclic or pathological results). */
 const MAX_JSON_DEPTH = 64;
@@ -49,16 +51,57 @@ export function toModelJson(value: unknown, depth = 0, seen: Set<object> = new S
   return out;
 }
 
-/** The model-facing view of a `CodeModeOutput`: only the fields the model needs. */
-export function codemodeModelOutput(output: CodeModeOutput): JSONValue {
+/** Options of `codemodeModelOutput`. */
+export interface ModelOutputOptions {
+  /** The model's share of the output, in characters (result or error, plus logs). @default DEFAULT_MAX_OUTPUT_CHARS */
+  maxOutputChars?: number;
+}
+
+/** The main value (result or error) and the logs within the budget. */
+function budgeted(
+  main: { text: string; what: string },
+  logs: readonly string[] | undefined,
+  { maxChars, executionId }: { maxChars: number; executionId: string },
+): { main: string | undefined; logs: string[] | undefined } {
+  const lines = logs ?? [];
+  const logChars = lines.reduce((sum, line) => sum + line.length, 0);
+  const split = splitBudget(maxChars, main.text.length, logChars);
+  return {
+    main: main.text.length > split.main ? cutText(main.text, split.main, main.what, executionId) : undefined,
+    logs: lines.length === 0 ? undefined : logChars > split.logs ? cutLogs(lines, split.logs) : [...lines],
+  };
+}
+
+function pendingView(pending: PendingAction[], maxChars: number, executionId: string): JSONValue[] {
+  const perAction = Math.max(1, Math.floor(maxChars / Math.max(1, pending.length)));
+  return pending.map((action) => {
+    const args = toModelJson(action.args);
+    const text = jsonText(args);
+    return {
+      seq: action.seq,
+      connector: action.connector,
+      method: action.method,
+      args: text.length > perAction ? cutText(text, perAction, "arguments", executionId) : args,
+      ...(action.request === undefined ? {} : { request: { method: action.request.method, url: action.request.url } }),
+    };
+  });
+}
+
+/**
+ * The model-facing view of a `CodeModeOutput`: only the fields the model needs, within
+ * `maxOutputChars`. A cut result becomes a string: the start of its JSON and a marker.
+ */
+export function codemodeModelOutput(output: CodeModeOutput, { maxOutputChars = DEFAULT_MAX_OUTPUT_CHARS }: ModelOutputOptions = {}): JSONValue {
   switch (output.status) {
     case "completed": {
+      const result = toModelJson(output.result);
+      const cut = budgeted({ text: jsonText(result), what: "result" }, output.logs, { maxChars: maxOutputChars, executionId: output.executionId });
       const view: Record<string, JSONValue> = {
         status: "completed",
         executionId: output.executionId,
-        result: toModelJson(output.result),
+        result: cut.main ?? result,
       };
-      if (output.logs !== undefined && output.logs.length > 0) view["logs"] = output.logs;
+      if (cut.logs !== undefined) view["logs"] = cut.logs;
       return view;
     }
     case "paused": {
@@ -66,25 +109,21 @@ export function codemodeModelOutput(output: CodeModeOutput): JSONValue {
       return {
         status: "paused",
         executionId: output.executionId,
-        pending: output.pending.map((action) => ({
-          seq: action.seq,
-          connector: action.connector,
-          method: action.method,
-          args: toModelJson(action.args),
-        })),
+        pending: pendingView(output.pending, maxOutputChars, output.executionId),
         message:
           `Waiting for human approval of ${[...new Set(waiting)].join(", ")}. Do not call codemode again for this; ` +
           `tell the user what awaits approval. After approval the program resumes where it paused.`,
       };
     }
     case "error": {
+      const cut = budgeted({ text: output.error, what: "error" }, output.logs, { maxChars: maxOutputChars, executionId: output.executionId });
       const view: Record<string, JSONValue> = {
         status: "error",
         executionId: output.executionId,
         kind: output.kind,
-        error: output.error,
+        error: cut.main ?? output.error,
       };
-      if (output.logs !== undefined && output.logs.length > 0) view["logs"] = output.logs;
+      if (cut.logs !== undefined) view["logs"] = cut.logs;
       return view;
     }
     default:

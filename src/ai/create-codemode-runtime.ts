@@ -47,6 +47,8 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions = {}): Cod
   const fetchOrigins = resolved.outbound === undefined ? undefined : describeAllowedOrigins(resolved.outbound.allow);
   return {
     ...runtime,
-    tool: (toolOptions) => buildCodemodeTool({ runtime, connectors, options: resolveCodemodeToolOptions(toolOptions), fetchOrigins }),
+    tool: (toolOptions) => buildCodemodeTool({
+      runtime, connectors, options: resolveCodemodeToolOptions(toolOptions), fetchOrigins, maxOutputChars: resolved.maxOutputChars,
+    }),
   };
 }

@@ -5,7 +5,8 @@
  */
 import type { ToolSet } from "@ai-sdk/provider-utils";
 import { InvalidOptionError } from "../errors.js";
-import { toolSetToConnector, type MethodPolicy } from "./tool-set-connector.js";
+import { assertKnownKeys } from "../shared/known-keys.js";
+import { METHOD_POLICY_KEYS, toolSetToConnector, type MethodPolicy } from "./tool-set-connector.js";
 import type { Connector, ConnectorLifecycleContext } from "./types.js";
 
 export type { MethodPolicy } from "./tool-set-connector.js";
@@ -24,6 +25,11 @@ export interface ConnectorOptions<TOOLS extends ToolSet = ToolSet> {
   disposeExecution?: (context: ConnectorLifecycleContext) => unknown;
 }
 
+/** Every key `connector()` options may have: any other is refused (a misspelt policy must not be ignored). */
+export const CONNECTOR_OPTION_KEYS = [
+  "methods", "description", "instructions", "onPassEnd", "disposeExecution",
+] as const satisfies ReadonlyArray<keyof ConnectorOptions>;
+
 const WRAPPED = Symbol.for("ai-codemode.connector.wrapped");
 
 /** What `connector()` remembers so `resolveConnector` can rebuild it under its real name. */
@@ -39,6 +45,10 @@ export function wrappedSource(value: unknown): WrappedSource | undefined {
 }
 
 function checkOptions(options: ConnectorOptions, path: string): void {
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw new InvalidOptionError({ path: `${path}.options`, message: "must be an object { methods?, description?, instructions?, … }" });
+  }
+  assertKnownKeys(options, CONNECTOR_OPTION_KEYS, path);
   for (const key of ["description", "instructions"] as const) {
     if (options[key] !== undefined && typeof options[key] !== "string") {
       throw new InvalidOptionError({ path: `${path}.${key}`, message: "must be a string" });
@@ -50,12 +60,16 @@ function checkOptions(options: ConnectorOptions, path: string): void {
     }
   }
   const methods = options.methods ?? {};
-  if (typeof methods !== "object" || methods === null) {
+  if (typeof methods !== "object" || methods === null || Array.isArray(methods)) {
     throw new InvalidOptionError({ path: `${path}.methods`, message: "must be an object keyed by tool name" });
   }
   for (const [name, policy] of Object.entries(methods) as Array<[string, MethodPolicy | undefined]>) {
     const at = `${path}.methods.${name}`;
     if (policy === undefined) continue;
+    if (typeof policy !== "object" || policy === null || Array.isArray(policy)) {
+      throw new InvalidOptionError({ path: at, message: "must be an object { replay?, revert?, requiresApproval? }" });
+    }
+    assertKnownKeys(policy, METHOD_POLICY_KEYS, at);
     if (policy.replay !== undefined && policy.replay !== "record" && policy.replay !== "reexecute") {
       throw new InvalidOptionError({ path: `${at}.replay`, message: `must be "record" or "reexecute"` });
     }

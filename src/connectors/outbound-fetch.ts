@@ -13,6 +13,8 @@
  * Response bodies are read as text (UTF-8).
  */
 import { InvalidOptionError } from "../errors.js";
+import { assertKnownKeys } from "../shared/known-keys.js";
+import { fetchFollowingRedirects, MAX_REDIRECTS, RedirectError, type FollowedResponse } from "./follow-redirects.js";
 import { originAllowed, parseOriginRule, type OriginRule } from "./outbound-origins.js";
 import type { ArgumentValidation, Connector, ConnectorCallContext } from "./types.js";
 import { isRecord } from "../shared/is-record.js";
@@ -22,7 +24,7 @@ export const OUTBOUND_CONNECTOR = "outbound";
 /** Journal method name of outbound requests: pending approvals read `outbound.fetch`. */
 export const OUTBOUND_METHOD = "fetch";
 /** Redirect hops followed per request (the web's limit). */
-export const OUTBOUND_MAX_REDIRECTS = 20;
+export const OUTBOUND_MAX_REDIRECTS = MAX_REDIRECTS;
 
 /** What `requireApproval` is asked about. */
 export interface OutboundRequestInfo {
@@ -44,6 +46,9 @@ export interface OutboundFetchOptions {
   /** Whether a request needs human approval (e.g. `(r) => r.method !== "GET"`). @default none does */
   requireApproval?: (request: OutboundRequestInfo) => boolean | Promise<boolean>;
 }
+
+/** Every key of `OutboundFetchOptions`: any other is refused. */
+export const OUTBOUND_OPTION_KEYS = ["fetch", "allow", "requireApproval"] as const satisfies ReadonlyArray<keyof OutboundFetchOptions>;
 
 /** `OutboundFetchOptions` validated. */
 export interface ResolvedOutboundFetchOptions {
@@ -76,6 +81,7 @@ export interface OutboundResponse {
 /** Validates the `outbound` option; errors name `path` (`outbound.allow[0]`, …). */
 export function resolveOutboundFetchOptions(value: unknown, path: string, maxBodyChars: number): ResolvedOutboundFetchOptions {
   if (!isRecord(value)) throw new InvalidOptionError({ path, message: "must be an object { fetch, allow?, requireApproval? }" });
+  assertKnownKeys(value, OUTBOUND_OPTION_KEYS, path);
   if (typeof value["fetch"] !== "function") {
     throw new InvalidOptionError({ path: `${path}.fetch`, message: "must be a fetch function (e.g. globalThis.fetch)" });
   }
@@ -168,38 +174,35 @@ function headerRecord(headers: Headers): Record<string, string> {
   return record;
 }
 
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-
 async function perform(options: ResolvedOutboundFetchOptions, request: OutboundRequest, context: ConnectorCallContext): Promise<OutboundResponse> {
-  let { url, method, body } = request;
-  for (let hop = 0; ; hop += 1) {
-    const init: RequestInit = { method, headers: request.headers, redirect: "manual", signal: context.abortSignal };
-    if (body !== undefined) init.body = body;
-    const response = await options.fetch(url, init);
-    const location = response.headers.get("location");
-    if (REDIRECTS.has(response.status) && location !== null) {
-      await response.body?.cancel().catch(() => undefined);
-      if (hop >= OUTBOUND_MAX_REDIRECTS) throw new Error(`fetch: more than ${OUTBOUND_MAX_REDIRECTS} redirects from ${request.url}`);
-      const next = new URL(location, url);
-      if (!originAllowed(options.allow, next)) {
-        throw new Error(`fetch: ${url} redirected to ${next.origin}, which is not an allowed origin. Allowed origins: ${describeAllowedOrigins(options.allow)}.`);
-      }
-      if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === "POST")) {
-        if (method !== "HEAD") method = "GET";
-        body = undefined;
-      }
-      url = next.href;
-      continue;
-    }
-    return {
-      url,
-      status: response.status,
-      statusText: response.statusText,
-      redirected: hop > 0,
-      headers: headerRecord(response.headers),
-      body: await readBody(response, options.maxBodyChars),
-    };
+  let followed: FollowedResponse;
+  try {
+    followed = await fetchFollowingRedirects({
+      fetch: options.fetch,
+      url: new URL(request.url),
+      method: request.method,
+      body: request.body,
+      // The program's own headers on every hop: the host adds nothing.
+      headersFor: () => request.headers,
+      refuseHop: (next, from) => originAllowed(options.allow, next)
+        ? undefined
+        : `${from.href} redirected to ${next.origin}, which is not an allowed origin. Allowed origins: ${describeAllowedOrigins(options.allow)}.`,
+      signal: context.abortSignal,
+      maxRedirects: OUTBOUND_MAX_REDIRECTS,
+    });
+  } catch (error) {
+    if (error instanceof RedirectError) throw new Error(`fetch: ${error.message}`);
+    throw error;
   }
+  const { response, url, redirected } = followed;
+  return {
+    url: url.href,
+    status: response.status,
+    statusText: response.statusText,
+    redirected,
+    headers: headerRecord(response.headers),
+    body: await readBody(response, options.maxBodyChars),
+  };
 }
 
 const connectors = new WeakSet<Connector>();

@@ -96,6 +96,7 @@ function resolveMethod(connectorName: string, methodName: string, value: unknown
   optionalSchema(value["outputSchema"], `${path}.outputSchema`);
   optionalFunction(value["validate"], `${path}.validate`);
   optionalFunction(value["revert"], `${path}.revert`);
+  optionalFunction(value["describeRequest"], `${path}.describeRequest`);
   const approval = value["requiresApproval"];
   if (approval !== undefined && typeof approval !== "boolean" && typeof approval !== "function") {
     throw new InvalidOptionError({ path: `${path}.requiresApproval`, message: "must be a boolean or a function of the arguments" });
@@ -124,6 +125,7 @@ function resolveMethod(connectorName: string, methodName: string, value: unknown
   }
   if (source.replay !== undefined) method.replay = source.replay;
   if (source.revert !== undefined) method.revert = source.revert.bind(source);
+  if (source.describeRequest !== undefined) method.describeRequest = source.describeRequest.bind(source);
   if (method.validate === undefined && method.inputSchema !== undefined) {
     const schema = method.inputSchema;
     method.validate = createJsonSchemaValidator(schema, {

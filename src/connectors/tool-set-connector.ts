@@ -6,6 +6,7 @@
 import type { JSONSchema7 } from "@ai-sdk/provider";
 import { asSchema, isRecord, type Schema, type ToolExecutionOptions } from "@ai-sdk/provider-utils";
 import { InvalidOptionError } from "../errors.js";
+import { closestName } from "../shared/closest-name.js";
 import { createJsonSchemaValidator, createSchemaValidator } from "./argument-validator.js";
 import { inputTypeOf } from "./declarations.js";
 import { isMcpTool, mcpAnnotations, mcpPolicyDefaults, unwrapMcpResult } from "./mcp-tool.js";
@@ -27,6 +28,9 @@ export interface MethodPolicy {
   /** Overrides the tool's `needsApproval` (and MCP annotation defaults). */
   requiresApproval?: ConnectorMethod["requiresApproval"];
 }
+
+/** Every key a `MethodPolicy` may have: any other is refused at construction. */
+export const METHOD_POLICY_KEYS = ["replay", "revert", "requiresApproval"] as const satisfies ReadonlyArray<keyof MethodPolicy>;
 
 /** A tool as found in a `ToolSet`, read defensively (user input). */
 interface LooseTool {
@@ -203,6 +207,18 @@ function toolToMethod(
   return method;
 }
 
+/** A policy names no callable tool: say which one was probably meant, or why it is not callable. */
+function unknownMethodPolicy(path: string, methodName: string, known: string[], skipped: SkippedMethod[]): InvalidOptionError {
+  const skip = skipped.find((entry) => entry.name === methodName);
+  const suggestion = closestName(methodName, known);
+  const hint = skip !== undefined
+    ? `the tool is not callable from a program (${skip.reason})`
+    : suggestion !== undefined
+      ? `did you mean "${suggestion}"?`
+      : `methods: ${known.join(", ") || "(none)"}`;
+  return new InvalidOptionError({ path: `${path}.methods.${methodName}`, message: `sets a policy for a method that does not exist; ${hint}` });
+}
+
 /**
  * Converts a `ToolSet` into a `Connector`. Tools that cannot run from a
  * program (no `execute`, provider-executed) are listed in `skipped` with the
@@ -237,12 +253,7 @@ export function toolSetToConnector({
     methods[methodName] = toolToMethod({ connectorName: name, methodName, tool, policy, path: toolPath, policyPath });
   }
   for (const methodName of Object.keys(policies)) {
-    if (!(methodName in methods)) {
-      throw new InvalidOptionError({
-        path: `${path}.methods.${methodName}`,
-        message: `sets a policy for a method that does not exist; methods: ${Object.keys(methods).join(", ") || "(none)"}`,
-      });
-    }
+    if (!(methodName in methods)) throw unknownMethodPolicy(path, methodName, Object.keys(methods), skipped);
   }
   const connector: Connector = { methods };
   if (skipped.length > 0) connector.skipped = skipped;

@@ -54,6 +54,14 @@ export type ArgumentValidation =
   | { success: true; value: unknown }
   | { success: false; error: string };
 
+/** The HTTP request a call will send, shown with a pending approval so the approver sees what will run. */
+export interface CallRequest {
+  /** Upper-case HTTP method. */
+  method: string;
+  /** The absolute URL, query included. */
+  url: string;
+}
+
 /** One method of a connector. */
 export interface ConnectorMethod {
   description?: string;
@@ -74,6 +82,12 @@ export interface ConnectorMethod {
   execute: (args: unknown, context: ConnectorCallContext) => unknown;
   /** Compensates an applied call during rollback. */
   revert?: (args: unknown, result: unknown, context: ConnectorRevertContext) => unknown;
+  /**
+   * The HTTP request a call with these (journaled) arguments will send, for methods that
+   * send one (OpenAPI operations): pending approvals carry it as `request`. Must not throw
+   * or return credentials; `undefined` when the arguments do not make a request.
+   */
+  describeRequest?: (args: unknown) => CallRequest | undefined;
 }
 
 /** A tool left out of a connector, with the reason (shown by `describe`). */

@@ -14,7 +14,8 @@ export type CodemodeErrorCode =
   | "corrupt-record"
   | "codec"
   | "mcp-tool"
-  | "openapi-response";
+  | "openapi-response"
+  | "unsafe-request";
 
 /** Base class of every error this package throws. */
 export class CodemodeError extends Error {

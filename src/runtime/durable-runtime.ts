@@ -6,7 +6,7 @@
  */
 import type { DescribeOutput, SearchOutput } from "../connectors/types.js";
 import { approveExecution, rejectExecution } from "./approvals.js";
-import { executionDetail, executionSummary, pendingAction } from "./execution-views.js";
+import { executionDetail, executionSummary, pendingAction, type MethodLookup } from "./execution-views.js";
 import {
   clearHistory, deleteExecution, destroyRuntimeData, expirePaused, pruneExecutions, type ExpirePausedOutput,
 } from "./housekeeping.js";
@@ -113,6 +113,10 @@ export function createDurableRuntime(options: DurableRuntimeOptions = {}): Durab
 /** The durable runtime over options already resolved by `resolveRuntimeOptions` (resolved once, shared with the tool). */
 export function durableRuntimeFromResolved(resolved: ResolvedRuntimeOptions): DurableRuntime {
   const core = createRuntimeCore(resolved);
+  const lookup: MethodLookup = (connector, method) =>
+    Object.hasOwn(resolved.connectors, connector) && Object.hasOwn(resolved.connectors[connector]!.methods, method)
+      ? resolved.connectors[connector]!.methods[method]
+      : undefined;
   let closed = false;
   return {
     name: resolved.name,
@@ -122,7 +126,7 @@ export function durableRuntimeFromResolved(resolved: ResolvedRuntimeOptions): Du
     rollback: (request) => rollbackExecution(core, request),
     async pending(executionId) {
       const rows = await storeOperation("list pending calls", () => core.store.pending(executionId));
-      return rows.map((row) => pendingAction(row.executionId, row.call));
+      return rows.map((row) => pendingAction(row.executionId, row.call, lookup));
     },
     async executions(limit = DEFAULT_LIST_LIMIT) {
       return (await storeOperation("list executions", () => core.store.list(limit))).map(executionSummary);
@@ -130,7 +134,7 @@ export function durableRuntimeFromResolved(resolved: ResolvedRuntimeOptions): Du
     execution: (executionId) =>
       storeOperation("read the execution", async () => {
         const loaded = await core.store.load(executionId);
-        return loaded === undefined ? undefined : executionDetail(loaded.execution, loaded.calls);
+        return loaded === undefined ? undefined : executionDetail(loaded.execution, loaded.calls, lookup);
       }),
     deleteExecution: (executionId) => deleteExecution(core, executionId),
     pruneExecutions: (keep) => pruneExecutions(core, keep),

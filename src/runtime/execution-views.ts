@@ -3,6 +3,7 @@
  * `ExecutionDetail`, `CallRecord`, `PendingAction`, `Snippet`), decoding
  * journaled values with their types.
  */
+import type { ConnectorMethod } from "../connectors/types.js";
 import { decodeJournalValue } from "./journal-values.js";
 import type { CallJournalRecord, ExecutionRecord, SnippetRecord } from "./store/records.js";
 import type { CallRecord, ExecutionDetail, ExecutionSummary, PendingAction, Snippet } from "./types.js";
@@ -43,18 +44,34 @@ export function callRecord(record: CallJournalRecord): CallRecord {
   return call;
 }
 
+/** Finds the configured definition of a journaled call, if its connector and method still exist. */
+export type MethodLookup = (connector: string, method: string) => ConnectorMethod | undefined;
+
+/** Adds the HTTP request the call will send, when its method can say (`describeRequest`). */
+export function withRequest(action: PendingAction, definition: ConnectorMethod | undefined): PendingAction {
+  if (definition?.describeRequest === undefined) return action;
+  let request: PendingAction["request"];
+  try {
+    request = definition.describeRequest(action.args);
+  } catch {
+    request = undefined;
+  }
+  return request === undefined ? action : { ...action, request: { method: request.method, url: request.url } };
+}
+
 /** A pending call as listed by `pending()` and in a `paused` output. */
-export function pendingAction(executionId: string, record: CallJournalRecord): PendingAction {
-  return { executionId, seq: record.seq, connector: record.connector, method: record.method, args: decodeJournalValue(record.argsText) };
+export function pendingAction(executionId: string, record: CallJournalRecord, lookup?: MethodLookup): PendingAction {
+  const action = { executionId, seq: record.seq, connector: record.connector, method: record.method, args: decodeJournalValue(record.argsText) };
+  return withRequest(action, lookup?.(record.connector, record.method));
 }
 
 /** An execution with its call log. */
-export function executionDetail(record: ExecutionRecord, calls: CallJournalRecord[]): ExecutionDetail {
+export function executionDetail(record: ExecutionRecord, calls: CallJournalRecord[], lookup?: MethodLookup): ExecutionDetail {
   const detail: ExecutionDetail = {
     ...executionSummary(record),
     logs: record.logs,
     pending: record.status === "paused"
-      ? calls.filter((call) => call.status === "pending" && call.approvedAt === undefined).map((call) => pendingAction(record.executionId, call))
+      ? calls.filter((call) => call.status === "pending" && call.approvedAt === undefined).map((call) => pendingAction(record.executionId, call, lookup))
       : [],
     calls: calls.map(callRecord),
     connectors: record.connectors,

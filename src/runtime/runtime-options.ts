@@ -71,6 +71,13 @@ export interface DurableRuntimeOptions {
   /** Budgets of the default executor (ignored when `executor` is given). */
   limits?: RuntimeLimits;
   /**
+   * The model's share of a codemode result, in characters: a longer result (its JSON),
+   * error or logs are cut for the model with a marker saying how to return less. The tool
+   * output and the journal keep the full value.
+   * @default 20_000 (`DEFAULT_MAX_OUTPUT_CHARS`, applied where the model's view is built)
+   */
+  maxOutputChars?: number;
+  /**
    * Opt-in outbound network: programs get a global `fetch` that calls this host-side
    * `fetch`, journaled like a connector call, limited to `allow` (origins). Without
    * it programs have no `fetch` and no network at all.
@@ -113,6 +120,8 @@ export interface ResolvedRuntimeOptions {
   name: string;
   maxExecutions: number;
   transformResult: ((result: unknown, info: TransformResultInfo) => unknown) | undefined;
+  /** `undefined`: the model view's own default (`DEFAULT_MAX_OUTPUT_CHARS` in `src/ai/`). */
+  maxOutputChars: number | undefined;
   now: () => number;
   generateId: () => string;
   leaseMs: number;
@@ -199,6 +208,7 @@ export function resolveRuntimeOptions(options: DurableRuntimeOptions = {}): Reso
     name,
     maxExecutions: positiveInteger("maxExecutions", options.maxExecutions, DEFAULT_MAX_EXECUTIONS),
     transformResult: options.transformResult,
+    maxOutputChars: options.maxOutputChars === undefined ? undefined : positiveInteger("maxOutputChars", options.maxOutputChars, 1),
     now: internal.now ?? Date.now,
     generateId: internal.generateId ?? (() => crypto.randomUUID()),
     leaseMs: positiveInteger("_internal.leaseMs", internal.leaseMs, DEFAULT_LEASE_MS),

@@ -16,6 +16,11 @@ export interface PendingAction {
   connector: string;
   method: string;
   args: unknown;
+  /**
+   * The exact HTTP method and URL the call will request, for connector methods that send
+   * one request (OpenAPI operations): what the approver approves, beside the arguments.
+   */
+  request?: { method: string; url: string };
 }
 
 /**

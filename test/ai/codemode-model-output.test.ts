@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { codemodeModelOutput, toModelJson } from "../../src/ai/codemode-model-output.js";
+import { DEFAULT_MAX_OUTPUT_CHARS } from "../../src/ai/model-output-budget.js";
 import type { CodeModeOutput } from "../../src/runtime/types.js";
 
 describe("codemodeModelOutput", () => {
@@ -32,6 +33,56 @@ describe("codemodeModelOutput", () => {
   it("passes errors with kind and logs, dropping empty logs", () => {
     const output: CodeModeOutput = { status: "error", executionId: "e3", error: "boom", kind: "exception", logs: [] };
     expect(codemodeModelOutput(output)).toEqual({ status: "error", executionId: "e3", kind: "exception", error: "boom" });
+  });
+});
+
+describe("maxOutputChars", () => {
+  const rows = Array.from({ length: 5_000 }, (_, index) => ({ id: index, title: `issue number ${index}` }));
+
+  it("cuts a result beyond the budget to the start of its JSON and a marker on how to return less; the output itself is untouched", () => {
+    const output: CodeModeOutput = { status: "completed", executionId: "e4", result: rows };
+    const view = codemodeModelOutput(output, { maxOutputChars: 1_000 }) as { result: string };
+    expect(typeof view.result).toBe("string");
+    expect(view.result.startsWith(JSON.stringify(rows).slice(0, 1_000))).toBe(true);
+    expect(view.result).toContain(`result cut for the model: 1,000 of ${JSON.stringify(rows).length.toLocaleString("en-US")} characters shown`);
+    expect(view.result).toContain("execution e4");
+    expect(view.result).toMatch(/Return only what you need: select fields, filter or slice arrays/);
+    expect(view.result.length).toBeLessThan(1_400);
+    expect(output.result).toBe(rows);
+  });
+
+  it("is on by default (DEFAULT_MAX_OUTPUT_CHARS) and leaves a result within it as it was", () => {
+    const big = codemodeModelOutput({ status: "completed", executionId: "e5", result: rows }) as { result: string };
+    expect(big.result.length).toBeGreaterThan(DEFAULT_MAX_OUTPUT_CHARS);
+    expect(big.result.length).toBeLessThan(DEFAULT_MAX_OUTPUT_CHARS + 400);
+    const small = rows.slice(0, 10);
+    expect(codemodeModelOutput({ status: "completed", executionId: "e5", result: small })).toMatchObject({ result: small });
+  });
+
+  it("shares the budget with logs, which keep at least a quarter, and says how many lines were cut", () => {
+    const logs = Array.from({ length: 100 }, (_, index) => `line ${index} ${"x".repeat(40)}`);
+    const view = codemodeModelOutput({ status: "completed", executionId: "e6", result: rows, logs }, { maxOutputChars: 2_000 }) as {
+      result: string;
+      logs: string[];
+    };
+    expect(view.result).toContain("result cut for the model: 1,500 of");
+    expect(view.logs.slice(0, -1).join("").length).toBeLessThanOrEqual(500);
+    expect(view.logs.at(-1)).toMatch(/^\[logs cut for the model: \d+ more line\(s\), [\d,]+ characters not shown/);
+    // Logs alone within the budget stay whole.
+    const quiet = codemodeModelOutput({ status: "completed", executionId: "e6", result: 1, logs: ["a", "b"] }, { maxOutputChars: 10 });
+    expect(quiet).toMatchObject({ result: 1, logs: ["a", "b"] });
+  });
+
+  it("cuts a long error message and long pending arguments too", () => {
+    const error = codemodeModelOutput({ status: "error", executionId: "e7", kind: "exception", error: "E".repeat(5_000) }, { maxOutputChars: 100 });
+    expect((error as { error: string }).error).toMatch(/^E{100}… \[error cut for the model: 100 of 5,000 characters shown/);
+    const paused = codemodeModelOutput({
+      status: "paused",
+      executionId: "e8",
+      pending: [{ executionId: "e8", seq: 1, connector: "bank", method: "pay", args: { memo: "m".repeat(5_000) }, request: { method: "POST", url: "https://bank.test/pay" } }],
+    }, { maxOutputChars: 100 }) as { pending: Array<{ args: unknown; request: unknown }> };
+    expect(paused.pending[0]!.args).toMatch(/arguments cut for the model/);
+    expect(paused.pending[0]!.request).toEqual({ method: "POST", url: "https://bank.test/pay" });
   });
 });
 

@@ -181,6 +181,25 @@ describe("createCodemodeRuntime().tool() in the AI SDK loop", () => {
     expect(seen.transfers).toEqual([{ to: "ada", amount: 5 }]);
   });
 
+  it("maxOutputChars bounds what the model gets of a large result; the tool output and the journal keep it whole", async () => {
+    const runtime = createCodemodeRuntime({ store: `file:${join(directory, "big.db")}`, maxOutputChars: 5_000 });
+    opened.push(runtime);
+    const codemode = runtime.tool();
+    const code = "async () => { for (let i = 0; i < 50; i += 1) console.log('row ' + i + ' '.padEnd(200, '.')); return Array.from({ length: 20000 }, (_, i) => ({ id: i, name: 'item ' + i })); }";
+    const output = await codemode.execute!({ code }, { toolCallId: "t1", messages: [], context: undefined });
+    expect(output).toMatchObject({ status: "completed" });
+    const full = (output as { result: unknown[] }).result;
+    expect(full).toHaveLength(20_000);
+    const modelView = await codemode.toModelOutput!({ toolCallId: "t1", input: { code }, output: output as never });
+    const text = JSON.stringify(modelView);
+    expect(text.length).toBeLessThan(7_000);
+    expect(text).toContain("result cut for the model");
+    expect(text).toContain("logs cut for the model");
+    const journaled = await runtime.execution((output as { executionId: string }).executionId);
+    expect(journaled?.result).toEqual(full);
+    expect(() => createCodemodeRuntime({ maxOutputChars: 0 })).toThrow("maxOutputChars must be a positive integer");
+  });
+
   it("describes every namespace in the tool description and validates tool options", () => {
     const runtime = setup({ github: [], transfers: [] });
     const codemode = runtime.tool({ inlineTypes: false });

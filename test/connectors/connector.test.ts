@@ -75,4 +75,23 @@ describe("connector()", () => {
     expect(thrownPath(() => connector(tools, { onPassEnd: 1 as never }))).toBe("connector().onPassEnd");
     expect(thrownPath(() => connector(null as never))).toBe("connector()");
   });
+
+  it("refuses a misspelt policy or option key with the path and the closest known key (a typo must not turn approval off)", () => {
+    const thrown = (fn: () => unknown): InvalidOptionError => {
+      try {
+        fn();
+      } catch (error) {
+        return error as InvalidOptionError;
+      }
+      throw new Error("expected an InvalidOptionError");
+    };
+    const pay = thrown(() => connector(tools, { methods: { create_issue: { requireApproval: true } as never } }));
+    expect(pay.path).toBe("connector().methods.create_issue.requireApproval");
+    expect(pay.message).toContain('did you mean "requiresApproval"?');
+    const option = thrown(() => connector(tools, { method: {} } as never));
+    expect([option.path, option.message.includes('did you mean "methods"?')]).toEqual(["connector().method", true]);
+    const tool = thrown(() => connector(tools, { methods: { create_isue: { requiresApproval: true } } as never }));
+    expect([tool.path, tool.message.includes('did you mean "create_issue"?')]).toEqual(["connector().methods.create_isue", true]);
+    expect(thrownPath(() => connector(tools, { methods: { create_issue: true as never } }))).toBe("connector().methods.create_issue");
+  });
 });

@@ -50,6 +50,16 @@ describe("origin allowlist", () => {
   });
 });
 
+describe("outbound options", () => {
+  it("refuses an unknown key with the path and the closest known key", () => {
+    const fetch = async (): Promise<Response> => new Response("");
+    expect(() => resolveOutboundFetchOptions({ fetch, requiresApproval: () => true }, "outbound", 10)).toThrow(
+      'outbound.requiresApproval is not a known option (did you mean "requireApproval"?)',
+    );
+    expect(() => resolveOutboundFetchOptions({ fetch, allowed: ["https://a.test"] }, "outbound", 10)).toThrow(InvalidOptionError);
+  });
+});
+
 describe("outbound connector", () => {
   it("calls the host fetch with only the program's headers and reads the response as data", async () => {
     const calls: Array<{ url: string; init: RequestInit }> = [];

@@ -4,16 +4,21 @@
  * credentials a connector holds; it cannot forge the journal through the host
  * namespace behind `codemode`; an approval id for one call cannot approve
  * another; names from users (snippets, runtime names, method names) cannot
- * inject SQL or break out of the sandbox's globals.
+ * inject SQL or break out of the sandbox's globals. A hostile API (issue 14) cannot make the
+ * OpenAPI connector leave the operation's path, carry credentials to another origin or hand
+ * an echoed credential to the program, in any body type.
  */
 import { tool, type ToolSet } from "ai";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { toCodemodeApprovalDescriptor } from "../../src/ai/ui/approval-descriptor.js";
 import { createCodemodeApprovalId } from "../../src/ai/ui/approval-id.js";
 import { verifyCodemodeApproval } from "../../src/ai/ui/verify-codemode-approval.js";
+import { openApiConnector } from "../../src/connectors/openapi/openapi-connector.js";
 import type { Connector } from "../../src/connectors/types.js";
 import { createMockConnector } from "../../src/test/index.js";
 import { memoryClient, testRuntime } from "../runtime/runtime-fixture.js";
+import { HOSTILE_SPEC, startHostileApi, TENANT_PATH, type HostileApi } from "./support/hostile-api.js";
 import { svcConnector } from "./support/program-model.js";
 
 const SECRET = "sk-live-THE-CREDENTIAL-0123456789";
@@ -238,5 +243,90 @@ describe("names from users", () => {
     expect(detail?.calls.map((call) => call.method)).toEqual(names);
     const tables = (await client.execute("SELECT name FROM sqlite_master WHERE type = 'table'")).rows.map((row) => row["name"]);
     expect(tables).toContain("codemode_calls");
+  });
+});
+
+describe("a hostile API or program against the OpenAPI connector (issue 14)", () => {
+  const BEARER = "host-secret-bearer-0123456789";
+  const API_KEY = "host-secret-api-key-9876543210";
+  let api: HostileApi;
+  let hostile: Connector;
+
+  beforeAll(async () => {
+    api = await startHostileApi();
+    hostile = await openApiConnector({
+      spec: HOSTILE_SPEC,
+      baseUrl: api.baseUrl,
+      headers: { authorization: `Bearer ${BEARER}`, "x-api-key": API_KEY },
+      requireApproval: (operation) => operation.method !== "get",
+    });
+  });
+  afterAll(() => api.close());
+
+  it("path parameters `.`, `..`, `%2e`, `%2E%2E` and empty never leave the operation's path, approved or not", async () => {
+    const runtime = testRuntime({ connectors: { tracker: hostile } });
+    api.requests.length = 0;
+    const values = ["..", ".", "%2e", "%2E%2E", ".%2e", "", "../..", "..\\.."];
+    const out = await completed(runtime, `async () => {
+      const seen = [];
+      for (const value of ${JSON.stringify(values)}) {
+        try { await tracker.list_issues({ owner: value, repo: value }); seen.push("sent"); } catch (e) { seen.push(String(e.message)); }
+      }
+      try { await tracker.create_issue({ owner: "..", repo: "..", body: { title: "x" } }); seen.push("created"); }
+      catch (e) { seen.push(String(e.message)); }
+      return seen;
+    }`) as string[];
+    // Dot segments and empty segments are refused before anything is asked or sent, and say why.
+    for (const index of [0, 1, 5, 8]) expect(out[index], String(index)).toMatch(/outside this operation's path/);
+    // Encoded, the others are ordinary segments (`%252e`, `..%2F..`): sent, under the operation's path.
+    expect([out[2], out[3], out[4], out[6], out[7]]).toEqual(["sent", "sent", "sent", "sent", "sent"]);
+    // Every request that was sent stayed under the operation's path (encoded values are data).
+    expect(api.requests.length).toBeGreaterThan(0);
+    for (const request of api.requests) expect(request).toMatch(new RegExp(`^GET ${TENANT_PATH}/repos/[^/]+/[^/]+/issues$`));
+    expect(api.requests).toContain(`GET ${TENANT_PATH}/repos/%252e/%252e/issues`);
+    expect((await runtime.pending())).toEqual([]);
+  });
+
+  it("the approver sees the exact method and URL that will be requested, and that request is the one sent", async () => {
+    const runtime = testRuntime({ connectors: { tracker: hostile } });
+    api.requests.length = 0;
+    const paused = await runtime.execute({ code: "async () => tracker.create_issue({ owner: 'acme', repo: 'web', body: { title: 'Bug' } })" });
+    const url = `${api.baseUrl}/repos/acme/web/issues`;
+    expect(paused).toMatchObject({ status: "paused", pending: [{ method: "create_issue", request: { method: "POST", url } }] });
+    const [listed] = await runtime.pending(paused.executionId);
+    expect(listed?.request).toEqual({ method: "POST", url });
+    expect(toCodemodeApprovalDescriptor(listed!).request).toEqual({ method: "POST", url });
+    expect(api.requests).toEqual([]);
+    expect(await runtime.approve({ executionId: paused.executionId })).toMatchObject({ status: "completed", result: { number: 1 } });
+    expect(api.requests).toEqual([`POST ${new URL(url).pathname}`]);
+  });
+
+  it("credentials go to the configured origin only: a cross-origin redirect gets none, a same-origin one keeps them", async () => {
+    const runtime = testRuntime({ connectors: { tracker: hostile } });
+    api.elsewhere.length = 0;
+    const out = await completed(runtime, "async () => [await tracker.away({}), await tracker.here({})]");
+    expect(out).toEqual([{ landed: "elsewhere" }, { key: true }]);
+    expect(api.elsewhere).toHaveLength(1);
+    const leaked = JSON.stringify(api.elsewhere);
+    expect(leaked).not.toContain(API_KEY);
+    expect(leaked).not.toContain(BEARER);
+    expect(api.elsewhere[0]).not.toHaveProperty("x-api-key");
+  });
+
+  it("an echoed credential is redacted from binary and UTF-16 text bodies before the program sees them", async () => {
+    const runtime = testRuntime({ connectors: { tracker: hostile } });
+    const out = await runtime.execute({
+      code: `async () => {
+        const bytes = await tracker.echo({});
+        const text = await tracker.echo16({});
+        return { binary: Array.from(bytes, (b) => String.fromCharCode(b)).join(""), utf16: text.replace(/\\u0000/g, ""), length: bytes.length };
+      }`,
+    });
+    expect(out.status).toBe("completed");
+    const seen = JSON.stringify(out);
+    expect(seen).toContain("[redacted]");
+    for (const secret of [BEARER, API_KEY, "host-secret"]) expect(seen).not.toContain(secret);
+    const journal = JSON.stringify(await runtime.execution(out.executionId));
+    for (const secret of [BEARER, API_KEY]) expect(journal).not.toContain(secret);
   });
 });

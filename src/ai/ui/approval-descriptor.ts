@@ -17,6 +17,8 @@ export interface CodemodeApprovalDescriptor {
   executionId: string;
   /** Sequence number of the call inside the execution. */
   seq: number;
+  /** The exact HTTP method and URL the call will request, when its connector sends one (OpenAPI). */
+  request?: { method: string; url: string };
 }
 
 /** The descriptor of a pending action. */
@@ -27,6 +29,7 @@ export function toCodemodeApprovalDescriptor(action: PendingAction): CodemodeApp
     args: action.args,
     executionId: action.executionId,
     seq: action.seq,
+    ...(action.request === undefined ? {} : { request: { method: action.request.method, url: action.request.url } }),
   };
 }
 

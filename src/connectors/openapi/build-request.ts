@@ -3,9 +3,15 @@
  * parameters substituted into the template, query and cookie parameters serialized by
  * their `style`/`explode`, header parameters as headers, the request body encoded by
  * its media type. Host headers are added by the caller, after these.
+ *
+ * A request never leaves the operation's path: a path parameter that would make a segment
+ * empty or a dot segment (`.`, `..`, `%2e`, `%2E%2E`: URL parsing resolves them, so
+ * `{ owner: "..", repo: ".." }` would climb out of the base URL) is refused with an
+ * `UnsafeRequestError` before anything is asked or sent.
  */
 import type { OpenApiOperation } from "./collect-operations.js";
 import type { OpenApiParameter } from "./operation-input.js";
+import { UnsafeRequestError } from "../../errors/unsafe-request-error.js";
 import { isRecord } from "../../shared/is-record.js";
 
 /** A request ready for `fetch`, minus the host's own headers. */
@@ -20,6 +26,9 @@ type Input = Record<string, unknown>;
 function isInput(value: unknown): value is Input {
   return isRecord(value) && !(value instanceof Uint8Array);
 }
+
+/** A segment URL parsing treats as `.` or `..` (WHATWG URL: `%2e` counts as a dot, in any case). */
+const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
 
 /** Lone surrogates become U+FFFD, as `URLSearchParams` does, so `encodeURIComponent` never throws. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
@@ -109,11 +118,42 @@ function encodeBody(encoding: string, value: unknown): BodyInit {
   }
 }
 
-/** Joins the base URL (whose own path is kept) and the expanded path template. */
-function joinUrl(baseUrl: string, path: string): URL {
+/**
+ * Substitutes the path parameters segment by segment, refusing a segment that a parameter
+ * made empty or a dot segment. Encoded values hold no `/`, so segments stay aligned with
+ * the template's.
+ */
+function expandPath(operation: OpenApiOperation, input: Input): string {
+  const template = operation.info.path;
+  return template.split("/").map((segment, index) => {
+    let expanded = segment;
+    const used: string[] = [];
+    for (const parameter of operation.parameters) {
+      if (parameter.in !== "path" || !segment.includes(`{${parameter.name}}`)) continue;
+      const value = input[parameter.key];
+      if (value === undefined) continue;
+      used.push(parameter.key);
+      expanded = expanded.replaceAll(`{${parameter.name}}`, pathValue(parameter, value));
+    }
+    if (index === 0 || used.length === 0 || (expanded !== "" && !DOT_SEGMENT.test(expanded))) return expanded;
+    const names = used.join(" and ");
+    const what = expanded === "" ? "empty" : `the dot segment ${JSON.stringify(expanded)}`;
+    throw new UnsafeRequestError(
+      `${operation.info.method.toUpperCase()} ${template}: path parameter ${names} would make a path segment ${what}, ` +
+        "which would send the request outside this operation's path. Pass the actual non-empty value (not \".\" or \"..\").",
+    );
+  }).join("/");
+}
+
+/** Joins the base URL (whose own path is kept) and the expanded path, checking that URL parsing kept every segment. */
+function joinUrl(baseUrl: string, path: string, operation: OpenApiOperation): URL {
   const base = new URL(baseUrl);
   const prefix = base.pathname.endsWith("/") ? base.pathname.slice(0, -1) : base.pathname;
   base.pathname = `${prefix}${path}`;
+  // Belt and braces: the parser must not have dropped or merged a segment.
+  if (base.pathname.split("/").length !== `${prefix}${path}`.split("/").length) {
+    throw new UnsafeRequestError(`${operation.info.method.toUpperCase()} ${operation.info.path}: the path parameters change the request's path; pass their actual values.`);
+  }
   return base;
 }
 
@@ -122,14 +162,10 @@ export function buildRequest(operation: OpenApiOperation, input: Input, baseUrl:
   const headers: Record<string, string> = {};
   const cookies: string[] = [];
   const search = new URLSearchParams();
-  let path = operation.info.path;
   for (const parameter of operation.parameters) {
     const value = input[parameter.key];
     if (value === undefined) continue;
     switch (parameter.in) {
-      case "path":
-        path = path.replaceAll(`{${parameter.name}}`, pathValue(parameter, value));
-        break;
       case "query":
         appendQuery(search, parameter, value);
         break;
@@ -141,7 +177,7 @@ export function buildRequest(operation: OpenApiOperation, input: Input, baseUrl:
         break;
     }
   }
-  const url = joinUrl(baseUrl, path);
+  const url = joinUrl(baseUrl, expandPath(operation, input), operation);
   for (const [name, value] of search) url.searchParams.append(name, value);
   if (cookies.length > 0) headers["cookie"] = cookies.join("; ");
   if (operation.accept !== undefined) headers["accept"] = operation.accept;

@@ -2,6 +2,7 @@
  * Options of `openApiConnector`, their defaults, and their validation.
  */
 import { InvalidOptionError } from "../../errors.js";
+import { assertKnownKeys } from "../../shared/known-keys.js";
 import type { ConnectorMethod, ReplayPolicy } from "../types.js";
 import type { HttpMethod, OpenApiOperationInfo } from "./collect-operations.js";
 import { isRecord } from "../../shared/is-record.js";
@@ -61,6 +62,14 @@ export interface OpenApiConnectorOptions {
   include?: (operation: OpenApiOperationInfo) => boolean;
 }
 
+/** Every key of `OpenApiConnectorOptions`: any other is refused (a misspelt policy must not be ignored). */
+export const OPENAPI_OPTION_KEYS = [
+  "spec", "baseUrl", "headers", "fetch", "operations", "requireApproval", "replay", "include",
+] as const satisfies ReadonlyArray<keyof OpenApiConnectorOptions>;
+
+/** Every key of `OpenApiOperationOptions`. */
+export const OPENAPI_OPERATION_KEYS = ["requiresApproval", "replay"] as const satisfies ReadonlyArray<keyof OpenApiOperationOptions>;
+
 /** Default replay policy of safe reads: recorded, so replay is deterministic. */
 export const DEFAULT_OPENAPI_READ_REPLAY: ReplayPolicy = "record";
 
@@ -113,6 +122,7 @@ function checkHeaderRecord(headers: Record<string, unknown>, path: string): Open
 /** Validates the options (not the document) and fills defaults. Throws `InvalidOptionError`. */
 export function resolveOpenApiConnectorOptions(options: OpenApiConnectorOptions): ResolvedOpenApiConnectorOptions {
   if (!isRecord(options)) throw new InvalidOptionError({ path: "options", message: "must be an object with a `spec`" });
+  assertKnownKeys(options, OPENAPI_OPTION_KEYS, "options");
   const { spec, baseUrl, headers, fetch, operations, requireApproval, replay, include } = options;
   if (spec === undefined || spec === null) {
     throw new InvalidOptionError({ path: "spec", message: "is required: an OpenAPI 3 document (object, JSON or YAML text)" });
@@ -136,6 +146,7 @@ export function resolveOpenApiConnectorOptions(options: OpenApiConnectorOptions)
   }
   for (const [key, policy] of Object.entries(operations ?? {})) {
     if (!isRecord(policy)) throw new InvalidOptionError({ path: `operations.${key}`, message: "must be an object" });
+    assertKnownKeys(policy, OPENAPI_OPERATION_KEYS, `operations.${key}`);
     const approval = policy["requiresApproval"];
     if (approval !== undefined && typeof approval !== "boolean" && typeof approval !== "function") {
       throw new InvalidOptionError({ path: `operations.${key}.requiresApproval`, message: "must be a boolean or a function of the arguments" });

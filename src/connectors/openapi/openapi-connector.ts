@@ -3,9 +3,12 @@
  * per operation. Calls are made host-side with the host's `fetch` and credentials.
  */
 import { InvalidOptionError } from "../../errors.js";
+import { closestName } from "../../shared/closest-name.js";
 import { createJsonSchemaValidator } from "../argument-validator.js";
+import { fetchFollowingRedirects, RedirectError } from "../follow-redirects.js";
 import type { Connector, ConnectorCallContext, ConnectorMethod, ReplayPolicy } from "../types.js";
-import { buildRequest } from "./build-request.js";
+import { UnsafeRequestError } from "../../errors/unsafe-request-error.js";
+import { buildRequest, type BuiltRequest } from "./build-request.js";
 import { collectOperations, type OpenApiOperation } from "./collect-operations.js";
 import {
   checkBaseUrl,
@@ -65,6 +68,48 @@ function policyFor(
   return { key, requiresApproval, replay };
 }
 
+/**
+ * Sends one built request with the host's headers and reads the response. Redirects are followed hop by
+ * hop; the host's headers (credentials) go to the request's own origin only.
+ */
+async function send(
+  operation: OpenApiOperation,
+  options: ResolvedOpenApiConnectorOptions,
+  request: BuiltRequest,
+  context: ConnectorCallContext,
+): Promise<unknown> {
+  const { info } = operation;
+  const label = `${info.method.toUpperCase()} ${info.path}`;
+  const origin = request.url.origin;
+  let hostHeaders: Record<string, string>;
+  try {
+    hostHeaders = lowerCaseKeys(await options.headers(info));
+  } catch (error) {
+    // The host's message may quote a credential: keep it as the cause, out of the program's sight.
+    throw new Error(`${label} was not sent: the host could not provide its request headers`, { cause: error });
+  }
+  const secrets = collectSecrets(hostHeaders);
+  const signal = context?.abortSignal;
+  let response: Response;
+  try {
+    ({ response } = await fetchFollowingRedirects({
+      fetch: (input, init) => options.fetch(new URL(input), init),
+      url: request.url,
+      method: info.method.toUpperCase(),
+      body: request.body,
+      // Credentials go to the configured origin only; a redirect elsewhere gets the request's own headers.
+      headersFor: (hop) => (hop.url.origin === origin ? { ...request.headers, ...hostHeaders } : request.headers),
+      signal,
+    }));
+  } catch (error) {
+    if (signal?.aborted === true) throw new Error(`${label} was aborted before the server answered`, { cause: error });
+    if (error instanceof RedirectError) throw new Error(`${label} was not completed: ${redactText(error.message, secrets)}`);
+    const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+    throw new Error(`${label} could not reach the server: ${redactText(reason, secrets)}`, { cause: error });
+  }
+  return readResponse(response, { operation: label, secrets });
+}
+
 function methodFor(operation: OpenApiOperation, options: ResolvedOpenApiConnectorOptions): ConnectorMethod {
   const { info } = operation;
   const label = `${info.method.toUpperCase()} ${info.path}`;
@@ -85,35 +130,31 @@ function methodFor(operation: OpenApiOperation, options: ResolvedOpenApiConnecto
     description: operation.description,
     inputSchema: operation.inputSchema,
     ...(operation.outputSchema === undefined ? {} : { outputSchema: operation.outputSchema }),
-    validate: (args) => validate(args ?? {}),
+    validate: (args) => {
+      const checked = validate(args ?? {});
+      if (!checked.success) return checked;
+      // Refused before anything is asked or sent: the request must stay on the operation's path.
+      try {
+        buildRequest(operation, isRecord(checked.value) ? checked.value : {}, baseUrl);
+      } catch (error) {
+        if (error instanceof UnsafeRequestError) return { success: false, error: error.message };
+        throw error;
+      }
+      return checked;
+    },
     requiresApproval,
     replay,
-    async execute(args: unknown, context: ConnectorCallContext) {
-      const request = buildRequest(operation, isRecord(args) ? args : {}, baseUrl);
-      let hostHeaders: Record<string, string>;
+    describeRequest(args) {
+      const checked = validate(args ?? {});
+      if (!checked.success || !isRecord(checked.value)) return undefined;
       try {
-        hostHeaders = lowerCaseKeys(await options.headers(info));
-      } catch (error) {
-        // The host's message may quote a credential: keep it as the cause, out of the program's sight.
-        throw new Error(`${label} was not sent: the host could not provide its request headers`, { cause: error });
+        return { method: info.method.toUpperCase(), url: buildRequest(operation, checked.value, baseUrl).url.href };
+      } catch {
+        return undefined;
       }
-      const secrets = collectSecrets(hostHeaders);
-      const signal = context?.abortSignal;
-      let response: Response;
-      try {
-        response = await options.fetch(request.url, {
-          method: info.method.toUpperCase(),
-          headers: { ...request.headers, ...hostHeaders },
-          ...(request.body === undefined ? {} : { body: request.body }),
-          ...(signal === undefined ? {} : { signal }),
-        });
-      } catch (error) {
-        if (signal?.aborted === true) throw new Error(`${label} was aborted before the server answered`, { cause: error });
-        const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
-        throw new Error(`${label} could not reach the server: ${redactText(reason, secrets)}`, { cause: error });
-      }
-      return readResponse(response, { operation: label, secrets });
     },
+    execute: async (args: unknown, context: ConnectorCallContext) =>
+      send(operation, options, buildRequest(operation, isRecord(args) ? args : {}, baseUrl), context),
   };
 }
 
@@ -157,9 +198,12 @@ export async function openApiConnector(options: OpenApiConnectorOptions): Promis
 
   const known = new Set(operations.flatMap(({ info }) => [info.name, ...(info.operationId === undefined ? [] : [info.operationId])]));
   for (const key of Object.keys(resolved.operations)) {
-    if (!known.has(key)) {
-      throw new InvalidOptionError({ path: `operations.${key}`, message: "does not match any operationId or method name in the document" });
-    }
+    if (known.has(key)) continue;
+    const suggestion = closestName(key, known);
+    throw new InvalidOptionError({
+      path: `operations.${key}`,
+      message: `does not match any operationId or method name in the document${suggestion === undefined ? "" : ` (did you mean "${suggestion}"?)`}`,
+    });
   }
 
   const methods: Record<string, ConnectorMethod> = Object.create(null) as Record<string, ConnectorMethod>;

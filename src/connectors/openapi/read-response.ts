@@ -1,12 +1,13 @@
 /**
  * Reads an operation's HTTP response: 2xx bodies become the method's result (JSON
- * parsed, text as a string, anything else as bytes, empty as `undefined`); other
+ * parsed, text as a string, anything else as bytes, empty as `undefined`), every one
+ * redacted of the host's credentials (bytes before decoding, then the decoded value); other
  * statuses become an `OpenApiResponseError` whose message carries the status and a short,
  * credential-free excerpt of the body, written for a model to act on.
  */
 import { encodingOf } from "./media-type.js";
 import { OpenApiResponseError } from "../../errors/openapi-response-error.js";
-import { redactText, redactValue } from "./redact-secrets.js";
+import { redactBytes, redactText, redactValue } from "./redact-secrets.js";
 
 /** How much of an error response body the message quotes. */
 export const DEFAULT_ERROR_EXCERPT_CHARS = 300;
@@ -17,6 +18,12 @@ export function excerptOf(text: string, secrets: readonly string[], maxChars = D
   return collapsed.length > maxChars ? `${collapsed.slice(0, maxChars)}…` : collapsed;
 }
 
+/** The body's bytes with every credential redacted, decoded as UTF-8 text and redacted again. */
+async function redactedText(response: Response, secrets: readonly string[]): Promise<string> {
+  const bytes = redactBytes(new Uint8Array(await response.arrayBuffer()), secrets);
+  return redactText(new TextDecoder().decode(bytes), secrets);
+}
+
 /** Returns the decoded 2xx body or throws `OpenApiResponseError`. `operation` names the call (`GET /pets/{petId}`). */
 export async function readResponse(
   response: Response,
@@ -24,11 +31,12 @@ export async function readResponse(
 ): Promise<unknown> {
   const contentType = response.headers.get("content-type") ?? "";
   if (!response.ok) {
-    const body = await response.text().catch(() => "");
+    const body = await redactedText(response, secrets).catch(() => "");
     throw new OpenApiResponseError({
       operation,
       status: response.status,
-      statusText: response.statusText,
+      // The reason phrase is the server's too: it may echo a credential.
+      statusText: redactText(response.statusText, secrets),
       excerpt: excerptOf(body, secrets),
     });
   }
@@ -36,7 +44,7 @@ export async function readResponse(
   // No content type: read as text. Form-encoded: text too (the program can parse it).
   const encoding = contentType === "" ? "text" : encodingOf(contentType);
   if (encoding === "json" || encoding === "text" || encoding === "form") {
-    const text = await response.text();
+    const text = await redactedText(response, secrets);
     if (text === "") return undefined;
     if (encoding === "json") {
       try {
@@ -50,8 +58,8 @@ export async function readResponse(
         });
       }
     }
-    return redactText(text, secrets);
+    return text;
   }
-  const bytes = new Uint8Array(await response.arrayBuffer());
+  const bytes = redactBytes(new Uint8Array(await response.arrayBuffer()), secrets);
   return bytes.byteLength === 0 ? undefined : bytes;
 }

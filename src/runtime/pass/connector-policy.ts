@@ -12,6 +12,7 @@ import {
   insertCall, journalArguments, journaledCall, recordedCall, recordFailure, recordSuccess, replayedFailure, replayedResult,
   type CallIdentity,
 } from "./journaled-call.js";
+import { withRequest } from "../execution-views.js";
 import type { PassContext } from "./pass-context.js";
 import { pauseMessage } from "./pass-signals.js";
 
@@ -81,7 +82,8 @@ async function reexecute(pass: PassContext, target: CallTarget, seq: number, cal
  * executors that deliver them later. The program cannot have seen the pause before the guard is up.
  */
 async function pause(pass: PassContext, target: CallTarget, seq: number, args: unknown): Promise<Error> {
-  pass.pending.push({ executionId: pass.execution.executionId, seq, connector: target.connector, method: target.method, args });
+  const action = { executionId: pass.execution.executionId, seq, connector: target.connector, method: target.method, args };
+  pass.pending.push(withRequest(action, target.definition));
   await new Promise<void>((resolve) => setImmediate(resolve));
   pass.pauseMessage ??= pauseMessage(target.connector, target.method, seq);
   return new Error(pauseMessage(target.connector, target.method, seq));

@@ -62,6 +62,39 @@ describe("request building", () => {
     expect(requests[0]!.headers["cookie"]).toBe("session=s%201");
   });
 
+  it("refuses path parameters that would make a dot segment or an empty segment, before anything is sent", async () => {
+    const { connector, requests } = await capture({
+      "/repos/{owner}/{repo}/v{n}": {
+        get: {
+          operationId: "repo",
+          parameters: [
+            { name: "owner", in: "path", required: true, schema: { type: "string" } },
+            { name: "repo", in: "path", required: true, style: "label", schema: { type: "string" } },
+            { name: "n", in: "path", required: true, schema: { type: "string" } },
+          ],
+          responses: { "204": { description: "ok" } },
+        },
+      },
+    });
+    const method = connector.methods["repo"]!;
+    const refused = async (args: Record<string, string>) => {
+      const checked = await method.validate!(args);
+      return checked.success ? "accepted" : checked.error;
+    };
+    // A label-style "." makes the segment "..": refused like a plain "..".
+    for (const args of [{ owner: "..", repo: "r", n: "1" }, { owner: ".", repo: "r", n: "1" }, { owner: "o", repo: ".", n: "1" }, { owner: "", repo: "r", n: "1" }]) {
+      expect(await refused(args), JSON.stringify(args)).toMatch(/^GET \/repos\/\{owner\}\/\{repo\}\/v\{n\}: path parameter (owner|repo) would make a path segment/);
+      expect(method.describeRequest!(args)).toBeUndefined();
+      await expect(run(connector, "repo", args)).rejects.toThrow(/outside this operation's path/);
+    }
+    // "%2e" and friends are encoded (%252e): ordinary segments, accepted, and the approver sees the exact URL.
+    const args = { owner: "%2E%2E", repo: "..", n: "." };
+    expect(await refused(args)).toBe("accepted");
+    expect(method.describeRequest!(args)).toEqual({ method: "GET", url: "https://api.example/base/repos/%252E%252E/.../v." });
+    await run(connector, "repo", args);
+    expect(requests.map((request) => request.url)).toEqual(["https://api.example/base/repos/%252E%252E/.../v."]);
+  });
+
   it("gives clashing parameter names distinct keys and moves the body aside for a `body` parameter", async () => {
     const { connector, requests } = await capture({
       "/items/{id}": {

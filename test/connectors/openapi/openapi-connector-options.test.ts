@@ -98,6 +98,15 @@ describe("openApiConnector policy", () => {
     expect((await rejection({ spec, include: () => false })).path).toBe("include");
   });
 
+  it("refuses unknown option and policy keys with the closest known key", async () => {
+    const top = await rejection({ spec, requiresApproval: () => true } as never);
+    expect([top.path, top.message.includes('did you mean "requireApproval"?')]).toEqual(["options.requiresApproval", true]);
+    const policy = await rejection({ spec, operations: { deletePet: { requireApproval: true } as never } });
+    expect([policy.path, policy.message.includes('did you mean "requiresApproval"?')]).toEqual(["operations.deletePet.requireApproval", true]);
+    const operation = await rejection({ spec, operations: { deletePets: { requiresApproval: true } } });
+    expect([operation.path, operation.message.includes('did you mean "deletePet"?')]).toEqual(["operations.deletePets", true]);
+  });
+
   it("names the option when an option is malformed", async () => {
     expect((await rejection({ spec, baseUrl: "ftp://pets.example" })).path).toBe("baseUrl");
     expect((await rejection({ spec, baseUrl: "/relative" })).path).toBe("baseUrl");

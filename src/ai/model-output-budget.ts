@@ -1,0 +1,72 @@
+/**
+ * The model's share of a codemode output (`maxOutputChars`): a result, error and logs
+ * longer than the budget are cut for the model, with a marker that says how much was cut
+ * and how to narrow what the program returns. Only the model's view is cut: the tool's
+ * output (what `execute` returned) and the journal keep the full value.
+ */
+import type { JSONValue } from "@ai-sdk/provider";
+
+/**
+ * Default `maxOutputChars`: the model's share of one codemode result (result or error,
+ * plus logs). 20,000 characters is about 5,000 tokens of English and 6,000–8,000 tokens
+ * of dense JSON (2.5–4 characters a token): a large answer fits, while a run that returns
+ * a whole data set (342,000 characters ≈ 140,000 tokens, reported against Cloudflare's
+ * package) costs a bounded ~8,000 tokens on every later turn instead of filling the context.
+ */
+export const DEFAULT_MAX_OUTPUT_CHARS = 20_000;
+/** Logs keep at least this share of the budget when the result alone would fill it. */
+const LOG_SHARE = 4;
+
+function chars(count: number): string {
+  return count.toLocaleString("en-US");
+}
+
+/** How to narrow the program's return value: the advice every cut ends with. */
+export function narrowingAdvice(executionId: string): string {
+  return (
+    `The full value is kept in the journal (execution ${executionId}). Return only what you need: ` +
+    "select fields, filter or slice arrays, count or aggregate inside the program, and return that."
+  );
+}
+
+/** The JSON text of a value for the model (`null` for what JSON cannot hold). */
+export function jsonText(value: JSONValue): string {
+  return JSON.stringify(value) ?? "null";
+}
+
+/** `text` (the JSON of a result, or an error message) cut to `budget` characters, with a marker saying what was cut. */
+export function cutText(text: string, budget: number, what: string, executionId: string): string {
+  return (
+    `${text.slice(0, budget)}… [${what} cut for the model: ${chars(budget)} of ${chars(text.length)} characters shown. ` +
+    `${narrowingAdvice(executionId)}]`
+  );
+}
+
+/** The logs kept within `budget` characters, the last line saying how many were cut. */
+export function cutLogs(logs: readonly string[], budget: number): string[] {
+  const kept: string[] = [];
+  let used = 0;
+  for (const [index, line] of logs.entries()) {
+    if (used + line.length > budget) {
+      const room = Math.max(0, budget - used);
+      if (room > 1) kept.push(`${line.slice(0, room - 1)}…`);
+      const rest = logs.slice(index).reduce((sum, entry) => sum + entry.length, 0) - room;
+      kept.push(`[logs cut for the model: ${chars(logs.length - index)} more line(s), ${chars(rest)} characters not shown. Log less, or log summaries.]`);
+      return kept;
+    }
+    kept.push(line);
+    used += line.length;
+  }
+  return kept;
+}
+
+/**
+ * Splits `maxChars` between a main value (result or error) of `mainChars` and logs of
+ * `logChars`: when both fit nothing is cut; otherwise logs keep what the main value leaves,
+ * but at least a quarter of the budget (less when they are shorter).
+ */
+export function splitBudget(maxChars: number, mainChars: number, logChars: number): { main: number; logs: number } {
+  if (mainChars + logChars <= maxChars) return { main: mainChars, logs: logChars };
+  const logs = Math.min(logChars, Math.max(maxChars - mainChars, Math.floor(maxChars / LOG_SHARE)));
+  return { main: maxChars - logs, logs };
+}

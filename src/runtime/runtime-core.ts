@@ -11,6 +11,7 @@ import type { ResolvedRuntimeOptions } from "./runtime-options.js";
 import { createJournalStore, type JournalStore } from "./store/journal-store.js";
 import { openStore, type OpenedStore } from "./store/open-store.js";
 import type { CallJournalRecord, ExecutionRecord, SnippetRecord } from "./store/records.js";
+import { StoreConfigurationError } from "./store/store-configuration-error.js";
 import type { CodeModeOutput, ExecuteOptions, FailureKind } from "./types.js";
 import { messageOf } from "./error-message.js";
 
@@ -67,6 +68,8 @@ export function failure(executionId: string, kind: FailureKind, error: string): 
 
 /** A store failure outside a pass: nothing was written by the failed step. */
 export function storeFailure(executionId: string, error: unknown): CodeModeOutput {
+  // A store that cannot work as configured: its message says what to fix; retrying changes nothing.
+  if (StoreConfigurationError.isInstance(error)) return failure(executionId, "store", error.message);
   return failure(executionId, "store", `The journal database failed (${messageOf(error)}); nothing was changed by this request. Try again later.`);
 }
 

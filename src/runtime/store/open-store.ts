@@ -18,8 +18,8 @@ import type { StoreSource, StoreTarget } from "./store-target.js";
 export interface CodemodeStoreOptions {
   /** `file:…`, `:memory:`, `libsql://…`, `http(s)://…` or `ws(s)://…`. */
   url: string;
-  /** Turso auth token for remote URLs. */
-  authToken?: string;
+  /** Turso auth token for remote URLs (`undefined` is the same as leaving it out). */
+  authToken?: string | undefined;
 }
 
 /** What the `store` option accepts. */

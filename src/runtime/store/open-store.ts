@@ -7,7 +7,7 @@
  * URL is returned; the driver is imported and the database opened by the
  * first statement ({@link acquireStoreConnection}).
  */
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import type { Client } from "@libsql/client";
 import { InvalidOptionError } from "../../errors.js";
 import { acquireStoreConnection } from "./shared-store-connections.js";
@@ -25,8 +25,11 @@ export interface CodemodeStoreOptions {
 /** What the `store` option accepts. */
 export type StoreOption = string | Client | CodemodeStoreOptions;
 
-/** Default embedded database, relative to the working directory. Its folder is the only one created. */
+/** Default embedded database, relative to the working directory. */
 export const DEFAULT_STORE_URL = "file:.codemode/codemode.db";
+
+/** The default database's folder, relative to the working directory: the only folder the store creates. */
+export const DEFAULT_STORE_FOLDER = ".codemode";
 
 /** The URL forms the store accepts, for messages. */
 export const ACCEPTED_STORE_URLS = "file:<path>, :memory:, libsql://…, http(s)://… or ws(s)://…";
@@ -129,7 +132,8 @@ export function storeTarget(store: CodemodeStoreOptions, source: StoreSource): S
   if (path === ":memory:") return { kind: "embedded", path, url: store.url, source, createFolder: false, key: undefined };
   if (path !== undefined) {
     const absolute = resolve(path);
-    const createFolder = store.url === DEFAULT_STORE_URL;
+    // The default location's folder, whatever the file's name in it (`file:.codemode/app.db`).
+    const createFolder = dirname(absolute) === resolve(DEFAULT_STORE_FOLDER);
     return { kind: "embedded", path: absolute, url: store.url, source, createFolder, key: `file:${absolute}` };
   }
   const key = `${store.url}\n${store.authToken ?? ""}`;

@@ -131,6 +131,27 @@ describe("openStore", () => {
     }
   });
 
+  it("creates the default folder for any file in it, and nothing above it", async () => {
+    const folder = tempFolder();
+    const cwd = process.cwd();
+    process.chdir(folder);
+    try {
+      const named = openStore({ url: "file:.codemode/app.db" });
+      const nested = openStore({ url: "file:.codemode/deeper/app.db" });
+      try {
+        await named.client.execute("SELECT 1");
+        expect(existsSync(join(folder, ".codemode", "app.db"))).toBe(true);
+        await expect(nested.client.execute("SELECT 1")).rejects.toThrow("does not exist");
+        expect(existsSync(join(folder, ".codemode", "deeper"))).toBe(false);
+      } finally {
+        named.client.close();
+        nested.client.close();
+      }
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
   it("keeps a caller's client as it is and does not own it", () => {
     const client = createClient({ url: ":memory:" });
     try {

@@ -11,3 +11,4 @@ export { InvalidOptionError } from "./errors/invalid-option-error.js";
 export { McpToolError } from "./errors/mcp-tool-error.js";
 export { OpenApiResponseError } from "./errors/openapi-response-error.js";
 export { StoreError } from "./errors/store-error.js";
+export { StoreConfigurationError } from "./errors/store-configuration-error.js";

@@ -3,13 +3,18 @@
  * description generated from the connectors, `execute` forwarding the AI SDK's
  * `ToolExecutionOptions` to `runtime.execute`, and a `toModelOutput` that shows
  * the model only what it needs.
+ *
+ * The raw output (what a UI message stream sends to the browser and chat
+ * history stores) is JSON-safe: program values go through the same mapping
+ * as the model's view ({@link toModelJson}), so `toUIMessageStreamResponse()`
+ * never meets a `BigInt` and a `Map` is never sent as `{}`.
  */
 import { jsonSchema, tool, type Tool } from "ai";
 import type { Connector } from "../connectors/types.js";
 import { InvalidOptionError } from "../errors.js";
 import type { CodeModeInput, CodeModeOutput, ExecuteOptions } from "../runtime/types.js";
 import { CODEMODE_INPUT_JSON_SCHEMA, validateCodemodeInput } from "./codemode-input-schema.js";
-import { codemodeModelOutput } from "./codemode-model-output.js";
+import { codemodeModelOutput, toModelJson } from "./codemode-model-output.js";
 import { buildToolDescription, type InlineTypes } from "./tool-description.js";
 
 /** Options of `runtime.tool(options)`. */
@@ -57,6 +62,23 @@ export function resolveCodemodeToolOptions(options: CodemodeToolOptions | undefi
 /** The input schema `{ code: string }`, validated without a schema library. */
 const inputSchema = jsonSchema<CodeModeInput>(CODEMODE_INPUT_JSON_SCHEMA, { validate: validateCodemodeInput });
 
+/**
+ * `output` with its program values in JSON form: `Date` → ISO string, `BigInt` → decimal string, `Map` → object
+ * (entry pairs when a key is not a string), `Set` → array, bytes → `{ base64 }`, `NaN`/`±Infinity` → their name,
+ * `Error` → `{ name, message }`, `undefined` fields dropped, cycles and nesting past 64 levels → `"[…]"`.
+ * The journal keeps the original values; `execution(id)` returns them.
+ */
+export function jsonSafeCodemodeOutput(output: CodeModeOutput): CodeModeOutput {
+  switch (output.status) {
+    case "completed":
+      return output.result === undefined ? output : { ...output, result: toModelJson(output.result) };
+    case "paused":
+      return { ...output, pending: output.pending.map((action) => ({ ...action, args: toModelJson(action.args) })) };
+    default:
+      return output;
+  }
+}
+
 /** The `codemode` tool type (static, so the UI part is `tool-codemode`). */
 export type CodemodeTool = Tool<CodeModeInput, CodeModeOutput>;
 
@@ -90,7 +112,7 @@ export function buildCodemodeTool({
     execute: async ({ code }, { abortSignal, messages, context, toolCallId }) => {
       const executeOptions: ExecuteOptions = { messages, context, toolCallId };
       if (abortSignal !== undefined) executeOptions.abortSignal = abortSignal;
-      return runtime.execute({ code }, executeOptions);
+      return jsonSafeCodemodeOutput(await runtime.execute({ code }, executeOptions));
     },
     toModelOutput: ({ output }) => ({ type: "json", value: codemodeModelOutput(output, maxOutputChars === undefined ? {} : { maxOutputChars }) }),
   });

@@ -13,6 +13,10 @@ export type CodemodeToolFactoryOptions = CodemodeRuntimeOptions & CodemodeToolOp
  * `createCodemodeRuntime` instead when you need the handle (approvals,
  * history, snippets).
  *
+ * Safe to build per request without closing anything: construction does no
+ * I/O (the store opens at the first run, on the process's one connection for
+ * that URL), and the output is plain JSON for UI message streams.
+ *
  * @example
  * const result = streamText({
  *   model: openai("gpt-5"),

@@ -32,7 +32,7 @@ export interface CodemodeRuntime extends DurableRuntime {
  * @example
  * const runtime = createCodemodeRuntime({
  *   connectors: { github: githubTools, stripe: await stripeMcp.tools() },
- *   store: process.env.TURSO_DATABASE_URL,
+ *   // store omitted: TURSO_DATABASE_URL + TURSO_AUTH_TOKEN, else file:.codemode/codemode.db
  * });
  * const result = streamText({ model, tools: { codemode: runtime.tool() }, prompt });
  * // later, in another request:

@@ -15,7 +15,8 @@ export type CodemodeErrorCode =
   | "codec"
   | "mcp-tool"
   | "openapi-response"
-  | "unsafe-request";
+  | "unsafe-request"
+  | "store-configuration";
 
 /** Base class of every error this package throws. */
 export class CodemodeError extends Error {

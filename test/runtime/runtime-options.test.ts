@@ -1,4 +1,4 @@
-import { mkdtempSync, existsSync } from "node:fs";
+import { mkdirSync, mkdtempSync, existsSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -87,8 +87,11 @@ describe("resolveRuntimeOptions", () => {
     }
   });
 
-  it("creates the folder of a file: store and exposes `tools` as a connector", async () => {
-    const folder = join(mkdtempSync(join(tmpdir(), "codemode-")), "nested", "deeper");
+  it("opens a file: store in an existing folder and exposes `tools` as a connector", async () => {
+    const root = mkdtempSync(join(tmpdir(), "codemode-"));
+    const folder = join(root, "nested", "deeper");
+    // Only the default .codemode folder is created; an explicit path's folder must exist (test/runtime/store).
+    mkdirSync(folder, { recursive: true });
     const runtime = createDurableRuntime({
       store: `file:${join(folder, "db.sqlite")}`,
       executor: sharedExecutor(),
@@ -99,5 +102,6 @@ describe("resolveRuntimeOptions", () => {
     expect(out).toMatchObject({ status: "completed", result: 5 });
     expect(existsSync(join(folder, "db.sqlite"))).toBe(true);
     await runtime.close();
+    rmSync(root, { recursive: true, force: true });
   });
 });

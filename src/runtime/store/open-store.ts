@@ -1,20 +1,25 @@
 /**
- * Opens the libSQL client the runtime journals into, from the `store` option
+ * Opens the store the runtime journals into, from the `store` option
  * (SPEC §3.1): a URL, an `@libsql/client` Client, or `{ url, authToken }`.
+ *
+ * Construction does no I/O: the URL is checked (a bad one throws
+ * `InvalidOptionError`) and a handle on the process-wide connection for that
+ * URL is returned; the driver is imported and the database opened by the
+ * first statement ({@link acquireStoreConnection}).
  */
-import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { createClient, type Client } from "@libsql/client";
-import { LocalSqliteClient } from "./local-sqlite-client.js";
-import { LOCAL_CONNECTION_PRAGMAS } from "./migrations.js";
+import type { Client } from "@libsql/client";
+import { InvalidOptionError } from "../../errors.js";
+import { acquireStoreConnection } from "./shared-store-connections.js";
 import type { SqlClient } from "./sql-client.js";
+import type { StoreSource, StoreTarget } from "./store-target.js";
 
 /** `{ url, authToken }` form of the `store` option. */
 export interface CodemodeStoreOptions {
   /** `file:…`, `:memory:`, `libsql://…`, `http(s)://…` or `ws(s)://…`. */
   url: string;
-  /** Turso auth token for remote URLs. */
-  authToken?: string;
+  /** Turso auth token for remote URLs (`undefined` is the same as leaving it out). */
+  authToken?: string | undefined;
 }
 
 /** What the `store` option accepts. */
@@ -23,12 +28,11 @@ export type StoreOption = string | Client | CodemodeStoreOptions;
 /** Default embedded database, relative to the working directory. */
 export const DEFAULT_STORE_URL = "file:.codemode/codemode.db";
 
-/**
- * How long a statement waits for another process's lock on a shared `file:`
- * database before failing. Long enough to ride out a burst of concurrent
- * approvals on one file; a remote database ignores it.
- */
-export const DEFAULT_BUSY_TIMEOUT_MS = 10_000;
+/** The default database's folder, relative to the working directory: the only folder the store creates. */
+export const DEFAULT_STORE_FOLDER = ".codemode";
+
+/** The URL forms the store accepts, for messages. */
+export const ACCEPTED_STORE_URLS = "file:<path>, :memory:, libsql://…, http(s)://… or ws(s)://…";
 
 /** An opened store connection and whether the runtime owns (and so closes) it. */
 export interface OpenedStore {
@@ -39,16 +43,31 @@ export interface OpenedStore {
   local: boolean;
 }
 
-/** Resolves the default store from the environment: `CODEMODE_DATABASE_URL`, else `TURSO_DATABASE_URL` + `TURSO_AUTH_TOKEN`, else the embedded file. */
+/** Where `defaultStoreOptions` found each configuration it returned (for messages naming the variable to fix). */
+const sources = new WeakMap<CodemodeStoreOptions, StoreSource>();
+
+/**
+ * Resolves the default store from the environment: `CODEMODE_DATABASE_URL`,
+ * else `TURSO_DATABASE_URL` + `TURSO_AUTH_TOKEN`, else the embedded file. A
+ * variable holding a URL the store cannot open throws `InvalidOptionError` naming it.
+ */
 export function defaultStoreOptions(env: Record<string, string | undefined>): CodemodeStoreOptions {
   const codemodeUrl = env["CODEMODE_DATABASE_URL"];
-  if (codemodeUrl !== undefined && codemodeUrl !== "") return { url: codemodeUrl };
   const tursoUrl = env["TURSO_DATABASE_URL"];
-  if (tursoUrl !== undefined && tursoUrl !== "") {
-    const token = env["TURSO_AUTH_TOKEN"];
-    return token !== undefined && token !== "" ? { url: tursoUrl, authToken: token } : { url: tursoUrl };
+  const token = env["TURSO_AUTH_TOKEN"];
+  let options: CodemodeStoreOptions;
+  let source: StoreSource;
+  if (codemodeUrl !== undefined && codemodeUrl !== "") {
+    [options, source] = [{ url: codemodeUrl }, "CODEMODE_DATABASE_URL"];
+  } else if (tursoUrl !== undefined && tursoUrl !== "") {
+    options = token !== undefined && token !== "" ? { url: tursoUrl, authToken: token } : { url: tursoUrl };
+    source = "TURSO_DATABASE_URL";
+  } else {
+    [options, source] = [{ url: DEFAULT_STORE_URL }, "default"];
   }
-  return { url: DEFAULT_STORE_URL };
+  if (source !== "default") checkStoreUrl(options.url, source);
+  sources.set(options, source);
+  return options;
 }
 
 /** Tells an `@libsql/client` Client from the other `store` shapes. */
@@ -86,25 +105,51 @@ export function localDatabasePath(url: string): string | undefined {
   }
 }
 
+const REMOTE_SCHEME = /^(libsql|https?|wss?):\/\//i;
+
 /**
- * Opens the client. A `file:` or `:memory:` URL gets the embedded driver's own
- * connection with cached statements ({@link LocalSqliteClient}), the parent
- * folder created and the busy timeout set; WAL is switched on by
- * {@link migrateStore}. Remote URLs get an `@libsql/client` Client.
+ * Refuses, at construction, a URL no libSQL driver opens (`postgres://…`, a
+ * bare path). `path` names the option or variable it came from. The message
+ * shows the scheme only: a URL may carry a password.
+ */
+export function checkStoreUrl(url: string, path: string): void {
+  if (url === ":memory:" || url.startsWith("file:")) return;
+  if (REMOTE_SCHEME.test(url)) {
+    if (URL.canParse(url)) return;
+    throw new InvalidOptionError({ path, message: `is not a valid URL; expected one of ${ACCEPTED_STORE_URLS}` });
+  }
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1];
+  const got = scheme === undefined ? `a string without a scheme (for a local file write "file:${url.slice(0, 80)}")` : `a ${scheme}: URL`;
+  throw new InvalidOptionError({
+    path,
+    message: `must be a libSQL URL: ${ACCEPTED_STORE_URLS} (got ${got}). Other databases are not supported.`,
+  });
+}
+
+/** What the runtime opens for a configuration: which driver, and the connection key it is shared under. */
+export function storeTarget(store: CodemodeStoreOptions, source: StoreSource): StoreTarget {
+  const path = store.authToken === undefined ? localDatabasePath(store.url) : undefined;
+  if (path === ":memory:") return { kind: "embedded", path, url: store.url, source, createFolder: false, key: undefined };
+  if (path !== undefined) {
+    const absolute = resolve(path);
+    // The default location's folder, whatever the file's name in it (`file:.codemode/app.db`).
+    const createFolder = dirname(absolute) === resolve(DEFAULT_STORE_FOLDER);
+    return { kind: "embedded", path: absolute, url: store.url, source, createFolder, key: `file:${absolute}` };
+  }
+  const key = `${store.url}\n${store.authToken ?? ""}`;
+  return { kind: "client", url: store.url, authToken: store.authToken, local: isLocalFileUrl(store.url), source, key };
+}
+
+/**
+ * Opens the store: a caller's Client is used as it is (and never closed);
+ * a URL gets a handle on the process-wide connection for that URL and token,
+ * opened lazily. Throws only `InvalidOptionError`, for a URL no driver opens.
  */
 export function openStore(store: Client | CodemodeStoreOptions): OpenedStore {
   if (isLibsqlClient(store)) return { client: store, owned: false, local: store.protocol === "file" };
-  const path = store.authToken === undefined ? localDatabasePath(store.url) : undefined;
-  if (path !== undefined) {
-    if (path !== ":memory:") mkdirSync(dirname(resolve(path)), { recursive: true });
-    const client = new LocalSqliteClient(path, { timeout: DEFAULT_BUSY_TIMEOUT_MS, pragmas: LOCAL_CONNECTION_PRAGMAS });
-    return { client, owned: true, local: true };
-  }
-  const local = isLocalFileUrl(store.url);
-  const client = createClient({
-    url: store.url,
-    ...(store.authToken === undefined ? {} : { authToken: store.authToken }),
-    ...(local ? { timeout: DEFAULT_BUSY_TIMEOUT_MS, concurrency: 1 } : {}),
-  });
-  return { client, owned: true, local };
+  const source = sources.get(store) ?? "option";
+  if (source === "option") checkStoreUrl(store.url, "store");
+  const target = storeTarget(store, source);
+  const local = target.kind === "embedded" || target.local;
+  return { client: acquireStoreConnection(target), owned: true, local };
 }

@@ -1,0 +1,53 @@
+/**
+ * Opens the driver of a {@link StoreTarget} at first use: the modules of the
+ * driver in use are imported then, not when the package is (`@libsql/client`
+ * alone costs ~190 ms to import, and the default `file:` store never uses it).
+ *
+ * Folders: only the default location's folder (`.codemode/`) is created. An
+ * explicit `file:` path whose folder does not exist is a configuration error,
+ * so a typo never silently creates a directory tree somewhere else.
+ */
+import { existsSync, mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { LOCAL_CONNECTION_PRAGMAS } from "./migrations.js";
+import type { SqlClient } from "./sql-client.js";
+import { StoreConfigurationError } from "../../errors/store-configuration-error.js";
+import type { StoreTarget } from "./store-target.js";
+
+/**
+ * How long a statement waits for another process's lock on a shared `file:`
+ * database before failing. Long enough to ride out a burst of concurrent
+ * approvals on one file; a remote database ignores it.
+ */
+export const DEFAULT_BUSY_TIMEOUT_MS = 10_000;
+
+function prepareFolder(target: Extract<StoreTarget, { kind: "embedded" }>): void {
+  if (target.path === ":memory:") return;
+  const folder = dirname(target.path);
+  if (target.createFolder) {
+    mkdirSync(folder, { recursive: true });
+    return;
+  }
+  if (!existsSync(folder)) {
+    const from = target.source === "option" ? "the store option" : target.source;
+    throw new StoreConfigurationError({
+      message: `The database file ${target.path} (from ${from}) cannot be created: its folder ${folder} does not exist. ` +
+        `Create the folder, or point ${from} at a file in an existing one (only the default .codemode folder is created automatically).`,
+    });
+  }
+}
+
+/** Imports the driver for `target` and opens it. Errors are the driver's own (see `explainStoreError`). */
+export async function connectStore(target: StoreTarget): Promise<SqlClient> {
+  if (target.kind === "embedded") {
+    prepareFolder(target);
+    const { LocalSqliteClient } = await import("./local-sqlite-client.js");
+    return new LocalSqliteClient(target.path, { timeout: DEFAULT_BUSY_TIMEOUT_MS, pragmas: LOCAL_CONNECTION_PRAGMAS });
+  }
+  const { createClient } = await import("@libsql/client");
+  return createClient({
+    url: target.url,
+    ...(target.authToken === undefined ? {} : { authToken: target.authToken }),
+    ...(target.local ? { timeout: DEFAULT_BUSY_TIMEOUT_MS, concurrency: 1 } : {}),
+  });
+}

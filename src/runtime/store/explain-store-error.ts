@@ -1,0 +1,103 @@
+/**
+ * Tells a store that cannot work as configured from one that failed this
+ * once, and words the first kind as a {@link StoreConfigurationError} naming
+ * what to fix: a refused token (HTTP 401/403 from the remote) names the
+ * variable that carries it; a local file that cannot be opened says why and,
+ * for the default location, how to configure Turso instead.
+ */
+import { CONFIGURE_TURSO_HINT, StoreConfigurationError } from "../../errors/store-configuration-error.js";
+import type { StoreTarget } from "./store-target.js";
+
+/** How many `cause` links are followed looking for an HTTP status or code. */
+const MAX_CAUSE_DEPTH = 5;
+
+/** Errors of a local database that no retry fixes: the file or its folder cannot be opened or written. */
+const LOCAL_CONFIGURATION_CODES = new Set(["SQLITE_CANTOPEN", "SQLITE_READONLY", "SQLITE_PERM", "EACCES", "EROFS", "EPERM", "ENOENT"]);
+
+/** The URL without credentials or parameters, for messages. */
+export function redactStoreUrl(url: string): string {
+  if (!URL.canParse(url) || url.startsWith("file:")) return url.split("?")[0] ?? url;
+  const parsed = new URL(url);
+  return `${parsed.protocol}//${parsed.host}${parsed.pathname === "/" ? "" : parsed.pathname}`;
+}
+
+function causes(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  let current = error;
+  while (typeof current === "object" && current !== null && chain.length < MAX_CAUSE_DEPTH) {
+    chain.push(current);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return chain;
+}
+
+function field(error: unknown, name: string): unknown {
+  return (error as Record<string, unknown>)[name];
+}
+
+/** The HTTP status (401 or 403) of an authentication failure anywhere in the cause chain, else `undefined`. */
+export function authenticationStatus(error: unknown): number | undefined {
+  for (const link of causes(error)) {
+    const status = field(link, "status");
+    if (status === 401 || status === 403) return status;
+    const code = field(link, "code");
+    if (typeof code === "string" && /AUTH|UNAUTHORI[SZ]ED|FORBIDDEN/i.test(code)) return 401;
+    const message = field(link, "message");
+    const quoted = typeof message === "string" ? /(?:HTTP status|server response:)\s*(401|403)\b/i.exec(message) : null;
+    if (quoted?.[1] !== undefined) return Number(quoted[1]);
+  }
+  return undefined;
+}
+
+function localCode(error: unknown): string | undefined {
+  for (const link of causes(error)) {
+    const code = field(link, "code");
+    if (typeof code === "string" && LOCAL_CONFIGURATION_CODES.has(code)) return code;
+  }
+  return undefined;
+}
+
+function tokenAdvice(target: Extract<StoreTarget, { kind: "client" }>): string {
+  switch (target.source) {
+    case "TURSO_DATABASE_URL":
+      return target.authToken === undefined
+        ? "TURSO_AUTH_TOKEN is not set: set it to a token for the database in TURSO_DATABASE_URL."
+        : "Check TURSO_AUTH_TOKEN: it must be a valid, unexpired token for the database in TURSO_DATABASE_URL.";
+    case "CODEMODE_DATABASE_URL":
+      return "Check CODEMODE_DATABASE_URL: it carries no separate token, so a remote URL needs its own " +
+        "(?authToken=…); or set TURSO_DATABASE_URL and TURSO_AUTH_TOKEN instead.";
+    default:
+      return target.authToken === undefined
+        ? "The store option has no auth token: pass { url, authToken } (for example " +
+          "{ url: process.env.TURSO_DATABASE_URL, authToken: process.env.TURSO_AUTH_TOKEN }); a URL string alone sends none."
+        : "Check the authToken of the store option (usually TURSO_AUTH_TOKEN): the server refused it.";
+  }
+}
+
+function localAdvice(target: Extract<StoreTarget, { kind: "embedded" }>, code: string, detail: string): string {
+  if (target.source === "default") {
+    return `No database is configured, and the default local file ${target.path} cannot be created or written ` +
+      `(${code}: ${detail}); the working directory is probably read-only, as on Vercel or AWS Lambda. ${CONFIGURE_TURSO_HINT}`;
+  }
+  const from = target.source === "option" ? "the store option" : target.source;
+  return `The database file ${target.path} (from ${from}) cannot be opened for writing (${code}: ${detail}). ` +
+    `Point ${from} at a writable file in an existing folder. On a read-only filesystem (serverless): ${CONFIGURE_TURSO_HINT}`;
+}
+
+/** `error` as a {@link StoreConfigurationError} when it is one in disguise; otherwise `error` itself. */
+export function explainStoreError(error: unknown, target: StoreTarget): unknown {
+  if (StoreConfigurationError.isInstance(error)) return error;
+  const detail = error instanceof Error ? error.message : String(error);
+  if (target.kind === "client" && !target.local) {
+    const status = authenticationStatus(error);
+    if (status === undefined) return error;
+    return new StoreConfigurationError({
+      message: `The database at ${redactStoreUrl(target.url)} refused the credentials (HTTP ${status}: ${detail}). ` +
+        `${tokenAdvice(target)} This is a configuration error; trying again will not help.`,
+      cause: error,
+    });
+  }
+  const code = localCode(error);
+  if (target.kind !== "embedded" || code === undefined) return error;
+  return new StoreConfigurationError({ message: localAdvice(target, code, detail), cause: error });
+}

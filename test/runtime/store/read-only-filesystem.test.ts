@@ -1,0 +1,77 @@
+/**
+ * The drop-in on a serverless filesystem: an unprivileged user (`nobody`, via
+ * `setpriv`) in a working directory it cannot write, like Vercel's `/var/task`.
+ * The built package runs from a world-readable copy in a temp folder.
+ */
+import { execFileSync } from "node:child_process";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const isRoot = process.getuid?.() === 0;
+if (!isRoot) console.log("read-only-filesystem.test.ts skipped: switching to an unprivileged user needs root (setpriv)");
+
+let root = "";
+
+/** The program the unprivileged child runs: construct, then the first execution. */
+const CHILD = `
+import { existsSync } from "node:fs";
+import { codemodeTool, createCodemodeRuntime } from "../pkg/dist/index.js";
+const tool = codemodeTool({ tools: {} });
+const runtime = createCodemodeRuntime({});
+const first = await tool.execute({ code: "async () => 6 * 7" }, { toolCallId: "call_1", messages: [] });
+const viaRuntime = await runtime.execute({ code: "1" });
+console.log(JSON.stringify({ first, viaRuntime, createdFolder: existsSync(".codemode") }));
+process.exit(0);
+`;
+
+function runAsNobody(env: Record<string, string>): Record<string, unknown> {
+  const output = execFileSync(
+    "setpriv",
+    ["--reuid=nobody", "--regid=nogroup", "--clear-groups", process.execPath, "check.mjs"],
+    { cwd: join(root, "app"), env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: join(root, "app"), ...env }, encoding: "utf8" },
+  );
+  return JSON.parse(output.trim().split("\n").at(-1) ?? "{}") as Record<string, unknown>;
+}
+
+describe.skipIf(!isRoot)("on a read-only working directory, as an unprivileged user", () => {
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), "codemode-readonly-"));
+    chmodSync(root, 0o755);
+    // The built package (the global setup built dist/) with its dependencies, readable by everyone.
+    mkdirSync(join(root, "pkg"));
+    cpSync(resolve("dist"), join(root, "pkg", "dist"), { recursive: true });
+    cpSync(resolve("package.json"), join(root, "pkg", "package.json"));
+    symlinkSync(realpathSync(resolve("node_modules")), join(root, "pkg", "node_modules"));
+    mkdirSync(join(root, "app"));
+    writeFileSync(join(root, "app", "check.mjs"), CHILD);
+    chmodSync(join(root, "app"), 0o555);
+    mkdirSync(join(root, "writable"));
+    chmodSync(join(root, "writable"), 0o777);
+  });
+  afterAll(() => {
+    if (root !== "") rmSync(root, { recursive: true, force: true });
+  });
+
+  it("constructs, and the first execution without a store says to configure Turso", () => {
+    const { first, viaRuntime, createdFolder } = runAsNobody({});
+    expect(first).toMatchObject({ status: "error", kind: "store" });
+    const { error } = first as { error: string };
+    expect(error).toContain("No database is configured");
+    expect(error).toContain("EACCES");
+    expect(error).toContain("TURSO_DATABASE_URL and TURSO_AUTH_TOKEN (or CODEMODE_DATABASE_URL)");
+    expect(error).toContain("cannot carry a paused execution from one serverless instance to another");
+    expect(error).not.toContain("Try again later");
+    expect(viaRuntime).toMatchObject({ status: "error", kind: "store", error });
+    expect(createdFolder).toBe(false);
+  });
+
+  it("works with CODEMODE_DATABASE_URL pointing at a writable path", () => {
+    const database = join(root, "writable", "codemode.db");
+    const { first, viaRuntime } = runAsNobody({ CODEMODE_DATABASE_URL: `file:${database}` });
+    expect(first).toMatchObject({ status: "completed", result: 42 });
+    expect(viaRuntime).toMatchObject({ status: "completed", result: 1 });
+    expect(existsSync(database)).toBe(true);
+  });
+});

@@ -4,7 +4,8 @@ import { SummaryReporter } from "./test/support/summary-reporter.js";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
-    globalSetup: ["test/support/build-package.ts"],
+    // private-tmpdir first: its teardown runs last and fails the run if a test left temp files.
+    globalSetup: ["test/support/private-tmpdir.ts", "test/support/build-package.ts"],
     environment: "node",
     testTimeout: 60_000,
     hookTimeout: 60_000,

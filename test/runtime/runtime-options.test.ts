@@ -1,5 +1,4 @@
-import { mkdtempSync, existsSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { InvalidOptionError } from "../../src/errors.js";
@@ -7,6 +6,7 @@ import { createDurableRuntime } from "../../src/runtime/durable-runtime.js";
 import { DEFAULT_MAX_EXECUTIONS, resolveRuntimeOptions } from "../../src/runtime/runtime-options.js";
 import { defaultStoreOptions } from "../../src/runtime/store/open-store.js";
 import { memoryClient, sharedExecutor } from "./runtime-fixture.js";
+import { tempFolder } from "../support/temp-folder.js";
 
 describe("resolveRuntimeOptions", () => {
   it("fills defaults", () => {
@@ -54,7 +54,7 @@ describe("resolveRuntimeOptions", () => {
   });
 
   it("creates the folder of a file: store and exposes `tools` as a connector", async () => {
-    const folder = join(mkdtempSync(join(tmpdir(), "codemode-")), "nested", "deeper");
+    const folder = join(tempFolder("codemode-"), "nested", "deeper");
     const runtime = createDurableRuntime({
       store: `file:${join(folder, "db.sqlite")}`,
       executor: sharedExecutor(),

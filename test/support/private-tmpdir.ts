@@ -8,8 +8,11 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-/** Entries a run may leave because a tool owns them: tsx's compile cache (`node --import tsx` children). */
-const TOOL_CACHES = new Set([`tsx-${process.getuid?.() ?? 0}`]);
+/**
+ * Entries a run may leave because a tool, not a test, owns them: tsx's compile cache (`node --import
+ * tsx` children) and Node's module compile cache, which npm ≥ 10.9 turns on (the demo test runs npm).
+ */
+const TOOL_CACHES = new Set([`tsx-${process.getuid?.() ?? 0}`, "node-compile-cache"]);
 
 /** The entries of `folder` a test left behind (tool caches excluded). */
 function leftovers(folder: string): string[] {

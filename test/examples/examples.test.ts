@@ -3,19 +3,26 @@
  * header comment promises.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { createCodemodeRuntime } from "../../src/index.js";
 
 const root = resolve(import.meta.dirname, "../..");
 
+/** Runs an example in a fresh folder, which is also its TMPDIR (the examples keep their databases there); removed after. */
 function runExample(name: string, env: NodeJS.ProcessEnv = {}): Record<string, unknown> {
-  const clean: NodeJS.ProcessEnv = { ...process.env, ...env };
+  const folder = mkdtempSync(join(tmpdir(), "codemode-ex-"));
+  const clean: NodeJS.ProcessEnv = { ...process.env, ...env, TMPDIR: folder };
   if (env["TURSO_DATABASE_URL"] === undefined) delete clean["TURSO_DATABASE_URL"];
   delete clean["CODEMODE_DATABASE_URL"];
-  const result = spawnSync(process.execPath, [join(root, "examples", name)], { cwd: mkdtempSync(join(tmpdir(), "codemode-ex-")), env: clean, encoding: "utf8", timeout: 60_000 });
+  let result;
+  try {
+    result = spawnSync(process.execPath, [join(root, "examples", name)], { cwd: folder, env: clean, encoding: "utf8", timeout: 60_000 });
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
   if (result.status !== 0) throw new Error(`${name} exited ${result.status}:\n${result.stdout}${result.stderr}`);
   const shown: Record<string, unknown> = {};
   for (const line of result.stdout.split("\n")) {
@@ -75,7 +82,9 @@ describe("examples", () => {
   });
 
   it("turso: the store comes from TURSO_DATABASE_URL", async () => {
-    const url = `file:${join(mkdtempSync(join(tmpdir(), "codemode-turso-")), "journal.db")}`;
+    const folder = mkdtempSync(join(tmpdir(), "codemode-turso-"));
+    onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
+    const url = `file:${join(folder, "journal.db")}`;
     const shown = runExample("turso.mjs", { TURSO_DATABASE_URL: url });
     expect(shown["from environment"]).toMatchObject({ status: "completed" });
     expect(shown["explicit executions"]).toBe(1);

@@ -8,8 +8,6 @@
  * `PRAGMA integrity_check` must pass.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createClient } from "@libsql/client";
@@ -19,12 +17,13 @@ import { DEFAULT_LEASE_MS } from "../../src/runtime/runtime-options.js";
 import { sharedExecutor } from "../runtime/runtime-fixture.js";
 import { CRASH_PHASES, CRASH_RESULT, finishScenario, scenarioProblems, type CrashPhase } from "./support/crash-scenario.js";
 import { fileLedgerConnector, readLedger } from "./support/ledger-connector.js";
+import { tempFolder } from "../support/temp-folder.js";
 
 const WORKER = fileURLToPath(new URL("./fixtures/crash-worker.ts", import.meta.url));
 const PARALLEL = 2;
 
 function workspace(): { db: string; ledger: string } {
-  const folder = mkdtempSync(join(tmpdir(), "codemode-kill-"));
+  const folder = tempFolder("codemode-kill-");
   return { db: `file:${join(folder, "codemode.db")}`, ledger: join(folder, "ledger.jsonl") };
 }
 

@@ -6,8 +6,6 @@
  * failed claim or rejection leaves the execution paused with its pending calls
  * untouched, a failed pass ends `error` (or `running` until expirePaused).
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient, type Client } from "@libsql/client";
 import { afterAll, describe, expect, it } from "vitest";
@@ -17,6 +15,7 @@ import { createMockConnector } from "../../src/test/index.js";
 import { memoryClient, sequentialIds, sharedExecutor, testClock } from "../runtime/runtime-fixture.js";
 import { faultyClient, INJECTED_MESSAGE } from "./support/faulty-client.js";
 import { svcConnector } from "./support/program-model.js";
+import { tempFolder } from "../support/temp-folder.js";
 
 let faults = 0;
 let runtimesMade = 0;
@@ -25,7 +24,7 @@ afterAll(() => {
 });
 
 function fileUrl(): string {
-  return `file:${join(mkdtempSync(join(tmpdir(), "codemode-faults-")), "codemode.db")}`;
+  return `file:${join(tempFolder("codemode-faults-"), "codemode.db")}`;
 }
 
 function runtimeOn(store: Client, connectors = { svc: svcConnector() }, clock = testClock()): DurableRuntime {

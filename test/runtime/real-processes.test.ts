@@ -2,17 +2,17 @@
  * Separate `node` processes sharing one file database: what a serverless
  * deployment does between the invocation that pauses and the one that approves.
  */
-import { mkdtempSync, readFileSync, existsSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CodeModeOutput } from "../../src/runtime/types.js";
 import { WorkerProcess } from "./fixtures/worker-process.js";
+import { tempFolder } from "../support/temp-folder.js";
 
 interface LedgerLine { pid: number; method: string; args: unknown; key: string }
 
 function workspace(): { env: Record<string, string>; ledger: () => LedgerLine[] } {
-  const folder = mkdtempSync(join(tmpdir(), "codemode-processes-"));
+  const folder = tempFolder("codemode-processes-");
   const ledgerFile = join(folder, "ledger.jsonl");
   return {
     env: { DB_URL: `file:${join(folder, "codemode.db")}`, LEDGER_FILE: ledgerFile },

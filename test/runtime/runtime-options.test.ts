@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, existsSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { InvalidOptionError } from "../../src/errors.js";
@@ -8,6 +7,7 @@ import { DEFAULT_TIMEOUT_MS } from "../../src/sandbox/executor-options.js";
 import { DEFAULT_MAX_EXECUTIONS, resolveRuntimeOptions } from "../../src/runtime/runtime-options.js";
 import { defaultStoreOptions } from "../../src/runtime/store/open-store.js";
 import { memoryClient, sharedExecutor } from "./runtime-fixture.js";
+import { tempFolder } from "../support/temp-folder.js";
 
 describe("resolveRuntimeOptions", () => {
   it("fills defaults", () => {
@@ -88,8 +88,7 @@ describe("resolveRuntimeOptions", () => {
   });
 
   it("opens a file: store in an existing folder and exposes `tools` as a connector", async () => {
-    const root = mkdtempSync(join(tmpdir(), "codemode-"));
-    const folder = join(root, "nested", "deeper");
+    const folder = join(tempFolder("codemode-"), "nested", "deeper");
     // Only the default .codemode folder is created; an explicit path's folder must exist (test/runtime/store).
     mkdirSync(folder, { recursive: true });
     const runtime = createDurableRuntime({
@@ -102,6 +101,5 @@ describe("resolveRuntimeOptions", () => {
     expect(out).toMatchObject({ status: "completed", result: 5 });
     expect(existsSync(join(folder, "db.sqlite"))).toBe(true);
     await runtime.close();
-    rmSync(root, { recursive: true, force: true });
   });
 });

@@ -2,9 +2,8 @@ import { describe, expect, it } from "vitest";
 import { MIGRATIONS, MIGRATIONS_TABLE, SCHEMA_VERSION, migrateStore } from "../../../src/runtime/store/migrations.js";
 import { memoryClient } from "../runtime-fixture.js";
 import { createClient } from "@libsql/client";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { tempFolder } from "../../support/temp-folder.js";
 
 describe("migrateStore", () => {
   it("creates the schema once and records its version", async () => {
@@ -25,7 +24,7 @@ describe("migrateStore", () => {
   });
 
   it("is safe when several clients migrate one file at once, and switches it to WAL", async () => {
-    const url = `file:${join(mkdtempSync(join(tmpdir(), "codemode-migrate-")), "db.sqlite")}`;
+    const url = `file:${join(tempFolder("codemode-migrate-"), "db.sqlite")}`;
     const clients = Array.from({ length: 4 }, () => createClient({ url, timeout: 5000 }));
     await Promise.all(clients.map((client) => migrateStore(client, { local: true, now: 1 })));
     const [first] = clients;

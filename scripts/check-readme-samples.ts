@@ -1,0 +1,145 @@
+/**
+ * Type-checks every TypeScript sample of README.md as a consumer would compile it: each block
+ * becomes a module of a throwaway project in the OS temp folder that imports the *built*
+ * package (`dist/`, through its `exports` map) next to `ai`, compiled with `--strict`. The free
+ * names a sample assumes (`model`, `prompt`, `runtime`, …) come from
+ * `scripts/readme-sample-prelude.d.ts`. Errors are reported at their README line.
+ *
+ * Usage: `npm run check:readme` (builds first), or `tsx scripts/check-readme-samples.ts [file.md]`.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** One fenced TypeScript block of a Markdown file. */
+export interface MarkdownSample {
+  /** 1-based line of the first code line (the line after the opening fence). */
+  line: number;
+  code: string;
+}
+
+/** A compiler error mapped back to the Markdown file. */
+export interface SampleDiagnostic {
+  /** 1-based line in the Markdown file. */
+  line: number;
+  message: string;
+}
+
+const FENCE = /^(\s*)```(ts|typescript|tsx)\s*$/;
+const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const PRELUDE = join(PACKAGE_ROOT, "scripts", "readme-sample-prelude.d.ts");
+
+/** Every ```ts / ```typescript / ```tsx block, indented ones (inside lists) included. */
+export function extractTypeScriptSamples(markdown: string): MarkdownSample[] {
+  const lines = markdown.split("\n");
+  const samples: MarkdownSample[] = [];
+  for (let index = 0; index < lines.length; index++) {
+    const open = FENCE.exec(lines[index]!);
+    if (open === null) continue;
+    const indent = open[1]!.length;
+    const body: string[] = [];
+    let end = index + 1;
+    while (end < lines.length && lines[end]!.trim() !== "```") body.push(lines[end++]!.slice(indent));
+    samples.push({ line: index + 2, code: `${body.join("\n")}\n` });
+    index = end;
+  }
+  return samples;
+}
+
+function importedPackages(samples: MarkdownSample[]): Set<string> {
+  const names = new Set<string>(["ai", "@types/node"]);
+  for (const { code } of samples) {
+    for (const match of code.matchAll(/\bfrom\s+["']([^"'./][^"']*)["']/g)) {
+      const specifier = match[1]!;
+      if (specifier.startsWith("node:")) continue;
+      const parts = specifier.split("/");
+      names.add(specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!);
+    }
+  }
+  names.delete("ai-codemode");
+  return names;
+}
+
+/** A consumer project: `ai-codemode` links to this package, other imports to its node_modules. */
+function writeProject(folder: string, samples: MarkdownSample[], packageRoot: string): string[] {
+  const modules = join(folder, "node_modules");
+  mkdirSync(join(modules, "@types"), { recursive: true });
+  symlinkSync(packageRoot, join(modules, "ai-codemode"), "dir");
+  for (const name of importedPackages(samples)) {
+    const target = join(packageRoot, "node_modules", name);
+    if (!existsSync(target)) continue; // reported by the compiler as "Cannot find module"
+    if (name.includes("/")) mkdirSync(join(modules, name.split("/")[0]!), { recursive: true });
+    symlinkSync(target, join(modules, name), "dir");
+  }
+  writeFileSync(join(folder, "package.json"), JSON.stringify({ name: "readme-samples", private: true, type: "module" }));
+  const compilerOptions = {
+    strict: true,
+    target: "ES2022",
+    module: "NodeNext",
+    moduleResolution: "NodeNext",
+    lib: ["ES2023"],
+    types: ["node"],
+    skipLibCheck: true,
+    noEmit: true,
+  };
+  writeFileSync(join(folder, "tsconfig.json"), JSON.stringify({ compilerOptions, include: ["*.ts"] }));
+  // Copied as a .ts file so that skipLibCheck does not hide a clash in it (e.g. with a lib global).
+  writeFileSync(join(folder, "prelude.ts"), readFileSync(PRELUDE, "utf8"));
+  const files = samples.map((_, index) => `sample-${String(index + 1).padStart(2, "0")}.ts`);
+  // `export {}` makes a block without imports a module too, so its top-level names stay its own.
+  samples.forEach((sample, index) => writeFileSync(join(folder, files[index]!), `${sample.code}export {};\n`));
+  return files;
+}
+
+function parseDiagnostics(output: string, files: string[], samples: MarkdownSample[]): SampleDiagnostic[] {
+  const diagnostics: SampleDiagnostic[] = [];
+  for (const line of output.split("\n")) {
+    const match = /^(.+?)\((\d+),(\d+)\): (error .*)$/.exec(line.trim());
+    if (match === null) {
+      if (line.trim() !== "" && diagnostics.length > 0) diagnostics.at(-1)!.message += `\n${line}`;
+      else if (line.trim() !== "") diagnostics.push({ line: 0, message: line.trim() });
+      continue;
+    }
+    const sample = samples[files.indexOf(match[1]!)];
+    const at = sample === undefined ? 0 : sample.line + Number(match[2]) - 1;
+    diagnostics.push({ line: at, message: `${sample === undefined ? `${match[1]}: ` : ""}${match[4]}` });
+  }
+  return diagnostics;
+}
+
+/**
+ * Compiles the samples against the built package at `packageRoot` (run `npm run build` first).
+ * Resolves with the errors, none when every sample compiles. The temp project is removed.
+ */
+export function checkSamples({ samples, packageRoot = PACKAGE_ROOT }: { samples: MarkdownSample[]; packageRoot?: string }): SampleDiagnostic[] {
+  if (!existsSync(join(packageRoot, "dist", "index.d.ts"))) {
+    throw new Error(`${packageRoot}/dist/index.d.ts is missing: run \`npm run build\` before checking the README samples.`);
+  }
+  const folder = mkdtempSync(join(tmpdir(), "codemode-readme-"));
+  try {
+    const files = writeProject(folder, samples, packageRoot);
+    const tsc = join(packageRoot, "node_modules", "typescript", "bin", "tsc");
+    try {
+      execFileSync(process.execPath, [tsc, "-p", folder, "--pretty", "false"], { cwd: folder, encoding: "utf8", stdio: "pipe" });
+      return [];
+    } catch (error) {
+      const output = (error as { stdout?: string }).stdout ?? String(error);
+      return parseDiagnostics(output, files, samples);
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+function main(): void {
+  const file = resolve(process.argv[2] ?? join(PACKAGE_ROOT, "README.md"));
+  const samples = extractTypeScriptSamples(readFileSync(file, "utf8"));
+  const diagnostics = checkSamples({ samples });
+  for (const { line, message } of diagnostics) console.error(`${file}:${line}: ${message}`);
+  if (diagnostics.length > 0) process.exit(1);
+  console.log(`${samples.length} TypeScript samples of ${file} compile with --strict.`);
+}
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();

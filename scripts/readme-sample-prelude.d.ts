@@ -1,0 +1,20 @@
+/**
+ * The free names README samples assume (a model, your tools, a runtime built in an earlier
+ * sample), declared as globals for `scripts/check-readme-samples.ts`; a sample that declares the
+ * same name shadows them. Copied into the check's project as a `.ts` file, so it is checked too.
+ */
+declare global {
+  const model: import("ai").LanguageModel;
+  const prompt: string;
+  const myToolSet: import("ai").ToolSet;
+  const githubTools: import("ai").ToolSet;
+  const github: import("ai").ToolSet;
+  const billingTools: import("ai").ToolSet;
+  const billingApi: { cancelRefund(refundId: string): Promise<void> };
+  const mcpClient: { tools(): Promise<import("ai").ToolSet> };
+  const runtime: import("ai-codemode").CodemodeRuntime;
+  const executionId: string;
+  function getToken(): Promise<string>;
+}
+
+export {};

@@ -1,0 +1,240 @@
+/**
+ * A Hrana-over-HTTP test server: a stand-in for Turso that `@libsql/client`
+ * talks to through its real HTTP transport (`http://127.0.0.1:PORT`). It
+ * answers `POST /v2/pipeline` and `/v3/pipeline` (JSON), keeps streams open
+ * across requests with batons, and runs each stream on its own `libsql`
+ * connection to a database file. Tests can add latency to every request, fail
+ * upcoming requests (connection dropped before running, an HTTP 5xx, or the
+ * response lost after the request ran and committed), require a bearer token,
+ * and count requests. What it covers and what it does not:
+ * docs/decisions/hrana-test-server.md.
+ */
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { HranaStream, type HranaStreamRequest, type HranaStreamResult } from "./hrana-stream.js";
+
+/** How long an idle stream (one holding a baton) lives before it is closed and rolled back. */
+export const DEFAULT_STREAM_IDLE_MS = 10_000;
+
+/** A fault applied to one upcoming pipeline request. */
+export type HranaFault =
+  /** The connection is destroyed before the request runs: nothing happened. */
+  | { kind: "drop" }
+  /** An HTTP error status (5xx) before the request runs: nothing happened. */
+  | { kind: "status"; status: number }
+  /** The request runs (a batch commits), then the connection is destroyed: the client never learns. */
+  | { kind: "lose-response" };
+
+/** Which pipeline requests a fault applies to. */
+export interface FaultOptions {
+  /** Only requests whose stream requests satisfy this (e.g. contain a batch); default every request. */
+  when?: (requests: readonly HranaStreamRequest[]) => boolean;
+  /** How many matching requests fail; default 1. */
+  times?: number;
+}
+
+/** Options of {@link startHranaServer}. */
+export interface HranaServerOptions {
+  /** The database file (created if missing). */
+  path: string;
+  /** When set, requests must carry `Authorization: Bearer <token>`; others get 401. */
+  authToken?: string;
+  /** Added before every pipeline request is handled; can be changed later on the server. */
+  latencyMs?: number;
+  /** Busy timeout of each stream's connection; default 0 (the server is single-threaded: waiting would block it). */
+  busyTimeoutMs?: number;
+  /** @default DEFAULT_STREAM_IDLE_MS */
+  streamIdleMs?: number;
+}
+
+/** Request counts since start (or `resetStats`). */
+export interface HranaServerStats {
+  /** HTTP pipeline requests: each is one network round trip of the client. */
+  pipelines: number;
+  /** Stream requests by type (`execute`, `batch`, `store_sql`, `close`, …). */
+  requests: Record<string, number>;
+  /** Faults applied. */
+  faults: number;
+}
+
+/** A running server. */
+export interface HranaServer {
+  /** `http://127.0.0.1:PORT` */
+  readonly url: string;
+  latencyMs: number;
+  readonly stats: HranaServerStats;
+  /** Streams open across requests (each holds a baton). */
+  readonly openStreams: number;
+  resetStats(): void;
+  /** Queues a fault for the next matching pipeline request(s). */
+  injectFault(fault: HranaFault, options?: FaultOptions): void;
+  /** Closes every stream, connection and the listener. */
+  close(): Promise<void>;
+}
+
+interface PendingFault {
+  fault: HranaFault;
+  when: (requests: readonly HranaStreamRequest[]) => boolean;
+  remaining: number;
+}
+
+interface OpenStream {
+  stream: HranaStream;
+  timer: NodeJS.Timeout;
+}
+
+interface PipelineBody {
+  baton?: string | null;
+  requests: HranaStreamRequest[];
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  response.end(text);
+}
+
+function sendText(response: ServerResponse, status: number, text: string): void {
+  response.writeHead(status, { "content-type": "text/plain", "content-length": Buffer.byteLength(text) });
+  response.end(text);
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function parsePipeline(text: string): PipelineBody | undefined {
+  try {
+    const body = JSON.parse(text) as PipelineBody;
+    return Array.isArray(body.requests) ? body : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Starts a server on 127.0.0.1 with a free port. */
+export async function startHranaServer(options: HranaServerOptions): Promise<HranaServer> {
+  const { path, authToken, busyTimeoutMs = 0, streamIdleMs = DEFAULT_STREAM_IDLE_MS } = options;
+  const streams = new Map<string, OpenStream>();
+  const faults: PendingFault[] = [];
+  const sockets = new Set<Socket>();
+  const stats: HranaServerStats = { pipelines: 0, requests: {}, faults: 0 };
+
+  // WAL once for the file, as Turso's storage never blocks readers on a writer.
+  const setup = new HranaStream(path, busyTimeoutMs);
+  setup.handle({ type: "sequence", sql: "PRAGMA journal_mode=WAL" });
+  setup.close();
+
+  function takeFault(requests: readonly HranaStreamRequest[]): HranaFault | undefined {
+    const index = faults.findIndex((pending) => pending.when(requests));
+    if (index === -1) return undefined;
+    const pending = faults[index]!;
+    pending.remaining -= 1;
+    if (pending.remaining <= 0) faults.splice(index, 1);
+    stats.faults += 1;
+    return pending.fault;
+  }
+
+  function streamFor(baton: string | null | undefined): HranaStream | undefined {
+    if (baton === undefined || baton === null) return new HranaStream(path, busyTimeoutMs);
+    const open = streams.get(baton);
+    if (open === undefined) return undefined;
+    // A baton is good for one request: the response carries the next one.
+    streams.delete(baton);
+    clearTimeout(open.timer);
+    return open.stream;
+  }
+
+  function keepOpen(stream: HranaStream): string | null {
+    if (stream.closed) return null;
+    const baton = randomBytes(16).toString("hex");
+    const timer = setTimeout(() => {
+      streams.delete(baton);
+      stream.close();
+    }, streamIdleMs);
+    timer.unref();
+    streams.set(baton, { stream, timer });
+    return baton;
+  }
+
+  function runPipeline(body: PipelineBody): { baton: string | null; results: HranaStreamResult[] } | undefined {
+    const stream = streamFor(body.baton);
+    if (stream === undefined) return undefined;
+    const results = body.requests.map((request) => {
+      stats.requests[request.type] = (stats.requests[request.type] ?? 0) + 1;
+      if (stream.closed) return { type: "error" as const, error: { message: "The stream is closed", code: "STREAM_CLOSED" } };
+      return stream.handle(request);
+    });
+    return { baton: keepOpen(stream), results };
+  }
+
+  async function handlePipeline(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const body = parsePipeline(await readBody(request));
+    if (body === undefined) return sendText(response, 400, "Invalid pipeline request body");
+    stats.pipelines += 1;
+    const latencyMs = server.latencyMs;
+    if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
+    const fault = takeFault(body.requests);
+    if (fault?.kind === "drop") return void request.socket.destroy();
+    if (fault?.kind === "status") return sendText(response, fault.status, "Injected server error");
+    const outcome = runPipeline(body);
+    if (outcome === undefined) return sendText(response, 400, "Received an invalid baton");
+    if (fault?.kind === "lose-response") return void request.socket.destroy();
+    sendJson(response, 200, { baton: outcome.baton, base_url: null, results: outcome.results });
+  }
+
+  async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (authToken !== undefined && request.headers.authorization !== `Bearer ${authToken}`) {
+      return sendText(response, 401, "Unauthorized: a valid bearer token is required");
+    }
+    const url = (request.url ?? "/").split("?")[0];
+    if (request.method === "GET" && (url === "/v2" || url === "/v3" || url === "/health" || url === "/version")) {
+      return sendText(response, 200, url === "/version" ? "hrana-test-server" : "");
+    }
+    if (request.method === "POST" && (url === "/v2/pipeline" || url === "/v3/pipeline")) return handlePipeline(request, response);
+    return sendText(response, 404, `Not found: ${request.method ?? "?"} ${url ?? ""}`);
+  }
+
+  const http = createServer((request, response) => {
+    route(request, response).catch((error: unknown) => {
+      if (!response.headersSent) sendText(response, 500, error instanceof Error ? error.message : String(error));
+    });
+  });
+  http.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  const { port } = http.address() as AddressInfo;
+
+  const server: HranaServer = {
+    url: `http://127.0.0.1:${port}`,
+    latencyMs: options.latencyMs ?? 0,
+    stats,
+    get openStreams() {
+      return streams.size;
+    },
+    resetStats() {
+      stats.pipelines = 0;
+      stats.requests = {};
+      stats.faults = 0;
+    },
+    injectFault(fault, { when = () => true, times = 1 } = {}) {
+      faults.push({ fault, when, remaining: times });
+    },
+    async close() {
+      for (const { stream, timer } of streams.values()) {
+        clearTimeout(timer);
+        stream.close();
+      }
+      streams.clear();
+      const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+    },
+  };
+  return server;
+}

@@ -3,7 +3,9 @@
  * talks to through its real HTTP transport (`http://127.0.0.1:PORT`). It
  * answers `POST /v2/pipeline` and `/v3/pipeline` (JSON), keeps streams open
  * across requests with batons, and runs each stream on its own `libsql`
- * connection to a database file. Tests can add latency to every request, fail
+ * connection to a database file. `databaseUrl(name)` serves further databases
+ * (`/db/<name>/v2/pipeline`, the file `<path>.<name>`), so one server can give
+ * every test a fresh database. Tests can add latency to every request, fail
  * upcoming requests (connection dropped before running, an HTTP 5xx, or the
  * response lost after the request ran and committed), require a bearer token,
  * and count requests. What it covers and what it does not:
@@ -66,6 +68,8 @@ export interface HranaServer {
   readonly stats: HranaServerStats;
   /** Streams open across requests (each holds a baton). */
   readonly openStreams: number;
+  /** The URL of another database on this server (`name`: letters, digits, `-`, `_`), backed by the file `<path>.<name>`. */
+  databaseUrl(name: string): string;
   resetStats(): void;
   /** Queues a fault for the next matching pipeline request(s). */
   injectFault(fault: HranaFault, options?: FaultOptions): void;
@@ -80,6 +84,7 @@ interface PendingFault {
 }
 
 interface OpenStream {
+  database: string;
   stream: HranaStream;
   timer: NodeJS.Timeout;
 }
@@ -88,6 +93,10 @@ interface PipelineBody {
   baton?: string | null;
   requests: HranaStreamRequest[];
 }
+
+const NAMESPACE = /^[\w-]+$/;
+/** `/<endpoint>` or `/db/<name>/<endpoint>`. */
+const ROUTE = /^(?:\/db\/([\w-]+))?\/(v2|v3|health|version|v2\/pipeline|v3\/pipeline)$/;
 
 function sendJson(response: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
@@ -123,10 +132,17 @@ export async function startHranaServer(options: HranaServerOptions): Promise<Hra
   const sockets = new Set<Socket>();
   const stats: HranaServerStats = { pipelines: 0, requests: {}, faults: 0 };
 
-  // WAL once for the file, as Turso's storage never blocks readers on a writer.
-  const setup = new HranaStream(path, busyTimeoutMs);
-  setup.handle({ type: "sequence", sql: "PRAGMA journal_mode=WAL" });
-  setup.close();
+  const prepared = new Set<string>();
+
+  function openStream(database: string): HranaStream {
+    const stream = new HranaStream(database, busyTimeoutMs);
+    // WAL once per file, as Turso's storage never blocks readers on a writer.
+    if (!prepared.has(database)) {
+      prepared.add(database);
+      stream.handle({ type: "sequence", sql: "PRAGMA journal_mode=WAL" });
+    }
+    return stream;
+  }
 
   function takeFault(requests: readonly HranaStreamRequest[]): HranaFault | undefined {
     const index = faults.findIndex((pending) => pending.when(requests));
@@ -138,17 +154,17 @@ export async function startHranaServer(options: HranaServerOptions): Promise<Hra
     return pending.fault;
   }
 
-  function streamFor(baton: string | null | undefined): HranaStream | undefined {
-    if (baton === undefined || baton === null) return new HranaStream(path, busyTimeoutMs);
+  function streamFor(database: string, baton: string | null | undefined): HranaStream | undefined {
+    if (baton === undefined || baton === null) return openStream(database);
     const open = streams.get(baton);
-    if (open === undefined) return undefined;
+    if (open === undefined || open.database !== database) return undefined;
     // A baton is good for one request: the response carries the next one.
     streams.delete(baton);
     clearTimeout(open.timer);
     return open.stream;
   }
 
-  function keepOpen(stream: HranaStream): string | null {
+  function keepOpen(database: string, stream: HranaStream): string | null {
     if (stream.closed) return null;
     const baton = randomBytes(16).toString("hex");
     const timer = setTimeout(() => {
@@ -156,22 +172,22 @@ export async function startHranaServer(options: HranaServerOptions): Promise<Hra
       stream.close();
     }, streamIdleMs);
     timer.unref();
-    streams.set(baton, { stream, timer });
+    streams.set(baton, { database, stream, timer });
     return baton;
   }
 
-  function runPipeline(body: PipelineBody): { baton: string | null; results: HranaStreamResult[] } | undefined {
-    const stream = streamFor(body.baton);
+  function runPipeline(database: string, body: PipelineBody): { baton: string | null; results: HranaStreamResult[] } | undefined {
+    const stream = streamFor(database, body.baton);
     if (stream === undefined) return undefined;
     const results = body.requests.map((request) => {
       stats.requests[request.type] = (stats.requests[request.type] ?? 0) + 1;
       if (stream.closed) return { type: "error" as const, error: { message: "The stream is closed", code: "STREAM_CLOSED" } };
       return stream.handle(request);
     });
-    return { baton: keepOpen(stream), results };
+    return { baton: keepOpen(database, stream), results };
   }
 
-  async function handlePipeline(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  async function handlePipeline(database: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
     const body = parsePipeline(await readBody(request));
     if (body === undefined) return sendText(response, 400, "Invalid pipeline request body");
     stats.pipelines += 1;
@@ -180,7 +196,7 @@ export async function startHranaServer(options: HranaServerOptions): Promise<Hra
     const fault = takeFault(body.requests);
     if (fault?.kind === "drop") return void request.socket.destroy();
     if (fault?.kind === "status") return sendText(response, fault.status, "Injected server error");
-    const outcome = runPipeline(body);
+    const outcome = runPipeline(database, body);
     if (outcome === undefined) return sendText(response, 400, "Received an invalid baton");
     if (fault?.kind === "lose-response") return void request.socket.destroy();
     sendJson(response, 200, { baton: outcome.baton, base_url: null, results: outcome.results });
@@ -190,12 +206,17 @@ export async function startHranaServer(options: HranaServerOptions): Promise<Hra
     if (authToken !== undefined && request.headers.authorization !== `Bearer ${authToken}`) {
       return sendText(response, 401, "Unauthorized: a valid bearer token is required");
     }
-    const url = (request.url ?? "/").split("?")[0];
-    if (request.method === "GET" && (url === "/v2" || url === "/v3" || url === "/health" || url === "/version")) {
-      return sendText(response, 200, url === "/version" ? "hrana-test-server" : "");
+    const url = (request.url ?? "/").split("?")[0] ?? "/";
+    const matched = ROUTE.exec(url);
+    const database = matched?.[1] === undefined ? path : `${path}.${matched[1]}`;
+    const endpoint = matched?.[2];
+    if (request.method === "GET" && (endpoint === "v2" || endpoint === "v3" || endpoint === "health" || endpoint === "version")) {
+      return sendText(response, 200, endpoint === "version" ? "hrana-test-server" : "");
     }
-    if (request.method === "POST" && (url === "/v2/pipeline" || url === "/v3/pipeline")) return handlePipeline(request, response);
-    return sendText(response, 404, `Not found: ${request.method ?? "?"} ${url ?? ""}`);
+    if (request.method === "POST" && (endpoint === "v2/pipeline" || endpoint === "v3/pipeline")) {
+      return handlePipeline(database, request, response);
+    }
+    return sendText(response, 404, `Not found: ${request.method ?? "?"} ${url}`);
   }
 
   const http = createServer((request, response) => {
@@ -216,6 +237,10 @@ export async function startHranaServer(options: HranaServerOptions): Promise<Hra
     stats,
     get openStreams() {
       return streams.size;
+    },
+    databaseUrl(name) {
+      if (!NAMESPACE.test(name)) throw new Error(`Database names are letters, digits, "-" and "_"; got ${JSON.stringify(name)}`);
+      return `http://127.0.0.1:${port}/db/${name}/`;
     },
     resetStats() {
       stats.pipelines = 0;

@@ -14,10 +14,14 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { HranaStream, type HranaStreamRequest, type HranaStreamResult } from "./hrana-stream.js";
+import type Database from "libsql";
+import { HranaStream, openConnection, type HranaStreamRequest, type HranaStreamResult } from "./hrana-stream.js";
 
 /** How long an idle stream (one holding a baton) lives before it is closed and rolled back. */
 export const DEFAULT_STREAM_IDLE_MS = 10_000;
+
+/** Idle connections kept per database file for the next stream (opening one per request costs a WAL checkpoint on close). */
+export const IDLE_CONNECTIONS_PER_DATABASE = 8;
 
 /** A fault applied to one upcoming pipeline request. */
 export type HranaFault =
@@ -132,16 +136,25 @@ export async function startHranaServer(options: HranaServerOptions): Promise<Hra
   const sockets = new Set<Socket>();
   const stats: HranaServerStats = { pipelines: 0, requests: {}, faults: 0 };
 
-  const prepared = new Set<string>();
+  const idle = new Map<string, Database.Database[]>();
+  let closing = false;
+
+  function release(database: string, db: Database.Database): void {
+    const pool = idle.get(database) ?? [];
+    idle.set(database, pool);
+    if (closing || pool.length >= IDLE_CONNECTIONS_PER_DATABASE) db.close();
+    else pool.push(db);
+  }
 
   function openStream(database: string): HranaStream {
-    const stream = new HranaStream(database, busyTimeoutMs);
-    // WAL once per file, as Turso's storage never blocks readers on a writer.
-    if (!prepared.has(database)) {
-      prepared.add(database);
-      stream.handle({ type: "sequence", sql: "PRAGMA journal_mode=WAL" });
+    let db = idle.get(database)?.pop();
+    if (db === undefined) {
+      db = openConnection(database, busyTimeoutMs);
+      // WAL, as Turso's storage never blocks readers on a writer.
+      if (!idle.has(database)) db.exec("PRAGMA journal_mode=WAL");
+      idle.set(database, idle.get(database) ?? []);
     }
-    return stream;
+    return new HranaStream(db, (done) => release(database, done));
   }
 
   function takeFault(requests: readonly HranaStreamRequest[]): HranaFault | undefined {
@@ -256,6 +269,8 @@ export async function startHranaServer(options: HranaServerOptions): Promise<Hra
         stream.close();
       }
       streams.clear();
+      closing = true;
+      for (const pool of idle.values()) for (const db of pool.splice(0)) db.close();
       const closed = new Promise<void>((resolve) => http.close(() => resolve()));
       for (const socket of sockets) socket.destroy();
       await closed;

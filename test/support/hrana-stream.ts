@@ -116,14 +116,23 @@ function bindings(stmt: HranaStmt): unknown[] | Record<string, unknown> {
   return out;
 }
 
-/** A stream: one connection, its stored SQL texts, and whether it is closed. */
+/** Opens a connection for streams on the database file at `path`. */
+export function openConnection(path: string, busyTimeoutMs: number): Database.Database {
+  return new Database(path, { timeout: busyTimeoutMs });
+}
+
+/** A stream: one connection (handed back to `release` on close), its stored SQL texts, and whether it is closed. */
 export class HranaStream {
   readonly #db: Database.Database;
+  readonly #release: (db: Database.Database) => void;
   readonly #sqls = new Map<number, string>();
   #closed = false;
+  /** A SQLite failure other than a constraint may leave a statement in progress: such a connection is not reused. */
+  #spoiled = false;
 
-  constructor(path: string, busyTimeoutMs: number) {
-    this.#db = new Database(path, { timeout: busyTimeoutMs });
+  constructor(db: Database.Database, release: (db: Database.Database) => void) {
+    this.#db = db;
+    this.#release = release;
   }
 
   get closed(): boolean {
@@ -140,17 +149,25 @@ export class HranaStream {
     try {
       return { type: "ok", response: this.#respond(request) };
     } catch (error) {
-      return { type: "error", error: toHranaError(error) };
+      return { type: "error", error: this.#failure(error) };
     }
   }
 
-  /** Rolls back whatever is open and closes the connection. */
+  #failure(error: unknown): HranaError {
+    const reported = toHranaError(error);
+    if (reported.code.startsWith("SQLITE_") && reported.code !== "SQLITE_CONSTRAINT") this.#spoiled = true;
+    return reported;
+  }
+
+  /** Rolls back whatever is open and hands the connection back. */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
     try {
       if (this.#db.inTransaction) this.#db.exec("ROLLBACK");
-    } finally {
+      if (this.#spoiled) this.#db.close();
+      else this.#release(this.#db);
+    } catch {
       this.#db.close();
     }
   }
@@ -229,7 +246,7 @@ export class HranaStream {
         errors.push(null);
       } catch (error) {
         results.push(null);
-        errors.push(toHranaError(error));
+        errors.push(this.#failure(error));
       }
     });
     return { step_results: results, step_errors: errors };

@@ -77,6 +77,8 @@ export interface HranaServer {
   resetStats(): void;
   /** Queues a fault for the next matching pipeline request(s). */
   injectFault(fault: HranaFault, options?: FaultOptions): void;
+  /** Drops every queued fault (e.g. ends an outage injected with `times: Infinity`). */
+  clearFaults(): void;
   /** Closes every stream, connection and the listener. */
   close(): Promise<void>;
 }
@@ -262,6 +264,9 @@ export async function startHranaServer(options: HranaServerOptions): Promise<Hra
     },
     injectFault(fault, { when = () => true, times = 1 } = {}) {
       faults.push({ fault, when, remaining: times });
+    },
+    clearFaults() {
+      faults.splice(0);
     },
     async close() {
       for (const { stream, timer } of streams.values()) {

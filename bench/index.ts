@@ -8,6 +8,7 @@
 import { writeFileSync } from "node:fs";
 import { arch, cpus, loadavg, platform, release, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
+import { run as cold } from "./cold.js";
 import { run as executor } from "./executor.js";
 import { run as journal } from "./journal.js";
 import { run as openapi } from "./openapi.js";
@@ -18,6 +19,7 @@ const SUITES: Array<[name: string, run: () => Promise<string>]> = [
   ["journal", journal],
   ["tokens", tokens],
   ["openapi", openapi],
+  ["cold", cold],
 ];
 
 function machine(): string {

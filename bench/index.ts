@@ -12,6 +12,7 @@ import { run as cold } from "./cold.js";
 import { run as executor } from "./executor.js";
 import { run as journal } from "./journal.js";
 import { run as openapi } from "./openapi.js";
+import { run as roundtrips } from "./roundtrips.js";
 import { run as tokens } from "./tokens.js";
 
 const SUITES: Array<[name: string, run: () => Promise<string>]> = [
@@ -20,6 +21,7 @@ const SUITES: Array<[name: string, run: () => Promise<string>]> = [
   ["tokens", tokens],
   ["openapi", openapi],
   ["cold", cold],
+  ["roundtrips", roundtrips],
 ];
 
 function machine(): string {

@@ -8,9 +8,11 @@
 import { writeFileSync } from "node:fs";
 import { arch, cpus, loadavg, platform, release, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
+import { run as cold } from "./cold.js";
 import { run as executor } from "./executor.js";
 import { run as journal } from "./journal.js";
 import { run as openapi } from "./openapi.js";
+import { run as roundtrips } from "./roundtrips.js";
 import { run as tokens } from "./tokens.js";
 
 const SUITES: Array<[name: string, run: () => Promise<string>]> = [
@@ -18,6 +20,8 @@ const SUITES: Array<[name: string, run: () => Promise<string>]> = [
   ["journal", journal],
   ["tokens", tokens],
   ["openapi", openapi],
+  ["cold", cold],
+  ["roundtrips", roundtrips],
 ];
 
 function machine(): string {

@@ -1,0 +1,127 @@
+/**
+ * Child scripts of the cold-start bench (bench/cold.ts): plain ES modules
+ * written to a temporary folder and run by `node` with nothing preloaded.
+ * Every import is an absolute file URL resolved by the parent, so the scripts
+ * load exactly the installed packages and the built `dist/`. Each prints one
+ * line: the program's result (or the import time in ms).
+ */
+
+/** Absolute module URLs the scripts import. */
+export interface ColdUrls {
+  ai: string;
+  /** The built package folder (`dist/`). */
+  dist: string;
+  quickjsCore: string;
+  quickjsVariant: string;
+  resolve: (specifier: string) => string;
+}
+
+/** One variant of the spawn → first result measurement. */
+export interface ColdVariant {
+  key: string;
+  name: string;
+  /** The line the script prints when the program ran. */
+  expect: string;
+  script: (urls: ColdUrls, storeUrl: string) => string;
+}
+
+const GREET_TOOLS = (urls: ColdUrls) => `const { jsonSchema, tool } = await import(${JSON.stringify(urls.ai)});
+const tools = {
+  greet: tool({ description: "Greets", inputSchema: jsonSchema({ type: "object", properties: {} }), execute: async () => "hi" }),
+};`;
+
+function codemodeScript(urls: ColdUrls, storeUrl: string, executor: "default" | "in-process"): string {
+  const index = JSON.stringify(`${urls.dist}/index.js`);
+  return `${GREET_TOOLS(urls)}
+const { connector, createCodemodeRuntime, QuickJSExecutor } = await import(${index});
+const runtime = createCodemodeRuntime({
+  connectors: { app: connector(tools) },
+  store: ${JSON.stringify(storeUrl)},
+  ${executor === "in-process" ? 'executor: new QuickJSExecutor({ isolation: "in-process" }),' : ""}
+});
+const out = await runtime.execute({ code: "async () => app.greet({})" });
+console.log(out.status === "completed" ? out.result : JSON.stringify(out));
+`;
+}
+
+function bareScript(urls: ColdUrls): string {
+  return `${GREET_TOOLS(urls)}
+const { newQuickJSWASMModuleFromVariant } = await import(${JSON.stringify(urls.quickjsCore)});
+const variant = (await import(${JSON.stringify(urls.quickjsVariant)})).default;
+const quickjs = await newQuickJSWASMModuleFromVariant(variant);
+const context = quickjs.newContext();
+const greet = context.newFunction("greet", (argument) => {
+  const input = context.dump(argument);
+  const deferred = context.newPromise();
+  tools.greet.execute(input, { toolCallId: "1", messages: [] }).then((value) => {
+    const handle = context.newString(value);
+    deferred.resolve(handle);
+    handle.dispose();
+  });
+  deferred.settled.then(() => context.runtime.executePendingJobs());
+  return deferred.handle;
+});
+const app = context.newObject();
+context.setProp(app, "greet", greet);
+context.setProp(context.global, "app", app);
+greet.dispose();
+app.dispose();
+const promise = context.unwrapResult(context.evalCode("(async () => app.greet({}))()"));
+const settled = context.resolvePromise(promise);
+promise.dispose();
+context.runtime.executePendingJobs();
+const result = context.unwrapResult(await settled);
+console.log(context.getString(result));
+`;
+}
+
+/** The variants, the reference first (ratios are against it). */
+export const COLD_VARIANTS: ColdVariant[] = [
+  { key: "bare", name: "bare quickjs-emscripten + `import(\"ai\")`", expect: "hi", script: (urls) => bareScript(urls) },
+  {
+    key: "codemode",
+    name: "ai-codemode (defaults: worker-thread executor, `file:` store)",
+    expect: "hi",
+    script: (urls, store) => codemodeScript(urls, store, "default"),
+  },
+  {
+    key: "codemode-in-process",
+    name: "ai-codemode, `executor: new QuickJSExecutor({ isolation: \"in-process\" })`",
+    expect: "hi",
+    script: (urls, store) => codemodeScript(urls, store, "in-process"),
+  },
+];
+
+/** One module whose import time is measured. */
+export interface ImportTarget {
+  key: string;
+  name: string;
+  url: (urls: ColdUrls) => string;
+  /** Measured with `ai` already imported (what the package adds to an app); default true. */
+  afterAi?: boolean;
+}
+
+/** Entry points of the package, then the heavy dependencies for reference. */
+export const IMPORT_TARGETS: ImportTarget[] = [
+  { key: "index", name: "`ai-codemode`", url: (urls) => `${urls.dist}/index.js` },
+  { key: "ui", name: "`ai-codemode/ui`", url: (urls) => `${urls.dist}/ui.js` },
+  { key: "openapi", name: "`ai-codemode/openapi`", url: (urls) => `${urls.dist}/openapi.js` },
+  { key: "test", name: "`ai-codemode/test`", url: (urls) => `${urls.dist}/test.js` },
+  { key: "sandbox", name: "`ai-codemode/sandbox`", url: (urls) => `${urls.dist}/sandbox.js` },
+  { key: "ai", name: "`ai` (reference, alone)", url: (urls) => urls.ai, afterAi: false },
+  { key: "libsql-client", name: "`@libsql/client` (reference)", url: (urls) => urls.resolve("@libsql/client") },
+  { key: "libsql", name: "`libsql` (reference)", url: (urls) => urls.resolve("libsql") },
+  { key: "sucrase", name: "`sucrase` (reference)", url: (urls) => urls.resolve("sucrase") },
+  { key: "quickjs", name: "`quickjs-emscripten-core` (reference)", url: (urls) => urls.quickjsCore },
+];
+
+/**
+ * A script printing the ms one `import()` of `url` takes; `after` (the `ai`
+ * package an app loads anyway) is imported first and not counted.
+ */
+export function importScript(url: string, after?: string): string {
+  return `${after === undefined ? "" : `await import(${JSON.stringify(after)});\n`}const started = performance.now();
+await import(${JSON.stringify(url)});
+console.log((performance.now() - started).toFixed(1));
+`;
+}

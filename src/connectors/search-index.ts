@@ -32,6 +32,26 @@ export const DEFAULT_SEARCH_LIMIT = 5;
 export const MAX_SEARCH_LIMIT = 50;
 /** A result's `description` is cut to this many characters (search returns paths, not schemas). */
 export const SEARCH_DESCRIPTION_MAX_CHARS = 160;
+/**
+ * Bounds on what one query may cost (the program controls the query). A query is read up to
+ * `MAX_QUERY_CHARS` characters, each word up to `MAX_TERM_CHARS`, and its first
+ * `MAX_QUERY_TERMS` distinct words are searched; fuzzy matching allows at most
+ * `MAX_FUZZY_EDITS` edits. A person's or a model's query is far inside every bound.
+ */
+export const MAX_QUERY_CHARS = 1_000;
+export const MAX_QUERY_TERMS = 32;
+export const MAX_TERM_CHARS = 40;
+export const MAX_FUZZY_EDITS = 2;
+
+/** The words of a query, bounded as above, joined by spaces (what the index searches). */
+export function boundQuery(query: string): string {
+  const words = new Set<string>();
+  for (const word of tokenize(query.slice(0, MAX_QUERY_CHARS))) {
+    words.add(word.slice(0, MAX_TERM_CHARS));
+    if (words.size === MAX_QUERY_TERMS) break;
+  }
+  return [...words].join(" ");
+}
 
 /** Words of a name or text: split on non-alphanumerics and camelCase, lower-cased. */
 export function tokenize(text: string): string[] {
@@ -146,6 +166,7 @@ export function createSearchIndex(documents: SearchDocument[]): SearchIndex {
       boost: { summary: 4, method: 1.5, connector: 1, params: 0.5, description: 0.5, namespace: 0.3, details: 0.3 },
       prefix: (term) => term.length >= 3,
       fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
+      maxFuzzy: MAX_FUZZY_EDITS,
       combineWith: "OR",
     },
   });
@@ -164,10 +185,11 @@ export function createSearchIndex(documents: SearchDocument[]): SearchIndex {
   return {
     search(query, options) {
       const limit = clampLimit(options?.limit);
+      const words = boundQuery(query);
       const hits: RankedResult[] =
         query.trim() === ""
           ? documents.map((document) => toResult(document, 0))
-          : index.search(query).flatMap((hit) => {
+          : index.search(words).flatMap((hit) => {
               const document = byPath.get(String(hit.id));
               return document === undefined ? [] : [toResult(document, hit.score)];
             });

@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { createSearchIndex, displayScore, normaliseTerm, tokenize, type SearchDocument } from "../../src/connectors/search-index.js";
+import {
+  boundQuery, createSearchIndex, displayScore, MAX_QUERY_TERMS, MAX_TERM_CHARS, normaliseTerm, tokenize, type SearchDocument,
+} from "../../src/connectors/search-index.js";
 
 describe("search terms", () => {
   it("split names on _, -, . and camelCase", () => {
@@ -89,5 +91,25 @@ describe("ranking on a real catalog (GitHub REST, 1,200+ operations)", () => {
   it("puts most expected operations first", () => {
     const first = cases.filter(([query, expected]) => index.search(query).results[0]?.method === expected).length;
     expect(first).toBeGreaterThanOrEqual(9);
+  });
+});
+
+describe("query bounds (the program controls the query)", () => {
+  it("search the first distinct words, each cut short, of the query's first characters", () => {
+    const many = Array.from({ length: 300_000 }, (_, i) => `w${i}`).join(" ");
+    const words = boundQuery(many).split(" ");
+    expect(words).toHaveLength(MAX_QUERY_TERMS);
+    expect(words.slice(0, 3)).toEqual(["w0", "w1", "w2"]);
+    expect(boundQuery("p".repeat(40_000))).toBe("p".repeat(MAX_TERM_CHARS));
+    expect(boundQuery("send send  email send")).toBe("send email");
+  });
+
+  it("still rank the wanted method first when the words that matter come first", () => {
+    const index = createSearchIndex([
+      { path: "mail.send_email", connector: "mail", method: "send_email", kind: "method", params: [], description: "Send an email." },
+      { path: "mail.list_inbox", connector: "mail", method: "list_inbox", kind: "method", params: [], description: "List the inbox." },
+    ]);
+    const hostile = `send email ${"zzzzzzzzzzzzz ".repeat(100_000)}`;
+    expect(index.search(hostile).results[0]?.path).toBe("mail.send_email");
   });
 });

@@ -190,7 +190,7 @@ function speedRows(): string[] {
   const probes = ["create customer", "list open invoices", "refund an order", "ticket comments", "export report as csv"];
   for (const count of [1_000, 10_000]) {
     const sets = syntheticToolSets(count);
-    const connectors = Object.fromEntries(Object.entries(sets).map(([name, tools]) => [name, resolveConnector(name, tools as Connector)]));
+    const connectors = Object.fromEntries(Object.entries(sets).map(([name, tools]) => [name, resolveConnector(name, tools as unknown as Connector)]));
     const started = performance.now();
     const catalog = createCatalog({ connectors, snippets: [] });
     catalog.search("warm up");

@@ -5,6 +5,7 @@
  * the description and parameter names. Order is deterministic: score (unrounded), then path.
  */
 import MiniSearch from "minisearch";
+import { queryConcepts, termsOfWord, weightedTerms, type Concept } from "./search/terms.js";
 import type { SearchOutput, SearchResult } from "./types.js";
 
 /** One searchable entry. */
@@ -151,21 +152,63 @@ function byScoreThenPath(a: RankedResult, b: RankedResult): number {
   return b.rank - a.rank || (a.result.path < b.result.path ? -1 : a.result.path > b.result.path ? 1 : 0);
 }
 
+/** Weights of the fields (BM25 scores per field are multiplied by these). */
+const FIELD_BOOST = { summary: 4, method: 2, connector: 1, params: 0.5, description: 0.5, namespace: 0.3, details: 0.3 };
+/** How much covering the query's words in the name and first sentence adds to a hit's (normalised) score. */
+const COVERAGE_WEIGHT = 1;
+/** How much a name made only of the query's words adds (`pulls_list` before `pull_request_stacks_list`). */
+const NAME_PRECISION_WEIGHT = 0.3;
+
+/** The terms of a document's name and first sentence, for the re-ranking. */
+interface KeyTerms {
+  name: Set<string>;
+  summary: Set<string>;
+}
+
+function termsOf(text: string): string[] {
+  return tokenize(text).flatMap(termsOfWord);
+}
+
+/**
+ * Re-ranks BM25 hits: the score over the best hit's (0–1), plus the share of the query's
+ * concepts found in the name or first sentence (each at its best synonym's weight), plus the
+ * share of the name's terms the query asks for.
+ */
+function rerank(score: number, best: number, key: KeyTerms, concepts: Concept[], terms: Map<string, number>): number {
+  let covered = 0;
+  for (const concept of concepts) {
+    let found = 0;
+    for (const [term, weight] of concept) {
+      if (weight > found && (key.name.has(term) || key.summary.has(term))) found = weight;
+    }
+    covered += found;
+  }
+  let named = 0;
+  for (const term of key.name) if (terms.has(term)) named += 1;
+  const coverage = concepts.length === 0 ? 0 : covered / concepts.length;
+  const precision = key.name.size === 0 ? 0 : named / key.name.size;
+  return score / best + COVERAGE_WEIGHT * coverage + NAME_PRECISION_WEIGHT * precision;
+}
+
 /**
  * Builds the index. An empty query lists every entry (score 0, by path), so
  * `codemode.search("")` is a table of contents.
  */
 export function createSearchIndex(documents: SearchDocument[]): SearchIndex {
   const byPath = new Map(documents.map((document) => [document.path, document]));
+  const keyTerms = new Map(documents.map((document): [string, KeyTerms] => [document.path, {
+    name: new Set(termsOf(document.method)),
+    summary: new Set(termsOf(summarise(document.description) ?? "")),
+  }]));
   const index = new MiniSearch<IndexedDocument>({
     fields: ["connector", "method", "summary", "description", "namespace", "params", "details"],
     storeFields: [],
     tokenize,
-    processTerm: (term) => normaliseTerm(term.toLowerCase()),
+    processTerm: (term) => termsOfWord(term.toLowerCase()),
     searchOptions: {
-      boost: { summary: 4, method: 1.5, connector: 1, params: 0.5, description: 0.5, namespace: 0.3, details: 0.3 },
-      prefix: (term) => term.length >= 3,
-      fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
+      boost: FIELD_BOOST,
+      prefix: (term) => term.length >= 4,
+      fuzzy: (term) => (term.length >= 6 ? 0.2 : false),
       maxFuzzy: MAX_FUZZY_EDITS,
       combineWith: "OR",
     },
@@ -182,17 +225,26 @@ export function createSearchIndex(documents: SearchDocument[]): SearchIndex {
       details: document.details ?? "",
     })),
   );
+  function ranked(query: string): RankedResult[] {
+    const concepts = queryConcepts(boundQuery(query).split(" ").filter((word) => word !== "").map((word) => word.toLowerCase()));
+    const terms = weightedTerms(concepts);
+    if (terms.size === 0) return [];
+    const hits = index.search([...terms.keys()].join(" "), {
+      tokenize: (text) => text.split(" "),
+      processTerm: (term) => term,
+      boostTerm: (term) => terms.get(term) ?? 1,
+    });
+    const best = hits.reduce((top, hit) => Math.max(top, hit.score), 0);
+    return hits.flatMap((hit) => {
+      const document = byPath.get(String(hit.id));
+      const key = keyTerms.get(String(hit.id));
+      return document === undefined || key === undefined ? [] : [toResult(document, rerank(hit.score, best, key, concepts, terms))];
+    });
+  }
   return {
     search(query, options) {
       const limit = clampLimit(options?.limit);
-      const words = boundQuery(query);
-      const hits: RankedResult[] =
-        query.trim() === ""
-          ? documents.map((document) => toResult(document, 0))
-          : index.search(words).flatMap((hit) => {
-              const document = byPath.get(String(hit.id));
-              return document === undefined ? [] : [toResult(document, hit.score)];
-            });
+      const hits: RankedResult[] = query.trim() === "" ? documents.map((document) => toResult(document, 0)) : ranked(query);
       hits.sort(byScoreThenPath);
       return { results: hits.slice(0, limit).map((hit) => hit.result), total: hits.length, truncated: hits.length > limit };
     },

@@ -57,6 +57,8 @@ export function boundQuery(query: string): string {
 /** Words of a name or text: split on non-alphanumerics and camelCase, lower-cased. */
 export function tokenize(text: string): string[] {
   return text
+    // A plural acronym is the acronym (`PRs`, `URLs`), not `P` and `Rs`.
+    .replace(/([A-Z]{2,})s(?![a-z])/g, "$1")
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
     .toLowerCase()
@@ -130,26 +132,27 @@ export function displayScore(score: number): number {
 }
 
 interface RankedResult {
-  result: SearchResult;
+  document: SearchDocument;
   /** The unrounded score, for ranking. */
   rank: number;
 }
 
-function toResult(document: SearchDocument, score: number): RankedResult {
+/** The result as returned (built only for the hits shown: `summarise` is not free over 10,000 hits). */
+function toResult({ document, rank }: RankedResult): SearchResult {
   const result: SearchResult = {
     path: document.path,
     connector: document.connector,
     method: document.method,
     kind: document.kind,
-    score: displayScore(score),
+    score: displayScore(rank),
   };
   const description = summarise(document.description);
   if (description !== undefined) result.description = description;
-  return { result, rank: score };
+  return result;
 }
 
 function byScoreThenPath(a: RankedResult, b: RankedResult): number {
-  return b.rank - a.rank || (a.result.path < b.result.path ? -1 : a.result.path > b.result.path ? 1 : 0);
+  return b.rank - a.rank || (a.document.path < b.document.path ? -1 : a.document.path > b.document.path ? 1 : 0);
 }
 
 /** Weights of the fields (BM25 scores per field are multiplied by these). */
@@ -157,7 +160,7 @@ const FIELD_BOOST = { summary: 4, method: 2, connector: 1, params: 0.5, descript
 /** How much covering the query's words in the name and first sentence adds to a hit's (normalised) score. */
 const COVERAGE_WEIGHT = 1;
 /** How much a name made only of the query's words adds (`pulls_list` before `pull_request_stacks_list`). */
-const NAME_PRECISION_WEIGHT = 0.3;
+const NAME_PRECISION_WEIGHT = 1;
 
 /** The terms of a document's name and first sentence, for the re-ranking. */
 interface KeyTerms {
@@ -238,15 +241,15 @@ export function createSearchIndex(documents: SearchDocument[]): SearchIndex {
     return hits.flatMap((hit) => {
       const document = byPath.get(String(hit.id));
       const key = keyTerms.get(String(hit.id));
-      return document === undefined || key === undefined ? [] : [toResult(document, rerank(hit.score, best, key, concepts, terms))];
+      return document === undefined || key === undefined ? [] : [{ document, rank: rerank(hit.score, best, key, concepts, terms) }];
     });
   }
   return {
     search(query, options) {
       const limit = clampLimit(options?.limit);
-      const hits: RankedResult[] = query.trim() === "" ? documents.map((document) => toResult(document, 0)) : ranked(query);
+      const hits: RankedResult[] = query.trim() === "" ? documents.map((document) => ({ document, rank: 0 })) : ranked(query);
       hits.sort(byScoreThenPath);
-      return { results: hits.slice(0, limit).map((hit) => hit.result), total: hits.length, truncated: hits.length > limit };
+      return { results: hits.slice(0, limit).map(toResult), total: hits.length, truncated: hits.length > limit };
     },
   };
 }

@@ -8,6 +8,7 @@ describe("search terms", () => {
   it("split names on _, -, . and camelCase", () => {
     expect(tokenize("list_pullRequests-forRepo.v2")).toEqual(["list", "pull", "requests", "for", "repo", "v2"]);
     expect(tokenize("getHTTPResponse")).toEqual(["get", "http", "response"]);
+    expect(tokenize("list PRs and URLs")).toEqual(["list", "pr", "and", "url"]);
   });
 
   it("fold plurals and abbreviations and drop stop words", () => {
@@ -111,5 +112,50 @@ describe("query bounds (the program controls the query)", () => {
     ]);
     const hostile = `send email ${"zzzzzzzzzzzzz ".repeat(100_000)}`;
     expect(index.search(hostile).results[0]?.path).toBe("mail.send_email");
+  });
+});
+
+describe("vocabulary gaps (stems, short forms, synonyms from the thesaurus)", () => {
+  const doc = (path: string, description: string, params: string[] = []): SearchDocument => ({
+    path, connector: path.split(".")[0]!, method: path.split(".")[1]!, kind: "method", params, description,
+  });
+  const first = (documents: SearchDocument[], query: string): string | undefined =>
+    createSearchIndex(documents).search(query).results[0]?.path;
+
+  it("compare stems, so another form of the word finds the method", () => {
+    const documents = [doc("a.archive_issue", "Archive an issue."), doc("b.create_issue", "Create an issue.")];
+    expect(first(documents, "creating issues")).toBe("b.create_issue");
+  });
+
+  it("read short forms as the words they stand for, in names and in queries", () => {
+    const documents = [doc("a.list_commits", "List commits."), doc("b.list_prs", "List open ones.")];
+    expect(first(documents, "list pull requests")).toBe("b.list_prs");
+    const spelled = [doc("a.list_commits", "List commits."), doc("b.list_pull_requests", "List pull requests.")];
+    expect(first(spelled, "list PRs")).toBe("b.list_pull_requests");
+  });
+
+  it("search a verb's synonyms (remove → delete) and a domain word's (folder → directory)", () => {
+    const repositories = [doc("a.archive_repository", "Archive a repository."), doc("b.delete_repository", "Delete a repository.")];
+    expect(first(repositories, "erase a repository")).toBe("b.delete_repository");
+    const files = [doc("a.create_file", "Create a file."), doc("b.create_directory", "Create a directory.")];
+    expect(first(files, "make a new folder")).toBe("b.create_directory");
+  });
+
+  it("rank the query's own word above a synonym", () => {
+    const documents = [doc("a.delete_repository", "Delete a repository."), doc("b.remove_repository", "Remove a repository.")];
+    expect(first(documents, "remove repository")).toBe("b.remove_repository");
+  });
+
+  it("prefer the name made of the query's words over a longer name that also contains them", () => {
+    const documents = [
+      doc("a.pull_request_stacks_list", "List pull request stacks of a repository. Pull requests in a stack."),
+      doc("b.pulls_list", "List pull requests."),
+    ];
+    expect(first(documents, "list pull requests")).toBe("b.pulls_list");
+  });
+
+  it("treat words that are Object.prototype members as plain words", () => {
+    const index = createSearchIndex([doc("a.build_constructor", "Build a constructor.")]);
+    expect(index.search("constructor __proto__ toString").results[0]?.path).toBe("a.build_constructor");
   });
 });

@@ -41,7 +41,8 @@ export function stem(word: string): string {
 
 /** The terms one lower-case word stands for: its short form expanded, stop words dropped, stemmed. */
 export function termsOfWord(word: string): string[] {
-  const expansion = own(ABBREVIATIONS, word) ?? own(ABBREVIATIONS, singular(word));
+  // `prs`, `repos`: a plural short form is the short form.
+  const expansion = own(ABBREVIATIONS, word) ?? (word.endsWith("s") ? own(ABBREVIATIONS, word.slice(0, -1)) : undefined);
   const words = expansion === undefined ? [word] : expansion.split(" ");
   return words.filter((each) => !STOP_WORDS.has(each)).map(stem);
 }

@@ -66,6 +66,6 @@ export const DOMAIN_SYNONYMS: Readonly<Record<string, string>> = {
 };
 
 /** Weight of a verb synonym relative to the query's own word (1). */
-export const VERB_WEIGHT = 0.6;
+export const VERB_WEIGHT = 0.8;
 /** Weight of a domain synonym relative to the query's own word (1). */
-export const DOMAIN_WEIGHT = 0.6;
+export const DOMAIN_WEIGHT = 0.8;

@@ -161,6 +161,8 @@ const FIELD_BOOST = { summary: 4, method: 2, connector: 1, params: 0.5, descript
 const COVERAGE_WEIGHT = 1;
 /** How much a name made only of the query's words adds (`pulls_list` before `pull_request_stacks_list`). */
 const NAME_PRECISION_WEIGHT = 1;
+/** Scores are scaled to about 0–30, so they show as whole numbers (fewer tokens than `2.6`). */
+const SCORE_SCALE = 10;
 
 /** The terms of a document's name and first sentence, for the re-ranking. */
 interface KeyTerms {
@@ -190,7 +192,7 @@ function rerank(score: number, best: number, key: KeyTerms, concepts: Concept[],
   for (const term of key.name) if (terms.has(term)) named += 1;
   const coverage = concepts.length === 0 ? 0 : covered / concepts.length;
   const precision = key.name.size === 0 ? 0 : named / key.name.size;
-  return score / best + COVERAGE_WEIGHT * coverage + NAME_PRECISION_WEIGHT * precision;
+  return SCORE_SCALE * (score / best + COVERAGE_WEIGHT * coverage + NAME_PRECISION_WEIGHT * precision);
 }
 
 /**

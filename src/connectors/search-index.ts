@@ -1,8 +1,11 @@
 /**
- * Ranked lexical search (BM25 via `minisearch`) over connector methods and
- * snippets: names split on `_`, `-`, `.` and camelCase, the description's first
- * sentence (weighted most: it is how a tool says what it does), the rest of
- * the description and parameter names. Order is deterministic: score (unrounded), then path.
+ * Ranked lexical search (BM25 via `minisearch`) over connector methods and snippets. Names are
+ * split on `_`, `-`, `.` and camelCase; every word goes through `search/terms.ts` (short forms read
+ * as their words, Porter stems) in the name, the description's first sentence (weighted most: it is
+ * how a tool says what it does), the rest of the description and the parameter names. A query also
+ * searches the thesaurus' synonyms of its words at a lower weight; hits are re-ranked by how much of
+ * the query their name and first sentence cover. A query's cost is bounded (`MAX_QUERY_*`).
+ * Order is deterministic: score (unrounded), then path.
  */
 import MiniSearch from "minisearch";
 import { queryConcepts, termsOfWord, weightedTerms, type Concept } from "./search/terms.js";

@@ -13,6 +13,7 @@ import { run as executor } from "./executor.js";
 import { run as journal } from "./journal.js";
 import { run as openapi } from "./openapi.js";
 import { run as roundtrips } from "./roundtrips.js";
+import { run as search } from "./search.js";
 import { run as tokens } from "./tokens.js";
 
 const SUITES: Array<[name: string, run: () => Promise<string>]> = [
@@ -22,6 +23,7 @@ const SUITES: Array<[name: string, run: () => Promise<string>]> = [
   ["openapi", openapi],
   ["cold", cold],
   ["roundtrips", roundtrips],
+  ["search", search],
 ];
 
 function machine(): string {

@@ -94,6 +94,13 @@ function documentsOf(connectors: Record<string, Connector>, snippets: CatalogSni
   return documents;
 }
 
+/** Names echoed in a not-found message are cut to this many characters (the program controls them). */
+const MAX_ECHOED_NAME_CHARS = 100;
+
+function echoed(name: string): string {
+  return name.length > MAX_ECHOED_NAME_CHARS ? `${name.slice(0, MAX_ECHOED_NAME_CHARS - 1)}…` : name;
+}
+
 /** Splits `github.create_issue` into connector and method; the method keeps any further dots. */
 function splitTarget(target: string): { namespace: string; member?: string } {
   const trimmed = target.trim().replace(/\(.*\)?;?$/, "");
@@ -143,10 +150,10 @@ export function createCatalog({
     if (global !== undefined) return { path: global.name, kind: "method", types: global.types };
     if (namespace === SNIPPETS_NAMESPACE && member !== undefined && !has(namespace)) {
       const snippet = snippetsByName.get(member);
-      if (snippet === undefined) return notFound(target, `No snippet named "${member}"`);
+      if (snippet === undefined) return notFound(target, `No snippet named "${echoed(member)}"`);
       return { path: `${SNIPPETS_NAMESPACE}.${member}`, kind: "snippet", types: snippetDeclaration(snippet) };
     }
-    if (!has(namespace)) return notFound(target, `No connector named "${namespace}"`);
+    if (!has(namespace)) return notFound(target, `No connector named "${echoed(namespace)}"`);
     const connector = connectors[namespace]!;
     if (member === undefined) {
       return { path: namespace, kind: "connector", types: connectorDeclaration(namespace, connector, DEFAULT_CONNECTOR_DECLARATION_MAX_CHARS) };
@@ -154,7 +161,7 @@ export function createCatalog({
     if (!Object.prototype.hasOwnProperty.call(connector.methods, member)) {
       const skipped = connector.skipped?.find((entry) => entry.name === member);
       if (skipped !== undefined) return { error: `${namespace}.${member} cannot be called from a program: ${skipped.reason}.` };
-      return notFound(target, `No method "${member}" in ${namespace}`);
+      return notFound(target, `No method "${echoed(member)}" in ${namespace}`);
     }
     return {
       path: `${namespace}.${member}`,

@@ -1,10 +1,14 @@
 /**
- * Ranked lexical search (BM25 via `minisearch`) over connector methods and
- * snippets: names split on `_`, `-`, `.` and camelCase, the description's first
- * sentence (weighted most: it is how a tool says what it does), the rest of
- * the description and parameter names. Order is deterministic: score (unrounded), then path.
+ * Ranked lexical search (BM25 via `minisearch`) over connector methods and snippets. Names are
+ * split on `_`, `-`, `.` and camelCase; every word goes through `search/terms.ts` (short forms read
+ * as their words, Porter stems) in the name, the description's first sentence (weighted most: it is
+ * how a tool says what it does), the rest of the description and the parameter names. A query also
+ * searches the thesaurus' synonyms of its words at a lower weight; hits are re-ranked by how much of
+ * the query their name and first sentence cover. A query's cost is bounded (`MAX_QUERY_*`).
+ * Order is deterministic: score (unrounded), then path.
  */
 import MiniSearch from "minisearch";
+import { queryConcepts, termsOfWord, weightedTerms, type Concept } from "./search/terms.js";
 import type { SearchOutput, SearchResult } from "./types.js";
 import { firstSentence } from "../shared/first-sentence.js";
 
@@ -33,10 +37,32 @@ export const DEFAULT_SEARCH_LIMIT = 5;
 export const MAX_SEARCH_LIMIT = 50;
 /** A result's `description` is cut to this many characters (search returns paths, not schemas). */
 export const SEARCH_DESCRIPTION_MAX_CHARS = 160;
+/**
+ * Bounds on what one query may cost (the program controls the query). A query is read up to
+ * `MAX_QUERY_CHARS` characters, each word up to `MAX_TERM_CHARS`, and its first
+ * `MAX_QUERY_TERMS` distinct words are searched; fuzzy matching allows at most
+ * `MAX_FUZZY_EDITS` edits. A person's or a model's query is far inside every bound.
+ */
+export const MAX_QUERY_CHARS = 1_000;
+export const MAX_QUERY_TERMS = 32;
+export const MAX_TERM_CHARS = 40;
+export const MAX_FUZZY_EDITS = 2;
+
+/** The words of a query, bounded as above, joined by spaces (what the index searches). */
+export function boundQuery(query: string): string {
+  const words = new Set<string>();
+  for (const word of tokenize(query.slice(0, MAX_QUERY_CHARS))) {
+    words.add(word.slice(0, MAX_TERM_CHARS));
+    if (words.size === MAX_QUERY_TERMS) break;
+  }
+  return [...words].join(" ");
+}
 
 /** Words of a name or text: split on non-alphanumerics and camelCase, lower-cased. */
 export function tokenize(text: string): string[] {
   return text
+    // A plural acronym is the acronym (`PRs`, `URLs`), not `P` and `Rs`.
+    .replace(/([A-Z]{2,})s(?![a-z])/g, "$1")
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
     .toLowerCase()
@@ -109,26 +135,67 @@ export function displayScore(score: number): number {
 }
 
 interface RankedResult {
-  result: SearchResult;
+  document: SearchDocument;
   /** The unrounded score, for ranking. */
   rank: number;
 }
 
-function toResult(document: SearchDocument, score: number): RankedResult {
+/** The result as returned (built only for the hits shown: `summarise` is not free over 10,000 hits). */
+function toResult({ document, rank }: RankedResult): SearchResult {
   const result: SearchResult = {
     path: document.path,
     connector: document.connector,
     method: document.method,
     kind: document.kind,
-    score: displayScore(score),
+    score: displayScore(rank),
   };
   const description = summarise(document.description);
   if (description !== undefined) result.description = description;
-  return { result, rank: score };
+  return result;
 }
 
 function byScoreThenPath(a: RankedResult, b: RankedResult): number {
-  return b.rank - a.rank || (a.result.path < b.result.path ? -1 : a.result.path > b.result.path ? 1 : 0);
+  return b.rank - a.rank || (a.document.path < b.document.path ? -1 : a.document.path > b.document.path ? 1 : 0);
+}
+
+/** Weights of the fields (BM25 scores per field are multiplied by these). */
+const FIELD_BOOST = { summary: 4, method: 2, connector: 1, params: 0.5, description: 0.5, namespace: 0.3, details: 0.3 };
+/** How much covering the query's words in the name and first sentence adds to a hit's (normalised) score. */
+const COVERAGE_WEIGHT = 1;
+/** How much a name made only of the query's words adds (`pulls_list` before `pull_request_stacks_list`). */
+const NAME_PRECISION_WEIGHT = 1;
+/** Scores are scaled to about 0–30, so they show as whole numbers (fewer tokens than `2.6`). */
+const SCORE_SCALE = 10;
+
+/** The terms of a document's name and first sentence, for the re-ranking. */
+interface KeyTerms {
+  name: Set<string>;
+  summary: Set<string>;
+}
+
+function termsOf(text: string): string[] {
+  return tokenize(text).flatMap(termsOfWord);
+}
+
+/**
+ * Re-ranks BM25 hits: the score over the best hit's (0–1), plus the share of the query's
+ * concepts found in the name or first sentence (each at its best synonym's weight), plus the
+ * share of the name's terms the query asks for.
+ */
+function rerank(score: number, best: number, key: KeyTerms, concepts: Concept[], terms: Map<string, number>): number {
+  let covered = 0;
+  for (const concept of concepts) {
+    let found = 0;
+    for (const [term, weight] of concept) {
+      if (weight > found && (key.name.has(term) || key.summary.has(term))) found = weight;
+    }
+    covered += found;
+  }
+  let named = 0;
+  for (const term of key.name) if (terms.has(term)) named += 1;
+  const coverage = concepts.length === 0 ? 0 : covered / concepts.length;
+  const precision = key.name.size === 0 ? 0 : named / key.name.size;
+  return SCORE_SCALE * (score / best + COVERAGE_WEIGHT * coverage + NAME_PRECISION_WEIGHT * precision);
 }
 
 /**
@@ -137,15 +204,20 @@ function byScoreThenPath(a: RankedResult, b: RankedResult): number {
  */
 export function createSearchIndex(documents: SearchDocument[]): SearchIndex {
   const byPath = new Map(documents.map((document) => [document.path, document]));
+  const keyTerms = new Map(documents.map((document): [string, KeyTerms] => [document.path, {
+    name: new Set(termsOf(document.method)),
+    summary: new Set(termsOf(summarise(document.description) ?? "")),
+  }]));
   const index = new MiniSearch<IndexedDocument>({
     fields: ["connector", "method", "summary", "description", "namespace", "params", "details"],
     storeFields: [],
     tokenize,
-    processTerm: (term) => normaliseTerm(term.toLowerCase()),
+    processTerm: (term) => termsOfWord(term.toLowerCase()),
     searchOptions: {
-      boost: { summary: 4, method: 1.5, connector: 1, params: 0.5, description: 0.5, namespace: 0.3, details: 0.3 },
-      prefix: (term) => term.length >= 3,
-      fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
+      boost: FIELD_BOOST,
+      prefix: (term) => term.length >= 4,
+      fuzzy: (term) => (term.length >= 6 ? 0.2 : false),
+      maxFuzzy: MAX_FUZZY_EDITS,
       combineWith: "OR",
     },
   });
@@ -161,18 +233,28 @@ export function createSearchIndex(documents: SearchDocument[]): SearchIndex {
       details: document.details ?? "",
     })),
   );
+  function ranked(query: string): RankedResult[] {
+    const concepts = queryConcepts(boundQuery(query).split(" ").filter((word) => word !== "").map((word) => word.toLowerCase()));
+    const terms = weightedTerms(concepts);
+    if (terms.size === 0) return [];
+    const hits = index.search([...terms.keys()].join(" "), {
+      tokenize: (text) => text.split(" "),
+      processTerm: (term) => term,
+      boostTerm: (term) => terms.get(term) ?? 1,
+    });
+    const best = hits.reduce((top, hit) => Math.max(top, hit.score), 0);
+    return hits.flatMap((hit) => {
+      const document = byPath.get(String(hit.id));
+      const key = keyTerms.get(String(hit.id));
+      return document === undefined || key === undefined ? [] : [{ document, rank: rerank(hit.score, best, key, concepts, terms) }];
+    });
+  }
   return {
     search(query, options) {
       const limit = clampLimit(options?.limit);
-      const hits: RankedResult[] =
-        query.trim() === ""
-          ? documents.map((document) => toResult(document, 0))
-          : index.search(query).flatMap((hit) => {
-              const document = byPath.get(String(hit.id));
-              return document === undefined ? [] : [toResult(document, hit.score)];
-            });
+      const hits: RankedResult[] = query.trim() === "" ? documents.map((document) => ({ document, rank: 0 })) : ranked(query);
       hits.sort(byScoreThenPath);
-      return { results: hits.slice(0, limit).map((hit) => hit.result), total: hits.length, truncated: hits.length > limit };
+      return { results: hits.slice(0, limit).map(toResult), total: hits.length, truncated: hits.length > limit };
     },
   };
 }

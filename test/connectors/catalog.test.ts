@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { createCodemodeRuntime } from "../../src/ai/create-codemode-runtime.js";
 import { createCatalog } from "../../src/connectors/catalog.js";
 import { DEFAULT_CONNECTOR_DECLARATION_MAX_CHARS } from "../../src/connectors/declarations.js";
 import { compileDiagnostics } from "./fixtures/compile-typescript.js";
@@ -212,4 +213,56 @@ describe("describe of a very large connector", () => {
     if ("error" in method) throw new Error(method.error);
     expect(method.types).toContain("id: string;");
   });
+});
+
+/** Runs `work` while a 5 ms interval watches the host event loop; returns its result and the largest gap seen. */
+async function watchingTheLoop<T>(work: () => Promise<T>): Promise<{ value: T; largestGap: number }> {
+  let last = performance.now();
+  let largestGap = 0;
+  const monitor = setInterval(() => {
+    const now = performance.now();
+    largestGap = Math.max(largestGap, now - last);
+    last = now;
+  }, 5);
+  try {
+    const value = await work();
+    return { value, largestGap };
+  } finally {
+    clearInterval(monitor);
+  }
+}
+
+describe("hostile search and describe through the runtime (default isolation)", () => {
+  it("a 300,000-word query and a 40,000-character term do not stall the host, and still give sensible answers", async () => {
+    const runtime = createCodemodeRuntime({ connectors: { github, stripe }, store: ":memory:" });
+    try {
+      // Warm up first: the worker's start is not what is measured.
+      expect(await runtime.execute({ code: "async () => 1" })).toMatchObject({ status: "completed" });
+      const attempt = () => watchingTheLoop(() =>
+        runtime.execute({
+          code: `async () => {
+            const query = "refund charge " + "money back please ".repeat(100000);
+            const searches = [];
+            for (let i = 0; i < 3; i++) searches.push(await codemode.search(query));
+            const term = "p".repeat(40000);
+            const described = [];
+            for (let i = 0; i < 3; i++) described.push(await codemode.describe(term), await codemode.describe("github." + term));
+            return { first: searches.map((s) => s.results[0]?.path), described: described.map((d) => d.error.length) };
+          }`,
+        }),
+      );
+      // Best of five: without the bounds every attempt stalls for seconds; with them the host's own work is a
+      // few milliseconds, and a measurement on a shared, loaded machine can still catch a scheduling pause.
+      let { value: out, largestGap } = await attempt();
+      for (let retry = 0; retry < 4 && largestGap > 50; retry += 1) ({ value: out, largestGap } = await attempt());
+      expect(out.status).toBe("completed");
+      const result = (out as { result: { first: string[]; described: number[] } }).result;
+      expect(result.first).toEqual(["stripe.create_refund", "stripe.create_refund", "stripe.create_refund"]);
+      // The messages name the target cut short, not 40,000 characters of it.
+      for (const length of result.described) expect(length).toBeLessThan(600);
+      expect(largestGap).toBeLessThanOrEqual(50);
+    } finally {
+      await runtime.close();
+    }
+  }, 60_000);
 });

@@ -1,11 +1,14 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { createSearchIndex, displayScore, normaliseTerm, tokenize, type SearchDocument } from "../../src/connectors/search-index.js";
+import {
+  boundQuery, createSearchIndex, displayScore, MAX_QUERY_TERMS, MAX_TERM_CHARS, normaliseTerm, tokenize, type SearchDocument,
+} from "../../src/connectors/search-index.js";
 
 describe("search terms", () => {
   it("split names on _, -, . and camelCase", () => {
     expect(tokenize("list_pullRequests-forRepo.v2")).toEqual(["list", "pull", "requests", "for", "repo", "v2"]);
     expect(tokenize("getHTTPResponse")).toEqual(["get", "http", "response"]);
+    expect(tokenize("list PRs and URLs")).toEqual(["list", "pr", "and", "url"]);
   });
 
   it("fold plurals and abbreviations and drop stop words", () => {
@@ -89,5 +92,70 @@ describe("ranking on a real catalog (GitHub REST, 1,200+ operations)", () => {
   it("puts most expected operations first", () => {
     const first = cases.filter(([query, expected]) => index.search(query).results[0]?.method === expected).length;
     expect(first).toBeGreaterThanOrEqual(9);
+  });
+});
+
+describe("query bounds (the program controls the query)", () => {
+  it("search the first distinct words, each cut short, of the query's first characters", () => {
+    const many = Array.from({ length: 300_000 }, (_, i) => `w${i}`).join(" ");
+    const words = boundQuery(many).split(" ");
+    expect(words).toHaveLength(MAX_QUERY_TERMS);
+    expect(words.slice(0, 3)).toEqual(["w0", "w1", "w2"]);
+    expect(boundQuery("p".repeat(40_000))).toBe("p".repeat(MAX_TERM_CHARS));
+    expect(boundQuery("send send  email send")).toBe("send email");
+  });
+
+  it("still rank the wanted method first when the words that matter come first", () => {
+    const index = createSearchIndex([
+      { path: "mail.send_email", connector: "mail", method: "send_email", kind: "method", params: [], description: "Send an email." },
+      { path: "mail.list_inbox", connector: "mail", method: "list_inbox", kind: "method", params: [], description: "List the inbox." },
+    ]);
+    const hostile = `send email ${"zzzzzzzzzzzzz ".repeat(100_000)}`;
+    expect(index.search(hostile).results[0]?.path).toBe("mail.send_email");
+  });
+});
+
+describe("vocabulary gaps (stems, short forms, synonyms from the thesaurus)", () => {
+  const doc = (path: string, description: string, params: string[] = []): SearchDocument => ({
+    path, connector: path.split(".")[0]!, method: path.split(".")[1]!, kind: "method", params, description,
+  });
+  const first = (documents: SearchDocument[], query: string): string | undefined =>
+    createSearchIndex(documents).search(query).results[0]?.path;
+
+  it("compare stems, so another form of the word finds the method", () => {
+    const documents = [doc("a.archive_issue", "Archive an issue."), doc("b.create_issue", "Create an issue.")];
+    expect(first(documents, "creating issues")).toBe("b.create_issue");
+  });
+
+  it("read short forms as the words they stand for, in names and in queries", () => {
+    const documents = [doc("a.list_commits", "List commits."), doc("b.list_prs", "List open ones.")];
+    expect(first(documents, "list pull requests")).toBe("b.list_prs");
+    const spelled = [doc("a.list_commits", "List commits."), doc("b.list_pull_requests", "List pull requests.")];
+    expect(first(spelled, "list PRs")).toBe("b.list_pull_requests");
+  });
+
+  it("search a verb's synonyms (remove → delete) and a domain word's (folder → directory)", () => {
+    const repositories = [doc("a.archive_repository", "Archive a repository."), doc("b.delete_repository", "Delete a repository.")];
+    expect(first(repositories, "erase a repository")).toBe("b.delete_repository");
+    const files = [doc("a.create_file", "Create a file."), doc("b.create_directory", "Create a directory.")];
+    expect(first(files, "make a new folder")).toBe("b.create_directory");
+  });
+
+  it("rank the query's own word above a synonym", () => {
+    const documents = [doc("a.delete_repository", "Delete a repository."), doc("b.remove_repository", "Remove a repository.")];
+    expect(first(documents, "remove repository")).toBe("b.remove_repository");
+  });
+
+  it("prefer the name made of the query's words over a longer name that also contains them", () => {
+    const documents = [
+      doc("a.pull_request_stacks_list", "List pull request stacks of a repository. Pull requests in a stack."),
+      doc("b.pulls_list", "List pull requests."),
+    ];
+    expect(first(documents, "list pull requests")).toBe("b.pulls_list");
+  });
+
+  it("treat words that are Object.prototype members as plain words", () => {
+    const index = createSearchIndex([doc("a.build_constructor", "Build a constructor.")]);
+    expect(index.search("constructor __proto__ toString").results[0]?.path).toBe("a.build_constructor");
   });
 });

@@ -19,10 +19,12 @@ export interface CodemodeInspectorOptions {
   runtime: InspectorRuntime;
   /**
    * Decides whether a request may see the inspector and act (approve, reject, rollback).
-   * Check your session or an admin token here. Without it, only requests to a loopback
-   * host (`localhost`, `127.0.0.1`, `[::1]`) while `NODE_ENV` is `development` are served.
+   * Check your session or an admin token here. `true` serves the request; `false` answers
+   * 401; a `Response` is sent as the refusal (e.g. a 401 with `WWW-Authenticate`). Without
+   * it, only requests to a loopback host (`localhost`, `127.0.0.1`, `[::1]`) while
+   * `NODE_ENV` is `development` are served.
    */
-  authorize?: (request: Request) => boolean | Promise<boolean>;
+  authorize?: (request: Request) => boolean | Response | Promise<boolean | Response>;
   /** Refuse approve, reject and rollback (shown, not offered). @default false */
   readOnly?: boolean;
   /** How often the page refreshes the list, in ms. @default 2000 */
@@ -65,7 +67,7 @@ function validate(options: CodemodeInspectorOptions): void {
     throw new InvalidOptionError({ path: "runtime", message: "must be a runtime from createCodemodeRuntime() (with executions, execution, pending, approve, reject, rollback)" });
   }
   if (options.authorize !== undefined && typeof options.authorize !== "function") {
-    throw new InvalidOptionError({ path: "authorize", message: "must be a function (request) => boolean | Promise<boolean>" });
+    throw new InvalidOptionError({ path: "authorize", message: "must be a function (request) => boolean | Response (or a promise of one)" });
   }
   const { refreshMs } = options;
   if (refreshMs !== undefined && (typeof refreshMs !== "number" || !Number.isSafeInteger(refreshMs) || refreshMs < 250)) {
@@ -106,6 +108,7 @@ export function createCodemodeInspector(options: CodemodeInspectorOptions): (req
   const context = { runtime, readOnly, now };
   return async (request) => {
     const allowed = authorize === undefined ? env["NODE_ENV"] === "development" && isLoopbackRequest(request) : await authorize(request);
+    if (allowed instanceof Response) return allowed;
     if (allowed !== true) {
       const why = authorize === undefined
         ? "Not authorized: this inspector has no authorize option, so it only answers loopback requests while NODE_ENV is development."

@@ -4,9 +4,8 @@
  * load when Node can already import them (`node --import tsx`), or through the `tsx`
  * the app has installed (its programmatic `tsImport`); otherwise the CLI says how.
  */
-import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
-import { resolve } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { isInspectorRuntime, type InspectorRuntime } from "../inspector/inspector-runtime.js";
 
@@ -20,13 +19,23 @@ function errorCode(error: unknown): string | undefined {
   return typeof error === "object" && error !== null ? (error as { code?: string }).code : undefined;
 }
 
-async function importWithTsx(file: string, cwd: string): Promise<Record<string, unknown> | undefined> {
-  let api: string;
-  try {
-    api = createRequire(resolve(cwd, "package.json")).resolve("tsx/esm/api");
-  } catch {
-    return undefined;
+/** The ESM entry of `tsx/esm/api` in the app's `node_modules` (searched upward from `cwd`), if tsx is installed. */
+function tsxApiEntry(cwd: string): string | undefined {
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    const manifest = join(dir, "node_modules", "tsx", "package.json");
+    if (existsSync(manifest)) {
+      const { exports } = JSON.parse(readFileSync(manifest, "utf8")) as { exports?: Record<string, unknown> };
+      const api = exports?.["./esm/api"] as { import?: { default?: string } | string } | undefined;
+      const target = typeof api?.import === "string" ? api.import : api?.import?.default;
+      return target === undefined ? undefined : join(dirname(manifest), target);
+    }
+    if (dirname(dir) === dir) return undefined;
   }
+}
+
+async function importWithTsx(file: string, cwd: string): Promise<Record<string, unknown> | undefined> {
+  const api = tsxApiEntry(cwd);
+  if (api === undefined) return undefined;
   const { tsImport } = (await import(pathToFileURL(api).href)) as { tsImport: (specifier: string, parent: string) => Promise<Record<string, unknown>> };
   return tsImport(pathToFileURL(file).href, pathToFileURL(resolve(cwd, "index.js")).href);
 }

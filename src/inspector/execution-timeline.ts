@@ -20,7 +20,7 @@ export interface TimelinePass {
   /** 1-based pass number. */
   pass: number;
   startedAt: number;
-  /** The next pass's start, or the execution's last update for the last pass. */
+  /** Its last journal instant when a later pass followed (it paused there), else the execution's last update. */
   endedAt: number;
   /** What started it: the execution's start or an approval. */
   trigger: "start" | "approval";
@@ -201,10 +201,11 @@ export function executionTimeline(detail: ExecutionDetail): ExecutionTimeline {
   const calls = detail.calls.map((call) => timelineCall(call, starts, detail.status)).sort((a, b) => a.seq - b.seq);
   let endedAt = detail.updatedAt;
   for (const call of calls) for (const at of [call.finishedAt, call.approvedAt]) if (at !== undefined && at > endedAt) endedAt = at;
+  // A pass that paused ends at its last journal instant; the wait for approval follows it.
   const passes: TimelinePass[] = starts.map((startedAt, index) => ({
     pass: index + 1,
     startedAt,
-    endedAt: starts[index + 1] ?? endedAt,
+    endedAt: index + 1 < starts.length ? Math.min(starts[index + 1] ?? endedAt, lastInstantOf(index + 1, starts, calls)) : endedAt,
     trigger: index === 0 ? "start" : "approval",
   }));
   return {

@@ -35,7 +35,11 @@ export const INSPECTOR_SCRIPT = `"use strict";
     return Math.floor(s / 86400) + "d " + pad(Math.floor(s / 3600) % 24) + "h";
   }
   function instant(at) { return new Date(at).toISOString().replace("T", " ").replace(/\\.\\d{3}Z$/, "Z"); }
-  function json(value) { return value === undefined ? "undefined" : JSON.stringify(value, null, 2); }
+  function json(value) {
+    if (value === undefined) return "undefined";
+    var compact = JSON.stringify(value);
+    return compact.length <= 72 ? compact : JSON.stringify(value, null, 2);
+  }
   function say(text, bad) { var line = $("status-line"); line.textContent = text; line.className = bad ? "bad" : ""; }
 
   function getJson(path, init) {
@@ -65,8 +69,9 @@ export const INSPECTOR_SCRIPT = `"use strict";
     $("runtime-name").textContent = "runtime \\u201c" + data.runtime + "\\u201d";
     var rows = data.executions.map(function (row) {
       var current = row.executionId === state.selected;
-      var link = el("a", { href: "#/e/" + encodeURIComponent(row.executionId), text: row.executionId, "data-key": "row:" + row.executionId,
-        "aria-current": current ? "true" : null });
+      var shortId = row.executionId.length > 12 ? row.executionId.slice(0, 8) + "\\u2026" : row.executionId;
+      var link = el("a", { href: "#/e/" + encodeURIComponent(row.executionId), text: shortId, title: row.executionId,
+        "aria-label": "Execution " + row.executionId, "data-key": "row:" + row.executionId, "aria-current": current ? "true" : null });
       return el("tr", { "aria-current": current ? "true" : null, "data-testid": "execution-row", "data-status": row.status }, [
         el("td", { className: "mono" }, [link]),
         el("td", {}, [statusBadge(row.status, row.status === "paused" ? " (" + row.pending + ")" : "")]),
@@ -161,11 +166,17 @@ export const INSPECTOR_SCRIPT = `"use strict";
       }));
     });
     var ticks = el("div", { className: "ticks" });
-    [0, 0.25, 0.5, 0.75, 1].forEach(function (f) {
-      var at = start + f * (end - start);
-      var tick = el("span", { className: "tick", text: "+" + duration(at - start) });
-      tick.style.left = x(at) + "%";
+    var instants = [start].concat(timeline.passes.slice(1).map(function (p) { return p.startedAt; }), [end]);
+    var lastLeft = -100;
+    instants.forEach(function (at, index) {
+      var left = x(at);
+      var isEnd = index === instants.length - 1;
+      if (left - lastLeft < 14 && !isEnd) return;
+      if (isEnd && left - lastLeft < 14 && ticks.lastChild && lastLeft > 0) ticks.lastChild.remove();
+      var tick = el("span", { className: "tick" + (isEnd ? " end" : index === 0 ? " start" : ""), text: "+" + duration(at - start) });
+      tick.style.left = left + "%";
       ticks.append(tick);
+      lastLeft = left;
     });
     var legend = el("p", { className: "legend" }, [
       el("span", { className: "sw-pass", text: "pass" }), el("span", { className: "sw-exec", text: "call ran" }),
@@ -217,23 +228,29 @@ export const INSPECTOR_SCRIPT = `"use strict";
 
   function callsTable(timeline) {
     return el("table", { "aria-label": "Calls" }, [
-      el("thead", {}, [el("tr", {}, ["#", "Call", "What happened", "Pass", "Start", "Duration", "Arguments", "Result or error"].map(function (t) {
+      el("thead", {}, [el("tr", {}, ["#", "Call", "What happened", "Pass", "Start", "Duration"].map(function (t) {
         return el("th", { scope: "col", text: t });
       }))]),
-      el("tbody", {}, timeline.calls.map(function (c) {
-        var happened = c.state + (c.replayedInPasses.length ? " (replayed \\u00d7" + c.replayedInPasses.length + ")" : "") +
+      el("tbody", {}, timeline.calls.reduce(function (rows, c) {
+        var happened = (c.state === "replayed" ? "executed" : c.state) +
+          (c.replayedInPasses.length ? ", replayed in pass " + c.replayedInPasses.join(", ") : "") +
           (c.approvedAt !== undefined ? ", approved " + instant(c.approvedAt) : "");
-        return el("tr", { "data-testid": "call-row" }, [
+        rows.push(el("tr", { "data-testid": "call-row", className: "call-head" }, [
           el("td", { className: "num", text: c.seq }),
           el("td", { className: "mono", text: c.connector + "." + c.method }),
           el("td", { className: "c-" + c.state, text: happened }),
           el("td", { className: "num", text: c.pass }),
           el("td", { className: "num", text: c.startedAt !== undefined ? "+" + duration(c.startedAt - timeline.startedAt) : "" }),
           el("td", { className: "num", text: c.durationMs !== undefined ? duration(c.durationMs) : "" }),
-          el("td", {}, [el("pre", { text: json(c.args) })]),
-          el("td", {}, [c.error !== undefined ? el("pre", { className: "c-failed", text: c.error }) : ("result" in c ? el("pre", { text: json(c.result) }) : null)]),
-        ]);
-      })),
+        ]));
+        var outcome = c.error !== undefined ? el("pre", { className: "c-failed", text: c.error })
+          : ("result" in c ? el("pre", { text: json(c.result) }) : el("span", { className: "empty", text: "no result recorded" }));
+        rows.push(el("tr", { className: "call-body" }, [el("td", {}), el("td", { colspan: 5 }, [el("div", { className: "io" }, [
+          el("div", {}, [el("div", { className: "io-label", text: "arguments" }), el("pre", { text: json(c.args) })]),
+          el("div", {}, [el("div", { className: "io-label", text: c.error !== undefined ? "error" : "result" }), outcome]),
+        ])])]));
+        return rows;
+      }, [])),
     ]);
   }
 

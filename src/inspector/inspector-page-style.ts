@@ -10,7 +10,7 @@ header { display: flex; gap: 16px; align-items: center; padding: 10px 20px; bord
 header h1 { font-size: 16px; margin: 0; }
 header .runtime { color: var(--muted); }
 header label { margin-left: auto; }
-main { display: grid; grid-template-columns: minmax(420px, 40%) 1fr; min-height: calc(100vh - 50px); }
+main { display: grid; grid-template-columns: minmax(360px, 34%) 1fr; min-height: calc(100vh - 50px); }
 section { padding: 14px 20px; }
 #list-panel { border-right: 1px solid var(--line); overflow: auto; }
 h2 { font-size: 15px; margin: 0 0 8px; }
@@ -19,6 +19,7 @@ table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { font-size: 12px; color: var(--muted); font-weight: 600; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
+#list td { white-space: nowrap; }
 tr[aria-current="true"] { background: #ddf4ff; }
 a { color: var(--accent); }
 code, pre, .mono { font: 12px/1.5 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
@@ -61,5 +62,9 @@ ol.code { margin: 0; padding: 8px 0; background: var(--bg); border: 1px solid va
 ol.code li { counter-increment: line; white-space: pre; padding: 0 10px 0 0; }
 ol.code li::before { content: counter(line); display: inline-block; width: 3.2em; padding-right: 10px; margin-right: 10px; text-align: right;
   color: var(--muted); border-right: 1px solid var(--line); }
-td pre { max-height: 140px; }
+td pre { max-height: 160px; }
+tr.call-head td { border-bottom: none; padding-top: 8px; }
+.io { display: grid; grid-template-columns: 1fr 1fr; gap: 10px; }
+.io-label { font-size: 11px; color: var(--muted); text-transform: uppercase; letter-spacing: .04em; }
+.tick.start { transform: none; } .tick.end { transform: translateX(-100%); }
 `;

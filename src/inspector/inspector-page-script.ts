@@ -77,7 +77,7 @@ export const INSPECTOR_SCRIPT = `"use strict";
         el("td", {}, [statusBadge(row.status, row.status === "paused" ? " (" + row.pending + ")" : "")]),
         el("td", { className: "num", text: row.passes }),
         el("td", { className: "num", text: row.calls }),
-        el("td", { text: instant(row.startedAt), title: new Date(row.startedAt).toString() }),
+        el("td", { text: instant(row.startedAt).slice(5, -1), title: new Date(row.startedAt).toString() }),
         el("td", { className: "num", text: duration(row.durationMs) }),
       ]);
     });

@@ -10,7 +10,7 @@ header { display: flex; gap: 16px; align-items: center; padding: 10px 20px; bord
 header h1 { font-size: 16px; margin: 0; }
 header .runtime { color: var(--muted); }
 header label { margin-left: auto; }
-main { display: grid; grid-template-columns: minmax(360px, 34%) 1fr; min-height: calc(100vh - 50px); }
+main { display: grid; grid-template-columns: minmax(470px, 36%) 1fr; min-height: calc(100vh - 50px); }
 section { padding: 14px 20px; }
 #list-panel { border-right: 1px solid var(--line); overflow: auto; }
 h2 { font-size: 15px; margin: 0 0 8px; }

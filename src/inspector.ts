@@ -8,7 +8,12 @@ export type { CodemodeInspectorOptions } from "./inspector/create-codemode-inspe
 export type { InspectorRuntime } from "./inspector/inspector-runtime.js";
 export { executionTimeline } from "./inspector/execution-timeline.js";
 export type {
-  ExecutionTimeline, TimelineCall, TimelineCallState, TimelineDecision, TimelinePass, TimelineWait,
+  ExecutionTimeline,
+  TimelineCall,
+  TimelineCallState,
+  TimelineDecision,
+  TimelinePass,
+  TimelineWait,
 } from "./inspector/execution-timeline.js";
 export { listExecutions } from "./inspector/list-executions.js";
 export type { ExecutionRow, ListExecutionsOptions } from "./inspector/list-executions.js";

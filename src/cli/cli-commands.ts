@@ -34,13 +34,15 @@ function integerOption(context: CommandContext, name: string, minimum: number): 
   const text = context.values[name];
   if (typeof text !== "string") return undefined;
   const value = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < minimum) throw usage(`--${name} must be an integer of at least ${minimum} (got "${text}").`);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < minimum)
+    throw usage(`--${name} must be an integer of at least ${minimum} (got "${text}").`);
   return value;
 }
 
 function executionIdArgument(context: CommandContext, command: string): string {
   const [executionId, extra] = context.positionals;
-  if (executionId === undefined || extra !== undefined) throw usage(`${command} takes one execution id: ai-codemode ${command} <id>.`);
+  if (executionId === undefined || extra !== undefined)
+    throw usage(`${command} takes one execution id: ai-codemode ${command} <id>.`);
   return executionId;
 }
 
@@ -56,9 +58,13 @@ async function executions(context: CommandContext): Promise<number> {
   const now = context.io.now();
   const sinceText = context.values["since"];
   const since = typeof sinceText === "string" ? parseSince(sinceText, now) : undefined;
-  if (typeof sinceText === "string" && since === undefined) throw usage(`--since takes an age (30m, 24h, 7d) or an ISO date (got "${sinceText}").`);
+  if (typeof sinceText === "string" && since === undefined)
+    throw usage(`--since takes an age (30m, 24h, 7d) or an ISO date (got "${sinceText}").`);
   const rows = await listExecutions(context.runtime, {
-    status: status as ExecutionStatus | undefined, since, limit: integerOption(context, "limit", 1), now: context.io.now,
+    status: status as ExecutionStatus | undefined,
+    since,
+    limit: integerOption(context, "limit", 1),
+    now: context.io.now,
   });
   print(context, { runtime: context.runtime.name, executions: rows }, () => formatExecutionsTable(rows, now));
   return 0;
@@ -68,7 +74,9 @@ async function show(context: CommandContext): Promise<number> {
   const executionId = executionIdArgument(context, "show");
   const detail = await context.runtime.execution(executionId);
   if (detail === undefined) {
-    context.io.stderr(`No execution ${terminalSafe(executionId)} in runtime "${terminalSafe(context.runtime.name)}".\n`);
+    context.io.stderr(
+      `No execution ${terminalSafe(executionId)} in runtime "${terminalSafe(context.runtime.name)}".\n`,
+    );
     return 1;
   }
   const timeline = executionTimeline(detail);
@@ -86,7 +94,9 @@ async function pending(context: CommandContext): Promise<number> {
 function housekeeping(context: CommandContext): HousekeepingRuntime {
   const { pruneExecutions, expirePaused } = context.runtime;
   if (typeof pruneExecutions !== "function" || typeof expirePaused !== "function") {
-    throw new Error("The --runtime export has no pruneExecutions()/expirePaused(): export the handle createCodemodeRuntime() returns.");
+    throw new Error(
+      "The --runtime export has no pruneExecutions()/expirePaused(): export the handle createCodemodeRuntime() returns.",
+    );
   }
   return { pruneExecutions, expirePaused };
 }
@@ -94,7 +104,11 @@ function housekeeping(context: CommandContext): HousekeepingRuntime {
 async function prune(context: CommandContext): Promise<number> {
   const keep = integerOption(context, "keep", 0);
   const { deleted } = await housekeeping(context).pruneExecutions(keep);
-  print(context, { deleted }, () => (deleted.length === 0 ? "Nothing to prune." : `Deleted ${deleted.length} execution(s): ${deleted.map(terminalSafe).join(", ")}`));
+  print(context, { deleted }, () =>
+    deleted.length === 0
+      ? "Nothing to prune."
+      : `Deleted ${deleted.length} execution(s): ${deleted.map(terminalSafe).join(", ")}`,
+  );
   return 0;
 }
 
@@ -103,9 +117,11 @@ async function expire(context: CommandContext): Promise<number> {
   const maxAgeMs = typeof text === "string" ? parseDuration(text) : undefined;
   if (maxAgeMs === undefined) throw usage("expire needs --older-than <age> (e.g. 24h, 7d, 30m).");
   const { expired } = await housekeeping(context).expirePaused({ maxAgeMs });
-  print(context, { expired }, () => expired.length === 0
-    ? `No paused execution older than ${formatDuration(maxAgeMs)} and no dead running one.`
-    : expired.map((entry) => `${terminalSafe(entry.executionId)}  → ${entry.status}`).join("\n"));
+  print(context, { expired }, () =>
+    expired.length === 0
+      ? `No paused execution older than ${formatDuration(maxAgeMs)} and no dead running one.`
+      : expired.map((entry) => `${terminalSafe(entry.executionId)}  → ${entry.status}`).join("\n"),
+  );
   return 0;
 }
 
@@ -119,9 +135,11 @@ function outcomeText(output: CodeModeOutput | RejectOutput | RollbackOutput): st
     case "rejected":
       return `Execution ${id} rejected.`;
     case "rolled_back":
-      return `Execution ${id} rolled back: reverted ${output.reverted.map((seq) => `#${seq}`).join(", ")}` +
+      return (
+        `Execution ${id} rolled back: reverted ${output.reverted.map((seq) => `#${seq}`).join(", ")}` +
         `${output.skipped.length ? `; left applied (no revert) ${output.skipped.map((seq) => `#${seq}`).join(", ")}` : ""}` +
-        `${output.errors.length ? `; failed ${output.errors.map((entry) => `#${entry.seq}: ${inlineValue(entry.error)}`).join("; ")}` : ""}`;
+        `${output.errors.length ? `; failed ${output.errors.map((entry) => `#${entry.seq}: ${inlineValue(entry.error)}`).join("; ")}` : ""}`
+      );
     case "error":
       return `Execution ${id}: ${output.kind}: ${inlineValue(output.error)}`;
   }
@@ -132,21 +150,25 @@ async function act(context: CommandContext, command: string): Promise<number> {
   const seq = integerOption(context, "seq", 0);
   const target = seq === undefined ? { executionId } : { executionId, seq };
   const reason = context.values["reason"];
-  const output = command === "approve"
-    ? await context.runtime.approve(target)
-    : command === "reject"
-      ? await context.runtime.reject(typeof reason === "string" ? { ...target, reason } : target)
-      : await context.runtime.rollback({ executionId });
+  const output =
+    command === "approve"
+      ? await context.runtime.approve(target)
+      : command === "reject"
+        ? await context.runtime.reject(typeof reason === "string" ? { ...target, reason } : target)
+        : await context.runtime.rollback({ executionId });
   print(context, output, () => outcomeText(output));
   return output.status === "error" ? 1 : 0;
 }
 
 async function inspect(context: CommandContext): Promise<number> {
-  if (context.values["web"] !== true) throw usage("inspect serves the web inspector: ai-codemode inspect --web [--port N].");
+  if (context.values["web"] !== true)
+    throw usage("inspect serves the web inspector: ai-codemode inspect --web [--port N].");
   const port = integerOption(context, "port", 0) ?? 4319;
   if (port > 65_535) throw usage("--port must be at most 65535.");
   const server = await serveInspector({ runtime: context.runtime, port, readOnly: !context.fromModule });
-  context.io.stdout(`Inspector on ${server.url}${context.fromModule ? "" : " (read-only: pass --runtime <module> to approve, reject and roll back)"}\n`);
+  context.io.stdout(
+    `Inspector on ${server.url}${context.fromModule ? "" : " (read-only: pass --runtime <module> to approve, reject and roll back)"}\n`,
+  );
   context.io.onListening?.(server.url);
   await new Promise<void>((resolve) => {
     if (context.io.signal !== undefined) {
@@ -164,15 +186,23 @@ async function inspect(context: CommandContext): Promise<number> {
 /** Runs `command`; resolves with the exit code. */
 export async function runCommand(command: string, context: CommandContext): Promise<number> {
   switch (command) {
-    case "executions": return executions(context);
-    case "show": return show(context);
-    case "pending": return pending(context);
-    case "prune": return prune(context);
-    case "expire": return expire(context);
+    case "executions":
+      return executions(context);
+    case "show":
+      return show(context);
+    case "pending":
+      return pending(context);
+    case "prune":
+      return prune(context);
+    case "expire":
+      return expire(context);
     case "approve":
     case "reject":
-    case "rollback": return act(context, command);
-    case "inspect": return inspect(context);
-    default: throw usage(`Unknown command "${command}".`);
+    case "rollback":
+      return act(context, command);
+    case "inspect":
+      return inspect(context);
+    default:
+      throw usage(`Unknown command "${command}".`);
   }
 }

@@ -36,7 +36,9 @@ function tsxApiEntry(cwd: string): string | undefined {
 async function importWithTsx(file: string, cwd: string): Promise<Record<string, unknown> | undefined> {
   const api = tsxApiEntry(cwd);
   if (api === undefined) return undefined;
-  const { tsImport } = (await import(pathToFileURL(api).href)) as { tsImport: (specifier: string, parent: string) => Promise<Record<string, unknown>> };
+  const { tsImport } = (await import(pathToFileURL(api).href)) as {
+    tsImport: (specifier: string, parent: string) => Promise<Record<string, unknown>>;
+  };
   return tsImport(pathToFileURL(file).href, pathToFileURL(resolve(cwd, "index.js")).href);
 }
 
@@ -54,8 +56,10 @@ async function importModule(file: string, cwd: string): Promise<Record<string, u
   } catch (error) {
     return `Could not load --runtime ${file} with tsx: ${error instanceof Error ? error.message : String(error)}`;
   }
-  return `--runtime ${file} is TypeScript, and this Node cannot import it: install tsx in the app (npm install -D tsx), ` +
-    "or run the CLI with a loader (node --import tsx node_modules/.bin/ai-codemode …), or point --runtime at a .js/.mjs build.";
+  return (
+    `--runtime ${file} is TypeScript, and this Node cannot import it: install tsx in the app (npm install -D tsx), ` +
+    "or run the CLI with a loader (node --import tsx node_modules/.bin/ai-codemode …), or point --runtime at a .js/.mjs build."
+  );
 }
 
 async function runtimeFrom(value: unknown): Promise<InspectorRuntime | undefined> {
@@ -78,16 +82,23 @@ export async function loadRuntimeModule(spec: string, cwd: string): Promise<Load
   if (typeof loaded === "string") return { ok: false, error: loaded };
   const names = exportName === undefined ? Object.keys(loaded) : [exportName];
   if (exportName !== undefined && !(exportName in loaded)) {
-    return { ok: false, error: `--runtime ${spec}: the module has no export "${exportName}" (it exports ${Object.keys(loaded).join(", ") || "nothing"}).` };
+    return {
+      ok: false,
+      error: `--runtime ${spec}: the module has no export "${exportName}" (it exports ${Object.keys(loaded).join(", ") || "nothing"}).`,
+    };
   }
-  const ordered = [...PREFERRED_EXPORTS.filter((name) => names.includes(name)), ...names.filter((name) => !PREFERRED_EXPORTS.includes(name))];
+  const ordered = [
+    ...PREFERRED_EXPORTS.filter((name) => names.includes(name)),
+    ...names.filter((name) => !PREFERRED_EXPORTS.includes(name)),
+  ];
   for (const name of ordered) {
     const runtime = await runtimeFrom(loaded[name]);
     if (runtime !== undefined) return { ok: true, runtime };
   }
   return {
     ok: false,
-    error: `--runtime ${spec}: no export is a codemode runtime (createCodemodeRuntime(...)) or a function without parameters returning one. ` +
+    error:
+      `--runtime ${spec}: no export is a codemode runtime (createCodemodeRuntime(...)) or a function without parameters returning one. ` +
       `Exports: ${Object.keys(loaded).join(", ") || "none"}. Name one with --runtime ${path}#exportName.`,
   };
 }

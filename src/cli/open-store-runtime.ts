@@ -10,18 +10,35 @@ import { createCodemodeRuntime, type CodemodeRuntime } from "../ai/create-codemo
 import { defaultStoreOptions, localDatabasePath, type CodemodeStoreOptions } from "../runtime/store/open-store.js";
 
 /** The outcome of opening the store. */
-export type OpenedStoreRuntime = { ok: true; runtime: CodemodeRuntime; store: CodemodeStoreOptions } | { ok: false; error: string };
+export type OpenedStoreRuntime =
+  | { ok: true; runtime: CodemodeRuntime; store: CodemodeStoreOptions }
+  | { ok: false; error: string };
 
 /** Which store `--store` and the environment name. */
-export function resolveCliStore(store: string | undefined, env: Record<string, string | undefined>): CodemodeStoreOptions {
+export function resolveCliStore(
+  store: string | undefined,
+  env: Record<string, string | undefined>,
+): CodemodeStoreOptions {
   if (store === undefined) return defaultStoreOptions(env);
   const token = env["TURSO_AUTH_TOKEN"];
-  return !store.startsWith("file:") && store !== ":memory:" && token !== undefined && token !== "" ? { url: store, authToken: token } : { url: store };
+  return !store.startsWith("file:") && store !== ":memory:" && token !== undefined && token !== ""
+    ? { url: store, authToken: token }
+    : { url: store };
 }
 
 /** Opens a connector-less runtime on the resolved store (paths relative to `cwd`; `now` is its clock, for `expire`). */
-export function openStoreRuntime({ store, name, env, cwd, now }: {
-  store: string | undefined; name: string | undefined; env: Record<string, string | undefined>; cwd: string; now: () => number;
+export function openStoreRuntime({
+  store,
+  name,
+  env,
+  cwd,
+  now,
+}: {
+  store: string | undefined;
+  name: string | undefined;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  now: () => number;
 }): OpenedStoreRuntime {
   const resolved = resolveCliStore(store, env);
   const path = resolved.authToken === undefined ? localDatabasePath(resolved.url) : undefined;
@@ -29,12 +46,19 @@ export function openStoreRuntime({ store, name, env, cwd, now }: {
   if (path !== undefined && path !== ":memory:") {
     const absolute = resolve(cwd, path);
     if (!existsSync(absolute)) {
-      return { ok: false, error: `No codemode database at ${absolute} (store ${resolved.url}). Pass --store <url> or set CODEMODE_DATABASE_URL.` };
+      return {
+        ok: false,
+        error: `No codemode database at ${absolute} (store ${resolved.url}). Pass --store <url> or set CODEMODE_DATABASE_URL.`,
+      };
     }
     options = { url: `file:${absolute.replace(/[%?#]/g, (char) => encodeURIComponent(char))}` };
   }
   try {
-    const runtime = createCodemodeRuntime({ store: options, ...(name === undefined ? {} : { name }), _internal: { env, now } });
+    const runtime = createCodemodeRuntime({
+      store: options,
+      ...(name === undefined ? {} : { name }),
+      _internal: { env, now },
+    });
     return { ok: true, runtime, store: options };
   } catch (error) {
     return { ok: false, error: error instanceof Error ? error.message : String(error) };

@@ -10,7 +10,8 @@ export function parseDuration(text: string): number | undefined {
   const trimmed = text.trim();
   if (!/^(\d+(\.\d+)?(ms|s|m|h|d|w))+$/.test(trimmed)) return undefined;
   let total = 0;
-  for (const match of trimmed.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d|w)/g)) total += Number(match[1]) * (UNIT_MS[match[2] ?? ""] ?? 0);
+  for (const match of trimmed.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d|w)/g))
+    total += Number(match[1]) * (UNIT_MS[match[2] ?? ""] ?? 0);
   return total;
 }
 

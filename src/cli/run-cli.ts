@@ -45,8 +45,14 @@ const COMMON = ["store", "name", "runtime", "json", "help"];
 /** A usage error: printed with a pointer to --help, exit code 2. */
 class UsageError extends Error {}
 
-function parse(argv: string[]): { command: string | undefined; positionals: string[]; values: Record<string, string | boolean | undefined> } {
-  let parsed;
+function parse(argv: string[]): {
+  command: string | undefined;
+  positionals: string[];
+  values: Record<string, string | boolean | undefined>;
+} {
+  let parsed: ReturnType<
+    typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>
+  >;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
@@ -64,12 +70,21 @@ function parse(argv: string[]): { command: string | undefined; positionals: stri
   return { command, positionals, values };
 }
 
-async function openRuntime(values: Record<string, string | boolean | undefined>, command: string, io: CliIo):
-  Promise<{ runtime: InspectorRuntime & Partial<HousekeepingRuntime>; fromModule: boolean; close: () => Promise<void> }> {
+async function openRuntime(
+  values: Record<string, string | boolean | undefined>,
+  command: string,
+  io: CliIo,
+): Promise<{
+  runtime: InspectorRuntime & Partial<HousekeepingRuntime>;
+  fromModule: boolean;
+  close: () => Promise<void>;
+}> {
   const module = values["runtime"];
   if (typeof module === "string") {
     if (values["store"] !== undefined || values["name"] !== undefined) {
-      throw new UsageError("--store and --name choose the store the CLI opens; with --runtime the app's runtime decides both. Give one or the other.");
+      throw new UsageError(
+        "--store and --name choose the store the CLI opens; with --runtime the app's runtime decides both. Give one or the other.",
+      );
     }
     const loaded = await loadRuntimeModule(module, io.cwd);
     if (!loaded.ok) throw new Error(loaded.error);
@@ -82,7 +97,13 @@ async function openRuntime(values: Record<string, string | boolean | undefined>,
         `--runtime <module> exporting createCodemodeRuntime(...) (e.g. --runtime ./lib/codemode.ts#getCodemodeRuntime).`,
     );
   }
-  const opened = openStoreRuntime({ store: values["store"] as string | undefined, name: values["name"] as string | undefined, env: io.env, cwd: io.cwd, now: io.now });
+  const opened = openStoreRuntime({
+    store: values["store"] as string | undefined,
+    name: values["name"] as string | undefined,
+    env: io.env,
+    cwd: io.cwd,
+    now: io.now,
+  });
   if (!opened.ok) throw new Error(opened.error);
   return { runtime: opened.runtime, fromModule: false, close: () => opened.runtime.close() };
 }
@@ -97,7 +118,7 @@ export async function runCli(argv: string[], overrides: Partial<CliIo> = {}): Pr
     now: Date.now,
     ...overrides,
   };
-  let parsed;
+  let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);
   } catch (error) {
@@ -109,7 +130,7 @@ export async function runCli(argv: string[], overrides: Partial<CliIo> = {}): Pr
     (command === undefined && values["help"] !== true ? io.stderr : io.stdout)(USAGE);
     return command === undefined && values["help"] !== true ? 2 : 0;
   }
-  let opened;
+  let opened: Awaited<ReturnType<typeof openRuntime>>;
   try {
     opened = await openRuntime(values, command, io);
   } catch (error) {

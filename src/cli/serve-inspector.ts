@@ -43,7 +43,12 @@ function toRequest(request: IncomingMessage, body: Buffer | undefined, origin: s
   });
 }
 
-async function answer(handler: (request: Request) => Promise<Response>, request: IncomingMessage, response: ServerResponse, origin: string): Promise<void> {
+async function answer(
+  handler: (request: Request) => Promise<Response>,
+  request: IncomingMessage,
+  response: ServerResponse,
+  origin: string,
+): Promise<void> {
   try {
     const body = await readBody(request);
     const result = await handler(toRequest(request, body, origin));
@@ -60,7 +65,15 @@ async function answer(handler: (request: Request) => Promise<Response>, request:
 }
 
 /** Starts the inspector on 127.0.0.1:`port` (0: any free port). */
-export async function serveInspector({ runtime, port, readOnly }: { runtime: InspectorRuntime; port: number; readOnly: boolean }): Promise<InspectorServer> {
+export async function serveInspector({
+  runtime,
+  port,
+  readOnly,
+}: {
+  runtime: InspectorRuntime;
+  port: number;
+  readOnly: boolean;
+}): Promise<InspectorServer> {
   const handler = createCodemodeInspector({
     runtime,
     readOnly,
@@ -76,9 +89,10 @@ export async function serveInspector({ runtime, port, readOnly }: { runtime: Ins
   const address = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${address.port}/`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

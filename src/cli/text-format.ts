@@ -21,7 +21,10 @@ export function formatDuration(ms: number): string {
 
 /** `2026-01-01 09:30:05Z` (UTC, to the second). */
 export function formatInstant(at: number): string {
-  return new Date(at).toISOString().replace("T", " ").replace(/\.\d{3}Z$/, "Z");
+  return new Date(at)
+    .toISOString()
+    .replace("T", " ")
+    .replace(/\.\d{3}Z$/, "Z");
 }
 
 /** `5m 00s ago`, `just now`. */
@@ -38,7 +41,10 @@ export function formatOffset(at: number, start: number): string {
 /** Replaces control characters (other than newline and tab) with `\u{…}`, so untrusted text cannot drive the terminal. */
 export function terminalSafe(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g, (char) => `\\u{${char.codePointAt(0)?.toString(16)}}`);
+  return text.replace(
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g,
+    (char) => `\\u{${char.codePointAt(0)?.toString(16)}}`,
+  );
 }
 
 /** A value as JSON (Map, Set, BigInt and bytes shown readably); `undefined` as `undefined`. */
@@ -49,12 +55,18 @@ export function valueJson(value: unknown, indent?: number): string {
 /** A value on one terminal-safe line, cut at {@link MAX_INLINE_VALUE_CHARS}. */
 export function inlineValue(value: unknown): string {
   const text = terminalSafe(typeof value === "string" ? value : valueJson(value)).replace(/\n/g, "\\n");
-  return text.length <= MAX_INLINE_VALUE_CHARS ? text : `${text.slice(0, MAX_INLINE_VALUE_CHARS)}… (${text.length} chars; --json shows all)`;
+  return text.length <= MAX_INLINE_VALUE_CHARS
+    ? text
+    : `${text.slice(0, MAX_INLINE_VALUE_CHARS)}… (${text.length} chars; --json shows all)`;
 }
 
 /** Left-aligned columns separated by two spaces, with a header row. */
 export function formatColumns(header: string[], rows: string[][]): string {
   const widths = header.map((title, index) => Math.max(title.length, ...rows.map((row) => (row[index] ?? "").length)));
-  const line = (cells: string[]): string => cells.map((cell, index) => cell.padEnd(widths[index] ?? 0)).join("  ").trimEnd();
+  const line = (cells: string[]): string =>
+    cells
+      .map((cell, index) => cell.padEnd(widths[index] ?? 0))
+      .join("  ")
+      .trimEnd();
   return [line(header), ...rows.map(line)].join("\n");
 }

@@ -61,17 +61,31 @@ function isCrossSite(request: Request): boolean {
 }
 
 function validate(options: CodemodeInspectorOptions): void {
-  if (typeof options !== "object" || options === null) throw new InvalidOptionError({ path: "options", message: "must be { runtime, authorize }" });
+  if (typeof options !== "object" || options === null)
+    throw new InvalidOptionError({ path: "options", message: "must be { runtime, authorize }" });
   assertKnownKeys(options, KNOWN_OPTIONS, "createCodemodeInspector");
   if (!isInspectorRuntime(options.runtime)) {
-    throw new InvalidOptionError({ path: "runtime", message: "must be a runtime from createCodemodeRuntime() (with executions, execution, pending, approve, reject, rollback)" });
+    throw new InvalidOptionError({
+      path: "runtime",
+      message:
+        "must be a runtime from createCodemodeRuntime() (with executions, execution, pending, approve, reject, rollback)",
+    });
   }
   if (options.authorize !== undefined && typeof options.authorize !== "function") {
-    throw new InvalidOptionError({ path: "authorize", message: "must be a function (request) => boolean | Response (or a promise of one)" });
+    throw new InvalidOptionError({
+      path: "authorize",
+      message: "must be a function (request) => boolean | Response (or a promise of one)",
+    });
   }
   const { refreshMs } = options;
-  if (refreshMs !== undefined && (typeof refreshMs !== "number" || !Number.isSafeInteger(refreshMs) || refreshMs < 250)) {
-    throw new InvalidOptionError({ path: "refreshMs", message: `must be an integer of at least 250 ms (got ${String(refreshMs)})` });
+  if (
+    refreshMs !== undefined &&
+    (typeof refreshMs !== "number" || !Number.isSafeInteger(refreshMs) || refreshMs < 250)
+  ) {
+    throw new InvalidOptionError({
+      path: "refreshMs",
+      message: `must be an integer of at least 250 ms (got ${String(refreshMs)})`,
+    });
   }
 }
 
@@ -107,12 +121,16 @@ export function createCodemodeInspector(options: CodemodeInspectorOptions): (req
   const env = options._internal?.env ?? process.env;
   const context = { runtime, readOnly, now };
   return async (request) => {
-    const allowed = authorize === undefined ? env["NODE_ENV"] === "development" && isLoopbackRequest(request) : await authorize(request);
+    const allowed =
+      authorize === undefined
+        ? env["NODE_ENV"] === "development" && isLoopbackRequest(request)
+        : await authorize(request);
     if (allowed instanceof Response) return allowed;
     if (allowed !== true) {
-      const why = authorize === undefined
-        ? "Not authorized: this inspector has no authorize option, so it only answers loopback requests while NODE_ENV is development."
-        : "Not authorized.";
+      const why =
+        authorize === undefined
+          ? "Not authorized: this inspector has no authorize option, so it only answers loopback requests while NODE_ENV is development."
+          : "Not authorized.";
       return jsonResponse(authorize === undefined ? 403 : 401, { error: why });
     }
     const url = new URL(request.url);
@@ -121,11 +139,14 @@ export function createCodemodeInspector(options: CodemodeInspectorOptions): (req
       if (request.method !== "GET" && request.method !== "HEAD") return jsonResponse(405, { error: "use GET" });
       return pageResponse(refreshMs, request.method);
     }
-    if (request.method !== "GET" && isCrossSite(request)) return jsonResponse(403, { error: "Cross-site requests may not act on executions." });
+    if (request.method !== "GET" && isCrossSite(request))
+      return jsonResponse(403, { error: "Cross-site requests may not act on executions." });
     try {
       return await handleApiRequest(context, request, match[2] ?? "", url.searchParams);
     } catch (error) {
-      return jsonResponse(503, { error: `The inspector could not read the journal: ${error instanceof Error ? error.message : String(error)}` });
+      return jsonResponse(503, {
+        error: `The inspector could not read the journal: ${error instanceof Error ? error.message : String(error)}`,
+      });
     }
   };
 }

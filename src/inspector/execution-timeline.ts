@@ -13,7 +13,15 @@ import type { CallRecord, CallStatus, ExecutionDetail, ExecutionStatus } from ".
 
 /** What happened to a call, as a person reads it. */
 export type TimelineCallState =
-  | "executing" | "executed" | "replayed" | "pending" | "approved" | "rejected" | "reverted" | "failed" | "interrupted";
+  | "executing"
+  | "executed"
+  | "replayed"
+  | "pending"
+  | "approved"
+  | "rejected"
+  | "reverted"
+  | "failed"
+  | "interrupted";
 
 /** One pass (one run of the program). */
 export interface TimelinePass {
@@ -82,7 +90,9 @@ export interface ExecutionTimeline {
 }
 
 function passStarts(detail: ExecutionDetail): number[] {
-  const approvals = [...new Set(detail.calls.flatMap((call) => (call.approvedAt === undefined ? [] : [call.approvedAt])))];
+  const approvals = [
+    ...new Set(detail.calls.flatMap((call) => (call.approvedAt === undefined ? [] : [call.approvedAt]))),
+  ];
   approvals.sort((a, b) => a - b);
   const starts = [detail.createdAt, ...approvals];
   // Passes the journal cannot place (none expected) share the last known start.
@@ -99,7 +109,12 @@ function passAt(starts: number[], at: number): number {
 
 /** A call that waited for approval and was never approved, in an execution a human rejected. */
 function wasRejected(call: CallRecord, executionStatus: ExecutionStatus): boolean {
-  return executionStatus === "rejected" && call.requiresApproval && call.approvedAt === undefined && (call.status === "error" || call.status === "pending");
+  return (
+    executionStatus === "rejected" &&
+    call.requiresApproval &&
+    call.approvedAt === undefined &&
+    (call.status === "error" || call.status === "pending")
+  );
 }
 
 function callState(call: CallRecord, executionStatus: ExecutionStatus): TimelineCallState {
@@ -129,10 +144,18 @@ function callPass(call: CallRecord, starts: number[]): number {
 function timelineCall(call: CallRecord, starts: number[], executionStatus: ExecutionStatus): TimelineCall {
   const pass = callPass(call, starts);
   const replayedInPasses: number[] = [];
-  for (let next = pass + 1; next <= starts.length && replayedInPasses.length < call.replayedCount; next++) replayedInPasses.push(next);
+  for (let next = pass + 1; next <= starts.length && replayedInPasses.length < call.replayedCount; next++)
+    replayedInPasses.push(next);
   const entry: TimelineCall = {
-    seq: call.seq, connector: call.connector, method: call.method, args: call.args, status: call.status,
-    state: callState(call, executionStatus), requiresApproval: call.requiresApproval, pass, replayedInPasses,
+    seq: call.seq,
+    connector: call.connector,
+    method: call.method,
+    args: call.args,
+    status: call.status,
+    state: callState(call, executionStatus),
+    requiresApproval: call.requiresApproval,
+    pass,
+    replayedInPasses,
   };
   if ("result" in call) entry.result = call.result;
   if (call.error !== undefined) entry.error = call.error;
@@ -200,12 +223,16 @@ export function executionTimeline(detail: ExecutionDetail): ExecutionTimeline {
   const starts = passStarts(detail);
   const calls = detail.calls.map((call) => timelineCall(call, starts, detail.status)).sort((a, b) => a.seq - b.seq);
   let endedAt = detail.updatedAt;
-  for (const call of calls) for (const at of [call.finishedAt, call.approvedAt]) if (at !== undefined && at > endedAt) endedAt = at;
+  for (const call of calls)
+    for (const at of [call.finishedAt, call.approvedAt]) if (at !== undefined && at > endedAt) endedAt = at;
   // A pass that paused ends at its last journal instant; the wait for approval follows it.
   const passes: TimelinePass[] = starts.map((startedAt, index) => ({
     pass: index + 1,
     startedAt,
-    endedAt: index + 1 < starts.length ? Math.min(starts[index + 1] ?? endedAt, lastInstantOf(index + 1, starts, calls)) : endedAt,
+    endedAt:
+      index + 1 < starts.length
+        ? Math.min(starts[index + 1] ?? endedAt, lastInstantOf(index + 1, starts, calls))
+        : endedAt,
     trigger: index === 0 ? "start" : "approval",
   }));
   return {

@@ -52,57 +52,92 @@ async function listRoute(context: InspectorApiContext, params: URLSearchParams):
   }
   const limitText = params.get("limit");
   const limit = limitText === null ? DEFAULT_INSPECTOR_LIST_LIMIT : Number(limitText);
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_API_LIST_LIMIT) return badRequest(`limit must be an integer from 1 to ${MAX_API_LIST_LIMIT}`);
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_API_LIST_LIMIT)
+    return badRequest(`limit must be an integer from 1 to ${MAX_API_LIST_LIMIT}`);
   const sinceText = params.get("since");
   const since = sinceText === null ? undefined : Number(sinceText);
-  if (since !== undefined && !Number.isFinite(since)) return badRequest("since must be an instant in ms since the epoch");
-  const executions = await listExecutions(context.runtime, { status: status as ExecutionStatus | undefined, since, limit, now: context.now });
-  return jsonResponse(200, { runtime: context.runtime.name, now: context.now(), readOnly: context.readOnly, executions });
+  if (since !== undefined && !Number.isFinite(since))
+    return badRequest("since must be an instant in ms since the epoch");
+  const executions = await listExecutions(context.runtime, {
+    status: status as ExecutionStatus | undefined,
+    since,
+    limit,
+    now: context.now,
+  });
+  return jsonResponse(200, {
+    runtime: context.runtime.name,
+    now: context.now(),
+    readOnly: context.readOnly,
+    executions,
+  });
 }
 
 async function showRoute(context: InspectorApiContext, executionId: string): Promise<Response> {
   const execution = await context.runtime.execution(executionId);
-  if (execution === undefined) return jsonResponse(404, { error: `No execution ${executionId} in runtime "${context.runtime.name}".` });
-  return jsonResponse(200, { now: context.now(), readOnly: context.readOnly, execution, timeline: executionTimeline(execution) });
+  if (execution === undefined)
+    return jsonResponse(404, { error: `No execution ${executionId} in runtime "${context.runtime.name}".` });
+  return jsonResponse(200, {
+    now: context.now(),
+    readOnly: context.readOnly,
+    execution,
+    timeline: executionTimeline(execution),
+  });
 }
 
 async function readBody(request: Request): Promise<Record<string, unknown> | string> {
   const type = request.headers.get("content-type") ?? "";
-  if (!type.toLowerCase().startsWith("application/json")) return "actions take a JSON body (content-type: application/json)";
+  if (!type.toLowerCase().startsWith("application/json"))
+    return "actions take a JSON body (content-type: application/json)";
   const text = await request.text();
   if (text.length > MAX_ACTION_BODY_CHARS) return `the body is larger than ${MAX_ACTION_BODY_CHARS} characters`;
   if (text.trim() === "") return {};
   try {
     const body: unknown = JSON.parse(text);
-    return typeof body === "object" && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : "the body must be a JSON object";
+    return typeof body === "object" && body !== null && !Array.isArray(body)
+      ? (body as Record<string, unknown>)
+      : "the body must be a JSON object";
   } catch {
     return "the body is not valid JSON";
   }
 }
 
-async function actionRoute(context: InspectorApiContext, request: Request, executionId: string, action: string): Promise<Response> {
+async function actionRoute(
+  context: InspectorApiContext,
+  request: Request,
+  executionId: string,
+  action: string,
+): Promise<Response> {
   if (context.readOnly) {
-    return jsonResponse(403, { error: `This inspector is read-only: ${action} needs the app's connectors. Start it with the app's runtime (ai-codemode inspect --web --runtime <module>).` });
+    return jsonResponse(403, {
+      error: `This inspector is read-only: ${action} needs the app's connectors. Start it with the app's runtime (ai-codemode inspect --web --runtime <module>).`,
+    });
   }
   const body = await readBody(request);
   if (typeof body === "string") return badRequest(body);
   const seq = body["seq"];
-  if (seq !== undefined && (typeof seq !== "number" || !Number.isSafeInteger(seq) || seq < 0)) return badRequest("seq must be a call number");
+  if (seq !== undefined && (typeof seq !== "number" || !Number.isSafeInteger(seq) || seq < 0))
+    return badRequest("seq must be a call number");
   const reason = body["reason"];
   if (reason !== undefined && typeof reason !== "string") return badRequest("reason must be a string");
   const target = seq === undefined ? { executionId } : { executionId, seq };
-  const output = action === "approve"
-    ? await context.runtime.approve(target)
-    : action === "reject"
-      ? await context.runtime.reject(reason === undefined ? target : { ...target, reason })
-      : await context.runtime.rollback({ executionId });
+  const output =
+    action === "approve"
+      ? await context.runtime.approve(target)
+      : action === "reject"
+        ? await context.runtime.reject(reason === undefined ? target : { ...target, reason })
+        : await context.runtime.rollback({ executionId });
   return jsonResponse(200, { output });
 }
 
 const ROUTE = /^\/executions(?:\/([^/]+)(?:\/(approve|reject|rollback))?)?$/;
 
 /** Answers one API request; `path` is what follows `/api`. */
-export async function handleApiRequest(context: InspectorApiContext, request: Request, path: string, params: URLSearchParams): Promise<Response> {
+export async function handleApiRequest(
+  context: InspectorApiContext,
+  request: Request,
+  path: string,
+  params: URLSearchParams,
+): Promise<Response> {
   if (path === "/pending") {
     if (request.method !== "GET") return jsonResponse(405, { error: "use GET" });
     return jsonResponse(200, { pending: await context.runtime.pending() });

@@ -10,7 +10,7 @@ header { display: flex; gap: 16px; align-items: center; padding: 10px 20px; bord
 header h1 { font-size: 16px; margin: 0; }
 header .runtime { color: var(--muted); }
 header label { margin-left: auto; }
-main { display: grid; grid-template-columns: minmax(470px, 36%) 1fr; min-height: calc(100vh - 50px); }
+main { display: grid; grid-template-columns: minmax(530px, 40%) 1fr; min-height: calc(100vh - 50px); }
 section { padding: 14px 20px; }
 #list-panel { border-right: 1px solid var(--line); overflow: auto; }
 h2 { font-size: 15px; margin: 0 0 8px; }
@@ -19,7 +19,7 @@ table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { font-size: 12px; color: var(--muted); font-weight: 600; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
-#list td { white-space: nowrap; }
+#list td, #list th { white-space: nowrap; padding: 4px 6px; }
 tr[aria-current="true"] { background: #ddf4ff; }
 a { color: var(--accent); }
 code, pre, .mono { font: 12px/1.5 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }

@@ -10,7 +10,9 @@ const STATUS_OPTIONS = ["", "running", "paused", "completed", "error", "rejected
 
 /** The page's HTML; `refreshMs` is how often the list refreshes itself. */
 export function inspectorPageHtml({ refreshMs }: { refreshMs: number }): string {
-  const options = STATUS_OPTIONS.map((status) => `<option value="${status}">${status === "" ? "all" : status}</option>`).join("");
+  const options = STATUS_OPTIONS.map(
+    (status) => `<option value="${status}">${status === "" ? "all" : status}</option>`,
+  ).join("");
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -5,7 +5,10 @@
 import type { DurableRuntime } from "../runtime/durable-runtime.js";
 
 /** The runtime methods the inspector reads and acts through. */
-export type InspectorRuntime = Pick<DurableRuntime, "name" | "executions" | "execution" | "pending" | "approve" | "reject" | "rollback">;
+export type InspectorRuntime = Pick<
+  DurableRuntime,
+  "name" | "executions" | "execution" | "pending" | "approve" | "reject" | "rollback"
+>;
 
 /** The runtime methods the CLI's housekeeping commands (`prune`, `expire`) add. */
 export type HousekeepingRuntime = Pick<DurableRuntime, "pruneExecutions" | "expirePaused">;
@@ -14,5 +17,7 @@ export type HousekeepingRuntime = Pick<DurableRuntime, "pruneExecutions" | "expi
 export function isInspectorRuntime(value: unknown): value is InspectorRuntime {
   if (typeof value !== "object" || value === null) return false;
   const record = value as Record<string, unknown>;
-  return ["executions", "execution", "pending", "approve", "reject", "rollback"].every((key) => typeof record[key] === "function");
+  return ["executions", "execution", "pending", "approve", "reject", "rollback"].every(
+    (key) => typeof record[key] === "function",
+  );
 }

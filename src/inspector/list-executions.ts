@@ -7,7 +7,14 @@ import type { ExecutionStatus, FailureKind } from "../runtime/types.js";
 import type { InspectorRuntime } from "./inspector-runtime.js";
 
 /** Statuses an execution can have, in the order the CLI documents them. */
-export const EXECUTION_STATUSES: readonly ExecutionStatus[] = ["running", "paused", "completed", "error", "rejected", "rolled_back"];
+export const EXECUTION_STATUSES: readonly ExecutionStatus[] = [
+  "running",
+  "paused",
+  "completed",
+  "error",
+  "rejected",
+  "rolled_back",
+];
 
 /** Default number of executions listed. */
 export const DEFAULT_INSPECTOR_LIST_LIMIT = 50;
@@ -55,7 +62,10 @@ export async function listExecutions(
   const at = now();
   const filtered = status !== undefined || since !== undefined;
   const summaries = (await runtime.executions(filtered ? Math.max(limit, FILTER_SCAN_LIMIT) : limit))
-    .filter((summary) => (status === undefined || summary.status === status) && (since === undefined || summary.createdAt >= since))
+    .filter(
+      (summary) =>
+        (status === undefined || summary.status === status) && (since === undefined || summary.createdAt >= since),
+    )
     .slice(0, limit);
   const rows: ExecutionRow[] = new Array<ExecutionRow>(summaries.length);
   let next = 0;

@@ -36,7 +36,10 @@ export const runtime = createCodemodeRuntime({
 
 async function ai(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { cwd, env: { PATH: process.env["PATH"] ?? "" } });
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
+      cwd,
+      env: { PATH: process.env["PATH"] ?? "" },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -58,7 +61,9 @@ describe("the ai-codemode executable (dist/cli.js, the package's bin)", () => {
     const out = await ai(["approve", fixture.ids.paused, "--runtime", "app.ts"], fixture.dir);
     expect(out.code).toBe(1);
     expect(out.stderr).toContain("--runtime");
-    expect(out.stderr).toContain("install tsx in the app (npm install -D tsx), or run the CLI with a loader (node --import tsx");
+    expect(out.stderr).toContain(
+      "install tsx in the app (npm install -D tsx), or run the CLI with a loader (node --import tsx",
+    );
     expect((await fixture.runtime.execution(fixture.ids.paused))?.status).toBe("paused");
   });
 
@@ -66,7 +71,9 @@ describe("the ai-codemode executable (dist/cli.js, the package's bin)", () => {
     writeFileSync(join(fixture.dir, "app.mjs"), appModule(fixture.storeUrl));
     const out = await ai(["approve", fixture.ids.paused, "--runtime", "app.mjs"], fixture.dir);
     expect(out).toMatchObject({ code: 0, stderr: "" });
-    expect(out.stdout).toBe(`Execution ${fixture.ids.paused} completed.\nResult  {"order":8,"sku":"tea","quantity":2}\nLogs    bought 8\n`);
+    expect(out.stdout).toBe(
+      `Execution ${fixture.ids.paused} completed.\nResult  {"order":8,"sku":"tea","quantity":2}\nLogs    bought 8\n`,
+    );
     expect((await fixture.runtime.execution(fixture.ids.paused))?.status).toBe("completed");
   });
 
@@ -74,9 +81,18 @@ describe("the ai-codemode executable (dist/cli.js, the package's bin)", () => {
     writeFileSync(join(fixture.dir, "app.ts"), appModule(fixture.storeUrl));
     const out = await ai(["rollback", fixture.ids.approved, "--runtime", join(fixture.dir, "app.ts"), "--json"], root);
     expect(out.code).toBe(0);
-    expect(JSON.parse(out.stdout)).toEqual({ status: "rolled_back", executionId: fixture.ids.approved, reverted: [2], skipped: [1], errors: [] });
+    expect(JSON.parse(out.stdout)).toEqual({
+      status: "rolled_back",
+      executionId: fixture.ids.approved,
+      reverted: [2],
+      skipped: [1],
+      errors: [],
+    });
     const missing = await ai(["rollback", "nope", "--runtime", join(fixture.dir, "app.mjs")], fixture.dir);
-    expect(missing).toMatchObject({ code: 1, stdout: 'Execution nope: not-found: No execution nope in runtime "default".\n' });
+    expect(missing).toMatchObject({
+      code: 1,
+      stdout: 'Execution nope: not-found: No execution nope in runtime "default".\n',
+    });
   });
 });
 
@@ -86,11 +102,24 @@ describe("ai-codemode inspect --web", () => {
     let url = "";
     let printed = "";
     let listened: () => void = () => {};
-    const listening = new Promise<void>((resolveListening) => { listened = resolveListening; });
+    const listening = new Promise<void>((resolveListening) => {
+      listened = resolveListening;
+    });
     const exited = runCli(["inspect", "--web", "--port", "0", "--store", fixture.storeUrl], {
-      stdout: (text) => void (printed += text), stderr: (text) => void (printed += text), env: {}, cwd: fixture.dir,
-      now: () => fixture.clock.now(), signal: stop.signal,
-      onListening: (address) => { url = address; listened(); },
+      stdout: (text) => {
+        printed += text;
+      },
+      stderr: (text) => {
+        printed += text;
+      },
+      env: {},
+      cwd: fixture.dir,
+      now: () => fixture.clock.now(),
+      signal: stop.signal,
+      onListening: (address) => {
+        url = address;
+        listened();
+      },
     });
     await listening;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
@@ -98,9 +127,15 @@ describe("ai-codemode inspect --web", () => {
     const page = await fetch(url);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("<title>ai-codemode inspector</title>");
-    const list = (await (await fetch(`${url}api/executions?status=running`)).json()) as { executions: Array<{ executionId: string }> };
+    const list = (await (await fetch(`${url}api/executions?status=running`)).json()) as {
+      executions: Array<{ executionId: string }>;
+    };
     expect(list.executions.map((row) => row.executionId)).toEqual([fixture.ids.running]);
-    const approve = await fetch(`${url}api/executions/${fixture.ids.rejected}/reject`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const approve = await fetch(`${url}api/executions/${fixture.ids.rejected}/reject`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     expect(approve.status).toBe(403);
     stop.abort();
     expect(await exited).toBe(0);

@@ -11,12 +11,19 @@ export interface CliRun {
 }
 
 /** Runs `ai-codemode args` with `now` as its clock, no environment, in `cwd`. */
-export async function cli(args: string[], { now, cwd, env = {} }: { now: number; cwd: string; env?: Record<string, string> }): Promise<CliRun> {
+export async function cli(
+  args: string[],
+  { now, cwd, env = {} }: { now: number; cwd: string; env?: Record<string, string> },
+): Promise<CliRun> {
   let stdout = "";
   let stderr = "";
   const code = await runCli(args, {
-    stdout: (text) => void (stdout += text),
-    stderr: (text) => void (stderr += text),
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
     env,
     cwd,
     now: () => now,

@@ -25,13 +25,19 @@ beforeAll(async () => {
 afterAll(() => fixture.cleanup());
 
 it("prints untrusted program text, arguments, results and logs with control characters escaped", async () => {
-  const out = await cli(["show", executionId, "--name", "hostile", "--store", fixture.storeUrl], { now: Date.now(), cwd: fixture.dir });
+  const out = await cli(["show", executionId, "--name", "hostile", "--store", fixture.storeUrl], {
+    now: Date.now(),
+    cwd: fixture.dir,
+  });
   expect(out.code).toBe(0);
   expect(out.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
   expect(out.stdout).toContain("  2 │   // \\u{1b}[2J\\u{1b}[31mcleared");
-  expect(out.stdout).toContain("args    {\"text\":\"\\u001b[1A\\u001b[2Kgone\\u{9b}31m\"}");
+  expect(out.stdout).toContain('args    {"text":"\\u001b[1A\\u001b[2Kgone\\u{9b}31m"}');
   expect(out.stdout).toContain("  \\u{1b}]0;pwned\\u{7}title");
-  const table = await cli(["executions", "--name", "hostile", "--store", fixture.storeUrl], { now: Date.now(), cwd: fixture.dir });
+  const table = await cli(["executions", "--name", "hostile", "--store", fixture.storeUrl], {
+    now: Date.now(),
+    cwd: fixture.dir,
+  });
   expect(table.stdout).toContain(executionId);
   expect(table.stdout).not.toMatch(/\u001b/);
 });

@@ -24,11 +24,13 @@ function get(path: string, headers: Record<string, string> = { authorization: "B
 }
 
 function post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return inspector(new Request(`${ORIGIN}${path}`, {
-    method: "POST",
-    headers: { authorization: "Bearer admin", "content-type": "application/json", origin: ORIGIN, ...headers },
-    body: JSON.stringify(body),
-  }));
+  return inspector(
+    new Request(`${ORIGIN}${path}`, {
+      method: "POST",
+      headers: { authorization: "Bearer admin", "content-type": "application/json", origin: ORIGIN, ...headers },
+      body: JSON.stringify(body),
+    }),
+  );
 }
 
 const hash = (text: string) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`;
@@ -65,16 +67,22 @@ describe("authorize", () => {
   });
 
   it("without authorize, serves only loopback requests in development", async () => {
-    const open = (env: string) => createCodemodeInspector({ runtime: fixture.runtime, _internal: { env: { NODE_ENV: env } } });
+    const open = (env: string) =>
+      createCodemodeInspector({ runtime: fixture.runtime, _internal: { env: { NODE_ENV: env } } });
     const local = new Request("http://localhost:3000/codemode/api/pending", { headers: { host: "localhost:3000" } });
     expect((await open("development")(local)).status).toBe(200);
     expect((await open("production")(local.clone())).status).toBe(403);
     expect(await (await open("production")(local.clone())).json()).toEqual({
-      error: "Not authorized: this inspector has no authorize option, so it only answers loopback requests while NODE_ENV is development.",
+      error:
+        "Not authorized: this inspector has no authorize option, so it only answers loopback requests while NODE_ENV is development.",
     });
-    const remote = new Request("http://inspector.example/codemode/api/pending", { headers: { host: "inspector.example" } });
+    const remote = new Request("http://inspector.example/codemode/api/pending", {
+      headers: { host: "inspector.example" },
+    });
     expect((await open("development")(remote)).status).toBe(403);
-    const rebound = new Request("http://127.0.0.1:3000/codemode/api/pending", { headers: { host: "evil.example:3000" } });
+    const rebound = new Request("http://127.0.0.1:3000/codemode/api/pending", {
+      headers: { host: "evil.example:3000" },
+    });
     expect((await open("development")(rebound)).status).toBe(403);
   });
 
@@ -82,18 +90,35 @@ describe("authorize", () => {
     expect(() => createCodemodeInspector({ runtime: fixture.runtime, authorise: () => true } as never)).toThrow(
       'createCodemodeInspector.authorise is not a known option (did you mean "authorize"?)',
     );
-    expect(() => createCodemodeInspector({} as never)).toThrow("runtime must be a runtime from createCodemodeRuntime()");
-    expect(() => createCodemodeInspector({ runtime: fixture.runtime, authorize: true } as never)).toThrow("authorize must be a function");
+    expect(() => createCodemodeInspector({} as never)).toThrow(
+      "runtime must be a runtime from createCodemodeRuntime()",
+    );
+    expect(() => createCodemodeInspector({ runtime: fixture.runtime, authorize: true } as never)).toThrow(
+      "authorize must be a function",
+    );
   });
 });
 
 describe("the JSON API", () => {
   it("lists executions with their counts, filters by status, refuses a bad filter", async () => {
-    const list = (await (await get("/codemode/api/executions")).json()) as { runtime: string; executions: Array<{ executionId: string; status: string; calls: number }> };
+    const list = (await (await get("/codemode/api/executions")).json()) as {
+      runtime: string;
+      executions: Array<{ executionId: string; status: string; calls: number }>;
+    };
     expect(list.runtime).toBe("default");
-    expect(list.executions.map((row) => row.status)).toEqual(["running", "paused", "rolled_back", "rejected", "error", "completed", "completed"]);
+    expect(list.executions.map((row) => row.status)).toEqual([
+      "running",
+      "paused",
+      "rolled_back",
+      "rejected",
+      "error",
+      "completed",
+      "completed",
+    ]);
     const paused = (await (await get("/codemode/api/executions?status=paused")).json()) as typeof list;
-    expect(paused.executions).toMatchObject([{ executionId: fixture.ids.paused, status: "paused", calls: 2, pending: 1 }]);
+    expect(paused.executions).toMatchObject([
+      { executionId: fixture.ids.paused, status: "paused", calls: 2, pending: 1 },
+    ]);
     const bad = await get("/codemode/api/executions?status=finished");
     expect(bad.status).toBe(400);
     expect((await get("/codemode/api/executions?limit=0")).status).toBe(400);
@@ -106,7 +131,9 @@ describe("the JSON API", () => {
     };
     expect(body.execution.logs).toEqual(["bought 7"]);
     expect(body.timeline.passes).toHaveLength(2);
-    expect(body.timeline.waits).toEqual([{ seq: 2, pass: 1, from: Date.UTC(2026, 0, 1, 9, 1, 0, 240), to: Date.UTC(2026, 0, 1, 9, 4, 5, 240) }]);
+    expect(body.timeline.waits).toEqual([
+      { seq: 2, pass: 1, from: Date.UTC(2026, 0, 1, 9, 1, 0, 240), to: Date.UTC(2026, 0, 1, 9, 4, 5, 240) },
+    ]);
     const missing = await get("/codemode/api/executions/nope");
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ error: 'No execution nope in runtime "default".' });
@@ -115,7 +142,15 @@ describe("the JSON API", () => {
   it("answers under any mount path, including one with /api in it", async () => {
     const response = await get("/api/admin/codemode/api/pending");
     expect(await response.json()).toEqual({
-      pending: [{ executionId: fixture.ids.paused, seq: 2, connector: "shop", method: "buy", args: { sku: "tea", quantity: 2 } }],
+      pending: [
+        {
+          executionId: fixture.ids.paused,
+          seq: 2,
+          connector: "shop",
+          method: "buy",
+          args: { sku: "tea", quantity: 2 },
+        },
+      ],
     });
     expect((await get("/api/admin/codemode")).headers.get("content-type")).toBe("text/html; charset=utf-8");
   });
@@ -123,14 +158,20 @@ describe("the JSON API", () => {
   it("refuses cross-site actions, non-JSON bodies, wrong methods, and actions when read-only", async () => {
     const path = `/codemode/api/executions/${fixture.ids.paused}/approve`;
     expect((await post(path, {}, { origin: "https://evil.example" })).status).toBe(403);
-    const form = await inspector(new Request(`${ORIGIN}${path}`, {
-      method: "POST", headers: { authorization: "Bearer admin", "content-type": "application/x-www-form-urlencoded" }, body: "seq=2",
-    }));
+    const form = await inspector(
+      new Request(`${ORIGIN}${path}`, {
+        method: "POST",
+        headers: { authorization: "Bearer admin", "content-type": "application/x-www-form-urlencoded" },
+        body: "seq=2",
+      }),
+    );
     expect(form.status).toBe(400);
     expect((await get(path)).status).toBe(405);
     expect((await post(path, { seq: "2" })).status).toBe(400);
     const readOnly = createCodemodeInspector({ runtime: fixture.runtime, readOnly: true, authorize: () => true });
-    const refused = await readOnly(new Request(`${ORIGIN}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }));
+    const refused = await readOnly(
+      new Request(`${ORIGIN}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }),
+    );
     expect(refused.status).toBe(403);
     expect(((await refused.json()) as { error: string }).error).toContain("read-only");
     expect((await fixture.runtime.execution(fixture.ids.paused))?.status).toBe("paused");
@@ -141,18 +182,37 @@ describe("the JSON API", () => {
     const response = await post(`/codemode/api/executions/${fixture.ids.paused}/approve`, { seq: 2 });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
-      output: { status: "completed", executionId: fixture.ids.paused, result: { order: 7, sku: "tea", quantity: 2 }, logs: ["bought 7"] },
+      output: {
+        status: "completed",
+        executionId: fixture.ids.paused,
+        result: { order: 7, sku: "tea", quantity: 2 },
+        logs: ["bought 7"],
+      },
     });
-    const again = (await (await post(`/codemode/api/executions/${fixture.ids.paused}/approve`, {})).json()) as { output: { status: string; kind: string } };
+    const again = (await (await post(`/codemode/api/executions/${fixture.ids.paused}/approve`, {})).json()) as {
+      output: { status: string; kind: string };
+    };
     expect(again.output).toMatchObject({ status: "error", kind: "stale" });
-    const detail = (await (await get(`/codemode/api/executions/${fixture.ids.paused}`)).json()) as { timeline: { decisions: Array<{ decision: string; seq: number }> } };
+    const detail = (await (await get(`/codemode/api/executions/${fixture.ids.paused}`)).json()) as {
+      timeline: { decisions: Array<{ decision: string; seq: number }> };
+    };
     expect(detail.timeline.decisions).toEqual([{ decision: "approved", seq: 2, at: approvedAt }]);
   });
 
   it("rolls back and rejects through the runtime", async () => {
-    const rollback = (await (await post(`/codemode/api/executions/${fixture.ids.paused}/rollback`, {})).json()) as { output: unknown };
-    expect(rollback.output).toEqual({ status: "rolled_back", executionId: fixture.ids.paused, reverted: [2], skipped: [1], errors: [] });
-    const reject = (await (await post(`/codemode/api/executions/${fixture.ids.completed}/reject`, { reason: "no" })).json()) as { output: unknown };
+    const rollback = (await (await post(`/codemode/api/executions/${fixture.ids.paused}/rollback`, {})).json()) as {
+      output: unknown;
+    };
+    expect(rollback.output).toEqual({
+      status: "rolled_back",
+      executionId: fixture.ids.paused,
+      reverted: [2],
+      skipped: [1],
+      errors: [],
+    });
+    const reject = (await (
+      await post(`/codemode/api/executions/${fixture.ids.completed}/reject`, { reason: "no" })
+    ).json()) as { output: unknown };
     expect(reject.output).toMatchObject({ status: "error", kind: "stale" });
   });
 });

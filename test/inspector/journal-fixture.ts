@@ -26,21 +26,40 @@ export interface JournalFixture {
 export function shopConnector(clock: TestClock, hang: Promise<unknown>): Connector {
   return {
     methods: {
-      list: { execute: () => { clock.advance(120); return [{ sku: "tea", price: 4 }, { sku: "<b>cake</b>", price: 6 }]; } },
+      list: {
+        execute: () => {
+          clock.advance(120);
+          return [
+            { sku: "tea", price: 4 },
+            { sku: "<b>cake</b>", price: 6 },
+          ];
+        },
+      },
       buy: {
         requiresApproval: true,
-        execute: (args) => { clock.advance(80); return { order: 7, ...(args as object) }; },
-        revert: () => { clock.advance(15); },
+        execute: (args) => {
+          clock.advance(80);
+          return { order: 7, ...(args as object) };
+        },
+        revert: () => {
+          clock.advance(15);
+        },
       },
-      refund: { execute: () => { clock.advance(30); throw new Error("payment gateway said no"); } },
+      refund: {
+        execute: () => {
+          clock.advance(30);
+          throw new Error("payment gateway said no");
+        },
+      },
       wait: { execute: () => hang },
     },
   };
 }
 
 const PROGRAMS = {
-  completed: "async () => {\n  const items = await shop.list({});\n  console.log(`found ${items.length} items`);\n  return items.length;\n}",
-  buy: "async () => {\n  const items = await shop.list({});\n  const order = await shop.buy({ sku: items[0].sku, quantity: 2 });\n  console.log(\"bought\", order.order);\n  return order;\n}",
+  completed:
+    'async () => {\n  const items = await shop.list({});\n  console.log("found", items.length, "items");\n  return items.length;\n}',
+  buy: 'async () => {\n  const items = await shop.list({});\n  const order = await shop.buy({ sku: items[0].sku, quantity: 2 });\n  console.log("bought", order.order);\n  return order;\n}',
   error: "async () => {\n  await shop.list({});\n  await shop.refund({ order: 7 });\n}",
   running: "async () => shop.wait({ seconds: 600 })",
 };
@@ -51,9 +70,13 @@ export async function createJournalFixture(): Promise<JournalFixture> {
   const storeUrl = `file:${join(dir, "codemode.db")}`;
   const clock = testClock(Date.UTC(2026, 0, 1, 9, 0, 0));
   let release: (value: unknown) => void = () => {};
-  const hang = new Promise((resolve) => { release = resolve; });
+  const hang = new Promise((resolve) => {
+    release = resolve;
+  });
   const runtime = createDurableRuntime({
-    connectors: { shop: shopConnector(clock, hang) }, store: storeUrl, executor: sharedExecutor(),
+    connectors: { shop: shopConnector(clock, hang) },
+    store: storeUrl,
+    executor: sharedExecutor(),
     _internal: { now: clock.now, generateId: sequentialIds("ex") },
   });
   const completed = await runtime.execute({ code: PROGRAMS.completed });
@@ -78,16 +101,27 @@ export async function createJournalFixture(): Promise<JournalFixture> {
   clock.advance(45_000);
   const running = runtime.execute({ code: PROGRAMS.running });
   // Let the running pass reach its connector call (its row and status are written by then).
-  while ((await runtime.executions(1))[0]?.status !== "running" || (await runtime.execution((await runtime.executions(1))[0]?.executionId ?? ""))?.calls.length !== 1) {
+  while (
+    (await runtime.executions(1))[0]?.status !== "running" ||
+    (await runtime.execution((await runtime.executions(1))[0]?.executionId ?? ""))?.calls.length !== 1
+  ) {
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   const runningId = (await runtime.executions(1))[0]?.executionId ?? "";
   clock.advance(15_000);
   return {
-    dir, storeUrl, clock, runtime,
+    dir,
+    storeUrl,
+    clock,
+    runtime,
     ids: {
-      completed: completed.executionId, paused: paused.executionId, approved: approved.executionId, error: failed.executionId,
-      rejected: rejected.executionId, rolledBack: rolledBack.executionId, running: runningId,
+      completed: completed.executionId,
+      paused: paused.executionId,
+      approved: approved.executionId,
+      error: failed.executionId,
+      rejected: rejected.executionId,
+      rolledBack: rolledBack.executionId,
+      running: runningId,
     },
     async cleanup() {
       release("done");

@@ -17,7 +17,14 @@ const baseUrl = `http://127.0.0.1:${port}`;
 const databaseUrl = `file:${path.join(tmpDir, "e2e.db")}`;
 const TOKEN = "e2e-inspector-token";
 const CREDENTIALS = { username: "admin", password: TOKEN };
-const CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
+const CHROMIUM_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--no-first-run",
+];
 const STEP_TIMEOUT_MS = 30_000;
 
 let server;
@@ -31,11 +38,15 @@ function chromiumPath() {
 
 async function startServer() {
   const { OPENAI_API_KEY: _ignored, ...env } = process.env;
-  const child = spawn(process.execPath, [path.join(appDir, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
-    cwd: appDir,
-    env: { ...env, CODEMODE_DATABASE_URL: databaseUrl, CODEMODE_INSPECTOR_TOKEN: TOKEN, NODE_ENV: "production" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(appDir, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"],
+    {
+      cwd: appDir,
+      env: { ...env, CODEMODE_DATABASE_URL: databaseUrl, CODEMODE_INSPECTOR_TOKEN: TOKEN, NODE_ENV: "production" },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let output = "";
   child.stdout.on("data", (chunk) => (output += chunk));
   child.stderr.on("data", (chunk) => (output += chunk));
@@ -54,7 +65,10 @@ async function startServer() {
 }
 
 async function newPage({ credentials, width = 1280, height = 860 } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, ...(credentials ? { httpCredentials: credentials } : {}) });
+  const context = await browser.newContext({
+    viewport: { width, height },
+    ...(credentials ? { httpCredentials: credentials } : {}),
+  });
   const page = await context.newPage();
   page.setDefaultTimeout(STEP_TIMEOUT_MS);
   page.on("pageerror", (error) => pageErrors.push(error.message));
@@ -125,7 +139,10 @@ test("the list shows a paused execution from the chat; its timeline; Approve in 
   assert.match((await inspector.getByTestId("program").textContent()) ?? "", /github\.merge_pull_request/);
   const approve = inspector.getByRole("button", { name: /^Approve #\d+ github\.merge_pull_request$/ });
   await approve.click();
-  await inspector.locator("#status-line").getByText(/: completed$/).waitFor();
+  await inspector
+    .locator("#status-line")
+    .getByText(/: completed$/)
+    .waitFor();
   await inspector.locator("#detail .badge.s-completed").waitFor();
   assert.equal(await timeline.locator(".bar.pass").count(), 2);
   assert.ok((await timeline.locator(".mark.replay").count()) >= 1, "replayed calls are marked in pass 2");
@@ -149,17 +166,29 @@ test("an unauthorised request is refused", async () => {
     const anonymous = await fetch(url);
     assert.equal(anonymous.status, 401, url);
     assert.deepEqual(await anonymous.json(), { error: "Not authorized: sign in with the inspector token." });
-    const wrong = await fetch(url, { headers: { authorization: `Basic ${Buffer.from("admin:guess").toString("base64")}` } });
+    const wrong = await fetch(url, {
+      headers: { authorization: `Basic ${Buffer.from("admin:guess").toString("base64")}` },
+    });
     assert.equal(wrong.status, 401, url);
   }
-  const approve = await fetch(`${baseUrl}/codemode/api/executions/x/approve`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+  const approve = await fetch(`${baseUrl}/codemode/api/executions/x/approve`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: "{}",
+  });
   assert.equal(approve.status, 401);
   // A signed-out browser on the app's own origin gets nothing from the API either.
   const browserPage = await newPage();
   await browserPage.goto(baseUrl);
   const statuses = await browserPage.evaluate(async () => [
     (await fetch("/codemode/api/executions")).status,
-    (await fetch("/codemode/api/executions/x/approve", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status,
+    (
+      await fetch("/codemode/api/executions/x/approve", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      })
+    ).status,
   ]);
   assert.deepEqual(statuses, [401, 401]);
   await browserPage.context().close();
@@ -169,17 +198,33 @@ test("keyboard only: focus order, the row link opens by Enter, Approve and Rejec
   const chat = await pauseFromChat(43);
   const inspector = await openInspector();
   await pausedRow(inspector).waitFor();
-  const focused = () => inspector.evaluate(() => {
-    const element = document.activeElement;
-    return { tag: element?.tagName.toLowerCase(), text: (element?.textContent ?? "").trim(), id: element?.id, label: element?.getAttribute("aria-label") };
-  });
+  const focused = () =>
+    inspector.evaluate(() => {
+      const element = document.activeElement;
+      return {
+        tag: element?.tagName.toLowerCase(),
+        text: (element?.textContent ?? "").trim(),
+        id: element?.id,
+        label: element?.getAttribute("aria-label"),
+      };
+    });
   await inspector.keyboard.press("Tab");
-  assert.deepEqual(await focused().then(({ tag, id }) => ({ tag, id })), { tag: "select", id: "status-filter" }, "the status filter comes first");
+  assert.deepEqual(
+    await focused().then(({ tag, id }) => ({ tag, id })),
+    { tag: "select", id: "status-filter" },
+    "the status filter comes first",
+  );
   const pausedLabel = await pausedRow(inspector).getByRole("link").getAttribute("aria-label");
-  const labels = await inspector.locator('[data-testid="execution-row"] a').evaluateAll((links) => links.map((link) => link.getAttribute("aria-label")));
+  const labels = await inspector
+    .locator('[data-testid="execution-row"] a')
+    .evaluateAll((links) => links.map((link) => link.getAttribute("aria-label")));
   for (const label of labels) {
     await inspector.keyboard.press("Tab");
-    assert.deepEqual(await focused().then(({ tag, label: name }) => ({ tag, name })), { tag: "a", name: label }, "rows are reached in list order");
+    assert.deepEqual(
+      await focused().then(({ tag, label: name }) => ({ tag, name })),
+      { tag: "a", name: label },
+      "rows are reached in list order",
+    );
     if (label === pausedLabel) break;
   }
   await inspector.keyboard.press("Enter");
@@ -188,9 +233,18 @@ test("keyboard only: focus order, the row link opens by Enter, Approve and Rejec
   const approve = await focused();
   assert.equal(approve.tag, "button");
   assert.match(approve.text, /^Approve #\d+ github\.merge_pull_request$/);
-  assert.equal(await inspector.evaluate(() => document.activeElement.matches(":focus-visible")), true, "focus is visible");
+  assert.equal(
+    await inspector.evaluate(() => document.activeElement.matches(":focus-visible")),
+    true,
+    "focus is visible",
+  );
   await inspector.keyboard.press("Tab");
-  assert.deepEqual(await focused(), { tag: "input", text: "", id: "reject-reason", label: "Reason for rejecting (optional)" });
+  assert.deepEqual(await focused(), {
+    tag: "input",
+    text: "",
+    id: "reject-reason",
+    label: "Reason for rejecting (optional)",
+  });
   await inspector.keyboard.type("not this one");
   await inspector.keyboard.press("Tab");
   assert.equal((await focused()).text, "Reject");
@@ -204,7 +258,8 @@ test("keyboard only: focus order, the row link opens by Enter, Approve and Rejec
 
 test("hostile program text, logs and results are shown as text, never as markup", async () => {
   const runtime = createCodemodeRuntime({ store: databaseUrl });
-  const code = "async () => { console.log('<img src=x onerror=\"window.__pwned=1\">'); return { html: '</pre><script>window.__pwned=2</script>' }; }";
+  const code =
+    "async () => { console.log('<img src=x onerror=\"window.__pwned=1\">'); return { html: '</pre><script>window.__pwned=2</script>' }; }";
   const out = await runtime.execute({ code });
   await runtime.close();
   assert.equal(out.status, "completed");
@@ -215,6 +270,9 @@ test("hostile program text, logs and results are shown as text, never as markup"
   assert.equal(await inspector.locator("#detail img, #detail script").count(), 0);
   assert.match((await inspector.getByTestId("program").textContent()) ?? "", /<img src=x onerror=/);
   assert.match((await inspector.getByTestId("logs").textContent()) ?? "", /<img src=x onerror="window.__pwned=1">/);
-  assert.match((await inspector.getByTestId("result").textContent()) ?? "", /<\/pre><script>window.__pwned=2<\/script>/);
+  assert.match(
+    (await inspector.getByTestId("result").textContent()) ?? "",
+    /<\/pre><script>window.__pwned=2<\/script>/,
+  );
   await inspector.context().close();
 });

@@ -13,7 +13,10 @@ import type { CodemodeApprovalRuntime } from "./types.js";
  * elsewhere with the same arguments and the execution has since completed or failed.
  * `undefined` otherwise (the id stays stale).
  */
-export async function outcomeApprovedElsewhere({ runtime, approvalId }: {
+export async function outcomeApprovedElsewhere({
+  runtime,
+  approvalId,
+}: {
   runtime: CodemodeApprovalRuntime;
   approvalId: string;
 }): Promise<CodeModeOutput | undefined> {
@@ -23,11 +26,21 @@ export async function outcomeApprovedElsewhere({ runtime, approvalId }: {
   const execution = await runtime.execution(executionId);
   const call = execution?.calls.find((candidate) => candidate.seq === seq);
   if (execution === undefined || execution === null || call?.approvedAt === undefined) return undefined;
-  if ((await hashPendingAction({ executionId, seq, connector: call.connector, method: call.method, args: call.args })) !== hash) return undefined;
+  if (
+    (await hashPendingAction({ executionId, seq, connector: call.connector, method: call.method, args: call.args })) !==
+    hash
+  )
+    return undefined;
   const logs = execution.logs.length > 0 ? { logs: execution.logs } : {};
   if (execution.status === "completed") return { status: "completed", executionId, result: execution.result, ...logs };
   if (execution.status === "error" && execution.kind !== undefined) {
-    return { status: "error", executionId, error: execution.error ?? "The execution failed.", kind: execution.kind, ...logs };
+    return {
+      status: "error",
+      executionId,
+      error: execution.error ?? "The execution failed.",
+      kind: execution.kind,
+      ...logs,
+    };
   }
   return undefined;
 }

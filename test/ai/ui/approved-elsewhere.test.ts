@@ -16,7 +16,11 @@ const executor = new QuickJSExecutor({ isolation: "in-process" });
 beforeEach(() => {
   directory = mkdtempSync(path.join(tmpdir(), "codemode-elsewhere-"));
   ledger = { transfers: [] };
-  runtime = createCodemodeRuntime({ connectors: { bank: bankTools(ledger) }, store: `file:${path.join(directory, "codemode.db")}`, executor });
+  runtime = createCodemodeRuntime({
+    connectors: { bank: bankTools(ledger) },
+    store: `file:${path.join(directory, "codemode.db")}`,
+    executor,
+  });
 });
 afterEach(async () => {
   await runtime.close();
@@ -37,7 +41,11 @@ describe("a chat approval answered after the call was approved elsewhere (the in
     await chat.answer({ approved: true });
     const [part] = chat.codemodeParts();
     expect(part?.state).toBe("output-available");
-    expect(part?.output).toMatchObject({ status: "completed", executionId, result: { to: "alice", amount: 10, ok: true } });
+    expect(part?.output).toMatchObject({
+      status: "completed",
+      executionId,
+      result: { to: "alice", amount: 10, ok: true },
+    });
     expect(ledger.transfers).toEqual([{ to: "alice", amount: 10 }]);
     expect(model.doStreamCalls).toHaveLength(2);
   });
@@ -52,17 +60,26 @@ describe("a chat approval answered after the call was approved elsewhere (the in
     await runtime.approve({ executionId });
 
     await chat.answer({ approved: false });
-    expect(chat.codemodeParts()[0]).toMatchObject({ state: "output-error", errorText: expect.stringMatching(/is stale/) });
+    expect(chat.codemodeParts()[0]).toMatchObject({
+      state: "output-error",
+      errorText: expect.stringMatching(/is stale/),
+    });
     chat.messages = structuredClone(snapshot);
     await chat.answer({ approved: true, approvalId: `${(approval?.id ?? "").slice(0, -16)}0000000000000000` });
-    expect(chat.codemodeParts()[0]).toMatchObject({ state: "output-error", errorText: expect.stringMatching(/is stale/) });
+    expect(chat.codemodeParts()[0]).toMatchObject({
+      state: "output-error",
+      errorText: expect.stringMatching(/is stale/),
+    });
 
     const other = new Conversation(chatRoute({ runtime, model: scriptedModel(ONE_TRANSFER) }));
     await other.say("pay alice");
     const rejectedId = String(other.openApproval().approval?.descriptor?.["executionId"]);
     await runtime.reject({ executionId: rejectedId });
     await other.answer({ approved: true });
-    expect(other.codemodeParts()[0]).toMatchObject({ state: "output-error", errorText: expect.stringMatching(/is stale: execution .* is rejected/) });
+    expect(other.codemodeParts()[0]).toMatchObject({
+      state: "output-error",
+      errorText: expect.stringMatching(/is stale: execution .* is rejected/),
+    });
     expect(ledger.transfers).toEqual([{ to: "alice", amount: 10 }]);
   });
 });

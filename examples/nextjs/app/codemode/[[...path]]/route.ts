@@ -22,7 +22,8 @@ function authorize(request: Request): boolean | Response {
     if (given.length === expected.length && timingSafeEqual(given, expected)) return true;
   }
   // Only a page load asks the browser for credentials; the page's API calls just get 401.
-  const navigation = request.headers.get("sec-fetch-mode") === "navigate" || (request.headers.get("accept") ?? "").includes("text/html");
+  const navigation =
+    request.headers.get("sec-fetch-mode") === "navigate" || (request.headers.get("accept") ?? "").includes("text/html");
   return new Response(JSON.stringify({ error: "Not authorized: sign in with the inspector token." }), {
     status: 401,
     headers: {

@@ -7,6 +7,9 @@ export default defineConfig({
     openapi: "src/openapi.ts",
     test: "src/test/index.ts",
     sandbox: "src/sandbox.ts",
+    inspector: "src/inspector.ts",
+    // The `ai-codemode` executable (package.json `bin`).
+    cli: "src/cli/bin.ts",
     // The QuickJS worker thread's entry, located at run time beside the chunk that starts it.
     "quickjs-worker": "src/sandbox/quickjs-worker.ts",
   },

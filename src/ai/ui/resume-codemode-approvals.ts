@@ -6,6 +6,7 @@ import type { UIMessage, UIMessageChunk } from "ai";
 import type { CodeModeOutput, PendingAction, RejectOutput } from "../../runtime/types.js";
 import { toModelJson } from "../codemode-model-output.js";
 import { DEFAULT_CODEMODE_TOOL_NAME } from "./codemode-approval-transform.js";
+import { outcomeApprovedElsewhere } from "./approved-elsewhere.js";
 import { createCodemodeApprovalRequest, isPausedCodemodeOutput } from "./paused-output.js";
 import type { CodemodeApprovalRuntime } from "./types.js";
 import { verifyCodemodeApproval, type CodemodeApprovalErrorKind } from "./verify-codemode-approval.js";
@@ -119,14 +120,21 @@ async function resolvePart({ runtime, part }: { runtime: CodemodeApprovalRuntime
   const { toolCallId } = part;
   const approvalId = part.approval?.id ?? "";
   const verification = await verifyCodemodeApproval({ runtime, approvalId });
-  if (!verification.valid) {
-    return refused({ part, approvalId, kind: verification.kind, error: verification.error });
+  let output: CodeModeOutput;
+  if (verification.valid) {
+    const { action } = verification;
+    if (part.approval?.approved !== true) {
+      return rejectPart({ runtime, part, approvalId, action, userReason: part.approval?.reason });
+    }
+    output = await runtime.approve({ executionId: action.executionId, seq: action.seq });
+  } else {
+    // Approved in the inspector (or elsewhere) already: the chat gets the stored outcome.
+    const elsewhere = verification.kind === "stale" && part.approval?.approved === true
+      ? await outcomeApprovedElsewhere({ runtime, approvalId })
+      : undefined;
+    if (elsewhere === undefined) return refused({ part, approvalId, kind: verification.kind, error: verification.error });
+    output = elsewhere;
   }
-  const { action } = verification;
-  if (part.approval?.approved !== true) {
-    return rejectPart({ runtime, part, approvalId, action, userReason: part.approval?.reason });
-  }
-  const output = await runtime.approve({ executionId: action.executionId, seq: action.seq });
   if (output.status === "error" && output.kind === "conflict") {
     return refused({ part, approvalId, kind: "conflict", error: `Approval "${approvalId}" was not applied by this request: ${output.error}` });
   }

@@ -1,0 +1,46 @@
+/**
+ * A chat approval answered after someone else already approved the same call (the web
+ * inspector, the CLI, another tab) and the execution has ended: instead of a stale-id
+ * error, the chat gets the execution's outcome from the store (its result or its error).
+ * Nothing runs again. An execution still paused or running keeps the stale-id answer.
+ */
+import type { CodeModeOutput } from "../../runtime/types.js";
+import { hashPendingAction, parseCodemodeApprovalId } from "./approval-id.js";
+import type { CodemodeApprovalRuntime } from "./types.js";
+
+/**
+ * The stored outcome of the execution an approval id names, when its call was approved
+ * elsewhere with the same arguments and the execution has since completed or failed.
+ * `undefined` otherwise (the id stays stale).
+ */
+export async function outcomeApprovedElsewhere({
+  runtime,
+  approvalId,
+}: {
+  runtime: CodemodeApprovalRuntime;
+  approvalId: string;
+}): Promise<CodeModeOutput | undefined> {
+  const parsed = parseCodemodeApprovalId(approvalId);
+  if (parsed === undefined) return undefined;
+  const { executionId, seq, hash } = parsed;
+  const execution = await runtime.execution(executionId);
+  const call = execution?.calls.find((candidate) => candidate.seq === seq);
+  if (execution === undefined || execution === null || call?.approvedAt === undefined) return undefined;
+  if (
+    (await hashPendingAction({ executionId, seq, connector: call.connector, method: call.method, args: call.args })) !==
+    hash
+  )
+    return undefined;
+  const logs = execution.logs.length > 0 ? { logs: execution.logs } : {};
+  if (execution.status === "completed") return { status: "completed", executionId, result: execution.result, ...logs };
+  if (execution.status === "error" && execution.kind !== undefined) {
+    return {
+      status: "error",
+      executionId,
+      error: execution.error ?? "The execution failed.",
+      kind: execution.kind,
+      ...logs,
+    };
+  }
+  return undefined;
+}

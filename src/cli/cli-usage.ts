@@ -1,0 +1,47 @@
+/**
+ * The CLI's help text and the options each command accepts.
+ */
+
+/** What `ai-codemode --help` prints. */
+export const USAGE = `Usage: ai-codemode <command> [options]
+
+Commands
+  executions                 List executions, newest first (--status, --since, --limit)
+  show <id>                  The program with line numbers and its timeline: passes, calls, replays, approvals, logs
+  pending [id]               Calls waiting for approval
+  prune                      Delete ended executions beyond the newest --keep (default: the runtime's maxExecutions)
+  expire --older-than <age>  End paused runs older than <age> (rejected) and dead running runs (error)
+  approve <id> [--seq N]     Approve and resume (needs --runtime)
+  reject <id> [--seq N] [--reason TEXT]   Reject a paused execution (needs --runtime)
+  rollback <id>              Revert applied calls newest first (needs --runtime)
+  inspect --web [--port N]   Serve the web inspector on 127.0.0.1 (read-only without --runtime)
+
+Store (the same resolution as the runtime)
+  --store <url>              libSQL URL; else CODEMODE_DATABASE_URL, else TURSO_DATABASE_URL + TURSO_AUTH_TOKEN,
+                             else file:.codemode/codemode.db
+  --name <name>              Runtime name (separate history), default "default"
+  --runtime <module[#export]>  A module exporting the app's runtime (or a function returning it); needed for
+                             approve, reject, rollback. .ts modules load through the app's tsx (or node --import tsx).
+
+Output
+  --json                     JSON instead of text
+  --status <status>          running | paused | completed | error | rejected | rolled_back
+  --since <age|date>         Started within <age> (30m, 24h, 7d) or since an ISO date
+  --limit <n>                Rows listed (default 50)
+`;
+
+/** Options each command accepts besides --store, --name, --runtime, --json, --help. */
+export const COMMAND_OPTIONS: Record<string, readonly string[]> = {
+  executions: ["status", "since", "limit"],
+  show: [],
+  pending: [],
+  prune: ["keep"],
+  expire: ["older-than"],
+  approve: ["seq"],
+  reject: ["seq", "reason"],
+  rollback: [],
+  inspect: ["web", "port"],
+};
+
+/** Commands that act through the app's connectors. */
+export const ACTION_COMMANDS: readonly string[] = ["approve", "reject", "rollback"];

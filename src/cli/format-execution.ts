@@ -1,0 +1,114 @@
+/**
+ * The text of `ai-codemode show <id>`: a header, the program with line numbers, then
+ * the timeline pass by pass (each call with its arguments, result or error, duration
+ * and what happened to it; replays; waits for approval), decisions, logs and outcome.
+ */
+import type { ExecutionTimeline, TimelineCall } from "../inspector/execution-timeline.js";
+import type { ExecutionDetail } from "../runtime/types.js";
+import { formatDuration, formatInstant, formatOffset, inlineValue, terminalSafe } from "./text-format.js";
+
+function programLines(code: string): string[] {
+  const lines = terminalSafe(code).split("\n");
+  const width = String(lines.length).length;
+  return lines.map((line, index) => `  ${String(index + 1).padStart(width)} │ ${line}`.trimEnd());
+}
+
+function stateText(call: TimelineCall): string {
+  switch (call.state) {
+    case "pending":
+      return "pending approval";
+    case "approved":
+      return "approved, not run yet";
+    case "executing":
+      return "executing now";
+    case "replayed":
+      return `executed, replayed ×${call.replayedInPasses.length}`;
+    case "failed":
+      return call.replayedInPasses.length > 0 ? `failed, replayed ×${call.replayedInPasses.length}` : "failed";
+    default:
+      return call.state;
+  }
+}
+
+function callLines(call: TimelineCall, start: number): string[] {
+  const timing = call.startedAt === undefined ? "" : `  ${formatOffset(call.startedAt, start)}`;
+  const duration = call.durationMs === undefined ? "" : `  ${formatDuration(call.durationMs)}`;
+  const lines = [
+    `  #${call.seq} ${terminalSafe(`${call.connector}.${call.method}`)}  ${stateText(call)}${timing}${duration}`,
+  ];
+  lines.push(`       args    ${inlineValue(call.args)}`);
+  if (call.error !== undefined) lines.push(`       error   ${inlineValue(call.error)}`);
+  else if ("result" in call) lines.push(`       result  ${inlineValue(call.result)}`);
+  if (call.state === "reverted" && call.finishedAt !== undefined)
+    lines.push(`       reverted at ${formatOffset(call.finishedAt, start)}`);
+  return lines;
+}
+
+function timelineLines(timeline: ExecutionTimeline): string[] {
+  const start = timeline.startedAt;
+  const lines: string[] = [];
+  for (const pass of timeline.passes) {
+    const approvedSeqs = timeline.calls
+      .filter((call) => call.approvedAt === pass.startedAt && pass.trigger === "approval")
+      .map((call) => `#${call.seq}`);
+    const trigger =
+      pass.trigger === "start" ? "started" : `resumed by the approval of ${approvedSeqs.join(", ") || "a call"}`;
+    lines.push(`Pass ${pass.pass}  ${formatOffset(pass.startedAt, start)}  ${trigger}`);
+    const replayed = timeline.calls
+      .filter((call) => call.replayedInPasses.includes(pass.pass))
+      .map((call) => `#${call.seq}`);
+    if (replayed.length > 0) lines.push(`  replayed from the journal: ${replayed.join(", ")}`);
+    for (const call of timeline.calls) if (call.pass === pass.pass) lines.push(...callLines(call, start));
+    for (const wait of timeline.waits) {
+      if (wait.pass !== pass.pass) continue;
+      const call = timeline.calls.find((candidate) => candidate.seq === wait.seq);
+      const ending =
+        call?.state === "rejected" ? ", then rejected" : call?.approvedAt === undefined ? ", then the run ended" : "";
+      lines.push(
+        wait.to === undefined
+          ? `  ⏸ waiting for approval of #${wait.seq} since ${formatOffset(wait.from, start)}`
+          : `  ⏸ waited ${formatDuration(wait.to - wait.from)} for approval of #${wait.seq}${ending}`,
+      );
+    }
+  }
+  return lines;
+}
+
+function decisionLines(timeline: ExecutionTimeline): string[] {
+  return timeline.decisions.map((decision) => {
+    const target = decision.seq === undefined ? "" : ` #${decision.seq}`;
+    const reason = decision.reason === undefined ? "" : `: ${inlineValue(decision.reason)}`;
+    return `  ${decision.decision}${target} at ${formatInstant(decision.at)} (${formatOffset(decision.at, timeline.startedAt)})${reason}`;
+  });
+}
+
+function outcomeLines(detail: ExecutionDetail): string[] {
+  if (detail.error !== undefined) return ["Error", `  ${detail.kind ?? "error"}: ${inlineValue(detail.error)}`];
+  if (detail.status === "completed") return ["Result", `  ${inlineValue(detail.result)}`];
+  if (detail.status === "paused") {
+    return [
+      "Waiting for approval",
+      ...detail.pending.map(
+        (action) =>
+          `  #${action.seq} ${terminalSafe(`${action.connector}.${action.method}`)} ${inlineValue(action.args)}`,
+      ),
+    ];
+  }
+  return [];
+}
+
+/** Everything `show <id>` prints for an execution. */
+export function formatExecution(detail: ExecutionDetail, timeline: ExecutionTimeline): string {
+  const header = [
+    `Execution ${terminalSafe(detail.executionId)}  ${detail.status}  (runtime "${terminalSafe(detail.runtime)}")`,
+    `Started ${formatInstant(detail.createdAt)}, last update ${formatInstant(detail.updatedAt)} (${formatOffset(detail.updatedAt, detail.createdAt)}); ` +
+      `${detail.passes} pass${detail.passes === 1 ? "" : "es"}, ${detail.calls.length} call${detail.calls.length === 1 ? "" : "s"}`,
+  ];
+  const sections = [header, ["Program", ...programLines(detail.code)], ["Timeline", ...timelineLines(timeline)]];
+  if (timeline.decisions.length > 0)
+    sections.push(["Decisions (who decided is not recorded)", ...decisionLines(timeline)]);
+  if (detail.logs.length > 0) sections.push(["Logs", ...detail.logs.map((line) => `  ${inlineValue(line)}`)]);
+  const outcome = outcomeLines(detail);
+  if (outcome.length > 0) sections.push(outcome);
+  return sections.map((lines) => lines.join("\n")).join("\n\n");
+}

@@ -1,0 +1,42 @@
+/**
+ * The text tables of `ai-codemode executions` and `ai-codemode pending`.
+ */
+import type { ExecutionRow } from "../inspector/list-executions.js";
+import type { PendingAction } from "../runtime/types.js";
+import { formatAge, formatColumns, formatDuration, formatInstant, inlineValue, terminalSafe } from "./text-format.js";
+
+function statusCell(row: ExecutionRow): string {
+  if (row.status === "paused") return `paused (${row.pending} pending)`;
+  if (row.status === "error" && row.kind !== undefined) return `error (${row.kind})`;
+  return row.status;
+}
+
+/** The executions table: id, status, passes, calls, started, duration. */
+export function formatExecutionsTable(rows: ExecutionRow[], now: number): string {
+  if (rows.length === 0) return "No executions.";
+  return formatColumns(
+    ["ID", "STATUS", "PASSES", "CALLS", "STARTED", "DURATION"],
+    rows.map((row) => [
+      terminalSafe(row.executionId),
+      statusCell(row),
+      String(row.passes),
+      String(row.calls),
+      `${formatInstant(row.startedAt)} (${formatAge(row.startedAt, now)})`,
+      formatDuration(row.durationMs),
+    ]),
+  );
+}
+
+/** The pending table: execution, call, method, arguments. */
+export function formatPendingTable(pending: PendingAction[]): string {
+  if (pending.length === 0) return "Nothing is waiting for approval.";
+  return formatColumns(
+    ["EXECUTION", "CALL", "METHOD", "ARGUMENTS"],
+    pending.map((action) => [
+      terminalSafe(action.executionId),
+      `#${action.seq}`,
+      terminalSafe(`${action.connector}.${action.method}`),
+      inlineValue(action.args),
+    ]),
+  );
+}

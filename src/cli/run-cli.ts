@@ -1,0 +1,150 @@
+/**
+ * The `ai-codemode` CLI: parses the command line (`util.parseArgs`), opens the runtime
+ * (the store, or the app's `--runtime` module) and runs one command. Returns the exit
+ * code: 0 done, 1 the operation failed (not found, an action's error), 2 a usage error.
+ */
+import { parseArgs } from "node:util";
+import type { HousekeepingRuntime, InspectorRuntime } from "../inspector/inspector-runtime.js";
+import { runCommand, type CommandContext } from "./cli-commands.js";
+import { ACTION_COMMANDS, COMMAND_OPTIONS, USAGE } from "./cli-usage.js";
+import { loadRuntimeModule } from "./load-runtime-module.js";
+import { openStoreRuntime } from "./open-store-runtime.js";
+
+/** Where the CLI reads and writes, and its clock (tests inject them). */
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  now: () => number;
+  /** Stops `inspect --web` (default: SIGINT or SIGTERM). */
+  signal?: AbortSignal;
+  /** Told the inspector's URL once it listens. */
+  onListening?: (url: string) => void;
+}
+
+const OPTIONS = {
+  store: { type: "string" },
+  name: { type: "string" },
+  runtime: { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+  status: { type: "string" },
+  since: { type: "string" },
+  limit: { type: "string" },
+  keep: { type: "string" },
+  "older-than": { type: "string" },
+  seq: { type: "string" },
+  reason: { type: "string" },
+  web: { type: "boolean" },
+  port: { type: "string" },
+} as const;
+
+const COMMON = ["store", "name", "runtime", "json", "help"];
+
+/** A usage error: printed with a pointer to --help, exit code 2. */
+class UsageError extends Error {}
+
+function parse(argv: string[]): {
+  command: string | undefined;
+  positionals: string[];
+  values: Record<string, string | boolean | undefined>;
+} {
+  let parsed: ReturnType<
+    typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>
+  >;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const [command, ...positionals] = parsed.positionals;
+  const values = parsed.values as Record<string, string | boolean | undefined>;
+  if (command !== undefined) {
+    const allowed = COMMAND_OPTIONS[command];
+    if (allowed === undefined) throw new UsageError(`Unknown command "${command}".`);
+    for (const key of Object.keys(values)) {
+      if (!COMMON.includes(key) && !allowed.includes(key)) throw new UsageError(`${command} does not take --${key}.`);
+    }
+  }
+  return { command, positionals, values };
+}
+
+async function openRuntime(
+  values: Record<string, string | boolean | undefined>,
+  command: string,
+  io: CliIo,
+): Promise<{
+  runtime: InspectorRuntime & Partial<HousekeepingRuntime>;
+  fromModule: boolean;
+  close: () => Promise<void>;
+}> {
+  const module = values["runtime"];
+  if (typeof module === "string") {
+    if (values["store"] !== undefined || values["name"] !== undefined) {
+      throw new UsageError(
+        "--store and --name choose the store the CLI opens; with --runtime the app's runtime decides both. Give one or the other.",
+      );
+    }
+    const loaded = await loadRuntimeModule(module, io.cwd);
+    if (!loaded.ok) throw new Error(loaded.error);
+    const runtime = loaded.runtime as InspectorRuntime & Partial<HousekeepingRuntime> & { close?: () => Promise<void> };
+    return { runtime, fromModule: true, close: async () => runtime.close?.() };
+  }
+  if (ACTION_COMMANDS.includes(command)) {
+    throw new UsageError(
+      `${command} runs the app's connectors (resuming a pass, reverts, lifecycle hooks), so it needs the app's runtime: ` +
+        `--runtime <module> exporting createCodemodeRuntime(...) (e.g. --runtime ./lib/codemode.ts#getCodemodeRuntime).`,
+    );
+  }
+  const opened = openStoreRuntime({
+    store: values["store"] as string | undefined,
+    name: values["name"] as string | undefined,
+    env: io.env,
+    cwd: io.cwd,
+    now: io.now,
+  });
+  if (!opened.ok) throw new Error(opened.error);
+  return { runtime: opened.runtime, fromModule: false, close: () => opened.runtime.close() };
+}
+
+/** Runs `ai-codemode` with `argv` (without `node` and the script). Resolves with the exit code. */
+export async function runCli(argv: string[], overrides: Partial<CliIo> = {}): Promise<number> {
+  const io: CliIo = {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    env: process.env,
+    cwd: process.cwd(),
+    now: Date.now,
+    ...overrides,
+  };
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    io.stderr(`${(error as Error).message}\nRun ai-codemode --help for the commands and options.\n`);
+    return 2;
+  }
+  const { command, positionals, values } = parsed;
+  if (command === undefined || values["help"] === true) {
+    (command === undefined && values["help"] !== true ? io.stderr : io.stdout)(USAGE);
+    return command === undefined && values["help"] !== true ? 2 : 0;
+  }
+  let opened: Awaited<ReturnType<typeof openRuntime>>;
+  try {
+    opened = await openRuntime(values, command, io);
+  } catch (error) {
+    io.stderr(`${(error as Error).message}\n`);
+    return error instanceof UsageError ? 2 : 1;
+  }
+  try {
+    const context: CommandContext = { ...opened, io, values, positionals, json: values["json"] === true };
+    return await runCommand(command, context);
+  } catch (error) {
+    const usage = error instanceof UsageError || (error as { usage?: boolean }).usage === true;
+    io.stderr(`${(error as Error).message}\n`);
+    return usage ? 2 : 1;
+  } finally {
+    await opened.close();
+  }
+}

@@ -1,0 +1,248 @@
+/**
+ * The timeline of one execution, derived from its public view (`runtime.execution(id)`):
+ * its passes, each call placed in the pass that ran (or requested) it, replays, the
+ * waits for approval, approvals and the rejection. The CLI prints it; the web page draws it.
+ *
+ * The journal stores no pass table, so passes are derived: pass 1 starts when the
+ * execution was created, and each later pass starts at an approval instant (only an
+ * approval starts a new pass). A pending call records no request time, so a wait for
+ * approval is drawn from the last journal instant of the pass that paused (for the
+ * current pause: the instant it paused) to the approval.
+ */
+import type { CallRecord, CallStatus, ExecutionDetail, ExecutionStatus } from "../runtime/types.js";
+
+/** What happened to a call, as a person reads it. */
+export type TimelineCallState =
+  | "executing"
+  | "executed"
+  | "replayed"
+  | "pending"
+  | "approved"
+  | "rejected"
+  | "reverted"
+  | "failed"
+  | "interrupted";
+
+/** One pass (one run of the program). */
+export interface TimelinePass {
+  /** 1-based pass number. */
+  pass: number;
+  startedAt: number;
+  /** Its last journal instant when a later pass followed (it paused there), else the execution's last update. */
+  endedAt: number;
+  /** What started it: the execution's start or an approval. */
+  trigger: "start" | "approval";
+}
+
+/** One journaled call on the timeline. */
+export interface TimelineCall {
+  seq: number;
+  connector: string;
+  method: string;
+  args: unknown;
+  result?: unknown;
+  error?: string;
+  status: CallStatus;
+  state: TimelineCallState;
+  requiresApproval: boolean;
+  /** The pass that ran the call (or, for a call still pending, requested it). */
+  pass: number;
+  startedAt?: number;
+  finishedAt?: number;
+  durationMs?: number;
+  approvedAt?: number;
+  /** For a call that needed approval: the pass that paused on it. */
+  requestedInPass?: number;
+  /** Passes that returned this call from the journal instead of running it. */
+  replayedInPasses: number[];
+}
+
+/** A wait for a human. */
+export interface TimelineWait {
+  seq: number;
+  /** The pass that paused on the call. */
+  pass: number;
+  from: number;
+  /** When the wait ended (approval, rejection or expiry); absent while still waiting. */
+  to?: number;
+}
+
+/** A human decision. Who decided is not recorded by the runtime. */
+export interface TimelineDecision {
+  decision: "approved" | "rejected" | "rolled_back";
+  at: number;
+  /** The call approved or rejected (a rollback concerns the whole execution). */
+  seq?: number;
+  /** The rejection message as recorded (with the reason given). */
+  reason?: string;
+}
+
+/** Everything the timeline shows. */
+export interface ExecutionTimeline {
+  executionId: string;
+  status: ExecutionStatus;
+  startedAt: number;
+  endedAt: number;
+  passes: TimelinePass[];
+  calls: TimelineCall[];
+  waits: TimelineWait[];
+  decisions: TimelineDecision[];
+}
+
+function passStarts(detail: ExecutionDetail): number[] {
+  const approvals = [
+    ...new Set(detail.calls.flatMap((call) => (call.approvedAt === undefined ? [] : [call.approvedAt]))),
+  ];
+  approvals.sort((a, b) => a - b);
+  const starts = [detail.createdAt, ...approvals];
+  // Passes the journal cannot place (none expected) share the last known start.
+  while (starts.length < detail.passes) starts.push(starts[starts.length - 1] ?? detail.createdAt);
+  return starts.slice(0, Math.max(detail.passes, 1));
+}
+
+/** The 1-based pass whose start is the latest one at or before `at`. */
+function passAt(starts: number[], at: number): number {
+  let pass = 1;
+  for (let index = 0; index < starts.length; index++) if ((starts[index] ?? 0) <= at) pass = index + 1;
+  return pass;
+}
+
+/** A call that waited for approval and was never approved, in an execution a human rejected. */
+function wasRejected(call: CallRecord, executionStatus: ExecutionStatus): boolean {
+  return (
+    executionStatus === "rejected" &&
+    call.requiresApproval &&
+    call.approvedAt === undefined &&
+    (call.status === "error" || call.status === "pending")
+  );
+}
+
+function callState(call: CallRecord, executionStatus: ExecutionStatus): TimelineCallState {
+  if (wasRejected(call, executionStatus)) return "rejected";
+  switch (call.status) {
+    case "pending":
+      return call.approvedAt === undefined ? "pending" : "approved";
+    case "reverted":
+      return "reverted";
+    case "error":
+      return "failed";
+    case "executing":
+      return executionStatus === "running" ? "executing" : "interrupted";
+    case "applied":
+      return call.replayedCount > 0 ? "replayed" : "executed";
+  }
+}
+
+/** The pass that ran (or requested) a call. */
+function callPass(call: CallRecord, starts: number[]): number {
+  if (call.startedAt !== undefined && call.status !== "pending") return passAt(starts, call.startedAt);
+  if (call.approvedAt !== undefined) return Math.max(1, passAt(starts, call.approvedAt) - 1);
+  if (call.finishedAt !== undefined && call.status !== "reverted") return passAt(starts, call.finishedAt);
+  return starts.length;
+}
+
+function timelineCall(call: CallRecord, starts: number[], executionStatus: ExecutionStatus): TimelineCall {
+  const pass = callPass(call, starts);
+  const replayedInPasses: number[] = [];
+  for (let next = pass + 1; next <= starts.length && replayedInPasses.length < call.replayedCount; next++)
+    replayedInPasses.push(next);
+  const entry: TimelineCall = {
+    seq: call.seq,
+    connector: call.connector,
+    method: call.method,
+    args: call.args,
+    status: call.status,
+    state: callState(call, executionStatus),
+    requiresApproval: call.requiresApproval,
+    pass,
+    replayedInPasses,
+  };
+  if ("result" in call) entry.result = call.result;
+  if (call.error !== undefined) entry.error = call.error;
+  if (call.startedAt !== undefined) entry.startedAt = call.startedAt;
+  if (call.finishedAt !== undefined) entry.finishedAt = call.finishedAt;
+  if (call.startedAt !== undefined && call.finishedAt !== undefined && call.status !== "reverted") {
+    entry.durationMs = Math.max(0, call.finishedAt - call.startedAt);
+  }
+  if (call.approvedAt !== undefined) {
+    entry.approvedAt = call.approvedAt;
+    entry.requestedInPass = Math.max(1, passAt(starts, call.approvedAt) - 1);
+  } else if (call.requiresApproval && (call.status === "pending" || wasRejected(call, executionStatus))) {
+    entry.requestedInPass = pass;
+  }
+  return entry;
+}
+
+/** The last journal instant recorded in `pass` (its start when nothing was). */
+function lastInstantOf(pass: number, starts: number[], calls: TimelineCall[]): number {
+  let last = starts[pass - 1] ?? 0;
+  for (const call of calls) {
+    // A rejected call's instant is the rejection, not work done in the pass.
+    if (call.pass !== pass || call.state === "rejected") continue;
+    for (const at of [call.startedAt, call.status === "reverted" ? undefined : call.finishedAt]) {
+      if (at !== undefined && at > last) last = at;
+    }
+  }
+  return last;
+}
+
+function waitsOf(detail: ExecutionDetail, starts: number[], calls: TimelineCall[]): TimelineWait[] {
+  const waits: TimelineWait[] = [];
+  for (const call of calls) {
+    const pass = call.requestedInPass;
+    if (pass === undefined) continue;
+    if (call.approvedAt !== undefined) {
+      waits.push({ seq: call.seq, pass, from: lastInstantOf(pass, starts, calls), to: call.approvedAt });
+    } else {
+      const from = detail.status === "paused" ? detail.updatedAt : lastInstantOf(pass, starts, calls);
+      const wait: TimelineWait = { seq: call.seq, pass, from };
+      if (detail.status !== "paused") wait.to = detail.updatedAt;
+      waits.push(wait);
+    }
+  }
+  return waits;
+}
+
+function decisionsOf(detail: ExecutionDetail, calls: TimelineCall[]): TimelineDecision[] {
+  const decisions: TimelineDecision[] = calls.flatMap((call) =>
+    call.approvedAt === undefined ? [] : [{ decision: "approved" as const, at: call.approvedAt, seq: call.seq }],
+  );
+  if (detail.status === "rejected" && detail.kind === "rejected") {
+    const decision: TimelineDecision = { decision: "rejected", at: detail.updatedAt };
+    const rejected = calls.filter((call) => call.state === "rejected");
+    if (rejected.length === 1 && rejected[0] !== undefined) decision.seq = rejected[0].seq;
+    if (detail.error !== undefined) decision.reason = detail.error;
+    decisions.push(decision);
+  }
+  if (detail.status === "rolled_back") decisions.push({ decision: "rolled_back", at: detail.updatedAt });
+  return decisions.sort((a, b) => a.at - b.at);
+}
+
+/** Derives the timeline of an execution from `runtime.execution(id)`. */
+export function executionTimeline(detail: ExecutionDetail): ExecutionTimeline {
+  const starts = passStarts(detail);
+  const calls = detail.calls.map((call) => timelineCall(call, starts, detail.status)).sort((a, b) => a.seq - b.seq);
+  let endedAt = detail.updatedAt;
+  for (const call of calls)
+    for (const at of [call.finishedAt, call.approvedAt]) if (at !== undefined && at > endedAt) endedAt = at;
+  // A pass that paused ends at its last journal instant; the wait for approval follows it.
+  const passes: TimelinePass[] = starts.map((startedAt, index) => ({
+    pass: index + 1,
+    startedAt,
+    endedAt:
+      index + 1 < starts.length
+        ? Math.min(starts[index + 1] ?? endedAt, lastInstantOf(index + 1, starts, calls))
+        : endedAt,
+    trigger: index === 0 ? "start" : "approval",
+  }));
+  return {
+    executionId: detail.executionId,
+    status: detail.status,
+    startedAt: detail.createdAt,
+    endedAt,
+    passes,
+    calls,
+    waits: waitsOf(detail, starts, calls),
+    decisions: decisionsOf(detail, calls),
+  };
+}

@@ -1,0 +1,158 @@
+/**
+ * The inspector's JSON API (documented in docs/inspector.md). Everything the page
+ * shows comes from here; actions call the runtime's public `approve`, `reject` and
+ * `rollback`, whose outcomes (failures included) are returned as data.
+ *
+ *   GET  …/api/executions?status=&since=&limit=   the list
+ *   GET  …/api/executions/:id                      one execution and its timeline
+ *   GET  …/api/pending                             calls waiting for approval
+ *   POST …/api/executions/:id/approve  { seq? }
+ *   POST …/api/executions/:id/reject   { seq?, reason? }
+ *   POST …/api/executions/:id/rollback
+ */
+import type { ExecutionStatus } from "../runtime/types.js";
+import { executionTimeline } from "./execution-timeline.js";
+import { inspectorJson } from "./inspector-json.js";
+import type { InspectorRuntime } from "./inspector-runtime.js";
+import { DEFAULT_INSPECTOR_LIST_LIMIT, EXECUTION_STATUSES, listExecutions } from "./list-executions.js";
+
+/** Largest `limit` the list accepts. */
+export const MAX_API_LIST_LIMIT = 500;
+/** Largest JSON body an action accepts (it carries a call number and a reason). */
+export const MAX_ACTION_BODY_CHARS = 10_000;
+
+/** What the API needs besides the request. */
+export interface InspectorApiContext {
+  runtime: InspectorRuntime;
+  readOnly: boolean;
+  now: () => number;
+}
+
+/** Headers of every API response. */
+export const API_HEADERS: Readonly<Record<string, string>> = {
+  "content-type": "application/json; charset=utf-8",
+  "cache-control": "no-store",
+  "x-content-type-options": "nosniff",
+  "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
+};
+
+/** A JSON response with the API's headers. */
+export function jsonResponse(status: number, body: unknown): Response {
+  return new Response(inspectorJson(body), { status, headers: API_HEADERS });
+}
+
+function badRequest(error: string): Response {
+  return jsonResponse(400, { error });
+}
+
+async function listRoute(context: InspectorApiContext, params: URLSearchParams): Promise<Response> {
+  const status = params.get("status") ?? undefined;
+  if (status !== undefined && !EXECUTION_STATUSES.includes(status as ExecutionStatus)) {
+    return badRequest(`status must be one of ${EXECUTION_STATUSES.join(", ")} (got "${status}")`);
+  }
+  const limitText = params.get("limit");
+  const limit = limitText === null ? DEFAULT_INSPECTOR_LIST_LIMIT : Number(limitText);
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_API_LIST_LIMIT)
+    return badRequest(`limit must be an integer from 1 to ${MAX_API_LIST_LIMIT}`);
+  const sinceText = params.get("since");
+  const since = sinceText === null ? undefined : Number(sinceText);
+  if (since !== undefined && !Number.isFinite(since))
+    return badRequest("since must be an instant in ms since the epoch");
+  const executions = await listExecutions(context.runtime, {
+    status: status as ExecutionStatus | undefined,
+    since,
+    limit,
+    now: context.now,
+  });
+  return jsonResponse(200, {
+    runtime: context.runtime.name,
+    now: context.now(),
+    readOnly: context.readOnly,
+    executions,
+  });
+}
+
+async function showRoute(context: InspectorApiContext, executionId: string): Promise<Response> {
+  const execution = await context.runtime.execution(executionId);
+  if (execution === undefined)
+    return jsonResponse(404, { error: `No execution ${executionId} in runtime "${context.runtime.name}".` });
+  return jsonResponse(200, {
+    now: context.now(),
+    readOnly: context.readOnly,
+    execution,
+    timeline: executionTimeline(execution),
+  });
+}
+
+async function readBody(request: Request): Promise<Record<string, unknown> | string> {
+  const type = request.headers.get("content-type") ?? "";
+  if (!type.toLowerCase().startsWith("application/json"))
+    return "actions take a JSON body (content-type: application/json)";
+  const text = await request.text();
+  if (text.length > MAX_ACTION_BODY_CHARS) return `the body is larger than ${MAX_ACTION_BODY_CHARS} characters`;
+  if (text.trim() === "") return {};
+  try {
+    const body: unknown = JSON.parse(text);
+    return typeof body === "object" && body !== null && !Array.isArray(body)
+      ? (body as Record<string, unknown>)
+      : "the body must be a JSON object";
+  } catch {
+    return "the body is not valid JSON";
+  }
+}
+
+async function actionRoute(
+  context: InspectorApiContext,
+  request: Request,
+  executionId: string,
+  action: string,
+): Promise<Response> {
+  if (context.readOnly) {
+    return jsonResponse(403, {
+      error: `This inspector is read-only: ${action} needs the app's connectors. Start it with the app's runtime (ai-codemode inspect --web --runtime <module>).`,
+    });
+  }
+  const body = await readBody(request);
+  if (typeof body === "string") return badRequest(body);
+  const seq = body["seq"];
+  if (seq !== undefined && (typeof seq !== "number" || !Number.isSafeInteger(seq) || seq < 0))
+    return badRequest("seq must be a call number");
+  const reason = body["reason"];
+  if (reason !== undefined && typeof reason !== "string") return badRequest("reason must be a string");
+  const target = seq === undefined ? { executionId } : { executionId, seq };
+  const output =
+    action === "approve"
+      ? await context.runtime.approve(target)
+      : action === "reject"
+        ? await context.runtime.reject(reason === undefined ? target : { ...target, reason })
+        : await context.runtime.rollback({ executionId });
+  return jsonResponse(200, { output });
+}
+
+const ROUTE = /^\/executions(?:\/([^/]+)(?:\/(approve|reject|rollback))?)?$/;
+
+/** Answers one API request; `path` is what follows `/api`. */
+export async function handleApiRequest(
+  context: InspectorApiContext,
+  request: Request,
+  path: string,
+  params: URLSearchParams,
+): Promise<Response> {
+  if (path === "/pending") {
+    if (request.method !== "GET") return jsonResponse(405, { error: "use GET" });
+    return jsonResponse(200, { pending: await context.runtime.pending() });
+  }
+  const match = ROUTE.exec(path);
+  if (match === null) return jsonResponse(404, { error: `No API route ${path}.` });
+  const [, encodedId, action] = match;
+  const expected = action === undefined ? "GET" : "POST";
+  if (request.method !== expected) return jsonResponse(405, { error: `use ${expected}` });
+  if (encodedId === undefined) return listRoute(context, params);
+  let executionId: string;
+  try {
+    executionId = decodeURIComponent(encodedId);
+  } catch {
+    return badRequest("the execution id is not valid percent-encoding");
+  }
+  return action === undefined ? showRoute(context, executionId) : actionRoute(context, request, executionId, action);
+}

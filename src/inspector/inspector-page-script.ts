@@ -1,0 +1,315 @@
+/**
+ * The web inspector's browser script (inline, allowed by its hash in the page's CSP).
+ * It builds every element with `textContent` and DOM calls, never from HTML strings:
+ * program text, arguments and results are untrusted. Everything comes from `./api`.
+ */
+export const INSPECTOR_SCRIPT = `"use strict";
+(function () {
+  var body = document.body;
+  var refreshMs = Number(body.getAttribute("data-refresh-ms")) || 2000;
+  var base = location.pathname.replace(/\\/+$/, "");
+  var state = { selected: null, readOnly: false, listKey: "", detailKey: "" };
+
+  function api(path) { return base + "/api" + path; }
+  function $(id) { return document.getElementById(id); }
+  function el(tag, props, children) {
+    var node = document.createElement(tag);
+    Object.keys(props || {}).forEach(function (key) {
+      var value = props[key];
+      if (value === undefined || value === null || value === false) return;
+      if (key === "text") node.textContent = String(value);
+      else if (key === "className") node.className = value;
+      else if (key === "onclick") node.addEventListener("click", value);
+      else node.setAttribute(key, value === true ? "" : String(value));
+    });
+    (children || []).forEach(function (child) { if (child !== null && child !== undefined) node.append(child); });
+    return node;
+  }
+  function pad(n) { return String(n).padStart(2, "0"); }
+  function duration(ms) {
+    if (ms < 1000) return Math.round(ms) + " ms";
+    if (ms < 60000) return (ms / 1000).toFixed(ms < 10000 ? 2 : 1) + " s";
+    var s = Math.floor(ms / 1000);
+    if (s < 3600) return Math.floor(s / 60) + "m " + pad(s % 60) + "s";
+    if (s < 86400) return Math.floor(s / 3600) + "h " + pad(Math.floor(s / 60) % 60) + "m";
+    return Math.floor(s / 86400) + "d " + pad(Math.floor(s / 3600) % 24) + "h";
+  }
+  function instant(at) { return new Date(at).toISOString().replace("T", " ").replace(/\\.\\d{3}Z$/, "Z"); }
+  function json(value) {
+    if (value === undefined) return "undefined";
+    var compact = JSON.stringify(value);
+    return compact.length <= 72 ? compact : JSON.stringify(value, null, 2);
+  }
+  function say(text, bad) { var line = $("status-line"); line.textContent = text; line.className = bad ? "bad" : ""; }
+
+  function getJson(path, init) {
+    return fetch(api(path), init).then(function (response) {
+      return response.json().then(function (data) {
+        if (!response.ok) throw new Error(data && data.error ? data.error : "HTTP " + response.status);
+        return data;
+      });
+    });
+  }
+
+  function focusKey() { var active = document.activeElement; return active ? active.getAttribute("data-key") : null; }
+  function restoreFocus(key) {
+    if (!key) return;
+    var target = document.querySelector('[data-key="' + CSS.escape(key) + '"]');
+    if (target) target.focus();
+  }
+  function replace(container, nodes) {
+    var key = container.contains(document.activeElement) ? focusKey() : null;
+    container.replaceChildren.apply(container, nodes);
+    restoreFocus(key);
+  }
+
+  function statusBadge(status, extra) { return el("span", { className: "badge s-" + status, text: status + (extra || "") }); }
+
+  function renderList(data) {
+    $("runtime-name").textContent = "runtime \\u201c" + data.runtime + "\\u201d";
+    var rows = data.executions.map(function (row) {
+      var current = row.executionId === state.selected;
+      var shortId = row.executionId.length > 12 ? row.executionId.slice(0, 8) + "\\u2026" : row.executionId;
+      var link = el("a", { href: "#/e/" + encodeURIComponent(row.executionId), text: shortId, title: row.executionId,
+        "aria-label": "Execution " + row.executionId, "data-key": "row:" + row.executionId, "aria-current": current ? "true" : null });
+      return el("tr", { "aria-current": current ? "true" : null, "data-testid": "execution-row", "data-status": row.status }, [
+        el("td", { className: "mono" }, [link]),
+        el("td", {}, [statusBadge(row.status, row.status === "paused" ? " (" + row.pending + ")" : "")]),
+        el("td", { className: "num", text: row.passes }),
+        el("td", { className: "num", text: row.calls }),
+        el("td", { text: instant(row.startedAt).slice(5, -1), title: new Date(row.startedAt).toString() }),
+        el("td", { className: "num", text: duration(row.durationMs) }),
+      ]);
+    });
+    var table = rows.length === 0 ? el("p", { className: "empty", text: "No executions yet." }) : el("table", { "aria-label": "Executions" }, [
+      el("thead", {}, [el("tr", {}, ["ID", "Status", "Passes", "Calls", "Started (UTC)", "Duration"].map(function (title) {
+        return el("th", { scope: "col", text: title });
+      }))]),
+      el("tbody", {}, rows),
+    ]);
+    replace($("list"), [table]);
+  }
+
+  function loadList() {
+    var status = $("status-filter").value;
+    return getJson("/executions?limit=100" + (status ? "&status=" + encodeURIComponent(status) : "")).then(function (data) {
+      state.readOnly = data.readOnly;
+      var key = JSON.stringify([data.executions, state.selected]);
+      if (key !== state.listKey) { state.listKey = key; renderList(data); }
+    }).catch(function (error) { say("Could not load the executions: " + error.message, true); });
+  }
+
+  // Time axis: waits for approval are compressed so that calls of a few ms stay visible next to hours of waiting.
+  function scaleFor(timeline, end) {
+    var waits = timeline.waits.map(function (w) { return [w.from, w.to === undefined ? end : w.to]; }).sort(function (a, b) { return a[0] - b[0]; });
+    var waited = waits.reduce(function (sum, w) { return sum + Math.max(0, w[1] - w[0]); }, 0);
+    var active = Math.max(end - timeline.startedAt - waited, 1);
+    var cap = Math.max(active * 0.6, 1);
+    function scaled(t) {
+      var position = t - timeline.startedAt;
+      waits.forEach(function (w) {
+        var length = w[1] - w[0];
+        if (length <= cap || t <= w[0]) return;
+        var inside = Math.min(t, w[1]) - w[0];
+        position -= inside - inside * (cap / length);
+      });
+      return position;
+    }
+    var total = Math.max(scaled(end), 1);
+    return function (t) { return Math.min(100, Math.max(0, (scaled(t) / total) * 100)); };
+  }
+
+  function bar(track, className, from, to, x, title) {
+    var node = el("div", { className: "bar " + className, title: title });
+    node.style.left = x(from) + "%";
+    node.style.width = Math.max(x(to) - x(from), 0.4) + "%";
+    track.append(node);
+  }
+  function mark(track, className, at, x, title) {
+    var node = el("div", { className: "mark " + className, title: title });
+    node.style.left = x(at) + "%";
+    track.append(node);
+  }
+  function row(label, build) {
+    var track = el("div", { className: "tl-track" });
+    build(track);
+    return el("div", { className: "tl-row" }, [el("div", { className: "tl-label", text: label, title: label }), track]);
+  }
+
+  function renderTimeline(timeline, status, now) {
+    var end = status === "paused" || status === "running" ? Math.max(timeline.endedAt, now) : timeline.endedAt;
+    if (end <= timeline.startedAt) end = timeline.startedAt + 1;
+    var x = scaleFor(timeline, end);
+    var start = timeline.startedAt;
+    var passStart = {};
+    timeline.passes.forEach(function (p) { passStart[p.pass] = p.startedAt; });
+    var rows = timeline.passes.map(function (p) {
+      return row("Pass " + p.pass + (p.trigger === "approval" ? " (after approval)" : ""), function (track) {
+        bar(track, "pass", p.startedAt, p.endedAt, x, "Pass " + p.pass + ": +" + duration(p.startedAt - start));
+      });
+    });
+    timeline.calls.forEach(function (call) {
+      rows.push(row("#" + call.seq + " " + call.connector + "." + call.method, function (track) {
+        var from = call.startedAt !== undefined ? call.startedAt : (call.finishedAt !== undefined ? call.finishedAt : passStart[call.pass]);
+        var to = call.state === "reverted" ? from : (call.finishedAt !== undefined ? call.finishedAt : from);
+        if (call.state !== "pending") {
+          bar(track, call.state === "replayed" ? "executed" : call.state, from, to, x,
+            "#" + call.seq + " " + call.state + (call.durationMs !== undefined ? ", " + duration(call.durationMs) : ""));
+        }
+        timeline.waits.forEach(function (w) {
+          if (w.seq !== call.seq) return;
+          var waitEnd = w.to === undefined ? end : w.to;
+          bar(track, "wait", w.from, waitEnd, x, (w.to === undefined ? "waiting for approval: " : "waited for approval: ") + duration(waitEnd - w.from));
+        });
+        call.replayedInPasses.forEach(function (p) { mark(track, "replay", passStart[p], x, "replayed in pass " + p); });
+        if (call.state === "reverted" && call.finishedAt !== undefined) mark(track, "revert", call.finishedAt, x, "reverted");
+      }));
+    });
+    var ticks = el("div", { className: "ticks" });
+    var instants = [start].concat(timeline.passes.slice(1).map(function (p) { return p.startedAt; }), [end]);
+    var lastLeft = -100;
+    instants.forEach(function (at, index) {
+      var left = x(at);
+      var isEnd = index === instants.length - 1;
+      if (left - lastLeft < 14 && !isEnd) return;
+      if (isEnd && left - lastLeft < 14 && ticks.lastChild && lastLeft > 0) ticks.lastChild.remove();
+      var tick = el("span", { className: "tick" + (isEnd ? " end" : index === 0 ? " start" : ""), text: "+" + duration(at - start) });
+      tick.style.left = left + "%";
+      ticks.append(tick);
+      lastLeft = left;
+    });
+    var legend = el("p", { className: "legend" }, [
+      el("span", { className: "sw-pass", text: "pass" }), el("span", { className: "sw-exec", text: "call ran" }),
+      el("span", { className: "sw-replay", text: "replayed (\\u25c6)" }), el("span", { className: "sw-wait", text: "wait for approval (compressed)" }),
+      el("span", { className: "sw-fail", text: "failed" }),
+    ]);
+    return el("div", {}, [el("div", { className: "timeline", "data-testid": "timeline", "aria-hidden": "true" },
+      rows.concat([el("div", { className: "tl-axis" }, [el("span", { text: "time" }), ticks])])), legend]);
+  }
+
+  function act(action, body, label) {
+    var id = state.selected;
+    say(label + "\\u2026");
+    Array.prototype.forEach.call(document.querySelectorAll("#actions button"), function (b) { b.disabled = true; });
+    return getJson("/executions/" + encodeURIComponent(id) + "/" + action, {
+      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
+    }).then(function (data) {
+      var out = data.output;
+      say(label + ": " + out.status + (out.error ? " \\u2014 " + out.error : ""), out.status === "error");
+    }).catch(function (error) { say(label + " failed: " + error.message, true); })
+      .then(function () { state.detailKey = ""; return Promise.all([loadDetail(), loadList()]); });
+  }
+
+  function actionBar(detail) {
+    var nodes = [];
+    var disabled = state.readOnly;
+    if (detail.status === "paused") {
+      detail.pending.forEach(function (p) {
+        var what = "#" + p.seq + " " + p.connector + "." + p.method;
+        nodes.push(el("button", { className: "approve", type: "button", disabled: disabled, "data-key": "approve:" + p.seq,
+          onclick: function () { act("approve", { seq: p.seq }, "Approve " + what); } }, ["Approve " + what]));
+      });
+      var reason = el("input", { type: "text", id: "reject-reason", "aria-label": "Reason for rejecting (optional)",
+        placeholder: "Reason (optional)", "data-key": "reason" });
+      nodes.push(reason);
+      nodes.push(el("button", { className: "reject", type: "button", disabled: disabled, "data-key": "reject", onclick: function () {
+        act("reject", reason.value ? { reason: reason.value } : {}, "Reject");
+      } }, ["Reject"]));
+    }
+    var applied = detail.calls.some(function (c) { return c.status === "applied" && c.connector !== "codemode"; });
+    if (["completed", "error", "rejected"].indexOf(detail.status) >= 0 && applied) {
+      nodes.push(el("button", { className: "rollback", type: "button", disabled: disabled, "data-key": "rollback", onclick: function () {
+        if (confirm("Roll back execution " + detail.executionId + "? Applied calls with a revert are undone, newest first.")) act("rollback", {}, "Rollback");
+      } }, ["Rollback"]));
+    }
+    if (state.readOnly && nodes.length > 0) nodes.push(el("span", { className: "empty", text: "Read-only: start the inspector with the app's runtime to act." }));
+    return el("div", { className: "actions", id: "actions" }, nodes);
+  }
+
+  function callsTable(timeline) {
+    return el("table", { "aria-label": "Calls" }, [
+      el("thead", {}, [el("tr", {}, ["#", "Call", "What happened", "Pass", "Start", "Duration"].map(function (t) {
+        return el("th", { scope: "col", text: t });
+      }))]),
+      el("tbody", {}, timeline.calls.reduce(function (rows, c) {
+        var happened = (c.state === "replayed" ? "executed" : c.state) +
+          (c.replayedInPasses.length ? ", replayed in pass " + c.replayedInPasses.join(", ") : "") +
+          (c.approvedAt !== undefined ? ", approved " + instant(c.approvedAt) : "");
+        rows.push(el("tr", { "data-testid": "call-row", className: "call-head" }, [
+          el("td", { className: "num", text: c.seq }),
+          el("td", { className: "mono", text: c.connector + "." + c.method }),
+          el("td", { className: "c-" + c.state, text: happened }),
+          el("td", { className: "num", text: c.pass }),
+          el("td", { className: "num", text: c.startedAt !== undefined ? "+" + duration(c.startedAt - timeline.startedAt) : "" }),
+          el("td", { className: "num", text: c.durationMs !== undefined ? duration(c.durationMs) : "" }),
+        ]));
+        var outcome = c.error !== undefined ? el("pre", { className: "c-failed", text: c.error })
+          : ("result" in c ? el("pre", { text: json(c.result) }) : el("span", { className: "empty", text: "no result recorded" }));
+        rows.push(el("tr", { className: "call-body" }, [el("td", {}), el("td", { colspan: 5 }, [el("div", { className: "io" }, [
+          el("div", {}, [el("div", { className: "io-label", text: "arguments" }), el("pre", { text: json(c.args) })]),
+          el("div", {}, [el("div", { className: "io-label", text: c.error !== undefined ? "error" : "result" }), outcome]),
+        ])])]));
+        return rows;
+      }, [])),
+    ]);
+  }
+
+  function renderDetail(data) {
+    var d = data.execution;
+    var t = data.timeline;
+    var nodes = [
+      el("h2", { id: "detail-title" }, ["Execution ", el("span", { className: "mono", text: d.executionId }), " ", statusBadge(d.status)]),
+      el("p", { className: "meta", text: "Started " + instant(d.createdAt) + " \\u00b7 " + d.passes + " pass" + (d.passes === 1 ? "" : "es") +
+        " \\u00b7 " + d.calls.length + " call" + (d.calls.length === 1 ? "" : "s") + " \\u00b7 last update +" + duration(d.updatedAt - d.createdAt) }),
+      actionBar(d),
+      el("h3", { text: "Timeline" }), renderTimeline(t, d.status, data.now),
+      el("h3", { text: "Calls" }), t.calls.length ? callsTable(t) : el("p", { className: "empty", text: "No calls." }),
+    ];
+    if (t.decisions.length) {
+      nodes.push(el("h3", { text: "Decisions" }), el("ul", {}, t.decisions.map(function (x) {
+        return el("li", { text: x.decision + (x.seq !== undefined ? " #" + x.seq : "") + " at " + instant(x.at) + (x.reason ? " \\u2014 " + x.reason : "") });
+      })));
+    }
+    nodes.push(el("h3", { text: "Program" }), el("ol", { className: "code", "data-testid": "program", "aria-label": "Program" },
+      d.code.split("\\n").map(function (line) { return el("li", { text: line }); })));
+    nodes.push(el("h3", { text: "Logs" }), d.logs.length ? el("pre", { "data-testid": "logs", text: d.logs.join("\\n") }) : el("p", { className: "empty", text: "No logs." }));
+    if (d.error !== undefined) nodes.push(el("h3", { text: "Error (" + (d.kind || "error") + ")" }), el("pre", { className: "c-failed", text: d.error }));
+    else if (d.status === "completed") nodes.push(el("h3", { text: "Result" }), el("pre", { "data-testid": "result", text: json(d.result) }));
+    replace($("detail"), nodes);
+  }
+
+  function loadDetail() {
+    if (state.selected === null) {
+      state.detailKey = "";
+      replace($("detail"), [el("p", { className: "empty", text: "Select an execution to see its timeline, program and logs." })]);
+      return Promise.resolve();
+    }
+    return getJson("/executions/" + encodeURIComponent(state.selected)).then(function (data) {
+      var key = JSON.stringify([data.execution, data.readOnly, data.execution.status === "paused" ? Math.floor(data.now / 5000) : 0]);
+      if (key !== state.detailKey) { state.detailKey = key; renderDetail(data); }
+    }).catch(function (error) {
+      state.detailKey = "";
+      replace($("detail"), [el("p", { className: "empty", text: error.message })]);
+    });
+  }
+
+  function route() {
+    var match = /^#\\/e\\/(.+)$/.exec(location.hash);
+    state.selected = match ? decodeURIComponent(match[1]) : null;
+    state.detailKey = "";
+    state.listKey = "";
+    return Promise.all([loadList(), loadDetail()]).then(function () {
+      if (state.selected !== null) $("detail").focus({ preventScroll: true });
+    });
+  }
+
+  $("status-filter").addEventListener("change", function () { state.listKey = ""; loadList(); });
+  window.addEventListener("hashchange", route);
+  route();
+  setInterval(function () {
+    if (document.hidden) return;
+    loadList();
+    if (state.selected !== null) loadDetail();
+  }, refreshMs);
+})();
+`;

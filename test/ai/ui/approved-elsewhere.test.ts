@@ -1,0 +1,85 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createCodemodeRuntime } from "../../../src/ai/create-codemode-runtime.js";
+import { QuickJSExecutor } from "../../../src/sandbox/quickjs-executor.js";
+import { bankTools, chatRoute, Conversation, scriptedModel, type Ledger } from "./support/chat-harness.js";
+
+const ONE_TRANSFER = `async () => bank.transfer({ to: "alice", amount: 10 })`;
+
+let directory: string;
+let ledger: Ledger;
+let runtime: ReturnType<typeof createCodemodeRuntime>;
+const executor = new QuickJSExecutor({ isolation: "in-process" });
+
+beforeEach(() => {
+  directory = mkdtempSync(path.join(tmpdir(), "codemode-elsewhere-"));
+  ledger = { transfers: [] };
+  runtime = createCodemodeRuntime({
+    connectors: { bank: bankTools(ledger) },
+    store: `file:${path.join(directory, "codemode.db")}`,
+    executor,
+  });
+});
+afterEach(async () => {
+  await runtime.close();
+  rmSync(directory, { recursive: true, force: true });
+});
+afterAll(() => executor.dispose());
+
+describe("a chat approval answered after the call was approved elsewhere (the inspector)", () => {
+  it("shows the stored outcome and continues the model, running nothing again", async () => {
+    const model = scriptedModel(ONE_TRANSFER);
+    const chat = new Conversation(chatRoute({ runtime, model }));
+    await chat.say("pay alice");
+    const executionId = String(chat.openApproval().approval?.descriptor?.["executionId"]);
+    // The inspector approves through the runtime's public handle.
+    expect(await runtime.approve({ executionId })).toMatchObject({ status: "completed" });
+    expect(ledger.transfers).toEqual([{ to: "alice", amount: 10 }]);
+
+    await chat.answer({ approved: true });
+    const [part] = chat.codemodeParts();
+    expect(part?.state).toBe("output-available");
+    expect(part?.output).toMatchObject({
+      status: "completed",
+      executionId,
+      result: { to: "alice", amount: 10, ok: true },
+    });
+    expect(ledger.transfers).toEqual([{ to: "alice", amount: 10 }]);
+    expect(model.doStreamCalls).toHaveLength(2);
+  });
+
+  it("keeps refusing a denial, a forged id, and an execution rejected elsewhere", async () => {
+    const model = scriptedModel(ONE_TRANSFER);
+    const chat = new Conversation(chatRoute({ runtime, model }));
+    await chat.say("pay alice");
+    const approval = chat.openApproval().approval;
+    const executionId = String(approval?.descriptor?.["executionId"]);
+    const snapshot = structuredClone(chat.messages);
+    await runtime.approve({ executionId });
+
+    await chat.answer({ approved: false });
+    expect(chat.codemodeParts()[0]).toMatchObject({
+      state: "output-error",
+      errorText: expect.stringMatching(/is stale/),
+    });
+    chat.messages = structuredClone(snapshot);
+    await chat.answer({ approved: true, approvalId: `${(approval?.id ?? "").slice(0, -16)}0000000000000000` });
+    expect(chat.codemodeParts()[0]).toMatchObject({
+      state: "output-error",
+      errorText: expect.stringMatching(/is stale/),
+    });
+
+    const other = new Conversation(chatRoute({ runtime, model: scriptedModel(ONE_TRANSFER) }));
+    await other.say("pay alice");
+    const rejectedId = String(other.openApproval().approval?.descriptor?.["executionId"]);
+    await runtime.reject({ executionId: rejectedId });
+    await other.answer({ approved: true });
+    expect(other.codemodeParts()[0]).toMatchObject({
+      state: "output-error",
+      errorText: expect.stringMatching(/is stale: execution .* is rejected/),
+    });
+    expect(ledger.transfers).toEqual([{ to: "alice", amount: 10 }]);
+  });
+});

@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ExecutionRow } from "../../src/inspector/list-executions.js";
+import { createJournalFixture, type JournalFixture } from "../inspector/journal-fixture.js";
+import { cli } from "./cli-support.js";
+
+let fixture: JournalFixture;
+let now: number;
+
+beforeAll(async () => {
+  fixture = await createJournalFixture();
+  now = fixture.clock.now() + 1000;
+});
+afterAll(() => fixture.cleanup());
+
+const run = (...args: string[]) => cli([...args, "--store", fixture.storeUrl], { now, cwd: fixture.dir });
+
+describe("ai-codemode executions", () => {
+  it("prints a table of executions in every status, newest first", async () => {
+    const out = await run("executions");
+    expect(out).toMatchObject({ code: 0, stderr: "" });
+    await expect(out.stdout).toMatchFileSnapshot("./__snapshots__/executions.txt");
+    for (const status of ["running", "paused", "completed", "error", "rejected", "rolled_back"])
+      expect(out.stdout).toContain(status);
+  });
+
+  it("filters by status and by age, and prints JSON with --json", async () => {
+    const paused = JSON.parse((await run("executions", "--status", "paused", "--json")).stdout) as {
+      executions: ExecutionRow[];
+    };
+    expect(paused.executions.map((row) => row.executionId)).toEqual([fixture.ids.paused]);
+    expect(paused.executions[0]).toMatchObject({ status: "paused", passes: 1, calls: 2, pending: 1 });
+    const recent = JSON.parse((await run("executions", "--since", "2m", "--json")).stdout) as {
+      executions: ExecutionRow[];
+    };
+    expect(recent.executions.map((row) => row.executionId)).toEqual([fixture.ids.running, fixture.ids.paused]);
+    const since = JSON.parse(
+      (await run("executions", "--since", "2026-01-01T09:05:00Z", "--limit", "2", "--json")).stdout,
+    ) as { executions: ExecutionRow[] };
+    expect(since.executions).toHaveLength(2);
+  });
+
+  it("refuses a bad status, age or option with exit code 2", async () => {
+    expect(await run("executions", "--status", "done")).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("--status must be one of running, paused"),
+    });
+    expect(await run("executions", "--since", "yesterday")).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("--since takes an age"),
+    });
+    expect(await run("executions", "--older-than", "1h")).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("executions does not take --older-than"),
+    });
+    expect(await run("frobnicate")).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('Unknown command "frobnicate"'),
+    });
+  });
+});
+
+describe("ai-codemode show", () => {
+  const stories = ["approved", "paused", "error", "rejected", "rolledBack", "running"] as const;
+  for (const story of stories) {
+    it(`prints the program and the timeline of the ${story} execution`, async () => {
+      const out = await run("show", fixture.ids[story]);
+      expect(out).toMatchObject({ code: 0, stderr: "" });
+      await expect(out.stdout).toMatchFileSnapshot(`./__snapshots__/show-${story}.txt`);
+    });
+  }
+
+  it("shows passes, replays, the wait and the approval of a resumed execution", async () => {
+    const { stdout } = await run("show", fixture.ids.approved);
+    expect(stdout).toMatch(/Pass 1 .*started\n {2}#1 shop\.list {2}executed, replayed ×1/);
+    expect(stdout).toContain("⏸ waited 3m 05s for approval of #2");
+    expect(stdout).toMatch(
+      /Pass 2 {2}\+3m 05s {2}resumed by the approval of #2\n {2}replayed from the journal: #1\n {2}#2 shop\.buy {2}executed {2}\+3m 05s {2}80 ms/,
+    );
+    expect(stdout).toContain("approved #2 at 2026-01-01 09:04:05Z");
+  });
+
+  it("prints the execution and its timeline as JSON", async () => {
+    const parsed = JSON.parse((await run("show", fixture.ids.approved, "--json")).stdout) as {
+      execution: { executionId: string; calls: unknown[] };
+      timeline: {
+        passes: Array<{ pass: number; trigger: string }>;
+        calls: Array<{ seq: number; pass: number; replayedInPasses: number[] }>;
+      };
+    };
+    expect(parsed.execution.executionId).toBe(fixture.ids.approved);
+    expect(parsed.timeline.passes.map((pass) => pass.trigger)).toEqual(["start", "approval"]);
+    expect(parsed.timeline.calls.map(({ seq, pass, replayedInPasses }) => ({ seq, pass, replayedInPasses }))).toEqual([
+      { seq: 1, pass: 1, replayedInPasses: [2] },
+      { seq: 2, pass: 2, replayedInPasses: [] },
+    ]);
+  });
+
+  it("says so when there is no such execution (exit code 1)", async () => {
+    expect(await run("show", "nope")).toMatchObject({
+      code: 1,
+      stdout: "",
+      stderr: 'No execution nope in runtime "default".\n',
+    });
+  });
+});
+
+describe("ai-codemode pending, approve without --runtime", () => {
+  it("lists what waits for approval", async () => {
+    const out = await run("pending");
+    await expect(out.stdout).toMatchFileSnapshot("./__snapshots__/pending.txt");
+    expect(JSON.parse((await run("pending", "--json")).stdout)).toEqual({
+      pending: [
+        {
+          executionId: fixture.ids.paused,
+          seq: 2,
+          connector: "shop",
+          method: "buy",
+          args: { sku: "tea", quantity: 2 },
+        },
+      ],
+    });
+  });
+
+  it("refuses approve, reject and rollback without the app's runtime, changing nothing", async () => {
+    for (const action of ["approve", "reject", "rollback"]) {
+      const out = await run(action, fixture.ids.paused);
+      expect(out.code).toBe(2);
+      expect(out.stderr).toContain(`${action} runs the app's connectors`);
+      expect(out.stderr).toContain("--runtime <module>");
+    }
+    expect((await fixture.runtime.execution(fixture.ids.paused))?.status).toBe("paused");
+  });
+
+  it("reports a missing database instead of creating one", async () => {
+    const out = await cli(["executions"], { now, cwd: fixture.dir });
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain(`No codemode database at ${fixture.dir}/.codemode/codemode.db`);
+    const fromEnv = await cli(["executions", "--json"], {
+      now,
+      cwd: fixture.dir,
+      env: { CODEMODE_DATABASE_URL: fixture.storeUrl },
+    });
+    expect(JSON.parse(fromEnv.stdout).executions).toHaveLength(7);
+  });
+});
+
+describe("ai-codemode expire and prune (they change the database: last)", () => {
+  it("expires paused runs older than --older-than (on the CLI's clock)", async () => {
+    expect(JSON.parse((await run("expire", "--older-than", "2m", "--json")).stdout)).toEqual({ expired: [] });
+    const out = await run("expire", "--older-than", "1m");
+    expect(out).toMatchObject({ code: 0, stdout: `${fixture.ids.paused}  → rejected\n` });
+    expect((await fixture.runtime.execution(fixture.ids.paused))?.status).toBe("rejected");
+    expect(await run("expire")).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("expire needs --older-than"),
+    });
+  });
+
+  it("prunes ended executions beyond --keep", async () => {
+    const out = JSON.parse((await run("prune", "--keep", "2", "--json")).stdout) as { deleted: string[] };
+    expect(out.deleted.sort()).toEqual(
+      [fixture.ids.approved, fixture.ids.completed, fixture.ids.error, fixture.ids.rejected].sort(),
+    );
+    expect((await run("prune", "--keep", "2")).stdout).toBe("Nothing to prune.\n");
+    const left = JSON.parse((await run("executions", "--json")).stdout) as { executions: ExecutionRow[] };
+    expect(left.executions.map((row) => row.executionId)).toEqual([
+      fixture.ids.running,
+      fixture.ids.paused,
+      fixture.ids.rolledBack,
+    ]);
+  });
+});

@@ -1,0 +1,218 @@
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCodemodeInspector } from "../../src/inspector/create-codemode-inspector.js";
+import { INSPECTOR_SCRIPT } from "../../src/inspector/inspector-page-script.js";
+import { INSPECTOR_STYLE } from "../../src/inspector/inspector-page-style.js";
+import { createJournalFixture, type JournalFixture } from "./journal-fixture.js";
+
+let fixture: JournalFixture;
+let inspector: (request: Request) => Promise<Response>;
+const ORIGIN = "https://app.example";
+
+beforeAll(async () => {
+  fixture = await createJournalFixture();
+  inspector = createCodemodeInspector({
+    runtime: fixture.runtime,
+    authorize: (request) => request.headers.get("authorization") === "Bearer admin",
+    _internal: { now: () => fixture.clock.now() },
+  });
+});
+afterAll(() => fixture.cleanup());
+
+function get(path: string, headers: Record<string, string> = { authorization: "Bearer admin" }): Promise<Response> {
+  return inspector(new Request(`${ORIGIN}${path}`, { headers }));
+}
+
+function post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return inspector(
+    new Request(`${ORIGIN}${path}`, {
+      method: "POST",
+      headers: { authorization: "Bearer admin", "content-type": "application/json", origin: ORIGIN, ...headers },
+      body: JSON.stringify(body),
+    }),
+  );
+}
+
+const hash = (text: string) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`;
+
+describe("the page", () => {
+  it("is one self-contained HTML page under a strict CSP allowing exactly its inline script and style", async () => {
+    const response = await get("/codemode");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    const csp = response.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain(`script-src ${hash(INSPECTOR_SCRIPT)}`);
+    expect(csp).toContain(`style-src ${hash(INSPECTOR_STYLE)}`);
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).not.toContain("unsafe-inline");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    const html = await response.text();
+    expect(html).toContain(`<script>${INSPECTOR_SCRIPT}</script>`);
+    expect(html).not.toMatch(/<script[^>]+src=|<link|https?:\/\//);
+    expect(INSPECTOR_SCRIPT).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function/);
+  });
+});
+
+describe("authorize", () => {
+  it("refuses the page and the API when authorize says no, and acts on nothing", async () => {
+    for (const path of ["/codemode", "/codemode/api/executions", `/codemode/api/executions/${fixture.ids.paused}`]) {
+      const response = await get(path, { authorization: "Bearer guest" });
+      expect(response.status).toBe(401);
+      expect(await response.json()).toEqual({ error: "Not authorized." });
+    }
+    const approve = await post(`/codemode/api/executions/${fixture.ids.paused}/approve`, {}, { authorization: "" });
+    expect(approve.status).toBe(401);
+    expect((await fixture.runtime.execution(fixture.ids.paused))?.status).toBe("paused");
+  });
+
+  it("without authorize, serves only loopback requests in development", async () => {
+    const open = (env: string) =>
+      createCodemodeInspector({ runtime: fixture.runtime, _internal: { env: { NODE_ENV: env } } });
+    const local = new Request("http://localhost:3000/codemode/api/pending", { headers: { host: "localhost:3000" } });
+    expect((await open("development")(local)).status).toBe(200);
+    expect((await open("production")(local.clone())).status).toBe(403);
+    expect(await (await open("production")(local.clone())).json()).toEqual({
+      error:
+        "Not authorized: this inspector has no authorize option, so it only answers loopback requests while NODE_ENV is development.",
+    });
+    const remote = new Request("http://inspector.example/codemode/api/pending", {
+      headers: { host: "inspector.example" },
+    });
+    expect((await open("development")(remote)).status).toBe(403);
+    const rebound = new Request("http://127.0.0.1:3000/codemode/api/pending", {
+      headers: { host: "evil.example:3000" },
+    });
+    expect((await open("development")(rebound)).status).toBe(403);
+  });
+
+  it("refuses unknown options and a missing runtime at construction, naming them", () => {
+    expect(() => createCodemodeInspector({ runtime: fixture.runtime, authorise: () => true } as never)).toThrow(
+      'createCodemodeInspector.authorise is not a known option (did you mean "authorize"?)',
+    );
+    expect(() => createCodemodeInspector({} as never)).toThrow(
+      "runtime must be a runtime from createCodemodeRuntime()",
+    );
+    expect(() => createCodemodeInspector({ runtime: fixture.runtime, authorize: true } as never)).toThrow(
+      "authorize must be a function",
+    );
+  });
+});
+
+describe("the JSON API", () => {
+  it("lists executions with their counts, filters by status, refuses a bad filter", async () => {
+    const list = (await (await get("/codemode/api/executions")).json()) as {
+      runtime: string;
+      executions: Array<{ executionId: string; status: string; calls: number }>;
+    };
+    expect(list.runtime).toBe("default");
+    expect(list.executions.map((row) => row.status)).toEqual([
+      "running",
+      "paused",
+      "rolled_back",
+      "rejected",
+      "error",
+      "completed",
+      "completed",
+    ]);
+    const paused = (await (await get("/codemode/api/executions?status=paused")).json()) as typeof list;
+    expect(paused.executions).toMatchObject([
+      { executionId: fixture.ids.paused, status: "paused", calls: 2, pending: 1 },
+    ]);
+    const bad = await get("/codemode/api/executions?status=finished");
+    expect(bad.status).toBe(400);
+    expect((await get("/codemode/api/executions?limit=0")).status).toBe(400);
+  });
+
+  it("returns one execution with its timeline, and 404 for an unknown id", async () => {
+    const body = (await (await get(`/codemode/api/executions/${fixture.ids.approved}`)).json()) as {
+      execution: { code: string; logs: string[] };
+      timeline: { passes: unknown[]; waits: Array<{ seq: number; from: number; to: number }> };
+    };
+    expect(body.execution.logs).toEqual(["bought 7"]);
+    expect(body.timeline.passes).toHaveLength(2);
+    expect(body.timeline.waits).toEqual([
+      { seq: 2, pass: 1, from: Date.UTC(2026, 0, 1, 9, 1, 0, 240), to: Date.UTC(2026, 0, 1, 9, 4, 5, 240) },
+    ]);
+    const missing = await get("/codemode/api/executions/nope");
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ error: 'No execution nope in runtime "default".' });
+  });
+
+  it("answers under any mount path, including one with /api in it", async () => {
+    const response = await get("/api/admin/codemode/api/pending");
+    expect(await response.json()).toEqual({
+      pending: [
+        {
+          executionId: fixture.ids.paused,
+          seq: 2,
+          connector: "shop",
+          method: "buy",
+          args: { sku: "tea", quantity: 2 },
+        },
+      ],
+    });
+    expect((await get("/api/admin/codemode")).headers.get("content-type")).toBe("text/html; charset=utf-8");
+  });
+
+  it("refuses cross-site actions, non-JSON bodies, wrong methods, and actions when read-only", async () => {
+    const path = `/codemode/api/executions/${fixture.ids.paused}/approve`;
+    expect((await post(path, {}, { origin: "https://evil.example" })).status).toBe(403);
+    const form = await inspector(
+      new Request(`${ORIGIN}${path}`, {
+        method: "POST",
+        headers: { authorization: "Bearer admin", "content-type": "application/x-www-form-urlencoded" },
+        body: "seq=2",
+      }),
+    );
+    expect(form.status).toBe(400);
+    expect((await get(path)).status).toBe(405);
+    expect((await post(path, { seq: "2" })).status).toBe(400);
+    const readOnly = createCodemodeInspector({ runtime: fixture.runtime, readOnly: true, authorize: () => true });
+    const refused = await readOnly(
+      new Request(`${ORIGIN}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }),
+    );
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error: string }).error).toContain("read-only");
+    expect((await fixture.runtime.execution(fixture.ids.paused))?.status).toBe("paused");
+  });
+
+  it("approves through the runtime: the execution resumes and completes; a second approval is refused as data", async () => {
+    const approvedAt = fixture.clock.now();
+    const response = await post(`/codemode/api/executions/${fixture.ids.paused}/approve`, { seq: 2 });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      output: {
+        status: "completed",
+        executionId: fixture.ids.paused,
+        result: { order: 7, sku: "tea", quantity: 2 },
+        logs: ["bought 7"],
+      },
+    });
+    const again = (await (await post(`/codemode/api/executions/${fixture.ids.paused}/approve`, {})).json()) as {
+      output: { status: string; kind: string };
+    };
+    expect(again.output).toMatchObject({ status: "error", kind: "stale" });
+    const detail = (await (await get(`/codemode/api/executions/${fixture.ids.paused}`)).json()) as {
+      timeline: { decisions: Array<{ decision: string; seq: number }> };
+    };
+    expect(detail.timeline.decisions).toEqual([{ decision: "approved", seq: 2, at: approvedAt }]);
+  });
+
+  it("rolls back and rejects through the runtime", async () => {
+    const rollback = (await (await post(`/codemode/api/executions/${fixture.ids.paused}/rollback`, {})).json()) as {
+      output: unknown;
+    };
+    expect(rollback.output).toEqual({
+      status: "rolled_back",
+      executionId: fixture.ids.paused,
+      reverted: [2],
+      skipped: [1],
+      errors: [],
+    });
+    const reject = (await (
+      await post(`/codemode/api/executions/${fixture.ids.completed}/reject`, { reason: "no" })
+    ).json()) as { output: unknown };
+    expect(reject.output).toMatchObject({ status: "error", kind: "stale" });
+  });
+});

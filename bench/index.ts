@@ -5,10 +5,11 @@
  *
  * Run: `npm run bench` (all suites) or `npm run bench -- executor tokens` (some, by name).
  */
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { arch, cpus, loadavg, platform, release, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
 import { run as cold } from "./cold.js";
+import { mergeSections } from "./merge-sections.js";
 import { run as executor } from "./executor.js";
 import { run as journal } from "./journal.js";
 import { run as openapi } from "./openapi.js";
@@ -55,10 +56,20 @@ async function main(): Promise<void> {
     "",
   ].join("\n");
   const text = `${header}\n${sections.join("\n\n")}\n`;
-  writeFileSync(fileURLToPath(new URL("./RESULTS.md", import.meta.url)), text);
+  const file = fileURLToPath(new URL("./RESULTS.md", import.meta.url));
+  // A partial run (`npm run bench -- search`) replaces only its own sections and keeps the others' last results.
+  writeFileSync(file, wanted.size === 0 ? text : mergeSections(readPrevious(file), sections, runNote()));
   process.stdout.write(text);
   // Worker pools and MCP clients may hold handles; the results are written.
   process.exit(0);
+}
+
+function runNote(): string {
+  return `_Run alone: ${new Date().toISOString()}, Node ${process.version}, load ${(loadavg()[0] ?? 0).toFixed(2)}._`;
+}
+
+function readPrevious(file: string): string {
+  return existsSync(file) ? readFileSync(file, "utf8") : "# Benchmark results\n";
 }
 
 await main();

@@ -6,6 +6,7 @@
  * that ended cleanly (see `SandboxModule.runtime`) and replaced after anything else.
  */
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten-core";
+import { useFreshScratchViews } from "./quickjs-fresh-views.js";
 import type { SandboxModule } from "./quickjs-module-pool.js";
 import { SandboxGlobals } from "./sandbox-globals.js";
 import type { HostCaller, HostReply, SessionControls, SessionOutcome, SessionRequest, SessionResult } from "./session-types.js";
@@ -60,6 +61,8 @@ class QuickJSSession {
     this.runtime.setMaxStackSize(request.maxStackBytes);
     this.runtime.setInterruptHandler(() => this.shouldInterrupt());
     this.context = this.runtime.newContext();
+    useFreshScratchViews(this.runtime);
+    useFreshScratchViews(this.context);
   }
 
   async run(): Promise<SessionOutcome> {

@@ -8,13 +8,15 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten-core";
 import { useFreshScratchViews } from "./quickjs-fresh-views.js";
 import type { SandboxModule } from "./quickjs-module-pool.js";
-import { SandboxGlobals } from "./sandbox-globals.js";
+import { SandboxGlobals, tooLongMessage } from "./sandbox-globals.js";
 import type { HostCaller, HostReply, SessionControls, SessionOutcome, SessionRequest, SessionResult } from "./session-types.js";
 
 const MIB = 1024 * 1024;
 /** A kept runtime is replaced after this many runs, bounding what its atom table can accumulate. */
 const MAX_RUNS_PER_RUNTIME = 500;
 const LOG_MARKER_ALLOWANCE = 200;
+/** Encoded arguments of calls still in flight, in multiples of `maxValueChars` (bounds what the host holds for one run). */
+const MAX_INFLIGHT_VALUES = 4;
 /** Memory within this of the cap counts as exhausted when the run failed. */
 const MEMORY_FULL_SLACK_BYTES = 4 * MIB;
 
@@ -33,7 +35,7 @@ type ReportKind = "value" | "rendered" | "error";
 class QuickJSSession {
   private readonly logs: string[] = [];
   private logChars = 0;
-  private report: { kind: ReportKind; text: string } | undefined;
+  private report: { kind: ReportKind; text: string; tagged?: boolean } | undefined;
   /** The program's promise settled (its value or reason is in `settledWith`). */
   private settled: "fulfilled" | "rejected" | undefined;
   private settledWith: QuickJSHandle | undefined;
@@ -42,6 +44,8 @@ class QuickJSSession {
   private stop: "timeout" | "abort" | undefined;
   private crash: unknown;
   private inflight = 0;
+  /** Characters of encoded arguments of calls in flight. */
+  private inflightChars = 0;
   private nextId = 1;
   private readonly replies: Array<[number, HostReply]> = [];
   private wake: (() => void) | undefined;
@@ -113,8 +117,9 @@ class QuickJSSession {
       bindings: request.bindings,
       environment: request.environment,
       maxLogChars: request.maxLogChars,
+      maxValueChars: request.maxValueChars,
       onLog: (text) => this.log(text),
-      onCall: (ns, fn, json) => this.call(ns, fn, json),
+      onCall: (ns, fn, json, tagged) => this.call(ns, fn, json, tagged),
     });
     this.globals = globals;
     const onSettled = (state: "fulfilled" | "rejected"): QuickJSHandle =>
@@ -168,16 +173,26 @@ class QuickJSSession {
     this.controls.onLog?.(line);
   }
 
-  private call(ns: number, fn: number, json: string): number {
+  /** Starts a host call; refuses it (a message) when the arguments of calls in flight would pass their bound. */
+  private call(ns: number, fn: number, json: string, tagged: boolean): number | string {
+    const maxInflight = MAX_INFLIGHT_VALUES * this.request.maxValueChars;
+    if (this.inflightChars + json.length > maxInflight) {
+      return (
+        `Too much data in flight: the calls awaiting the host already carry ${this.inflightChars.toLocaleString("en-US")} characters ` +
+        `of arguments (limit ${maxInflight.toLocaleString("en-US")}). Await some calls before starting more, or pass smaller values.`
+      );
+    }
     const id = this.nextId++;
     this.inflight++;
+    this.inflightChars += json.length;
     const settle = (reply: HostReply): void => {
+      this.inflightChars -= json.length;
       this.replies.push([id, reply]);
       this.signalWake();
     };
     const fail = (error: unknown): void => settle({ ok: false, message: error instanceof Error ? error.message : String(error) });
     try {
-      this.callHost(ns, fn, json).then(settle, fail);
+      this.callHost(ns, fn, json, tagged).then(settle, fail);
     } catch (error) {
       fail(error);
     }
@@ -185,11 +200,15 @@ class QuickJSSession {
   }
 
   /** Turns the settled program into codec JSON, a rendering (value could not cross) or an error message. */
-  private finish(state: "fulfilled" | "rejected", value: QuickJSHandle): { kind: ReportKind; text: string } {
+  private finish(state: "fulfilled" | "rejected", value: QuickJSHandle): { kind: ReportKind; text: string; tagged?: boolean } {
     const globals = this.globals as SandboxGlobals;
     if (state === "rejected") return { kind: "error", text: globals.renderError(value) };
     const encoded = globals.toJson(value, "result");
-    if ("json" in encoded) return { kind: "value", text: encoded.json };
+    if ("json" in encoded) return { kind: "value", text: encoded.json, tagged: encoded.tagged };
+    if ("tooLong" in encoded) {
+      const text = tooLongMessage("The program's result", encoded.tooLong, this.request.maxValueChars, "Return a summary or a page of it instead.");
+      return { kind: "error", text: `RangeError: ${text}` };
+    }
     const text = globals.renderFallback(value, encoded.error);
     encoded.error.dispose();
     return { kind: "rendered", text };
@@ -247,7 +266,7 @@ class QuickJSSession {
         message: `The program ran out of memory: its budget is ${describeBytes(request.memoryLimitBytes)} (memoryLimitBytes). The sandbox was replaced; use less memory (stream or page through data).`,
       };
     }
-    if (report?.kind === "value") return { type: "value", json: report.text };
+    if (report?.kind === "value") return { type: "value", json: report.text, tagged: report.tagged !== false };
     if (report?.kind === "rendered") return { type: "rendered", text: report.text };
     if (report !== undefined) return { type: "error", kind: "exception", message: report.text };
     return {

@@ -12,7 +12,27 @@ import type { MainToWorker, WorkerCall, WorkerStartData, WorkerToMain } from "./
 const port = parentPort;
 if (port === null) throw new Error("quickjs-worker must run in a worker thread");
 const { abortFlag, wasmModule, memoryLimitBytes } = workerData as WorkerStartData;
-const pool = new SandboxModulePool(memoryLimitBytes, 1, wasmModule);
+/** Module pools by memory budget (runs of executors with different budgets share this worker). */
+const pools = new Map<number, SandboxModulePool>();
+/** Budgets whose idle module is kept; older ones are dropped. */
+const MAX_KEPT_BUDGETS = 2;
+
+function poolFor(limit: number): SandboxModulePool {
+  let pool = pools.get(limit);
+  if (pool !== undefined) {
+    pools.delete(limit);
+    pools.set(limit, pool);
+    return pool;
+  }
+  pool = new SandboxModulePool(limit, 1, wasmModule);
+  pools.set(limit, pool);
+  for (const [budget, old] of pools) {
+    if (pools.size <= MAX_KEPT_BUDGETS) break;
+    old.clear();
+    pools.delete(budget);
+  }
+  return pool;
+}
 const replies = new Map<number, (reply: HostReply) => void>();
 let wakeOnAbort: (() => void) | undefined;
 let nextCallId = 1;
@@ -37,6 +57,7 @@ function queueCall(jobId: number, call: WorkerCall): void {
 }
 
 async function runJob(job: Extract<MainToWorker, { type: "run" }>): Promise<void> {
+  const pool = poolFor(job.memoryLimitBytes);
   const sandbox = await pool.acquire();
   const outcome = await runSession(
     sandbox,
@@ -52,11 +73,11 @@ async function runJob(job: Extract<MainToWorker, { type: "run" }>): Promise<void
       },
       onLog: (line) => send({ type: "log", jobId: job.jobId, line }),
     },
-    (ns, fn, json) =>
+    (ns, fn, json, tagged) =>
       new Promise<HostReply>((resolve) => {
         const callId = nextCallId++;
         replies.set(callId, resolve);
-        queueCall(job.jobId, { callId, ns, fn, json });
+        queueCall(job.jobId, { callId, ns, fn, json, tagged });
       }),
   );
   replies.clear();
@@ -71,9 +92,11 @@ port.on("message", (message: MainToWorker) => {
         send({ type: "done", jobId: message.jobId, result: { type: "error", kind: "worker-exit", message: `The sandbox worker failed: ${String(error)}` } });
       });
       break;
-    case "reply":
-      replies.get(message.callId)?.(message.reply);
-      replies.delete(message.callId);
+    case "replies":
+      for (const { callId, reply } of message.replies) {
+        replies.get(callId)?.(reply);
+        replies.delete(callId);
+      }
       break;
     case "abort":
       wakeOnAbort?.();
@@ -81,7 +104,7 @@ port.on("message", (message: MainToWorker) => {
   }
 });
 
-pool.warm(1, { warmUp: false }).then(
+poolFor(memoryLimitBytes).warm(1, { warmUp: false }).then(
   () => send({ type: "ready" }),
   () => send({ type: "ready" }),
 );

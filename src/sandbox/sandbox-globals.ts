@@ -7,17 +7,26 @@
  */
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle } from "quickjs-emscripten-core";
 import { memberPath } from "./codec-validation.js";
-import { PRELUDE_CHUNKS } from "./sandbox-prelude.js";
+import { closestName } from "../shared/closest-name.js";
+import { INTRINSICS_CHUNK, PRELUDE_CHUNKS } from "./sandbox-prelude.js";
 import type { CodeRunEnvironment } from "./types.js";
 
-/** What the sandbox side of a binding call hands the host: its id and codec-JSON arguments. */
-export type SandboxCall = (ns: number, fn: number, argsJson: string) => number;
+/**
+ * What the sandbox side of a binding call hands the host: codec-JSON arguments (`tagged` false for
+ * plain JSON). Returns the call's id, or a message when the call is refused (a limit).
+ */
+export type SandboxCall = (ns: number, fn: number, argsJson: string, tagged: boolean) => number | string;
+
+/** Codec JSON of a value (`tagged` false when plain JSON), why it cannot cross, or its size over the bound. */
+export type Encoded = { json: string; tagged: boolean } | { error: QuickJSHandle } | { tooLong: number };
 
 /** Settings of one context. */
 export interface SandboxGlobalsOptions {
   bindings: Array<{ global: string; functions: string[] }>;
   environment?: CodeRunEnvironment | undefined;
   maxLogChars: number;
+  /** Largest encoded value, measured inside the sandbox before the text is read out. */
+  maxValueChars: number;
   /** Receives each console line (already capped inside the sandbox). */
   onLog: (line: string) => void;
   /** Starts a host call; returns its id. */
@@ -37,6 +46,10 @@ export class SandboxGlobals {
   private readonly parse: QuickJSHandle;
   private readonly config: QuickJSHandle;
   private readonly hostLog: QuickJSHandle;
+  /** Built-ins captured before the program runs; the chunks use these, never the program's globals. */
+  private readonly intrinsics: QuickJSHandle;
+  /** Set once the console budget is spent: later console calls are dropped inside the sandbox. */
+  private logsClosed = false;
   /** `Promise.resolve` and `Promise.prototype.then`, captured before the program runs. */
   readonly promiseResolve: QuickJSHandle;
   readonly promiseThen: QuickJSHandle;
@@ -59,7 +72,13 @@ export class SandboxGlobals {
       this.setValue(this.config, "epochMs", context.newNumber(options.environment.epochMs));
       this.setValue(this.config, "randomSeed", context.newString(options.environment.randomSeed));
     }
-    this.hostLog = this.own(context.newFunction("hostLog", (line) => options.onLog(context.getString(line))));
+    this.intrinsics = this.own(this.evalFactory(INTRINSICS_CHUNK, "intrinsics.js"));
+    this.hostLog = this.own(
+      context.newFunction("hostLog", (line, closed) => {
+        options.onLog(context.getString(line));
+        if (closed !== undefined && context.dump(closed) === true) this.closeConsole();
+      }),
+    );
     // A finalization callback could run after its run ended, in a later run on the same runtime.
     context.defineProp(context.global, "FinalizationRegistry", { value: context.undefined, configurable: false, enumerable: false });
     this.installBindings();
@@ -113,34 +132,56 @@ export class SandboxGlobals {
     return undefined;
   }
 
-  /** Codec JSON of a value, or the sandbox error handle explaining why it cannot cross. */
-  toJson(value: QuickJSHandle, path: string): { json: string } | { error: QuickJSHandle } {
+  /**
+   * Codec JSON of a value, the sandbox error handle explaining why it cannot cross, or its size when
+   * over `maxValueChars` (measured inside the sandbox: an oversized text is never copied out).
+   */
+  toJson(value: QuickJSHandle, path: string): Encoded {
     const { context } = this;
     switch (context.typeof(value)) {
-      case "string":
-        return { json: JSON.stringify(context.getString(value)) };
+      case "string": {
+        const length = this.lengthOf(value);
+        if (length + 2 > this.options.maxValueChars) return { tooLong: length + 2 };
+        return { json: JSON.stringify(context.getString(value)), tagged: false };
+      }
       case "number": {
         const number = context.getNumber(value);
-        if (Number.isFinite(number) && !Object.is(number, -0)) return { json: JSON.stringify(number) };
+        if (Number.isFinite(number) && !Object.is(number, -0)) return { json: JSON.stringify(number), tagged: false };
         break;
       }
       case "boolean":
-        return { json: JSON.stringify(context.dump(value) as boolean) };
+        return { json: JSON.stringify(context.dump(value) as boolean), tagged: false };
       case "undefined":
-        return { json: UNDEFINED_JSON };
+        return { json: UNDEFINED_JSON, tagged: true };
     }
     const plain = this.callChunk("plain", "json", value);
     if (plain.error) return { error: plain.error };
-    const plainJson = context.typeof(plain.value) === "string" ? context.getString(plain.value) : undefined;
+    if (context.typeof(plain.value) === "string") return this.readText(plain.value, false);
     plain.value.dispose();
-    if (plainJson !== undefined) return { json: plainJson };
     const pathHandle = context.newString(path);
     const result = this.callChunk("codec", "encodeJSON", value, pathHandle);
     pathHandle.dispose();
     if (result.error) return { error: result.error };
-    const json = context.getString(result.value);
-    result.value.dispose();
-    return { json };
+    return this.readText(result.value, true);
+  }
+
+  /** Reads (and disposes) a JSON text handle unless it is over the bound. */
+  private readText(text: QuickJSHandle, tagged: boolean): Encoded {
+    const length = this.lengthOf(text);
+    if (length > this.options.maxValueChars) {
+      text.dispose();
+      return { tooLong: length };
+    }
+    const json = this.context.getString(text);
+    text.dispose();
+    return { json, tagged };
+  }
+
+  private lengthOf(text: QuickJSHandle): number {
+    const length = this.context.getProp(text, "length");
+    const value = this.context.getNumber(length);
+    length.dispose();
+    return value;
   }
 
   /** Renders an error (or thrown value) for the model. */
@@ -197,15 +238,22 @@ export class SandboxGlobals {
   private chunk(name: string): QuickJSHandle {
     const cached = this.chunks.get(name);
     if (cached) return cached;
-    const { context } = this;
     const source = PRELUDE_CHUNKS[name];
     if (source === undefined) throw new Error(`unknown prelude chunk ${name}`);
-    const factory = context.unwrapResult(context.evalCode(source, `${name}.js`));
-    const api = context.callFunction(factory, context.undefined, this.config, this.hostLog, this.stringify, this.parse);
-    factory.dispose();
-    const handle = this.own(context.unwrapResult(api));
+    const handle = this.own(this.evalFactory(source, `${name}.js`));
     this.chunks.set(name, handle);
     return handle;
+  }
+
+  /** Compiles a chunk factory and calls it with `(config, hostLog, stringify, parse, intrinsics)`. */
+  private evalFactory(source: string, file: string): QuickJSHandle {
+    const { context } = this;
+    const factory = context.unwrapResult(context.evalCode(source, file));
+    // The intrinsics chunk itself runs before `hostLog` and `intrinsics` exist.
+    const args = [this.config, this.hostLog, this.stringify, this.parse, this.intrinsics].map((handle) => handle ?? context.undefined);
+    const api = context.callFunction(factory, context.undefined, ...args);
+    factory.dispose();
+    return context.unwrapResult(api);
   }
 
   private freeze(target: QuickJSHandle): void {
@@ -227,9 +275,28 @@ export class SandboxGlobals {
         member.dispose();
       });
       this.freeze(target);
-      context.defineProp(context.global, binding.global, { value: target, configurable: false, enumerable: false });
+      const missing = context.newFunction("missing", (key) => context.newString(this.describeMissing(ns, context.getString(key))));
+      const make = context.getProp(this.intrinsics, "namespace");
+      const namespace = context.unwrapResult(context.callFunction(make, context.undefined, target, missing));
+      make.dispose();
+      missing.dispose();
+      context.defineProp(context.global, binding.global, { value: namespace, configurable: false, enumerable: false });
+      namespace.dispose();
       target.dispose();
     });
+  }
+
+  /** The message for calling `key`, which namespace `ns` does not have: the methods it has, the closest name. */
+  private describeMissing(ns: number, key: string): string {
+    const binding = this.options.bindings[ns];
+    if (binding === undefined) return "not a function";
+    const shown = key.length > 80 ? `${key.slice(0, 80)}…` : key;
+    const names = binding.functions;
+    const listed = names.slice(0, 20).join(", ") + (names.length > 20 ? `, … (${names.length} in all)` : "");
+    const suggestion = closestName(key, names);
+    const hint = suggestion === undefined ? "" : ` Did you mean ${memberPath(binding.global, suggestion)}?`;
+    const known = names.length === 0 ? "it has no methods" : `its methods: ${listed}`;
+    return `${memberPath(binding.global, shown)} is not a function: ${binding.global} has no method ${JSON.stringify(shown)}.${hint} (${known})`;
   }
 
   private call(ns: number, fn: number, path: string, args: QuickJSHandle | undefined): QuickJSHandle {
@@ -242,7 +309,14 @@ export class SandboxGlobals {
       encoded.error.dispose();
       return deferred.handle;
     }
-    this.pending.set(this.options.onCall(ns, fn, encoded.json), deferred);
+    const started = "tooLong" in encoded ? tooLongMessage(path, encoded.tooLong, this.options.maxValueChars) : this.options.onCall(ns, fn, encoded.json, encoded.tagged);
+    if (typeof started === "string") {
+      const error = context.newError({ name: "RangeError", message: started });
+      deferred.reject(error);
+      error.dispose();
+      return deferred.handle;
+    }
+    this.pending.set(started, deferred);
     return deferred.handle;
   }
 
@@ -251,6 +325,7 @@ export class SandboxGlobals {
     const target = context.newObject(context.null);
     for (const [name, prefix] of [["log", ""], ["info", ""], ["debug", ""], ["warn", "[warn] "], ["error", "[error] "]] as const) {
       const method = context.newFunction(name, (...args) => {
+        if (this.logsClosed) return undefined;
         const prefixHandle = context.newString(prefix);
         const result = this.callChunk("render", "log", prefixHandle, ...args);
         prefixHandle.dispose();
@@ -265,4 +340,24 @@ export class SandboxGlobals {
     context.defineProp(context.global, "console", { value: target, configurable: true, enumerable: false });
     target.dispose();
   }
+
+  /** Past the log budget: `console` becomes a frozen object of no-op functions that never leave the sandbox. */
+  private closeConsole(): void {
+    if (this.logsClosed) return;
+    this.logsClosed = true;
+    const quiet = this.intrinsics === undefined ? undefined : this.context.getProp(this.intrinsics, "quietConsole");
+    if (quiet === undefined) return;
+    if (this.context.typeof(quiet) === "object") {
+      this.context.defineProp(this.context.global, "console", { value: quiet, configurable: true, enumerable: false });
+    }
+    quiet.dispose();
+  }
+}
+
+/** The message for a value over the size bound. */
+export function tooLongMessage(what: string, chars: number, max: number, advice = "Pass a smaller value: a page of the data, or an id or a path to it."): string {
+  return (
+    `${what} would be ${chars.toLocaleString("en-US")} characters once encoded, over the limit of ${max.toLocaleString("en-US")} ` +
+    `(maxValueChars, the journal's limit). ${advice}`
+  );
 }

@@ -219,20 +219,24 @@ describe.each(ISOLATIONS)("QuickJSExecutor (%s)", (isolation) => {
     expect((await run("1", { signal: AbortSignal.abort() })).error?.kind).toBe("abort");
   });
 
-  it("resolves with worker-exit after dispose and dispose waits for in-flight runs", async () => {
-    const local = new QuickJSExecutor({ isolation });
+  it("dispose stops in-flight runs (kind abort) instead of waiting for their deadline, then refuses runs", async () => {
+    const local = new QuickJSExecutor({ isolation, timeoutMs: 60_000 });
+    const other = new QuickJSExecutor({ isolation, timeoutMs: 60_000 });
     let finished = false;
-    const pending = local
-      .run({ program: "await host.wait(); 'done'", bindings: [{ global: "host", functions: { wait: () => new Promise((resolve) => setTimeout(resolve, 100)) } }] })
-      .then((result) => {
-        finished = true;
-        return result;
-      });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    const wait = () => new Promise((resolve) => setTimeout(() => resolve("late"), 30_000).unref());
+    const pending = local.run({ program: "await host.wait(); 'done'", bindings: [{ global: "host", functions: { wait } }] }).then((result) => {
+      finished = true;
+      return result;
+    });
+    const bystander = other.run({ program: "await host.tick(); 'other'", bindings: [{ global: "host", functions: { tick: () => new Promise((r) => setTimeout(r, 300)) } }] });
+    await new Promise((resolve) => setTimeout(resolve, 50));
     await local.dispose();
     expect(finished).toBe(true);
-    expect((await pending).value).toBe("done");
+    expect((await pending).error).toEqual({ kind: "abort", message: "The run was stopped because its executor was disposed." });
     expect((await local.run({ program: "1", bindings: [] })).error?.kind).toBe("worker-exit");
+    // Disposing one executor never stops the runs of another (they share the substrate).
+    expect((await bystander).value).toBe("other");
+    await other.dispose();
   });
 
   it("runs concurrent programs independently", async () => {

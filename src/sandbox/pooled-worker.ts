@@ -18,7 +18,7 @@ export const HARD_STOP_GRACE_MS = 250;
 /** A worker that has not loaded its QuickJS module by then is terminated (the run fails `worker-exit`). */
 export const WORKER_START_TIMEOUT_MS = 30_000;
 /** The main thread starts binding calls of a batch for at most this long before it yields a turn. */
-export const CALL_SLICE_MS = 8;
+export const CALL_SLICE_MS = 4;
 
 interface ActiveJob {
   jobId: number;

@@ -43,17 +43,42 @@ function send(message: WorkerToMain): void {
 
 /** Calls made since the last flush; sent as one `calls` message once the sandbox yields. */
 let batch: { jobId: number; calls: WorkerCall[] } | undefined;
+/**
+ * Calls the main thread holds at once. Past it, calls wait here (in order) until replies come back:
+ * thousands of calls in flight on the main thread cost it garbage-collection pauses.
+ */
+const MAX_CALLS_AT_HOST = 1_000;
+let callsAtHost = 0;
+const backlog: Array<{ jobId: number; call: WorkerCall }> = [];
 
-function queueCall(jobId: number, call: WorkerCall): void {
-  if (batch === undefined) {
+function flush(): void {
+  const flushed = batch;
+  batch = undefined;
+  if (flushed !== undefined && flushed.calls.length > 0) send({ type: "calls", jobId: flushed.jobId, calls: flushed.calls });
+}
+
+function sendCall(jobId: number, call: WorkerCall): void {
+  callsAtHost++;
+  if (batch === undefined || batch.jobId !== jobId) {
+    flush();
     batch = { jobId, calls: [] };
-    queueMicrotask(() => {
-      const flushed = batch;
-      batch = undefined;
-      if (flushed !== undefined) send({ type: "calls", jobId: flushed.jobId, calls: flushed.calls });
-    });
+    queueMicrotask(flush);
   }
   batch.calls.push(call);
+}
+
+function queueCall(jobId: number, call: WorkerCall): void {
+  if (callsAtHost >= MAX_CALLS_AT_HOST || backlog.length > 0) backlog.push({ jobId, call });
+  else sendCall(jobId, call);
+}
+
+/** A reply came back: send waiting calls in its place. */
+function replied(): void {
+  callsAtHost--;
+  while (callsAtHost < MAX_CALLS_AT_HOST && backlog.length > 0) {
+    const next = backlog.shift() as { jobId: number; call: WorkerCall };
+    sendCall(next.jobId, next.call);
+  }
 }
 
 async function runJob(job: Extract<MainToWorker, { type: "run" }>): Promise<void> {
@@ -80,7 +105,10 @@ async function runJob(job: Extract<MainToWorker, { type: "run" }>): Promise<void
         queueCall(job.jobId, { callId, ns, fn, json, tagged });
       }),
   );
+  // Calls of this job the host never answered no longer count; its waiting calls are dropped.
+  callsAtHost -= replies.size - backlog.length;
   replies.clear();
+  backlog.length = 0;
   pool.release(sandbox, { discard: outcome.discardModule });
   send({ type: "done", jobId: job.jobId, result: outcome.result });
 }
@@ -94,8 +122,11 @@ port.on("message", (message: MainToWorker) => {
       break;
     case "replies":
       for (const { callId, reply } of message.replies) {
-        replies.get(callId)?.(reply);
+        const resolve = replies.get(callId);
+        if (resolve === undefined) continue;
         replies.delete(callId);
+        replied();
+        resolve(reply);
       }
       break;
     case "abort":

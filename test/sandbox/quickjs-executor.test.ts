@@ -300,3 +300,26 @@ describe("QuickJSExecutor (in-process) dead substrate", () => {
     await executor.dispose();
   });
 });
+
+describe("QuickJSExecutor unknown methods", () => {
+  it("names the method, the closest one and the methods that exist; the namespace stays null-prototype and frozen", async () => {
+    const executor = new QuickJSExecutor({ isolation: "in-process" });
+    const functions = { list_issues: async () => [], get_issue: async () => ({}), ["__proto__"]: async () => "proto", constructor: async () => "ctor" };
+    const bindings = [{ global: "github", functions }];
+    const result = await executor.run({ program: "await github.lst_issues()", bindings });
+    expect(result.error?.kind).toBe("exception");
+    expect(result.error?.message).toContain("TypeError: github.lst_issues is not a function: github has no method \"lst_issues\". Did you mean github.list_issues?");
+    expect(result.error?.message).toContain("its methods: list_issues, get_issue, __proto__, constructor");
+    const shape = await executor.run({
+      program:
+        "[Object.getPrototypeOf(github) === null, Object.isFrozen(github), 'lst' in github, typeof github.then, " +
+        "await github.__proto__(), await github.constructor(), Object.keys(github).length]",
+      bindings,
+    });
+    expect(shape.value).toEqual([true, true, false, "undefined", "proto", "ctor", 4]);
+    const many = Object.fromEntries(Array.from({ length: 50 }, (_, index) => [`method_${index}`, async () => index]));
+    const listed = await executor.run({ program: "await big.nope()", bindings: [{ global: "big", functions: many }] });
+    expect(listed.error?.message).toContain("method_19, … (50 in all)");
+    await executor.dispose();
+  });
+});

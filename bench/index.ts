@@ -9,6 +9,7 @@ import { writeFileSync } from "node:fs";
 import { arch, cpus, loadavg, platform, release, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
 import { run as executor } from "./executor.js";
+import { run as hostile } from "./hostile.js";
 import { run as journal } from "./journal.js";
 import { run as openapi } from "./openapi.js";
 import { run as tokens } from "./tokens.js";
@@ -18,6 +19,7 @@ const SUITES: Array<[name: string, run: () => Promise<string>]> = [
   ["journal", journal],
   ["tokens", tokens],
   ["openapi", openapi],
+  ["hostile", hostile],
 ];
 
 function machine(): string {

@@ -76,6 +76,11 @@ class QuickJSSession {
     try {
       this.start();
       await this.pump();
+      if (this.stop === undefined) {
+        // Past this point the deadline still applies but leftover jobs do not run (shouldInterrupt).
+        this.finishing = true;
+        this.globals?.flushLogs();
+      }
       if (this.stop === undefined && this.settled !== undefined && this.settledWith !== undefined) {
         this.finishing = true;
         this.report = this.finish(this.settled, this.settledWith);

@@ -50,6 +50,8 @@ export class SandboxGlobals {
   private readonly intrinsics: QuickJSHandle;
   /** Set once the console budget is spent: later console calls are dropped inside the sandbox. */
   private logsClosed = false;
+  /** The host-function console installed first. */
+  private consoleTarget: QuickJSHandle | undefined;
   /** `Promise.resolve` and `Promise.prototype.then`, captured before the program runs. */
   readonly promiseResolve: QuickJSHandle;
   readonly promiseThen: QuickJSHandle;
@@ -74,8 +76,10 @@ export class SandboxGlobals {
     }
     this.intrinsics = this.own(this.evalFactory(INTRINSICS_CHUNK, "intrinsics.js"));
     this.hostLog = this.own(
-      context.newFunction("hostLog", (line, closed) => {
-        options.onLog(context.getString(line));
+      context.newFunction("hostLog", (batch, closed) => {
+        // A JSON array of lines, made with the captured `JSON.stringify` (see the render chunk).
+        const lines = JSON.parse(context.getString(batch)) as unknown;
+        if (Array.isArray(lines)) for (const line of lines) if (typeof line === "string") options.onLog(line);
         if (closed !== undefined && context.dump(closed) === true) this.closeConsole();
       }),
     );
@@ -320,9 +324,32 @@ export class SandboxGlobals {
     return deferred.handle;
   }
 
+  /** Hands the host the console lines still buffered inside the sandbox. */
+  flushLogs(): void {
+    if (!this.chunks.has("render")) return;
+    const result = this.callChunk("render", "flush");
+    if (result.error) result.error.dispose();
+    else result.value.dispose();
+  }
+
+  /**
+   * `console` starts as host functions (no chunk compiled for runs that never log). The first call
+   * compiles the render chunk and, unless the program replaced `console`, swaps in the chunk's own
+   * console, whose lines reach the host in batches.
+   */
   private installConsole(): void {
     const { context } = this;
-    const target = context.newObject(context.null);
+    const target = this.own(context.newObject(context.null));
+    this.consoleTarget = target;
+    const swap = (): void => {
+      const current = context.getProp(context.global, "console");
+      const unchanged = context.sameValue(current, target);
+      current.dispose();
+      if (!unchanged || this.logsClosed) return;
+      const inner = context.getProp(this.chunk("render"), "console");
+      context.defineProp(context.global, "console", { value: inner, configurable: true, enumerable: false });
+      inner.dispose();
+    };
     for (const [name, prefix] of [["log", ""], ["info", ""], ["debug", ""], ["warn", "[warn] "], ["error", "[error] "]] as const) {
       const method = context.newFunction(name, (...args) => {
         if (this.logsClosed) return undefined;
@@ -331,6 +358,7 @@ export class SandboxGlobals {
         prefixHandle.dispose();
         if (result.error) return result;
         result.value.dispose();
+        swap();
         return undefined;
       });
       context.setProp(target, name, method);
@@ -338,18 +366,22 @@ export class SandboxGlobals {
     }
     this.freeze(target);
     context.defineProp(context.global, "console", { value: target, configurable: true, enumerable: false });
-    target.dispose();
   }
 
-  /** Past the log budget: `console` becomes a frozen object of no-op functions that never leave the sandbox. */
+  /** Past the log budget: a console of ours becomes a frozen object of no-op functions that never leave the sandbox. */
   private closeConsole(): void {
     if (this.logsClosed) return;
     this.logsClosed = true;
-    const quiet = this.intrinsics === undefined ? undefined : this.context.getProp(this.intrinsics, "quietConsole");
-    if (quiet === undefined) return;
-    if (this.context.typeof(quiet) === "object") {
-      this.context.defineProp(this.context.global, "console", { value: quiet, configurable: true, enumerable: false });
-    }
+    const { context } = this;
+    const current = context.getProp(context.global, "console");
+    const render = this.chunks.get("render");
+    const chunkConsole = render === undefined ? undefined : context.getProp(render, "console");
+    const ours = (this.consoleTarget !== undefined && context.sameValue(current, this.consoleTarget)) || (chunkConsole !== undefined && context.sameValue(current, chunkConsole));
+    chunkConsole?.dispose();
+    current.dispose();
+    if (!ours) return;
+    const quiet = context.getProp(this.intrinsics, "quietConsole");
+    context.defineProp(context.global, "console", { value: quiet, configurable: true, enumerable: false });
     quiet.dispose();
   }
 }

@@ -42,7 +42,7 @@ function namespace(target, missing) {
 }
 return O.freeze({ __proto__: null, String, Date, Map, Set, Uint8Array, ArrayBuffer, TypeError, Error, BigInt, iterator: Symbol.iterator,
   keys: O.keys, getProto: O.getPrototypeOf, define: O.defineProperty, ownDesc, hasOwn: O.prototype.hasOwnProperty, objectProto: O.prototype,
-  isArray: Array.isArray, quietConsole: quiet, namespace });
+  isArray: Array.isArray, quietConsole: quiet, namespace, now: Date.now, freeze: O.freeze });
 })`;
 
 /**
@@ -268,7 +268,17 @@ function fallback(value, error) {
   try { text = render(value, { left: 100000 }, 0, [], true); } catch (again) { text = "[result could not be rendered]"; }
   return text + " (the result was rendered as a string: " + (error && error.message ? error.message : S(error)) + ")";
 }
-let left = config.maxLogChars, truncated = false;
+let left = config.maxLogChars, truncated = false, pending = [], lastFlush = -Infinity;
+const now = I.now, FLUSH_LINES = 64, FLUSH_MS = 20;
+// Lines travel to the host in batches (one crossing per 64 lines or 20 ms, the first line at once);
+// once the budget is spent, console calls end here.
+function flush() {
+  if (pending.length === 0) return;
+  const batch = pending;
+  pending = [];
+  lastFlush = now();
+  hostLog(stringify(batch), truncated);
+}
 function log(prefix) {
   if (truncated) return;
   const budget = { left: left + 1 }, parts = [];
@@ -279,9 +289,12 @@ function log(prefix) {
     truncated = true;
   }
   left -= line.length;
-  hostLog(line, truncated);
+  pending.push(line);
+  if (truncated || pending.length >= FLUSH_LINES || now() - lastFlush > FLUSH_MS) flush();
 }
-return { renderError, fallback, log };
+const method = (prefix) => function () { const args = [prefix]; for (let i = 0; i < arguments.length; i++) args.push(arguments[i]); log.apply(undefined, args); };
+const console = I.freeze({ __proto__: null, log: method(""), info: method(""), debug: method(""), warn: method("[warn] "), error: method("[error] ") });
+return { renderError, fallback, log, flush, console };
 })`;
 
 /** Frozen `Date` and seeded `Math.random` (xmur3 hash of the seed feeding sfc32). */

@@ -50,6 +50,8 @@ export class SandboxGlobals {
   private readonly intrinsics: QuickJSHandle;
   /** Set once the console budget is spent: later console calls are dropped inside the sandbox. */
   private logsClosed = false;
+  /** The last member read from a namespace that does not have it. */
+  private lastMissing: { ns: number; key: string } | undefined;
   /** The host-function console installed first. */
   private consoleTarget: QuickJSHandle | undefined;
   /** `Promise.resolve` and `Promise.prototype.then`, captured before the program runs. */
@@ -188,9 +190,15 @@ export class SandboxGlobals {
     return value;
   }
 
-  /** Renders an error (or thrown value) for the model. */
+  /**
+   * Renders an error (or thrown value) for the model. QuickJS's `TypeError: not a function` names
+   * nothing; after the program read a member a namespace does not have, it names that member.
+   */
   renderError(error: QuickJSHandle): string {
-    return this.renderText("renderError", error, this.context.true);
+    const text = this.renderText("renderError", error, this.context.true);
+    const missing = this.lastMissing;
+    if (missing === undefined || !text.startsWith("TypeError: not a function")) return text;
+    return `TypeError: ${this.describeMissing(missing.ns, missing.key)}${text.slice("TypeError: not a function".length)}`;
   }
 
   /** Renders a completion value that cannot cross, with the reason. */
@@ -279,7 +287,9 @@ export class SandboxGlobals {
         member.dispose();
       });
       this.freeze(target);
-      const missing = context.newFunction("missing", (key) => context.newString(this.describeMissing(ns, context.getString(key))));
+      const missing = context.newFunction("missing", (key) => {
+        this.lastMissing = { ns, key: context.getString(key) };
+      });
       const make = context.getProp(this.intrinsics, "namespace");
       const namespace = context.unwrapResult(context.callFunction(make, context.undefined, target, missing));
       make.dispose();

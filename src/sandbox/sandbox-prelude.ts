@@ -25,19 +25,19 @@ export const MAX_BIGINT_BITS = 13_288;
 /**
  * Built-ins captured before the program runs, a quiet `console` (installed once the log budget is
  * spent, so later calls never leave the sandbox) and `namespace(target, missing)`: the proxy each
- * binding namespace is seen through, which answers an unknown method with a function that throws
- * the host's explanation (which methods exist, the closest name) instead of `not a function`.
+ * binding namespace is seen through. Reading a member it does not have still gives `undefined`, and
+ * tells the host (`missing(key)`), so that a run failing with QuickJS's bare `TypeError: not a
+ * function` is reported with the method, the closest name and the methods that exist.
  */
 export const INTRINSICS_CHUNK = String.raw`(function () {
 "use strict";
-const O = Object, noop = function () {}, T = TypeError, ownDesc = O.getOwnPropertyDescriptor, P = Proxy;
+const O = Object, noop = function () {}, ownDesc = O.getOwnPropertyDescriptor, P = Proxy;
 const quiet = O.freeze({ __proto__: null, log: noop, info: noop, debug: noop, warn: noop, error: noop });
 const quietKeys = { __proto__: null, then: 1, toJSON: 1, toString: 1, valueOf: 1, constructor: 1, inspect: 1, $$typeof: 1, nodeType: 1, asymmetricMatch: 1 };
 function namespace(target, missing) {
   return new P(target, { __proto__: null, get(t, key) {
-    if (typeof key !== "string" || ownDesc(t, key) !== undefined || quietKeys[key] === 1 || key === "__proto__") return t[key];
-    const message = missing(key);
-    return function () { throw new T(message); };
+    if (typeof key === "string" && ownDesc(t, key) === undefined && quietKeys[key] !== 1) missing(key);
+    return t[key];
   } });
 }
 return O.freeze({ __proto__: null, String, Date, Map, Set, Uint8Array, ArrayBuffer, TypeError, Error, BigInt, iterator: Symbol.iterator,

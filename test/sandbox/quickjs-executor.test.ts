@@ -312,11 +312,11 @@ describe("QuickJSExecutor unknown methods", () => {
     expect(result.error?.message).toContain("its methods: list_issues, get_issue, __proto__, constructor");
     const shape = await executor.run({
       program:
-        "[Object.getPrototypeOf(github) === null, Object.isFrozen(github), 'lst' in github, typeof github.then, " +
+        "[Object.getPrototypeOf(github) === null, Object.isFrozen(github), 'lst' in github, typeof github.then + typeof github.lst, " +
         "await github.__proto__(), await github.constructor(), Object.keys(github).length]",
       bindings,
     });
-    expect(shape.value).toEqual([true, true, false, "undefined", "proto", "ctor", 4]);
+    expect(shape.value).toEqual([true, true, false, "undefinedundefined", "proto", "ctor", 4]);
     const many = Object.fromEntries(Array.from({ length: 50 }, (_, index) => [`method_${index}`, async () => index]));
     const listed = await executor.run({ program: "await big.nope()", bindings: [{ global: "big", functions: many }] });
     expect(listed.error?.message).toContain("method_19, … (50 in all)");

@@ -8,7 +8,7 @@ import { CodecError, deserializeValue, serializeValueTagged } from "./codec.js";
 import { memberPath } from "./codec-validation.js";
 import type { HostCaller, HostReply, SessionBinding } from "./session-types.js";
 import type { CodeBindingFunction, CodeBindingNamespace } from "./types.js";
-import { tooLongMessage } from "./sandbox-globals.js";
+import { tooLongMessage } from "./boundary-messages.js";
 
 /** The message of a thrown value, for the program. */
 export function messageOf(error: unknown): string {

@@ -8,7 +8,8 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten-core";
 import { useFreshScratchViews } from "./quickjs-fresh-views.js";
 import type { SandboxModule } from "./quickjs-module-pool.js";
-import { SandboxGlobals, tooLongMessage } from "./sandbox-globals.js";
+import { tooLongMessage } from "./boundary-messages.js";
+import { SandboxGlobals } from "./sandbox-globals.js";
 import type { HostCaller, HostReply, SessionControls, SessionOutcome, SessionRequest, SessionResult } from "./session-types.js";
 
 const MIB = 1024 * 1024;

@@ -7,7 +7,7 @@
  */
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle } from "quickjs-emscripten-core";
 import { memberPath } from "./codec-validation.js";
-import { closestName } from "../shared/closest-name.js";
+import { describeMissing, tooLongMessage } from "./boundary-messages.js";
 import { INTRINSICS_CHUNK, PRELUDE_CHUNKS } from "./sandbox-prelude.js";
 import type { CodeRunEnvironment } from "./types.js";
 
@@ -16,6 +16,7 @@ import type { CodeRunEnvironment } from "./types.js";
  * plain JSON). Returns the call's id, or a message when the call is refused (a limit).
  */
 export type SandboxCall = (ns: number, fn: number, argsJson: string, tagged: boolean) => number | string;
+
 
 /** Codec JSON of a value (`tagged` false when plain JSON), why it cannot cross, or its size over the bound. */
 export type Encoded = { json: string; tagged: boolean } | { error: QuickJSHandle } | { tooLong: number };
@@ -198,7 +199,7 @@ export class SandboxGlobals {
     const text = this.renderText("renderError", error, this.context.true);
     const missing = this.lastMissing;
     if (missing === undefined || !text.startsWith("TypeError: not a function")) return text;
-    return `TypeError: ${this.describeMissing(missing.ns, missing.key)}${text.slice("TypeError: not a function".length)}`;
+    return `TypeError: ${describeMissing(this.options.bindings[missing.ns], missing.key)}${text.slice("TypeError: not a function".length)}`;
   }
 
   /** Renders a completion value that cannot cross, with the reason. */
@@ -300,19 +301,6 @@ export class SandboxGlobals {
     });
   }
 
-  /** The message for calling `key`, which namespace `ns` does not have: the methods it has, the closest name. */
-  private describeMissing(ns: number, key: string): string {
-    const binding = this.options.bindings[ns];
-    if (binding === undefined) return "not a function";
-    const shown = key.length > 80 ? `${key.slice(0, 80)}…` : key;
-    const names = binding.functions;
-    const listed = names.slice(0, 20).join(", ") + (names.length > 20 ? `, … (${names.length} in all)` : "");
-    const suggestion = closestName(key, names);
-    const hint = suggestion === undefined ? "" : ` Did you mean ${memberPath(binding.global, suggestion)}?`;
-    const known = names.length === 0 ? "it has no methods" : `its methods: ${listed}`;
-    return `${memberPath(binding.global, shown)} is not a function: ${binding.global} has no method ${JSON.stringify(shown)}.${hint} (${known})`;
-  }
-
   private call(ns: number, fn: number, path: string, args: QuickJSHandle | undefined): QuickJSHandle {
     const { context } = this;
     const deferred = context.newPromise();
@@ -394,12 +382,4 @@ export class SandboxGlobals {
     context.defineProp(context.global, "console", { value: quiet, configurable: true, enumerable: false });
     quiet.dispose();
   }
-}
-
-/** The message for a value over the size bound. */
-export function tooLongMessage(what: string, chars: number, max: number, advice = "Pass a smaller value: a page of the data, or an id or a path to it."): string {
-  return (
-    `${what} would be ${chars.toLocaleString("en-US")} characters once encoded, over the limit of ${max.toLocaleString("en-US")} ` +
-    `(maxValueChars, the journal's limit). ${advice}`
-  );
 }

@@ -21,9 +21,34 @@ export function describeMissing(binding: { global: string; functions: string[] }
 }
 
 /** The message for a value over the size bound. */
-export function tooLongMessage(what: string, chars: number, max: number, advice = "Pass a smaller value: a page of the data, or an id or a path to it."): string {
-  return (
-    `${what} would be ${chars.toLocaleString("en-US")} characters once encoded, over the limit of ${max.toLocaleString("en-US")} ` +
-    `(maxValueChars, the journal's limit). ${advice}`
-  );
+export function tooLongMessage(
+  what: string,
+  chars: number,
+  max: number,
+  advice = "Pass a smaller value: a page of the data, or an id or a path to it.",
+  bound = "maxValueChars, the journal's limit",
+): string {
+  return `${what} would be ${chars.toLocaleString("en-US")} characters once encoded, over the limit of ${max.toLocaleString("en-US")} (${bound}). ${advice}`;
+}
+
+/**
+ * What a binding receives for arguments too large to cross: a value whose every use throws a
+ * `CodecError` saying so (the sandbox sent only the size). Encoding it (the runtime journals the
+ * arguments first) fails with that error, so the durable runtime ends the run with kind `limit`;
+ * a plain binding that reads it fails the call with the same message.
+ */
+export function oversizedArguments(error: Error): object {
+  const refuse = (): never => {
+    throw error;
+  };
+  return new Proxy(Object.create(null) as object, {
+    get: refuse,
+    has: refuse,
+    ownKeys: refuse,
+    getPrototypeOf: refuse,
+    getOwnPropertyDescriptor: refuse,
+    set: refuse,
+    defineProperty: refuse,
+    deleteProperty: refuse,
+  });
 }

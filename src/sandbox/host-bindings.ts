@@ -8,7 +8,7 @@ import { CodecError, deserializeValue, serializeValueTagged } from "./codec.js";
 import { memberPath } from "./codec-validation.js";
 import type { HostCaller, HostReply, SessionBinding } from "./session-types.js";
 import type { CodeBindingFunction, CodeBindingNamespace } from "./types.js";
-import { tooLongMessage } from "./boundary-messages.js";
+import { oversizedArguments, tooLongMessage } from "./boundary-messages.js";
 
 /** The message of a thrown value, for the program. */
 export function messageOf(error: unknown): string {
@@ -19,6 +19,13 @@ export function messageOf(error: unknown): string {
   } catch {
     return String(error);
   }
+}
+
+function oversizedMessage(chars: number, max: number): string {
+  return (
+    `would be ${chars.toLocaleString("en-US")} characters once encoded, over the journal's limit of ${max.toLocaleString("en-US")} ` +
+    "(maxValueChars); they were never sent to the host"
+  );
 }
 
 /** Reads a value the sandbox encoded: plain JSON directly, tagged codec JSON validated and decoded. */
@@ -46,7 +53,7 @@ export function prepareBindings(namespaces: CodeBindingNamespace[], maxValueChar
     }
     table.push({ global: namespace.global, names, fns });
   }
-  const callHost: HostCaller = async (ns, fn, argsJson, tagged): Promise<HostReply> => {
+  const callHost: HostCaller = async (ns, fn, argsJson, tagged, oversize): Promise<HostReply> => {
     const entry = table[ns];
     const binding = entry?.fns[fn];
     const name = entry?.names[fn];
@@ -55,8 +62,9 @@ export function prepareBindings(namespaces: CodeBindingNamespace[], maxValueChar
     // The sandbox measured the arguments already; this guards against a sandbox that did not.
     if (argsJson.length > maxValueChars) return { ok: false, message: tooLongMessage(`${label} arguments`, argsJson.length, maxValueChars) };
     let value: unknown;
+    const refused = oversize === undefined ? undefined : new CodecError({ path: `${label} arguments`, overLimit: true, message: oversizedMessage(oversize, maxValueChars) });
     try {
-      value = await binding(readSandboxValue(argsJson, tagged, `${label} arguments`));
+      value = await binding(refused === undefined ? readSandboxValue(argsJson, tagged, `${label} arguments`) : oversizedArguments(refused));
     } catch (error) {
       return { ok: false, message: messageOf(error) };
     }
@@ -67,6 +75,7 @@ export function prepareBindings(namespaces: CodeBindingNamespace[], maxValueChar
       }
       return { ok: true, json: text, tagged: resultTagged };
     } catch (error) {
+      if (refused !== undefined && error === refused) return { ok: false, message: refused.message };
       if (CodecError.isInstance(error) && (error as CodecError).overLimit) {
         return { ok: false, message: `The result of ${label} is ${(error as CodecError).message.replace(/^value: /, "")} (maxValueChars, the journal's limit). Ask for less: a page, a filter, or fewer fields.` };
       }

@@ -36,12 +36,13 @@ let nextJobId = 1;
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Waits for the worker's `ready` message (its module instantiated). */
-function whenReady(worker: Worker): Promise<void> {
+function whenReady(worker: Worker, keepAlive: boolean): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
       void worker.terminate();
       settle(new Error(`the sandbox worker did not start within ${WORKER_START_TIMEOUT_MS} ms`));
     }, WORKER_START_TIMEOUT_MS);
+    if (!keepAlive) timer.unref();
     const onMessage = (message: unknown): void => {
       if (isWorkerToMain(message) && message.type === "ready") settle();
     };
@@ -76,13 +77,17 @@ export class PooledWorker {
     worker.unref();
   }
 
-  /** Starts a worker; `memoryLimitBytes` is the budget of the module it prepares first. */
-  static async start(memoryLimitBytes: number, onDeath: (worker: PooledWorker) => void): Promise<PooledWorker> {
+  /**
+   * Starts a worker; `memoryLimitBytes` is the budget of the module it prepares first. A worker
+   * started ahead of need (`keepAlive` false) does not keep the process alive while it starts.
+   */
+  static async start(memoryLimitBytes: number, onDeath: (worker: PooledWorker) => void, keepAlive = true): Promise<PooledWorker> {
     const abortFlag = new Int32Array(new SharedArrayBuffer(4));
     const workerData: WorkerStartData = { abortFlag, wasmModule: await compileQuickJSWasm(), memoryLimitBytes };
     const worker = startQuickJSWorker({ workerData, resourceLimits: { stackSizeMb: WORKER_STACK_SIZE_MB } });
+    if (!keepAlive) worker.unref();
     // Wait for "ready" so start-up never counts against a run's budget.
-    await whenReady(worker);
+    await whenReady(worker, keepAlive);
     return new PooledWorker(worker, abortFlag, onDeath);
   }
 
@@ -177,13 +182,13 @@ export class PooledWorker {
    */
   private async startCalls(active: ActiveJob, calls: WorkerCall[]): Promise<void> {
     let sliceStart = performance.now();
-    for (const { callId, ns, fn, json, tagged } of calls) {
+    for (const { callId, ns, fn, json, tagged, oversize } of calls) {
       if (performance.now() - sliceStart > CALL_SLICE_MS) {
         await nextTurn();
         sliceStart = performance.now();
       }
       if (this.active !== active) return;
-      active.job.callHost(ns, fn, json, tagged).then(
+      active.job.callHost(ns, fn, json, tagged, oversize).then(
         (reply) => this.queueReply(active, callId, reply),
         () => undefined,
       );

@@ -18,6 +18,11 @@ const MAX_RUNS_PER_RUNTIME = 500;
 const LOG_MARKER_ALLOWANCE = 200;
 /** Encoded arguments of calls still in flight, in multiples of `maxValueChars` (bounds what the host holds for one run). */
 const MAX_INFLIGHT_VALUES = 4;
+/**
+ * The program's result may be larger than `maxValueChars` (SPEC: a final result too large for the
+ * journal is returned to the caller and journaled as a placeholder), up to this multiple of it.
+ */
+export const MAX_RESULT_VALUES = 4;
 /** Memory within this of the cap counts as exhausted when the run failed. */
 const MEMORY_FULL_SLACK_BYTES = 4 * MIB;
 
@@ -125,7 +130,7 @@ class QuickJSSession {
       maxLogChars: request.maxLogChars,
       maxValueChars: request.maxValueChars,
       onLog: (text) => this.log(text),
-      onCall: (ns, fn, json, tagged) => this.call(ns, fn, json, tagged),
+      onCall: (ns, fn, json, tagged, oversize) => this.call(ns, fn, json, tagged, oversize),
     });
     this.globals = globals;
     const onSettled = (state: "fulfilled" | "rejected"): QuickJSHandle =>
@@ -180,7 +185,7 @@ class QuickJSSession {
   }
 
   /** Starts a host call; refuses it (a message) when the arguments of calls in flight would pass their bound. */
-  private call(ns: number, fn: number, json: string, tagged: boolean): number | string {
+  private call(ns: number, fn: number, json: string, tagged: boolean, oversize?: number): number | string {
     const maxInflight = MAX_INFLIGHT_VALUES * this.request.maxValueChars;
     if (this.inflightChars + json.length > maxInflight) {
       return (
@@ -198,7 +203,7 @@ class QuickJSSession {
     };
     const fail = (error: unknown): void => settle({ ok: false, message: error instanceof Error ? error.message : String(error) });
     try {
-      this.callHost(ns, fn, json, tagged).then(settle, fail);
+      this.callHost(ns, fn, json, tagged, oversize).then(settle, fail);
     } catch (error) {
       fail(error);
     }
@@ -209,10 +214,11 @@ class QuickJSSession {
   private finish(state: "fulfilled" | "rejected", value: QuickJSHandle): { kind: ReportKind; text: string; tagged?: boolean } {
     const globals = this.globals as SandboxGlobals;
     if (state === "rejected") return { kind: "error", text: globals.renderError(value) };
-    const encoded = globals.toJson(value, "result");
+    const encoded = globals.toJson(value, "result", MAX_RESULT_VALUES * this.request.maxValueChars);
     if ("json" in encoded) return { kind: "value", text: encoded.json, tagged: encoded.tagged };
     if ("tooLong" in encoded) {
-      const text = tooLongMessage("The program's result", encoded.tooLong, this.request.maxValueChars, "Return a summary or a page of it instead.");
+      const max = MAX_RESULT_VALUES * this.request.maxValueChars;
+      const text = tooLongMessage("The program's result", encoded.tooLong, max, "Return a summary or a page of it instead.", "4 × maxValueChars");
       return { kind: "error", text: `RangeError: ${text}` };
     }
     const text = globals.renderFallback(value, encoded.error);

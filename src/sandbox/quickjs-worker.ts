@@ -98,11 +98,11 @@ async function runJob(job: Extract<MainToWorker, { type: "run" }>): Promise<void
       },
       onLog: (line) => send({ type: "log", jobId: job.jobId, line }),
     },
-    (ns, fn, json, tagged) =>
+    (ns, fn, json, tagged, oversize) =>
       new Promise<HostReply>((resolve) => {
         const callId = nextCallId++;
         replies.set(callId, resolve);
-        queueCall(job.jobId, { callId, ns, fn, json, tagged });
+        queueCall(job.jobId, { callId, ns, fn, json, tagged, oversize });
       }),
   );
   // Calls of this job the host never answered no longer count; its waiting calls are dropped.

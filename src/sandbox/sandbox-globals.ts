@@ -7,7 +7,8 @@
  */
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle } from "quickjs-emscripten-core";
 import { memberPath } from "./codec-validation.js";
-import { describeMissing, tooLongMessage } from "./boundary-messages.js";
+import { describeMissing } from "./boundary-messages.js";
+import { SandboxConsole } from "./sandbox-console.js";
 import { INTRINSICS_CHUNK, PRELUDE_CHUNKS } from "./sandbox-prelude.js";
 import type { CodeRunEnvironment } from "./types.js";
 
@@ -15,7 +16,7 @@ import type { CodeRunEnvironment } from "./types.js";
  * What the sandbox side of a binding call hands the host: codec-JSON arguments (`tagged` false for
  * plain JSON). Returns the call's id, or a message when the call is refused (a limit).
  */
-export type SandboxCall = (ns: number, fn: number, argsJson: string, tagged: boolean) => number | string;
+export type SandboxCall = (ns: number, fn: number, argsJson: string, tagged: boolean, oversize?: number) => number | string;
 
 
 /** Codec JSON of a value (`tagged` false when plain JSON), why it cannot cross, or its size over the bound. */
@@ -49,12 +50,9 @@ export class SandboxGlobals {
   private readonly hostLog: QuickJSHandle;
   /** Built-ins captured before the program runs; the chunks use these, never the program's globals. */
   private readonly intrinsics: QuickJSHandle;
-  /** Set once the console budget is spent: later console calls are dropped inside the sandbox. */
-  private logsClosed = false;
+  private console: SandboxConsole | undefined;
   /** The last member read from a namespace that does not have it. */
   private lastMissing: { ns: number; key: string } | undefined;
-  /** The host-function console installed first. */
-  private consoleTarget: QuickJSHandle | undefined;
   /** `Promise.resolve` and `Promise.prototype.then`, captured before the program runs. */
   readonly promiseResolve: QuickJSHandle;
   readonly promiseThen: QuickJSHandle;
@@ -83,13 +81,21 @@ export class SandboxGlobals {
         // A JSON array of lines, made with the captured `JSON.stringify` (see the render chunk).
         const lines = JSON.parse(context.getString(batch)) as unknown;
         if (Array.isArray(lines)) for (const line of lines) if (typeof line === "string") options.onLog(line);
-        if (closed !== undefined && context.dump(closed) === true) this.closeConsole();
+        if (closed !== undefined && context.dump(closed) === true) this.console?.close();
       }),
     );
     // A finalization callback could run after its run ended, in a later run on the same runtime.
     context.defineProp(context.global, "FinalizationRegistry", { value: context.undefined, configurable: false, enumerable: false });
     this.installBindings();
-    this.installConsole();
+    this.console = new SandboxConsole({
+      context,
+      intrinsics: this.intrinsics,
+      own: (handle) => this.own(handle),
+      freeze: (target) => this.freeze(target),
+      callChunk: (name, member, ...args) => this.callChunk(name, member, ...args),
+      chunk: (name) => this.chunk(name),
+      compiled: (name) => this.chunks.get(name),
+    });
     if (options.environment) this.chunk("environment");
   }
 
@@ -143,12 +149,12 @@ export class SandboxGlobals {
    * Codec JSON of a value, the sandbox error handle explaining why it cannot cross, or its size when
    * over `maxValueChars` (measured inside the sandbox: an oversized text is never copied out).
    */
-  toJson(value: QuickJSHandle, path: string): Encoded {
+  toJson(value: QuickJSHandle, path: string, max = this.options.maxValueChars): Encoded {
     const { context } = this;
     switch (context.typeof(value)) {
       case "string": {
         const length = this.lengthOf(value);
-        if (length + 2 > this.options.maxValueChars) return { tooLong: length + 2 };
+        if (length + 2 > max) return { tooLong: length + 2 };
         return { json: JSON.stringify(context.getString(value)), tagged: false };
       }
       case "number": {
@@ -163,19 +169,19 @@ export class SandboxGlobals {
     }
     const plain = this.callChunk("plain", "json", value);
     if (plain.error) return { error: plain.error };
-    if (context.typeof(plain.value) === "string") return this.readText(plain.value, false);
+    if (context.typeof(plain.value) === "string") return this.readText(plain.value, false, max);
     plain.value.dispose();
     const pathHandle = context.newString(path);
     const result = this.callChunk("codec", "encodeJSON", value, pathHandle);
     pathHandle.dispose();
     if (result.error) return { error: result.error };
-    return this.readText(result.value, true);
+    return this.readText(result.value, true, max);
   }
 
   /** Reads (and disposes) a JSON text handle unless it is over the bound. */
-  private readText(text: QuickJSHandle, tagged: boolean): Encoded {
+  private readText(text: QuickJSHandle, tagged: boolean, max: number): Encoded {
     const length = this.lengthOf(text);
-    if (length > this.options.maxValueChars) {
+    if (length > max) {
       text.dispose();
       return { tooLong: length };
     }
@@ -311,7 +317,8 @@ export class SandboxGlobals {
       encoded.error.dispose();
       return deferred.handle;
     }
-    const started = "tooLong" in encoded ? tooLongMessage(path, encoded.tooLong, this.options.maxValueChars) : this.options.onCall(ns, fn, encoded.json, encoded.tagged);
+    // Over the bound, only the size crosses: the host fails the call (the runtime with kind `limit`).
+    const started = "tooLong" in encoded ? this.options.onCall(ns, fn, "", false, encoded.tooLong) : this.options.onCall(ns, fn, encoded.json, encoded.tagged);
     if (typeof started === "string") {
       const error = context.newError({ name: "RangeError", message: started });
       deferred.reject(error);
@@ -324,62 +331,6 @@ export class SandboxGlobals {
 
   /** Hands the host the console lines still buffered inside the sandbox. */
   flushLogs(): void {
-    if (!this.chunks.has("render")) return;
-    const result = this.callChunk("render", "flush");
-    if (result.error) result.error.dispose();
-    else result.value.dispose();
-  }
-
-  /**
-   * `console` starts as host functions (no chunk compiled for runs that never log). The first call
-   * compiles the render chunk and, unless the program replaced `console`, swaps in the chunk's own
-   * console, whose lines reach the host in batches.
-   */
-  private installConsole(): void {
-    const { context } = this;
-    const target = this.own(context.newObject(context.null));
-    this.consoleTarget = target;
-    const swap = (): void => {
-      const current = context.getProp(context.global, "console");
-      const unchanged = context.sameValue(current, target);
-      current.dispose();
-      if (!unchanged || this.logsClosed) return;
-      const inner = context.getProp(this.chunk("render"), "console");
-      context.defineProp(context.global, "console", { value: inner, configurable: true, enumerable: false });
-      inner.dispose();
-    };
-    for (const [name, prefix] of [["log", ""], ["info", ""], ["debug", ""], ["warn", "[warn] "], ["error", "[error] "]] as const) {
-      const method = context.newFunction(name, (...args) => {
-        if (this.logsClosed) return undefined;
-        const prefixHandle = context.newString(prefix);
-        const result = this.callChunk("render", "log", prefixHandle, ...args);
-        prefixHandle.dispose();
-        if (result.error) return result;
-        result.value.dispose();
-        swap();
-        return undefined;
-      });
-      context.setProp(target, name, method);
-      method.dispose();
-    }
-    this.freeze(target);
-    context.defineProp(context.global, "console", { value: target, configurable: true, enumerable: false });
-  }
-
-  /** Past the log budget: a console of ours becomes a frozen object of no-op functions that never leave the sandbox. */
-  private closeConsole(): void {
-    if (this.logsClosed) return;
-    this.logsClosed = true;
-    const { context } = this;
-    const current = context.getProp(context.global, "console");
-    const render = this.chunks.get("render");
-    const chunkConsole = render === undefined ? undefined : context.getProp(render, "console");
-    const ours = (this.consoleTarget !== undefined && context.sameValue(current, this.consoleTarget)) || (chunkConsole !== undefined && context.sameValue(current, chunkConsole));
-    chunkConsole?.dispose();
-    current.dispose();
-    if (!ours) return;
-    const quiet = context.getProp(this.intrinsics, "quietConsole");
-    context.defineProp(context.global, "console", { value: quiet, configurable: true, enumerable: false });
-    quiet.dispose();
+    this.console?.flush();
   }
 }

@@ -18,9 +18,10 @@ export type HostReply = { ok: true; json: string; tagged: boolean } | { ok: fals
 
 /**
  * Calls binding `functions[fn]` of namespace `ns` with codec-JSON arguments (`tagged` false when the
- * text is plain JSON with nothing to decode). Must not throw.
+ * text is plain JSON with nothing to decode). `oversize`: the arguments were over `maxValueChars`
+ * (their encoded size; `argsJson` is then empty). Must not throw.
  */
-export type HostCaller = (ns: number, fn: number, argsJson: string, tagged: boolean) => Promise<HostReply>;
+export type HostCaller = (ns: number, fn: number, argsJson: string, tagged: boolean, oversize?: number) => Promise<HostReply>;
 
 /** How the run is stopped from outside. */
 export interface SessionControls {

@@ -21,6 +21,7 @@ export class SharedWorkerPool {
   private readonly waiting: Waiter[] = [];
   private idle: PooledWorker[] = [];
   private reaper: NodeJS.Timeout | undefined;
+  private keepAlive: NodeJS.Timeout | undefined;
 
   constructor(readonly size: number) {}
 
@@ -32,7 +33,7 @@ export class SharedWorkerPool {
   /** Starts one worker ahead of need when the pool has none. */
   warm(memoryLimitBytes: number): void {
     if (this.workers.size + this.starting > 0) return;
-    this.spawn(memoryLimitBytes).then(
+    this.spawn(memoryLimitBytes, false).then(
       (worker) => this.release(worker),
       () => undefined,
     );
@@ -47,6 +48,8 @@ export class SharedWorkerPool {
       }
     }
     if (this.workers.size + this.starting < this.size) return this.spawn(memoryLimitBytes);
+    // A queued run keeps the process alive (the workers it waits for may be starting unref'd).
+    this.keepAlive ??= setInterval(() => undefined, 2 ** 30);
     const next = await new Promise<PooledWorker | Error>((resolve) => {
       const waiter: Waiter = { memoryLimitBytes, resolve };
       this.waiting.push(waiter);
@@ -57,6 +60,10 @@ export class SharedWorkerPool {
         resolve(new Error("the run was aborted while waiting for a sandbox worker"));
       }, { once: true });
     });
+    if (this.waiting.length === 0 && this.keepAlive !== undefined) {
+      clearInterval(this.keepAlive);
+      this.keepAlive = undefined;
+    }
     if (next instanceof Error) throw next;
     return next;
   }
@@ -104,9 +111,9 @@ export class SharedWorkerPool {
     this.reaper.unref();
   }
 
-  private spawn(memoryLimitBytes: number): Promise<PooledWorker> {
+  private spawn(memoryLimitBytes: number, keepAlive = true): Promise<PooledWorker> {
     this.starting++;
-    return PooledWorker.start(memoryLimitBytes, (worker) => this.forget(worker)).then(
+    return PooledWorker.start(memoryLimitBytes, (worker) => this.forget(worker), keepAlive).then(
       (worker) => {
         this.starting--;
         this.workers.add(worker);

@@ -49,6 +49,8 @@ export interface WorkerCall {
   json: string;
   /** False when `json` is plain JSON of the arguments (no codec tags to decode). */
   tagged: boolean;
+  /** Set (the encoded size) when the arguments were over the bound and `json` is empty. */
+  oversize?: number | undefined;
 }
 
 /** worker → main. */
@@ -82,7 +84,8 @@ function isSessionResult(value: unknown): value is SessionResult {
 function isWorkerCall(value: unknown): value is WorkerCall {
   if (value === null || typeof value !== "object") return false;
   const call = value as Record<string, unknown>;
-  return isCount(call.callId) && isCount(call.ns) && isCount(call.fn) && typeof call.json === "string" && typeof call.tagged === "boolean";
+  return isCount(call.callId) && isCount(call.ns) && isCount(call.fn) && typeof call.json === "string" && typeof call.tagged === "boolean" &&
+    (call.oversize === undefined || isCount(call.oversize));
 }
 
 /** True when `message` is a well-formed worker → main message. */

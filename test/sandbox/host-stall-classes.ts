@@ -21,7 +21,7 @@ export const STALL_CLASSES: StallClass[] = [
   {
     name: "one argument object of 400,000 keys",
     program: "const o = {}; for (let i = 0; i < 4e5; i++) o['k' + i] = i; await host.echo(o)",
-    expect: /host\.echo arguments would be [\d,]+ characters once encoded, over the limit of 1,000,000/,
+    expect: /host\.echo arguments: would be [\d,]+ characters once encoded, over the journal's limit of 1,000,000/,
   },
   {
     name: "a result of 400,000 keys",
@@ -36,7 +36,7 @@ export const STALL_CLASSES: StallClass[] = [
   {
     name: "150 string arguments of 10 MB",
     program: "const s = 'x'.repeat(1e7); await Promise.all(Array.from({ length: 150 }, () => host.echo(s)))",
-    expect: /host\.echo arguments would be 10,000,002 characters/,
+    expect: /host\.echo arguments: would be 10,000,002 characters/,
   },
   {
     name: "a host result over the bound (echo of 40 arguments of 900,000 characters, awaited one by one)",

@@ -39,7 +39,7 @@ export const STALL_CLASSES: StallClass[] = [
     expect: /host\.echo arguments: would be 10,000,002 characters/,
   },
   {
-    name: "a host result over the bound (echo of 40 arguments of 900,000 characters, awaited one by one)",
+    name: "40 arguments and host results of 900,000 characters each, awaited one by one",
     program: "const s = 'x'.repeat(9e5); let n = 0; for (let i = 0; i < 40; i++) n += (await host.echo(s)).length; n",
     expect: "completed",
   },

@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { run as cold } from "./cold.js";
 import { mergeSections } from "./merge-sections.js";
 import { run as executor } from "./executor.js";
+import { run as hostile } from "./hostile.js";
 import { run as journal } from "./journal.js";
 import { run as openapi } from "./openapi.js";
 import { run as roundtrips } from "./roundtrips.js";
@@ -25,6 +26,7 @@ const SUITES: Array<[name: string, run: () => Promise<string>]> = [
   ["cold", cold],
   ["roundtrips", roundtrips],
   ["search", search],
+  ["hostile", hostile],
 ];
 
 function machine(): string {

@@ -25,6 +25,8 @@ export interface CodecProblem {
 const SPECIAL_NUMBERS = new Set(["NaN", "Infinity", "-Infinity", "-0"]);
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const INTEGER = /^-?\d+$/;
+/** Longest BigInt payload accepted: the codec refuses BigInts of 2^13288 and more (at most 4,001 digits). */
+const MAX_BIGINT_CHARS = 4_002;
 /** Bound on nesting so a hostile tree cannot overflow the host stack while validating. */
 const MAX_DEPTH = 500;
 
@@ -48,6 +50,7 @@ function validateTag(tree: Record<string, unknown>, path: string, depth: number)
     case "number":
       return typeof payload === "string" && SPECIAL_NUMBERS.has(payload) ? undefined : fail("expected NaN, Infinity, -Infinity or -0");
     case "bigint":
+      if (typeof payload === "string" && payload.length > MAX_BIGINT_CHARS) return fail(`more than ${MAX_BIGINT_CHARS - 1} digits`);
       return typeof payload === "string" && INTEGER.test(payload) ? undefined : fail("expected a decimal integer string");
     case "date":
       return payload === null || (typeof payload === "number" && Number.isFinite(payload)) ? undefined : fail("expected milliseconds or null");

@@ -29,11 +29,14 @@ export { validateEncodedValue } from "./codec-validation.js";
 /** A value cannot be encoded or decoded. `path` names where (e.g. `args.user.callback`). */
 export class CodecError extends CodemodeError {
   readonly path: string;
+  /** Set when encoding stopped because the value passed `maxChars`. */
+  readonly overLimit: boolean;
 
-  constructor({ path, message, cause }: { path: string; message: string; cause?: unknown }) {
+  constructor({ path, message, cause, overLimit = false }: { path: string; message: string; cause?: unknown; overLimit?: boolean }) {
     super({ code: "codec", message: `${path}: ${message}`, cause });
     this.name = "CodecError";
     this.path = path;
+    this.overLimit = overLimit;
   }
 
   static override isInstance(error: unknown): error is CodecError {
@@ -45,7 +48,15 @@ export class CodecError extends CodemodeError {
 export interface EncodeOptions {
   /** Name of the root in error paths. @default "value" */
   path?: string;
+  /**
+   * Stop encoding, with a {@link CodecError} whose `overLimit` is set, once the encoded text is
+   * certain to pass this many characters (a lower bound is counted as the tree is built).
+   */
+  maxChars?: number;
 }
+
+/** Largest BigInt that encodes: below 2^13288 (about 4,000 digits); decimal parsing is quadratic. */
+export const MAX_BIGINT_BITS = 13_288n;
 
 const BOUNDARY = "cannot cross the sandbox boundary";
 /** Nesting bound, so encoding a hostile value cannot overflow the host stack. Matches the validator's. */
@@ -74,11 +85,24 @@ function isPlainObject(value: object): boolean {
 
 /** Set when an encoding produced any tag (read by {@link serializeValueTagged}). */
 let producedTag = false;
+/** Characters the current encoding may still produce (a lower bound is subtracted as it goes). */
+let charsLeft = Infinity;
+let charsMax = Infinity;
+
+function spend(chars: number, path: string): void {
+  charsLeft -= chars;
+  if (charsLeft < 0) {
+    throw new CodecError({ path: "value", overLimit: true, message: `over ${charsMax.toLocaleString("en-US")} characters once encoded (stopped at ${shortPath(path)})` });
+  }
+}
 
 function encodeInner(value: unknown, path: string, seen: Set<object>): EncodedValue {
   switch (typeof value) {
     case "string":
+      spend(value.length + 3, path);
+      return value;
     case "boolean":
+      spend(5, path);
       return value;
     case "number": {
       const encoded = encodeNumber(value);
@@ -87,6 +111,10 @@ function encodeInner(value: unknown, path: string, seen: Set<object>): EncodedVa
     }
     case "bigint":
       producedTag = true;
+      if ((value < 0n ? -value : value) >> MAX_BIGINT_BITS !== 0n) {
+        throw new CodecError({ path, message: `BigInt values over about 4,000 digits ${BOUNDARY} (send them as strings)` });
+      }
+      spend(20, path);
       return { $: "bigint", v: value.toString() };
     case "undefined":
       producedTag = true;
@@ -95,6 +123,7 @@ function encodeInner(value: unknown, path: string, seen: Set<object>): EncodedVa
     case "symbol":
       throw new CodecError({ path, message: describeUnsupported(value) });
   }
+  spend(2, path);
   if (value === null) return null;
   const object = value as object;
   if (seen.size >= MAX_ENCODE_DEPTH) throw new CodecError({ path: shortPath(path), message: `values nested deeper than ${MAX_ENCODE_DEPTH} levels ${BOUNDARY}` });
@@ -121,8 +150,14 @@ function encodeObject(object: object, path: string, seen: Set<object>): EncodedV
     const time = object.getTime();
     return { $: "date", v: Number.isNaN(time) ? null : time };
   }
-  if (object instanceof Uint8Array) return { $: "bytes", v: Buffer.from(object.buffer, object.byteOffset, object.byteLength).toString("base64") };
-  if (object instanceof ArrayBuffer) return { $: "arraybuffer", v: Buffer.from(object).toString("base64") };
+  if (object instanceof Uint8Array) {
+    spend(Math.ceil(object.byteLength / 3) * 4, path);
+    return { $: "bytes", v: Buffer.from(object.buffer, object.byteOffset, object.byteLength).toString("base64") };
+  }
+  if (object instanceof ArrayBuffer) {
+    spend(Math.ceil(object.byteLength / 3) * 4, path);
+    return { $: "arraybuffer", v: Buffer.from(object).toString("base64") };
+  }
   if (object instanceof Map) {
     const entries: EncodedValue[] = [];
     let index = 0;
@@ -141,6 +176,7 @@ function encodeObject(object: object, path: string, seen: Set<object>): EncodedV
   if (!isPlainObject(object)) throw new CodecError({ path, message: describeUnsupported(object) });
   const out: Record<string, EncodedValue> = {};
   for (const key of Object.keys(object)) {
+    spend(key.length + 3, path);
     const encoded = encodeInner((object as Record<string, unknown>)[key], memberPath(path, key), seen);
     Object.defineProperty(out, key, { value: encoded, enumerable: true, writable: true, configurable: true });
   }
@@ -153,8 +189,15 @@ function encodeObject(object: object, path: string, seen: Set<object>): EncodedV
  *
  * @example encodeValue(new Map([["a", 1n]])) // { $: "map", v: [["a", { $: "bigint", v: "1" }]] }
  */
-export function encodeValue(value: unknown, { path = "value" }: EncodeOptions = {}): EncodedValue {
-  return encodeInner(value, path, new Set());
+export function encodeValue(value: unknown, { path = "value", maxChars = Infinity }: EncodeOptions = {}): EncodedValue {
+  // Saved and restored: a getter of the value may encode another value meanwhile.
+  const [outerLeft, outerMax] = [charsLeft, charsMax];
+  charsLeft = charsMax = maxChars;
+  try {
+    return encodeInner(value, path, new Set());
+  } finally {
+    [charsLeft, charsMax] = [outerLeft, outerMax];
+  }
 }
 
 function decodeTrusted(encoded: EncodedValue): unknown {

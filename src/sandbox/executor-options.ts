@@ -3,6 +3,7 @@
  */
 import { availableParallelism } from "node:os";
 import { InvalidOptionError } from "../errors.js";
+import { assertKnownKeys } from "../shared/known-keys.js";
 
 /** Wall-clock budget of one run. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -24,6 +25,13 @@ export const DEFAULT_IN_PROCESS_MAX_STACK_BYTES = 64 * 1024;
 export const DEFAULT_MAX_SOURCE_CHARS = 256 * 1024;
 /** Total characters of captured console output per run (a truncation marker is added beyond it). */
 export const DEFAULT_MAX_LOG_CHARS = 64 * 1024;
+/**
+ * Largest value that crosses the boundary in one piece (a call's arguments, a host result, the
+ * program's result), in characters of codec JSON. Equal to the journal's limit
+ * (`MAX_JOURNAL_VALUE_CHARS`): a larger value could never be journaled, and checking it where it is
+ * encoded keeps the host from decoding (and stalling on) a value the program controls.
+ */
+export const DEFAULT_MAX_VALUE_CHARS = 1_000_000;
 /** Worker threads in the pool (default: min(4, available parallelism)). */
 export const DEFAULT_POOL_SIZE = Math.max(1, Math.min(4, availableParallelism()));
 /** Native stack of each worker thread; QuickJS's 1 MiB default fits in every measured case. */
@@ -67,6 +75,11 @@ export interface QuickJSExecutorOptions {
   maxLogChars?: number;
   /** Program source size. @default 262_144 */
   maxSourceChars?: number;
+  /**
+   * Largest value crossing the boundary (arguments, host results, the program's result), in
+   * characters of codec JSON, measured where it is encoded. @default 1_000_000 (the journal's limit)
+   */
+  maxValueChars?: number;
 }
 
 /** Fully populated, validated options. */
@@ -78,9 +91,19 @@ export interface ResolvedExecutorOptions {
   maxStackBytes: number;
   maxLogChars: number;
   maxSourceChars: number;
+  maxValueChars: number;
 }
 
-const KNOWN = new Set(["isolation", "poolSize", "timeoutMs", "memoryLimitBytes", "maxStackBytes", "maxLogChars", "maxSourceChars"]);
+const KNOWN: readonly string[] = [
+  "isolation",
+  "poolSize",
+  "timeoutMs",
+  "memoryLimitBytes",
+  "maxStackBytes",
+  "maxLogChars",
+  "maxSourceChars",
+  "maxValueChars",
+];
 
 function integer(path: string, value: unknown, fallback: number, { min = 1, max = Number.MAX_SAFE_INTEGER }: { min?: number; max?: number } = {}): number {
   if (value === undefined) return fallback;
@@ -100,9 +123,7 @@ function integer(path: string, value: unknown, fallback: number, { min = 1, max 
 export function resolveExecutorOptions(options: QuickJSExecutorOptions = {}, prefix = ""): ResolvedExecutorOptions {
   const at = (name: string): string => (prefix === "" ? name : `${prefix}.${name}`);
   if (options === null || typeof options !== "object") throw new InvalidOptionError({ path: prefix || "options", message: "must be an object" });
-  for (const name of Object.keys(options)) {
-    if (!KNOWN.has(name)) throw new InvalidOptionError({ path: at(name), message: `is not a QuickJSExecutor option (known: ${[...KNOWN].join(", ")})` });
-  }
+  assertKnownKeys(options, KNOWN, prefix || "options");
   const isolation = options.isolation ?? "worker-thread";
   if (isolation !== "worker-thread" && isolation !== "in-process") {
     throw new InvalidOptionError({ path: at("isolation"), message: `must be "worker-thread" or "in-process" (got ${JSON.stringify(isolation)})` });
@@ -119,5 +140,6 @@ export function resolveExecutorOptions(options: QuickJSExecutorOptions = {}, pre
     maxStackBytes: integer(at("maxStackBytes"), options.maxStackBytes, defaultStack, { min: 16 * 1024, max: MAX_STACK_BYTES }),
     maxLogChars: integer(at("maxLogChars"), options.maxLogChars, DEFAULT_MAX_LOG_CHARS),
     maxSourceChars: integer(at("maxSourceChars"), options.maxSourceChars, DEFAULT_MAX_SOURCE_CHARS),
+    maxValueChars: integer(at("maxValueChars"), options.maxValueChars, DEFAULT_MAX_VALUE_CHARS, { min: 1024 }),
   };
 }

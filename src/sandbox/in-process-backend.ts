@@ -1,6 +1,8 @@
 /**
  * Runs sessions on the calling thread: lowest latency, but a spinning program holds the host's
- * event loop until the interrupt handler stops it, and the QuickJS stack must stay small.
+ * event loop until the interrupt handler stops it, and the QuickJS stack must stay small. The warm
+ * modules are shared by every in-process executor of the process with the same memory budget, so
+ * an executor made per request costs no module of its own.
  */
 import type { BackendJob, BackendOutcome, ExecutorBackend } from "./executor-backend.js";
 import type { ResolvedExecutorOptions } from "./executor-options.js";
@@ -10,19 +12,40 @@ import { runSession } from "./quickjs-session.js";
 /** Idle modules kept warm on the calling thread. */
 const MAX_IDLE_MODULES = 2;
 
-/** Sessions on the calling thread, with a small pool of warm modules. */
-export class InProcessBackend implements ExecutorBackend {
-  private readonly pool: SandboxModulePool;
+/** Budgets whose warm modules are kept on the calling thread; older ones are dropped. */
+const MAX_KEPT_BUDGETS = 2;
+const pools = new Map<number, SandboxModulePool>();
 
+/** The calling thread's module pool for one memory budget (most recently used budgets kept). */
+function sharedModulePool(memoryLimitBytes: number): { pool: SandboxModulePool; created: boolean } {
+  const existing = pools.get(memoryLimitBytes);
+  pools.delete(memoryLimitBytes);
+  const pool = existing ?? new SandboxModulePool(memoryLimitBytes, MAX_IDLE_MODULES);
+  pools.set(memoryLimitBytes, pool);
+  for (const [budget, old] of pools) {
+    if (pools.size <= MAX_KEPT_BUDGETS) break;
+    old.clear();
+    pools.delete(budget);
+  }
+  return { pool, created: existing === undefined };
+}
+
+/** Sessions on the calling thread, with the shared pool of warm modules. */
+export class InProcessBackend implements ExecutorBackend {
   constructor(private readonly options: ResolvedExecutorOptions) {
-    this.pool = new SandboxModulePool(options.memoryLimitBytes, MAX_IDLE_MODULES);
-    this.pool.warm(1, { warmUp: false }).catch(() => undefined);
+    const { pool, created } = sharedModulePool(options.memoryLimitBytes);
+    if (created) pool.warm(1, { warmUp: false }).catch(() => undefined);
+  }
+
+  private get pool(): SandboxModulePool {
+    return sharedModulePool(this.options.memoryLimitBytes).pool;
   }
 
   async run(job: BackendJob): Promise<BackendOutcome> {
+    const { pool } = this;
     let sandbox;
     try {
-      sandbox = await this.pool.acquire();
+      sandbox = await pool.acquire();
     } catch (error) {
       return { logs: [], result: { type: "error", kind: "worker-exit", message: `The sandbox could not start: ${String(error)}` } };
     }
@@ -38,6 +61,7 @@ export class InProcessBackend implements ExecutorBackend {
         memoryLimitBytes: this.options.memoryLimitBytes,
         maxStackBytes: this.options.maxStackBytes,
         maxLogChars: this.options.maxLogChars,
+        maxValueChars: this.options.maxValueChars,
       },
       {
         deadline,
@@ -50,11 +74,10 @@ export class InProcessBackend implements ExecutorBackend {
       },
       job.callHost,
     );
-    this.pool.release(sandbox, { discard: outcome.discardModule });
+    pool.release(sandbox, { discard: outcome.discardModule });
     return { result: outcome.result, logs: outcome.logs };
   }
 
-  async dispose(): Promise<void> {
-    this.pool.clear();
-  }
+  /** Nothing to release: the warm modules are shared (and bounded) per process. */
+  async dispose(): Promise<void> {}
 }

@@ -3,16 +3,17 @@
  * runtime and context, with host bindings as null-prototype globals, and reports value, logs and
  * a typed failure. `run()` never rejects.
  */
-import { deserializeValue, serializeValueTagged } from "./codec.js";
-import { memberPath } from "./codec-validation.js";
 import type { ExecutorBackend } from "./executor-backend.js";
 import { resolveExecutorOptions, type QuickJSExecutorOptions, type ResolvedExecutorOptions } from "./executor-options.js";
+import { messageOf, prepareBindings, readSandboxValue } from "./host-bindings.js";
 import { InProcessBackend } from "./in-process-backend.js";
 import { normalizeProgram } from "./normalize-program.js";
-import type { HostCaller, HostReply, SessionBinding } from "./session-types.js";
-import type { CodeBindingFunction, CodeBindingNamespace, CodeRunRequest, CodeRunResult, Executor, ExecutorFailureKind } from "./types.js";
+import type { CodeBindingNamespace, CodeRunRequest, CodeRunResult, Executor, ExecutorFailureKind } from "./types.js";
 import { WorkerPoolBackend } from "./worker-pool-backend.js";
 import { messageOf } from "../shared/message-of.js";
+
+/** An executor dropped without `dispose()` gives back its share of the substrate when collected. */
+const released = new FinalizationRegistry<ExecutorBackend>((backend) => void backend.dispose());
 
 function failure(kind: ExecutorFailureKind, message: string, logs: string[] = []): CodeRunResult {
   return { logs, error: { kind, message } };
@@ -29,39 +30,6 @@ function describeInvalidBindings(bindings: unknown): string | undefined {
   return undefined;
 }
 
-/** Collects member names (own, function-valued) and makes the host side of the call bridge. */
-function prepareBindings(namespaces: CodeBindingNamespace[]): { bindings: SessionBinding[]; callHost: HostCaller } {
-  const table: Array<{ global: string; names: string[]; fns: CodeBindingFunction[] }> = [];
-  for (const namespace of namespaces) {
-    const names: string[] = [];
-    const fns: CodeBindingFunction[] = [];
-    for (const name of Object.keys(namespace.functions)) {
-      const fn = Object.getOwnPropertyDescriptor(namespace.functions, name)?.value as unknown;
-      if (typeof fn === "function") {
-        names.push(name);
-        fns.push(fn as CodeBindingFunction);
-      }
-    }
-    table.push({ global: namespace.global, names, fns });
-  }
-  const callHost: HostCaller = async (ns, fn, argsJson): Promise<HostReply> => {
-    const entry = table[ns];
-    const binding = entry?.fns[fn];
-    const name = entry?.names[fn];
-    if (entry === undefined || binding === undefined || name === undefined) return { ok: false, message: "unknown binding" };
-    const label = memberPath(entry.global, name);
-    try {
-      const args = deserializeValue(argsJson, { path: `${label} arguments` });
-      const value = await binding(args);
-      const { text, tagged } = serializeValueTagged(value, { path: `${label} result` });
-      return { ok: true, json: text, tagged };
-    } catch (error) {
-      return { ok: false, message: messageOf(error) };
-    }
-  };
-  return { bindings: table.map(({ global, names }) => ({ global, functions: names })), callHost };
-}
-
 /**
  * Runs programs in QuickJS (WebAssembly). By default in a pool of worker threads, so a spinning
  * program never stalls the host's event loop and can be stopped hard; `isolation: "in-process"`
@@ -73,7 +41,7 @@ function prepareBindings(namespaces: CodeBindingNamespace[]): { bindings: Sessio
  *   program: "async () => (await math.add({ a: 1, b: 2 })) * 2",
  *   bindings: [{ global: "math", functions: { add: async ({ a, b }: any) => a + b } }],
  * });
- * await executor.dispose();
+ * await executor.dispose(); // optional: an executor that is dropped releases its share by itself
  */
 export class QuickJSExecutor implements Executor {
   readonly language = "typescript" as const;
@@ -82,6 +50,8 @@ export class QuickJSExecutor implements Executor {
   readonly options: Readonly<ResolvedExecutorOptions>;
   private readonly backend: ExecutorBackend;
   private readonly inflight = new Set<Promise<CodeRunResult>>();
+  /** Aborted by `dispose()`: stops this executor's runs (only these). */
+  private readonly disposal = new AbortController();
   private disposed = false;
 
   /** @throws InvalidOptionError naming the option path when an option is invalid. */
@@ -89,6 +59,7 @@ export class QuickJSExecutor implements Executor {
     this.options = Object.freeze(resolveExecutorOptions(options));
     this.isolation = this.options.isolation;
     this.backend = this.isolation === "in-process" ? new InProcessBackend(this.options) : new WorkerPoolBackend(this.options);
+    released.register(this, this.backend, this);
   }
 
   /** Runs one program. Resolves with its value and logs, or a typed failure; never rejects. */
@@ -99,9 +70,15 @@ export class QuickJSExecutor implements Executor {
     return pending;
   }
 
-  /** Stops accepting runs, waits until in-flight runs have stopped, and releases the substrate. */
+  /**
+   * Stops accepting runs, stops the runs in flight (they end with kind `abort`, within a second:
+   * a worker that does not stop is terminated) and releases this executor's share of the
+   * process-wide substrate. Optional: the substrate is shared and released when idle.
+   */
   async dispose(): Promise<void> {
     this.disposed = true;
+    released.unregister(this);
+    this.disposal.abort();
     await Promise.allSettled([...this.inflight]);
     await this.backend.dispose();
   }
@@ -136,17 +113,32 @@ export class QuickJSExecutor implements Executor {
     if (!normalized.ok) return failure("exception", normalized.message);
     const invalid = describeInvalidBindings(request.bindings);
     if (invalid !== undefined) return failure("exception", invalid);
-    const { bindings, callHost } = prepareBindings(request.bindings);
+    const { bindings, callHost } = prepareBindings(request.bindings, this.options.maxValueChars);
     const script = request.prelude === undefined ? normalized.script : `${request.prelude} ${normalized.script}`;
-    const { result, logs } = await this.backend.run({ script, bindings, environment, signal, callHost });
+    const stop = new AbortController();
+    const onStop = (): void => stop.abort();
+    signal?.addEventListener("abort", onStop, { once: true });
+    this.disposal.signal.addEventListener("abort", onStop, { once: true });
+    if (this.disposed) stop.abort();
+    let outcome;
+    try {
+      outcome = await this.backend.run({ script, bindings, environment, signal: stop.signal, callHost });
+    } finally {
+      signal?.removeEventListener("abort", onStop);
+      this.disposal.signal.removeEventListener("abort", onStop);
+    }
+    const { result, logs } = outcome;
     switch (result.type) {
       case "error":
+        if (result.kind === "abort" && this.disposed && signal?.aborted !== true) {
+          return failure("abort", "The run was stopped because its executor was disposed.", logs);
+        }
         return failure(result.kind, result.message, logs);
       case "rendered":
         return { value: result.text, logs };
       case "value":
         try {
-          return { value: deserializeValue(result.json, { path: "result" }), logs };
+          return { value: readSandboxValue(result.json, result.tagged, "result"), logs };
         } catch (error) {
           return failure("exception", `The program's result could not be read: ${messageOf(error)}`, logs);
         }

@@ -6,7 +6,9 @@
  * that ended cleanly (see `SandboxModule.runtime`) and replaced after anything else.
  */
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten-core";
+import { useFreshScratchViews } from "./quickjs-fresh-views.js";
 import type { SandboxModule } from "./quickjs-module-pool.js";
+import { tooLongMessage } from "./boundary-messages.js";
 import { SandboxGlobals } from "./sandbox-globals.js";
 import type { HostCaller, HostReply, SessionControls, SessionOutcome, SessionRequest, SessionResult } from "./session-types.js";
 
@@ -14,6 +16,13 @@ const MIB = 1024 * 1024;
 /** A kept runtime is replaced after this many runs, bounding what its atom table can accumulate. */
 const MAX_RUNS_PER_RUNTIME = 500;
 const LOG_MARKER_ALLOWANCE = 200;
+/** Encoded arguments of calls still in flight, in multiples of `maxValueChars` (bounds what the host holds for one run). */
+const MAX_INFLIGHT_VALUES = 4;
+/**
+ * The program's result may be larger than `maxValueChars` (SPEC: a final result too large for the
+ * journal is returned to the caller and journaled as a placeholder), up to this multiple of it.
+ */
+export const MAX_RESULT_VALUES = 4;
 /** Memory within this of the cap counts as exhausted when the run failed. */
 const MEMORY_FULL_SLACK_BYTES = 4 * MIB;
 
@@ -32,7 +41,7 @@ type ReportKind = "value" | "rendered" | "error";
 class QuickJSSession {
   private readonly logs: string[] = [];
   private logChars = 0;
-  private report: { kind: ReportKind; text: string } | undefined;
+  private report: { kind: ReportKind; text: string; tagged?: boolean } | undefined;
   /** The program's promise settled (its value or reason is in `settledWith`). */
   private settled: "fulfilled" | "rejected" | undefined;
   private settledWith: QuickJSHandle | undefined;
@@ -41,6 +50,8 @@ class QuickJSSession {
   private stop: "timeout" | "abort" | undefined;
   private crash: unknown;
   private inflight = 0;
+  /** Characters of encoded arguments of calls in flight. */
+  private inflightChars = 0;
   private nextId = 1;
   private readonly replies: Array<[number, HostReply]> = [];
   private wake: (() => void) | undefined;
@@ -60,6 +71,8 @@ class QuickJSSession {
     this.runtime.setMaxStackSize(request.maxStackBytes);
     this.runtime.setInterruptHandler(() => this.shouldInterrupt());
     this.context = this.runtime.newContext();
+    useFreshScratchViews(this.runtime);
+    useFreshScratchViews(this.context);
   }
 
   async run(): Promise<SessionOutcome> {
@@ -69,6 +82,11 @@ class QuickJSSession {
     try {
       this.start();
       await this.pump();
+      if (this.stop === undefined) {
+        // Past this point the deadline still applies but leftover jobs do not run (shouldInterrupt).
+        this.finishing = true;
+        this.globals?.flushLogs();
+      }
       if (this.stop === undefined && this.settled !== undefined && this.settledWith !== undefined) {
         this.finishing = true;
         this.report = this.finish(this.settled, this.settledWith);
@@ -110,8 +128,9 @@ class QuickJSSession {
       bindings: request.bindings,
       environment: request.environment,
       maxLogChars: request.maxLogChars,
+      maxValueChars: request.maxValueChars,
       onLog: (text) => this.log(text),
-      onCall: (ns, fn, json) => this.call(ns, fn, json),
+      onCall: (ns, fn, json, tagged, oversize) => this.call(ns, fn, json, tagged, oversize),
     });
     this.globals = globals;
     const onSettled = (state: "fulfilled" | "rejected"): QuickJSHandle =>
@@ -165,16 +184,26 @@ class QuickJSSession {
     this.controls.onLog?.(line);
   }
 
-  private call(ns: number, fn: number, json: string): number {
+  /** Starts a host call; refuses it (a message) when the arguments of calls in flight would pass their bound. */
+  private call(ns: number, fn: number, json: string, tagged: boolean, oversize?: number): number | string {
+    const maxInflight = MAX_INFLIGHT_VALUES * this.request.maxValueChars;
+    if (this.inflightChars + json.length > maxInflight) {
+      return (
+        `Too much data in flight: the calls awaiting the host already carry ${this.inflightChars.toLocaleString("en-US")} characters ` +
+        `of arguments (limit ${maxInflight.toLocaleString("en-US")}). Await some calls before starting more, or pass smaller values.`
+      );
+    }
     const id = this.nextId++;
     this.inflight++;
+    this.inflightChars += json.length;
     const settle = (reply: HostReply): void => {
+      this.inflightChars -= json.length;
       this.replies.push([id, reply]);
       this.signalWake();
     };
     const fail = (error: unknown): void => settle({ ok: false, message: error instanceof Error ? error.message : String(error) });
     try {
-      this.callHost(ns, fn, json).then(settle, fail);
+      this.callHost(ns, fn, json, tagged, oversize).then(settle, fail);
     } catch (error) {
       fail(error);
     }
@@ -182,11 +211,16 @@ class QuickJSSession {
   }
 
   /** Turns the settled program into codec JSON, a rendering (value could not cross) or an error message. */
-  private finish(state: "fulfilled" | "rejected", value: QuickJSHandle): { kind: ReportKind; text: string } {
+  private finish(state: "fulfilled" | "rejected", value: QuickJSHandle): { kind: ReportKind; text: string; tagged?: boolean } {
     const globals = this.globals as SandboxGlobals;
     if (state === "rejected") return { kind: "error", text: globals.renderError(value) };
-    const encoded = globals.toJson(value, "result");
-    if ("json" in encoded) return { kind: "value", text: encoded.json };
+    const encoded = globals.toJson(value, "result", MAX_RESULT_VALUES * this.request.maxValueChars);
+    if ("json" in encoded) return { kind: "value", text: encoded.json, tagged: encoded.tagged };
+    if ("tooLong" in encoded) {
+      const max = MAX_RESULT_VALUES * this.request.maxValueChars;
+      const text = tooLongMessage("The program's result", encoded.tooLong, max, "Return a summary or a page of it instead.", "4 × maxValueChars");
+      return { kind: "error", text: `RangeError: ${text}` };
+    }
     const text = globals.renderFallback(value, encoded.error);
     encoded.error.dispose();
     return { kind: "rendered", text };
@@ -244,7 +278,7 @@ class QuickJSSession {
         message: `The program ran out of memory: its budget is ${describeBytes(request.memoryLimitBytes)} (memoryLimitBytes). The sandbox was replaced; use less memory (stream or page through data).`,
       };
     }
-    if (report?.kind === "value") return { type: "value", json: report.text };
+    if (report?.kind === "value") return { type: "value", json: report.text, tagged: report.tagged !== false };
     if (report?.kind === "rendered") return { type: "rendered", text: report.text };
     if (report !== undefined) return { type: "error", kind: "exception", message: report.text };
     return {

@@ -12,7 +12,27 @@ import type { MainToWorker, WorkerCall, WorkerStartData, WorkerToMain } from "./
 const port = parentPort;
 if (port === null) throw new Error("quickjs-worker must run in a worker thread");
 const { abortFlag, wasmModule, memoryLimitBytes } = workerData as WorkerStartData;
-const pool = new SandboxModulePool(memoryLimitBytes, 1, wasmModule);
+/** Module pools by memory budget (runs of executors with different budgets share this worker). */
+const pools = new Map<number, SandboxModulePool>();
+/** Budgets whose idle module is kept; older ones are dropped. */
+const MAX_KEPT_BUDGETS = 2;
+
+function poolFor(limit: number): SandboxModulePool {
+  let pool = pools.get(limit);
+  if (pool !== undefined) {
+    pools.delete(limit);
+    pools.set(limit, pool);
+    return pool;
+  }
+  pool = new SandboxModulePool(limit, 1, wasmModule);
+  pools.set(limit, pool);
+  for (const [budget, old] of pools) {
+    if (pools.size <= MAX_KEPT_BUDGETS) break;
+    old.clear();
+    pools.delete(budget);
+  }
+  return pool;
+}
 const replies = new Map<number, (reply: HostReply) => void>();
 let wakeOnAbort: (() => void) | undefined;
 let nextCallId = 1;
@@ -23,20 +43,46 @@ function send(message: WorkerToMain): void {
 
 /** Calls made since the last flush; sent as one `calls` message once the sandbox yields. */
 let batch: { jobId: number; calls: WorkerCall[] } | undefined;
+/**
+ * Calls the main thread holds at once. Past it, calls wait here (in order) until replies come back:
+ * thousands of calls in flight on the main thread cost it garbage-collection pauses.
+ */
+const MAX_CALLS_AT_HOST = 1_000;
+let callsAtHost = 0;
+const backlog: Array<{ jobId: number; call: WorkerCall }> = [];
 
-function queueCall(jobId: number, call: WorkerCall): void {
-  if (batch === undefined) {
+function flush(): void {
+  const flushed = batch;
+  batch = undefined;
+  if (flushed !== undefined && flushed.calls.length > 0) send({ type: "calls", jobId: flushed.jobId, calls: flushed.calls });
+}
+
+function sendCall(jobId: number, call: WorkerCall): void {
+  callsAtHost++;
+  if (batch === undefined || batch.jobId !== jobId) {
+    flush();
     batch = { jobId, calls: [] };
-    queueMicrotask(() => {
-      const flushed = batch;
-      batch = undefined;
-      if (flushed !== undefined) send({ type: "calls", jobId: flushed.jobId, calls: flushed.calls });
-    });
+    queueMicrotask(flush);
   }
   batch.calls.push(call);
 }
 
+function queueCall(jobId: number, call: WorkerCall): void {
+  if (callsAtHost >= MAX_CALLS_AT_HOST || backlog.length > 0) backlog.push({ jobId, call });
+  else sendCall(jobId, call);
+}
+
+/** A reply came back: send waiting calls in its place. */
+function replied(): void {
+  callsAtHost--;
+  while (callsAtHost < MAX_CALLS_AT_HOST && backlog.length > 0) {
+    const next = backlog.shift() as { jobId: number; call: WorkerCall };
+    sendCall(next.jobId, next.call);
+  }
+}
+
 async function runJob(job: Extract<MainToWorker, { type: "run" }>): Promise<void> {
+  const pool = poolFor(job.memoryLimitBytes);
   const sandbox = await pool.acquire();
   const outcome = await runSession(
     sandbox,
@@ -52,14 +98,17 @@ async function runJob(job: Extract<MainToWorker, { type: "run" }>): Promise<void
       },
       onLog: (line) => send({ type: "log", jobId: job.jobId, line }),
     },
-    (ns, fn, json) =>
+    (ns, fn, json, tagged, oversize) =>
       new Promise<HostReply>((resolve) => {
         const callId = nextCallId++;
         replies.set(callId, resolve);
-        queueCall(job.jobId, { callId, ns, fn, json });
+        queueCall(job.jobId, { callId, ns, fn, json, tagged, oversize });
       }),
   );
+  // Calls of this job the host never answered no longer count; its waiting calls are dropped.
+  callsAtHost -= replies.size - backlog.length;
   replies.clear();
+  backlog.length = 0;
   pool.release(sandbox, { discard: outcome.discardModule });
   send({ type: "done", jobId: job.jobId, result: outcome.result });
 }
@@ -71,9 +120,14 @@ port.on("message", (message: MainToWorker) => {
         send({ type: "done", jobId: message.jobId, result: { type: "error", kind: "worker-exit", message: `The sandbox worker failed: ${String(error)}` } });
       });
       break;
-    case "reply":
-      replies.get(message.callId)?.(message.reply);
-      replies.delete(message.callId);
+    case "replies":
+      for (const { callId, reply } of message.replies) {
+        const resolve = replies.get(callId);
+        if (resolve === undefined) continue;
+        replies.delete(callId);
+        replied();
+        resolve(reply);
+      }
       break;
     case "abort":
       wakeOnAbort?.();
@@ -81,7 +135,7 @@ port.on("message", (message: MainToWorker) => {
   }
 });
 
-pool.warm(1, { warmUp: false }).then(
+poolFor(memoryLimitBytes).warm(1, { warmUp: false }).then(
   () => send({ type: "ready" }),
   () => send({ type: "ready" }),
 );

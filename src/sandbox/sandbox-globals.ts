@@ -7,17 +7,28 @@
  */
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle } from "quickjs-emscripten-core";
 import { memberPath } from "./codec-validation.js";
-import { PRELUDE_CHUNKS } from "./sandbox-prelude.js";
+import { describeMissing } from "./boundary-messages.js";
+import { SandboxConsole } from "./sandbox-console.js";
+import { INTRINSICS_CHUNK, PRELUDE_CHUNKS } from "./sandbox-prelude.js";
 import type { CodeRunEnvironment } from "./types.js";
 
-/** What the sandbox side of a binding call hands the host: its id and codec-JSON arguments. */
-export type SandboxCall = (ns: number, fn: number, argsJson: string) => number;
+/**
+ * What the sandbox side of a binding call hands the host: codec-JSON arguments (`tagged` false for
+ * plain JSON). Returns the call's id, or a message when the call is refused (a limit).
+ */
+export type SandboxCall = (ns: number, fn: number, argsJson: string, tagged: boolean, oversize?: number) => number | string;
+
+
+/** Codec JSON of a value (`tagged` false when plain JSON), why it cannot cross, or its size over the bound. */
+export type Encoded = { json: string; tagged: boolean } | { error: QuickJSHandle } | { tooLong: number };
 
 /** Settings of one context. */
 export interface SandboxGlobalsOptions {
   bindings: Array<{ global: string; functions: string[] }>;
   environment?: CodeRunEnvironment | undefined;
   maxLogChars: number;
+  /** Largest encoded value, measured inside the sandbox before the text is read out. */
+  maxValueChars: number;
   /** Receives each console line (already capped inside the sandbox). */
   onLog: (line: string) => void;
   /** Starts a host call; returns its id. */
@@ -37,6 +48,11 @@ export class SandboxGlobals {
   private readonly parse: QuickJSHandle;
   private readonly config: QuickJSHandle;
   private readonly hostLog: QuickJSHandle;
+  /** Built-ins captured before the program runs; the chunks use these, never the program's globals. */
+  private readonly intrinsics: QuickJSHandle;
+  private console: SandboxConsole | undefined;
+  /** The last member read from a namespace that does not have it. */
+  private lastMissing: { ns: number; key: string } | undefined;
   /** `Promise.resolve` and `Promise.prototype.then`, captured before the program runs. */
   readonly promiseResolve: QuickJSHandle;
   readonly promiseThen: QuickJSHandle;
@@ -59,11 +75,27 @@ export class SandboxGlobals {
       this.setValue(this.config, "epochMs", context.newNumber(options.environment.epochMs));
       this.setValue(this.config, "randomSeed", context.newString(options.environment.randomSeed));
     }
-    this.hostLog = this.own(context.newFunction("hostLog", (line) => options.onLog(context.getString(line))));
+    this.intrinsics = this.own(this.evalFactory(INTRINSICS_CHUNK, "intrinsics.js"));
+    this.hostLog = this.own(
+      context.newFunction("hostLog", (batch, closed) => {
+        // A JSON array of lines, made with the captured `JSON.stringify` (see the render chunk).
+        const lines = JSON.parse(context.getString(batch)) as unknown;
+        if (Array.isArray(lines)) for (const line of lines) if (typeof line === "string") options.onLog(line);
+        if (closed !== undefined && context.dump(closed) === true) this.console?.close();
+      }),
+    );
     // A finalization callback could run after its run ended, in a later run on the same runtime.
     context.defineProp(context.global, "FinalizationRegistry", { value: context.undefined, configurable: false, enumerable: false });
     this.installBindings();
-    this.installConsole();
+    this.console = new SandboxConsole({
+      context,
+      intrinsics: this.intrinsics,
+      own: (handle) => this.own(handle),
+      freeze: (target) => this.freeze(target),
+      callChunk: (name, member, ...args) => this.callChunk(name, member, ...args),
+      chunk: (name) => this.chunk(name),
+      compiled: (name) => this.chunks.get(name),
+    });
     if (options.environment) this.chunk("environment");
   }
 
@@ -113,39 +145,67 @@ export class SandboxGlobals {
     return undefined;
   }
 
-  /** Codec JSON of a value, or the sandbox error handle explaining why it cannot cross. */
-  toJson(value: QuickJSHandle, path: string): { json: string } | { error: QuickJSHandle } {
+  /**
+   * Codec JSON of a value, the sandbox error handle explaining why it cannot cross, or its size when
+   * over `maxValueChars` (measured inside the sandbox: an oversized text is never copied out).
+   */
+  toJson(value: QuickJSHandle, path: string, max = this.options.maxValueChars): Encoded {
     const { context } = this;
     switch (context.typeof(value)) {
-      case "string":
-        return { json: JSON.stringify(context.getString(value)) };
+      case "string": {
+        const length = this.lengthOf(value);
+        if (length + 2 > max) return { tooLong: length + 2 };
+        return { json: JSON.stringify(context.getString(value)), tagged: false };
+      }
       case "number": {
         const number = context.getNumber(value);
-        if (Number.isFinite(number) && !Object.is(number, -0)) return { json: JSON.stringify(number) };
+        if (Number.isFinite(number) && !Object.is(number, -0)) return { json: JSON.stringify(number), tagged: false };
         break;
       }
       case "boolean":
-        return { json: JSON.stringify(context.dump(value) as boolean) };
+        return { json: JSON.stringify(context.dump(value) as boolean), tagged: false };
       case "undefined":
-        return { json: UNDEFINED_JSON };
+        return { json: UNDEFINED_JSON, tagged: true };
     }
     const plain = this.callChunk("plain", "json", value);
     if (plain.error) return { error: plain.error };
-    const plainJson = context.typeof(plain.value) === "string" ? context.getString(plain.value) : undefined;
+    if (context.typeof(plain.value) === "string") return this.readText(plain.value, false, max);
     plain.value.dispose();
-    if (plainJson !== undefined) return { json: plainJson };
     const pathHandle = context.newString(path);
     const result = this.callChunk("codec", "encodeJSON", value, pathHandle);
     pathHandle.dispose();
     if (result.error) return { error: result.error };
-    const json = context.getString(result.value);
-    result.value.dispose();
-    return { json };
+    return this.readText(result.value, true, max);
   }
 
-  /** Renders an error (or thrown value) for the model. */
+  /** Reads (and disposes) a JSON text handle unless it is over the bound. */
+  private readText(text: QuickJSHandle, tagged: boolean, max: number): Encoded {
+    const length = this.lengthOf(text);
+    if (length > max) {
+      text.dispose();
+      return { tooLong: length };
+    }
+    const json = this.context.getString(text);
+    text.dispose();
+    return { json, tagged };
+  }
+
+  private lengthOf(text: QuickJSHandle): number {
+    const length = this.context.getProp(text, "length");
+    const value = this.context.getNumber(length);
+    length.dispose();
+    return value;
+  }
+
+  /**
+   * Renders an error (or thrown value) for the model. QuickJS's `TypeError: not a function` names
+   * nothing; after the program read a member a namespace does not have, it names that member.
+   */
   renderError(error: QuickJSHandle): string {
-    return this.renderText("renderError", error, this.context.true);
+    const text = this.renderText("renderError", error, this.context.true);
+    const missing = this.lastMissing;
+    if (missing === undefined || !text.startsWith("TypeError: not a function")) return text;
+    return `TypeError: ${describeMissing(this.options.bindings[missing.ns], missing.key)}${text.slice("TypeError: not a function".length)}`;
   }
 
   /** Renders a completion value that cannot cross, with the reason. */
@@ -197,15 +257,22 @@ export class SandboxGlobals {
   private chunk(name: string): QuickJSHandle {
     const cached = this.chunks.get(name);
     if (cached) return cached;
-    const { context } = this;
     const source = PRELUDE_CHUNKS[name];
     if (source === undefined) throw new Error(`unknown prelude chunk ${name}`);
-    const factory = context.unwrapResult(context.evalCode(source, `${name}.js`));
-    const api = context.callFunction(factory, context.undefined, this.config, this.hostLog, this.stringify, this.parse);
-    factory.dispose();
-    const handle = this.own(context.unwrapResult(api));
+    const handle = this.own(this.evalFactory(source, `${name}.js`));
     this.chunks.set(name, handle);
     return handle;
+  }
+
+  /** Compiles a chunk factory and calls it with `(config, hostLog, stringify, parse, intrinsics)`. */
+  private evalFactory(source: string, file: string): QuickJSHandle {
+    const { context } = this;
+    const factory = context.unwrapResult(context.evalCode(source, file));
+    // The intrinsics chunk itself runs before `hostLog` and `intrinsics` exist.
+    const args = [this.config, this.hostLog, this.stringify, this.parse, this.intrinsics].map((handle) => handle ?? context.undefined);
+    const api = context.callFunction(factory, context.undefined, ...args);
+    factory.dispose();
+    return context.unwrapResult(api);
   }
 
   private freeze(target: QuickJSHandle): void {
@@ -227,7 +294,15 @@ export class SandboxGlobals {
         member.dispose();
       });
       this.freeze(target);
-      context.defineProp(context.global, binding.global, { value: target, configurable: false, enumerable: false });
+      const missing = context.newFunction("missing", (key) => {
+        this.lastMissing = { ns, key: context.getString(key) };
+      });
+      const make = context.getProp(this.intrinsics, "namespace");
+      const namespace = context.unwrapResult(context.callFunction(make, context.undefined, target, missing));
+      make.dispose();
+      missing.dispose();
+      context.defineProp(context.global, binding.global, { value: namespace, configurable: false, enumerable: false });
+      namespace.dispose();
       target.dispose();
     });
   }
@@ -242,27 +317,20 @@ export class SandboxGlobals {
       encoded.error.dispose();
       return deferred.handle;
     }
-    this.pending.set(this.options.onCall(ns, fn, encoded.json), deferred);
+    // Over the bound, only the size crosses: the host fails the call (the runtime with kind `limit`).
+    const started = "tooLong" in encoded ? this.options.onCall(ns, fn, "", false, encoded.tooLong) : this.options.onCall(ns, fn, encoded.json, encoded.tagged);
+    if (typeof started === "string") {
+      const error = context.newError({ name: "RangeError", message: started });
+      deferred.reject(error);
+      error.dispose();
+      return deferred.handle;
+    }
+    this.pending.set(started, deferred);
     return deferred.handle;
   }
 
-  private installConsole(): void {
-    const { context } = this;
-    const target = context.newObject(context.null);
-    for (const [name, prefix] of [["log", ""], ["info", ""], ["debug", ""], ["warn", "[warn] "], ["error", "[error] "]] as const) {
-      const method = context.newFunction(name, (...args) => {
-        const prefixHandle = context.newString(prefix);
-        const result = this.callChunk("render", "log", prefixHandle, ...args);
-        prefixHandle.dispose();
-        if (result.error) return result;
-        result.value.dispose();
-        return undefined;
-      });
-      context.setProp(target, name, method);
-      method.dispose();
-    }
-    this.freeze(target);
-    context.defineProp(context.global, "console", { value: target, configurable: true, enumerable: false });
-    target.dispose();
+  /** Hands the host the console lines still buffered inside the sandbox. */
+  flushLogs(): void {
+    this.console?.flush();
   }
 }

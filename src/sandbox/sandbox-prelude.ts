@@ -11,11 +11,39 @@
  * - `environment`: frozen `Date` and seeded `Math.random`, before the program, when the run has
  *   an environment.
  *
- * Each chunk is a factory `(config, hostLog, stringify, parse) => api`. `stringify` and `parse`
- * are `JSON`'s, captured by the host before the program ran; the rest comes from the globals of
- * the moment. A program that tampers with globals only hurts itself: the host validates every
- * tree it receives.
+ * Each chunk is a factory `(config, hostLog, stringify, parse, intrinsics) => api`. `stringify` and
+ * `parse` are `JSON`'s and `intrinsics` the built-ins of `INTRINSICS_CHUNK`, all captured before the
+ * program ran (the intrinsics chunk is the only one compiled on every run): a program that replaces
+ * `String` or `Object.keys` cannot change what the codec produces (it once made a 3-million-digit
+ * BigInt cost nothing to send). Sizes are measured by the host side of the sandbox, not trusted
+ * from the chunks, and the host validates every tree it receives.
  */
+
+/** Largest BigInt that crosses: below 2^13288 (about 4,000 decimal digits; parsing digits is quadratic on the host). */
+export const MAX_BIGINT_BITS = 13_288;
+
+/**
+ * Built-ins captured before the program runs, a quiet `console` (installed once the log budget is
+ * spent, so later calls never leave the sandbox) and `namespace(target, missing)`: the proxy each
+ * binding namespace is seen through. Reading a member it does not have still gives `undefined`, and
+ * tells the host (`missing(key)`), so that a run failing with QuickJS's bare `TypeError: not a
+ * function` is reported with the method, the closest name and the methods that exist.
+ */
+export const INTRINSICS_CHUNK = String.raw`(function () {
+"use strict";
+const O = Object, noop = function () {}, ownDesc = O.getOwnPropertyDescriptor, P = Proxy;
+const quiet = O.freeze({ __proto__: null, log: noop, info: noop, debug: noop, warn: noop, error: noop });
+const quietKeys = { __proto__: null, then: 1, toJSON: 1, toString: 1, valueOf: 1, constructor: 1, inspect: 1, $$typeof: 1, nodeType: 1, asymmetricMatch: 1 };
+function namespace(target, missing) {
+  return new P(target, { __proto__: null, get(t, key) {
+    if (typeof key === "string" && ownDesc(t, key) === undefined && quietKeys[key] !== 1) missing(key);
+    return t[key];
+  } });
+}
+return O.freeze({ __proto__: null, String, Date, Map, Set, Uint8Array, ArrayBuffer, TypeError, Error, BigInt, iterator: Symbol.iterator,
+  keys: O.keys, getProto: O.getPrototypeOf, define: O.defineProperty, ownDesc, hasOwn: O.prototype.hasOwnProperty, objectProto: O.prototype,
+  isArray: Array.isArray, quietConsole: quiet, namespace, now: Date.now, freeze: O.freeze });
+})`;
 
 /**
  * Plain JSON values (what most arguments and results are) in native \`JSON\`, without compiling the
@@ -23,9 +51,9 @@
  * strings, booleans, null, dense arrays, plain objects without a \`$\` key, shallower than 64
  * levels), else \`undefined\` and the codec takes over.
  */
-const PLAIN_CHUNK = String.raw`(function (config, hostLog, stringify) {
+const PLAIN_CHUNK = String.raw`(function (config, hostLog, stringify, parse, I) {
 "use strict";
-const isArray = Array.isArray, getProto = Object.getPrototypeOf, objectProto = Object.prototype, keys = Object.keys;
+const isArray = I.isArray, getProto = I.getProto, objectProto = I.objectProto, keys = I.keys;
 function plain(v, depth) {
   switch (typeof v) {
     case "string": case "boolean": return true;
@@ -47,15 +75,16 @@ return { json: (v) => (plain(v, 0) ? stringify(v) : undefined) };
 })`;
 
 /** The codec inside the sandbox (format: see `codec.ts`). */
-const CODEC_CHUNK = String.raw`(function (config, hostLog, stringify, parse) {
+const CODEC_CHUNK = String.raw`(function (config, hostLog, stringify, parse, I) {
 "use strict";
-const S = String, D = Date, M = Map, St = Set, U8 = Uint8Array, AB = ArrayBuffer, T = TypeError, keys = Object.keys, getProto = Object.getPrototypeOf;
-const define = Object.defineProperty, hasOwn = Object.prototype.hasOwnProperty, objectProto = Object.prototype, isArray = Array.isArray, mapSet = M.prototype.set;
+const S = I.String, D = I.Date, M = I.Map, St = I.Set, U8 = I.Uint8Array, AB = I.ArrayBuffer, T = I.TypeError, keys = I.keys, getProto = I.getProto;
+const define = I.define, hasOwn = I.hasOwn, objectProto = I.objectProto, isArray = I.isArray, mapSet = M.prototype.set, BI = I.BigInt;
+const BIG_BITS = BI(${MAX_BIGINT_BITS});
 const dateTime = D.prototype.getTime, mapEntries = M.prototype.entries, setValues = St.prototype.values, setAdd = St.prototype.add;
 const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/", BOUNDARY = "cannot cross the sandbox boundary";
 const identifier = /^[A-Za-z_$][\w$]*$/;
 const child = (path, k) => identifier.test(k) ? path + "." + k : path + "[" + stringify(k) + "]";
-const iterate = (target, method) => ({ [Symbol.iterator]: () => method.call(target) });
+const iterate = (target, method) => ({ [I.iterator]: () => method.call(target) });
 function toBase64(bytes) {
   let out = "";
   for (let i = 0; i < bytes.length; i += 3) {
@@ -92,7 +121,9 @@ function encode(value, path, seen) {
       if (value === -Infinity) return { $: "number", v: "-Infinity" };
       if (value === 0 && 1 / value < 0) return { $: "number", v: "-0" };
       return value;
-    case "bigint": return { $: "bigint", v: S(value) };
+    case "bigint":
+      if ((value < 0 ? -value : value) >> BIG_BITS !== BI(0)) throw new T(path + ": BigInt values over about 4,000 digits " + BOUNDARY + " (send them as strings)");
+      return { $: "bigint", v: S(value) };
     case "undefined": return { $: "undefined" };
     case "function": case "symbol": throw unsupported(value, path);
   }
@@ -134,7 +165,7 @@ function decode(tree) {
   switch (tree.$) {
     case "undefined": return undefined;
     case "number": return v === "-0" ? -0 : +v;
-    case "bigint": return BigInt(v);
+    case "bigint": return BI(v);
     case "date": return new D(v === null ? NaN : v);
     case "bytes": return fromBase64(v);
     case "arraybuffer": return fromBase64(v).buffer;
@@ -161,14 +192,14 @@ return {
 })`;
 
 /** Rendering for console, errors and results that cannot cross; the console budget lives here. */
-const RENDER_CHUNK = String.raw`(function (config, hostLog, stringify) {
+const RENDER_CHUNK = String.raw`(function (config, hostLog, stringify, parse, I) {
 "use strict";
-const S = String, D = Date, M = Map, St = Set, U8 = Uint8Array, AB = ArrayBuffer, E = Error, keys = Object.keys, getProto = Object.getPrototypeOf;
-const objectProto = Object.prototype, isArray = Array.isArray;
+const S = I.String, D = I.Date, M = I.Map, St = I.Set, U8 = I.Uint8Array, AB = I.ArrayBuffer, E = I.Error, keys = I.keys, getProto = I.getProto;
+const objectProto = I.objectProto, isArray = I.isArray;
 const dateTime = D.prototype.getTime, dateISO = D.prototype.toISOString, mapEntries = M.prototype.entries, setValues = St.prototype.values;
-const mapSize = Object.getOwnPropertyDescriptor(M.prototype, "size").get, setSize = Object.getOwnPropertyDescriptor(St.prototype, "size").get;
+const mapSize = I.ownDesc(M.prototype, "size").get, setSize = I.ownDesc(St.prototype, "size").get;
 const identifier = /^[A-Za-z_$][\w$]*$/;
-const iterate = (target, method) => ({ [Symbol.iterator]: () => method.call(target) });
+const iterate = (target, method) => ({ [I.iterator]: () => method.call(target) });
 function render(value, budget, depth, seen, top) {
   if (budget.left <= 0) return "…";
   let out;
@@ -237,7 +268,17 @@ function fallback(value, error) {
   try { text = render(value, { left: 100000 }, 0, [], true); } catch (again) { text = "[result could not be rendered]"; }
   return text + " (the result was rendered as a string: " + (error && error.message ? error.message : S(error)) + ")";
 }
-let left = config.maxLogChars, truncated = false;
+let left = config.maxLogChars, truncated = false, pending = [], lastFlush = -Infinity;
+const now = I.now, FLUSH_LINES = 64, FLUSH_MS = 20;
+// Lines travel to the host in batches (one crossing per 64 lines or 20 ms, the first line at once);
+// once the budget is spent, console calls end here.
+function flush() {
+  if (pending.length === 0) return;
+  const batch = pending;
+  pending = [];
+  lastFlush = now();
+  hostLog(stringify(batch), truncated);
+}
 function log(prefix) {
   if (truncated) return;
   const budget = { left: left + 1 }, parts = [];
@@ -248,9 +289,12 @@ function log(prefix) {
     truncated = true;
   }
   left -= line.length;
-  hostLog(line);
+  pending.push(line);
+  if (truncated || pending.length >= FLUSH_LINES || now() - lastFlush > FLUSH_MS) flush();
 }
-return { renderError, fallback, log };
+const method = (prefix) => function () { const args = [prefix]; for (let i = 0; i < arguments.length; i++) args.push(arguments[i]); log.apply(undefined, args); };
+const console = I.freeze({ __proto__: null, log: method(""), info: method(""), debug: method(""), warn: method("[warn] "), error: method("[error] ") });
+return { renderError, fallback, log, flush, console };
 })`;
 
 /** Frozen `Date` and seeded `Math.random` (xmur3 hash of the seed feeding sfc32). */

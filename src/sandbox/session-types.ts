@@ -16,8 +16,12 @@ export interface SessionBinding {
  */
 export type HostReply = { ok: true; json: string; tagged: boolean } | { ok: false; message: string };
 
-/** Calls binding `functions[fn]` of namespace `ns` with codec-JSON arguments. Must not throw. */
-export type HostCaller = (ns: number, fn: number, argsJson: string) => Promise<HostReply>;
+/**
+ * Calls binding `functions[fn]` of namespace `ns` with codec-JSON arguments (`tagged` false when the
+ * text is plain JSON with nothing to decode). `oversize`: the arguments were over `maxValueChars`
+ * (their encoded size; `argsJson` is then empty). Must not throw.
+ */
+export type HostCaller = (ns: number, fn: number, argsJson: string, tagged: boolean, oversize?: number) => Promise<HostReply>;
 
 /** How the run is stopped from outside. */
 export interface SessionControls {
@@ -40,11 +44,13 @@ export interface SessionRequest {
   memoryLimitBytes: number;
   maxStackBytes: number;
   maxLogChars: number;
+  /** Largest encoded value (arguments, the result), measured before the host sees it. */
+  maxValueChars: number;
 }
 
 /** The completion: codec JSON, a string rendering (value could not cross), or a failure. */
 export type SessionResult =
-  | { type: "value"; json: string }
+  | { type: "value"; json: string; tagged: boolean }
   | { type: "rendered"; text: string }
   | { type: "error"; kind: ExecutorFailureKind; message: string };
 

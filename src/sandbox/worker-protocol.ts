@@ -2,8 +2,8 @@
  * Messages between the main thread and a QuickJS worker, with a validator for what the main
  * thread receives (a worker runs untrusted programs; its messages are checked, not trusted).
  *
- * main → worker: `run` (one job), `reply` (a host call's answer), `abort` (wake a waiting job;
- * a spinning one is stopped by the shared abort flag).
+ * main → worker: `run` (one job), `replies` (host calls' answers settled in one turn), `abort` (wake a
+ * waiting job; a spinning one is stopped by the shared abort flag).
  * worker → main: `ready`, `calls` (the binding calls the program made in one synchronous stretch,
  * in call order), `log` (one captured console line), `done` (the session's outcome).
  *
@@ -19,6 +19,7 @@ export interface WorkerStartData {
   /** Int32Array view over a SharedArrayBuffer: index 0 is the abort flag of the current job. */
   abortFlag: Int32Array;
   wasmModule: WebAssembly.Module;
+  /** The memory budget of the module prepared at start (each run brings its own). */
   memoryLimitBytes: number;
 }
 
@@ -35,8 +36,9 @@ export type MainToWorker =
       memoryLimitBytes: number;
       maxStackBytes: number;
       maxLogChars: number;
+      maxValueChars: number;
     }
-  | { type: "reply"; callId: number; reply: HostReply }
+  | { type: "replies"; replies: Array<{ callId: number; reply: HostReply }> }
   | { type: "abort"; jobId: number };
 
 /** One binding call inside a `calls` batch. */
@@ -45,6 +47,10 @@ export interface WorkerCall {
   ns: number;
   fn: number;
   json: string;
+  /** False when `json` is plain JSON of the arguments (no codec tags to decode). */
+  tagged: boolean;
+  /** Set (the encoded size) when the arguments were over the bound and `json` is empty. */
+  oversize?: number | undefined;
 }
 
 /** worker → main. */
@@ -65,7 +71,7 @@ function isSessionResult(value: unknown): value is SessionResult {
   const result = value as Record<string, unknown>;
   switch (result.type) {
     case "value":
-      return typeof result.json === "string";
+      return typeof result.json === "string" && typeof result.tagged === "boolean";
     case "rendered":
       return typeof result.text === "string";
     case "error":
@@ -78,7 +84,8 @@ function isSessionResult(value: unknown): value is SessionResult {
 function isWorkerCall(value: unknown): value is WorkerCall {
   if (value === null || typeof value !== "object") return false;
   const call = value as Record<string, unknown>;
-  return isCount(call.callId) && isCount(call.ns) && isCount(call.fn) && typeof call.json === "string";
+  return isCount(call.callId) && isCount(call.ns) && isCount(call.fn) && typeof call.json === "string" && typeof call.tagged === "boolean" &&
+    (call.oversize === undefined || isCount(call.oversize));
 }
 
 /** True when `message` is a well-formed worker → main message. */

@@ -41,7 +41,8 @@ describe("resolveExecutorOptions", () => {
     [{ maxSourceChars: "10" }, "maxSourceChars must be a positive integer"],
     [{ isolation: "vm" }, 'isolation must be "worker-thread" or "in-process"'],
     [{ maxStackBytes: 8 * 1024 * 1024 }, "maxStackBytes must be between 16384 and 4194304"],
-    [{ timeout: 5 }, "timeout is not a QuickJSExecutor option"],
+    [{ timeout: 5 }, 'options.timeout is not a known option (did you mean "timeoutMs"?)'],
+    [{ maxValueChars: 10 }, "maxValueChars must be between 1024"],
   ])("rejects %j naming the path", (options, message) => {
     expect(() => resolveExecutorOptions(options as QuickJSExecutorOptions)).toThrow(message);
     expect(() => new QuickJSExecutor(options as QuickJSExecutorOptions)).toThrow(InvalidOptionError);
@@ -49,5 +50,8 @@ describe("resolveExecutorOptions", () => {
 
   it("prefixes paths for the runtime's limits option", () => {
     expect(() => resolveExecutorOptions({ timeoutMs: -5 }, "limits")).toThrow("limits.timeoutMs must be a positive integer");
+    expect(() => resolveExecutorOptions({ maxLogChar: 5 } as QuickJSExecutorOptions, "limits")).toThrow(
+      'limits.maxLogChar is not a known option (did you mean "maxLogChars"?)',
+    );
   });
 });

@@ -72,6 +72,13 @@ export const HOSTILE_PROGRAMS: HostileProgram[] = [
   // Huge output.
   { name: "huge logs", program: "for (let i = 0; i < 2e4; i++) console.log('line ' + i + ' ' + 'x'.repeat(100)); 'done'", expect: "completed", check: (r) => assert(r.logs.join("").length < 70_000, "logs capped") },
   { name: "huge single log line", program: "console.log('y'.repeat(5e6)); 'done'", expect: "completed", check: (r) => assert(r.logs.join("").length < 70_000, "line capped") },
-  { name: "huge string result", program: "'x'.repeat(6e6)", expect: ["completed", "worker-exit"] },
+  { name: "huge string result", program: "'x'.repeat(6e6)", expect: "exception", check: (r) => assert(/6,000,002 characters.*maxValueChars/.test(r.error?.message ?? ""), "names the bound") },
+  // Values the host would decode on its event loop: refused where they are encoded (issue 14, defect 1).
+  { name: "BigInt arguments after replacing String", program: "String = () => '9'.repeat(3e6); await host.echo(10n ** 5000n)", expect: "exception", check: (r) => assert(/BigInt values over about 4,000 digits/.test(r.error?.message ?? ""), "bigint bound") },
+  { name: "string arguments of 10 MB", program: "const s = 'x'.repeat(1e7); await Promise.all(Array.from({ length: 150 }, () => host.echo(s)))", expect: "exception", check: (r) => assert(/host\.echo arguments: would be 10,000,002 characters/.test(r.error?.message ?? ""), "argument bound") },
+  { name: "argument object of 150,000 keys", program: "const o = {}; for (let i = 0; i < 1.5e5; i++) o['k' + i] = i; await host.echo(o)", expect: "exception", check: (r) => assert(/maxValueChars/.test(r.error?.message ?? ""), "argument bound") },
+  { name: "result object of 300,000 keys", program: "const o = {}; for (let i = 0; i < 3e5; i++) o['k' + i] = i; o", expect: ["exception", "worker-exit", "completed"], check: (r) => assert(r.error?.kind !== "exception" || /The program's result would be [\d,]+ characters once encoded, over the limit of 4,000,000/.test(r.error.message), "result bound") },
+  { name: "too much in flight", program: "const s = 'x'.repeat(9e5); await Promise.all(Array.from({ length: 10 }, () => host.echo(s)))", expect: "exception", check: (r) => assert(/Too much data in flight/.test(r.error?.message ?? ""), "in-flight bound") },
+  { name: "unknown method", program: "await host.ech({})", expect: "exception", check: (r) => assert(/host\.ech is not a function.*Did you mean host\.echo\?/.test(r.error?.message ?? ""), "names the method") },
   { name: "huge array result", program: "Array.from({ length: 3e5 }, (_, i) => ({ i }))", expect: ["completed", "worker-exit"] },
 ];

@@ -219,20 +219,24 @@ describe.each(ISOLATIONS)("QuickJSExecutor (%s)", (isolation) => {
     expect((await run("1", { signal: AbortSignal.abort() })).error?.kind).toBe("abort");
   });
 
-  it("resolves with worker-exit after dispose and dispose waits for in-flight runs", async () => {
-    const local = new QuickJSExecutor({ isolation });
+  it("dispose stops in-flight runs (kind abort) instead of waiting for their deadline, then refuses runs", async () => {
+    const local = new QuickJSExecutor({ isolation, timeoutMs: 60_000 });
+    const other = new QuickJSExecutor({ isolation, timeoutMs: 60_000 });
     let finished = false;
-    const pending = local
-      .run({ program: "await host.wait(); 'done'", bindings: [{ global: "host", functions: { wait: () => new Promise((resolve) => setTimeout(resolve, 100)) } }] })
-      .then((result) => {
-        finished = true;
-        return result;
-      });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    const wait = () => new Promise((resolve) => setTimeout(() => resolve("late"), 30_000).unref());
+    const pending = local.run({ program: "await host.wait(); 'done'", bindings: [{ global: "host", functions: { wait } }] }).then((result) => {
+      finished = true;
+      return result;
+    });
+    const bystander = other.run({ program: "await host.tick(); 'other'", bindings: [{ global: "host", functions: { tick: () => new Promise((r) => setTimeout(r, 300)) } }] });
+    await new Promise((resolve) => setTimeout(resolve, 50));
     await local.dispose();
     expect(finished).toBe(true);
-    expect((await pending).value).toBe("done");
+    expect((await pending).error).toEqual({ kind: "abort", message: "The run was stopped because its executor was disposed." });
     expect((await local.run({ program: "1", bindings: [] })).error?.kind).toBe("worker-exit");
+    // Disposing one executor never stops the runs of another (they share the substrate).
+    expect((await bystander).value).toBe("other");
+    await other.dispose();
   });
 
   it("runs concurrent programs independently", async () => {
@@ -293,6 +297,29 @@ describe("QuickJSExecutor (in-process) dead substrate", () => {
     const environment = { epochMs: Number.NaN, randomSeed: "s" };
     expect((await executor.run({ program: "1", bindings: [], environment })).error?.message).toMatch(/^environment must be/);
     expect((await executor.run(null as unknown as CodeRunRequest)).error?.kind).toBe("exception");
+    await executor.dispose();
+  });
+});
+
+describe("QuickJSExecutor unknown methods", () => {
+  it("names the method, the closest one and the methods that exist; the namespace stays null-prototype and frozen", async () => {
+    const executor = new QuickJSExecutor({ isolation: "in-process" });
+    const functions = { list_issues: async () => [], get_issue: async () => ({}), ["__proto__"]: async () => "proto", constructor: async () => "ctor" };
+    const bindings = [{ global: "github", functions }];
+    const result = await executor.run({ program: "await github.lst_issues()", bindings });
+    expect(result.error?.kind).toBe("exception");
+    expect(result.error?.message).toContain("TypeError: github.lst_issues is not a function: github has no method \"lst_issues\". Did you mean github.list_issues?");
+    expect(result.error?.message).toContain("its methods: list_issues, get_issue, __proto__, constructor");
+    const shape = await executor.run({
+      program:
+        "[Object.getPrototypeOf(github) === null, Object.isFrozen(github), 'lst' in github, typeof github.then + typeof github.lst, " +
+        "await github.__proto__(), await github.constructor(), Object.keys(github).length]",
+      bindings,
+    });
+    expect(shape.value).toEqual([true, true, false, "undefinedundefined", "proto", "ctor", 4]);
+    const many = Object.fromEntries(Array.from({ length: 50 }, (_, index) => [`method_${index}`, async () => index]));
+    const listed = await executor.run({ program: "await big.nope()", bindings: [{ global: "big", functions: many }] });
+    expect(listed.error?.message).toContain("method_19, … (50 in all)");
     await executor.dispose();
   });
 });

@@ -1,0 +1,223 @@
+/**
+ * One QuickJS worker thread running one job at a time, for any executor: every budget travels with
+ * the job. Stopping is layered: the worker's interrupt handler checks the deadline and a shared
+ * abort flag; if it has not answered `HARD_STOP_GRACE_MS` later (a long C builtin), the worker is
+ * terminated. Binding calls are started on the main thread in time slices (so a batch of
+ * thousands of calls never holds the event loop) and their replies go back in batches.
+ */
+import type { Worker } from "node:worker_threads";
+import type { BackendJob, BackendOutcome } from "./executor-backend.js";
+import { WORKER_STACK_SIZE_MB, type ResolvedExecutorOptions } from "./executor-options.js";
+import { compileQuickJSWasm } from "./quickjs-module-pool.js";
+import type { HostReply, SessionResult } from "./session-types.js";
+import { startQuickJSWorker } from "./worker-entry.js";
+import { isWorkerToMain, type MainToWorker, type WorkerCall, type WorkerStartData } from "./worker-protocol.js";
+
+/** How long past the deadline (or an abort) a worker may take to stop itself before it is terminated. */
+export const HARD_STOP_GRACE_MS = 250;
+/** A worker that has not loaded its QuickJS module by then is terminated (the run fails `worker-exit`). */
+export const WORKER_START_TIMEOUT_MS = 30_000;
+/** The main thread starts binding calls of a batch for at most this long before it yields a turn. */
+export const CALL_SLICE_MS = 4;
+
+interface ActiveJob {
+  jobId: number;
+  job: BackendJob;
+  logs: string[];
+  /** Batches are started strictly in order, each in slices. */
+  calls: Promise<void>;
+  replies: Array<{ callId: number; reply: HostReply }>;
+  flushScheduled: boolean;
+  finish(result: SessionResult): void;
+}
+
+let nextJobId = 1;
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** Waits for the worker's `ready` message (its module instantiated). */
+function whenReady(worker: Worker, keepAlive: boolean): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void worker.terminate();
+      settle(new Error(`the sandbox worker did not start within ${WORKER_START_TIMEOUT_MS} ms`));
+    }, WORKER_START_TIMEOUT_MS);
+    if (!keepAlive) timer.unref();
+    const onMessage = (message: unknown): void => {
+      if (isWorkerToMain(message) && message.type === "ready") settle();
+    };
+    const onError = (error: Error): void => settle(error);
+    const onExit = (code: number): void => settle(new Error(`the sandbox worker exited with code ${code} while starting`));
+    const settle = (error?: Error): void => {
+      clearTimeout(timer);
+      worker.off("message", onMessage).off("error", onError).off("exit", onExit);
+      if (error) reject(error);
+      else resolve();
+    };
+    worker.on("message", onMessage).on("error", onError).on("exit", onExit);
+  });
+}
+
+/** One worker thread. `busy` and `idleSince` are kept by the pool. */
+export class PooledWorker {
+  busy = false;
+  dead = false;
+  idleSince = 0;
+  private forgotten = false;
+  private active: ActiveJob | undefined;
+
+  private constructor(
+    private readonly worker: Worker,
+    private readonly abortFlag: Int32Array,
+    private readonly onDeath: (worker: PooledWorker) => void,
+  ) {
+    worker.on("message", (message: unknown) => this.receive(message));
+    worker.on("error", (error) => this.die(`the sandbox worker failed: ${error.message}`));
+    worker.on("exit", (code) => this.die(`the sandbox worker exited with code ${code}`));
+    worker.unref();
+  }
+
+  /**
+   * Starts a worker; `memoryLimitBytes` is the budget of the module it prepares first. A worker
+   * started ahead of need (`keepAlive` false) does not keep the process alive while it starts.
+   */
+  static async start(memoryLimitBytes: number, onDeath: (worker: PooledWorker) => void, keepAlive = true): Promise<PooledWorker> {
+    const abortFlag = new Int32Array(new SharedArrayBuffer(4));
+    const workerData: WorkerStartData = { abortFlag, wasmModule: await compileQuickJSWasm(), memoryLimitBytes };
+    const worker = startQuickJSWorker({ workerData, resourceLimits: { stackSizeMb: WORKER_STACK_SIZE_MB } });
+    if (!keepAlive) worker.unref();
+    // Wait for "ready" so start-up never counts against a run's budget.
+    await whenReady(worker, keepAlive);
+    return new PooledWorker(worker, abortFlag, onDeath);
+  }
+
+  run(job: BackendJob, options: ResolvedExecutorOptions, deadline: number): Promise<BackendOutcome> {
+    if (this.dead) {
+      const message = "The sandbox worker stopped before the run started; the next run uses a fresh one.";
+      return Promise.resolve({ logs: [], result: { type: "error", kind: "worker-exit", message } });
+    }
+    const jobId = nextJobId++;
+    Atomics.store(this.abortFlag, 0, 0);
+    this.worker.ref();
+    return new Promise<BackendOutcome>((resolve) => {
+      const { signal } = job;
+      const logs: string[] = [];
+      let graceTimer: NodeJS.Timeout | undefined;
+      const hardStop = (result: SessionResult): void => {
+        active.finish(result);
+        void this.terminate();
+      };
+      const budget = `The program exceeded its time budget of ${options.timeoutMs} ms (timeoutMs) and was stopped.`;
+      const deadlineTimer = setTimeout(
+        () => hardStop({ type: "error", kind: "timeout", message: budget }),
+        Math.max(0, deadline - Date.now()) + HARD_STOP_GRACE_MS,
+      );
+      const onAbort = (): void => {
+        Atomics.store(this.abortFlag, 0, 1);
+        this.post({ type: "abort", jobId });
+        graceTimer ??= setTimeout(() => hardStop({ type: "error", kind: "abort", message: "The run was aborted." }), HARD_STOP_GRACE_MS);
+      };
+      const active: ActiveJob = {
+        jobId,
+        job,
+        logs,
+        calls: Promise.resolve(),
+        replies: [],
+        flushScheduled: false,
+        finish: (result) => {
+          if (this.active !== active) return;
+          this.active = undefined;
+          clearTimeout(deadlineTimer);
+          clearTimeout(graceTimer);
+          signal?.removeEventListener("abort", onAbort);
+          if (!this.dead) this.worker.unref();
+          resolve({ result, logs });
+        },
+      };
+      this.active = active;
+      signal?.addEventListener("abort", onAbort, { once: true });
+      const { script, bindings, environment } = job;
+      const { timeoutMs, memoryLimitBytes, maxStackBytes, maxLogChars, maxValueChars } = options;
+      this.post({ type: "run", jobId, script, bindings, environment, deadline, timeoutMs, memoryLimitBytes, maxStackBytes, maxLogChars, maxValueChars });
+      if (signal?.aborted) onAbort();
+    });
+  }
+
+  terminate(): Promise<number> {
+    this.dead = true;
+    return this.worker.terminate();
+  }
+
+  private post(message: MainToWorker): void {
+    if (!this.dead) this.worker.postMessage(message);
+  }
+
+  private receive(message: unknown): void {
+    if (!isWorkerToMain(message)) {
+      this.active?.finish({ type: "error", kind: "worker-exit", message: "The sandbox worker sent a malformed message and was replaced." });
+      void this.terminate();
+      return;
+    }
+    const active = this.active;
+    if (message.type === "ready" || active === undefined || message.jobId !== active.jobId) return;
+    switch (message.type) {
+      case "log":
+        active.logs.push(message.line);
+        break;
+      case "done":
+        active.finish(message.result);
+        break;
+      case "calls": {
+        const { calls } = message;
+        active.calls = active.calls.then(() => this.startCalls(active, calls));
+        break;
+      }
+    }
+  }
+
+  /**
+   * Starts the calls of one batch in order. Calls issued together (`Promise.all`) start in one turn
+   * unless starting them takes longer than `CALL_SLICE_MS`; then the rest start in later turns, so
+   * decoding thousands of arguments never holds the host's event loop.
+   */
+  private async startCalls(active: ActiveJob, calls: WorkerCall[]): Promise<void> {
+    let sliceStart = performance.now();
+    for (const { callId, ns, fn, json, tagged, oversize } of calls) {
+      if (performance.now() - sliceStart > CALL_SLICE_MS) {
+        await nextTurn();
+        sliceStart = performance.now();
+      }
+      if (this.active !== active) return;
+      active.job.callHost(ns, fn, json, tagged, oversize).then(
+        (reply) => this.queueReply(active, callId, reply),
+        () => undefined,
+      );
+    }
+  }
+
+  /** Replies settled in the same turn travel as one message. */
+  private queueReply(active: ActiveJob, callId: number, reply: HostReply): void {
+    if (this.active !== active) return;
+    active.replies.push({ callId, reply });
+    if (active.flushScheduled) return;
+    active.flushScheduled = true;
+    setImmediate(() => {
+      active.flushScheduled = false;
+      const replies = active.replies.splice(0);
+      if (this.active === active && replies.length > 0) this.post({ type: "replies", replies });
+    });
+  }
+
+  private die(reason: string): void {
+    this.dead = true;
+    this.active?.finish({
+      type: "error",
+      kind: "worker-exit",
+      message: `The sandbox stopped unexpectedly (${reason}); the run was lost and the next run uses a fresh sandbox.`,
+    });
+    if (!this.forgotten) {
+      this.forgotten = true;
+      this.onDeath(this);
+    }
+  }
+}

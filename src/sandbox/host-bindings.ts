@@ -9,17 +9,7 @@ import { memberPath } from "./codec-validation.js";
 import type { HostCaller, HostReply, SessionBinding } from "./session-types.js";
 import type { CodeBindingFunction, CodeBindingNamespace } from "./types.js";
 import { oversizedArguments, tooLongMessage } from "./boundary-messages.js";
-
-/** The message of a thrown value, for the program. */
-export function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  if (typeof error === "string") return error;
-  try {
-    return JSON.stringify(error) ?? String(error);
-  } catch {
-    return String(error);
-  }
-}
+import { messageOf } from "../shared/message-of.js";
 
 function oversizedMessage(chars: number, max: number): string {
   return (

@@ -5,7 +5,7 @@
  */
 import type { ExecutorBackend } from "./executor-backend.js";
 import { resolveExecutorOptions, type QuickJSExecutorOptions, type ResolvedExecutorOptions } from "./executor-options.js";
-import { messageOf, prepareBindings, readSandboxValue } from "./host-bindings.js";
+import { prepareBindings, readSandboxValue } from "./host-bindings.js";
 import { InProcessBackend } from "./in-process-backend.js";
 import { normalizeProgram } from "./normalize-program.js";
 import type { CodeBindingNamespace, CodeRunRequest, CodeRunResult, Executor, ExecutorFailureKind } from "./types.js";

@@ -15,6 +15,7 @@ declare global {
   const runtime: import("ai-codemode").CodemodeRuntime;
   const executionId: string;
   function getToken(): Promise<string>;
+  function isAdmin(request: Request): boolean | Promise<boolean>;
 }
 
 export {};

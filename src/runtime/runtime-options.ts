@@ -10,7 +10,9 @@ import {
 import { resolveConnector } from "../connectors/resolve-connector.js";
 import type { Connector } from "../connectors/types.js";
 import { InvalidOptionError } from "../errors.js";
-import { resolveExecutorOptions, type QuickJSExecutorOptions, type ResolvedExecutorOptions } from "../sandbox/executor-options.js";
+import {
+  EXECUTOR_OPTION_KEYS, resolveExecutorOptions, type QuickJSExecutorOptions, type ResolvedExecutorOptions,
+} from "../sandbox/executor-options.js";
 import type { Executor } from "../sandbox/types.js";
 import { assertKnownKeys } from "../shared/known-keys.js";
 import { isRecord } from "../shared/is-record.js";
@@ -98,12 +100,9 @@ export interface DurableRuntimeOptions {
 
 /** Top-level keys of {@link DurableRuntimeOptions}; any other key is refused with the closest known one. */
 const RUNTIME_OPTION_KEYS = [
-  "connectors", "tools", "store", "executor", "name", "maxExecutions", "transformResult", "limits", "outbound", "_internal",
+  "connectors", "tools", "store", "executor", "name", "maxExecutions", "transformResult", "limits", "outbound",
+  "maxOutputChars", "_internal",
 ] as const satisfies ReadonlyArray<keyof DurableRuntimeOptions>;
-/** Keys of `limits` (the executor's budgets; `isolation` and `poolSize` are accepted as the executor takes them). */
-const LIMIT_KEYS = [
-  "timeoutMs", "memoryLimitBytes", "maxStackBytes", "maxLogChars", "maxSourceChars", "isolation", "poolSize",
-] as const satisfies ReadonlyArray<keyof QuickJSExecutorOptions>;
 const INTERNAL_KEYS = ["now", "generateId", "leaseMs", "inflightGraceMs", "hookTimeoutMs", "env"] as const;
 
 /** Fully resolved options: values only (the runtime core builds the executor and the outbound connector). */
@@ -185,7 +184,7 @@ function resolveOutbound(options: DurableRuntimeOptions, connectors: Record<stri
 export function resolveRuntimeOptions(options: DurableRuntimeOptions = {}): ResolvedRuntimeOptions {
   if (typeof options !== "object" || options === null) throw new InvalidOptionError({ path: "options", message: "must be an object" });
   assertKnownKeys(options, RUNTIME_OPTION_KEYS, "options");
-  if (options.limits !== undefined && isRecord(options.limits)) assertKnownKeys(options.limits, LIMIT_KEYS, "limits");
+  if (options.limits !== undefined && isRecord(options.limits)) assertKnownKeys(options.limits, EXECUTOR_OPTION_KEYS, "limits");
   if (options._internal !== undefined && isRecord(options._internal)) assertKnownKeys(options._internal, INTERNAL_KEYS, "_internal");
   const internal = options._internal ?? {};
   const env = internal.env ?? process.env;

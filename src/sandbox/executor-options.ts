@@ -94,7 +94,8 @@ export interface ResolvedExecutorOptions {
   maxValueChars: number;
 }
 
-const KNOWN: readonly string[] = [
+/** Every key of `QuickJSExecutorOptions` (the runtime's `limits` takes the same names). */
+export const EXECUTOR_OPTION_KEYS = [
   "isolation",
   "poolSize",
   "timeoutMs",
@@ -103,7 +104,7 @@ const KNOWN: readonly string[] = [
   "maxLogChars",
   "maxSourceChars",
   "maxValueChars",
-];
+] as const satisfies ReadonlyArray<keyof QuickJSExecutorOptions>;
 
 function integer(path: string, value: unknown, fallback: number, { min = 1, max = Number.MAX_SAFE_INTEGER }: { min?: number; max?: number } = {}): number {
   if (value === undefined) return fallback;
@@ -123,7 +124,7 @@ function integer(path: string, value: unknown, fallback: number, { min = 1, max 
 export function resolveExecutorOptions(options: QuickJSExecutorOptions = {}, prefix = ""): ResolvedExecutorOptions {
   const at = (name: string): string => (prefix === "" ? name : `${prefix}.${name}`);
   if (options === null || typeof options !== "object") throw new InvalidOptionError({ path: prefix || "options", message: "must be an object" });
-  assertKnownKeys(options, KNOWN, prefix || "options");
+  assertKnownKeys(options, EXECUTOR_OPTION_KEYS, prefix || "options");
   const isolation = options.isolation ?? "worker-thread";
   if (isolation !== "worker-thread" && isolation !== "in-process") {
     throw new InvalidOptionError({ path: at("isolation"), message: `must be "worker-thread" or "in-process" (got ${JSON.stringify(isolation)})` });

@@ -4,7 +4,7 @@
  * anything is left in it, naming what was left. Tests remove every temp folder and file they
  * create; this makes a test that forgets visible at once, not as clutter in the OS temp folder.
  */
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -22,6 +22,8 @@ function leftovers(folder: string): string[] {
 export default function setup(): () => void {
   const outer = process.env["TMPDIR"];
   const folder = mkdtempSync(join(tmpdir(), "codemode-test-run-"));
+  // Traversable by others (not listable): the read-only filesystem test runs a child as `nobody` below it.
+  chmodSync(folder, 0o711);
   process.env["TMPDIR"] = folder;
   return () => {
     if (outer === undefined) delete process.env["TMPDIR"];

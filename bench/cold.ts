@@ -13,7 +13,7 @@
  * Run: `npm run bench -- cold` (or `node --import tsx bench/cold.ts`).
  */
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -75,7 +75,10 @@ async function coldRuns(folder: string, links: ColdUrls): Promise<Map<string, nu
   const times = new Map<string, number[]>(COLD_VARIANTS.map((variant) => [variant.name, []]));
   for (let round = 0; round < RUNS; round += 1) {
     for (const variant of COLD_VARIANTS) {
-      const database = join(folder, `db-${variant.key}-${round}`, "codemode.db");
+      // A fresh database folder per run, made before the clock starts (an explicit file: path's folder must exist).
+      const databaseFolder = join(folder, `db-${variant.key}-${round}`);
+      mkdirSync(databaseFolder);
+      const database = join(databaseFolder, "codemode.db");
       const script = join(folder, `${variant.key}.mjs`);
       writeFileSync(script, variant.script(links, `file:${database}`));
       const { ms, line } = await timeToFirstLine(script, folder);

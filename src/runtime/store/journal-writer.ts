@@ -4,7 +4,10 @@
  * sent at once, together with everything queued. A deferred write (`defer`: a
  * call's `applied` or `error` row, replay counters, lease renewals) rides along
  * with the next durable write, so a sequential program costs one statement and
- * one round trip per connector call, and calls issued together share one. (A
+ * one round trip per connector call with effects, and calls issued together share
+ * one: a flush waits one macrotask so that every call of a `Promise.all` joins it.
+ * A read-only call's row (`applied` or `error` with its result) is deferred too,
+ * so reads cost no round trip of their own. (A
  * pass that dies loses at most the `applied` row of its last call: that call
  * stays `executing` and is never run again.) Every flush is one round trip, all
  * or nothing: the call-row writes merged into upsert statements of at most
@@ -50,9 +53,13 @@ export class JournalWriter {
     this.#lease = lease;
   }
 
-  /** Queues a statement to commit with the next durable write. */
-  defer(statement: InStatement | CallRowWrite, { expectRow = true }: { expectRow?: boolean } = {}): void {
+  /**
+   * Queues a statement to commit with the next durable write; `send: true` starts that write now (without
+   * waiting for it: a failure is reported by `failure` and `flush`, a changed-nothing by `lostRows`).
+   */
+  defer(statement: InStatement | CallRowWrite, { expectRow = true, send = false }: { expectRow?: boolean; send?: boolean } = {}): void {
     this.#queue.push({ statement, expectRow });
+    if (send) this.#schedule();
   }
 
   /** Commits everything queued, then `statement`, in one round trip; resolves with `statement`'s result. */
@@ -94,7 +101,8 @@ export class JournalWriter {
 
   #schedule(): void {
     if (this.#flushing !== undefined) return;
-    this.#flushing = this.#drain().finally(() => {
+    // One macrotask first: calls issued together (`Promise.all`) reach the writer within it and share one write.
+    this.#flushing = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.#drain()).finally(() => {
       this.#flushing = undefined;
       if (this.#queue.some((item) => item.resolve !== undefined)) this.#schedule();
     });

@@ -16,7 +16,7 @@ const tools = {
 };
 
 /** A tool shaped as `@ai-sdk/mcp` returns it, with MCP annotations. */
-function mcpTool(annotations: Record<string, unknown>) {
+function mcpTool(annotations: Record<string, boolean>) {
   return {
     ...tool({ inputSchema: z.object({}), execute: async () => ({ content: [{ type: "text", text: "[]" }] }) }),
     metadata: { clientName: "test", toolName: "t", annotations },

@@ -78,10 +78,11 @@ export async function insertCall(
   row: { status: "executing" | "pending"; requiresApproval: boolean },
 ): Promise<void> {
   if (pass.fatal !== undefined) throw new Error(pass.fatal.error);
+  // Other calls in flight may be about to write too (`Promise.all`): gather them into this write.
   const inserted = await pass.writer.commit(insertCallStatement(pass.lease, {
     seq, connector: call.connector, method: call.method, argsText: call.argsText, status: row.status, replay: "record",
     requiresApproval: row.requiresApproval, now: pass.deps.now(),
-  }));
+  }), { gather: pass.inflight.size > 1 });
   if (inserted.rowsAffected !== 1) {
     throw pass.failWith({
       kind: "conflict", error: "This execution was taken over by another invocation (its lease expired); the pass stopped.",

@@ -5,7 +5,8 @@
  * call's `applied` or `error` row, replay counters, lease renewals) rides along
  * with the next durable write, so a sequential program costs one statement and
  * one round trip per connector call with effects, and calls issued together share
- * one: a flush waits one macrotask so that every call of a `Promise.all` joins it.
+ * one: while other calls are in flight a flush waits one macrotask, so that every
+ * call of a `Promise.all` joins it.
  * A read-only call's row (`applied` or `error` with its result) is deferred too,
  * so reads cost no round trip of their own. (A
  * pass that dies loses at most the `applied` row of its last call: that call
@@ -62,11 +63,15 @@ export class JournalWriter {
     if (send) this.#schedule();
   }
 
-  /** Commits everything queued, then `statement`, in one round trip; resolves with `statement`'s result. */
-  commit(statement: InStatement | CallRowWrite): Promise<WriteResult> {
+  /**
+   * Commits everything queued, then `statement`, in one round trip; resolves with `statement`'s result.
+   * `gather: true` (other calls of the pass are in flight) waits one macrotask before sending, so that the calls
+   * issued together (`Promise.all`) join the same write; a sequential program sends at once.
+   */
+  commit(statement: InStatement | CallRowWrite, { gather = false }: { gather?: boolean } = {}): Promise<WriteResult> {
     return new Promise<WriteResult>((resolve, reject) => {
       this.#queue.push({ statement, resolve, reject, expectRow: false });
-      this.#schedule();
+      this.#schedule(gather);
     });
   }
 
@@ -99,10 +104,11 @@ export class JournalWriter {
     return this.#roundTrips;
   }
 
-  #schedule(): void {
+  #schedule(gather = false): void {
     if (this.#flushing !== undefined) return;
-    // One macrotask first: calls issued together (`Promise.all`) reach the writer within it and share one write.
-    this.#flushing = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.#drain()).finally(() => {
+    // Gathering waits one macrotask: calls issued together reach the writer within it and share one write.
+    const start = gather ? new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.#drain()) : this.#drain();
+    this.#flushing = start.finally(() => {
       this.#flushing = undefined;
       if (this.#queue.some((item) => item.resolve !== undefined)) this.#schedule();
     });

@@ -9,9 +9,10 @@ import { createDurableRuntime, type DurableRuntime } from "../../src/runtime/dur
 import { createMockConnector } from "../../src/test/mock-connector.js";
 import { memoryClient, sequentialIds, sharedExecutor, testClock } from "./runtime-fixture.js";
 
-/** A client whose `execute`/`batch` calls are counted. */
-function counting(inner: Client): { client: Client; roundTrips: () => number } {
+/** A client whose `execute`/`batch` calls are counted (`sent`: the SQL of each, in order). */
+function counting(inner: Client): { client: Client; roundTrips: () => number; sent: string[][] } {
   let roundTrips = 0;
+  const sent: string[][] = [];
   const client = new Proxy(inner, {
     get(target, property) {
       const value = Reflect.get(target, property, target) as unknown;
@@ -20,31 +21,37 @@ function counting(inner: Client): { client: Client; roundTrips: () => number } {
       if (property !== "execute" && property !== "batch") return bound;
       return (...args: unknown[]) => {
         roundTrips += 1;
+        const statements = (Array.isArray(args[0]) ? args[0] : [args[0]]) as Array<string | { sql: string }>;
+        sent.push(statements.map((statement) => (typeof statement === "string" ? statement : statement.sql)));
         return bound(...args);
       };
     },
   });
-  return { client, roundTrips: () => roundTrips };
+  return { client, roundTrips: () => roundTrips, sent };
 }
 
 let runtimes = 0;
+const LEASE_MS = 60_000;
 
 /** `shop.read` returns a new number on every real call, so a re-run read would show in the result. */
-function setup({ readOnly }: { readOnly: boolean }) {
+function setup({ readOnly, msPerRead = 0 }: { readOnly: boolean; msPerRead?: number }) {
   let reads = 0;
+  const clock = testClock();
   const shop = createMockConnector("shop", {
     methods: {
-      read: { readOnly, result: (args: unknown) => ({ i: (args as { i?: number }).i, v: ++reads }) },
+      read: { readOnly, result: (args: unknown) => {
+        clock.advance(msPerRead);
+        return { i: (args as { i?: number }).i, v: ++reads };
+      } },
       failingRead: { readOnly, fails: "not found" },
       write: {},
       approvedWrite: { requiresApproval: true },
     },
   });
-  const { client, roundTrips } = counting(memoryClient());
-  const clock = testClock();
+  const { client, roundTrips, sent } = counting(memoryClient());
   const runtime: DurableRuntime = createDurableRuntime({
     store: client, executor: sharedExecutor(), connectors: { shop },
-    _internal: { now: clock.now, generateId: sequentialIds(`ro${++runtimes}`) },
+    _internal: { now: clock.now, generateId: sequentialIds(`ro${++runtimes}`), leaseMs: LEASE_MS },
   });
   /** Round trips of one runtime call (the schema is migrated before the first count). */
   const counted = async <T>(call: () => Promise<T>): Promise<{ out: T; trips: number }> => {
@@ -53,7 +60,7 @@ function setup({ readOnly }: { readOnly: boolean }) {
     const out = await call();
     return { out, trips: roundTrips() - before };
   };
-  return { shop, runtime, counted };
+  return { shop, runtime, counted, sent };
 }
 
 const READS_THEN_WRITE = `async () => {
@@ -136,5 +143,17 @@ describe("read-only calls cost no round trip of their own", () => {
     expect(shop.ledger.count("shop.failingRead")).toBe(1);
     const detail = await runtime.execution(first.executionId);
     expect(detail?.calls[0]).toMatchObject({ method: "failingRead", status: "error", error: "not found" });
+  });
+
+  it("a long pass of reads alone still renews its lease (the renewal is sent, not left for a write that never comes)", async () => {
+    const { runtime, counted, sent } = setup({ readOnly: true, msPerRead: LEASE_MS / 4 });
+    const code = "async () => { let t = 0; for (let i = 0; i < 8; i++) t += (await shop.read({ i })).v; return t; }";
+    const before = sent.length;
+    const run = await counted(() => runtime.execute({ code }));
+    expect(run.out).toMatchObject({ status: "completed", result: 36 });
+    const renewals = sent.slice(before).filter((statements) => statements.some((sql) => sql.includes("SET lease_until")));
+    // 8 reads of a quarter lease each: a renewal every half lease (after reads 2, 4, 6, 8), each its own round trip.
+    expect(renewals.length).toBe(4);
+    expect(run.trips).toBe(3 + 4);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The connector-call policy on a journaled call (`journaled-call.ts`): a recorded call is replayed by its
  * status; a new one is validated, asked for approval (written `pending`, the pass pauses) or written
- * `executing`, run, and recorded; a `readOnly` one runs at once and its row is buffered for the pass's next write. `reexecute` methods run again on every pass and are logged without result.
+ * `executing`, run, and recorded; a `readOnly` one runs at once and its row is buffered for the pass's next
+ * write. `reexecute` methods run again on every pass and are logged without result.
  * Outbound `fetch` is this policy on the built-in outbound connector.
  */
 import type { ConnectorCallContext, ConnectorMethod } from "../../connectors/types.js";

@@ -74,7 +74,7 @@ type ShopTools = ReturnType<typeof shopTools>;
 
 const POLICIES: Record<PolicyKey, ConnectorOptions<ShopTools>> = {
   today: { methods: { approvedWrite: { requiresApproval: true } } },
-  readOnly: { methods: { approvedWrite: { requiresApproval: true }, read: { readOnly: true } } as never },
+  readOnly: { methods: { approvedWrite: { requiresApproval: true }, read: { readOnly: true } } },
 };
 
 /**

@@ -67,7 +67,7 @@ function checkOptions(options: ConnectorOptions, path: string): void {
     const at = `${path}.methods.${name}`;
     if (policy === undefined) continue;
     if (typeof policy !== "object" || policy === null || Array.isArray(policy)) {
-      throw new InvalidOptionError({ path: at, message: "must be an object { replay?, revert?, requiresApproval? }" });
+      throw new InvalidOptionError({ path: at, message: "must be an object { replay?, revert?, requiresApproval?, readOnly? }" });
     }
     assertKnownKeys(policy, METHOD_POLICY_KEYS, at);
     if (policy.replay !== undefined && policy.replay !== "record" && policy.replay !== "reexecute") {
@@ -79,6 +79,9 @@ function checkOptions(options: ConnectorOptions, path: string): void {
     const approval = policy.requiresApproval;
     if (approval !== undefined && typeof approval !== "boolean" && typeof approval !== "function") {
       throw new InvalidOptionError({ path: `${at}.requiresApproval`, message: "must be a boolean or a function of the arguments" });
+    }
+    if (policy.readOnly !== undefined && typeof policy.readOnly !== "boolean") {
+      throw new InvalidOptionError({ path: `${at}.readOnly`, message: "must be a boolean" });
     }
   }
 }
@@ -92,6 +95,8 @@ function checkOptions(options: ConnectorOptions, path: string): void {
  *   re-run on replay; it cannot be combined with approval.
  * - `revert(args, result, ctx)` compensates an applied call during `rollback`.
  * - `requiresApproval` overrides the tool's `needsApproval` and MCP annotation defaults.
+ * - `readOnly: true` marks a read that is still journaled (replay returns its recorded result) but costs no
+ *   store round trip of its own; refused with approval. MCP tools annotated `readOnlyHint: true` default to it.
  *
  * @example
  * const github = connector(githubTools, {

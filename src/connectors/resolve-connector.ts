@@ -9,7 +9,7 @@ import { InvalidOptionError } from "../errors.js";
 import { createJsonSchemaValidator } from "./argument-validator.js";
 import { buildConnector, wrappedSource } from "./connector.js";
 import { inputTypeOf } from "./declarations.js";
-import { toolSetToConnector } from "./tool-set-connector.js";
+import { readOnlyOf, toolSetToConnector } from "./tool-set-connector.js";
 import type { Connector, ConnectorMethod } from "./types.js";
 import { HOST_NAMESPACE } from "../shared/host-namespace.js";
 
@@ -113,8 +113,13 @@ function resolveMethod(connectorName: string, methodName: string, value: unknown
         `Use replay: "record" (the default) or drop requiresApproval.`,
     });
   }
+  const readOnly = readOnlyOf({
+    label: `${connectorName}.${methodName}`, explicit: value["readOnly"], byDefault: false,
+    requiresApproval: approval as ConnectorMethod["requiresApproval"], policyPath: path,
+  });
   const source = value as unknown as ConnectorMethod;
   const method: ConnectorMethod = { execute: source.execute.bind(source) };
+  if (readOnly) method.readOnly = true;
   if (source.description !== undefined) method.description = source.description;
   if (source.inputSchema !== undefined) method.inputSchema = source.inputSchema;
   if (source.outputSchema !== undefined) method.outputSchema = source.outputSchema;

@@ -27,10 +27,15 @@ export interface MethodPolicy {
   revert?: ConnectorMethod["revert"];
   /** Overrides the tool's `needsApproval` (and MCP annotation defaults). */
   requiresApproval?: ConnectorMethod["requiresApproval"];
+  /**
+   * The tool only reads: journaled without a round trip of its own (see `ConnectorMethod.readOnly`).
+   * Cannot be combined with approval. @default true for MCP tools annotated `readOnlyHint: true` without approval
+   */
+  readOnly?: boolean;
 }
 
 /** Every key a `MethodPolicy` may have: any other is refused at construction. */
-export const METHOD_POLICY_KEYS = ["replay", "revert", "requiresApproval"] as const satisfies ReadonlyArray<keyof MethodPolicy>;
+export const METHOD_POLICY_KEYS = ["replay", "revert", "requiresApproval", "readOnly"] as const satisfies ReadonlyArray<keyof MethodPolicy>;
 
 /** A tool as found in a `ToolSet`, read defensively (user input). */
 interface LooseTool {
@@ -188,6 +193,7 @@ function toolToMethod(
         `re-running it on replay could repeat a side effect. Use "record".`,
     });
   }
+  const readOnly = readOnlyOf({ label, explicit: policy?.readOnly, byDefault: annotations.readOnlyHint === true, requiresApproval, policyPath });
   const execute = tool.execute as (input: unknown, options: ConnectorToolExecutionOptions) => unknown;
   const method: ConnectorMethod = {
     replay,
@@ -203,8 +209,35 @@ function toolToMethod(
   if (outputJsonSchema !== undefined) method.outputSchema = outputJsonSchema;
   if (validate !== undefined) method.validate = validate;
   if (requiresApproval !== undefined) method.requiresApproval = requiresApproval;
+  if (readOnly) method.readOnly = true;
   if (policy?.revert !== undefined) method.revert = policy.revert;
   return method;
+}
+
+/**
+ * Whether a method is read-only: as its policy says, else by default (MCP `readOnlyHint: true`) unless it
+ * requires approval. An explicit `readOnly: true` with approval is refused: an approved call is an effect.
+ */
+export function readOnlyOf({ label, explicit, byDefault, requiresApproval, policyPath }: {
+  label: string;
+  explicit: unknown;
+  byDefault: boolean;
+  requiresApproval: ConnectorMethod["requiresApproval"];
+  policyPath: string;
+}): boolean {
+  if (explicit !== undefined && typeof explicit !== "boolean") {
+    throw new InvalidOptionError({ path: `${policyPath}.readOnly`, message: "must be a boolean" });
+  }
+  const approves = requiresApproval !== undefined && requiresApproval !== false;
+  if (explicit === true && approves) {
+    throw new InvalidOptionError({
+      path: `${policyPath}.readOnly`,
+      message:
+        `is true but ${label} requires approval: a call that needs approval has an effect and must be written ` +
+        `durably before it runs. Drop readOnly, or set requiresApproval: false.`,
+    });
+  }
+  return explicit ?? (byDefault && !approves);
 }
 
 /** A policy names no callable tool: say which one was probably meant, or why it is not callable. */

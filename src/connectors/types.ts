@@ -78,6 +78,12 @@ export interface ConnectorMethod {
   requiresApproval?: boolean | ((args: unknown, context?: ConnectorApprovalContext) => boolean | Promise<boolean>);
   /** @default "record" */
   replay?: ReplayPolicy;
+  /**
+   * The call only reads: it is still journaled (replay returns its recorded result) but its row costs no store
+   * round trip of its own; it travels with the pass's next write. A crash before that write runs the read again.
+   * Cannot be combined with `requiresApproval`. @default false
+   */
+  readOnly?: boolean;
   /** Performs the call. A rejection becomes a rejection inside the program. */
   execute: (args: unknown, context: ConnectorCallContext) => unknown;
   /** Compensates an applied call during rollback. */

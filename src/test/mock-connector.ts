@@ -16,6 +16,8 @@ export interface MockMethodOptions {
   /** Whether a call needs approval (a function decides per call). @default false */
   requiresApproval?: boolean | ((args: unknown) => boolean);
   replay?: ReplayPolicy;
+  /** The method only reads: journaled without a store round trip of its own (`ConnectorMethod.readOnly`). */
+  readOnly?: boolean;
   /** Give the method a `revert` (recorded in the ledger); a string makes the revert throw that message. @default false */
   revert?: boolean | string;
   /** JSON Schema of the input (used by `describe`; validation only with `validate`). */
@@ -55,6 +57,7 @@ export function createMockConnector(
     if (options.description !== undefined) definition.description = options.description;
     if (options.requiresApproval !== undefined) definition.requiresApproval = options.requiresApproval;
     if (options.replay !== undefined) definition.replay = options.replay;
+    if (options.readOnly !== undefined) definition.readOnly = options.readOnly;
     if (options.inputSchema !== undefined) definition.inputSchema = options.inputSchema;
     if (options.validate !== undefined) definition.validate = options.validate;
     if (options.revert !== undefined && options.revert !== false) {

@@ -107,6 +107,12 @@ describe("a real MCP server (server-memory over stdio) as a connector", () => {
       expect((error as Error).message).toContain("readOnlyHint");
     }
   });
+
+  it("makes readOnlyHint tools read-only by default (journaled without a round trip of their own)", () => {
+    const wrapped = resolveConnector("memory", connector(tools));
+    expect(wrapped.methods["read_graph"]!.readOnly).toBe(true);
+    expect(wrapped.methods["create_entities"]!.readOnly).toBeUndefined();
+  });
 });
 
 describe("server-everything over stdio", () => {

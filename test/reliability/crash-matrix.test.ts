@@ -18,6 +18,7 @@ import {
 } from "./support/crash-scenario.js";
 import { faultyClient, INJECTED_MESSAGE } from "./support/faulty-client.js";
 import { svcConnector } from "./support/program-model.js";
+import { READ_CRASH_PROGRAM, readCrashConnector, readCrashProblems } from "./support/read-crash.js";
 
 const LEASE_MS = 60_000;
 const inner = memoryClient();
@@ -112,5 +113,30 @@ describe("crash-point matrix: a store fault at every write of a pass, an approva
     }
     const [check] = (await inner.execute("PRAGMA integrity_check")).rows;
     expect(check?.["integrity_check"]).toBe("ok");
+  });
+
+  it("a crash between a buffered read and the write that carries it loses only the read", async () => {
+    for (const { mode, plan } of MODES) {
+      const name = `read-crash-${mode}`;
+      const clock = testClock();
+      let armed = false;
+      const svc = readCrashConnector(() => {
+        // The read ran; its row waits in the writer. The next write (the one carrying it) fails.
+        if (!armed) faulty.arm({ atWrite: 1, ...plan });
+        armed = true;
+      });
+      const runtime = createDurableRuntime({
+        store: faulty.client, executor: sharedExecutor(), connectors: { svc }, name,
+        _internal: { now: clock.now, generateId: sequentialIds(name), leaseMs: LEASE_MS },
+      });
+      const out = await runtime.execute({ code: READ_CRASH_PROGRAM });
+      faulty.revive();
+      expect(out, mode).toMatchObject({ status: "error", kind: "store" });
+      clock.advance(LEASE_MS + 1);
+      await runtime.expirePaused();
+      const detail = await runtime.execution(out.executionId);
+      expect(readCrashProblems(detail, svc, mode === "lost-ack"), mode).toEqual([]);
+      expect(detail?.status, mode).toBe("error");
+    }
   });
 });

@@ -20,6 +20,7 @@ import {
   CRASH_PHASES, CRASH_RESULT, finishScenario, runPhase, scenarioProblems, type CrashPhase, type ObservedEffect,
 } from "./support/crash-scenario.js";
 import { svcConnector } from "./support/program-model.js";
+import { READ_CRASH_PROGRAM, readCrashConnector, readCrashProblems } from "./support/read-crash.js";
 
 const LEASE_MS = 60_000;
 const client = httpClient();
@@ -119,5 +120,30 @@ describe("crash-point matrix over HTTP: a server fault at every write request of
     console.log(`crash matrix over HTTP: ${cases} crash points, writes per phase ${JSON.stringify(counts)}, faults ${hranaServer.stats.faults}`);
     const [check] = (await client.execute("PRAGMA integrity_check")).rows;
     expect(check?.["integrity_check"]).toBe("ok");
+  });
+
+  it("a crash between a buffered read and the write request that carries it loses only the read", { timeout: 120_000 }, async () => {
+    for (const { mode, fault, times } of MODES) {
+      const name = `read-crash-${mode}`;
+      const clock = testClock();
+      let armed = false;
+      const svc = readCrashConnector(() => {
+        // The read ran; its row waits in the writer. The next write request (the one carrying it) fails.
+        if (!armed) hranaServer.injectFault(fault, { ...atWrite(1), times });
+        armed = true;
+      });
+      const runtime = createDurableRuntime({
+        store: client, executor: sharedExecutor(), connectors: { svc }, name,
+        _internal: { now: clock.now, generateId: sequentialIds(name), leaseMs: LEASE_MS },
+      });
+      const out = await runtime.execute({ code: READ_CRASH_PROGRAM });
+      hranaServer.clearFaults();
+      expect(out, mode).toMatchObject({ status: "error", kind: "store" });
+      clock.advance(LEASE_MS + 1);
+      await runtime.expirePaused();
+      const detail = await runtime.execution(out.executionId);
+      expect(readCrashProblems(detail, svc, mode === "lost-response"), mode).toEqual([]);
+      expect(detail?.status, mode).toBe("error");
+    }
   });
 });

@@ -26,6 +26,11 @@ export interface OpenApiOperationOptions {
    * @default the connector's `replay` for GET/HEAD/OPTIONS without approval, else `"record"`
    */
   replay?: ReplayPolicy;
+  /**
+   * The operation only reads: journaled without a store round trip of its own (`ConnectorMethod.readOnly`).
+   * Cannot be combined with approval. @default true for GET/HEAD/OPTIONS without approval
+   */
+  readOnly?: boolean;
 }
 
 /** Options of `openApiConnector`. */
@@ -68,7 +73,7 @@ export const OPENAPI_OPTION_KEYS = [
 ] as const satisfies ReadonlyArray<keyof OpenApiConnectorOptions>;
 
 /** Every key of `OpenApiOperationOptions`. */
-export const OPENAPI_OPERATION_KEYS = ["requiresApproval", "replay"] as const satisfies ReadonlyArray<keyof OpenApiOperationOptions>;
+export const OPENAPI_OPERATION_KEYS = ["requiresApproval", "replay", "readOnly"] as const satisfies ReadonlyArray<keyof OpenApiOperationOptions>;
 
 /** Default replay policy of safe reads: recorded, so replay is deterministic. */
 export const DEFAULT_OPENAPI_READ_REPLAY: ReplayPolicy = "record";

@@ -10,6 +10,7 @@ import type { Connector, ConnectorCallContext, ConnectorMethod, ReplayPolicy } f
 import { UnsafeRequestError } from "../../errors/unsafe-request-error.js";
 import { buildRequest, type BuiltRequest } from "./build-request.js";
 import { collectOperations, type OpenApiOperation } from "./collect-operations.js";
+import { readOnlyOf } from "../tool-set-connector.js";
 import {
   checkBaseUrl,
   resolveOpenApiConnectorOptions,
@@ -52,7 +53,9 @@ function lowerCaseKeys(headers: Record<string, string>): Record<string, string> 
 function policyFor(
   operation: OpenApiOperation,
   options: ResolvedOpenApiConnectorOptions,
-): { key: string | undefined; requiresApproval: NonNullable<ConnectorMethod["requiresApproval"]>; replay: ReplayPolicy } {
+): {
+  key: string | undefined; requiresApproval: NonNullable<ConnectorMethod["requiresApproval"]>; replay: ReplayPolicy; readOnly: boolean;
+} {
   const { info } = operation;
   const key = [info.operationId, info.name].find((candidate) => candidate !== undefined && Object.hasOwn(options.operations, candidate));
   const policy = key === undefined ? {} : options.operations[key]!;
@@ -65,7 +68,11 @@ function policyFor(
       message: `cannot be "reexecute" for ${info.method.toUpperCase()} ${info.path}: it requires approval, and an approved call must run exactly once`,
     });
   }
-  return { key, requiresApproval, replay };
+  const readOnly = readOnlyOf({
+    label: `${info.method.toUpperCase()} ${info.path}`, explicit: policy.readOnly, byDefault: SAFE_METHODS.has(info.method),
+    requiresApproval, policyPath: `operations.${key ?? info.name}`,
+  });
+  return { key, requiresApproval, replay, readOnly };
 }
 
 /**
@@ -124,7 +131,7 @@ function methodFor(operation: OpenApiOperation, options: ResolvedOpenApiConnecto
     });
   }
   checkBaseUrl(baseUrl, options.baseUrl === undefined ? `${operation.location}.servers[0].url` : "baseUrl");
-  const { requiresApproval, replay } = policyFor(operation, options);
+  const { requiresApproval, replay, readOnly } = policyFor(operation, options);
   const validate = createJsonSchemaValidator(operation.inputSchema, { label: info.name });
   return {
     description: operation.description,
@@ -144,6 +151,7 @@ function methodFor(operation: OpenApiOperation, options: ResolvedOpenApiConnecto
     },
     requiresApproval,
     replay,
+    ...(readOnly ? { readOnly } : {}),
     describeRequest(args) {
       const checked = validate(args ?? {});
       if (!checked.success || !isRecord(checked.value)) return undefined;

@@ -1,7 +1,8 @@
 /**
  * The connector-call policy on a journaled call (`journaled-call.ts`): a recorded call is replayed by its
  * status; a new one is validated, asked for approval (written `pending`, the pass pauses) or written
- * `executing`, run, and recorded. `reexecute` methods run again on every pass and are logged without result.
+ * `executing`, run, and recorded; a `readOnly` one runs at once and its row is buffered for the pass's next
+ * write. `reexecute` methods run again on every pass and are logged without result.
  * Outbound `fetch` is this policy on the built-in outbound connector.
  */
 import type { ConnectorCallContext, ConnectorMethod } from "../../connectors/types.js";
@@ -9,8 +10,8 @@ import { messageOf } from "../../shared/message-of.js";
 import { insertCallStatement, startApprovedCallStatement } from "../store/call-statements.js";
 import type { CallJournalRecord } from "../store/records.js";
 import {
-  insertCall, journalArguments, journaledCall, recordedCall, recordFailure, recordSuccess, replayedFailure, replayedResult,
-  type CallIdentity,
+  insertCall, journalArguments, journaledCall, recordedCall, recordFailure, recordRead, recordSuccess, replayedFailure,
+  replayedResult, type CallIdentity,
 } from "./journaled-call.js";
 import { withRequest } from "../execution-views.js";
 import type { PassContext } from "./pass-context.js";
@@ -73,6 +74,20 @@ async function reexecute(pass: PassContext, target: CallTarget, seq: number, cal
   return result;
 }
 
+/** Runs a read-only call at once (no row first); its row is buffered for the pass's next write (`recordRead`). */
+async function readOnlyRun(pass: PassContext, target: CallTarget, seq: number, call: CallIdentity, args: unknown): Promise<unknown> {
+  const read = { ...call, startedAt: pass.deps.now() };
+  let result: unknown;
+  try {
+    result = await target.definition.execute(args, callContext(pass, target, seq));
+  } catch (error) {
+    recordRead(pass, seq, read, { error: messageOf(error) });
+    throw error;
+  }
+  recordRead(pass, seq, read, { result, what: `the result of ${target.connector}.${target.method} (call #${seq})` });
+  return result;
+}
+
 /**
  * Records call `seq` as waiting for approval and returns the rejection the program gets. The
  * pause-swallow guard (`pass.pauseMessage`) is raised one macrotask later, just before the
@@ -126,6 +141,7 @@ async function firstRun(pass: PassContext, target: CallTarget, seq: number, call
     })
     : approval === true;
   if (!needsApproval && target.definition.replay === "reexecute") return reexecute(pass, target, seq, call, true);
+  if (!needsApproval && target.definition.readOnly === true) return readOnlyRun(pass, target, seq, call, args);
   await insertCall(pass, seq, call, { status: needsApproval ? "pending" : "executing", requiresApproval: needsApproval });
   if (needsApproval) throw await pause(pass, target, seq, call.args);
   return runAndRecord(pass, target, seq, args);

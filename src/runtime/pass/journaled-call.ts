@@ -12,7 +12,7 @@
  * The policies (`connector-policy.ts`, `step-policy.ts`) decide what happens between these steps.
  */
 import { messageOf } from "../../shared/message-of.js";
-import { applyCallStatement, failCallStatement, insertCallStatement } from "../store/call-statements.js";
+import { applyCallStatement, failCallStatement, insertCallStatement, readCallStatement } from "../store/call-statements.js";
 import type { CallJournalRecord } from "../store/records.js";
 import { canonicalArguments, canonicalJournaledArguments, decodeJournalValue, encodeJournalValue } from "../journal-values.js";
 import type { PassContext } from "./pass-context.js";
@@ -78,10 +78,11 @@ export async function insertCall(
   row: { status: "executing" | "pending"; requiresApproval: boolean },
 ): Promise<void> {
   if (pass.fatal !== undefined) throw new Error(pass.fatal.error);
+  // Other calls in flight may be about to write too (`Promise.all`): gather them into this write.
   const inserted = await pass.writer.commit(insertCallStatement(pass.lease, {
     seq, connector: call.connector, method: call.method, argsText: call.argsText, status: row.status, replay: "record",
     requiresApproval: row.requiresApproval, now: pass.deps.now(),
-  }));
+  }), { gather: pass.inflight.size > 1 });
   if (inserted.rowsAffected !== 1) {
     throw pass.failWith({
       kind: "conflict", error: "This execution was taken over by another invocation (its lease expired); the pass stopped.",
@@ -103,6 +104,29 @@ export function recordSuccess(pass: PassContext, seq: number, result: unknown, w
 /** Rule 5: records a failure (its message is replayed as the rejection on later passes). */
 export function recordFailure(pass: PassContext, seq: number, message: string): void {
   pass.writer.defer(failCallStatement(pass.lease, seq, message, pass.deps.now()));
+  pass.renewLeaseIfDue();
+}
+
+/**
+ * Rule 5 for a read-only call: no row was written before it ran; its row, with the result or the failure, is
+ * buffered and travels with the pass's next write (a call with effects, a pause, the end). A result too large
+ * for the journal fails the call and the pass, as for any call.
+ */
+export function recordRead(
+  pass: PassContext, seq: number, call: CallIdentity & { startedAt: number },
+  outcome: { result: unknown; what: string } | { error: string },
+): void {
+  const row = { seq, connector: call.connector, method: call.method, argsText: call.argsText, startedAt: call.startedAt };
+  if ("error" in outcome) {
+    pass.writer.defer(readCallStatement(pass.lease, { ...row, now: pass.deps.now() }, { error: outcome.error }));
+  } else {
+    const encoded = encodeJournalValue(outcome.result, outcome.what);
+    if (!encoded.ok) {
+      pass.writer.defer(readCallStatement(pass.lease, { ...row, now: pass.deps.now() }, { error: encoded.error }));
+      throw pass.failWith({ kind: "limit", error: encoded.error });
+    }
+    pass.writer.defer(readCallStatement(pass.lease, { ...row, now: pass.deps.now() }, { resultText: encoded.value }));
+  }
   pass.renewLeaseIfDue();
 }
 

@@ -110,11 +110,14 @@ export class PassContext {
     while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
   }
 
-  /** Queues a lease renewal when half the lease has passed since the last one. */
+  /**
+   * Sends a lease renewal (with every buffered row) when half the lease has passed since the last one: sent,
+   * not deferred, so that a pass of read-only calls, which makes no other write, keeps its lease.
+   */
   renewLeaseIfDue(): void {
     const now = this.deps.now();
     if (now - this.#leaseRenewedAt < this.deps.leaseMs / 2) return;
     this.#leaseRenewedAt = now;
-    this.writer.defer(renewLeaseStatement(this.lease, now + this.deps.leaseMs));
+    this.writer.defer(renewLeaseStatement(this.lease, now + this.deps.leaseMs), { send: true });
   }
 }

@@ -69,6 +69,23 @@ export function insertCallStatement(
   };
 }
 
+/**
+ * A read-only call's row, written once it finished (`applied` with its result, or `error`) and buffered until
+ * the pass's next write: no `executing` row precedes it, since a read has no effect to protect.
+ */
+export function readCallStatement(
+  _lease: PassLease,
+  call: { seq: number; connector: string; method: string; argsText: string; now: number; startedAt: number },
+  outcome: { resultText: string | undefined } | { error: string },
+): CallRowWrite {
+  const failed = "error" in outcome;
+  return {
+    kind: "call-row", mode: "insert", seq: call.seq, connector: call.connector, method: call.method, argsText: call.argsText,
+    status: failed ? "error" : "applied", resultText: failed ? null : outcome.resultText ?? null, error: failed ? outcome.error : null,
+    replay: "record", requiresApproval: false, startedAt: call.startedAt, finishedAt: call.now,
+  };
+}
+
 function update(seq: number, status: "applied" | "error", resultText: string | null, error: string | null, now: number): CallRowWrite {
   return {
     kind: "call-row", mode: "update", seq, connector: "", method: "", argsText: "", status, resultText, error,

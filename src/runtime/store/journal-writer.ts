@@ -4,7 +4,11 @@
  * sent at once, together with everything queued. A deferred write (`defer`: a
  * call's `applied` or `error` row, replay counters, lease renewals) rides along
  * with the next durable write, so a sequential program costs one statement and
- * one round trip per connector call, and calls issued together share one. (A
+ * one round trip per connector call with effects, and calls issued together share
+ * one: while other calls are in flight a flush waits one macrotask, so that every
+ * call of a `Promise.all` joins it.
+ * A read-only call's row (`applied` or `error` with its result) is deferred too,
+ * so reads cost no round trip of their own. (A
  * pass that dies loses at most the `applied` row of its last call: that call
  * stays `executing` and is never run again.) Every flush is one round trip, all
  * or nothing: the call-row writes merged into upsert statements of at most
@@ -50,16 +54,24 @@ export class JournalWriter {
     this.#lease = lease;
   }
 
-  /** Queues a statement to commit with the next durable write. */
-  defer(statement: InStatement | CallRowWrite, { expectRow = true }: { expectRow?: boolean } = {}): void {
+  /**
+   * Queues a statement to commit with the next durable write; `send: true` starts that write now (without
+   * waiting for it: a failure is reported by `failure` and `flush`, a changed-nothing by `lostRows`).
+   */
+  defer(statement: InStatement | CallRowWrite, { expectRow = true, send = false }: { expectRow?: boolean; send?: boolean } = {}): void {
     this.#queue.push({ statement, expectRow });
+    if (send) this.#schedule();
   }
 
-  /** Commits everything queued, then `statement`, in one round trip; resolves with `statement`'s result. */
-  commit(statement: InStatement | CallRowWrite): Promise<WriteResult> {
+  /**
+   * Commits everything queued, then `statement`, in one round trip; resolves with `statement`'s result.
+   * `gather: true` (other calls of the pass are in flight) waits one macrotask before sending, so that the calls
+   * issued together (`Promise.all`) join the same write; a sequential program sends at once.
+   */
+  commit(statement: InStatement | CallRowWrite, { gather = false }: { gather?: boolean } = {}): Promise<WriteResult> {
     return new Promise<WriteResult>((resolve, reject) => {
       this.#queue.push({ statement, resolve, reject, expectRow: false });
-      this.#schedule();
+      this.#schedule(gather);
     });
   }
 
@@ -92,9 +104,11 @@ export class JournalWriter {
     return this.#roundTrips;
   }
 
-  #schedule(): void {
+  #schedule(gather = false): void {
     if (this.#flushing !== undefined) return;
-    this.#flushing = this.#drain().finally(() => {
+    // Gathering waits one macrotask: calls issued together reach the writer within it and share one write.
+    const start = gather ? new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.#drain()) : this.#drain();
+    this.#flushing = start.finally(() => {
       this.#flushing = undefined;
       if (this.#queue.some((item) => item.resolve !== undefined)) this.#schedule();
     });

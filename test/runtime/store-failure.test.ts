@@ -25,15 +25,23 @@ function flakyClient(inner: Client) {
   return { client, state };
 }
 
+/**
+ * A runtime on a flaky in-memory store with one connector method `svc.go`, its tables made; then
+ * every write whose SQL matches `failOn` fails.
+ */
+async function runtimeFailingOn(failOn: RegExp) {
+  const { client, state } = flakyClient(memoryClient());
+  const svc = createMockConnector("svc", { methods: { go: {} } });
+  const runtime = testRuntime({ connectors: { svc }, store: client });
+  await runtime.executions();
+  state.armed = true;
+  state.failOn = failOn;
+  return { runtime, svc, state };
+}
+
 describe("store failures", () => {
   it("a failing start returns kind store and writes nothing", async () => {
-    const inner = memoryClient();
-    const { client, state } = flakyClient(inner);
-    const svc = createMockConnector("svc", { methods: { go: {} } });
-    const runtime = testRuntime({ connectors: { svc }, store: client });
-    await runtime.executions();
-    state.armed = true;
-    state.failOn = /INSERT INTO codemode_executions/;
+    const { runtime, svc, state } = await runtimeFailingOn(/INSERT INTO codemode_executions/);
     const out = await runtime.execute({ code: "async () => svc.go({})" });
     expect(out).toMatchObject({ status: "error", kind: "store" });
     expect(svc.ledger.count("svc.go")).toBe(0);
@@ -42,13 +50,7 @@ describe("store failures", () => {
   });
 
   it("a failing journal write stops the run before the connector runs; no call row is half-written", async () => {
-    const inner = memoryClient();
-    const { client, state } = flakyClient(inner);
-    const svc = createMockConnector("svc", { methods: { go: {} } });
-    const runtime = testRuntime({ connectors: { svc }, store: client });
-    await runtime.executions();
-    state.armed = true;
-    state.failOn = /INSERT INTO codemode_calls/;
+    const { runtime, svc, state } = await runtimeFailingOn(/INSERT INTO codemode_calls/);
     const out = await runtime.execute({ code: "async () => { try { await svc.go({}); } catch {} return 'swallowed'; }" });
     expect(out).toMatchObject({ status: "error", kind: "store" });
     expect(svc.ledger.count("svc.go")).toBe(0);
@@ -59,11 +61,7 @@ describe("store failures", () => {
   });
 
   it("listing methods throw StoreError when the database fails", async () => {
-    const inner = memoryClient();
-    const { client, state } = flakyClient(inner);
-    const runtime = testRuntime({ store: client });
-    await runtime.executions();
-    state.armed = true;
+    const { runtime } = await runtimeFailingOn(/./);
     await expect(runtime.executions()).rejects.toSatisfy((error: unknown) => StoreError.isInstance(error));
   });
 });

@@ -39,22 +39,28 @@ async function runtimeFailingOn(failOn: RegExp) {
   return { runtime, svc, state };
 }
 
+/**
+ * Runs `code` while writes matching `failOn` fail and expects kind store with `svc.go` never run;
+ * then lets writes through again and returns the runtime, to look at what was written.
+ */
+async function runFailingOn(failOn: RegExp, code: string) {
+  const { runtime, svc, state } = await runtimeFailingOn(failOn);
+  const out = await runtime.execute({ code });
+  expect(out).toMatchObject({ status: "error", kind: "store" });
+  expect(svc.ledger.count("svc.go")).toBe(0);
+  state.armed = false;
+  return runtime;
+}
+
 describe("store failures", () => {
   it("a failing start returns kind store and writes nothing", async () => {
-    const { runtime, svc, state } = await runtimeFailingOn(/INSERT INTO codemode_executions/);
-    const out = await runtime.execute({ code: "async () => svc.go({})" });
-    expect(out).toMatchObject({ status: "error", kind: "store" });
-    expect(svc.ledger.count("svc.go")).toBe(0);
-    state.armed = false;
+    const runtime = await runFailingOn(/INSERT INTO codemode_executions/, "async () => svc.go({})");
     expect(await runtime.executions()).toEqual([]);
   });
 
   it("a failing journal write stops the run before the connector runs; no call row is half-written", async () => {
-    const { runtime, svc, state } = await runtimeFailingOn(/INSERT INTO codemode_calls/);
-    const out = await runtime.execute({ code: "async () => { try { await svc.go({}); } catch {} return 'swallowed'; }" });
-    expect(out).toMatchObject({ status: "error", kind: "store" });
-    expect(svc.ledger.count("svc.go")).toBe(0);
-    state.armed = false;
+    const code = "async () => { try { await svc.go({}); } catch {} return 'swallowed'; }";
+    const runtime = await runFailingOn(/INSERT INTO codemode_calls/, code);
     const [summary] = await runtime.executions();
     expect(summary).toMatchObject({ status: "error", kind: "store" });
     expect((await runtime.execution(summary!.executionId))?.calls).toEqual([]);

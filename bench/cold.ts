@@ -70,6 +70,11 @@ function format(ms: number): string {
   return `${ms.toFixed(0)} ms`;
 }
 
+/** The `median | runs` cells of a table row: the median, then every run in ms. */
+function medianAndRuns(values: number[]): string {
+  return `${format(median(values))} | ${values.map((value) => value.toFixed(0)).join(", ")}`;
+}
+
 /** Spawn → first result, RUNS rounds of every variant. */
 async function coldRuns(folder: string, links: ColdUrls): Promise<Map<string, number[]>> {
   const times = new Map<string, number[]>(COLD_VARIANTS.map((variant) => [variant.name, []]));
@@ -123,7 +128,7 @@ export async function run(): Promise<string> {
       "| --- | ---: | --- | ---: |",
       ...COLD_VARIANTS.map((variant) => {
         const values = cold.get(variant.name)!;
-        return `| ${variant.name} | ${format(median(values))} | ${values.map((value) => value.toFixed(0)).join(", ")} | ${(median(values) / base).toFixed(2)}× |`;
+        return `| ${variant.name} | ${medianAndRuns(values)} | ${(median(values) / base).toFixed(2)}× |`;
       }),
       "",
       `**Ratio ai-codemode / bare quickjs-emscripten: ${(ours / base).toFixed(2)}×** (target ≤ ${TARGET_RATIO}).`,
@@ -133,10 +138,7 @@ export async function run(): Promise<string> {
       "",
       "| module | median | runs |",
       "| --- | ---: | --- |",
-      ...IMPORT_TARGETS.map((target) => {
-        const values = imports.get(target.name)!;
-        return `| ${target.name} | ${format(median(values))} | ${values.map((value) => value.toFixed(0)).join(", ")} |`;
-      }),
+      ...IMPORT_TARGETS.map((target) => `| ${target.name} | ${medianAndRuns(imports.get(target.name)!)} |`),
     ];
     return lines.join("\n");
   } finally {

@@ -28,7 +28,9 @@ interface Seen {
   transfers: unknown[];
 }
 
-function setup(seen: Seen): CodemodeRuntime {
+/** A runtime over github, weather and bank tools, and what those tools were called with. */
+function setup(): { runtime: CodemodeRuntime; seen: Seen } {
+  const seen: Seen = { github: [], transfers: [] };
   const github = {
     list_issues: tool({
       description: "List issues of a repository, newest first.",
@@ -66,10 +68,15 @@ function setup(seen: Seen): CodemodeRuntime {
   };
   const runtime = createCodemodeRuntime({ connectors: { github, weather, bank }, store: `file:${join(directory, "codemode.db")}` });
   opened.push(runtime);
-  return runtime;
+  return { runtime, seen };
 }
 
 type Output = { status: string; result?: unknown; pending?: unknown[]; message?: string; executionId?: string; calls?: unknown };
+
+/** The codemode tool's outputs, step by step. */
+function toolOutputs(steps: ReadonlyArray<{ toolResults: ReadonlyArray<{ output: unknown }> }>): Output[] {
+  return steps.flatMap((step) => step.toolResults.map((part) => part.output as Output));
+}
 
 /** search → describe → call two namespaces → answer, each step reading what the previous one returned. */
 function discoveryScript(prompt: LanguageModelV4Prompt): Turn {
@@ -112,15 +119,14 @@ function expectDiscoveryRun(outputs: Output[], seen: Seen, finalText: string): v
 
 describe("createCodemodeRuntime().tool() in the AI SDK loop", () => {
   it("generateText: the model searches, describes, calls two namespaces and returns", async () => {
-    const seen: Seen = { github: [], transfers: [] };
-    const runtime = setup(seen);
+    const { runtime, seen } = setup();
     const prompts: LanguageModelV4Prompt[] = [];
     const model = scriptedModel((prompt) => {
       prompts.push(prompt);
       return discoveryScript(prompt);
     });
     const result = await generateText({ model, tools: { codemode: runtime.tool() }, prompt: "How many open issues?", stopWhen: isStepCount(6) });
-    const outputs = result.steps.flatMap((step) => step.toolResults.map((part) => part.output as Output));
+    const outputs = toolOutputs(result.steps);
     expectDiscoveryRun(outputs, seen, result.text);
     // What the model read: JSON with status and result, never an audit log.
     const seenByModel = lastToolOutput(prompts.at(-1)!) as Output;
@@ -132,14 +138,12 @@ describe("createCodemodeRuntime().tool() in the AI SDK loop", () => {
   });
 
   it("streamText: the same loop, streamed, with the UI part named tool-codemode", async () => {
-    const seen: Seen = { github: [], transfers: [] };
-    const runtime = setup(seen);
+    const { runtime, seen } = setup();
     const model = scriptedModel(discoveryScript);
     const result = streamText({ model, tools: { codemode: runtime.tool() }, prompt: "How many open issues?", stopWhen: isStepCount(6) });
     let message: UIMessage | undefined;
     for await (const snapshot of readUIMessageStream({ stream: result.toUIMessageStream() })) message = snapshot;
-    const steps = await result.steps;
-    const outputs = steps.flatMap((step) => step.toolResults.map((part) => part.output as Output));
+    const outputs = toolOutputs(await result.steps);
     expectDiscoveryRun(outputs, seen, await result.text);
     const parts = (message?.parts ?? []).filter((part) => part.type === "tool-codemode") as Array<{ state: string; output?: Output }>;
     expect(parts.map((part) => part.state)).toEqual(["output-available", "output-available", "output-available"]);
@@ -147,17 +151,15 @@ describe("createCodemodeRuntime().tool() in the AI SDK loop", () => {
   });
 
   it("ToolLoopAgent: the same loop through an agent", async () => {
-    const seen: Seen = { github: [], transfers: [] };
-    const runtime = setup(seen);
+    const { runtime, seen } = setup();
     const agent = new ToolLoopAgent({ model: scriptedModel(discoveryScript), tools: { codemode: runtime.tool() }, stopWhen: isStepCount(6) });
     const result = await agent.generate({ prompt: "How many open issues?" });
-    const outputs = result.steps.flatMap((step) => step.toolResults.map((part) => part.output as Output));
+    const outputs = toolOutputs(result.steps);
     expectDiscoveryRun(outputs, seen, result.text);
   });
 
   it("surfaces a pause as a paused tool result, and approval later runs the action once", async () => {
-    const seen: Seen = { github: [], transfers: [] };
-    const runtime = setup(seen);
+    const { runtime, seen } = setup();
     const prompts: LanguageModelV4Prompt[] = [];
     const model = scriptedModel((prompt) => {
       prompts.push(prompt);
@@ -201,7 +203,7 @@ describe("createCodemodeRuntime().tool() in the AI SDK loop", () => {
   });
 
   it("describes every namespace in the tool description and validates tool options", () => {
-    const runtime = setup({ github: [], transfers: [] });
+    const { runtime } = setup();
     const codemode = runtime.tool({ inlineTypes: false });
     expect(codemode.description).toContain("- github: list_issues (1 method)");
     expect(codemode.description).toContain("- weather: Weather forecasts. (1 method)");

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExecutionRow } from "../../src/inspector/list-executions.js";
-import { createJournalFixture, type JournalFixture } from "../inspector/journal-fixture.js";
+import { createJournalFixture, expectedPending, type JournalFixture } from "../inspector/journal-fixture.js";
 import { cli } from "./cli-support.js";
 
 let fixture: JournalFixture;
@@ -108,17 +108,7 @@ describe("ai-codemode pending, approve without --runtime", () => {
   it("lists what waits for approval", async () => {
     const out = await run("pending");
     await expect(out.stdout).toMatchFileSnapshot("./__snapshots__/pending.txt");
-    expect(JSON.parse((await run("pending", "--json")).stdout)).toEqual({
-      pending: [
-        {
-          executionId: fixture.ids.paused,
-          seq: 2,
-          connector: "shop",
-          method: "buy",
-          args: { sku: "tea", quantity: 2 },
-        },
-      ],
-    });
+    expect(JSON.parse((await run("pending", "--json")).stdout)).toEqual(expectedPending(fixture));
   });
 
   it("refuses approve, reject and rollback without the app's runtime, changing nothing", async () => {

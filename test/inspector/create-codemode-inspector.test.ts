@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCodemodeInspector } from "../../src/inspector/create-codemode-inspector.js";
 import { INSPECTOR_SCRIPT } from "../../src/inspector/inspector-page-script.js";
 import { INSPECTOR_STYLE } from "../../src/inspector/inspector-page-style.js";
-import { createJournalFixture, type JournalFixture } from "./journal-fixture.js";
+import { createJournalFixture, expectedPending, type JournalFixture } from "./journal-fixture.js";
 
 let fixture: JournalFixture;
 let inspector: (request: Request) => Promise<Response>;
@@ -141,17 +141,7 @@ describe("the JSON API", () => {
 
   it("answers under any mount path, including one with /api in it", async () => {
     const response = await get("/api/admin/codemode/api/pending");
-    expect(await response.json()).toEqual({
-      pending: [
-        {
-          executionId: fixture.ids.paused,
-          seq: 2,
-          connector: "shop",
-          method: "buy",
-          args: { sku: "tea", quantity: 2 },
-        },
-      ],
-    });
+    expect(await response.json()).toEqual(expectedPending(fixture));
     expect((await get("/api/admin/codemode")).headers.get("content-type")).toBe("text/html; charset=utf-8");
   });
 

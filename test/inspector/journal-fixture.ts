@@ -64,6 +64,16 @@ const PROGRAMS = {
   running: "async () => shop.wait({ seconds: 600 })",
 };
 
+/**
+ * What the fixture has waiting for approval, as `pending` lists it: the paused execution's
+ * `shop.buy` (call 2, after `shop.list`), with the first item's sku.
+ */
+export function expectedPending(fixture: JournalFixture): { pending: unknown[] } {
+  return {
+    pending: [{ executionId: fixture.ids.paused, seq: 2, connector: "shop", method: "buy", args: { sku: "tea", quantity: 2 } }],
+  };
+}
+
 /** Writes the fixture database. */
 export async function createJournalFixture(): Promise<JournalFixture> {
   const dir = mkdtempSync(join(tmpdir(), "codemode-inspector-"));

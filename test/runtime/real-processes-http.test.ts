@@ -4,15 +4,13 @@
  * through `@libsql/client`'s HTTP transport at `http://127.0.0.1:PORT`, as
  * serverless invocations reach Turso.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CodeModeOutput } from "../../src/runtime/types.js";
 import { startHranaServer, type HranaServer } from "../support/hrana-server.js";
-import { WorkerProcess } from "./fixtures/worker-process.js";
-
-interface LedgerLine { pid: number; method: string; args: unknown; key: string }
+import { workerStarter, workerWorkspace } from "./fixtures/worker-workspace.js";
 
 const ROUNDS = 50;
 const WORKERS = 8;
@@ -29,27 +27,12 @@ afterAll(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-function workspace(): { env: Record<string, string>; ledger: () => LedgerLine[] } {
+function workspace(): ReturnType<typeof workerWorkspace> {
   const name = `w${++workspaces}`;
-  const ledgerFile = join(folder, `${name}.jsonl`);
-  return {
-    env: { DB_URL: server.databaseUrl(name), LEDGER_FILE: ledgerFile },
-    ledger: () => existsSync(ledgerFile)
-      ? readFileSync(ledgerFile, "utf8").trim().split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as LedgerLine)
-      : [],
-  };
+  return workerWorkspace(server.databaseUrl(name), join(folder, `${name}.jsonl`));
 }
 
-const started: WorkerProcess[] = [];
-async function startWorker(env: Record<string, string>): Promise<WorkerProcess> {
-  const worker = await WorkerProcess.start(env);
-  started.push(worker);
-  return worker;
-}
-
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((worker) => worker.exit().catch(() => worker.killHard())));
-});
+const startWorker = workerStarter();
 
 describe("real processes on one database over HTTP (Hrana test server)", { timeout: 180_000 }, () => {
   it("pauses in process A (which exits) and is approved in process B over HTTP: the effect once", async () => {

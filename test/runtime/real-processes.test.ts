@@ -2,36 +2,18 @@
  * Separate `node` processes sharing one file database: what a serverless
  * deployment does between the invocation that pauses and the one that approves.
  */
-import { readFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { CodeModeOutput } from "../../src/runtime/types.js";
-import { WorkerProcess } from "./fixtures/worker-process.js";
+import { workerStarter, workerWorkspace } from "./fixtures/worker-workspace.js";
 import { tempFolder } from "../support/temp-folder.js";
 
-interface LedgerLine { pid: number; method: string; args: unknown; key: string }
-
-function workspace(): { env: Record<string, string>; ledger: () => LedgerLine[] } {
+function workspace(): ReturnType<typeof workerWorkspace> {
   const folder = tempFolder("codemode-processes-");
-  const ledgerFile = join(folder, "ledger.jsonl");
-  return {
-    env: { DB_URL: `file:${join(folder, "codemode.db")}`, LEDGER_FILE: ledgerFile },
-    ledger: () => existsSync(ledgerFile)
-      ? readFileSync(ledgerFile, "utf8").trim().split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as LedgerLine)
-      : [],
-  };
+  return workerWorkspace(`file:${join(folder, "codemode.db")}`, join(folder, "ledger.jsonl"));
 }
 
-const started: WorkerProcess[] = [];
-async function startWorker(env: Record<string, string>): Promise<WorkerProcess> {
-  const worker = await WorkerProcess.start(env);
-  started.push(worker);
-  return worker;
-}
-
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((worker) => worker.exit().catch(() => worker.killHard())));
-});
+const startWorker = workerStarter();
 
 const PROGRAM = `async () => {
   const q = await shop.quote({ item: "lamp" });

@@ -25,45 +25,49 @@ function flakyClient(inner: Client) {
   return { client, state };
 }
 
+/**
+ * A runtime on a flaky in-memory store with one connector method `svc.go`, its tables made; then
+ * every write whose SQL matches `failOn` fails.
+ */
+async function runtimeFailingOn(failOn: RegExp) {
+  const { client, state } = flakyClient(memoryClient());
+  const svc = createMockConnector("svc", { methods: { go: {} } });
+  const runtime = testRuntime({ connectors: { svc }, store: client });
+  await runtime.executions();
+  state.armed = true;
+  state.failOn = failOn;
+  return { runtime, svc, state };
+}
+
+/**
+ * Runs `code` while writes matching `failOn` fail and expects kind store with `svc.go` never run;
+ * then lets writes through again and returns the runtime, to look at what was written.
+ */
+async function runFailingOn(failOn: RegExp, code: string) {
+  const { runtime, svc, state } = await runtimeFailingOn(failOn);
+  const out = await runtime.execute({ code });
+  expect(out).toMatchObject({ status: "error", kind: "store" });
+  expect(svc.ledger.count("svc.go")).toBe(0);
+  state.armed = false;
+  return runtime;
+}
+
 describe("store failures", () => {
   it("a failing start returns kind store and writes nothing", async () => {
-    const inner = memoryClient();
-    const { client, state } = flakyClient(inner);
-    const svc = createMockConnector("svc", { methods: { go: {} } });
-    const runtime = testRuntime({ connectors: { svc }, store: client });
-    await runtime.executions();
-    state.armed = true;
-    state.failOn = /INSERT INTO codemode_executions/;
-    const out = await runtime.execute({ code: "async () => svc.go({})" });
-    expect(out).toMatchObject({ status: "error", kind: "store" });
-    expect(svc.ledger.count("svc.go")).toBe(0);
-    state.armed = false;
+    const runtime = await runFailingOn(/INSERT INTO codemode_executions/, "async () => svc.go({})");
     expect(await runtime.executions()).toEqual([]);
   });
 
   it("a failing journal write stops the run before the connector runs; no call row is half-written", async () => {
-    const inner = memoryClient();
-    const { client, state } = flakyClient(inner);
-    const svc = createMockConnector("svc", { methods: { go: {} } });
-    const runtime = testRuntime({ connectors: { svc }, store: client });
-    await runtime.executions();
-    state.armed = true;
-    state.failOn = /INSERT INTO codemode_calls/;
-    const out = await runtime.execute({ code: "async () => { try { await svc.go({}); } catch {} return 'swallowed'; }" });
-    expect(out).toMatchObject({ status: "error", kind: "store" });
-    expect(svc.ledger.count("svc.go")).toBe(0);
-    state.armed = false;
+    const code = "async () => { try { await svc.go({}); } catch {} return 'swallowed'; }";
+    const runtime = await runFailingOn(/INSERT INTO codemode_calls/, code);
     const [summary] = await runtime.executions();
     expect(summary).toMatchObject({ status: "error", kind: "store" });
     expect((await runtime.execution(summary!.executionId))?.calls).toEqual([]);
   });
 
   it("listing methods throw StoreError when the database fails", async () => {
-    const inner = memoryClient();
-    const { client, state } = flakyClient(inner);
-    const runtime = testRuntime({ store: client });
-    await runtime.executions();
-    state.armed = true;
+    const { runtime } = await runtimeFailingOn(/./);
     await expect(runtime.executions()).rejects.toSatisfy((error: unknown) => StoreError.isInstance(error));
   });
 });

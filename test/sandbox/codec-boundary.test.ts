@@ -7,28 +7,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { canonicalizeValue } from "../../src/sandbox/codec.js";
 import { QuickJSExecutor } from "../../src/sandbox/quickjs-executor.js";
-
-const value = fc.letrec((tie) => ({
-  leaf: fc.oneof(
-    fc.string(),
-    fc.double(),
-    fc.boolean(),
-    fc.constant(null),
-    fc.constant(undefined),
-    fc.bigInt(),
-    fc.date(),
-    fc.uint8Array({ maxLength: 10 }),
-    fc.uint8Array({ maxLength: 6 }).map((bytes) => bytes.slice().buffer),
-  ),
-  node: fc.oneof(
-    { depthSize: "small" },
-    tie("leaf"),
-    fc.array(tie("node"), { maxLength: 4 }),
-    fc.dictionary(fc.oneof(fc.string(), fc.constantFrom("$", "__proto__", "constructor", "v")), tie("node"), { maxKeys: 4 }),
-    fc.array(fc.tuple(tie("leaf"), tie("node")), { maxLength: 3 }).map((entries) => new Map(entries)),
-    fc.array(tie("leaf"), { maxLength: 3 }).map((items) => new Set(items)),
-  ),
-})).node;
+import { codecValue } from "./codec-values.js";
 
 describe("codec across the sandbox boundary", () => {
   const executor = new QuickJSExecutor({ isolation: "in-process" });
@@ -37,7 +16,7 @@ describe("codec across the sandbox boundary", () => {
   it("round-trips random values through the sandbox unchanged (seeded)", async () => {
     const seed = Date.now() % 1_000_000;
     await fc.assert(
-      fc.asyncProperty(value, async (sent) => {
+      fc.asyncProperty(codecValue, async (sent) => {
         let received: unknown = "not called";
         const result = await executor.run({
           program: "const v = await host.get(); await host.put(v); return v",

@@ -1,24 +1,13 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createClient } from "@libsql/client";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { InvalidOptionError } from "../../../src/errors.js";
 import { createDurableRuntime } from "../../../src/runtime/durable-runtime.js";
 import { defaultStoreOptions, localDatabasePath, openStore } from "../../../src/runtime/store/open-store.js";
 import { StoreConfigurationError } from "../../../src/errors/store-configuration-error.js";
+import { tempFolder } from "../../support/temp-folder.js";
 import { sharedExecutor } from "../runtime-fixture.js";
-
-const folders: string[] = [];
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
-
-function tempFolder(): string {
-  const folder = mkdtempSync(join(tmpdir(), "codemode-open-store-"));
-  folders.push(folder);
-  return folder;
-}
 
 function thrownBy(run: () => unknown): unknown {
   try {
@@ -85,7 +74,7 @@ describe("store URLs no libSQL driver opens", () => {
 
 describe("openStore", () => {
   it("does no I/O until the first statement, then opens the file on the embedded driver", async () => {
-    const folder = tempFolder();
+    const folder = tempFolder("codemode-open-store-");
     const path = join(folder, "db.sqlite");
     const opened = openStore({ url: `file:${path}` });
     try {
@@ -99,7 +88,7 @@ describe("openStore", () => {
   });
 
   it("does not create the folder of an explicit path: the first statement fails with a configuration error", async () => {
-    const folder = tempFolder();
+    const folder = tempFolder("codemode-open-store-");
     const path = join(folder, "nested", "deeper", "db.sqlite");
     const opened = openStore({ url: `file:${path}` });
     try {
@@ -114,7 +103,7 @@ describe("openStore", () => {
   });
 
   it("creates the default location's folder at the first statement, relative to the working directory", async () => {
-    const folder = tempFolder();
+    const folder = tempFolder("codemode-open-store-");
     const cwd = process.cwd();
     process.chdir(folder);
     try {
@@ -132,7 +121,7 @@ describe("openStore", () => {
   });
 
   it("creates the default folder for any file in it, and nothing above it", async () => {
-    const folder = tempFolder();
+    const folder = tempFolder("codemode-open-store-");
     const cwd = process.cwd();
     process.chdir(folder);
     try {

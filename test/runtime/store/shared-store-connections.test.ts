@@ -1,23 +1,12 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createDurableRuntime } from "../../../src/runtime/durable-runtime.js";
 import { openStore } from "../../../src/runtime/store/open-store.js";
 import { storeConnectionCounts } from "../../../src/runtime/store/shared-store-connections.js";
+import { tempFolder } from "../../support/temp-folder.js";
 import { sharedExecutor } from "../runtime-fixture.js";
-
-const folders: string[] = [];
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
-
-function tempFolder(): string {
-  const folder = mkdtempSync(join(tmpdir(), "codemode-shared-store-"));
-  folders.push(folder);
-  return folder;
-}
 
 function openFds(): number {
   return readdirSync("/proc/self/fd").length;
@@ -25,7 +14,7 @@ function openFds(): number {
 
 describe("one store connection per URL per process", () => {
   it("shares one connection among runtimes on the same file, however many and never closed", async () => {
-    const url = `file:${join(tempFolder(), "db.sqlite")}`;
+    const url = `file:${join(tempFolder("codemode-shared-store-"), "db.sqlite")}`;
     const before = storeConnectionCounts();
     const first = createDurableRuntime({ store: url, executor: sharedExecutor() });
     expect(await first.execute({ code: "1 + 1" })).toMatchObject({ status: "completed", result: 2 });
@@ -43,7 +32,7 @@ describe("one store connection per URL per process", () => {
   });
 
   it("a closed handle leaves the connection to the runtimes still using it; the last one closes it", async () => {
-    const url = `file:${join(tempFolder(), "db.sqlite")}`;
+    const url = `file:${join(tempFolder("codemode-shared-store-"), "db.sqlite")}`;
     const before = storeConnectionCounts();
     const a = openStore({ url });
     const b = openStore({ url });
@@ -63,7 +52,7 @@ describe("one store connection per URL per process", () => {
   });
 
   it("shares file URLs by absolute path and never shares :memory:", async () => {
-    const folder = tempFolder();
+    const folder = tempFolder("codemode-shared-store-");
     const before = storeConnectionCounts();
     const absolute = openStore({ url: `file:${join(folder, "db.sqlite")}` });
     const relative = openStore({ url: `file:${join(folder, "x", "..", "db.sqlite")}` });
@@ -80,7 +69,7 @@ describe("one store connection per URL per process", () => {
 
   it("closes a connection whose runtimes were garbage-collected without close(), after the idle delay", () => {
     // A child process: garbage collection on demand needs --expose-gc.
-    const folder = tempFolder();
+    const folder = tempFolder("codemode-shared-store-");
     const script = join(folder, "collect.mts");
     const src = resolve("src/runtime");
     writeFileSync(script, `

@@ -21,6 +21,11 @@ export interface ResumeCodemodeApprovalsOptions<UI_MESSAGE extends UIMessage> {
    * @default "codemode"
    */
   toolName?: string;
+  /**
+   * The owner this request acts for (e.g. the signed-in user's id), as given to `runtime.tool({ scope })`: an
+   * approval naming an execution of another scope is refused as `not-found`.
+   */
+  scope?: string;
 }
 
 /** What happened to one answered approval. */
@@ -70,6 +75,7 @@ export async function resumeCodemodeApprovals<UI_MESSAGE extends UIMessage>({
   runtime,
   messages,
   toolName = DEFAULT_CODEMODE_TOOL_NAME,
+  scope,
 }: ResumeCodemodeApprovalsOptions<UI_MESSAGE>): Promise<ResumeCodemodeApprovalsResult<UI_MESSAGE>> {
   const last = messages.at(-1);
   const result: ResumeCodemodeApprovalsResult<UI_MESSAGE> = { messages, chunks: [], continueModel: true, resolved: [] };
@@ -81,7 +87,7 @@ export async function resumeCodemodeApprovals<UI_MESSAGE extends UIMessage>({
       parts.push(part);
       continue;
     }
-    const { modelPart, chunks, resolved, continueModel } = await resolvePart({ runtime, part });
+    const { modelPart, chunks, resolved, continueModel } = await resolvePart({ runtime, part, scope });
     parts.push(modelPart);
     result.chunks.push(...chunks);
     result.resolved.push(resolved);
@@ -115,18 +121,21 @@ interface PartResolution {
   continueModel: boolean;
 }
 
-async function resolvePart({ runtime, part }: { runtime: CodemodeApprovalRuntime; part: ToolPartRecord }): Promise<PartResolution> {
+async function resolvePart({ runtime, part, scope }: {
+  runtime: CodemodeApprovalRuntime; part: ToolPartRecord; scope: string | undefined;
+}): Promise<PartResolution> {
   const { toolCallId } = part;
   const approvalId = part.approval?.id ?? "";
-  const verification = await verifyCodemodeApproval({ runtime, approvalId });
+  // Bound to the tool call: the execution must have been started by this part's call (and owned by `scope`).
+  const verification = await verifyCodemodeApproval({ runtime, approvalId, toolCallId, scope });
   if (!verification.valid) {
     return refused({ part, approvalId, kind: verification.kind, error: verification.error });
   }
   const { action } = verification;
   if (part.approval?.approved !== true) {
-    return rejectPart({ runtime, part, approvalId, action, userReason: part.approval?.reason });
+    return rejectPart({ runtime, part, approvalId, action, userReason: part.approval?.reason, scope });
   }
-  const output = await runtime.approve({ executionId: action.executionId, seq: action.seq });
+  const output = await runtime.approve({ executionId: action.executionId, seq: action.seq, ...(scope === undefined ? {} : { scope }) });
   if (output.status === "error" && output.kind === "conflict") {
     return refused({ part, approvalId, kind: "conflict", error: `Approval "${approvalId}" was not applied by this request: ${output.error}` });
   }
@@ -151,17 +160,20 @@ async function rejectPart({
   approvalId,
   action,
   userReason,
+  scope,
 }: {
   runtime: CodemodeApprovalRuntime;
   part: ToolPartRecord;
   approvalId: string;
   action: PendingAction;
   userReason: string | undefined;
+  scope: string | undefined;
 }): Promise<PartResolution> {
   const { toolCallId } = part;
   const output = await runtime.reject({
     executionId: action.executionId,
     seq: action.seq,
+    ...(scope === undefined ? {} : { scope }),
     ...(userReason === undefined ? {} : { reason: userReason }),
   });
   if (output.status !== "rejected") {

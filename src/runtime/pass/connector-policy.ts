@@ -9,7 +9,14 @@ import { messageOf } from "../../shared/message-of.js";
 import { insertCallStatement, startApprovedCallStatement } from "../store/call-statements.js";
 import type { CallJournalRecord } from "../store/records.js";
 import {
-  insertCall, journalArguments, journaledCall, recordedCall, recordFailure, recordSuccess, replayedFailure, replayedResult,
+  insertCall,
+  journalArguments,
+  journaledCall,
+  recordedCall,
+  recordFailure,
+  recordSuccess,
+  replayedFailure,
+  replayedResult,
   type CallIdentity,
 } from "./journaled-call.js";
 import type { PassContext } from "./pass-context.js";
@@ -60,14 +67,28 @@ async function runAndRecord(pass: PassContext, target: CallTarget, seq: number, 
 }
 
 /** Runs a `reexecute` (read-only) call again; on its first pass, logs it without its result. */
-async function reexecute(pass: PassContext, target: CallTarget, seq: number, call: CallIdentity, log: boolean): Promise<unknown> {
+async function reexecute(
+  pass: PassContext,
+  target: CallTarget,
+  seq: number,
+  call: CallIdentity,
+  log: boolean,
+): Promise<unknown> {
   const args = await validated(pass, target, call.args);
   const result = await target.definition.execute(args, callContext(pass, target, seq));
   if (log) {
-    pass.writer.defer(insertCallStatement(pass.lease, {
-      seq, connector: target.connector, method: target.method, argsText: call.argsText, status: "applied", replay: "reexecute",
-      requiresApproval: false, now: pass.deps.now(),
-    }));
+    pass.writer.defer(
+      insertCallStatement(pass.lease, {
+        seq,
+        connector: target.connector,
+        method: target.method,
+        argsText: call.argsText,
+        status: "applied",
+        replay: "reexecute",
+        requiresApproval: false,
+        now: pass.deps.now(),
+      }),
+    );
   }
   return result;
 }
@@ -81,13 +102,25 @@ async function reexecute(pass: PassContext, target: CallTarget, seq: number, cal
  * executors that deliver them later. The program cannot have seen the pause before the guard is up.
  */
 async function pause(pass: PassContext, target: CallTarget, seq: number, args: unknown): Promise<Error> {
-  pass.pending.push({ executionId: pass.execution.executionId, seq, connector: target.connector, method: target.method, args });
+  pass.pending.push({
+    executionId: pass.execution.executionId,
+    seq,
+    connector: target.connector,
+    method: target.method,
+    args,
+  });
   await new Promise<void>((resolve) => setImmediate(resolve));
   pass.pauseMessage ??= pauseMessage(target.connector, target.method, seq);
   return new Error(pauseMessage(target.connector, target.method, seq));
 }
 
-async function replay(pass: PassContext, target: CallTarget, seq: number, call: CallIdentity, row: CallJournalRecord): Promise<unknown> {
+async function replay(
+  pass: PassContext,
+  target: CallTarget,
+  seq: number,
+  call: CallIdentity,
+  row: CallJournalRecord,
+): Promise<unknown> {
   switch (row.status) {
     case "applied":
       return row.replay === "reexecute" ? reexecute(pass, target, seq, call, false) : replayedResult(pass, row);
@@ -107,11 +140,15 @@ async function replay(pass: PassContext, target: CallTarget, seq: number, call: 
     case "executing":
       throw pass.failWith({
         kind: "interrupted",
-        error: `Call #${seq} (${target.connector}.${target.method}) was interrupted in an earlier pass before its outcome ` +
+        error:
+          `Call #${seq} (${target.connector}.${target.method}) was interrupted in an earlier pass before its outcome ` +
           "was recorded. Its effect is unknown, so it is not run again; check the target system and start a new execution.",
       });
     case "reverted":
-      throw pass.failWith({ kind: "stale", error: `Call #${seq} was rolled back; a rolled-back execution cannot continue.` });
+      throw pass.failWith({
+        kind: "stale",
+        error: `Call #${seq} was rolled back; a rolled-back execution cannot continue.`,
+      });
   }
 }
 
@@ -119,13 +156,21 @@ async function firstRun(pass: PassContext, target: CallTarget, seq: number, call
   const args = await validated(pass, target, call.args);
   const approval = target.definition.requiresApproval;
   const { executionId } = pass.execution;
-  const needsApproval = typeof approval === "function"
-    ? await approval(args, {
-      executionId, seq, toolCallId: `${executionId}:${seq}`, messages: pass.options.messages ?? [], context: pass.options.context,
-    })
-    : approval === true;
+  const needsApproval =
+    typeof approval === "function"
+      ? await approval(args, {
+          executionId,
+          seq,
+          toolCallId: `${executionId}:${seq}`,
+          messages: pass.options.messages ?? [],
+          context: pass.options.context,
+        })
+      : approval === true;
   if (!needsApproval && target.definition.replay === "reexecute") return reexecute(pass, target, seq, call, true);
-  await insertCall(pass, seq, call, { status: needsApproval ? "pending" : "executing", requiresApproval: needsApproval });
+  await insertCall(pass, seq, call, {
+    status: needsApproval ? "pending" : "executing",
+    requiresApproval: needsApproval,
+  });
   if (needsApproval) throw await pause(pass, target, seq, call.args);
   return runAndRecord(pass, target, seq, args);
 }
@@ -134,7 +179,12 @@ async function firstRun(pass: PassContext, target: CallTarget, seq: number, call
 export function connectorCall(pass: PassContext, target: CallTarget, args: unknown): Promise<unknown> {
   return journaledCall(pass, async (seq) => {
     const what = `the arguments of ${target.connector}.${target.method} (call #${seq})`;
-    const call: CallIdentity = { connector: target.connector, method: target.method, args, argsText: journalArguments(pass, args, what) };
+    const call: CallIdentity = {
+      connector: target.connector,
+      method: target.method,
+      args,
+      argsText: journalArguments(pass, args, what),
+    };
     const row = recordedCall(pass, seq, call);
     return row === undefined ? firstRun(pass, target, seq, call) : replay(pass, target, seq, call, row);
   });

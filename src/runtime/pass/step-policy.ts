@@ -12,7 +12,14 @@
 import { MAX_STEP_NAME_CHARS, quoted } from "../../shared/bounded-text.js";
 import { dropInterruptedStepStatement } from "../store/call-statements.js";
 import {
-  insertCall, journalArguments, journaledCall, recordedCall, recordFailure, recordSuccess, replayedFailure, replayedResult,
+  insertCall,
+  journalArguments,
+  journaledCall,
+  recordedCall,
+  recordFailure,
+  recordSuccess,
+  replayedFailure,
+  replayedResult,
   type CallIdentity,
 } from "./journaled-call.js";
 import type { PassContext } from "./pass-context.js";
@@ -35,10 +42,12 @@ async function begin(pass: PassContext, seq: number, name: string): Promise<Step
     return { replayed: false, seq };
   }
   if (row.status === "applied") return { replayed: true, failed: false, value: replayedResult(pass, row) };
-  if (row.status === "error") return { replayed: true, failed: true, error: replayedFailure(pass, row, `step "${name}" failed`) };
+  if (row.status === "error")
+    return { replayed: true, failed: true, error: replayedFailure(pass, row, `step "${name}" failed`) };
   throw pass.failWith({
     kind: "interrupted",
-    error: `Step "${name}" (call #${seq}) was interrupted in an earlier pass before its result was recorded; ` +
+    error:
+      `Step "${name}" (call #${seq}) was interrupted in an earlier pass before its result was recorded; ` +
       "it is not run again. Start a new execution.",
   });
 }
@@ -59,15 +68,20 @@ export function stepHostFunctions(pass: PassContext): Record<string, (args: unkn
     pausesAtBegin.delete(seq);
   };
   const notRunning = (seq: unknown): Promise<never> =>
-    Promise.reject(new Error(`codemode.step: no step #${quoted(seq)} is running in this pass; use codemode.step(name, fn)`));
+    Promise.reject(
+      new Error(`codemode.step: no step #${quoted(seq)} is running in this pass; use codemode.step(name, fn)`),
+    );
   return {
     stepBegin: (name) => {
       if (typeof name !== "string" || name === "" || name.length > MAX_STEP_NAME_CHARS) {
         pass.takeSeq();
-        const got = typeof name === "string" && name !== "" ? ` (got ${name.length.toLocaleString("en-US")} characters)` : "";
-        return Promise.reject(new TypeError(
-          `codemode.step(name, fn): name must be a non-empty string of at most ${MAX_STEP_NAME_CHARS} characters${got}`,
-        ));
+        const got =
+          typeof name === "string" && name !== "" ? ` (got ${name.length.toLocaleString("en-US")} characters)` : "";
+        return Promise.reject(
+          new TypeError(
+            `codemode.step(name, fn): name must be a non-empty string of at most ${MAX_STEP_NAME_CHARS} characters${got}`,
+          ),
+        );
       }
       return journaledCall(pass, async (seq) => {
         const pausesBefore = pass.pending.length;
@@ -109,11 +123,14 @@ export function stepHostFunctions(pass: PassContext): Record<string, (args: unkn
       if (!failed.has(seq)) recordFailure(pass, seq, String(error));
       failed.add(seq);
       if (unserializable !== true) return Promise.resolve(undefined);
-      return Promise.reject(pass.failWith({
-        kind: "limit",
-        error: `The result of step #${seq} cannot be journaled: ${String(error)}. Return only JSON values, undefined, Date, ` +
-          "Uint8Array, ArrayBuffer, Map, Set or BigInt from a step; store anything else outside the run and pass a reference.",
-      }));
+      return Promise.reject(
+        pass.failWith({
+          kind: "limit",
+          error:
+            `The result of step #${seq} cannot be journaled: ${String(error)}. Return only JSON values, undefined, Date, ` +
+            "Uint8Array, ArrayBuffer, Map, Set or BigInt from a step; store anything else outside the run and pass a reference.",
+        }),
+      );
     },
   };
 }

@@ -35,11 +35,19 @@ function scopedRoute(runtime: ReturnType<typeof openRuntime>, scope: string, res
   return (messages: UIMessage[]): ReadableStream<UIMessageChunk> => {
     const tools = { codemode: runtime.tool({ scope }) };
     return createCodemodeChatStream({
-      runtime, messages, scope,
+      runtime,
+      messages,
+      scope,
       respond: async ({ messages: next }) =>
-        streamText({ model, tools, messages: await convertToModelMessages(next, { tools }), stopWhen: [isStepCount(5), hasPausedCodemode()] })
-          .toUIMessageStream(),
-      onResolved: (answers) => { resolved.push(...answers); },
+        streamText({
+          model,
+          tools,
+          messages: await convertToModelMessages(next, { tools }),
+          stopWhen: [isStepCount(5), hasPausedCodemode()],
+        }).toUIMessageStream(),
+      onResolved: (answers) => {
+        resolved.push(...answers);
+      },
     });
   };
 }
@@ -68,7 +76,9 @@ describe("approvals are bound to the tool call and the owner", () => {
     const victimApproval = victim.openApproval();
 
     // The attacker's own chat pauses on its own call (another tool call id), then answers it with the victim's id.
-    const attacker = new Conversation(chatRoute({ runtime, model: scriptedModel(PAY), onResolved: (r) => resolved.push(...r) }));
+    const attacker = new Conversation(
+      chatRoute({ runtime, model: scriptedModel(PAY), onResolved: (r) => resolved.push(...r) }),
+    );
     attacker.messages.push({ id: "earlier", role: "user", parts: [{ type: "text", text: "hello" }] });
     await attacker.say("pay mallory too");
     expect(attacker.openApproval().toolCallId).not.toBe(victimApproval.toolCallId);

@@ -5,7 +5,14 @@
  */
 import { describe, expect, it } from "vitest";
 import {
-  insertCall, journalArguments, journaledCall, recordedCall, recordFailure, recordSuccess, replayedResult, type CallIdentity,
+  insertCall,
+  journalArguments,
+  journaledCall,
+  recordedCall,
+  recordFailure,
+  recordSuccess,
+  replayedResult,
+  type CallIdentity,
 } from "../../../src/runtime/pass/journaled-call.js";
 import { PassContext } from "../../../src/runtime/pass/pass-context.js";
 import { createLibsqlJournalStore } from "../../../src/runtime/store/libsql-journal-store.js";
@@ -16,23 +23,54 @@ import { memoryClient, sharedExecutor } from "../runtime-fixture.js";
 
 const NOW = Date.UTC(2026, 0, 1);
 
-async function openPass({ calls = [], leaseToken = "lease-1" }: { calls?: CallJournalRecord[]; leaseToken?: string } = {}) {
+async function openPass({
+  calls = [],
+  leaseToken = "lease-1",
+}: {
+  calls?: CallJournalRecord[];
+  leaseToken?: string;
+} = {}) {
   const client = memoryClient() as unknown as SqlClient;
   const store = createLibsqlJournalStore({ client, runtime: "unit", local: true, now: () => NOW });
   await store.startExecution({
-    executionId: "exec-1", code: "1", connectors: [], now: NOW, leaseToken: "lease-1", leaseUntil: NOW + 60_000, keep: 10,
+    executionId: "exec-1",
+    code: "1",
+    connectors: [],
+    now: NOW,
+    leaseToken: "lease-1",
+    leaseUntil: NOW + 60_000,
+    keep: 10,
   });
   const execution = {
-    runtime: "unit", executionId: "exec-1", status: "running" as const, code: "1", connectors: [], createdAt: NOW,
-    updatedAt: NOW, passes: 1, logs: [],
+    runtime: "unit",
+    executionId: "exec-1",
+    status: "running" as const,
+    code: "1",
+    connectors: [],
+    createdAt: NOW,
+    updatedAt: NOW,
+    passes: 1,
+    logs: [],
   };
   const pass = new PassContext({
     deps: {
-      store, executor: sharedExecutor(), connectors: {}, namespaces: {}, outbound: undefined,
-      hooks: { connectors: {}, hookTimeoutMs: 1000 }, snippets: [], now: () => NOW, leaseMs: 60_000, inflightGraceMs: 1000,
-      search: () => [], describe: () => ({}),
+      store,
+      executor: sharedExecutor(),
+      connectors: {},
+      namespaces: {},
+      outbound: undefined,
+      hooks: { connectors: {}, hookTimeoutMs: 1000 },
+      snippets: [],
+      now: () => NOW,
+      leaseMs: 60_000,
+      inflightGraceMs: 1000,
+      search: () => [],
+      describe: () => ({}),
     },
-    execution, calls, leaseToken, options: {},
+    execution,
+    calls,
+    leaseToken,
+    options: {},
   });
   return { pass, store };
 }
@@ -43,8 +81,16 @@ function identity(pass: PassContext, args: unknown, method = "send"): CallIdenti
 
 function recordedRow(seq: number, overrides: Partial<CallJournalRecord> = {}): CallJournalRecord {
   return {
-    seq, connector: "mail", method: "send", argsText: serializeValue({ to: "a" }), status: "applied",
-    resultText: serializeValue(7), replay: "record", requiresApproval: false, replayedCount: 0, ...overrides,
+    seq,
+    connector: "mail",
+    method: "send",
+    argsText: serializeValue({ to: "a" }),
+    status: "applied",
+    resultText: serializeValue(7),
+    replay: "record",
+    requiresApproval: false,
+    replayedCount: 0,
+    ...overrides,
   };
 }
 
@@ -65,7 +111,11 @@ describe("journaledCall", () => {
     const { pass } = await openPass();
     pass.pauseMessage = "Paused: mail.send (call #1) needs human approval.";
     let ran = false;
-    await expect(journaledCall(pass, async () => { ran = true; })).rejects.toThrow(/Paused: mail.send/);
+    await expect(
+      journaledCall(pass, async () => {
+        ran = true;
+      }),
+    ).rejects.toThrow(/Paused: mail.send/);
     expect(ran).toBe(false);
   });
 
@@ -73,7 +123,11 @@ describe("journaledCall", () => {
     const { pass } = await openPass();
     const broken = new Error("disk I/O error");
     Object.defineProperty(pass.writer, "failure", { get: () => broken });
-    await expect(journaledCall(pass, async () => { throw broken; })).rejects.toThrow(/journal could not be written/);
+    await expect(
+      journaledCall(pass, async () => {
+        throw broken;
+      }),
+    ).rejects.toThrow(/journal could not be written/);
     expect(pass.fatal?.kind).toBe("store");
   });
 });
@@ -90,7 +144,9 @@ describe("recordedCall", () => {
 
   it("ends the pass with `divergence` for another method or other arguments", async () => {
     const other = await openPass({ calls: [recordedRow(1)] });
-    expect(() => recordedCall(other.pass, 1, identity(other.pass, { to: "a" }, "delete"))).toThrow(/Replay diverged at call #1/);
+    expect(() => recordedCall(other.pass, 1, identity(other.pass, { to: "a" }, "delete"))).toThrow(
+      /Replay diverged at call #1/,
+    );
     expect(other.pass.fatal?.kind).toBe("divergence");
     const changed = await openPass({ calls: [recordedRow(1)] });
     expect(() => recordedCall(changed.pass, 1, identity(changed.pass, { to: "b" }))).toThrow(/different arguments/);
@@ -113,14 +169,16 @@ describe("insertCall and recording", () => {
     await pass.writer.flush();
     const loaded = await store.load("exec-1");
     expect(loaded?.calls.map((call) => [call.seq, call.status, call.error ?? null])).toEqual([
-      [1, "applied", null], [2, "error", "smtp refused"],
+      [1, "applied", null],
+      [2, "error", "smtp refused"],
     ]);
   });
 
   it("a lost lease writes nothing and ends the pass with `conflict`", async () => {
     const { pass, store } = await openPass({ leaseToken: "someone-else" });
-    await expect(insertCall(pass, 1, identity(pass, {}), { status: "executing", requiresApproval: false }))
-      .rejects.toThrow(/taken over by another invocation/);
+    await expect(
+      insertCall(pass, 1, identity(pass, {}), { status: "executing", requiresApproval: false }),
+    ).rejects.toThrow(/taken over by another invocation/);
     expect(pass.fatal?.kind).toBe("conflict");
     expect((await store.load("exec-1"))?.calls).toEqual([]);
   });
@@ -128,7 +186,9 @@ describe("insertCall and recording", () => {
   it("a result over the journal limit records the call as failed and ends the pass with `limit`", async () => {
     const { pass, store } = await openPass();
     await insertCall(pass, 1, identity(pass, {}), { status: "executing", requiresApproval: false });
-    expect(() => recordSuccess(pass, 1, "x".repeat(1_000_001), "the result of mail.send")).toThrow(/over the journal's limit/);
+    expect(() => recordSuccess(pass, 1, "x".repeat(1_000_001), "the result of mail.send")).toThrow(
+      /over the journal's limit/,
+    );
     expect(pass.fatal?.kind).toBe("limit");
     await pass.writer.flush();
     expect((await store.load("exec-1"))?.calls[0]?.status).toBe("error");
@@ -136,7 +196,9 @@ describe("insertCall and recording", () => {
 
   it("arguments over the journal limit end the pass with `limit` before anything is written", async () => {
     const { pass } = await openPass();
-    expect(() => journalArguments(pass, "x".repeat(1_000_001), "the arguments of mail.send")).toThrow(/over the journal's limit/);
+    expect(() => journalArguments(pass, "x".repeat(1_000_001), "the arguments of mail.send")).toThrow(
+      /over the journal's limit/,
+    );
     expect(pass.fatal?.kind).toBe("limit");
   });
 });

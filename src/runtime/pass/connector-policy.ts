@@ -8,17 +8,8 @@ import type { ConnectorCallContext, ConnectorMethod } from "../../connectors/typ
 import { messageOf } from "../../shared/message-of.js";
 import { insertCallStatement, startApprovedCallStatement } from "../store/call-statements.js";
 import type { CallJournalRecord } from "../store/records.js";
-import {
-  insertCall,
-  journalArguments,
-  journaledCall,
-  recordedCall,
-  recordFailure,
-  recordSuccess,
-  replayedFailure,
-  replayedResult,
-  type CallIdentity,
-} from "./journaled-call.js";
+// The journaled-call unit: every rule a journaled call shares; this file is a policy on it.
+import * as journal from "./journaled-call.js";
 import type { PassContext } from "./pass-context.js";
 import { pauseMessage } from "./pass-signals.js";
 
@@ -59,10 +50,10 @@ async function runAndRecord(pass: PassContext, target: CallTarget, seq: number, 
   try {
     result = await target.definition.execute(args, callContext(pass, target, seq));
   } catch (error) {
-    recordFailure(pass, seq, messageOf(error));
+    journal.recordFailure(pass, seq, messageOf(error));
     throw error;
   }
-  recordSuccess(pass, seq, result, `the result of ${target.connector}.${target.method} (call #${seq})`);
+  journal.recordSuccess(pass, seq, result, `the result of ${target.connector}.${target.method} (call #${seq})`);
   return result;
 }
 
@@ -71,7 +62,7 @@ async function reexecute(
   pass: PassContext,
   target: CallTarget,
   seq: number,
-  call: CallIdentity,
+  call: journal.CallIdentity,
   log: boolean,
 ): Promise<unknown> {
   const args = await validated(pass, target, call.args);
@@ -118,14 +109,14 @@ async function replay(
   pass: PassContext,
   target: CallTarget,
   seq: number,
-  call: CallIdentity,
+  call: journal.CallIdentity,
   row: CallJournalRecord,
 ): Promise<unknown> {
   switch (row.status) {
     case "applied":
-      return row.replay === "reexecute" ? reexecute(pass, target, seq, call, false) : replayedResult(pass, row);
+      return row.replay === "reexecute" ? reexecute(pass, target, seq, call, false) : journal.replayedResult(pass, row);
     case "error":
-      throw new Error(replayedFailure(pass, row, `${target.connector}.${target.method} failed`));
+      throw new Error(journal.replayedFailure(pass, row, `${target.connector}.${target.method} failed`));
     case "pending": {
       if (row.approvedAt === undefined) throw await pause(pass, target, seq, call.args);
       const args = await validated(pass, target, call.args);
@@ -152,7 +143,12 @@ async function replay(
   }
 }
 
-async function firstRun(pass: PassContext, target: CallTarget, seq: number, call: CallIdentity): Promise<unknown> {
+async function firstRun(
+  pass: PassContext,
+  target: CallTarget,
+  seq: number,
+  call: journal.CallIdentity,
+): Promise<unknown> {
   const args = await validated(pass, target, call.args);
   const approval = target.definition.requiresApproval;
   const { executionId } = pass.execution;
@@ -167,7 +163,7 @@ async function firstRun(pass: PassContext, target: CallTarget, seq: number, call
         })
       : approval === true;
   if (!needsApproval && target.definition.replay === "reexecute") return reexecute(pass, target, seq, call, true);
-  await insertCall(pass, seq, call, {
+  await journal.insertCall(pass, seq, call, {
     status: needsApproval ? "pending" : "executing",
     requiresApproval: needsApproval,
   });
@@ -177,15 +173,15 @@ async function firstRun(pass: PassContext, target: CallTarget, seq: number, call
 
 /** One call from the program. Must be invoked synchronously by the binding so the sequence number follows call order. */
 export function connectorCall(pass: PassContext, target: CallTarget, args: unknown): Promise<unknown> {
-  return journaledCall(pass, async (seq) => {
+  return journal.journaledCall(pass, async (seq) => {
     const what = `the arguments of ${target.connector}.${target.method} (call #${seq})`;
-    const call: CallIdentity = {
+    const call: journal.CallIdentity = {
       connector: target.connector,
       method: target.method,
       args,
-      argsText: journalArguments(pass, args, what),
+      argsText: journal.journalArguments(pass, args, what),
     };
-    const row = recordedCall(pass, seq, call);
+    const row = journal.recordedCall(pass, seq, call);
     return row === undefined ? firstRun(pass, target, seq, call) : replay(pass, target, seq, call, row);
   });
 }

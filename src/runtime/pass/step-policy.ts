@@ -11,17 +11,8 @@
  */
 import { MAX_STEP_NAME_CHARS, quoted } from "../../shared/bounded-text.js";
 import { dropInterruptedStepStatement } from "../store/call-statements.js";
-import {
-  insertCall,
-  journalArguments,
-  journaledCall,
-  recordedCall,
-  recordFailure,
-  recordSuccess,
-  replayedFailure,
-  replayedResult,
-  type CallIdentity,
-} from "./journaled-call.js";
+// The journaled-call unit: every rule a journaled call shares; this file is a policy on it.
+import * as journal from "./journaled-call.js";
 import type { PassContext } from "./pass-context.js";
 
 /** Connector name under which steps are journaled. */
@@ -34,16 +25,16 @@ export type StepBegin =
   | { replayed: false; seq: number };
 
 async function begin(pass: PassContext, seq: number, name: string): Promise<StepBegin> {
-  const call: CallIdentity = { connector: STEP_CONNECTOR, method: name, args: undefined, argsText: "" };
-  call.argsText = journalArguments(pass, undefined, "step arguments");
-  const row = recordedCall(pass, seq, call);
+  const call: journal.CallIdentity = { connector: STEP_CONNECTOR, method: name, args: undefined, argsText: "" };
+  call.argsText = journal.journalArguments(pass, undefined, "step arguments");
+  const row = journal.recordedCall(pass, seq, call);
   if (row === undefined) {
-    await insertCall(pass, seq, call, { status: "executing", requiresApproval: false });
+    await journal.insertCall(pass, seq, call, { status: "executing", requiresApproval: false });
     return { replayed: false, seq };
   }
-  if (row.status === "applied") return { replayed: true, failed: false, value: replayedResult(pass, row) };
+  if (row.status === "applied") return { replayed: true, failed: false, value: journal.replayedResult(pass, row) };
   if (row.status === "error")
-    return { replayed: true, failed: true, error: replayedFailure(pass, row, `step "${name}" failed`) };
+    return { replayed: true, failed: true, error: journal.replayedFailure(pass, row, `step "${name}" failed`) };
   throw pass.failWith({
     kind: "interrupted",
     error:
@@ -83,7 +74,7 @@ export function stepHostFunctions(pass: PassContext): Record<string, (args: unkn
           ),
         );
       }
-      return journaledCall(pass, async (seq) => {
+      return journal.journaledCall(pass, async (seq) => {
         const pausesBefore = pass.pending.length;
         const begun = await begin(pass, seq, name);
         if (!begun.replayed) {
@@ -103,7 +94,7 @@ export function stepHostFunctions(pass: PassContext): Record<string, (args: unkn
         return Promise.resolve(undefined);
       }
       try {
-        recordSuccess(pass, seq, value, `the result of step #${seq}`);
+        journal.recordSuccess(pass, seq, value, `the result of step #${seq}`);
       } catch (error) {
         failed.add(seq);
         return Promise.reject(error);
@@ -120,7 +111,7 @@ export function stepHostFunctions(pass: PassContext): Record<string, (args: unkn
         pass.writer.defer(dropInterruptedStepStatement(pass.lease, seq), { expectRow: false });
         return Promise.resolve(undefined);
       }
-      if (!failed.has(seq)) recordFailure(pass, seq, String(error));
+      if (!failed.has(seq)) journal.recordFailure(pass, seq, String(error));
       failed.add(seq);
       if (unserializable !== true) return Promise.resolve(undefined);
       return Promise.reject(

@@ -16,6 +16,7 @@ declare global {
   const executionId: string;
   function getToken(): Promise<string>;
   function isAdmin(request: Request): boolean | Promise<boolean>;
+  function auth(request: Request): Promise<{ userId: string }>;
 }
 
 export {};

@@ -38,7 +38,9 @@ export type {
   CallStatus,
   CodeModeInput,
   CodeModeOutput,
+  ExecuteInput,
   ExecuteOptions,
+  ExecutionRequestInput,
   ExecutionDetail,
   ExecutionStatus,
   ExecutionSummary,
@@ -46,6 +48,7 @@ export type {
   PendingAction,
   RejectOutput,
   RollbackOutput,
+  ScopeOptions,
   Snippet,
 } from "./runtime/types.js";
 export type { DurableRuntime } from "./runtime/durable-runtime.js";

@@ -12,7 +12,8 @@
 import { jsonSchema, tool, type Tool } from "ai";
 import type { Connector } from "../connectors/types.js";
 import { InvalidOptionError } from "../errors.js";
-import type { CodeModeInput, CodeModeOutput, ExecuteOptions } from "../runtime/types.js";
+import { scopeProblem } from "../runtime/execution-request.js";
+import type { CodeModeInput, CodeModeOutput, ExecuteInput, ExecuteOptions } from "../runtime/types.js";
 import { CODEMODE_INPUT_JSON_SCHEMA, validateCodemodeInput } from "./codemode-input-schema.js";
 import { codemodeModelOutput, toModelJson } from "./codemode-model-output.js";
 import { buildToolDescription, type InlineTypes } from "./tool-description.js";
@@ -30,6 +31,12 @@ export interface CodemodeToolOptions {
   instructions?: string;
   /** Replaces the generated description entirely. */
   description?: string;
+  /**
+   * The owner of every execution this tool starts (e.g. the signed-in user's id): `approve`, `reject`,
+   * `rollback`, `pending`, `executions`, `execution` and `createCodemodeChatStream` with another scope see them as
+   * `not-found`. The model cannot set it.
+   */
+  scope?: string;
 }
 
 /** `CodemodeToolOptions` with defaults applied. */
@@ -37,16 +44,19 @@ export interface ResolvedCodemodeToolOptions {
   inlineTypes: InlineTypes;
   instructions: string | undefined;
   description: string | undefined;
+  scope: string | undefined;
 }
 
 /** The part of a runtime the tool calls. */
 export interface CodemodeToolRuntime {
-  execute(input: CodeModeInput, options?: ExecuteOptions): Promise<CodeModeOutput>;
+  execute(input: ExecuteInput, options?: ExecuteOptions): Promise<CodeModeOutput>;
 }
 
 /** Validates `tool()` options; errors name `tool.<option>`. */
 export function resolveCodemodeToolOptions(options: CodemodeToolOptions | undefined): ResolvedCodemodeToolOptions {
-  const { inlineTypes = "auto", instructions, description } = options ?? {};
+  const { inlineTypes = "auto", instructions, description, scope } = options ?? {};
+  const scopeIssue = scopeProblem(scope);
+  if (scopeIssue !== undefined) throw new InvalidOptionError({ path: "tool.scope", message: scopeIssue.replace(/^scope /, "") });
   if (inlineTypes !== "auto" && typeof inlineTypes !== "boolean") {
     throw new InvalidOptionError({ path: "tool.inlineTypes", message: `must be "auto", true or false` });
   }
@@ -56,7 +66,7 @@ export function resolveCodemodeToolOptions(options: CodemodeToolOptions | undefi
   if (description !== undefined && (typeof description !== "string" || description.trim() === "")) {
     throw new InvalidOptionError({ path: "tool.description", message: "must be a non-empty string" });
   }
-  return { inlineTypes, instructions, description };
+  return { inlineTypes, instructions, description, scope };
 }
 
 /** The input schema `{ code: string }`, validated without a schema library. */
@@ -112,7 +122,9 @@ export function buildCodemodeTool({
     execute: async ({ code }, { abortSignal, messages, context, toolCallId }) => {
       const executeOptions: ExecuteOptions = { messages, context, toolCallId };
       if (abortSignal !== undefined) executeOptions.abortSignal = abortSignal;
-      return jsonSafeCodemodeOutput(await runtime.execute({ code }, executeOptions));
+      // The scope comes from the tool's options only, never from the model's input.
+      const input = options.scope === undefined ? { code } : { code, scope: options.scope };
+      return jsonSafeCodemodeOutput(await runtime.execute(input, executeOptions));
     },
     toModelOutput: ({ output }) => ({ type: "json", value: codemodeModelOutput(output, maxOutputChars === undefined ? {} : { maxOutputChars }) }),
   });

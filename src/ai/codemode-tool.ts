@@ -25,10 +25,11 @@ export type CodemodeToolFactoryOptions = CodemodeRuntimeOptions & CodemodeToolOp
  * });
  */
 export function codemodeTool(options: CodemodeToolFactoryOptions = {}): CodemodeTool {
-  const { inlineTypes, instructions, description, ...runtimeOptions } = options;
+  const { inlineTypes, instructions, description, scope, ...runtimeOptions } = options;
   const toolOptions: CodemodeToolOptions = {};
   if (inlineTypes !== undefined) toolOptions.inlineTypes = inlineTypes;
   if (instructions !== undefined) toolOptions.instructions = instructions;
   if (description !== undefined) toolOptions.description = description;
+  if (scope !== undefined) toolOptions.scope = scope;
   return createCodemodeRuntime(runtimeOptions).tool(toolOptions);
 }

@@ -36,6 +36,8 @@ export interface PendingAction {
  * - `expired`: `expirePaused` ended the execution.
  * - `store`: the database failed; nothing was half-written.
  * - `interrupted`: a call was found `executing` on a later pass (its process died mid-call); it is never run again.
+ * - `approval-unreached`: the resumed program ended without reaching a call that was approved (it took another
+ *   path); the approved call did not run and is recorded `error`. Never reported as `completed`.
  */
 export type FailureKind =
   | ExecutorFailureKind
@@ -49,7 +51,8 @@ export type FailureKind =
   | "stale"
   | "expired"
   | "store"
-  | "interrupted";
+  | "interrupted"
+  | "approval-unreached";
 
 /** Output of the `codemode` tool and of `execute`/`approve`. */
 export type CodeModeOutput =
@@ -96,6 +99,10 @@ export interface ExecutionSummary {
   updatedAt: number;
   /** Number of passes run so far. */
   passes: number;
+  /** The owner given at `execute({ code, scope })`, if any. */
+  scope?: string;
+  /** The AI SDK tool call that started the execution, if any (approvals in a chat are bound to it). */
+  toolCallId?: string;
   error?: string;
   kind?: FailureKind;
 }
@@ -119,6 +126,27 @@ export interface Snippet {
   inputSchema?: unknown;
   executionId: string;
   createdAt: number;
+}
+
+/** The input of `execute`: the program, and optionally the owner of the new execution. */
+export interface ExecuteInput extends CodeModeInput {
+  /**
+   * The owner of the execution (e.g. the signed-in user's id, at most 200 characters). Requests with another
+   * scope see it as `not-found`; requests without a scope (the server's own view) see every execution.
+   */
+  scope?: string;
+}
+
+/** A request naming an execution (`approve`, `reject`): the call `seq` (or all pending) and the caller's scope. */
+export interface ExecutionRequestInput {
+  executionId: string;
+  seq?: number;
+  scope?: string;
+}
+
+/** The scope of a listing request (`pending`, `executions`, `execution`). */
+export interface ScopeOptions {
+  scope?: string;
 }
 
 /** Per-call options of `execute`, typically filled from the AI SDK's `ToolExecutionOptions`. */

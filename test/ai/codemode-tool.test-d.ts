@@ -1,9 +1,8 @@
 /** Type tests for the `codemode` tool: its input and output types as the AI SDK infers them. */
 import type { InferToolInput, InferToolOutput } from "ai";
 import { describe, expectTypeOf, it } from "vitest";
-import {
-  codemodeTool, createCodemodeRuntime, type CodeModeInput, type CodeModeOutput, type CodemodeTool,
-} from "../../src/index.js";
+import { codemodeTool, type CodeModeInput, type CodeModeOutput, type CodemodeTool } from "../../src/index.js";
+import type { createCodemodeRuntime } from "../../src/index.js";
 
 describe("the codemode tool", () => {
   it("takes { code: string } and returns a CodeModeOutput", () => {

@@ -16,14 +16,17 @@ import type { CodemodeApprovalRuntime } from "./types.js";
 export async function outcomeApprovedElsewhere({
   runtime,
   approvalId,
+  scope,
 }: {
   runtime: CodemodeApprovalRuntime;
   approvalId: string;
+  /** The owner the request acts for: another scope's execution is not found. */
+  scope?: string | undefined;
 }): Promise<CodeModeOutput | undefined> {
   const parsed = parseCodemodeApprovalId(approvalId);
   if (parsed === undefined) return undefined;
   const { executionId, seq, hash } = parsed;
-  const execution = await runtime.execution(executionId);
+  const execution = await runtime.execution(executionId, scope === undefined ? {} : { scope });
   const call = execution?.calls.find((candidate) => candidate.seq === seq);
   if (execution === undefined || execution === null || call?.approvedAt === undefined) return undefined;
   if (

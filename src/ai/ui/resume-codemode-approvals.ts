@@ -22,6 +22,11 @@ export interface ResumeCodemodeApprovalsOptions<UI_MESSAGE extends UIMessage> {
    * @default "codemode"
    */
   toolName?: string;
+  /**
+   * The owner this request acts for (e.g. the signed-in user's id), as given to `runtime.tool({ scope })`: an
+   * approval naming an execution of another scope is refused as `not-found`.
+   */
+  scope?: string;
 }
 
 /** What happened to one answered approval. */
@@ -71,6 +76,7 @@ export async function resumeCodemodeApprovals<UI_MESSAGE extends UIMessage>({
   runtime,
   messages,
   toolName = DEFAULT_CODEMODE_TOOL_NAME,
+  scope,
 }: ResumeCodemodeApprovalsOptions<UI_MESSAGE>): Promise<ResumeCodemodeApprovalsResult<UI_MESSAGE>> {
   const last = messages.at(-1);
   const result: ResumeCodemodeApprovalsResult<UI_MESSAGE> = { messages, chunks: [], continueModel: true, resolved: [] };
@@ -82,7 +88,7 @@ export async function resumeCodemodeApprovals<UI_MESSAGE extends UIMessage>({
       parts.push(part);
       continue;
     }
-    const { modelPart, chunks, resolved, continueModel } = await resolvePart({ runtime, part });
+    const { modelPart, chunks, resolved, continueModel } = await resolvePart({ runtime, part, scope });
     parts.push(modelPart);
     result.chunks.push(...chunks);
     result.resolved.push(resolved);
@@ -116,22 +122,27 @@ interface PartResolution {
   continueModel: boolean;
 }
 
-async function resolvePart({ runtime, part }: { runtime: CodemodeApprovalRuntime; part: ToolPartRecord }): Promise<PartResolution> {
+async function resolvePart({ runtime, part, scope }: {
+  runtime: CodemodeApprovalRuntime; part: ToolPartRecord; scope: string | undefined;
+}): Promise<PartResolution> {
   const { toolCallId } = part;
   const approvalId = part.approval?.id ?? "";
-  const verification = await verifyCodemodeApproval({ runtime, approvalId });
+  // Bound to the tool call: the execution must have been started by this part's call (and owned by `scope`).
+  const verification = await verifyCodemodeApproval({ runtime, approvalId, toolCallId, scope });
   let output: CodeModeOutput;
   if (verification.valid) {
     const { action } = verification;
     if (part.approval?.approved !== true) {
-      return rejectPart({ runtime, part, approvalId, action, userReason: part.approval?.reason });
+      return rejectPart({ runtime, part, approvalId, action, userReason: part.approval?.reason, scope });
     }
-    output = await runtime.approve({ executionId: action.executionId, seq: action.seq });
+    output = await runtime.approve({ executionId: action.executionId, seq: action.seq, ...(scope === undefined ? {} : { scope }) });
   } else {
-    // Approved in the inspector (or elsewhere) already: the chat gets the stored outcome.
-    const elsewhere = verification.kind === "stale" && part.approval?.approved === true
-      ? await outcomeApprovedElsewhere({ runtime, approvalId })
-      : undefined;
+    // Approved in the inspector (or elsewhere) already: the chat gets the stored outcome. "stale" is only
+    // reported after the execution was found for this scope and tool call.
+    const elsewhere =
+      verification.kind === "stale" && part.approval?.approved === true
+        ? await outcomeApprovedElsewhere({ runtime, approvalId, scope })
+        : undefined;
     if (elsewhere === undefined) return refused({ part, approvalId, kind: verification.kind, error: verification.error });
     output = elsewhere;
   }
@@ -159,17 +170,20 @@ async function rejectPart({
   approvalId,
   action,
   userReason,
+  scope,
 }: {
   runtime: CodemodeApprovalRuntime;
   part: ToolPartRecord;
   approvalId: string;
   action: PendingAction;
   userReason: string | undefined;
+  scope: string | undefined;
 }): Promise<PartResolution> {
   const { toolCallId } = part;
   const output = await runtime.reject({
     executionId: action.executionId,
     seq: action.seq,
+    ...(scope === undefined ? {} : { scope }),
     ...(userReason === undefined ? {} : { reason: userReason }),
   });
   if (output.status !== "rejected") {

@@ -9,10 +9,8 @@ import type { ConnectorCallContext, ConnectorMethod } from "../../connectors/typ
 import { messageOf } from "../../shared/message-of.js";
 import { insertCallStatement, startApprovedCallStatement } from "../store/call-statements.js";
 import type { CallJournalRecord } from "../store/records.js";
-import {
-  insertCall, journalArguments, journaledCall, recordedCall, recordFailure, recordRead, recordSuccess, replayedFailure,
-  replayedResult, type CallIdentity,
-} from "./journaled-call.js";
+// The journaled-call unit: every rule a journaled call shares; this file is a policy on it.
+import * as journal from "./journaled-call.js";
 import { withRequest } from "../execution-views.js";
 import type { PassContext } from "./pass-context.js";
 import { pauseMessage } from "./pass-signals.js";
@@ -54,37 +52,57 @@ async function runAndRecord(pass: PassContext, target: CallTarget, seq: number, 
   try {
     result = await target.definition.execute(args, callContext(pass, target, seq));
   } catch (error) {
-    recordFailure(pass, seq, messageOf(error));
+    journal.recordFailure(pass, seq, messageOf(error));
     throw error;
   }
-  recordSuccess(pass, seq, result, `the result of ${target.connector}.${target.method} (call #${seq})`);
+  journal.recordSuccess(pass, seq, result, `the result of ${target.connector}.${target.method} (call #${seq})`);
   return result;
 }
 
 /** Runs a `reexecute` (read-only) call again; on its first pass, logs it without its result. */
-async function reexecute(pass: PassContext, target: CallTarget, seq: number, call: CallIdentity, log: boolean): Promise<unknown> {
+async function reexecute(
+  pass: PassContext,
+  target: CallTarget,
+  seq: number,
+  call: journal.CallIdentity,
+  log: boolean,
+): Promise<unknown> {
   const args = await validated(pass, target, call.args);
   const result = await target.definition.execute(args, callContext(pass, target, seq));
   if (log) {
-    pass.writer.defer(insertCallStatement(pass.lease, {
-      seq, connector: target.connector, method: target.method, argsText: call.argsText, status: "applied", replay: "reexecute",
-      requiresApproval: false, now: pass.deps.now(),
-    }));
+    pass.writer.defer(
+      insertCallStatement(pass.lease, {
+        seq,
+        connector: target.connector,
+        method: target.method,
+        argsText: call.argsText,
+        status: "applied",
+        replay: "reexecute",
+        requiresApproval: false,
+        now: pass.deps.now(),
+      }),
+    );
   }
   return result;
 }
 
 /** Runs a read-only call at once (no row first); its row is buffered for the pass's next write (`recordRead`). */
-async function readOnlyRun(pass: PassContext, target: CallTarget, seq: number, call: CallIdentity, args: unknown): Promise<unknown> {
+async function readOnlyRun(
+  pass: PassContext,
+  target: CallTarget,
+  seq: number,
+  call: journal.CallIdentity,
+  args: unknown,
+): Promise<unknown> {
   const read = { ...call, startedAt: pass.deps.now() };
   let result: unknown;
   try {
     result = await target.definition.execute(args, callContext(pass, target, seq));
   } catch (error) {
-    recordRead(pass, seq, read, { error: messageOf(error) });
+    journal.recordRead(pass, seq, read, { error: messageOf(error) });
     throw error;
   }
-  recordRead(pass, seq, read, { result, what: `the result of ${target.connector}.${target.method} (call #${seq})` });
+  journal.recordRead(pass, seq, read, { result, what: `the result of ${target.connector}.${target.method} (call #${seq})` });
   return result;
 }
 
@@ -104,12 +122,18 @@ async function pause(pass: PassContext, target: CallTarget, seq: number, args: u
   return new Error(pauseMessage(target.connector, target.method, seq));
 }
 
-async function replay(pass: PassContext, target: CallTarget, seq: number, call: CallIdentity, row: CallJournalRecord): Promise<unknown> {
+async function replay(
+  pass: PassContext,
+  target: CallTarget,
+  seq: number,
+  call: journal.CallIdentity,
+  row: CallJournalRecord,
+): Promise<unknown> {
   switch (row.status) {
     case "applied":
-      return row.replay === "reexecute" ? reexecute(pass, target, seq, call, false) : replayedResult(pass, row);
+      return row.replay === "reexecute" ? reexecute(pass, target, seq, call, false) : journal.replayedResult(pass, row);
     case "error":
-      throw new Error(replayedFailure(pass, row, `${target.connector}.${target.method} failed`));
+      throw new Error(journal.replayedFailure(pass, row, `${target.connector}.${target.method} failed`));
     case "pending": {
       if (row.approvedAt === undefined) throw await pause(pass, target, seq, call.args);
       const args = await validated(pass, target, call.args);
@@ -118,41 +142,64 @@ async function replay(pass: PassContext, target: CallTarget, seq: number, call: 
         const error = `Call #${seq} was taken over by another invocation; this pass stopped without running it.`;
         throw pass.failWith({ kind: "conflict", error });
       }
+      pass.startedApprovals.add(seq);
       return runAndRecord(pass, target, seq, args);
     }
     case "executing":
       throw pass.failWith({
         kind: "interrupted",
-        error: `Call #${seq} (${target.connector}.${target.method}) was interrupted in an earlier pass before its outcome ` +
+        error:
+          `Call #${seq} (${target.connector}.${target.method}) was interrupted in an earlier pass before its outcome ` +
           "was recorded. Its effect is unknown, so it is not run again; check the target system and start a new execution.",
       });
     case "reverted":
-      throw pass.failWith({ kind: "stale", error: `Call #${seq} was rolled back; a rolled-back execution cannot continue.` });
+      throw pass.failWith({
+        kind: "stale",
+        error: `Call #${seq} was rolled back; a rolled-back execution cannot continue.`,
+      });
   }
 }
 
-async function firstRun(pass: PassContext, target: CallTarget, seq: number, call: CallIdentity): Promise<unknown> {
+async function firstRun(
+  pass: PassContext,
+  target: CallTarget,
+  seq: number,
+  call: journal.CallIdentity,
+): Promise<unknown> {
   const args = await validated(pass, target, call.args);
   const approval = target.definition.requiresApproval;
   const { executionId } = pass.execution;
-  const needsApproval = typeof approval === "function"
-    ? await approval(args, {
-      executionId, seq, toolCallId: `${executionId}:${seq}`, messages: pass.options.messages ?? [], context: pass.options.context,
-    })
-    : approval === true;
+  const needsApproval =
+    typeof approval === "function"
+      ? await approval(args, {
+          executionId,
+          seq,
+          toolCallId: `${executionId}:${seq}`,
+          messages: pass.options.messages ?? [],
+          context: pass.options.context,
+        })
+      : approval === true;
   if (!needsApproval && target.definition.replay === "reexecute") return reexecute(pass, target, seq, call, true);
   if (!needsApproval && target.definition.readOnly === true) return readOnlyRun(pass, target, seq, call, args);
-  await insertCall(pass, seq, call, { status: needsApproval ? "pending" : "executing", requiresApproval: needsApproval });
+  await journal.insertCall(pass, seq, call, {
+    status: needsApproval ? "pending" : "executing",
+    requiresApproval: needsApproval,
+  });
   if (needsApproval) throw await pause(pass, target, seq, call.args);
   return runAndRecord(pass, target, seq, args);
 }
 
 /** One call from the program. Must be invoked synchronously by the binding so the sequence number follows call order. */
 export function connectorCall(pass: PassContext, target: CallTarget, args: unknown): Promise<unknown> {
-  return journaledCall(pass, async (seq) => {
+  return journal.journaledCall(pass, async (seq) => {
     const what = `the arguments of ${target.connector}.${target.method} (call #${seq})`;
-    const call: CallIdentity = { connector: target.connector, method: target.method, args, argsText: journalArguments(pass, args, what) };
-    const row = recordedCall(pass, seq, call);
+    const call: journal.CallIdentity = {
+      connector: target.connector,
+      method: target.method,
+      args,
+      argsText: journal.journalArguments(pass, args, what),
+    };
+    const row = journal.recordedCall(pass, seq, call);
     return row === undefined ? firstRun(pass, target, seq, call) : replay(pass, target, seq, call, row);
   });
 }

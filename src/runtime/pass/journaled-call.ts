@@ -11,10 +11,16 @@
  * 6. A store failure inside a call ends the pass with kind `store`.
  * The policies (`connector-policy.ts`, `step-policy.ts`) decide what happens between these steps.
  */
+import { boundedText, MAX_STORED_MESSAGE_CHARS } from "../../shared/bounded-text.js";
 import { messageOf } from "../../shared/message-of.js";
 import { applyCallStatement, failCallStatement, insertCallStatement, readCallStatement } from "../store/call-statements.js";
 import type { CallJournalRecord } from "../store/records.js";
-import { canonicalArguments, canonicalJournaledArguments, decodeJournalValue, encodeJournalValue } from "../journal-values.js";
+import {
+  canonicalArguments,
+  canonicalJournaledArguments,
+  decodeJournalValue,
+  encodeJournalValue,
+} from "../journal-values.js";
 import type { PassContext } from "./pass-context.js";
 import { divergenceFailure } from "./pass-signals.js";
 
@@ -34,9 +40,11 @@ export function journaledCall<T>(pass: PassContext, body: (seq: number) => Promi
   pass.reached.add(seq);
   if (pass.fatal !== undefined) return Promise.reject(new Error(pass.fatal.error));
   if (pass.pauseMessage !== undefined) return Promise.reject(new Error(pass.pauseMessage));
-  return pass.track(body(seq).catch((error: unknown) => {
-    throw storeFailureOr(pass, error);
-  }));
+  return pass.track(
+    body(seq).catch((error: unknown) => {
+      throw storeFailureOr(pass, error);
+    }),
+  );
 }
 
 /** Serializes a call's arguments for the journal; too large ends the pass with kind `limit`. */
@@ -51,7 +59,11 @@ export function recordedCall(pass: PassContext, seq: number, call: CallIdentity)
   const row = pass.recorded.get(seq);
   if (row === undefined) return undefined;
   const recordedArgs = readRecorded(pass, seq, () => canonicalJournaledArguments(row.argsText));
-  if (row.connector !== call.connector || row.method !== call.method || recordedArgs !== canonicalArguments(call.args)) {
+  if (
+    row.connector !== call.connector ||
+    row.method !== call.method ||
+    recordedArgs !== canonicalArguments(call.args)
+  ) {
     throw pass.failWith(divergenceFailure(seq, row, call));
   }
   return row;
@@ -78,14 +90,24 @@ export async function insertCall(
   row: { status: "executing" | "pending"; requiresApproval: boolean },
 ): Promise<void> {
   if (pass.fatal !== undefined) throw new Error(pass.fatal.error);
-  // Other calls in flight may be about to write too (`Promise.all`): gather them into this write.
-  const inserted = await pass.writer.commit(insertCallStatement(pass.lease, {
-    seq, connector: call.connector, method: call.method, argsText: call.argsText, status: row.status, replay: "record",
-    requiresApproval: row.requiresApproval, now: pass.deps.now(),
-  }), { gather: pass.inflight.size > 1 });
+  const inserted = await pass.writer.commit(
+    insertCallStatement(pass.lease, {
+      seq,
+      connector: call.connector,
+      method: call.method,
+      argsText: call.argsText,
+      status: row.status,
+      replay: "record",
+      requiresApproval: row.requiresApproval,
+      now: pass.deps.now(),
+    }),
+    // Other calls in flight may be about to write too (`Promise.all`): gather them into this write.
+    { gather: pass.inflight.size > 1 },
+  );
   if (inserted.rowsAffected !== 1) {
     throw pass.failWith({
-      kind: "conflict", error: "This execution was taken over by another invocation (its lease expired); the pass stopped.",
+      kind: "conflict",
+      error: "This execution was taken over by another invocation (its lease expired); the pass stopped.",
     });
   }
 }
@@ -101,9 +123,11 @@ export function recordSuccess(pass: PassContext, seq: number, result: unknown, w
   pass.renewLeaseIfDue();
 }
 
-/** Rule 5: records a failure (its message is replayed as the rejection on later passes). */
+/** Rule 5: records a failure; its message, replayed as the rejection on later passes, is bounded. */
 export function recordFailure(pass: PassContext, seq: number, message: string): void {
-  pass.writer.defer(failCallStatement(pass.lease, seq, message, pass.deps.now()));
+  pass.writer.defer(
+    failCallStatement(pass.lease, seq, boundedText(message, MAX_STORED_MESSAGE_CHARS), pass.deps.now()),
+  );
   pass.renewLeaseIfDue();
 }
 
@@ -113,16 +137,20 @@ export function recordFailure(pass: PassContext, seq: number, message: string): 
  * for the journal fails the call and the pass, as for any call.
  */
 export function recordRead(
-  pass: PassContext, seq: number, call: CallIdentity & { startedAt: number },
+  pass: PassContext,
+  seq: number,
+  call: CallIdentity & { startedAt: number },
   outcome: { result: unknown; what: string } | { error: string },
 ): void {
   const row = { seq, connector: call.connector, method: call.method, argsText: call.argsText, startedAt: call.startedAt };
+  const failed = (error: string) =>
+    readCallStatement(pass.lease, { ...row, now: pass.deps.now() }, { error: boundedText(error, MAX_STORED_MESSAGE_CHARS) });
   if ("error" in outcome) {
-    pass.writer.defer(readCallStatement(pass.lease, { ...row, now: pass.deps.now() }, { error: outcome.error }));
+    pass.writer.defer(failed(outcome.error));
   } else {
     const encoded = encodeJournalValue(outcome.result, outcome.what);
     if (!encoded.ok) {
-      pass.writer.defer(readCallStatement(pass.lease, { ...row, now: pass.deps.now() }, { error: encoded.error }));
+      pass.writer.defer(failed(encoded.error));
       throw pass.failWith({ kind: "limit", error: encoded.error });
     }
     pass.writer.defer(readCallStatement(pass.lease, { ...row, now: pass.deps.now() }, { resultText: encoded.value }));
@@ -143,5 +171,8 @@ export function readRecorded<T>(pass: PassContext, seq: number, read: () => T): 
 /** Rule 6: a store failure inside a call ends the pass with kind `store`; other errors pass through. */
 function storeFailureOr(pass: PassContext, error: unknown): unknown {
   if (pass.writer.failure === undefined || error !== pass.writer.failure) return error;
-  return pass.failWith({ kind: "store", error: `The journal could not be written (${messageOf(error)}); the run stopped.` });
+  return pass.failWith({
+    kind: "store",
+    error: `The journal could not be written (${messageOf(error)}); the run stopped.`,
+  });
 }

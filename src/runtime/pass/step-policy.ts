@@ -3,11 +3,16 @@
  * once; its result is journaled under connector `codemode` and returned as recorded on later passes. The host
  * half has three functions the prelude (`codemode-prelude.ts`) calls: `stepBegin` (replay or insert `executing`),
  * `stepEnd` (record the value) and `stepFail` (record the failure).
+ *
+ * A step that a pause interrupted is never recorded as finished: when a call pauses while the step is open
+ * (its own call, or one issued alongside it), the step's value may stand for work that did not happen (a
+ * `try/catch` around the paused call returning "later"). Its row is removed instead, and the resumed pass runs
+ * the step again — its journaled calls replay from the journal and the approved call runs.
  */
-import {
-  insertCall, journalArguments, journaledCall, recordedCall, recordFailure, recordSuccess, replayedFailure, replayedResult,
-  type CallIdentity,
-} from "./journaled-call.js";
+import { MAX_STEP_NAME_CHARS, quoted } from "../../shared/bounded-text.js";
+import { dropInterruptedStepStatement } from "../store/call-statements.js";
+// The journaled-call unit: every rule a journaled call shares; this file is a policy on it.
+import * as journal from "./journaled-call.js";
 import type { PassContext } from "./pass-context.js";
 
 /** Connector name under which steps are journaled. */
@@ -20,18 +25,20 @@ export type StepBegin =
   | { replayed: false; seq: number };
 
 async function begin(pass: PassContext, seq: number, name: string): Promise<StepBegin> {
-  const call: CallIdentity = { connector: STEP_CONNECTOR, method: name, args: undefined, argsText: "" };
-  call.argsText = journalArguments(pass, undefined, "step arguments");
-  const row = recordedCall(pass, seq, call);
+  const call: journal.CallIdentity = { connector: STEP_CONNECTOR, method: name, args: undefined, argsText: "" };
+  call.argsText = journal.journalArguments(pass, undefined, "step arguments");
+  const row = journal.recordedCall(pass, seq, call);
   if (row === undefined) {
-    await insertCall(pass, seq, call, { status: "executing", requiresApproval: false });
+    await journal.insertCall(pass, seq, call, { status: "executing", requiresApproval: false });
     return { replayed: false, seq };
   }
-  if (row.status === "applied") return { replayed: true, failed: false, value: replayedResult(pass, row) };
-  if (row.status === "error") return { replayed: true, failed: true, error: replayedFailure(pass, row, `step "${name}" failed`) };
+  if (row.status === "applied") return { replayed: true, failed: false, value: journal.replayedResult(pass, row) };
+  if (row.status === "error")
+    return { replayed: true, failed: true, error: journal.replayedFailure(pass, row, `step "${name}" failed`) };
   throw pass.failWith({
     kind: "interrupted",
-    error: `Step "${name}" (call #${seq}) was interrupted in an earlier pass before its result was recorded; ` +
+    error:
+      `Step "${name}" (call #${seq}) was interrupted in an earlier pass before its result was recorded; ` +
       "it is not run again. Start a new execution.",
   });
 }
@@ -43,43 +50,78 @@ export function stepHostFunctions(pass: PassContext): Record<string, (args: unkn
   const running = new Set<number>();
   // Steps whose failure is already recorded (a result too large for the journal).
   const failed = new Set<number>();
+  // Pauses already delivered when each running step began: more at its end means a pause interrupted it.
+  const pausesAtBegin = new Map<number, number>();
+  const interrupted = (seq: number): boolean => pass.pending.length > (pausesAtBegin.get(seq) ?? 0);
+  const close = (seq: number): void => {
+    running.delete(seq);
+    pass.openSteps.delete(seq);
+    pausesAtBegin.delete(seq);
+  };
   const notRunning = (seq: unknown): Promise<never> =>
-    Promise.reject(new Error(`codemode.step: no step #${String(seq)} is running in this pass; use codemode.step(name, fn)`));
+    Promise.reject(
+      new Error(`codemode.step: no step #${quoted(seq)} is running in this pass; use codemode.step(name, fn)`),
+    );
   return {
     stepBegin: (name) => {
-      if (typeof name !== "string" || name === "") {
+      if (typeof name !== "string" || name === "" || name.length > MAX_STEP_NAME_CHARS) {
         pass.takeSeq();
-        return Promise.reject(new TypeError("codemode.step(name, fn): name must be a non-empty string"));
+        const got =
+          typeof name === "string" && name !== "" ? ` (got ${name.length.toLocaleString("en-US")} characters)` : "";
+        return Promise.reject(
+          new TypeError(
+            `codemode.step(name, fn): name must be a non-empty string of at most ${MAX_STEP_NAME_CHARS} characters${got}`,
+          ),
+        );
       }
-      return journaledCall(pass, async (seq) => {
+      return journal.journaledCall(pass, async (seq) => {
+        const pausesBefore = pass.pending.length;
         const begun = await begin(pass, seq, name);
-        if (!begun.replayed) running.add(seq);
+        if (!begun.replayed) {
+          running.add(seq);
+          pass.openSteps.add(seq);
+          pausesAtBegin.set(seq, pausesBefore);
+        }
         return begun;
       });
     },
     stepEnd: (args) => {
       const { seq, value } = args as { seq: number; value: unknown };
       if (!running.has(seq) || failed.has(seq)) return notRunning(seq);
+      if (interrupted(seq)) {
+        close(seq);
+        pass.writer.defer(dropInterruptedStepStatement(pass.lease, seq), { expectRow: false });
+        return Promise.resolve(undefined);
+      }
       try {
-        recordSuccess(pass, seq, value, `the result of step #${seq}`);
+        journal.recordSuccess(pass, seq, value, `the result of step #${seq}`);
       } catch (error) {
         failed.add(seq);
         return Promise.reject(error);
       }
-      running.delete(seq);
+      close(seq);
       return Promise.resolve(undefined);
     },
     stepFail: (args) => {
       const { seq, error, unserializable } = args as { seq: number; error: string; unserializable?: boolean };
-      if (!running.delete(seq)) return notRunning(seq);
-      if (!failed.has(seq)) recordFailure(pass, seq, String(error));
+      if (!running.has(seq)) return notRunning(seq);
+      const paused = interrupted(seq);
+      close(seq);
+      if (paused && !failed.has(seq)) {
+        pass.writer.defer(dropInterruptedStepStatement(pass.lease, seq), { expectRow: false });
+        return Promise.resolve(undefined);
+      }
+      if (!failed.has(seq)) journal.recordFailure(pass, seq, String(error));
       failed.add(seq);
       if (unserializable !== true) return Promise.resolve(undefined);
-      return Promise.reject(pass.failWith({
-        kind: "limit",
-        error: `The result of step #${seq} cannot be journaled: ${String(error)}. Return only JSON values, undefined, Date, ` +
-          "Uint8Array, ArrayBuffer, Map, Set or BigInt from a step; store anything else outside the run and pass a reference.",
-      }));
+      return Promise.reject(
+        pass.failWith({
+          kind: "limit",
+          error:
+            `The result of step #${seq} cannot be journaled: ${String(error)}. Return only JSON values, undefined, Date, ` +
+            "Uint8Array, ArrayBuffer, Map, Set or BigInt from a step; store anything else outside the run and pass a reference.",
+        }),
+      );
     },
   };
 }

@@ -17,10 +17,21 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
       await write([
         {
           sql: `INSERT INTO codemode_executions (runtime, id, record_version, status, code, connectors, created_at,
-              updated_at, passes, logs, lease_token, lease_until, tool_call_id)
-            VALUES (?, ?, ?, 'running', ?, ?, ?, ?, 1, '[]', ?, ?, ?)`,
-          args: [runtime, start.executionId, RECORD_VERSION, start.code, JSON.stringify(start.connectors), start.now, start.now,
-            start.leaseToken, start.leaseUntil, start.toolCallId ?? null],
+              updated_at, passes, logs, lease_token, lease_until, tool_call_id, scope)
+            VALUES (?, ?, ?, 'running', ?, ?, ?, ?, 1, '[]', ?, ?, ?, ?)`,
+          args: [
+            runtime,
+            start.executionId,
+            RECORD_VERSION,
+            start.code,
+            JSON.stringify(start.connectors),
+            start.now,
+            start.now,
+            start.leaseToken,
+            start.leaseUntil,
+            start.toolCallId ?? null,
+            start.scope ?? null,
+          ],
         },
         ...pruneStatements(runtime, start.keep),
       ]);
@@ -29,7 +40,10 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
     async load(executionId) {
       const [executions, calls] = await read([
         { sql: "SELECT * FROM codemode_executions WHERE runtime = ? AND id = ?", args: [runtime, executionId] },
-        { sql: "SELECT * FROM codemode_calls WHERE runtime = ? AND execution_id = ? ORDER BY seq", args: [runtime, executionId] },
+        {
+          sql: "SELECT * FROM codemode_calls WHERE runtime = ? AND execution_id = ? ORDER BY seq",
+          args: [runtime, executionId],
+        },
       ]);
       const row = executions?.rows[0];
       if (row === undefined) return undefined;
@@ -48,8 +62,16 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
           sql: `UPDATE codemode_calls SET approved_at = ?
             WHERE runtime = ? AND execution_id = ? AND status = 'pending' AND approved_at IS NULL AND (? IS NULL OR seq = ?)
               AND EXISTS (SELECT 1 FROM codemode_executions WHERE runtime = ? AND id = ? AND lease_token = ?)`,
-          args: [claim.now, runtime, claim.executionId, claim.seq ?? null, claim.seq ?? null, runtime, claim.executionId,
-            claim.leaseToken],
+          args: [
+            claim.now,
+            runtime,
+            claim.executionId,
+            claim.seq ?? null,
+            claim.seq ?? null,
+            runtime,
+            claim.executionId,
+            claim.leaseToken,
+          ],
         },
       ]);
       return (cas?.rowsAffected ?? 0) === 1;
@@ -77,22 +99,25 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
       return (cas?.rowsAffected ?? 0) === 1;
     },
 
-    async list(limit) {
-      const [result] = await read([{
-        sql: "SELECT * FROM codemode_executions WHERE runtime = ? ORDER BY created_at DESC, rowid DESC LIMIT ?",
-        args: [runtime, limit],
-      }]);
+    async list(limit, scope) {
+      const [result] = await read([
+        {
+          sql: `SELECT * FROM codemode_executions WHERE runtime = ? AND (? IS NULL OR scope = ?)
+          ORDER BY created_at DESC, rowid DESC LIMIT ?`,
+          args: [runtime, scope ?? null, scope ?? null, limit],
+        },
+      ]);
       return (result?.rows ?? []).map(parseExecutionRow);
     },
 
-    async pending(executionId) {
+    async pending(executionId, scope) {
       const [result] = await read([
         {
           sql: `SELECT c.* FROM codemode_calls c JOIN codemode_executions e ON e.runtime = c.runtime AND e.id = c.execution_id
             WHERE c.runtime = ? AND e.status = 'paused' AND c.status = 'pending' AND c.approved_at IS NULL
-              AND (? IS NULL OR c.execution_id = ?)
+              AND (? IS NULL OR c.execution_id = ?) AND (? IS NULL OR e.scope = ?)
             ORDER BY e.created_at, c.execution_id, c.seq`,
-          args: [runtime, executionId ?? null, executionId ?? null],
+          args: [runtime, executionId ?? null, executionId ?? null, scope ?? null, scope ?? null],
         },
       ]);
       return (result?.rows ?? []).map((row) => ({ executionId: String(row["execution_id"]), call: parseCallRow(row) }));

@@ -16,7 +16,7 @@ export type CallRecordStatus = "pending" | "executing" | "applied" | "error" | "
 /** Every failure kind a row may carry (the runtime's `FailureKind`); a row with another is corrupt. */
 export const FAILURE_RECORD_KINDS = [
   "exception", "timeout", "abort", "worker-exit", "divergence", "rejected", "conflict", "limit",
-  "connector-missing", "validation", "not-found", "stale", "expired", "store", "interrupted",
+  "connector-missing", "validation", "not-found", "stale", "expired", "store", "interrupted", "approval-unreached",
 ] as const;
 
 /** A failure kind as stored. */
@@ -43,6 +43,8 @@ export interface ExecutionRecord {
   /** The holder is presumed dead after this instant (ms). */
   leaseUntil?: number;
   toolCallId?: string;
+  /** The owner the execution was started for; other scopes do not see it. */
+  scope?: string;
 }
 
 /** A stored connector call or `codemode.step`. */

@@ -102,16 +102,20 @@ export function chatRoute({
   runtime,
   model,
   onResolved,
+  scope,
 }: {
-  runtime: CodemodeApprovalRuntime & { tool(): ToolSet[string] };
+  runtime: CodemodeApprovalRuntime & { tool(options?: { scope?: string }): ToolSet[string] };
   model: MockLanguageModelV4;
   onResolved?: (resolved: ResolvedCodemodeApproval[]) => void;
+  /** The owner the route acts for (the signed-in user), given to the tool and the chat stream. */
+  scope?: string;
 }): (messages: UIMessage[]) => ReadableStream<UIMessageChunk> {
   return (messages) => {
-    const tools = { codemode: runtime.tool() };
+    const tools = { codemode: runtime.tool(scope === undefined ? {} : { scope }) };
     return createCodemodeChatStream({
       runtime,
       messages,
+      ...(scope === undefined ? {} : { scope }),
       respond: async ({ messages: resolved }) =>
         streamText({
           model,

@@ -333,7 +333,7 @@ export async function run(): Promise<string> {
   const lines = [
     "## Executor",
     "",
-    `Measured in ${ROUNDS} interleaved rounds (each engine in turn, a full GC before each engine's slice${typeof (globalThis as { gc?: unknown }).gc === "function" ? "" : " — skipped: run with \`node --expose-gc\`"}), after a warm-up. Warm: median wall time of one trivial program (\`1 + 1\`) with a fresh context each run; with one host call: \`(await host.echo({ id: 1, tags: ["a"] })).id\` (object argument and result). Bridge: median over rounds of the cost per call of a program making ${BRIDGE_CALLS.toLocaleString("en-US")} sequential awaited host calls. ` +
+    `Measured in ${ROUNDS} interleaved rounds (each engine in turn, a full GC before each engine's slice${typeof (globalThis as { gc?: unknown }).gc === "function" ? "" : " — skipped: run with `node --expose-gc`"}), after a warm-up. Warm: median wall time of one trivial program (\`1 + 1\`) with a fresh context each run; with one host call: \`(await host.echo({ id: 1, tags: ["a"] })).id\` (object argument and result). Bridge: median over rounds of the cost per call of a program making ${BRIDGE_CALLS.toLocaleString("en-US")} sequential awaited host calls. ` +
       `Stall: the longest the host event loop went without a 1 ms tick while a \`while (true) {}\` ran under a ${SPIN_MS} ms budget. ` +
       `Cold: median wall time of a fresh \`node\` process that loads the sandbox and runs one program (${COLD_SAMPLES} runs; an empty \`node\` process takes ${formatMs(coldBaseline, 0)}). ` +
       "Ratios are against our in-process row.",

@@ -111,7 +111,8 @@ export function syntheticTools(count: number): SyntheticTool[] {
 export function syntheticToolSets(count: number): Record<string, ToolSet> {
   const sets: Record<string, ToolSet> = {};
   for (const tool of syntheticTools(count)) {
-    const set = (sets[tool.service] ??= {});
+    sets[tool.service] ??= {};
+    const set = sets[tool.service]!;
     set[tool.name] = {
       description: tool.description,
       inputSchema: jsonSchema(tool.inputSchema),

@@ -7,7 +7,7 @@ const { tools, ledger } = paymentsTools();
 const payments = connector(tools, {
   methods: {
     refund_charge: {
-      revert: async (args, result) => {
+      revert: async (_args, result) => {
         ledger.push({ effect: "reverse-refund", refundId: result.refundId });
       },
     },

@@ -56,13 +56,11 @@ function answer(output) {
 
 /** The scripted model: search, describe, act, then answer from the final codemode result. */
 export function scriptedModel() {
-  let calls = 0;
   return new MockLanguageModelV4({
     provider: "demo",
     modelId: "scripted",
     doGenerate: async ({ prompt }) => {
       const toolResults = prompt.filter((message) => message.role === "tool").length;
-      calls += 1;
       const code = [DISCOVER, DESCRIBE, ACT][toolResults];
       if (code !== undefined) {
         return {

@@ -130,7 +130,7 @@ export function createCatalog({
   const index = createSearchIndex(documentsOf(connectors, snippets, globals));
   const snippetsByName = new Map(snippets.map((snippet) => [snippet.name, snippet]));
   const cache = new Map<string, DescribeOutput>();
-  const has = (name: string): boolean => Object.prototype.hasOwnProperty.call(connectors, name);
+  const has = (name: string): boolean => Object.hasOwn(connectors, name);
 
   function notFound(target: string, what: string): { error: string } {
     const suggestions = index.search(target, { limit: 3 }).results.map((result) => result.path);
@@ -158,7 +158,7 @@ export function createCatalog({
     if (member === undefined) {
       return { path: namespace, kind: "connector", types: connectorDeclaration(namespace, connector, DEFAULT_CONNECTOR_DECLARATION_MAX_CHARS) };
     }
-    if (!Object.prototype.hasOwnProperty.call(connector.methods, member)) {
+    if (!Object.hasOwn(connector.methods, member)) {
       const skipped = connector.skipped?.find((entry) => entry.name === member);
       if (skipped !== undefined) return { error: `${namespace}.${member} cannot be called from a program: ${skipped.reason}.` };
       return notFound(target, `No method "${echoed(member)}" in ${namespace}`);

@@ -195,7 +195,7 @@ export class TypeScriptEmitter {
       lines.push(`${doc}${inner}${propertyKey(name)}${required.has(name) ? "" : "?"}: ${type};`);
     }
     for (const name of required) {
-      if (!Object.prototype.hasOwnProperty.call(properties, name)) lines.push(`${inner}${propertyKey(name)}: unknown;`);
+      if (!Object.hasOwn(properties, name)) lines.push(`${inner}${propertyKey(name)}: unknown;`);
     }
     const extra: string[] = [];
     const additional = schema["additionalProperties"];
@@ -272,7 +272,7 @@ export function resolvePointer(root: unknown, ref: string): unknown {
   for (const raw of segments) {
     const segment = decodePointerSegment(raw);
     if (Array.isArray(current) && /^\d+$/.test(segment)) current = current[Number(segment)];
-    else if (isRecord(current) && Object.prototype.hasOwnProperty.call(current, segment)) current = current[segment];
+    else if (isRecord(current) && Object.hasOwn(current, segment)) current = current[segment];
     else return undefined;
   }
   return current;

@@ -25,7 +25,7 @@ export function isMcpTool(tool: object): boolean {
   if (isRecord(metadata) && typeof metadata["clientName"] === "string" && typeof metadata["toolName"] === "string") {
     return true;
   }
-  return Object.prototype.hasOwnProperty.call(tool, "_meta");
+  return  Object.hasOwn(tool, "_meta");
 }
 
 /** The tool's MCP annotations, if any. */

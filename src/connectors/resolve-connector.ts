@@ -61,7 +61,7 @@ export function assertConnectorName(name: string, path: string): void {
  * `inputSchema` or `execute` of its own).
  */
 export function isConnector(value: unknown): value is Connector {
-  if (!isRecord(value) || !Object.prototype.hasOwnProperty.call(value, "methods")) return false;
+  if (!isRecord(value) || !Object.hasOwn(value, "methods")) return false;
   const methods = value["methods"];
   if (!isRecord(methods) || Array.isArray(methods)) return false;
   return !("inputSchema" in methods) && typeof methods["execute"] !== "function";

@@ -93,7 +93,7 @@ export function normaliseTerm(term: string): string | null {
   if (folded.length > 4 && folded.endsWith("ies")) folded = `${folded.slice(0, -3)}y`;
   else if (folded.length > 3 && folded.endsWith("s") && !folded.endsWith("ss") && !folded.endsWith("us")) folded = folded.slice(0, -1);
   // Own keys only: "constructor" or "__proto__" must not find Object.prototype members.
-  return Object.prototype.hasOwnProperty.call(ABBREVIATIONS, folded) ? (ABBREVIATIONS[folded] as string) : folded;
+  return  Object.hasOwn(ABBREVIATIONS, folded) ? (ABBREVIATIONS[folded] as string) : folded;
 }
 
 /** The first sentence (or line) of a description, cut to `SEARCH_DESCRIPTION_MAX_CHARS`. */

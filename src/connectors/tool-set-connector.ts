@@ -281,7 +281,7 @@ export function toolSetToConnector({
       skipped.push({ name: methodName, reason });
       continue;
     }
-    const policy = Object.prototype.hasOwnProperty.call(policies, methodName) ? policies[methodName] : undefined;
+    const policy = Object.hasOwn(policies, methodName) ? policies[methodName] : undefined;
     const policyPath = `${path}.methods.${methodName}`;
     methods[methodName] = toolToMethod({ connectorName: name, methodName, tool, policy, path: toolPath, policyPath });
   }

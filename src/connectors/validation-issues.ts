@@ -47,7 +47,7 @@ export function valueAtPath(root: unknown, path: ReadonlyArray<string | number>)
   let current: unknown = root;
   for (const segment of path) {
     if (current === null || typeof current !== "object") return undefined;
-    if (!Object.prototype.hasOwnProperty.call(current, segment)) return undefined;
+    if (!Object.hasOwn(current, segment)) return undefined;
     current = (current as Record<string | number, unknown>)[segment];
   }
   return current;

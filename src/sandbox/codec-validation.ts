@@ -112,7 +112,7 @@ function validateAt(tree: unknown, path: string, depth: number): CodecProblem | 
   const proto = Object.getPrototypeOf(tree) as unknown;
   if (proto !== Object.prototype && proto !== null) return { path, message: "expected a plain object" };
   const fields = tree as Record<string, unknown>;
-  if (Object.prototype.hasOwnProperty.call(fields, "$")) return validateTag(fields, path, depth);
+  if (Object.hasOwn(fields, "$")) return validateTag(fields, path, depth);
   return validateFields(fields, path, depth);
 }
 

@@ -180,7 +180,7 @@ function encodeObject(object: object, path: string, seen: Set<object>): EncodedV
     const encoded = encodeInner((object as Record<string, unknown>)[key], memberPath(path, key), seen);
     Object.defineProperty(out, key, { value: encoded, enumerable: true, writable: true, configurable: true });
   }
-  return Object.prototype.hasOwnProperty.call(out, "$") ? { $: "object", v: out } : out;
+  return  Object.hasOwn(out, "$") ? { $: "object", v: out } : out;
 }
 
 /**

@@ -43,7 +43,7 @@ export class InProcessBackend implements ExecutorBackend {
 
   async run(job: BackendJob): Promise<BackendOutcome> {
     const { pool } = this;
-    let sandbox;
+    let sandbox: Awaited<ReturnType<SandboxModulePool["acquire"]>>;
     try {
       sandbox = await pool.acquire();
     } catch (error) {

@@ -120,7 +120,7 @@ export class QuickJSExecutor implements Executor {
     signal?.addEventListener("abort", onStop, { once: true });
     this.disposal.signal.addEventListener("abort", onStop, { once: true });
     if (this.disposed) stop.abort();
-    let outcome;
+    let outcome: Awaited<ReturnType<ExecutorBackend["run"]>>;
     try {
       outcome = await this.backend.run({ script, bindings, environment, signal: stop.signal, callHost });
     } finally {

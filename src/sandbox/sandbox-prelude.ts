@@ -29,7 +29,7 @@ export const MAX_BIGINT_BITS = 13_288;
  * tells the host (`missing(key)`), so that a run failing with QuickJS's bare `TypeError: not a
  * function` is reported with the method, the closest name and the methods that exist.
  */
-export const INTRINSICS_CHUNK = String.raw`(function () {
+export const INTRINSICS_CHUNK = `(function () {
 "use strict";
 const O = Object, noop = function () {}, ownDesc = O.getOwnPropertyDescriptor, P = Proxy;
 const quiet = O.freeze({ __proto__: null, log: noop, info: noop, debug: noop, warn: noop, error: noop });
@@ -51,7 +51,7 @@ return O.freeze({ __proto__: null, String, Date, Map, Set, Uint8Array, ArrayBuff
  * strings, booleans, null, dense arrays, plain objects without a \`$\` key, shallower than 64
  * levels), else \`undefined\` and the codec takes over.
  */
-const PLAIN_CHUNK = String.raw`(function (config, hostLog, stringify, parse, I) {
+const PLAIN_CHUNK = `(function (config, hostLog, stringify, parse, I) {
 "use strict";
 const isArray = I.isArray, getProto = I.getProto, objectProto = I.objectProto, keys = I.keys;
 function plain(v, depth) {
@@ -298,7 +298,7 @@ return { renderError, fallback, log, flush, console };
 })`;
 
 /** Frozen `Date` and seeded `Math.random` (xmur3 hash of the seed feeding sfc32). */
-const ENVIRONMENT_CHUNK = String.raw`(function (config) {
+const ENVIRONMENT_CHUNK = `(function (config) {
 "use strict";
 const RealDate = Date, epoch = config.epochMs, seed = config.randomSeed, toString = RealDate.prototype.toString;
 const FrozenDate = function Date() {

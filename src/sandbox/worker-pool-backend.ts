@@ -25,7 +25,7 @@ export class WorkerPoolBackend implements ExecutorBackend {
     const waiting = new AbortController();
     const giveUp = (): void => waiting.abort();
     job.signal?.addEventListener("abort", giveUp, { once: true });
-    let worker;
+    let worker: Awaited<ReturnType<typeof this.pool.acquire>>;
     try {
       if (job.signal?.aborted) throw new Error("aborted");
       worker = await this.pool.acquire(this.options.memoryLimitBytes, waiting.signal);

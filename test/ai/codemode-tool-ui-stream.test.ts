@@ -73,7 +73,7 @@ describe("the codemode tool's raw output over a UI message stream", () => {
       // The journal keeps the original values.
       const [execution] = await runtime.executions(1);
       const detail = await runtime.execution(execution?.executionId ?? "");
-      expect((detail?.result as { big: unknown }).big).toBe(12345678901234567890n);
+      expect((detail!.result as { big: unknown }).big).toBe(12345678901234567890n);
     } finally {
       await runtime.close();
     }

@@ -2,7 +2,7 @@
  * Every runnable example in `examples/` runs against the built package and prints what its
  * header comment promises.
  */
-import { spawnSync } from "node:child_process";
+import { type SpawnSyncReturns, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -17,7 +17,7 @@ function runExample(name: string, env: NodeJS.ProcessEnv = {}): Record<string, u
   const clean: NodeJS.ProcessEnv = { ...process.env, ...env, TMPDIR: folder };
   if (env["TURSO_DATABASE_URL"] === undefined) delete clean["TURSO_DATABASE_URL"];
   delete clean["CODEMODE_DATABASE_URL"];
-  let result;
+  let result: SpawnSyncReturns<string>;
   try {
     result = spawnSync(process.execPath, [join(root, "examples", name)], { cwd: folder, env: clean, encoding: "utf8", timeout: 60_000 });
   } finally {

@@ -28,7 +28,7 @@ describe("replay", () => {
     const [list] = connector.ledger.of("execute", "shop.list");
     const [buy] = connector.ledger.of("execute", "shop.buy");
     expect(buy?.args).toEqual(list?.args);
-    expect((list?.args as { t: number }).t).toBe(runtime.clock.now());
+    expect((list!.args as { t: number }).t).toBe(runtime.clock.now());
   });
 
   it("returns recorded results as recorded, with their types", async () => {

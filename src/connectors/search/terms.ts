@@ -15,7 +15,7 @@ const STOP_WORDS: ReadonlySet<string> = new Set(
 
 function own(table: Readonly<Record<string, string>>, key: string): string | undefined {
   // Own keys only: "constructor" or "__proto__" must not find Object.prototype members.
-  return Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
+  return  Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
 /** `repos` → `repo`, so plural short forms and plural synonyms are found too. */

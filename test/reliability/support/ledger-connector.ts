@@ -17,11 +17,23 @@ export function fileLedgerConnector(file: string): Connector {
   };
   return {
     methods: {
-      plain: { execute: async (args, context) => (note("execute", context), result(args)) },
-      rev: { execute: async (args, context) => (note("execute", context), result(args)), revert },
-      gated: { requiresApproval: true, execute: async (args, context) => (note("execute", context), result(args)), revert },
+      plain: { execute: async (args, context) => {
+        note("execute", context);
+        return result(args);
+      } },
+      rev: { execute: async (args, context) => {
+        note("execute", context);
+        return result(args);
+      }, revert },
+      gated: { requiresApproval: true, execute: async (args, context) => {
+        note("execute", context);
+        return result(args);
+      }, revert },
       fail: { execute: async (_args, context) => { note("execute", context); throw new Error("nope"); } },
-      read: { replay: "reexecute", execute: async (args, context) => (note("execute", context), result(args)) },
+      read: { replay: "reexecute", execute: async (args, context) => {
+        note("execute", context);
+        return result(args);
+      } },
     },
   };
 }

@@ -74,6 +74,8 @@ export function programSource(parts: Part[]): string {
         const head = `{ const r = await ${expr({ kind: "plain", n: part.n })}; out.push(r.d); if (r.d % 4 === 0) { ${lines(part.yes)} } else { ${lines(part.no)} } }`;
         return head;
       }
+      default:
+        return "";
     }
   }).join(" ");
   return `async () => { const out = []; ${lines(parts)} return out; }`;

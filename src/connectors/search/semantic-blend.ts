@@ -61,6 +61,8 @@ export function blendScores(lexical: ReadonlyMap<string, number>, similarity: Re
     const lexicalPart = bestLexical > 0 ? (lexical.get(path) ?? 0) / bestLexical : 0;
     const value = similarity.get(path);
     const semanticPart = value === undefined || !(spread > 0) ? 0 : (value - least) / spread;
+    // A document that neither matches a word nor is closer than the least similar one is not a hit.
+    if (!lexical.has(path) && semanticPart === 0) continue;
     blended.set(path, BLENDED_SCORE_SCALE * ((1 - SEMANTIC_WEIGHT) * lexicalPart + SEMANTIC_WEIGHT * semanticPart));
   }
   return blended;

@@ -48,10 +48,14 @@ export interface CodemodeRuntime extends DurableRuntime {
  */
 export function createCodemodeRuntime(options: CodemodeRuntimeOptions = {}): CodemodeRuntime {
   // Resolved once: the runtime and the tool description share the same connectors.
-  // `search` is resolved here (its model needs `ai`); anything that is not an object is refused by resolveRuntimeOptions.
+  // `search` is resolved here (its model needs `ai`); options that are not an object are refused by
+  // resolveRuntimeOptions.
   const { search, ...runtimeOptions }: CodemodeRuntimeOptions = isRecord(options) ? options : {};
   const embedder = resolveSearchOptions(search);
-  const resolved = resolveRuntimeOptions(isRecord(options) ? runtimeOptions : options, embedder === undefined ? {} : { embedder });
+  const resolved = resolveRuntimeOptions(
+    isRecord(options) ? runtimeOptions : options,
+    embedder === undefined ? {} : { embedder },
+  );
   const runtime = durableRuntimeFromResolved(resolved);
   // The namespaces; the outbound connector is never one (it is described as the global `fetch`).
   const { connectors } = resolved;

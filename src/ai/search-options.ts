@@ -31,7 +31,8 @@ function modelName(model: unknown): string | undefined {
 /** Validates `search` (a bad one throws `InvalidOptionError` naming its path); undefined without a model. */
 export function resolveSearchOptions(search: unknown): SearchEmbedder | undefined {
   if (search === undefined) return undefined;
-  if (!isRecord(search)) throw new InvalidOptionError({ path: "search", message: "must be an object { embeddingModel }" });
+  if (!isRecord(search))
+    throw new InvalidOptionError({ path: "search", message: "must be an object { embeddingModel }" });
   assertKnownKeys(search, SEARCH_KEYS, "search");
   const model = search["embeddingModel"];
   if (model === undefined) return undefined;
@@ -39,7 +40,8 @@ export function resolveSearchOptions(search: unknown): SearchEmbedder | undefine
   if (name === undefined) {
     throw new InvalidOptionError({
       path: "search.embeddingModel",
-      message: 'must be an AI SDK embedding model (e.g. openai.embedding("text-embedding-3-small")) or a gateway model id',
+      message:
+        'must be an AI SDK embedding model (e.g. openai.embedding("text-embedding-3-small")) or a gateway model id',
     });
   }
   const embeddingModel = model as EmbeddingModel;

@@ -34,7 +34,9 @@ export function textHash(text: string): string {
 
 function toVectors(embeddings: unknown, count: number): Float32Array[] {
   if (!Array.isArray(embeddings) || embeddings.length !== count) {
-    throw new Error(`the embedding model returned ${Array.isArray(embeddings) ? embeddings.length : "no"} vectors for ${count} values`);
+    throw new Error(
+      `the embedding model returned ${Array.isArray(embeddings) ? embeddings.length : "no"} vectors for ${count} values`,
+    );
   }
   return embeddings.map((embedding: unknown) => {
     if (!Array.isArray(embedding) || embedding.length === 0 || !embedding.every((value) => Number.isFinite(value))) {
@@ -48,7 +50,13 @@ function toVectors(embeddings: unknown, count: number): Float32Array[] {
 const lexicalSearch: CatalogSearch = async (catalog, query, options) => catalog.search(query, options);
 
 /** The search of a runtime: lexical without an embedder, blended with one. */
-export function createCatalogSearch({ embedder, store }: { embedder: SearchEmbedder | undefined; store: EmbeddingStore }): CatalogSearch {
+export function createCatalogSearch({
+  embedder,
+  store,
+}: {
+  embedder: SearchEmbedder | undefined;
+  store: EmbeddingStore;
+}): CatalogSearch {
   if (embedder === undefined) return lexicalSearch;
   const { model } = embedder;
   const known = new Map<string, Float32Array>();

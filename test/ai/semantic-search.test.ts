@@ -2,7 +2,11 @@ import { tool } from "ai";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createCodemodeRuntime, type CodemodeRuntime, type CodemodeRuntimeOptions } from "../../src/ai/create-codemode-runtime.js";
+import {
+  createCodemodeRuntime,
+  type CodemodeRuntime,
+  type CodemodeRuntimeOptions,
+} from "../../src/ai/create-codemode-runtime.js";
 import { InvalidOptionError } from "../../src/errors.js";
 import { conceptEmbeddingModel, type Concepts } from "../support/concept-embedding-model.js";
 import { tempFolder } from "../support/temp-folder.js";
@@ -18,8 +22,16 @@ function tools(forecastDescription = "Returns the forecast (rain, temperature) f
   const input = z.object({ city: z.string() });
   return {
     get_forecast: tool({ description: forecastDescription, inputSchema: input, execute: async () => "sunny" }),
-    create_invoice: tool({ description: "Creates an invoice for a customer payment.", inputSchema: input, execute: async () => "ok" }),
-    send_email: tool({ description: "Sends an email message to a person.", inputSchema: input, execute: async () => "sent" }),
+    create_invoice: tool({
+      description: "Creates an invoice for a customer payment.",
+      inputSchema: input,
+      execute: async () => "ok",
+    }),
+    send_email: tool({
+      description: "Sends an email message to a person.",
+      inputSchema: input,
+      execute: async () => "sent",
+    }),
   };
 }
 
@@ -71,7 +83,9 @@ describe("search.embeddingModel", () => {
 
     const second = conceptEmbeddingModel(CONCEPTS);
     const cold = runtimeOn(url, { search: { embeddingModel: second.model } });
-    const output = await cold.execute({ code: `async () => (await codemode.search(${JSON.stringify(NO_OVERLAP)})).results[0].path` });
+    const output = await cold.execute({
+      code: `async () => (await codemode.search(${JSON.stringify(NO_OVERLAP)})).results[0].path`,
+    });
     expect(output).toMatchObject({ status: "completed", result: "office.get_forecast" });
     expect(second.calls).toEqual([[NO_OVERLAP]]);
   });
@@ -84,12 +98,19 @@ describe("search.embeddingModel", () => {
     const changed = conceptEmbeddingModel(CONCEPTS);
     const description = "Sends a bill (an invoice) by mail.";
     const runtime = createCodemodeRuntime({
-      connectors: { office: tools(description) }, store: url, search: { embeddingModel: changed.model },
+      connectors: { office: tools(description) },
+      store: url,
+      search: { embeddingModel: changed.model },
     });
     opened.push(runtime);
     const output = await runtime.search("payment");
     expect(documentValues(changed.calls, "payment")).toEqual([expect.stringContaining(description)]);
-    expect(output.results.slice(0, 2).map((result) => result.path).sort()).toEqual(["office.create_invoice", "office.get_forecast"]);
+    expect(
+      output.results
+        .slice(0, 2)
+        .map((result) => result.path)
+        .sort(),
+    ).toEqual(["office.create_invoice", "office.get_forecast"]);
 
     const otherModel = conceptEmbeddingModel(CONCEPTS, { modelId: "concepts-2" });
     await runtimeOn(url, { search: { embeddingModel: otherModel.model } }).search(NO_OVERLAP);
@@ -140,7 +161,9 @@ describe("search.embeddingModel", () => {
   });
 
   it("refuses a misspelt key and a value that is not an embedding model", () => {
-    expect(() => createCodemodeRuntime({ search: { embedingModel: "x" } as never })).toThrow(/search\.embedingModel.*did you mean "embeddingModel"/);
+    expect(() => createCodemodeRuntime({ search: { embedingModel: "x" } as never })).toThrow(
+      /search\.embedingModel.*did you mean "embeddingModel"/,
+    );
     expect(() => createCodemodeRuntime({ search: { embeddingModel: 42 as never } })).toThrow(InvalidOptionError);
     expect(() => createCodemodeRuntime({ serch: {} } as never)).toThrow(/did you mean "search"/);
   });

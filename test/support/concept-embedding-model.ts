@@ -11,12 +11,17 @@ export type Concepts = Record<string, string[]>;
 /** The vector of `text` under `concepts` (lower-cased substring counts), plus the constant dimension. */
 export function conceptVector(text: string, concepts: Concepts): number[] {
   const lower = text.toLowerCase();
-  const vector = Object.values(concepts).map((words) => words.reduce((sum, word) => sum + lower.split(word).length - 1, 0));
+  const vector = Object.values(concepts).map((words) =>
+    words.reduce((sum, word) => sum + lower.split(word).length - 1, 0),
+  );
   return [...vector, 0.1];
 }
 
 /** A mock AI SDK embedding model over `concepts`; `calls` lists the values of each `doEmbed` call. */
-export function conceptEmbeddingModel(concepts: Concepts, { modelId = "concepts-1", fail = false } = {}): {
+export function conceptEmbeddingModel(
+  concepts: Concepts,
+  { modelId = "concepts-1", fail = false } = {},
+): {
   model: MockEmbeddingModelV4;
   calls: string[][];
 } {

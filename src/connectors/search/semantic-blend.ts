@@ -43,7 +43,10 @@ export function embeddingText(document: { path: string; description?: string; pa
  * Blended scores by path: `lexical` (path → unrounded lexical score of each hit) and `similarity`
  * (path → cosine similarity to the query, for the documents that have a vector).
  */
-export function blendScores(lexical: ReadonlyMap<string, number>, similarity: ReadonlyMap<string, number>): Map<string, number> {
+export function blendScores(
+  lexical: ReadonlyMap<string, number>,
+  similarity: ReadonlyMap<string, number>,
+): Map<string, number> {
   let bestLexical = 0;
   for (const score of lexical.values()) bestLexical = Math.max(bestLexical, score);
   let least = Infinity;

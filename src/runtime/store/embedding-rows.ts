@@ -22,9 +22,16 @@ export function vectorBytes(vector: Float32Array): Uint8Array {
 /** The vector of a row, or undefined when the row is not a vector of its stated dimensions. */
 export function parseVectorRow(row: SqlRow): SearchVector | undefined {
   const { text_hash: textHash, dimensions, vector } = row;
-  const bytes = vector instanceof ArrayBuffer ? new Uint8Array(vector) : vector instanceof Uint8Array ? vector : undefined;
+  const bytes =
+    vector instanceof ArrayBuffer ? new Uint8Array(vector) : vector instanceof Uint8Array ? vector : undefined;
   const size = typeof dimensions === "bigint" ? Number(dimensions) : dimensions;
-  if (typeof textHash !== "string" || bytes === undefined || typeof size !== "number" || size < 1 || bytes.byteLength !== size * 4) {
+  if (
+    typeof textHash !== "string" ||
+    bytes === undefined ||
+    typeof size !== "number" ||
+    size < 1 ||
+    bytes.byteLength !== size * 4
+  ) {
     return undefined;
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -35,7 +42,8 @@ export function parseVectorRow(row: SqlRow): SearchVector | undefined {
 
 function chunks<T>(items: T[]): T[][] {
   const out: T[][] = [];
-  for (let start = 0; start < items.length; start += MAX_HASHES_PER_STATEMENT) out.push(items.slice(start, start + MAX_HASHES_PER_STATEMENT));
+  for (let start = 0; start < items.length; start += MAX_HASHES_PER_STATEMENT)
+    out.push(items.slice(start, start + MAX_HASHES_PER_STATEMENT));
   return out;
 }
 
@@ -56,11 +64,13 @@ export function embeddingRows({ read, write }: StoreContext, now: () => number):
     async saveSearchVectors(model, vectors) {
       if (vectors.length === 0) return;
       const createdAt = now();
-      await write(vectors.map(({ textHash, vector }) => ({
-        sql: `INSERT OR REPLACE INTO codemode_search_vectors (model, text_hash, dimensions, vector, created_at)
+      await write(
+        vectors.map(({ textHash, vector }) => ({
+          sql: `INSERT OR REPLACE INTO codemode_search_vectors (model, text_hash, dimensions, vector, created_at)
           VALUES (?, ?, ?, ?, ?)`,
-        args: [model, textHash, vector.length, vectorBytes(vector), createdAt],
-      })));
+          args: [model, textHash, vector.length, vectorBytes(vector), createdAt],
+        })),
+      );
     },
   };
 }

@@ -59,6 +59,7 @@ export function createCatalogSearch({
 }): CatalogSearch {
   if (embedder === undefined) return lexicalSearch;
   const { model } = embedder;
+  const embed = (values: string[]): Promise<number[][]> => embedder.embed(values);
   const known = new Map<string, Float32Array>();
   const byCatalog = new WeakMap<Catalog, Promise<Map<string, Float32Array>>>();
 
@@ -70,28 +71,36 @@ export function createCatalogSearch({
   /** Path → vector for every method and snippet of the catalog: from memory, else the store, else the model. */
   async function documentVectors(catalog: Catalog): Promise<Map<string, Float32Array>> {
     const hashes = new Map<string, string>();
-    for (const [path, text] of catalog.embeddingTexts()) hashes.set(path, textHash(text));
-    const textsByHash = new Map([...catalog.embeddingTexts()].map(([path, text]) => [hashes.get(path)!, text]));
-    const notInMemory = [...textsByHash.keys()].filter((hash) => !known.has(hash));
+    const textsByHash = new Map<string, string>();
+    for (const [path, text] of catalog.embeddingTexts()) {
+      const hash = textHash(text);
+      hashes.set(path, hash);
+      textsByHash.set(hash, text);
+    }
+    // This catalog's vectors, kept apart from `known` (which may be cleared while they are gathered).
+    const vectors = new Map<string, Float32Array>();
+    for (const hash of textsByHash.keys()) {
+      const vector = known.get(hash);
+      if (vector !== undefined) vectors.set(hash, vector);
+    }
+    const notInMemory = [...textsByHash.keys()].filter((hash) => !vectors.has(hash));
     if (notInMemory.length > 0) {
       const cached = await store.searchVectors(model, notInMemory);
-      remember(cached);
-      const found = new Set(cached.map((vector) => vector.textHash));
-      const missing = notInMemory.filter((hash) => !found.has(hash));
+      for (const { textHash: hash, vector } of cached) vectors.set(hash, vector);
+      const missing = notInMemory.filter((hash) => !vectors.has(hash));
+      let embedded: SearchVector[] = [];
       if (missing.length > 0) {
         const texts = missing.map((hash) => textsByHash.get(hash)!);
-        const vectors = toVectors(await embedder!.embed(texts), texts.length);
-        const embedded = missing.map((hash, index) => ({ textHash: hash, vector: vectors[index]! }));
-        remember(embedded);
+        const fresh = toVectors(await embed(texts), texts.length);
+        embedded = missing.map((hash, index) => ({ textHash: hash, vector: fresh[index]! }));
+        for (const { textHash: hash, vector } of embedded) vectors.set(hash, vector);
         // Not cached is not fatal: the vectors serve this process, and a later invocation embeds them again.
         await store.saveSearchVectors(model, embedded).catch(() => undefined);
       }
+      remember([...cached, ...embedded]);
     }
     const byPath = new Map<string, Float32Array>();
-    for (const [path, hash] of hashes) {
-      const vector = known.get(hash);
-      if (vector !== undefined) byPath.set(path, vector);
-    }
+    for (const [path, hash] of hashes) byPath.set(path, vectors.get(hash)!);
     return byPath;
   }
 
@@ -111,7 +120,7 @@ export function createCatalogSearch({
     try {
       const [documents, queryVectors] = await Promise.all([
         vectorsOf(catalog),
-        embedder.embed([query.slice(0, MAX_QUERY_CHARS)]).then((embeddings) => toVectors(embeddings, 1)),
+        embed([query.slice(0, MAX_QUERY_CHARS)]).then((embeddings) => toVectors(embeddings, 1)),
       ]);
       const queryVector = queryVectors[0]!;
       const similarity = new Map<string, number>();

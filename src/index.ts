@@ -29,6 +29,7 @@ export { OUTBOUND_CONNECTOR, OUTBOUND_MAX_REDIRECTS, OUTBOUND_METHOD } from "./c
 export type { OutboundFetchOptions, OutboundRequest, OutboundRequestInfo, OutboundResponse } from "./connectors/outbound-fetch.js";
 export { createCodemodeRuntime } from "./ai/create-codemode-runtime.js";
 export type { CodemodeRuntime, CodemodeRuntimeOptions } from "./ai/create-codemode-runtime.js";
+export type { CodemodeSearchOptions } from "./ai/search-options.js";
 export { codemodeTool } from "./ai/codemode-tool.js";
 export type { CodemodeToolFactoryOptions } from "./ai/codemode-tool.js";
 export type { CodemodeTool, CodemodeToolOptions } from "./ai/build-codemode-tool.js";

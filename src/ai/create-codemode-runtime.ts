@@ -4,13 +4,21 @@
  */
 import { describeAllowedOrigins } from "../connectors/outbound-fetch.js";
 import { durableRuntimeFromResolved, type DurableRuntime } from "../runtime/durable-runtime.js";
+import { isRecord } from "../shared/is-record.js";
 import { resolveRuntimeOptions, type DurableRuntimeOptions } from "../runtime/runtime-options.js";
 import {
   buildCodemodeTool, resolveCodemodeToolOptions, type CodemodeTool, type CodemodeToolOptions,
 } from "./build-codemode-tool.js";
+import { resolveSearchOptions, type CodemodeSearchOptions } from "./search-options.js";
 
-/** Options of `createCodemodeRuntime` (SPEC §3.1). */
-export type CodemodeRuntimeOptions = DurableRuntimeOptions;
+/** Options of `createCodemodeRuntime` (SPEC §3.1, §3.6). */
+export interface CodemodeRuntimeOptions extends DurableRuntimeOptions {
+  /**
+   * Search options: `embeddingModel` blends vector similarity with the lexical ranking of `codemode.search`.
+   * @default undefined (lexical ranking; no embedding call)
+   */
+  search?: CodemodeSearchOptions;
+}
 
 /** The runtime handle: every durable-runtime method plus `tool()`. */
 export interface CodemodeRuntime extends DurableRuntime {
@@ -40,7 +48,14 @@ export interface CodemodeRuntime extends DurableRuntime {
  */
 export function createCodemodeRuntime(options: CodemodeRuntimeOptions = {}): CodemodeRuntime {
   // Resolved once: the runtime and the tool description share the same connectors.
-  const resolved = resolveRuntimeOptions(options);
+  // `search` is resolved here (its model needs `ai`); options that are not an object are refused by
+  // resolveRuntimeOptions.
+  const { search, ...runtimeOptions }: CodemodeRuntimeOptions = isRecord(options) ? options : {};
+  const embedder = resolveSearchOptions(search);
+  const resolved = resolveRuntimeOptions(
+    isRecord(options) ? runtimeOptions : options,
+    embedder === undefined ? {} : { embedder },
+  );
   const runtime = durableRuntimeFromResolved(resolved);
   // The namespaces; the outbound connector is never one (it is described as the global `fetch`).
   const { connectors } = resolved;

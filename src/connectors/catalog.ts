@@ -7,7 +7,8 @@ import { isRecord } from "@ai-sdk/provider-utils";
 import {
   connectorDeclaration, DEFAULT_CONNECTOR_DECLARATION_MAX_CHARS, methodDeclaration, snippetDeclaration, type CatalogSnippet,
 } from "./declarations.js";
-import { createSearchIndex, summarise, type SearchDocument } from "./search-index.js";
+import { createSearchIndex, summarise, type SearchDocument, type SearchOptions } from "./search-index.js";
+import { embeddingText } from "./search/semantic-blend.js";
 import type { Connector, DescribeOutput, SearchOutput } from "./types.js";
 
 export type { CatalogSnippet } from "./declarations.js";
@@ -18,7 +19,9 @@ export const SNIPPETS_NAMESPACE = "snippets";
 /** Search and describe over a fixed set of connectors and snippets. */
 export interface Catalog {
   /** Ranked paths (not schemas). An empty query lists everything. */
-  search(query: string, options?: { limit?: number }): SearchOutput;
+  search(query: string, options?: SearchOptions): SearchOutput;
+  /** What each method and snippet is embedded as for semantic ranking (path → text), in catalog order. */
+  embeddingTexts(): ReadonlyMap<string, string>;
   /**
    * Declarations for `connector`, `connector.method` or `snippets.name`; `{ error }` with suggestions otherwise.
    * The description is in `types`, as JSDoc, so the optional `description` field is left out (not said twice).
@@ -127,7 +130,9 @@ export function createCatalog({
   /** Global functions outside the namespaces (e.g. the opt-in `fetch`). */
   globals?: CatalogGlobal[];
 }): Catalog {
-  const index = createSearchIndex(documentsOf(connectors, snippets, globals));
+  const documents = documentsOf(connectors, snippets, globals);
+  const index = createSearchIndex(documents);
+  let texts: Map<string, string> | undefined;
   const snippetsByName = new Map(snippets.map((snippet) => [snippet.name, snippet]));
   const cache = new Map<string, DescribeOutput>();
   const has = (name: string): boolean => Object.hasOwn(connectors, name);
@@ -172,6 +177,7 @@ export function createCatalog({
 
   return {
     search: (query, options) => index.search(typeof query === "string" ? query : String(query), options),
+    embeddingTexts: () => (texts ??= new Map(documents.map((document) => [document.path, embeddingText(document)]))),
     describe(target) {
       if (typeof target !== "string" || target.trim() === "") {
         return { error: `describe(target) needs a path such as "${Object.keys(connectors)[0] ?? "github"}" or "connector.method".` };

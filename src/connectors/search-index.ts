@@ -8,6 +8,7 @@
  * Order is deterministic: score (unrounded), then path.
  */
 import MiniSearch from "minisearch";
+import { blendScores } from "./search/semantic-blend.js";
 import { queryConcepts, termsOfWord, weightedTerms, type Concept } from "./search/terms.js";
 import type { SearchOutput, SearchResult } from "./types.js";
 import { firstSentence } from "../shared/first-sentence.js";
@@ -115,9 +116,20 @@ interface IndexedDocument {
   details: string;
 }
 
+/** Options of one search. */
+export interface SearchOptions {
+  /** Results returned. @default 5 (`DEFAULT_SEARCH_LIMIT`), at most 50 */
+  limit?: number;
+  /**
+   * Cosine similarity of each document (by path) to the query, from an embedding model: when given, scores
+   * blend it with the lexical score (`search/semantic-blend.ts`). Without it, the ranking is lexical only.
+   */
+  similarity?: ReadonlyMap<string, number>;
+}
+
 /** A built index; immutable after creation. */
 export interface SearchIndex {
-  search(query: string, options?: { limit?: number }): SearchOutput;
+  search(query: string, options?: SearchOptions): SearchOutput;
 }
 
 function clampLimit(limit: number | undefined): number {
@@ -249,10 +261,19 @@ export function createSearchIndex(documents: SearchDocument[]): SearchIndex {
       return document === undefined || key === undefined ? [] : [{ document, rank: rerank(hit.score, best, key, concepts, terms) }];
     });
   }
+  function blended(lexical: RankedResult[], similarity: ReadonlyMap<string, number>): RankedResult[] {
+    const scores = blendScores(new Map(lexical.map((hit) => [hit.document.path, hit.rank])), similarity);
+    return [...scores].flatMap(([path, rank]) => {
+      const document = byPath.get(path);
+      return document === undefined ? [] : [{ document, rank }];
+    });
+  }
   return {
     search(query, options) {
       const limit = clampLimit(options?.limit);
-      const hits: RankedResult[] = query.trim() === "" ? documents.map((document) => ({ document, rank: 0 })) : ranked(query);
+      const hits: RankedResult[] = query.trim() === ""
+        ? documents.map((document) => ({ document, rank: 0 }))
+        : options?.similarity === undefined ? ranked(query) : blended(ranked(query), options.similarity);
       hits.sort(byScoreThenPath);
       return { results: hits.slice(0, limit).map(toResult), total: hits.length, truncated: hits.length > limit };
     },

@@ -137,7 +137,7 @@ export function durableRuntimeFromResolved(resolved: ResolvedRuntimeOptions): Du
     deleteSnippet: (name) => deleteSnippet(core, name),
     async search(query, searchOptions) {
       const snippets = await storeOperation("list snippets", () => core.store.snippets());
-      return core.catalog(snippets).search(query, searchOptions);
+      return core.search(core.catalog(snippets), query, searchOptions);
     },
     async describe(target) {
       const snippets = await storeOperation("list snippets", () => core.store.snippets());

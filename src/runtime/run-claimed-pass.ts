@@ -37,7 +37,7 @@ export async function runClaimedPass(
       now: core.options.now,
       leaseMs: core.options.leaseMs,
       inflightGraceMs: core.options.inflightGraceMs,
-      search: (query) => catalog.search(query),
+      search: (query) => core.search(catalog, query),
       describe: (target) => catalog.describe(target),
     },
     execution,

@@ -8,6 +8,7 @@ import type { Connector } from "../connectors/types.js";
 import { QuickJSExecutor } from "../sandbox/quickjs-executor.js";
 import type { Executor } from "../sandbox/types.js";
 import { createCatalogCache, type CatalogCache } from "./catalog-cache.js";
+import { createCatalogSearch, type CatalogSearch } from "./catalog-search.js";
 import type { HookOwner } from "./lifecycle-hooks.js";
 import type { ResolvedRuntimeOptions } from "./runtime-options.js";
 import { createLibsqlJournalStore } from "./store/libsql-journal-store.js";
@@ -36,6 +37,8 @@ export interface RuntimeCore {
   hooks: HookOwner;
   /** A catalog over the namespaces and these snippets (cached per snippet set). */
   catalog: CatalogCache;
+  /** Searches a catalog: lexical, or blended with vector similarity when an embedding model is configured. */
+  search: CatalogSearch;
 }
 
 /** Opens the store and builds the shared state. */
@@ -57,5 +60,6 @@ export function createRuntimeCore(options: ResolvedRuntimeOptions): RuntimeCore 
     outbound,
     hooks: { connectors, hookTimeoutMs: options.hookTimeoutMs },
     catalog: createCatalogCache(options.connectors, globals),
+    search: createCatalogSearch({ embedder: options.embedder, store }),
   };
 }

@@ -19,6 +19,7 @@ import { isRecord } from "../shared/is-record.js";
 import { MAX_JOURNAL_VALUE_CHARS } from "./journal-values.js";
 import { defaultStoreOptions, isLibsqlClient, type CodemodeStoreOptions, type StoreOption } from "./store/open-store.js";
 import type { Client } from "@libsql/client";
+import type { SearchEmbedder } from "./catalog-search.js";
 
 /** Default `name`: the history used when none is given. */
 export const DEFAULT_RUNTIME_NAME = "default";
@@ -98,11 +99,15 @@ export interface DurableRuntimeOptions {
   };
 }
 
-/** Top-level keys of {@link DurableRuntimeOptions}; any other key is refused with the closest known one. */
+/**
+ * Top-level keys of {@link DurableRuntimeOptions}; any other key is refused with the closest known one. `search`
+ * (its embedding model needs `ai`) is taken out and resolved by `createCodemodeRuntime` before these are checked;
+ * it is listed so a misspelt `search` is told so.
+ */
 const RUNTIME_OPTION_KEYS = [
-  "connectors", "tools", "store", "executor", "name", "maxExecutions", "transformResult", "limits", "outbound",
-  "maxOutputChars", "_internal",
-] as const satisfies ReadonlyArray<keyof DurableRuntimeOptions>;
+  "connectors", "tools", "store", "executor", "name", "maxExecutions", "transformResult", "limits", "maxOutputChars",
+  "outbound", "search", "_internal",
+] as const satisfies ReadonlyArray<keyof DurableRuntimeOptions | "search">;
 const INTERNAL_KEYS = ["now", "generateId", "leaseMs", "inflightGraceMs", "hookTimeoutMs", "env"] as const;
 
 /** Fully resolved options: values only (the runtime core builds the executor and the outbound connector). */
@@ -126,6 +131,8 @@ export interface ResolvedRuntimeOptions {
   leaseMs: number;
   inflightGraceMs: number;
   hookTimeoutMs: number;
+  /** Embeds search texts (from `search.embeddingModel`, resolved in `src/ai`); undefined: lexical search only. */
+  embedder: SearchEmbedder | undefined;
 }
 
 function resolveStore(store: unknown, env: Record<string, string | undefined>): Client | CodemodeStoreOptions {
@@ -180,8 +187,13 @@ function resolveOutbound(options: DurableRuntimeOptions, connectors: Record<stri
   return outbound;
 }
 
-/** Validates the options and fills every default. */
-export function resolveRuntimeOptions(options: DurableRuntimeOptions = {}): ResolvedRuntimeOptions {
+/**
+ * Validates the options and fills every default. `embedder` is the resolved `search.embeddingModel` (see
+ * `src/ai/search-options.ts`), passed apart because only `src/ai` may turn an AI SDK model into one.
+ */
+export function resolveRuntimeOptions(
+  options: DurableRuntimeOptions = {}, { embedder }: { embedder?: SearchEmbedder } = {},
+): ResolvedRuntimeOptions {
   if (typeof options !== "object" || options === null) throw new InvalidOptionError({ path: "options", message: "must be an object" });
   assertKnownKeys(options, RUNTIME_OPTION_KEYS, "options");
   if (options.limits !== undefined && isRecord(options.limits)) assertKnownKeys(options.limits, EXECUTOR_OPTION_KEYS, "limits");
@@ -213,5 +225,6 @@ export function resolveRuntimeOptions(options: DurableRuntimeOptions = {}): Reso
     leaseMs: positiveInteger("_internal.leaseMs", internal.leaseMs, DEFAULT_LEASE_MS),
     inflightGraceMs: positiveInteger("_internal.inflightGraceMs", internal.inflightGraceMs, DEFAULT_INFLIGHT_GRACE_MS),
     hookTimeoutMs: positiveInteger("_internal.hookTimeoutMs", internal.hookTimeoutMs, DEFAULT_HOOK_TIMEOUT_MS),
+    embedder,
   };
 }

@@ -33,6 +33,11 @@ describe("resolveRuntimeOptions", () => {
       .toThrow(/connectors\.__codemode_host uses the reserved name "__codemode_host"/);
   });
 
+  it("accepts maxOutputChars (a documented option) and validates it", () => {
+    expect(resolveRuntimeOptions({ executor: sharedExecutor(), maxOutputChars: 500 }).maxOutputChars).toBe(500);
+    expect(() => resolveRuntimeOptions({ executor: sharedExecutor(), maxOutputChars: 0 })).toThrow(/maxOutputChars must be a positive integer/);
+  });
+
   it("refuses unknown keys in the options, limits and _internal with the path and the closest known key", () => {
     const refused = (options: unknown, path: string, closest: string): void => {
       let thrown: unknown;

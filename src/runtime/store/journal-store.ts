@@ -114,8 +114,25 @@ export interface SnippetStore {
   deleteSnippet(name: string): Promise<boolean>;
 }
 
+/** A search vector: the embedding of one text (by its hash) under one model. */
+export interface SearchVector {
+  textHash: string;
+  vector: Float32Array;
+}
+
+/**
+ * Search vectors cached by embedding model and text hash, shared by every runtime name (a vector depends on
+ * the model and the text only), so a cold invocation reads them instead of embedding again.
+ */
+export interface EmbeddingStore {
+  /** The cached vectors of `model` among `textHashes` (one read batch); hashes without a row are left out. */
+  searchVectors(model: string, textHashes: string[]): Promise<SearchVector[]>;
+  /** Caches vectors of `model` (one write batch), replacing a cached row of the same hash. */
+  saveSearchVectors(model: string, vectors: SearchVector[]): Promise<void>;
+}
+
 /** The store operations of one runtime name. */
-export interface JournalStore extends ExecutionStore, RollbackStore, RetentionStore, SnippetStore {
+export interface JournalStore extends ExecutionStore, RollbackStore, RetentionStore, SnippetStore, EmbeddingStore {
   /** The runtime name every row is scoped by. */
   readonly runtime: string;
 }

@@ -1,8 +1,9 @@
 /**
  * The {@link JournalStore} over a libSQL client (an `@libsql/client` Client or the embedded driver's own
- * connection): executions, rollback, retention and snippets, each in its own file, over one shared context
- * that migrates the schema on first use.
+ * connection): executions, rollback, retention, snippets and search vectors, each in its own file, over one
+ * shared context that migrates the schema on first use.
  */
+import { embeddingRows } from "./embedding-rows.js";
 import { executionRows } from "./execution-rows.js";
 import type { JournalStore } from "./journal-store.js";
 import { retentionRows } from "./retention-rows.js";
@@ -25,5 +26,6 @@ export function createLibsqlJournalStore(options: {
     ...rollbackRows(context),
     ...retentionRows(context),
     ...snippetRows(context),
+    ...embeddingRows(context, options.now),
   };
 }

@@ -116,6 +116,23 @@ export const MIGRATIONS: readonly Migration[] = [
     // An execution started with a scope (e.g. a user id) is `not-found` to every other scope.
     statements: ["ALTER TABLE codemode_executions ADD COLUMN scope TEXT"],
   },
+  {
+    version: 4,
+    name: "search vectors cached by model and text hash",
+    // Shared by every runtime name (a vector depends only on the model and the text). `vector` holds
+    // little-endian float32s, the layout of libSQL's F32_BLOB: `vector_distance_cos(vector, vector32(?))`
+    // reads it as is. No fixed dimension in the type: each model has its own (`dimensions` says which).
+    statements: [
+      `CREATE TABLE IF NOT EXISTS codemode_search_vectors (
+        model TEXT NOT NULL,
+        text_hash TEXT NOT NULL,
+        dimensions INTEGER NOT NULL,
+        vector F32_BLOB NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (model, text_hash)
+      ) WITHOUT ROWID`,
+    ],
+  },
 ];
 
 /**

@@ -13,7 +13,9 @@ describe("migrateStore", () => {
     const versions = await client.execute(`SELECT version, applied_at FROM ${MIGRATIONS_TABLE}`);
     expect(versions.rows.map((row) => [row["version"], row["applied_at"]])).toEqual(MIGRATIONS.map((migration) => [migration.version, 1]));
     const tables = await client.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'codemode_%' ORDER BY name");
-    expect(tables.rows.map((row) => row["name"])).toEqual(["codemode_calls", "codemode_executions", "codemode_schema_migrations", "codemode_snippets"]);
+    expect(tables.rows.map((row) => row["name"])).toEqual([
+      "codemode_calls", "codemode_executions", "codemode_schema_migrations", "codemode_search_vectors", "codemode_snippets",
+    ]);
   });
 
   it("refuses a database migrated by a newer package", async () => {

@@ -1,0 +1,52 @@
+/**
+ * The runtime option `search: { embeddingModel }` (SPEC §3.6): any AI SDK embedding model (or a gateway
+ * model id), turned into the runtime's `SearchEmbedder`. Only `src/ai` imports `ai`, so this is resolved here.
+ */
+import { embedMany, type EmbeddingModel } from "ai";
+import { InvalidOptionError } from "../errors.js";
+import type { SearchEmbedder } from "../runtime/catalog-search.js";
+import { isRecord } from "../shared/is-record.js";
+import { assertKnownKeys } from "../shared/known-keys.js";
+
+/** Options of `codemode.search` and `runtime.search`. */
+export interface CodemodeSearchOptions {
+  /**
+   * Ranks by meaning too: an AI SDK embedding model (e.g. `openai.embedding("text-embedding-3-small")`)
+   * whose vector similarity is blended with the lexical score. Method and snippet vectors are computed once
+   * and cached in the store; each search embeds its query (one call). @default undefined (lexical only)
+   */
+  embeddingModel?: EmbeddingModel;
+}
+
+const SEARCH_KEYS = ["embeddingModel"] as const satisfies ReadonlyArray<keyof CodemodeSearchOptions>;
+
+/** The name vectors are cached under: the gateway id, or `provider:modelId`. */
+function modelName(model: unknown): string | undefined {
+  if (typeof model === "string") return model === "" ? undefined : `gateway:${model}`;
+  if (!isRecord(model) || typeof model["doEmbed"] !== "function") return undefined;
+  const { provider, modelId } = model;
+  return typeof provider === "string" && typeof modelId === "string" ? `${provider}:${modelId}` : undefined;
+}
+
+/** Validates `search` (a bad one throws `InvalidOptionError` naming its path); undefined without a model. */
+export function resolveSearchOptions(search: unknown): SearchEmbedder | undefined {
+  if (search === undefined) return undefined;
+  if (!isRecord(search))
+    throw new InvalidOptionError({ path: "search", message: "must be an object { embeddingModel }" });
+  assertKnownKeys(search, SEARCH_KEYS, "search");
+  const model = search["embeddingModel"];
+  if (model === undefined) return undefined;
+  const name = modelName(model);
+  if (name === undefined) {
+    throw new InvalidOptionError({
+      path: "search.embeddingModel",
+      message:
+        'must be an AI SDK embedding model (e.g. openai.embedding("text-embedding-3-small")) or a gateway model id',
+    });
+  }
+  const embeddingModel = model as EmbeddingModel;
+  return {
+    model: name,
+    embed: async (values) => (await embedMany({ model: embeddingModel, values })).embeddings,
+  };
+}

@@ -1,0 +1,133 @@
+/**
+ * `codemode.search` and the handle's `search` over a catalog: lexical, or — with an embedding model
+ * (`search.embeddingModel`) — blended with vector similarity. Method and snippet vectors are computed once:
+ * kept in memory for the runtime's life and cached in the store by model and text hash, so a cold
+ * invocation reads them instead of embedding again; only texts never seen (a changed description, a new
+ * snippet) are embedded, in one batch. The query is embedded once per search. A failing embedding model or
+ * store never fails a search: it ranks lexically, and the next search tries again.
+ */
+import { createHash } from "node:crypto";
+import type { Catalog } from "../connectors/catalog.js";
+import { MAX_QUERY_CHARS } from "../connectors/search-index.js";
+import { cosineSimilarity } from "../connectors/search/semantic-blend.js";
+import type { SearchOutput } from "../connectors/types.js";
+import type { EmbeddingStore, SearchVector } from "./store/journal-store.js";
+
+/** What search needs of an embedding model (`src/ai` makes one from an AI SDK `EmbeddingModel`). */
+export interface SearchEmbedder {
+  /** Names the model (provider and model id): cached vectors are kept per model. */
+  readonly model: string;
+  /** One vector per value, in order. */
+  embed(values: string[]): Promise<number[][]>;
+}
+
+/** Searches `catalog`; resolves, never rejects. */
+export type CatalogSearch = (catalog: Catalog, query: string, options?: { limit?: number }) => Promise<SearchOutput>;
+
+/** Vectors kept in memory per runtime; past this many the memory copy is dropped (the store keeps them). */
+export const MAX_VECTORS_IN_MEMORY = 20_000;
+
+/** The key a text's vector is cached under (with the model): the SHA-256 of the text, hex. */
+export function textHash(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+function toVectors(embeddings: unknown, count: number): Float32Array[] {
+  if (!Array.isArray(embeddings) || embeddings.length !== count) {
+    throw new Error(
+      `the embedding model returned ${Array.isArray(embeddings) ? embeddings.length : "no"} vectors for ${count} values`,
+    );
+  }
+  return embeddings.map((embedding: unknown) => {
+    if (!Array.isArray(embedding) || embedding.length === 0 || !embedding.every((value) => Number.isFinite(value))) {
+      throw new Error("the embedding model returned a vector that is not a non-empty list of finite numbers");
+    }
+    return Float32Array.from(embedding as number[]);
+  });
+}
+
+/** Lexical search only: what a runtime without `search.embeddingModel` does (and calls nothing). */
+const lexicalSearch: CatalogSearch = async (catalog, query, options) => catalog.search(query, options);
+
+/** The search of a runtime: lexical without an embedder, blended with one. */
+export function createCatalogSearch({
+  embedder,
+  store,
+}: {
+  embedder: SearchEmbedder | undefined;
+  store: EmbeddingStore;
+}): CatalogSearch {
+  if (embedder === undefined) return lexicalSearch;
+  const { model } = embedder;
+  const embed = (values: string[]): Promise<number[][]> => embedder.embed(values);
+  const known = new Map<string, Float32Array>();
+  const byCatalog = new WeakMap<Catalog, Promise<Map<string, Float32Array>>>();
+
+  function remember(vectors: SearchVector[]): void {
+    if (known.size + vectors.length > MAX_VECTORS_IN_MEMORY) known.clear();
+    for (const { textHash: hash, vector } of vectors) known.set(hash, vector);
+  }
+
+  /** Path → vector for every method and snippet of the catalog: from memory, else the store, else the model. */
+  async function documentVectors(catalog: Catalog): Promise<Map<string, Float32Array>> {
+    const hashes = new Map<string, string>();
+    const textsByHash = new Map<string, string>();
+    for (const [path, text] of catalog.embeddingTexts()) {
+      const hash = textHash(text);
+      hashes.set(path, hash);
+      textsByHash.set(hash, text);
+    }
+    // This catalog's vectors, kept apart from `known` (which may be cleared while they are gathered).
+    const vectors = new Map<string, Float32Array>();
+    for (const hash of textsByHash.keys()) {
+      const vector = known.get(hash);
+      if (vector !== undefined) vectors.set(hash, vector);
+    }
+    const notInMemory = [...textsByHash.keys()].filter((hash) => !vectors.has(hash));
+    if (notInMemory.length > 0) {
+      const cached = await store.searchVectors(model, notInMemory);
+      for (const { textHash: hash, vector } of cached) vectors.set(hash, vector);
+      const missing = notInMemory.filter((hash) => !vectors.has(hash));
+      let embedded: SearchVector[] = [];
+      if (missing.length > 0) {
+        const texts = missing.map((hash) => textsByHash.get(hash)!);
+        const fresh = toVectors(await embed(texts), texts.length);
+        embedded = missing.map((hash, index) => ({ textHash: hash, vector: fresh[index]! }));
+        for (const { textHash: hash, vector } of embedded) vectors.set(hash, vector);
+        // Not cached is not fatal: the vectors serve this process, and a later invocation embeds them again.
+        await store.saveSearchVectors(model, embedded).catch(() => undefined);
+      }
+      remember([...cached, ...embedded]);
+    }
+    const byPath = new Map<string, Float32Array>();
+    for (const [path, hash] of hashes) byPath.set(path, vectors.get(hash)!);
+    return byPath;
+  }
+
+  function vectorsOf(catalog: Catalog): Promise<Map<string, Float32Array>> {
+    let vectors = byCatalog.get(catalog);
+    if (vectors === undefined) {
+      vectors = documentVectors(catalog);
+      byCatalog.set(catalog, vectors);
+      // A failure is not remembered: the next search tries again.
+      vectors.catch(() => byCatalog.delete(catalog));
+    }
+    return vectors;
+  }
+
+  return async (catalog, query, options) => {
+    if (typeof query !== "string" || query.trim() === "") return catalog.search(query, options);
+    try {
+      const [documents, queryVectors] = await Promise.all([
+        vectorsOf(catalog),
+        embed([query.slice(0, MAX_QUERY_CHARS)]).then((embeddings) => toVectors(embeddings, 1)),
+      ]);
+      const queryVector = queryVectors[0]!;
+      const similarity = new Map<string, number>();
+      for (const [path, vector] of documents) similarity.set(path, cosineSimilarity(queryVector, vector));
+      return catalog.search(query, { ...(options?.limit === undefined ? {} : { limit: options.limit }), similarity });
+    } catch {
+      return catalog.search(query, options);
+    }
+  };
+}

@@ -11,6 +11,11 @@ export { codemodeApprovalTransform, DEFAULT_CODEMODE_TOOL_NAME } from "./ai/ui/c
 export type { CreateCodemodeChatStreamOptions } from "./ai/ui/create-codemode-chat-stream.js";
 export { createCodemodeChatStream } from "./ai/ui/create-codemode-chat-stream.js";
 export { hasPausedCodemode } from "./ai/ui/has-paused-codemode.js";
+export type { CodemodeProgress, CodemodeProgressCall } from "./ai/codemode-progress.js";
+export { isCodemodeProgress } from "./ai/codemode-progress.js";
+export type { CallProgressState } from "./runtime/progress-events.js";
+export type { CodemodePartProgress } from "./ai/ui/read-codemode-progress.js";
+export { readCodemodeProgress } from "./ai/ui/read-codemode-progress.js";
 export type { PausedCodemodeOutput, ToolApprovalRequestChunk } from "./ai/ui/paused-output.js";
 export { createCodemodeApprovalRequest, isPausedCodemodeOutput } from "./ai/ui/paused-output.js";
 export type {

@@ -1,15 +1,20 @@
 /**
  * Builds the AI SDK `codemode` tool on top of a runtime: input `{ code }`, a
  * description generated from the connectors, `execute` forwarding the AI SDK's
- * `ToolExecutionOptions` to `runtime.execute`, and a `toModelOutput` that shows
- * the model only what it needs.
+ * `ToolExecutionOptions` to `runtime.execute` (as an async iterable of progress
+ * snapshots, then the final output, unless `progress: false`), and a `toModelOutput`
+ * that shows the model only what it needs.
  */
 import { jsonSchema, tool, type Tool } from "ai";
 import type { Connector } from "../connectors/types.js";
 import { InvalidOptionError } from "../errors.js";
+import { assertKnownKeys } from "../shared/known-keys.js";
 import type { CodeModeInput, CodeModeOutput, ExecuteOptions } from "../runtime/types.js";
 import { CODEMODE_INPUT_JSON_SCHEMA, validateCodemodeInput } from "./codemode-input-schema.js";
 import { codemodeModelOutput } from "./codemode-model-output.js";
+import { isCodemodeProgress, type CodemodeProgress, type WithProgress } from "./codemode-progress.js";
+import type { ProgressFeedOptions } from "./progress-feed.js";
+import { streamWithProgress } from "./progress-stream.js";
 import { buildToolDescription, type InlineTypes } from "./tool-description.js";
 
 /** Options of `runtime.tool(options)`. */
@@ -25,13 +30,30 @@ export interface CodemodeToolOptions {
   instructions?: string;
   /** Replaces the generated description entirely. */
   description?: string;
+  /**
+   * Stream the program's connector calls and console lines to the chat while it runs, as AI SDK
+   * preliminary tool results (`false` turns it off; the model's input is the same either way).
+   * Throttle rule: the first report at once, then at most one snapshot per `throttleMs`; a
+   * snapshot keeps the latest `maxCalls` calls and `maxLogs` lines, with totals.
+   * @default { throttleMs: 100, maxCalls: 50, maxLogs: 50 }
+   */
+  progress?: boolean | Partial<ProgressFeedOptions>;
 }
+
+/** Default minimum time between two progress snapshots. */
+export const DEFAULT_PROGRESS_THROTTLE_MS = 100;
+/** Default number of calls a progress snapshot keeps (the latest). */
+export const DEFAULT_PROGRESS_MAX_CALLS = 50;
+/** Default number of console lines a progress snapshot keeps (the latest). */
+export const DEFAULT_PROGRESS_MAX_LOGS = 50;
 
 /** `CodemodeToolOptions` with defaults applied. */
 export interface ResolvedCodemodeToolOptions {
   inlineTypes: InlineTypes;
   instructions: string | undefined;
   description: string | undefined;
+  /** `undefined` when progress is off. */
+  progress: ProgressFeedOptions | undefined;
 }
 
 /** The part of a runtime the tool calls. */
@@ -39,9 +61,30 @@ export interface CodemodeToolRuntime {
   execute(input: CodeModeInput, options?: ExecuteOptions): Promise<CodeModeOutput>;
 }
 
+function resolveProgress(progress: CodemodeToolOptions["progress"]): ProgressFeedOptions | undefined {
+  if (progress === false) return undefined;
+  if (progress !== undefined && progress !== true && (typeof progress !== "object" || progress === null)) {
+    throw new InvalidOptionError({ path: "tool.progress", message: "must be true, false or { throttleMs?, maxCalls?, maxLogs? }" });
+  }
+  const given = typeof progress === "object" ? progress : {};
+  assertKnownKeys(given, ["throttleMs", "maxCalls", "maxLogs"], "tool.progress");
+  const count = (key: keyof ProgressFeedOptions, fallback: number, min: number): number => {
+    const value = given[key] ?? fallback;
+    if (!Number.isInteger(value) || value < min) {
+      throw new InvalidOptionError({ path: `tool.progress.${key}`, message: `must be an integer >= ${min}` });
+    }
+    return value;
+  };
+  return {
+    throttleMs: count("throttleMs", DEFAULT_PROGRESS_THROTTLE_MS, 0),
+    maxCalls: count("maxCalls", DEFAULT_PROGRESS_MAX_CALLS, 1),
+    maxLogs: count("maxLogs", DEFAULT_PROGRESS_MAX_LOGS, 0),
+  };
+}
+
 /** Validates `tool()` options; errors name `tool.<option>`. */
 export function resolveCodemodeToolOptions(options: CodemodeToolOptions | undefined): ResolvedCodemodeToolOptions {
-  const { inlineTypes = "auto", instructions, description } = options ?? {};
+  const { inlineTypes = "auto", instructions, description, progress } = options ?? {};
   if (inlineTypes !== "auto" && typeof inlineTypes !== "boolean") {
     throw new InvalidOptionError({ path: "tool.inlineTypes", message: `must be "auto", true or false` });
   }
@@ -51,14 +94,20 @@ export function resolveCodemodeToolOptions(options: CodemodeToolOptions | undefi
   if (description !== undefined && (typeof description !== "string" || description.trim() === "")) {
     throw new InvalidOptionError({ path: "tool.description", message: "must be a non-empty string" });
   }
-  return { inlineTypes, instructions, description };
+  return { inlineTypes, instructions, description, progress: resolveProgress(progress) };
 }
 
 /** The input schema `{ code: string }`, validated without a schema library. */
 const inputSchema = jsonSchema<CodeModeInput>(CODEMODE_INPUT_JSON_SCHEMA, { validate: validateCodemodeInput });
 
+/**
+ * What the `codemode` tool yields: progress snapshots (`status: "running"`, preliminary) while
+ * the program runs, then the final output (with the last snapshot as `progress` when there was any).
+ */
+export type CodemodeToolOutput = CodemodeProgress | WithProgress<CodeModeOutput>;
+
 /** The `codemode` tool type (static, so the UI part is `tool-codemode`). */
-export type CodemodeTool = Tool<CodeModeInput, CodeModeOutput>;
+export type CodemodeTool = Tool<CodeModeInput, CodemodeToolOutput>;
 
 /** Builds the tool for `runtime`, describing `connectors`. */
 export function buildCodemodeTool({
@@ -84,11 +133,22 @@ export function buildCodemodeTool({
   return tool({
     description,
     inputSchema,
-    execute: async ({ code }, { abortSignal, messages, context, toolCallId }) => {
+    execute: ({ code }, { abortSignal, messages, context, toolCallId }) => {
       const executeOptions: ExecuteOptions = { messages, context, toolCallId };
       if (abortSignal !== undefined) executeOptions.abortSignal = abortSignal;
-      return runtime.execute({ code }, executeOptions);
+      const progress = options.progress;
+      if (progress === undefined) return runtime.execute({ code }, executeOptions);
+      return streamWithProgress({
+        run: (onProgress) => runtime.execute({ code }, { ...executeOptions, onProgress }),
+        options: progress,
+      });
     },
-    toModelOutput: ({ output }) => ({ type: "json", value: codemodeModelOutput(output) }),
+    // The final output only (the SDK never passes a preliminary one); a snapshot would be a bug upstream.
+    toModelOutput: ({ output }) => ({
+      type: "json",
+      value: isCodemodeProgress(output)
+        ? { status: "error", error: "The program's final output is missing." }
+        : codemodeModelOutput(output),
+    }),
   });
 }

@@ -21,10 +21,11 @@ export type CodemodeToolFactoryOptions = CodemodeRuntimeOptions & CodemodeToolOp
  * });
  */
 export function codemodeTool(options: CodemodeToolFactoryOptions = {}): CodemodeTool {
-  const { inlineTypes, instructions, description, ...runtimeOptions } = options;
+  const { inlineTypes, instructions, description, progress, ...runtimeOptions } = options;
   const toolOptions: CodemodeToolOptions = {};
   if (inlineTypes !== undefined) toolOptions.inlineTypes = inlineTypes;
   if (instructions !== undefined) toolOptions.instructions = instructions;
   if (description !== undefined) toolOptions.description = description;
+  if (progress !== undefined) toolOptions.progress = progress;
   return createCodemodeRuntime(runtimeOptions).tool(toolOptions);
 }

@@ -126,7 +126,7 @@ export class QuickJSExecutor implements Executor {
   private async runChecked(request: CodeRunRequest): Promise<CodeRunResult> {
     if (this.disposed) return failure("worker-exit", "The executor has been disposed; create a new one.");
     if (request === null || typeof request !== "object") return failure("exception", "The run request must be an object { program, bindings }.");
-    const { program, signal, environment } = request;
+    const { program, signal, environment, onLog } = request;
     if (environment !== undefined && (!Number.isFinite(environment?.epochMs) || typeof environment?.randomSeed !== "string")) {
       return failure("exception", "environment must be { epochMs: finite number, randomSeed: string }.");
     }
@@ -147,7 +147,7 @@ export class QuickJSExecutor implements Executor {
     if (invalid !== undefined) return failure("exception", invalid);
     const { bindings, callHost } = prepareBindings(request.bindings);
     const script = request.prelude === undefined ? normalized.script : `${request.prelude} ${normalized.script}`;
-    const { result, logs } = await this.backend.run({ script, bindings, environment, signal, callHost });
+    const { result, logs } = await this.backend.run({ script, bindings, environment, signal, callHost, onLog });
     switch (result.type) {
       case "error":
         return failure(result.kind, result.message, logs);

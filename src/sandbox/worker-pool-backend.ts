@@ -149,6 +149,7 @@ class PooledWorker {
     switch (message.type) {
       case "log":
         active.logs.push(message.line);
+        active.job.onLog?.(message.line);
         break;
       case "done":
         active.finish(message.result);

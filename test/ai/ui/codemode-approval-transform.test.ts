@@ -40,10 +40,19 @@ describe("codemodeApprovalTransform", () => {
       { type: "tool-input-available", toolCallId: "c2", toolName: "other", input: {} },
       { type: "tool-output-available", toolCallId: "c1", output: { status: "completed", executionId: "e1", result: 1 } },
       { type: "tool-output-available", toolCallId: "c2", output: paused },
-      { type: "tool-output-available", toolCallId: "c1", output: paused, preliminary: true },
+      { type: "tool-output-available", toolCallId: "c1", output: { status: "running", calls: [], logs: [], totalCalls: 0 }, preliminary: true },
       { type: "text-delta", id: "t", delta: "hi" },
     ];
     expect(await run(chunks)).toEqual(chunks);
+  });
+
+  it("drops the preliminary copy of a paused output (the SDK repeats an iterable's last value) and keeps the final request", async () => {
+    const out = await run([
+      { type: "tool-input-available", toolCallId: "c1", toolName: "codemode", input: { code: "x" } },
+      { type: "tool-output-available", toolCallId: "c1", output: paused, preliminary: true },
+      { type: "tool-output-available", toolCallId: "c1", output: paused },
+    ]);
+    expect(out.map((chunk) => chunk.type)).toEqual(["tool-input-available", "tool-approval-request"]);
   });
 
   it("uses the configured tool name", async () => {

@@ -1,35 +1,13 @@
-export type {
-  CodeBindingFunction,
-  CodeBindingNamespace,
-  CodeRunEnvironment,
-  CodeRunRequest,
-  CodeRunResult,
-  Executor,
-  ExecutorFailureKind,
-} from "./sandbox/types.js";
+/**
+ * `ai-codemode`: the `codemode` tool, the durable runtime and connectors. The executor and the value codec
+ * alone (budget defaults, `encodeValue`/`serializeValue`, …) are the `ai-codemode/sandbox` entry; this entry
+ * re-exports only what configuring a runtime needs (`Executor`, `QuickJSExecutor`); the types for writing an
+ * executor of your own (`CodeRunRequest`, `CodeBindingNamespace`, …) come from `ai-codemode/sandbox`.
+ */
+export type { Executor } from "./sandbox/types.js";
 export { QuickJSExecutor } from "./sandbox/quickjs-executor.js";
-export {
-  DEFAULT_IN_PROCESS_MAX_STACK_BYTES,
-  DEFAULT_MAX_LOG_CHARS,
-  DEFAULT_MAX_SOURCE_CHARS,
-  DEFAULT_MEMORY_LIMIT_BYTES,
-  DEFAULT_POOL_SIZE,
-  DEFAULT_TIMEOUT_MS,
-  DEFAULT_WORKER_MAX_STACK_BYTES,
-  resolveExecutorOptions,
-} from "./sandbox/executor-options.js";
-export type { ExecutorIsolation, QuickJSExecutorOptions, ResolvedExecutorOptions } from "./sandbox/executor-options.js";
-export {
-  canonicalizeValue,
-  CodecError,
-  decodeValue,
-  deserializeValue,
-  encodeValue,
-  serializeValue,
-  validateEncodedValue,
-} from "./sandbox/codec.js";
-export type { EncodedTag, EncodedValue, EncodeOptions } from "./sandbox/codec.js";
-export type { CodecProblem } from "./sandbox/codec-validation.js";
+export type { ExecutorIsolation, QuickJSExecutorOptions } from "./sandbox/executor-options.js";
+export { CodecError } from "./sandbox/codec.js";
 export type {
   ArgumentValidation,
   Connector,
@@ -47,7 +25,6 @@ export type {
 export { connector } from "./connectors/connector.js";
 export type { ConnectorOptions, MethodPolicy } from "./connectors/connector.js";
 export type { ConnectorToolExecutionOptions } from "./connectors/tool-set-connector.js";
-export { McpToolError } from "./connectors/mcp-tool.js";
 export { OUTBOUND_CONNECTOR, OUTBOUND_MAX_REDIRECTS, OUTBOUND_METHOD } from "./connectors/outbound-fetch.js";
 export type { OutboundFetchOptions, OutboundRequest, OutboundRequestInfo, OutboundResponse } from "./connectors/outbound-fetch.js";
 export { createCodemodeRuntime } from "./ai/create-codemode-runtime.js";
@@ -77,5 +54,13 @@ export type { CodemodeStoreOptions, StoreOption } from "./runtime/store/open-sto
 export type { ExpirePausedOutput } from "./runtime/housekeeping.js";
 export type { ExpiredExecution } from "./runtime/store/journal-store.js";
 export type { SaveSnippetOutput } from "./runtime/snippets.js";
-export { StoreError } from "./runtime/store-error.js";
-export { CodemodeError, InvalidOptionError } from "./errors.js";
+export {
+  CodemodeError,
+  CorruptRecordError,
+  InvalidArgumentError,
+  InvalidOptionError,
+  McpToolError,
+  OpenApiResponseError,
+  StoreError,
+} from "./errors.js";
+export type { CodemodeErrorCode } from "./errors.js";

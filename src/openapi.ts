@@ -13,5 +13,6 @@ export type {
 } from "./connectors/openapi/openapi-connector-options.js";
 export { DEFAULT_OPENAPI_READ_REPLAY, SAFE_METHODS } from "./connectors/openapi/openapi-connector-options.js";
 export { DEFAULT_CONNECTOR_DESCRIPTION_MAX_CHARS, openApiConnector } from "./connectors/openapi/openapi-connector.js";
-export { DEFAULT_ERROR_EXCERPT_CHARS, OpenApiResponseError } from "./connectors/openapi/read-response.js";
+export { DEFAULT_ERROR_EXCERPT_CHARS } from "./connectors/openapi/read-response.js";
+export { OpenApiResponseError } from "./errors/openapi-response-error.js";
 export { REDACTED } from "./connectors/openapi/redact-secrets.js";

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { CodemodeError, InvalidOptionError } from "../src/errors.js";
+import {
+  CodecError, CodemodeError, CorruptRecordError, InvalidArgumentError, InvalidOptionError, McpToolError, OpenApiResponseError,
+  StoreError,
+} from "../src/index.js";
 
 describe("errors", () => {
   it("recognises its own instances across the hierarchy", () => {
@@ -7,7 +10,29 @@ describe("errors", () => {
     expect(error.message).toBe("limits.timeoutMs must be a positive integer");
     expect(CodemodeError.isInstance(error)).toBe(true);
     expect(InvalidOptionError.isInstance(error)).toBe(true);
-    expect(InvalidOptionError.isInstance(new CodemodeError({ code: "other", message: "x" }))).toBe(false);
+    expect(InvalidOptionError.isInstance(new CodemodeError({ code: "store", message: "x" }))).toBe(false);
     expect(CodemodeError.isInstance(new Error("plain"))).toBe(false);
+  });
+
+  it("every error class the package exports extends CodemodeError with its own code and isInstance", () => {
+    const errors = [
+      [new InvalidOptionError({ path: "name", message: "must be a string" }), InvalidOptionError, "invalid-option"],
+      [new InvalidArgumentError({ argument: "pruneExecutions(keep)", message: "keep must be ≥ 0" }), InvalidArgumentError, "invalid-argument"],
+      [new StoreError({ message: "disk full" }), StoreError, "store"],
+      [new CorruptRecordError("bad row"), CorruptRecordError, "corrupt-record"],
+      [new CodecError({ path: "value", message: "functions cannot cross" }), CodecError, "codec"],
+      [new McpToolError("no such entity"), McpToolError, "mcp-tool"],
+      [new OpenApiResponseError({ operation: "GET /x", status: 404, statusText: "Not Found", excerpt: "" }), OpenApiResponseError, "openapi-response"],
+    ] as const;
+    const codes = new Set<string>();
+    for (const [error, type, code] of errors) {
+      expect(error).toBeInstanceOf(CodemodeError);
+      expect(CodemodeError.isInstance(error)).toBe(true);
+      expect(type.isInstance(error)).toBe(true);
+      expect(error.code).toBe(code);
+      codes.add(error.code);
+      for (const [other, otherType] of errors) if (other !== error) expect(otherType.isInstance(error)).toBe(false);
+    }
+    expect(codes.size).toBe(errors.length);
   });
 });

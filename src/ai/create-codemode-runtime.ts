@@ -2,8 +2,7 @@
  * `createCodemodeRuntime(options)`: the durable runtime plus `tool()`, which
  * makes the AI SDK `codemode` tool for it.
  */
-import { describeAllowedOrigins, OUTBOUND_CONNECTOR } from "../connectors/outbound-fetch.js";
-import type { Connector } from "../connectors/types.js";
+import { describeAllowedOrigins } from "../connectors/outbound-fetch.js";
 import { durableRuntimeFromResolved, type DurableRuntime } from "../runtime/durable-runtime.js";
 import { resolveRuntimeOptions, type DurableRuntimeOptions } from "../runtime/runtime-options.js";
 import {
@@ -43,9 +42,8 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions = {}): Cod
   // Resolved once: the runtime and the tool description share the same connectors.
   const resolved = resolveRuntimeOptions(options);
   const runtime = durableRuntimeFromResolved(resolved);
-  const connectors: Record<string, Connector> = { ...resolved.connectors };
-  // The built-in outbound connector is described as the global `fetch`, not as a namespace.
-  if (resolved.outbound !== undefined) delete connectors[OUTBOUND_CONNECTOR];
+  // The namespaces; the outbound connector is never one (it is described as the global `fetch`).
+  const { connectors } = resolved;
   const fetchOrigins = resolved.outbound === undefined ? undefined : describeAllowedOrigins(resolved.outbound.allow);
   return {
     ...runtime,

@@ -10,6 +10,7 @@
 import { fullConnectorDeclaration } from "../connectors/declarations.js";
 import { normaliseTerm, tokenize } from "../connectors/search-index.js";
 import type { Connector } from "../connectors/types.js";
+import { firstSentence } from "../shared/first-sentence.js";
 
 /** Characters of the whole description (≈ 4 characters per o200k token, so ≈ 900 tokens). */
 export const DEFAULT_DESCRIPTION_MAX_CHARS = 3600;
@@ -20,11 +21,6 @@ const HINT_METHOD_NAMES = 3;
 
 /** When to put full TypeScript declarations into the description. */
 export type InlineTypes = "auto" | boolean;
-
-function firstSentence(text: string): string {
-  const line = text.trim().split(/\r?\n/)[0] ?? "";
-  return /^(.+?[.!?])(\s|$)/.exec(line)?.[1] ?? line;
-}
 
 function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;

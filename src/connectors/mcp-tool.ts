@@ -4,6 +4,7 @@
  * into plain values for the program.
  */
 import { isRecord } from "@ai-sdk/provider-utils";
+import { McpToolError } from "../errors/mcp-tool-error.js";
 
 /** MCP tool annotations (MCP spec `ToolAnnotations`), as `@ai-sdk/mcp` copies them into `metadata.annotations`. */
 export interface McpToolAnnotations {
@@ -55,14 +56,6 @@ export function mcpPolicyDefaults(annotations: McpToolAnnotations): {
     requiresApproval: !readOnly && annotations.destructiveHint === true,
     allowsReexecute: readOnly,
   };
-}
-
-/** An MCP tool returned `isError: true`; its message is the text content. */
-export class McpToolError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "McpToolError";
-  }
 }
 
 function contentText(content: unknown): string | undefined {

@@ -15,6 +15,7 @@
 import { InvalidOptionError } from "../errors.js";
 import { originAllowed, parseOriginRule, type OriginRule } from "./outbound-origins.js";
 import type { ArgumentValidation, Connector, ConnectorCallContext } from "./types.js";
+import { isRecord } from "../shared/is-record.js";
 
 /** Journal connector name of outbound requests (reserved when `outbound` is set). */
 export const OUTBOUND_CONNECTOR = "outbound";
@@ -70,10 +71,6 @@ export interface OutboundResponse {
   redirected: boolean;
   headers: Record<string, string>;
   body: string;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Validates the `outbound` option; errors name `path` (`outbound.allow[0]`, …). */

@@ -11,13 +11,14 @@ import { buildConnector, wrappedSource } from "./connector.js";
 import { inputTypeOf } from "./declarations.js";
 import { toolSetToConnector } from "./tool-set-connector.js";
 import type { Connector, ConnectorMethod } from "./types.js";
+import { HOST_NAMESPACE } from "../shared/host-namespace.js";
 
 /**
- * Names a connector cannot take: the sandbox's own globals and the `snippets.`
- * prefix used by search paths.
+ * Names a connector cannot take: the sandbox's own globals, the host namespace
+ * the preludes use, and the `snippets.` prefix used by search paths.
  */
 const RESERVED_CONNECTOR_NAMES: ReadonlySet<string> = new Set([
-  "codemode", "snippets", "console", "globalThis", "undefined", "NaN", "Infinity", "eval",
+  "codemode", HOST_NAMESPACE, "snippets", "console", "globalThis", "undefined", "NaN", "Infinity", "eval",
   "Object", "Function", "Array", "Number", "String", "Boolean", "Symbol", "BigInt", "Math", "JSON",
   "Date", "RegExp", "Error", "TypeError", "RangeError", "SyntaxError", "ReferenceError", "EvalError",
   "URIError", "AggregateError", "Promise", "Proxy", "Reflect", "Map", "Set", "WeakMap", "WeakSet",

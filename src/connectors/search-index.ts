@@ -6,6 +6,7 @@
  */
 import MiniSearch from "minisearch";
 import type { SearchOutput, SearchResult } from "./types.js";
+import { firstSentence } from "../shared/first-sentence.js";
 
 /** One searchable entry. */
 export interface SearchDocument {
@@ -72,8 +73,7 @@ export function normaliseTerm(term: string): string | null {
 /** The first sentence (or line) of a description, cut to `SEARCH_DESCRIPTION_MAX_CHARS`. */
 export function summarise(description: string | undefined): string | undefined {
   if (description === undefined) return undefined;
-  const firstLine = description.trim().split(/\r?\n/)[0] ?? "";
-  const sentence = /^(.+?[.!?])(\s|$)/.exec(firstLine)?.[1] ?? firstLine;
+  const sentence = firstSentence(description);
   if (sentence === "") return undefined;
   return sentence.length > SEARCH_DESCRIPTION_MAX_CHARS ? `${sentence.slice(0, SEARCH_DESCRIPTION_MAX_CHARS - 1)}…` : sentence;
 }

@@ -5,9 +5,13 @@
  * nothing. Rejection ends the run (`rejected`) without undoing earlier calls.
  * A stale request changes nothing and says why.
  */
+import { err, ok, type Result } from "../shared/result.js";
 import { disposeExecution } from "./lifecycle-hooks.js";
-import { failure, runClaimedPass, storeFailure, type RuntimeCore } from "./runtime-core.js";
+import { failure, storeFailure } from "./failure-output.js";
+import { runClaimedPass } from "./run-claimed-pass.js";
+import type { RuntimeCore } from "./runtime-core.js";
 import type { LoadedExecution } from "./store/journal-store.js";
+import type { SnippetRecord } from "./store/records.js";
 import type { CodeModeOutput, ExecuteOptions, ExecutionStatus, RejectOutput } from "./types.js";
 
 const WHY_NOT_PAUSED: Record<ExecutionStatus, string> = {
@@ -38,29 +42,32 @@ function refusal(loaded: LoadedExecution, action: "approve" | "reject", seq: num
   return undefined;
 }
 
-async function load(core: RuntimeCore, executionId: string): Promise<LoadedExecution | CodeModeOutput> {
+async function load(core: RuntimeCore, executionId: string): Promise<Result<LoadedExecution, CodeModeOutput>> {
   try {
     const loaded = await core.store.load(executionId);
-    return loaded ?? failure(executionId, "not-found", `No execution ${executionId} in runtime "${core.options.name}".`);
+    return loaded === undefined
+      ? err(failure(executionId, "not-found", `No execution ${executionId} in runtime "${core.options.name}".`))
+      : ok(loaded);
   } catch (error) {
-    return storeFailure(executionId, error);
+    return err(storeFailure(executionId, error));
   }
 }
 
 /** Approves the pending call `seq` (or every pending call) and runs the next pass. */
 export async function approveExecution(core: RuntimeCore, { executionId, seq }: { executionId: string; seq?: number }, options: ExecuteOptions = {}): Promise<CodeModeOutput> {
-  const loaded = await load(core, executionId);
-  if ("status" in loaded) return loaded;
+  const read = await load(core, executionId);
+  if (!read.ok) return read.error;
+  const loaded = read.value;
   const refused = refusal(loaded, "approve", seq);
   if (refused !== undefined) return refused;
-  const missing = loaded.execution.connectors.filter((name) => !Object.prototype.hasOwnProperty.call(core.options.connectors, name));
+  const missing = loaded.execution.connectors.filter((name) => !Object.hasOwn(core.connectors, name));
   if (missing.length > 0) {
     return failure(executionId, "connector-missing", `Cannot resume execution ${executionId}: it was started with connector(s) ${missing.join(", ")}, which this runtime does not have. Configure them and approve again; the execution stays paused.`);
   }
   const { now, generateId, leaseMs } = core.options;
   const leaseToken = generateId();
   const at = now();
-  let snippets;
+  let snippets: SnippetRecord[];
   try {
     const won = await core.store.claimPaused({ executionId, leaseToken, leaseUntil: at + leaseMs, now: at, ...(seq === undefined ? {} : { seq }) });
     if (!won) return failure(executionId, "conflict", `Execution ${executionId} was changed by another invocation first (a concurrent approval or rejection). Nothing was run.`);
@@ -77,8 +84,9 @@ export async function approveExecution(core: RuntimeCore, { executionId, seq }: 
 
 /** Rejects a paused execution: it ends `rejected`; earlier calls stay applied (see rollback). */
 export async function rejectExecution(core: RuntimeCore, { executionId, seq, reason }: { executionId: string; seq?: number; reason?: string }): Promise<RejectOutput> {
-  const loaded = await load(core, executionId);
-  if ("status" in loaded) return loaded as RejectOutput;
+  const read = await load(core, executionId);
+  if (!read.ok) return read.error as RejectOutput;
+  const loaded = read.value;
   const refused = refusal(loaded, "reject", seq);
   if (refused !== undefined) return refused as RejectOutput;
   const target = seq === undefined ? "" : ` at call #${seq}`;
@@ -89,6 +97,6 @@ export async function rejectExecution(core: RuntimeCore, { executionId, seq, rea
   } catch (error) {
     return storeFailure(executionId, error) as RejectOutput;
   }
-  await disposeExecution(core.options, executionId, "rejected");
+  await disposeExecution(core.hooks, executionId, "rejected");
   return { status: "rejected", executionId };
 }

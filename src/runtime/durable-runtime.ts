@@ -12,10 +12,13 @@ import {
 } from "./housekeeping.js";
 import { checkJournalSize } from "./journal-values.js";
 import { rollbackExecution } from "./rollback.js";
-import { createRuntimeCore, failure, runClaimedPass, storeFailure, type RuntimeCore } from "./runtime-core.js";
+import { failure, storeFailure } from "./failure-output.js";
+import { runClaimedPass } from "./run-claimed-pass.js";
+import { createRuntimeCore, type RuntimeCore } from "./runtime-core.js";
 import { resolveRuntimeOptions, type DurableRuntimeOptions, type ResolvedRuntimeOptions } from "./runtime-options.js";
 import { deleteSnippet, listSnippets, saveSnippet, type SaveSnippetOutput } from "./snippets.js";
-import { storeOperation } from "./store-error.js";
+import { storeOperation } from "./store-operation.js";
+import type { SnippetRecord } from "./store/records.js";
 import type {
   CodeModeInput, CodeModeOutput, ExecuteOptions, ExecutionDetail, ExecutionSummary, PendingAction, RejectOutput, RollbackOutput, Snippet,
 } from "./types.js";
@@ -66,7 +69,7 @@ export interface DurableRuntime {
 }
 
 async function executeProgram(core: RuntimeCore, input: CodeModeInput, options: ExecuteOptions): Promise<CodeModeOutput> {
-  const { now, generateId, leaseMs, maxExecutions, connectors } = core.options;
+  const { now, generateId, leaseMs, maxExecutions } = core.options;
   const executionId = generateId();
   const code: unknown = (input as { code?: unknown } | undefined)?.code;
   if (typeof code !== "string" || code.trim() === "") {
@@ -76,8 +79,8 @@ async function executeProgram(core: RuntimeCore, input: CodeModeInput, options: 
   if (!size.ok) return failure(executionId, "limit", size.error);
   const createdAt = now();
   const leaseToken = generateId();
-  const connectorNames = Object.keys(connectors);
-  let snippets;
+  const connectorNames = Object.keys(core.connectors);
+  let snippets: SnippetRecord[];
   try {
     await core.store.startExecution({
       executionId, code, connectors: connectorNames, now: createdAt, leaseToken, leaseUntil: createdAt + leaseMs, keep: maxExecutions,
@@ -95,8 +98,8 @@ async function executeProgram(core: RuntimeCore, input: CodeModeInput, options: 
 }
 
 /**
- * Creates the durable runtime. Options are validated here (a bad option throws
- * `InvalidOptionError` naming its path); the schema is migrated on first use.
+ * Creates the durable runtime (internal: users call `createCodemodeRuntime`, which adds `tool()`). Options
+ * are validated here (a bad option throws `InvalidOptionError` naming its path); the schema is migrated on first use.
  *
  * @example
  * const runtime = createDurableRuntime({ connectors: { github }, store: "file:codemode.db" });
@@ -148,7 +151,7 @@ export function durableRuntimeFromResolved(resolved: ResolvedRuntimeOptions): Du
     async close() {
       if (closed) return;
       closed = true;
-      if (resolved.ownsExecutor) await resolved.executor.dispose();
+      if (core.ownsExecutor) await core.executor.dispose();
       if (core.opened.owned) core.opened.client.close();
     },
   };

@@ -4,10 +4,11 @@
  * never pruned; they end through `expirePaused` (or an explicit delete), which
  * disposes their execution resources.
  */
+import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import { disposeExecution } from "./lifecycle-hooks.js";
 import { DEFAULT_PAUSED_MAX_AGE_MS } from "./runtime-options.js";
 import type { RuntimeCore } from "./runtime-core.js";
-import { storeOperation } from "./store-error.js";
+import { storeOperation } from "./store-operation.js";
 import type { ExpiredExecution } from "./store/journal-store.js";
 import { TERMINAL_EXECUTION_STATUSES } from "./store/records.js";
 
@@ -23,7 +24,10 @@ export interface ExpirePausedOutput {
  */
 export async function expirePaused(core: RuntimeCore, { maxAgeMs = DEFAULT_PAUSED_MAX_AGE_MS }: { maxAgeMs?: number } = {}): Promise<ExpirePausedOutput> {
   if (typeof maxAgeMs !== "number" || !Number.isFinite(maxAgeMs) || maxAgeMs < 0) {
-    throw new RangeError(`expirePaused({ maxAgeMs }): maxAgeMs must be a non-negative number of milliseconds (got ${String(maxAgeMs)})`);
+    throw new InvalidArgumentError({
+      argument: "expirePaused({ maxAgeMs })",
+      message: `maxAgeMs must be a non-negative number of milliseconds (got ${String(maxAgeMs)})`,
+    });
   }
   const now = core.options.now();
   const expired = await storeOperation("expire stale executions", () =>
@@ -34,7 +38,7 @@ export async function expirePaused(core: RuntimeCore, { maxAgeMs = DEFAULT_PAUSE
       pausedMessage: `Expired: nobody approved or rejected this execution within ${maxAgeMs} ms.`,
     }),
   );
-  for (const entry of expired) await disposeExecution(core.options, entry.executionId, entry.status);
+  for (const entry of expired) await disposeExecution(core.hooks, entry.executionId, entry.status);
   return { expired };
 }
 
@@ -44,14 +48,16 @@ export async function deleteExecution(core: RuntimeCore, executionId: string): P
   if (loaded === undefined) return { deleted: false };
   const deleted = await storeOperation("delete the execution", () => core.store.deleteExecution(executionId));
   if (deleted && !TERMINAL_EXECUTION_STATUSES.includes(loaded.execution.status)) {
-    await disposeExecution(core.options, executionId, "error");
+    await disposeExecution(core.hooks, executionId, "error");
   }
   return { deleted };
 }
 
 /** Deletes terminal executions beyond the newest `keep` (default `maxExecutions`). */
 export async function pruneExecutions(core: RuntimeCore, keep = core.options.maxExecutions): Promise<{ deleted: string[] }> {
-  if (!Number.isSafeInteger(keep) || keep < 0) throw new RangeError(`pruneExecutions(keep): keep must be a non-negative integer (got ${String(keep)})`);
+  if (!Number.isSafeInteger(keep) || keep < 0) {
+    throw new InvalidArgumentError({ argument: "pruneExecutions(keep)", message: `keep must be a non-negative integer (got ${String(keep)})` });
+  }
   return { deleted: await storeOperation("prune executions", () => core.store.prune(keep)) };
 }
 
@@ -63,5 +69,5 @@ export async function clearHistory(core: RuntimeCore): Promise<{ deleted: string
 /** Drops every row of this runtime name (executions, calls, snippets); unfinished runs are disposed. */
 export async function destroyRuntimeData(core: RuntimeCore): Promise<void> {
   const unfinished = await storeOperation("destroy this runtime's data", () => core.store.destroy());
-  for (const executionId of unfinished) await disposeExecution(core.options, executionId, "error");
+  for (const executionId of unfinished) await disposeExecution(core.hooks, executionId, "error");
 }

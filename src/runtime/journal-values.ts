@@ -4,7 +4,8 @@
  * 1,000,000-character limit, and canonical strings for argument comparison.
  */
 import { canonicalizeValue, deserializeValue, serializeValue } from "../sandbox/codec.js";
-import { messageOf } from "./error-message.js";
+import { messageOf } from "../shared/message-of.js";
+import { err, ok, type Result } from "../shared/result.js";
 
 /**
  * Largest journaled value, in characters once serialized (code, arguments,
@@ -13,8 +14,8 @@ import { messageOf } from "./error-message.js";
  */
 export const MAX_JOURNAL_VALUE_CHARS = 1_000_000;
 
-/** A value serialized for the journal, or why it cannot be. */
-export type JournalEncoding = { ok: true; text: string } | { ok: false; error: string };
+/** A value serialized for the journal (its codec text), or why it cannot be. */
+export type JournalEncoding = Result<string>;
 
 const ADVICE =
   "Store large or unusual data outside the run (a file, a bucket, a database row) and pass a small reference such as an id or a path instead.";
@@ -25,7 +26,7 @@ export function encodeJournalValue(value: unknown, what: string): JournalEncodin
   try {
     text = serializeValue(value, { path: what });
   } catch (error) {
-    return { ok: false, error: `${what} cannot be journaled: ${messageOf(error)}. ${ADVICE}` };
+    return err(`${what} cannot be journaled: ${messageOf(error)}. ${ADVICE}`);
   }
   return checkJournalSize(text, what);
 }
@@ -33,12 +34,14 @@ export function encodeJournalValue(value: unknown, what: string): JournalEncodin
 /** Enforces {@link MAX_JOURNAL_VALUE_CHARS} on an already serialized text. */
 export function checkJournalSize(text: string, what: string): JournalEncoding {
   if (text.length > MAX_JOURNAL_VALUE_CHARS) {
-    return {
-      ok: false,
-      error: `${what} is ${text.length.toLocaleString("en-US")} characters once serialized, over the journal's limit of ${MAX_JOURNAL_VALUE_CHARS.toLocaleString("en-US")}. It is never truncated, because a replay must see the same data. ${ADVICE}`,
-    };
+    const size = text.length.toLocaleString("en-US");
+    const limit = MAX_JOURNAL_VALUE_CHARS.toLocaleString("en-US");
+    return err(
+      `${what} is ${size} characters once serialized, over the journal's limit of ${limit}. ` +
+        `It is never truncated, because a replay must see the same data. ${ADVICE}`,
+    );
   }
-  return { ok: true, text };
+  return ok(text);
 }
 
 /** Reads a journaled value back, types intact. Throws `CodecError` for a corrupt value. */

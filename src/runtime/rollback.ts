@@ -10,10 +10,11 @@
 import { decodeJournalValue } from "./journal-values.js";
 import { disposeExecution } from "./lifecycle-hooks.js";
 import type { RuntimeCore } from "./runtime-core.js";
-import { STEP_CONNECTOR } from "./step-binding.js";
+import { STEP_CONNECTOR } from "./pass/step-policy.js";
+import type { LoadedExecution } from "./store/journal-store.js";
 import type { CallJournalRecord } from "./store/records.js";
 import type { RollbackOutput } from "./types.js";
-import { messageOf } from "./error-message.js";
+import { messageOf } from "../shared/message-of.js";
 
 /**
  * Written to an applied call's `error` just before its `revert` runs and cleared with the
@@ -32,8 +33,8 @@ function refused(executionId: string, kind: "not-found" | "stale" | "conflict" |
 }
 
 async function revertOne(core: RuntimeCore, executionId: string, token: string, call: CallJournalRecord, tally: Tally): Promise<void> {
-  const connector = core.options.connectors[call.connector];
-  const method = connector !== undefined && Object.prototype.hasOwnProperty.call(connector.methods, call.method) ? connector.methods[call.method] : undefined;
+  const connector = core.connectors[call.connector];
+  const method = connector !== undefined && Object.hasOwn(connector.methods, call.method) ? connector.methods[call.method] : undefined;
   if (method?.revert === undefined) {
     tally.skipped.push(call.seq);
     return;
@@ -63,7 +64,7 @@ async function revertOne(core: RuntimeCore, executionId: string, token: string, 
 /** Rolls back an ended execution. */
 export async function rollbackExecution(core: RuntimeCore, { executionId }: { executionId: string }): Promise<RollbackOutput> {
   const tally: Tally = { reverted: [], skipped: [], errors: [] };
-  let loaded;
+  let loaded: LoadedExecution | undefined;
   try {
     loaded = await core.store.load(executionId);
   } catch (error) {
@@ -82,14 +83,14 @@ export async function rollbackExecution(core: RuntimeCore, { executionId }: { ex
     if (!claimed) return refused(executionId, "conflict", `Execution ${executionId} is being changed by another invocation (another rollback?). Nothing was reverted.`);
     const applied = calls.filter((call) => call.status === "applied" && call.connector !== STEP_CONNECTOR).sort((a, b) => b.seq - a.seq);
     for (const call of applied) {
-      if (!Object.prototype.hasOwnProperty.call(core.options.connectors, call.connector)) tally.skipped.push(call.seq);
+      if (!Object.hasOwn(core.connectors, call.connector)) tally.skipped.push(call.seq);
       else await revertOne(core, executionId, token, call, tally);
     }
     await core.store.finishRollback({ executionId, token, rolledBack: tally.reverted.length > 0, now: now() });
   } catch (error) {
     return refused(executionId, "store", `The journal database failed during rollback (${messageOf(error)}). Reverted so far: ${tally.reverted.join(", ") || "none"}.`, tally);
   }
-  if (tally.reverted.length > 0) await disposeExecution(core.options, executionId, "rolled_back");
+  if (tally.reverted.length > 0) await disposeExecution(core.hooks, executionId, "rolled_back");
   if (tally.reverted.length > 0 || execution.status === "rolled_back") return { status: "rolled_back", executionId, ...tally };
   const why = tally.errors.length > 0
     ? `every revert failed: ${tally.errors.map((entry) => `#${entry.seq}: ${entry.error}`).join("; ")}`

@@ -5,14 +5,15 @@
  */
 import type { ToolSet } from "@ai-sdk/provider-utils";
 import {
-  OUTBOUND_CONNECTOR, outboundFetchConnector, resolveOutboundFetchOptions, type OutboundFetchOptions, type ResolvedOutboundFetchOptions,
+  OUTBOUND_CONNECTOR, resolveOutboundFetchOptions, type OutboundFetchOptions, type ResolvedOutboundFetchOptions,
 } from "../connectors/outbound-fetch.js";
 import { resolveConnector } from "../connectors/resolve-connector.js";
 import type { Connector } from "../connectors/types.js";
 import { InvalidOptionError } from "../errors.js";
-import { resolveExecutorOptions, type QuickJSExecutorOptions } from "../sandbox/executor-options.js";
-import { QuickJSExecutor } from "../sandbox/quickjs-executor.js";
+import { resolveExecutorOptions, type QuickJSExecutorOptions, type ResolvedExecutorOptions } from "../sandbox/executor-options.js";
 import type { Executor } from "../sandbox/types.js";
+import { assertKnownKeys } from "../shared/known-keys.js";
+import { isRecord } from "../shared/is-record.js";
 import { MAX_JOURNAL_VALUE_CHARS } from "./journal-values.js";
 import { defaultStoreOptions, isLibsqlClient, type CodemodeStoreOptions, type StoreOption } from "./store/open-store.js";
 import type { Client } from "@libsql/client";
@@ -88,16 +89,27 @@ export interface DurableRuntimeOptions {
   };
 }
 
-/** Fully resolved options. */
+/** Top-level keys of {@link DurableRuntimeOptions}; any other key is refused with the closest known one. */
+const RUNTIME_OPTION_KEYS = [
+  "connectors", "tools", "store", "executor", "name", "maxExecutions", "transformResult", "limits", "outbound", "_internal",
+] as const satisfies ReadonlyArray<keyof DurableRuntimeOptions>;
+/** Keys of `limits` (the executor's budgets; `isolation` and `poolSize` are accepted as the executor takes them). */
+const LIMIT_KEYS = [
+  "timeoutMs", "memoryLimitBytes", "maxStackBytes", "maxLogChars", "maxSourceChars", "isolation", "poolSize",
+] as const satisfies ReadonlyArray<keyof QuickJSExecutorOptions>;
+const INTERNAL_KEYS = ["now", "generateId", "leaseMs", "inflightGraceMs", "hookTimeoutMs", "env"] as const;
+
+/** Fully resolved options: values only (the runtime core builds the executor and the outbound connector). */
 export interface ResolvedRuntimeOptions {
-  /** Every connector, including the built-in `outbound` one when `outbound` is set. */
+  /** The connector namespaces (the built-in outbound connector is not one: see `outbound`). */
   connectors: Record<string, Connector>;
   /** The validated `outbound` option, if any. */
   outbound: ResolvedOutboundFetchOptions | undefined;
   store: Client | CodemodeStoreOptions;
-  executor: Executor;
-  /** Whether the runtime created (and so disposes) the executor. */
-  ownsExecutor: boolean;
+  /** The caller's executor; undefined: the runtime creates a `QuickJSExecutor` with `limits` (and disposes it). */
+  executor: Executor | undefined;
+  /** The default executor's budgets, resolved. */
+  limits: ResolvedExecutorOptions;
   name: string;
   maxExecutions: number;
   transformResult: ((result: unknown, info: TransformResultInfo) => unknown) | undefined;
@@ -108,10 +120,6 @@ export interface ResolvedRuntimeOptions {
   hookTimeoutMs: number;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null;
-}
-
 function resolveStore(store: unknown, env: Record<string, string | undefined>): Client | CodemodeStoreOptions {
   if (store === undefined) return defaultStoreOptions(env);
   if (typeof store === "string") {
@@ -119,7 +127,7 @@ function resolveStore(store: unknown, env: Record<string, string | undefined>): 
     return { url: store };
   }
   if (isLibsqlClient(store)) return store;
-  if (isObject(store) && typeof store["url"] === "string" && store["url"] !== "") {
+  if (isRecord(store) && typeof store["url"] === "string" && store["url"] !== "") {
     if (store["authToken"] !== undefined && typeof store["authToken"] !== "string") {
       throw new InvalidOptionError({ path: "store.authToken", message: "must be a string" });
     }
@@ -139,11 +147,11 @@ function positiveInteger(path: string, value: unknown, fallback: number): number
 function resolveConnectors(options: DurableRuntimeOptions): Record<string, Connector> {
   const connectors: Record<string, Connector> = {};
   if (options.connectors !== undefined) {
-    if (!isObject(options.connectors)) throw new InvalidOptionError({ path: "connectors", message: "must be an object of name → ToolSet or Connector" });
+    if (!isRecord(options.connectors)) throw new InvalidOptionError({ path: "connectors", message: "must be an object of name → ToolSet or Connector" });
     for (const [name, value] of Object.entries(options.connectors)) connectors[name] = resolveConnector(name, value);
   }
   if (options.tools !== undefined) {
-    if (Object.prototype.hasOwnProperty.call(connectors, "tools")) {
+    if (Object.hasOwn(connectors, "tools")) {
       throw new InvalidOptionError({ path: "tools", message: "conflicts with connectors.tools: both would be the global `tools`" });
     }
     connectors["tools"] = resolveConnector("tools", options.tools);
@@ -151,22 +159,25 @@ function resolveConnectors(options: DurableRuntimeOptions): Record<string, Conne
   return connectors;
 }
 
-/** The `outbound` option validated, and its connector added under the reserved name `outbound`. */
+/** The `outbound` option validated; its connector will be journaled under the reserved name `outbound`. */
 function resolveOutbound(options: DurableRuntimeOptions, connectors: Record<string, Connector>): ResolvedOutboundFetchOptions | undefined {
   if (options.outbound === undefined) return undefined;
   const outbound = resolveOutboundFetchOptions(options.outbound, "outbound", MAX_JOURNAL_VALUE_CHARS);
-  if (Object.prototype.hasOwnProperty.call(connectors, OUTBOUND_CONNECTOR)) {
+  if (Object.hasOwn(connectors, OUTBOUND_CONNECTOR)) {
     throw new InvalidOptionError({ path: `connectors.${OUTBOUND_CONNECTOR}`, message: "is reserved for outbound fetch when the outbound option is set; rename the connector" });
   }
-  if (Object.prototype.hasOwnProperty.call(connectors, "fetch")) {
+  if (Object.hasOwn(connectors, "fetch")) {
     throw new InvalidOptionError({ path: "connectors.fetch", message: "conflicts with the outbound option: both would be the global `fetch`" });
   }
-  connectors[OUTBOUND_CONNECTOR] = outboundFetchConnector(outbound);
   return outbound;
 }
 
 /** Validates the options and fills every default. */
 export function resolveRuntimeOptions(options: DurableRuntimeOptions = {}): ResolvedRuntimeOptions {
+  if (typeof options !== "object" || options === null) throw new InvalidOptionError({ path: "options", message: "must be an object" });
+  assertKnownKeys(options, RUNTIME_OPTION_KEYS, "options");
+  if (options.limits !== undefined && isRecord(options.limits)) assertKnownKeys(options.limits, LIMIT_KEYS, "limits");
+  if (options._internal !== undefined && isRecord(options._internal)) assertKnownKeys(options._internal, INTERNAL_KEYS, "_internal");
   const internal = options._internal ?? {};
   const env = internal.env ?? process.env;
   const name = options.name ?? DEFAULT_RUNTIME_NAME;
@@ -174,18 +185,17 @@ export function resolveRuntimeOptions(options: DurableRuntimeOptions = {}): Reso
   if (options.transformResult !== undefined && typeof options.transformResult !== "function") {
     throw new InvalidOptionError({ path: "transformResult", message: "must be a function (result, info) => value" });
   }
-  if (options.executor !== undefined && (!isObject(options.executor) || typeof options.executor.run !== "function")) {
+  if (options.executor !== undefined && (!isRecord(options.executor) || typeof options.executor.run !== "function")) {
     throw new InvalidOptionError({ path: "executor", message: "must implement run(request) and dispose()" });
   }
-  const limits = resolveExecutorOptions(options.limits ?? {}, "limits");
   const connectors = resolveConnectors(options);
   const outbound = resolveOutbound(options, connectors);
   return {
     connectors,
     outbound,
     store: resolveStore(options.store, env),
-    executor: options.executor ?? new QuickJSExecutor({ ...options.limits, timeoutMs: limits.timeoutMs }),
-    ownsExecutor: options.executor === undefined,
+    executor: options.executor,
+    limits: resolveExecutorOptions(options.limits ?? {}, "limits"),
     name,
     maxExecutions: positiveInteger("maxExecutions", options.maxExecutions, DEFAULT_MAX_EXECUTIONS),
     transformResult: options.transformResult,

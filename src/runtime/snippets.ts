@@ -2,10 +2,10 @@
  * Snippets (SPEC §4): an execution's code saved under a name with the
  * connector list of that execution; `codemode.run(name, input)` runs it.
  */
-import { messageOf } from "./error-message.js";
+import { messageOf } from "../shared/message-of.js";
 import { snippetView } from "./execution-views.js";
 import type { RuntimeCore } from "./runtime-core.js";
-import { storeOperation } from "./store-error.js";
+import { storeOperation } from "./store-operation.js";
 import type { Snippet } from "./types.js";
 
 /** Output of `saveSnippet`. */

@@ -12,19 +12,10 @@ import { normalizeProgram } from "./normalize-program.js";
 import type { HostCaller, HostReply, SessionBinding } from "./session-types.js";
 import type { CodeBindingFunction, CodeBindingNamespace, CodeRunRequest, CodeRunResult, Executor, ExecutorFailureKind } from "./types.js";
 import { WorkerPoolBackend } from "./worker-pool-backend.js";
+import { messageOf } from "../shared/message-of.js";
 
 function failure(kind: ExecutorFailureKind, message: string, logs: string[] = []): CodeRunResult {
   return { logs, error: { kind, message } };
-}
-
-function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  if (typeof error === "string") return error;
-  try {
-    return JSON.stringify(error) ?? String(error);
-  } catch {
-    return String(error);
-  }
 }
 
 /** A message when `bindings` is not a list of `{ global: string, functions: object }` (a host programming error). */

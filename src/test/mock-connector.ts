@@ -34,7 +34,7 @@ export interface MockConnector extends Connector {
  *
  * @example
  * const shop = createMockConnector("shop", { methods: { buy: { requiresApproval: true, revert: true } } });
- * const runtime = createDurableRuntime({ connectors: { shop } });
+ * const runtime = createCodemodeRuntime({ connectors: { shop } });
  * // … shop.ledger.count("shop.buy") === 1
  */
 export function createMockConnector(

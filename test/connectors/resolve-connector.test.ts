@@ -83,6 +83,8 @@ describe("resolveConnector: hand-written connectors", () => {
   it("rejects unusable names and values", () => {
     expectInvalidOption(() => resolveConnector("my-api", {}), "connectors.my-api", /identifier/);
     expectInvalidOption(() => resolveConnector("codemode", {}), "connectors.codemode", /reserved/);
+    // The host namespace the preludes use: a connector of that name would be silently shadowed.
+    expectInvalidOption(() => resolveConnector("__codemode_host", {}), "connectors.__codemode_host", /reserved name "__codemode_host"/);
     expectInvalidOption(() => resolveConnector("Math", {}), "connectors.Math", /reserved/);
     expectInvalidOption(() => resolveConnector("x", 42 as unknown as Connector), "connectors.x", /ToolSet/);
     expectInvalidOption(() => resolveConnector("tools", null as unknown as Connector), "tools");

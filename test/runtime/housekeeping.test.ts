@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ConnectorLifecycleContext } from "../../src/connectors/types.js";
 import { createMockConnector } from "../../src/test/index.js";
 import { memoryClient, testRuntime } from "./runtime-fixture.js";
+import { InvalidArgumentError } from "../../src/errors.js";
 
 function tracked() {
   const connector = createMockConnector("svc", { methods: { go: {}, gate: { requiresApproval: true } } });
@@ -67,8 +68,9 @@ describe("retention and cleanup", () => {
       [dead.executionId, "completed"], [dead.executionId, "error"], [paused.executionId, "rejected"],
     ]);
     expect(await runtime.approve({ executionId: paused.executionId })).toMatchObject({ kind: "stale" });
-    await expect(runtime.expirePaused({ maxAgeMs: -1 })).rejects.toThrow(RangeError);
-    await expect(runtime.pruneExecutions(-1)).rejects.toThrow(RangeError);
+    await expect(runtime.expirePaused({ maxAgeMs: -1 })).rejects.toThrow(InvalidArgumentError);
+    await expect(runtime.expirePaused({ maxAgeMs: -1 })).rejects.toThrow(/^expirePaused\(\{ maxAgeMs \}\): maxAgeMs must be/);
+    await expect(runtime.pruneExecutions(-1)).rejects.toThrow(InvalidArgumentError);
   });
 
   it("two names keep separate histories and snippets in one database", async () => {

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { InvalidOptionError } from "../../src/errors.js";
 import { createDurableRuntime } from "../../src/runtime/durable-runtime.js";
+import { DEFAULT_TIMEOUT_MS } from "../../src/sandbox/executor-options.js";
 import { DEFAULT_MAX_EXECUTIONS, resolveRuntimeOptions } from "../../src/runtime/runtime-options.js";
 import { defaultStoreOptions } from "../../src/runtime/store/open-store.js";
 import { memoryClient, sharedExecutor } from "./runtime-fixture.js";
@@ -12,8 +13,41 @@ describe("resolveRuntimeOptions", () => {
   it("fills defaults", () => {
     const executor = sharedExecutor();
     const resolved = resolveRuntimeOptions({ executor, _internal: { env: {} } });
-    expect(resolved).toMatchObject({ name: "default", maxExecutions: DEFAULT_MAX_EXECUTIONS, store: { url: "file:.codemode/codemode.db" }, ownsExecutor: false });
+    expect(resolved).toMatchObject({ name: "default", maxExecutions: DEFAULT_MAX_EXECUTIONS, store: { url: "file:.codemode/codemode.db" } });
+    expect(resolved.executor).toBe(executor);
+    expect(resolved.limits.timeoutMs).toBe(DEFAULT_TIMEOUT_MS);
     expect(resolved.connectors).toEqual({});
+  });
+
+  it("resolves values only: no executor is built and the outbound connector is not a namespace", () => {
+    const resolved = resolveRuntimeOptions({ limits: { timeoutMs: 1234 }, outbound: { allow: ["https://example.com"], fetch: globalThis.fetch } });
+    expect(resolved.executor).toBeUndefined();
+    expect(resolved.limits.timeoutMs).toBe(1234);
+    expect(Object.keys(resolved.connectors)).toEqual([]);
+    expect(resolved.outbound).toBeDefined();
+  });
+
+  it("refuses a connector named __codemode_host (the preludes' host namespace) with a clear InvalidOptionError", () => {
+    const connector = { methods: { ping: { execute: async () => "pong" } } };
+    expect(() => resolveRuntimeOptions({ executor: sharedExecutor(), connectors: { __codemode_host: connector } }))
+      .toThrow(/connectors\.__codemode_host uses the reserved name "__codemode_host"/);
+  });
+
+  it("refuses unknown keys in the options, limits and _internal with the path and the closest known key", () => {
+    const refused = (options: unknown, path: string, closest: string): void => {
+      let thrown: unknown;
+      try {
+        resolveRuntimeOptions(options as Parameters<typeof resolveRuntimeOptions>[0]);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(InvalidOptionError.isInstance(thrown)).toBe(true);
+      expect((thrown as InvalidOptionError).path).toBe(path);
+      expect((thrown as InvalidOptionError).message).toContain(`"${closest}"`);
+    };
+    refused({ executor: sharedExecutor(), maxExecution: 3 }, "options.maxExecution", "maxExecutions");
+    refused({ executor: sharedExecutor(), limits: { timeoutMS: 5 } }, "limits.timeoutMS", "timeoutMs");
+    refused({ executor: sharedExecutor(), _internal: { leaseMS: 5 } }, "_internal.leaseMS", "leaseMs");
   });
 
   it("picks the store from the environment in order", () => {

@@ -1,6 +1,6 @@
 import type { Client } from "@libsql/client";
 import { describe, expect, it } from "vitest";
-import { StoreError } from "../../src/runtime/store-error.js";
+import { StoreError } from "../../src/errors.js";
 import { createMockConnector } from "../../src/test/index.js";
 import { memoryClient, testRuntime } from "./runtime-fixture.js";
 

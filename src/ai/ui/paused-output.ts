@@ -7,6 +7,7 @@ import type { CodeModeOutput, PendingAction } from "../../runtime/types.js";
 import { toModelJson } from "../codemode-model-output.js";
 import { toCodemodeApprovalDescriptor } from "./approval-descriptor.js";
 import { createCodemodeApprovalId } from "./approval-id.js";
+import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
 
 /** A codemode result that waits for approval. */
 export type PausedCodemodeOutput = Extract<CodeModeOutput, { status: "paused" }>;
@@ -33,7 +34,9 @@ export function isPausedCodemodeOutput(output: unknown): output is PausedCodemod
  */
 export function nextPendingAction(output: PausedCodemodeOutput): PendingAction {
   const [first, ...rest] = output.pending;
-  if (first === undefined) throw new TypeError("a paused codemode output has at least one pending action");
+  if (first === undefined) {
+    throw new InvalidArgumentError({ argument: "nextPendingAction(output)", message: "a paused codemode output has at least one pending action" });
+  }
   return rest.reduce((lowest, action) => (action.seq < lowest.seq ? action : lowest), first);
 }
 

@@ -6,6 +6,7 @@
  */
 import type { OpenApiOperation } from "./collect-operations.js";
 import type { OpenApiParameter } from "./operation-input.js";
+import { isRecord } from "../../shared/is-record.js";
 
 /** A request ready for `fetch`, minus the host's own headers. */
 export interface BuiltRequest {
@@ -16,8 +17,8 @@ export interface BuiltRequest {
 
 type Input = Record<string, unknown>;
 
-function isRecord(value: unknown): value is Input {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array);
+function isInput(value: unknown): value is Input {
+  return isRecord(value) && !(value instanceof Uint8Array);
 }
 
 /** Lone surrogates become U+FFFD, as `URLSearchParams` does, so `encodeURIComponent` never throws. */
@@ -32,7 +33,7 @@ function scalar(value: unknown): string {
 /** `style: simple` (path and header): `a,b,c`; objects `k,v,k2,v2`, exploded `k=v,k2=v2`. */
 function simple(value: unknown, explode: boolean, encode: (text: string) => string): string {
   if (Array.isArray(value)) return value.map((item) => encode(scalar(item))).join(",");
-  if (isRecord(value)) {
+  if (isInput(value)) {
     return Object.entries(value)
       .map(([key, item]) => (explode ? `${encode(scalar(key))}=${encode(scalar(item))}` : `${encode(scalar(key))},${encode(scalar(item))}`))
       .join(",");
@@ -47,7 +48,7 @@ function pathValue(parameter: OpenApiParameter, value: unknown): string {
     if (Array.isArray(value) && parameter.explode) {
       return value.map((item) => `;${parameter.name}=${encodeURIComponent(scalar(item))}`).join("");
     }
-    if (isRecord(value) && parameter.explode) return `;${encoded.replaceAll(",", ";")}`;
+    if (isInput(value) && parameter.explode) return `;${encoded.replaceAll(",", ";")}`;
     return `;${parameter.name}=${encoded}`;
   }
   return encoded;
@@ -61,7 +62,7 @@ function appendQuery(search: URLSearchParams, parameter: OpenApiParameter, value
     else search.append(name, value.map(scalar).join(style === "spaceDelimited" ? " " : style === "pipeDelimited" ? "|" : ","));
     return;
   }
-  if (isRecord(value)) {
+  if (isInput(value)) {
     if (style === "deepObject") for (const [key, item] of Object.entries(value)) search.append(`${name}[${key}]`, scalar(item));
     else if (explode) for (const [key, item] of Object.entries(value)) search.append(key, scalar(item));
     else search.append(name, Object.entries(value).flatMap(([key, item]) => [key, scalar(item)]).join(","));
@@ -80,7 +81,7 @@ function encodeBody(encoding: string, value: unknown): BodyInit {
       return JSON.stringify(value);
     case "form": {
       const form = new URLSearchParams();
-      if (isRecord(value)) {
+      if (isInput(value)) {
         for (const [key, item] of Object.entries(value)) {
           if (item === undefined) continue;
           if (Array.isArray(item)) for (const entry of item) form.append(key, scalar(entry));
@@ -91,7 +92,7 @@ function encodeBody(encoding: string, value: unknown): BodyInit {
     }
     case "multipart": {
       const form = new FormData();
-      if (isRecord(value)) {
+      if (isInput(value)) {
         for (const [key, item] of Object.entries(value)) {
           if (item === undefined) continue;
           if (item instanceof Uint8Array || item instanceof ArrayBuffer) form.append(key, toBlob(item));

@@ -9,6 +9,7 @@ import { operationInput, type OpenApiParameter, type OpenApiRequestBody } from "
 import { operationBaseName, uniqueName } from "./operation-name.js";
 import { responseSchema } from "./response-schema.js";
 import type { SchemaBundler } from "./schema-bundler.js";
+import { isRecord } from "../../shared/is-record.js";
 
 /** HTTP methods an OpenAPI path item can hold. */
 /** The HTTP methods an OpenAPI path item can hold operations for. */
@@ -51,10 +52,6 @@ export interface OpenApiOperation {
 export const DEFAULT_DESCRIPTION_MAX_CHARS = 300;
 
 type DocRecord = Record<string, unknown>;
-
-function isRecord(value: unknown): value is DocRecord {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function text(value: unknown): string | undefined {
   return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;

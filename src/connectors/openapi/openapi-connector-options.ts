@@ -4,6 +4,7 @@
 import { InvalidOptionError } from "../../errors.js";
 import type { ConnectorMethod, ReplayPolicy } from "../types.js";
 import type { HttpMethod, OpenApiOperationInfo } from "./collect-operations.js";
+import { isRecord } from "../../shared/is-record.js";
 
 /** Headers the host adds to every request (credentials, user agent). */
 export type OpenApiHeaders = Record<string, string>;
@@ -76,10 +77,6 @@ export interface ResolvedOpenApiConnectorOptions {
   requireApproval: (operation: OpenApiOperationInfo) => boolean;
   replay: ReplayPolicy;
   include: (operation: OpenApiOperationInfo) => boolean;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function checkReplay(value: unknown, path: string): ReplayPolicy | undefined {

@@ -18,6 +18,7 @@ import { parseOpenApiDocument } from "./parse-openapi-document.js";
 import { readResponse } from "./read-response.js";
 import { collectSecrets, redactText } from "./redact-secrets.js";
 import { createSchemaBundler } from "./schema-bundler.js";
+import { isRecord } from "../../shared/is-record.js";
 
 /** How much of the API's own description the connector description keeps. */
 export const DEFAULT_CONNECTOR_DESCRIPTION_MAX_CHARS = 300;
@@ -27,10 +28,6 @@ const INSTRUCTIONS =
   "properties named like the parameter, and the request body (when the operation has one) under " +
   "`body`, e.g. `{ owner, repo, state, body: { title } }`. The result is the parsed response body. " +
   "A non-2xx response rejects with an error giving the HTTP status and the start of the response body.";
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function connectorDescription(document: Record<string, unknown>): string | undefined {
   const info = isRecord(document["info"]) ? document["info"] : {};

@@ -7,6 +7,7 @@ import type { JSONSchema7 } from "@ai-sdk/provider";
 import { InvalidOptionError } from "../../errors.js";
 import { encodingOf, pickMediaType, type BodyEncoding } from "./media-type.js";
 import type { SchemaBundler } from "./schema-bundler.js";
+import { isRecord } from "../../shared/is-record.js";
 
 /** Where a parameter goes in the request. */
 export type ParameterLocation = "path" | "query" | "header" | "cookie";
@@ -35,10 +36,6 @@ const LOCATIONS: readonly ParameterLocation[] = ["path", "query", "header", "coo
 const DEFAULT_STYLE: Record<ParameterLocation, string> = { path: "simple", query: "form", header: "simple", cookie: "form" };
 
 type DocRecord = Record<string, unknown>;
-
-function isRecord(value: unknown): value is DocRecord {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function text(value: unknown): string | undefined {
   return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;

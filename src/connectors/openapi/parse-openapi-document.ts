@@ -11,6 +11,7 @@
 import { $RefParser } from "@apidevtools/json-schema-ref-parser";
 import { CORE_SCHEMA, load as loadYaml } from "js-yaml";
 import { InvalidOptionError } from "../../errors.js";
+import { isRecord } from "../../shared/is-record.js";
 
 /** A parsed document whose non-schema `$ref`s are resolved. */
 export interface ParsedOpenApiDocument {
@@ -19,10 +20,6 @@ export interface ParsedOpenApiDocument {
   document: Record<string, unknown>;
   /** Resolves a local JSON pointer (`#/components/schemas/Pet`) in the document. Throws when it is missing. */
   resolvePointer: (pointer: string) => unknown;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function parseText(text: string): unknown {

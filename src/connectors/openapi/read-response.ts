@@ -5,25 +5,11 @@
  * credential-free excerpt of the body, written for a model to act on.
  */
 import { encodingOf } from "./media-type.js";
+import { OpenApiResponseError } from "../../errors/openapi-response-error.js";
 import { redactText, redactValue } from "./redact-secrets.js";
 
 /** How much of an error response body the message quotes. */
 export const DEFAULT_ERROR_EXCERPT_CHARS = 300;
-
-/** A non-2xx response. Rejects the call inside the program; the message says what the server answered. */
-export class OpenApiResponseError extends Error {
-  /** HTTP status code. */
-  readonly status: number;
-  /** The start of the response body (whitespace collapsed, credentials redacted). */
-  readonly excerpt: string;
-
-  constructor({ operation, status, statusText, excerpt }: { operation: string; status: number; statusText: string; excerpt: string }) {
-    super(`${operation} failed with HTTP ${status}${statusText === "" ? "" : ` ${statusText}`}${excerpt === "" ? "" : `: ${excerpt}`}`);
-    this.name = "OpenApiResponseError";
-    this.status = status;
-    this.excerpt = excerpt;
-  }
-}
 
 /** Collapses whitespace, redacts credentials and cuts to `maxChars`. */
 export function excerptOf(text: string, secrets: readonly string[], maxChars = DEFAULT_ERROR_EXCERPT_CHARS): string {

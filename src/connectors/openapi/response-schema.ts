@@ -5,10 +5,7 @@
 import type { JSONSchema7 } from "@ai-sdk/provider";
 import { encodingOf, pickMediaType } from "./media-type.js";
 import type { SchemaBundler } from "./schema-bundler.js";
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+import { isRecord } from "../../shared/is-record.js";
 
 function withDescription(schema: JSONSchema7, description: unknown): JSONSchema7 {
   return typeof description === "string" && description.trim() !== "" ? { ...schema, description: description.trim() } : schema;

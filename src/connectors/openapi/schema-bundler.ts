@@ -10,6 +10,7 @@
  * OpenAPI-only annotations (`example`, `xml`, `externalDocs`, `discriminator`) are dropped.
  */
 import type { JSONSchema7 } from "@ai-sdk/provider";
+import { isRecord } from "../../shared/is-record.js";
 
 /** JSON Schema dialect of the schemas this module produces. */
 export const JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema";
@@ -37,10 +38,6 @@ const SCHEMA_MAP_KEYWORDS = new Set(["properties", "patternProperties", "$defs",
 const DROPPED_KEYWORDS = new Set(["example", "xml", "externalDocs", "discriminator", "nullable", "$schema", "$id"]);
 
 type SchemaRecord = Record<string, unknown>;
-
-function isRecord(value: unknown): value is SchemaRecord {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** `full-repository` → `FullRepository`; never empty, never starting with a digit. */
 function typeName(raw: string): string {

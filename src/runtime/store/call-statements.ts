@@ -4,6 +4,7 @@
  * `expirePaused`, say) changes nothing, and sees zero affected rows.
  */
 import type { InStatement, InValue } from "@libsql/client";
+import type { PassEnd } from "./journal-store.js";
 import { RECORD_VERSION } from "./records.js";
 
 /** Identifies the pass writing: runtime name, execution and the lease it holds. */
@@ -152,17 +153,7 @@ export function renewLeaseStatement(lease: PassLease, leaseUntil: number): InSta
 }
 
 /** Ends the pass: `running → paused | completed | error` (compare-and-set on status and lease). */
-export function finishPassStatement(
-  lease: PassLease,
-  end: {
-    status: "paused" | "completed" | "error";
-    resultText?: string;
-    logs: string[];
-    error?: string;
-    kind?: string;
-    now: number;
-  },
-): InStatement {
+export function finishPassStatement(lease: PassLease, end: PassEnd): InStatement {
   return {
     sql: `UPDATE codemode_executions SET status = ?, result = ?, logs = ?, error = ?, kind = ?, updated_at = ?,
         lease_token = NULL, lease_until = NULL

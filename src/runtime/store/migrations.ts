@@ -3,6 +3,7 @@
  * migrations, applied on first use. Every row carries its runtime name.
  */
 import type { InStatement } from "@libsql/client";
+import { StoreError } from "../../errors/store-error.js";
 import type { SqlClient } from "./sql-client.js";
 
 /** One forward migration: statements applied together with its version row. */
@@ -145,9 +146,9 @@ export async function migrateStore(client: SqlClient, { local, now }: { local: b
   );
   let current = await appliedVersion(client);
   if (current > SCHEMA_VERSION) {
-    throw new Error(
-      `The database schema is at version ${current}, newer than this package supports (${SCHEMA_VERSION}). Upgrade ai-codemode.`,
-    );
+    throw new StoreError({
+      message: `The database schema is at version ${current}, newer than this package supports (${SCHEMA_VERSION}). Upgrade ai-codemode.`,
+    });
   }
   for (const migration of MIGRATIONS) {
     if (migration.version <= current) continue;

@@ -3,24 +3,16 @@
  * that fails raises {@link CorruptRecordError}, which the runtime reports as
  * a `store` failure.
  */
+import { CorruptRecordError } from "../../errors/corrupt-record-error.js";
 import type { SqlRow as Row } from "./sql-client.js";
-import type { CallStatus, ExecutionStatus, FailureKind } from "../types.js";
-import { RECORD_VERSION, type CallJournalRecord, type ExecutionRecord, type SnippetRecord } from "./records.js";
-
-/** A stored row does not have the expected shape or version. */
-export class CorruptRecordError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "CorruptRecordError";
-  }
-}
+import {
+  FAILURE_RECORD_KINDS, RECORD_VERSION, type CallJournalRecord, type CallRecordStatus, type ExecutionRecord,
+  type ExecutionRecordStatus, type FailureRecordKind, type SnippetRecord,
+} from "./records.js";
 
 const EXECUTION_STATUSES = new Set<string>(["running", "paused", "completed", "error", "rejected", "rolled_back"]);
 const CALL_STATUSES = new Set<string>(["pending", "executing", "applied", "error", "reverted"]);
-const FAILURE_KINDS = new Set<string>([
-  "exception", "timeout", "abort", "worker-exit", "divergence", "rejected", "conflict", "limit",
-  "connector-missing", "validation", "not-found", "stale", "expired", "store", "interrupted",
-]);
+const FAILURE_KINDS = new Set<string>(FAILURE_RECORD_KINDS);
 
 function fail(table: string, column: string, expected: string): never {
   throw new CorruptRecordError(`Corrupt ${table} row: column ${column} is not ${expected}.`);
@@ -86,7 +78,7 @@ export function parseExecutionRow(row: Row): ExecutionRecord {
   const record: ExecutionRecord = {
     runtime: text(row, table, "runtime"),
     executionId: text(row, table, "id"),
-    status: oneOf<ExecutionStatus>(row, table, "status", EXECUTION_STATUSES),
+    status: oneOf<ExecutionRecordStatus>(row, table, "status", EXECUTION_STATUSES),
     code: text(row, table, "code"),
     connectors: stringArray(row, table, "connectors"),
     createdAt: integer(row, table, "created_at"),
@@ -98,7 +90,7 @@ export function parseExecutionRow(row: Row): ExecutionRecord {
   if (resultText !== undefined) record.resultText = resultText;
   const error = optionalText(row, table, "error");
   if (error !== undefined) record.error = error;
-  if (kind !== undefined) record.kind = kind as FailureKind;
+  if (kind !== undefined) record.kind = kind as FailureRecordKind;
   const leaseToken = optionalText(row, table, "lease_token");
   if (leaseToken !== undefined) record.leaseToken = leaseToken;
   const leaseUntil = optionalInteger(row, table, "lease_until");
@@ -119,7 +111,7 @@ export function parseCallRow(row: Row): CallJournalRecord {
     connector: text(row, table, "connector"),
     method: text(row, table, "method"),
     argsText: text(row, table, "args"),
-    status: oneOf<CallStatus>(row, table, "status", CALL_STATUSES),
+    status: oneOf<CallRecordStatus>(row, table, "status", CALL_STATUSES),
     replay,
     requiresApproval: integer(row, table, "requires_approval") !== 0,
     replayedCount: integer(row, table, "replayed_count"),

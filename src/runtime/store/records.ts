@@ -4,16 +4,29 @@
  * decodes them. Every row carries {@link RECORD_VERSION} and is validated when
  * read (see `record-validation.ts`).
  */
-import type { CallStatus, ExecutionStatus, FailureKind } from "../types.js";
-
 /** Version tag written on every row; bump with a migration when a record's meaning changes. */
 export const RECORD_VERSION = 1;
+
+/** Stored life of an execution (the runtime's `ExecutionStatus` maps onto it one to one). */
+export type ExecutionRecordStatus = "running" | "paused" | "completed" | "error" | "rejected" | "rolled_back";
+
+/** Stored life of a call (the runtime's `CallStatus`). */
+export type CallRecordStatus = "pending" | "executing" | "applied" | "error" | "reverted";
+
+/** Every failure kind a row may carry (the runtime's `FailureKind`); a row with another is corrupt. */
+export const FAILURE_RECORD_KINDS = [
+  "exception", "timeout", "abort", "worker-exit", "divergence", "rejected", "conflict", "limit",
+  "connector-missing", "validation", "not-found", "stale", "expired", "store", "interrupted",
+] as const;
+
+/** A failure kind as stored. */
+export type FailureRecordKind = (typeof FAILURE_RECORD_KINDS)[number];
 
 /** A stored execution. */
 export interface ExecutionRecord {
   runtime: string;
   executionId: string;
-  status: ExecutionStatus;
+  status: ExecutionRecordStatus;
   code: string;
   /** Connector names configured when the execution started; all must exist to resume it. */
   connectors: string[];
@@ -24,7 +37,7 @@ export interface ExecutionRecord {
   resultText?: string;
   logs: string[];
   error?: string;
-  kind?: FailureKind;
+  kind?: FailureRecordKind;
   /** Token of the invocation that holds the execution (a pass, a rollback). */
   leaseToken?: string;
   /** The holder is presumed dead after this instant (ms). */
@@ -39,7 +52,7 @@ export interface CallJournalRecord {
   method: string;
   /** Codec string of the arguments as the program passed them. */
   argsText: string;
-  status: CallStatus;
+  status: CallRecordStatus;
   /** Codec string of the recorded result (record policy, applied). */
   resultText?: string;
   error?: string;
@@ -64,4 +77,4 @@ export interface SnippetRecord {
 }
 
 /** Execution statuses that end a run; only these are pruned by retention. */
-export const TERMINAL_EXECUTION_STATUSES: readonly ExecutionStatus[] = ["completed", "error", "rejected", "rolled_back"];
+export const TERMINAL_EXECUTION_STATUSES: readonly ExecutionRecordStatus[] = ["completed", "error", "rejected", "rolled_back"];

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { Validator } from "@cfworker/json-schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openApiConnector } from "../../../src/connectors/openapi/openapi-connector.js";
-import { OpenApiResponseError } from "../../../src/connectors/openapi/read-response.js";
+import { OpenApiResponseError } from "../../../src/errors.js";
 import type { Connector, ConnectorCallContext, ConnectorMethod } from "../../../src/connectors/types.js";
 import { startIssueTrackerServer, type IssueTrackerServer } from "./fixtures/issue-tracker-server.js";
 

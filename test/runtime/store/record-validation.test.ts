@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { CorruptRecordError, parseCallRow, parseExecutionRow } from "../../../src/runtime/store/record-validation.js";
+import { CorruptRecordError } from "../../../src/errors.js";
+import { parseCallRow, parseExecutionRow } from "../../../src/runtime/store/record-validation.js";
 import type { Row } from "@libsql/client";
 
 const execution = {

@@ -4,25 +4,31 @@
  * consult. Sequence numbers are taken synchronously when a binding is invoked,
  * so calls issued together (`Promise.all`) get the same numbers on every pass.
  */
-import type { Connector } from "../connectors/types.js";
-import type { Executor } from "../sandbox/types.js";
-import { renewLeaseStatement, type PassLease } from "./store/call-statements.js";
-import { JournalWriter } from "./store/journal-writer.js";
-import type { JournalStore } from "./store/journal-store.js";
-import type { CallJournalRecord, ExecutionRecord, SnippetRecord } from "./store/records.js";
+import type { Connector } from "../../connectors/types.js";
+import type { Executor } from "../../sandbox/types.js";
+import type { HookOwner } from "../lifecycle-hooks.js";
+import { renewLeaseStatement, type PassLease } from "../store/call-statements.js";
+import type { JournalStore } from "../store/journal-store.js";
+import type { JournalWriter } from "../store/journal-writer.js";
+import type { CallJournalRecord, ExecutionRecord, SnippetRecord } from "../store/records.js";
+import type { ExecuteOptions, PendingAction } from "../types.js";
 import type { FatalFailure } from "./pass-signals.js";
-import type { ExecuteOptions, PendingAction } from "./types.js";
 
 /** What a pass needs from the runtime that runs it. */
 export interface PassDependencies {
   store: JournalStore;
   executor: Executor;
+  /** Every journaled connector (the namespaces and the outbound one). */
   connectors: Record<string, Connector>;
+  /** The connectors bound as global namespaces. */
+  namespaces: Record<string, Connector>;
+  /** The outbound connector, bound as the global `fetch`. */
+  outbound: { name: string; connector: Connector } | undefined;
+  /** Lifecycle hooks called when the pass ends. */
+  hooks: HookOwner;
   snippets: SnippetRecord[];
   now: () => number;
   leaseMs: number;
-  /** How long to wait for each lifecycle hook. */
-  hookTimeoutMs: number;
   /** How long a failed pass waits for calls still in flight. */
   inflightGraceMs: number;
   /** Backs `codemode.search` / `codemode.describe`. */
@@ -46,6 +52,10 @@ export class PassContext {
   readonly pending: PendingAction[] = [];
   /** Promises of binding calls still running; the pass ends after all settle. */
   readonly inflight = new Set<Promise<unknown>>();
+  /** Sequence numbers the program reached this pass (every journaled call takes one). */
+  readonly reached = new Set<number>();
+  /** Messages of argument validation failures the program was given this pass. */
+  readonly validationFailures = new Set<string>();
   /** Set once a pause was delivered: later calls of this pass reject without effect. */
   pauseMessage: string | undefined;
   fatal: FatalFailure | undefined;
@@ -53,13 +63,17 @@ export class PassContext {
   #leaseRenewedAt: number;
 
   constructor({ deps, execution, calls, leaseToken, options }: {
-    deps: PassDependencies; execution: ExecutionRecord; calls: CallJournalRecord[]; leaseToken: string; options: ExecuteOptions;
+    deps: PassDependencies;
+    execution: ExecutionRecord;
+    calls: CallJournalRecord[];
+    leaseToken: string;
+    options: ExecuteOptions;
   }) {
     this.deps = deps;
     this.execution = execution;
     this.options = options;
     this.lease = { runtime: execution.runtime, executionId: execution.executionId, leaseToken };
-    this.writer = new JournalWriter(deps.store.client, this.lease);
+    this.writer = deps.store.passWriter(this.lease);
     this.recorded = new Map(calls.map((call) => [call.seq, call]));
     this.#leaseRenewedAt = deps.now();
     if (options.abortSignal !== undefined) {

@@ -3,13 +3,13 @@
  * started, then end the pass in one write (`paused`, `completed` or `error`)
  * and call the lifecycle hooks. Never throws: every outcome is a `CodeModeOutput`.
  */
-import { encodeJournalValue } from "./journal-values.js";
-import { afterPass } from "./lifecycle-hooks.js";
+import { encodeJournalValue } from "../journal-values.js";
+import { afterPass } from "../lifecycle-hooks.js";
+import { countReplaysStatement, finishPassStatement } from "../store/call-statements.js";
+import type { CodeModeOutput, FailureKind } from "../types.js";
 import { passRequest } from "./pass-bindings.js";
 import type { PassContext } from "./pass-context.js";
-import { countReplaysStatement, finishPassStatement } from "./store/call-statements.js";
-import type { CodeModeOutput, FailureKind } from "./types.js";
-import { messageOf } from "./error-message.js";
+import { messageOf } from "../../shared/message-of.js";
 
 /** Where a pass ended, before `transformResult`. */
 export type PassOutcome =
@@ -19,7 +19,7 @@ export type PassOutcome =
 /** Journal text kept for a final result too large (or unserializable) for the journal. */
 export function omittedResultText(reason: string): string {
   const text = encodeJournalValue(`[result not journaled: ${reason}]`, "the not-journaled marker");
-  return text.ok ? text.text : '"[result not journaled]"';
+  return text.ok ? text.value : '"[result not journaled]"';
 }
 
 function decide(pass: PassContext, run: { value?: unknown; logs: string[]; error?: { kind: FailureKind; message: string } }): PassOutcome {
@@ -49,11 +49,11 @@ export async function runPass(pass: PassContext): Promise<PassOutcome> {
   let resultText: string | undefined;
   if (outcome.status === "completed") {
     const encoded = encodeJournalValue(outcome.result, "the final result");
-    resultText = encoded.ok ? encoded.text : omittedResultText(encoded.error);
+    resultText = encoded.ok ? encoded.value : omittedResultText(encoded.error);
     outcome.journaled = encoded.ok;
   }
   const stored = await finish(pass, outcome, resultText);
-  await afterPass(pass.deps, executionId, stored.status);
+  await afterPass(pass.deps.hooks, executionId, stored.status);
   return stored;
 }
 
@@ -75,7 +75,7 @@ async function finish(pass: PassContext, outcome: PassOutcome, resultText: strin
   } catch (error) {
     const failure: PassOutcome = { status: "error", executionId, kind: "store", error: `The journal could not be written (${messageOf(error)}). The run stopped; it stays "running" until its lease expires and expirePaused() ends it.` };
     try {
-      await pass.deps.store.client.execute(finishPassStatement(pass.lease, { status: "error", logs: [], error: failure.error, kind: "store", now }));
+      await pass.deps.store.endPass(pass.lease, { status: "error", logs: [], error: failure.error, kind: "store", now });
     } catch {
       // The store is down: the lease expires and expirePaused() ends the run.
     }

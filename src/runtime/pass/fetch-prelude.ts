@@ -7,13 +7,11 @@
  * `headers.get/has/forEach/entries`, `text()`, `json()`, `clone()`.
  * Only present when the runtime has the `outbound` option.
  */
-import { HOST_NAMESPACE } from "./step-binding.js";
+import { overHost } from "./codemode-prelude.js";
 
 /** The prelude line defining `fetch` in the sandbox. */
 export function fetchPrelude(): string {
-  const lines = [
-    "(function () {",
-    `var host = globalThis.${HOST_NAMESPACE};`,
+  return overHost([
     "var lower = function (name) { return String(name).toLowerCase(); };",
     // init.headers: a plain object, an array of [name, value] pairs, or anything with forEach(value, name) (a Headers-like).
     "var headerObject = function (headers) {",
@@ -62,7 +60,5 @@ export function fetchPrelude(): string {
     "return makeResponse(await host.fetch(args));",
     "};",
     "Object.defineProperty(globalThis, 'fetch', { value: fetch, enumerable: false, writable: false, configurable: false });",
-    "})();",
-  ];
-  return lines.join(" ");
+  ]);
 }

@@ -3,14 +3,15 @@
  * through the journal, and the host namespace behind the `codemode` global
  * (`search`, `describe`, `run`, `step`).
  */
-import { isOutboundFetchConnector, OUTBOUND_METHOD } from "../connectors/outbound-fetch.js";
-import type { Connector } from "../connectors/types.js";
-import { normalizeProgram } from "../sandbox/normalize-program.js";
-import type { CodeBindingNamespace, CodeRunRequest } from "../sandbox/types.js";
-import { journaledCall } from "./connector-call.js";
+import { OUTBOUND_METHOD } from "../../connectors/outbound-fetch.js";
+import { normalizeProgram } from "../../sandbox/normalize-program.js";
+import type { CodeBindingNamespace, CodeRunRequest } from "../../sandbox/types.js";
+import { HOST_NAMESPACE } from "../../shared/host-namespace.js";
+import { codemodePrelude } from "./codemode-prelude.js";
+import { connectorCall } from "./connector-policy.js";
 import { fetchPrelude } from "./fetch-prelude.js";
 import type { PassContext } from "./pass-context.js";
-import { codemodePrelude, HOST_NAMESPACE, stepHostFunctions } from "./step-binding.js";
+import { stepHostFunctions } from "./step-policy.js";
 
 /**
  * Builds the run request for the pass's program: the program as the model
@@ -20,29 +21,20 @@ export function passRequest(pass: PassContext, program: string): CodeRunRequest 
   return {
     program,
     // `input` is undefined at the top level, so code saved as a snippet reads `input` the same way in both places.
-    prelude: `${codemodePrelude()}${outboundOf(pass) === undefined ? "" : ` ${fetchPrelude()}`} var input = undefined;`,
+    prelude: `${codemodePrelude()}${pass.deps.outbound === undefined ? "" : ` ${fetchPrelude()}`} var input = undefined;`,
     bindings: passBindings(pass),
     signal: pass.abort.signal,
     environment: { epochMs: pass.execution.createdAt, randomSeed: pass.execution.executionId },
   };
 }
 
-/** The built-in outbound connector's name, when the runtime has one (it is bound as `fetch`, not as a namespace). */
-function outboundOf(pass: PassContext): { name: string; connector: Connector } | undefined {
-  for (const [name, connector] of Object.entries(pass.deps.connectors)) {
-    if (isOutboundFetchConnector(connector)) return { name, connector };
-  }
-  return undefined;
-}
-
 function passBindings(pass: PassContext): CodeBindingNamespace[] {
   const namespaces: CodeBindingNamespace[] = [];
-  const outbound = outboundOf(pass);
-  for (const [connector, definition] of Object.entries(pass.deps.connectors)) {
-    if (connector === outbound?.name) continue;
+  const { outbound } = pass.deps;
+  for (const [connector, definition] of Object.entries(pass.deps.namespaces)) {
     const functions: CodeBindingNamespace["functions"] = Object.create(null) as CodeBindingNamespace["functions"];
     for (const [method, methodDefinition] of Object.entries(definition.methods)) {
-      functions[method] = (args) => journaledCall(pass, { connector, method, definition: methodDefinition }, args);
+      functions[method] = (args) => connectorCall(pass, { connector, method, definition: methodDefinition }, args);
     }
     namespaces.push({ global: connector, functions });
   }
@@ -54,7 +46,10 @@ function passBindings(pass: PassContext): CodeBindingNamespace[] {
       describe: async (target) => pass.deps.describe(typeof target === "string" ? target : ""),
       snippet: (name) => snippetSource(pass, name),
       ...(outbound === undefined ? {} : {
-        fetch: (args: unknown) => journaledCall(pass, { connector: outbound.name, method: OUTBOUND_METHOD, definition: outbound.connector.methods[OUTBOUND_METHOD]! }, args),
+        fetch: (args: unknown) => {
+          const definition = outbound.connector.methods[OUTBOUND_METHOD]!;
+          return connectorCall(pass, { connector: outbound.name, method: OUTBOUND_METHOD, definition }, args);
+        },
       }),
     },
   });
@@ -75,7 +70,7 @@ async function snippetSource(pass: PassContext, name: unknown): Promise<{ source
     const names = pass.deps.snippets.map((candidate) => candidate.name);
     return { error: `No snippet named ${JSON.stringify(name)}. Saved snippets: ${names.length > 0 ? names.join(", ") : "(none)"}.` };
   }
-  const missing = snippet.connectors.filter((connector) => !Object.prototype.hasOwnProperty.call(pass.deps.connectors, connector));
+  const missing = snippet.connectors.filter((connector) => !Object.hasOwn(pass.deps.connectors, connector));
   if (missing.length > 0) {
     return { error: `Snippet "${snippet.name}" needs connector(s) ${missing.join(", ")}, which this runtime does not have.` };
   }

@@ -4,7 +4,7 @@
  * lost lease). Both reach the program as rejections with these messages; the
  * pass outcome is decided by the host, whatever the program does with them.
  */
-import type { FailureKind } from "./types.js";
+import type { FailureKind } from "../types.js";
 
 /** Message the program sees when a call pauses the run, and for every call after the pause. */
 export function pauseMessage(connector: string, method: string, seq: number): string {

@@ -1,0 +1,140 @@
+/**
+ * The connector-call policy on a journaled call (`journaled-call.ts`): a recorded call is replayed by its
+ * status; a new one is validated, asked for approval (written `pending`, the pass pauses) or written
+ * `executing`, run, and recorded. `reexecute` methods run again on every pass and are logged without result.
+ * Outbound `fetch` is this policy on the built-in outbound connector.
+ */
+import type { ConnectorCallContext, ConnectorMethod } from "../../connectors/types.js";
+import { messageOf } from "../../shared/message-of.js";
+import { insertCallStatement, startApprovedCallStatement } from "../store/call-statements.js";
+import type { CallJournalRecord } from "../store/records.js";
+import {
+  insertCall, journalArguments, journaledCall, recordedCall, recordFailure, recordSuccess, replayedFailure, replayedResult,
+  type CallIdentity,
+} from "./journaled-call.js";
+import type { PassContext } from "./pass-context.js";
+import { pauseMessage } from "./pass-signals.js";
+
+/** Identifies the call being made. */
+export interface CallTarget {
+  connector: string;
+  method: string;
+  definition: ConnectorMethod;
+}
+
+function callContext(pass: PassContext, target: CallTarget, seq: number): ConnectorCallContext {
+  const { executionId } = pass.execution;
+  return {
+    executionId,
+    seq,
+    idempotencyKey: `${executionId}:${seq}`,
+    toolCallId: `${executionId}:${seq}`,
+    connector: target.connector,
+    method: target.method,
+    abortSignal: pass.abort.signal,
+    messages: pass.options.messages ?? [],
+    context: pass.options.context,
+  };
+}
+
+/** The validated arguments; invalid ones reject the call (the program sees the message) and are noted as such. */
+async function validated(pass: PassContext, target: CallTarget, args: unknown): Promise<unknown> {
+  if (target.definition.validate === undefined) return args;
+  const outcome = await target.definition.validate(args);
+  if (outcome.success) return outcome.value;
+  pass.validationFailures.add(outcome.error);
+  throw new Error(outcome.error);
+}
+
+/** Runs the connector (its `executing` row is durable), then records `applied` with the result, or `error`. */
+async function runAndRecord(pass: PassContext, target: CallTarget, seq: number, args: unknown): Promise<unknown> {
+  let result: unknown;
+  try {
+    result = await target.definition.execute(args, callContext(pass, target, seq));
+  } catch (error) {
+    recordFailure(pass, seq, messageOf(error));
+    throw error;
+  }
+  recordSuccess(pass, seq, result, `the result of ${target.connector}.${target.method} (call #${seq})`);
+  return result;
+}
+
+/** Runs a `reexecute` (read-only) call again; on its first pass, logs it without its result. */
+async function reexecute(pass: PassContext, target: CallTarget, seq: number, call: CallIdentity, log: boolean): Promise<unknown> {
+  const args = await validated(pass, target, call.args);
+  const result = await target.definition.execute(args, callContext(pass, target, seq));
+  if (log) {
+    pass.writer.defer(insertCallStatement(pass.lease, {
+      seq, connector: target.connector, method: target.method, argsText: call.argsText, status: "applied", replay: "reexecute",
+      requiresApproval: false, now: pass.deps.now(),
+    }));
+  }
+  return result;
+}
+
+/**
+ * Records call `seq` as waiting for approval and returns the rejection the program gets. The
+ * pause-swallow guard (`pass.pauseMessage`) is raised one macrotask later, just before the
+ * rejection is delivered: calls the program issued together with this one (`Promise.all`) must be
+ * journaled too, so that every approval of the batch is pending at once. `QuickJSExecutor`
+ * starts such calls in one turn (the worker sends them as one batch); the extra macrotask covers
+ * executors that deliver them later. The program cannot have seen the pause before the guard is up.
+ */
+async function pause(pass: PassContext, target: CallTarget, seq: number, args: unknown): Promise<Error> {
+  pass.pending.push({ executionId: pass.execution.executionId, seq, connector: target.connector, method: target.method, args });
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  pass.pauseMessage ??= pauseMessage(target.connector, target.method, seq);
+  return new Error(pauseMessage(target.connector, target.method, seq));
+}
+
+async function replay(pass: PassContext, target: CallTarget, seq: number, call: CallIdentity, row: CallJournalRecord): Promise<unknown> {
+  switch (row.status) {
+    case "applied":
+      return row.replay === "reexecute" ? reexecute(pass, target, seq, call, false) : replayedResult(pass, row);
+    case "error":
+      throw new Error(replayedFailure(pass, row, `${target.connector}.${target.method} failed`));
+    case "pending": {
+      if (row.approvedAt === undefined) throw await pause(pass, target, seq, call.args);
+      const args = await validated(pass, target, call.args);
+      const started = await pass.writer.commit(startApprovedCallStatement(pass.lease, seq, pass.deps.now()));
+      if (started.rowsAffected !== 1) {
+        const error = `Call #${seq} was taken over by another invocation; this pass stopped without running it.`;
+        throw pass.failWith({ kind: "conflict", error });
+      }
+      return runAndRecord(pass, target, seq, args);
+    }
+    case "executing":
+      throw pass.failWith({
+        kind: "interrupted",
+        error: `Call #${seq} (${target.connector}.${target.method}) was interrupted in an earlier pass before its outcome ` +
+          "was recorded. Its effect is unknown, so it is not run again; check the target system and start a new execution.",
+      });
+    case "reverted":
+      throw pass.failWith({ kind: "stale", error: `Call #${seq} was rolled back; a rolled-back execution cannot continue.` });
+  }
+}
+
+async function firstRun(pass: PassContext, target: CallTarget, seq: number, call: CallIdentity): Promise<unknown> {
+  const args = await validated(pass, target, call.args);
+  const approval = target.definition.requiresApproval;
+  const { executionId } = pass.execution;
+  const needsApproval = typeof approval === "function"
+    ? await approval(args, {
+      executionId, seq, toolCallId: `${executionId}:${seq}`, messages: pass.options.messages ?? [], context: pass.options.context,
+    })
+    : approval === true;
+  if (!needsApproval && target.definition.replay === "reexecute") return reexecute(pass, target, seq, call, true);
+  await insertCall(pass, seq, call, { status: needsApproval ? "pending" : "executing", requiresApproval: needsApproval });
+  if (needsApproval) throw await pause(pass, target, seq, call.args);
+  return runAndRecord(pass, target, seq, args);
+}
+
+/** One call from the program. Must be invoked synchronously by the binding so the sequence number follows call order. */
+export function connectorCall(pass: PassContext, target: CallTarget, args: unknown): Promise<unknown> {
+  return journaledCall(pass, async (seq) => {
+    const what = `the arguments of ${target.connector}.${target.method} (call #${seq})`;
+    const call: CallIdentity = { connector: target.connector, method: target.method, args, argsText: journalArguments(pass, args, what) };
+    const row = recordedCall(pass, seq, call);
+    return row === undefined ? firstRun(pass, target, seq, call) : replay(pass, target, seq, call, row);
+  });
+}

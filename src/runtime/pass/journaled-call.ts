@@ -1,0 +1,123 @@
+/**
+ * The rules every journaled call of a pass follows (connector calls, `codemode.step`, outbound `fetch`):
+ * 1. The sequence number is taken synchronously when the program makes the call, so calls issued together get
+ *    the same numbers on every pass.
+ * 2. After a fatal failure or a delivered pause, a call is refused without effect.
+ * 3. A journal row at that number must be the same call (connector, method, canonical arguments), or the pass
+ *    ends `divergence` without running anything.
+ * 4. A new row is inserted guarded by the pass's lease; zero rows written means the lease was lost (`conflict`).
+ * 5. A success is recorded with its journaled result (too large: `limit`), a failure with its bounded message;
+ *    either renews the lease when half of it has passed.
+ * 6. A store failure inside a call ends the pass with kind `store`.
+ * The policies (`connector-policy.ts`, `step-policy.ts`) decide what happens between these steps.
+ */
+import { messageOf } from "../../shared/message-of.js";
+import { applyCallStatement, failCallStatement, insertCallStatement } from "../store/call-statements.js";
+import type { CallJournalRecord } from "../store/records.js";
+import { canonicalArguments, canonicalJournaledArguments, decodeJournalValue, encodeJournalValue } from "../journal-values.js";
+import type { PassContext } from "./pass-context.js";
+import { divergenceFailure } from "./pass-signals.js";
+
+/** What a call is, as the journal records it. */
+export interface CallIdentity {
+  connector: string;
+  method: string;
+  /** Codec string of the arguments. */
+  argsText: string;
+  /** The arguments themselves (compared canonically with the recorded ones). */
+  args: unknown;
+}
+
+/** Rules 1, 2 and 6: numbers the call, refuses it after a fatal failure or a pause, tracks it until it settles. */
+export function journaledCall<T>(pass: PassContext, body: (seq: number) => Promise<T>): Promise<T> {
+  const seq = pass.takeSeq();
+  pass.reached.add(seq);
+  if (pass.fatal !== undefined) return Promise.reject(new Error(pass.fatal.error));
+  if (pass.pauseMessage !== undefined) return Promise.reject(new Error(pass.pauseMessage));
+  return pass.track(body(seq).catch((error: unknown) => {
+    throw storeFailureOr(pass, error);
+  }));
+}
+
+/** Serializes a call's arguments for the journal; too large ends the pass with kind `limit`. */
+export function journalArguments(pass: PassContext, args: unknown, what: string): string {
+  const encoded = encodeJournalValue(args, what);
+  if (!encoded.ok) throw pass.failWith({ kind: "limit", error: encoded.error });
+  return encoded.value;
+}
+
+/** Rule 3: the row recorded at `seq`, after checking it is the same call; undefined for a new call. */
+export function recordedCall(pass: PassContext, seq: number, call: CallIdentity): CallJournalRecord | undefined {
+  const row = pass.recorded.get(seq);
+  if (row === undefined) return undefined;
+  const recordedArgs = readRecorded(pass, seq, () => canonicalJournaledArguments(row.argsText));
+  if (row.connector !== call.connector || row.method !== call.method || recordedArgs !== canonicalArguments(call.args)) {
+    throw pass.failWith(divergenceFailure(seq, row, call));
+  }
+  return row;
+}
+
+/** A recorded outcome returned instead of running the call: the decoded result, counted as a replay. */
+export function replayedResult(pass: PassContext, row: CallJournalRecord): unknown {
+  pass.replayed.push(row.seq);
+  const text = row.resultText;
+  return text === undefined ? undefined : readRecorded(pass, row.seq, () => decodeJournalValue(text));
+}
+
+/** A recorded failure returned instead of running the call: its message, counted as a replay. */
+export function replayedFailure(pass: PassContext, row: CallJournalRecord, fallback: string): string {
+  pass.replayed.push(row.seq);
+  return row.error ?? fallback;
+}
+
+/** Rule 4: inserts the call's row (`executing`, `pending`, or an `applied` re-execute log row) under the lease. */
+export async function insertCall(
+  pass: PassContext,
+  seq: number,
+  call: CallIdentity,
+  row: { status: "executing" | "pending"; requiresApproval: boolean },
+): Promise<void> {
+  if (pass.fatal !== undefined) throw new Error(pass.fatal.error);
+  const inserted = await pass.writer.commit(insertCallStatement(pass.lease, {
+    seq, connector: call.connector, method: call.method, argsText: call.argsText, status: row.status, replay: "record",
+    requiresApproval: row.requiresApproval, now: pass.deps.now(),
+  }));
+  if (inserted.rowsAffected !== 1) {
+    throw pass.failWith({
+      kind: "conflict", error: "This execution was taken over by another invocation (its lease expired); the pass stopped.",
+    });
+  }
+}
+
+/** Rule 5: records a success with its result; a result too large for the journal fails the call and the pass. */
+export function recordSuccess(pass: PassContext, seq: number, result: unknown, what: string): void {
+  const encoded = encodeJournalValue(result, what);
+  if (!encoded.ok) {
+    pass.writer.defer(failCallStatement(pass.lease, seq, encoded.error, pass.deps.now()));
+    throw pass.failWith({ kind: "limit", error: encoded.error });
+  }
+  pass.writer.defer(applyCallStatement(pass.lease, seq, encoded.value, pass.deps.now()));
+  pass.renewLeaseIfDue();
+}
+
+/** Rule 5: records a failure (its message is replayed as the rejection on later passes). */
+export function recordFailure(pass: PassContext, seq: number, message: string): void {
+  pass.writer.defer(failCallStatement(pass.lease, seq, message, pass.deps.now()));
+  pass.renewLeaseIfDue();
+}
+
+/** Reads a journaled value of call `seq`; a corrupt one ends the pass with kind `store`. */
+export function readRecorded<T>(pass: PassContext, seq: number, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    const error_ = `The journal row of call #${seq} is corrupt (${messageOf(error)}); the run stopped without running anything for it.`;
+    throw pass.failWith({ kind: "store", error: error_ });
+  }
+}
+
+/** Rule 6: a store failure inside a call ends the pass with kind `store`; other errors pass through. */
+function storeFailureOr(pass: PassContext, error: unknown): unknown {
+  if (pass.writer.failure === undefined || error !== pass.writer.failure) return error;
+  return pass.failWith({ kind: "store", error: `The journal could not be written (${messageOf(error)}); the run stopped.` });
+}

@@ -1,0 +1,85 @@
+/**
+ * The `codemode.step(name, fn)` policy on a journaled call (`journaled-call.ts`): `fn` runs inside the sandbox
+ * once; its result is journaled under connector `codemode` and returned as recorded on later passes. The host
+ * half has three functions the prelude (`codemode-prelude.ts`) calls: `stepBegin` (replay or insert `executing`),
+ * `stepEnd` (record the value) and `stepFail` (record the failure).
+ */
+import {
+  insertCall, journalArguments, journaledCall, recordedCall, recordFailure, recordSuccess, replayedFailure, replayedResult,
+  type CallIdentity,
+} from "./journaled-call.js";
+import type { PassContext } from "./pass-context.js";
+
+/** Connector name under which steps are journaled. */
+export const STEP_CONNECTOR = "codemode";
+
+/** What `stepBegin` tells the sandbox. */
+export type StepBegin =
+  | { replayed: true; failed: false; value: unknown }
+  | { replayed: true; failed: true; error: string }
+  | { replayed: false; seq: number };
+
+async function begin(pass: PassContext, seq: number, name: string): Promise<StepBegin> {
+  const call: CallIdentity = { connector: STEP_CONNECTOR, method: name, args: undefined, argsText: "" };
+  call.argsText = journalArguments(pass, undefined, "step arguments");
+  const row = recordedCall(pass, seq, call);
+  if (row === undefined) {
+    await insertCall(pass, seq, call, { status: "executing", requiresApproval: false });
+    return { replayed: false, seq };
+  }
+  if (row.status === "applied") return { replayed: true, failed: false, value: replayedResult(pass, row) };
+  if (row.status === "error") return { replayed: true, failed: true, error: replayedFailure(pass, row, `step "${name}" failed`) };
+  throw pass.failWith({
+    kind: "interrupted",
+    error: `Step "${name}" (call #${seq}) was interrupted in an earlier pass before its result was recorded; ` +
+      "it is not run again. Start a new execution.",
+  });
+}
+
+/** Host functions behind the prelude's `codemode.step`. */
+export function stepHostFunctions(pass: PassContext): Record<string, (args: unknown) => Promise<unknown>> {
+  // Steps begun (not replayed) in this pass and not yet ended: stepEnd/stepFail accept only these,
+  // so a program calling the host namespace directly cannot write another call's journal row.
+  const running = new Set<number>();
+  // Steps whose failure is already recorded (a result too large for the journal).
+  const failed = new Set<number>();
+  const notRunning = (seq: unknown): Promise<never> =>
+    Promise.reject(new Error(`codemode.step: no step #${String(seq)} is running in this pass; use codemode.step(name, fn)`));
+  return {
+    stepBegin: (name) => {
+      if (typeof name !== "string" || name === "") {
+        pass.takeSeq();
+        return Promise.reject(new TypeError("codemode.step(name, fn): name must be a non-empty string"));
+      }
+      return journaledCall(pass, async (seq) => {
+        const begun = await begin(pass, seq, name);
+        if (!begun.replayed) running.add(seq);
+        return begun;
+      });
+    },
+    stepEnd: (args) => {
+      const { seq, value } = args as { seq: number; value: unknown };
+      if (!running.has(seq) || failed.has(seq)) return notRunning(seq);
+      try {
+        recordSuccess(pass, seq, value, `the result of step #${seq}`);
+      } catch (error) {
+        failed.add(seq);
+        return Promise.reject(error);
+      }
+      running.delete(seq);
+      return Promise.resolve(undefined);
+    },
+    stepFail: (args) => {
+      const { seq, error, unserializable } = args as { seq: number; error: string; unserializable?: boolean };
+      if (!running.delete(seq)) return notRunning(seq);
+      if (!failed.has(seq)) recordFailure(pass, seq, String(error));
+      failed.add(seq);
+      if (unserializable !== true) return Promise.resolve(undefined);
+      return Promise.reject(pass.failWith({
+        kind: "limit",
+        error: `The result of step #${seq} cannot be journaled: ${String(error)}. Return only JSON values, undefined, Date, ` +
+          "Uint8Array, ArrayBuffer, Map, Set or BigInt from a step; store anything else outside the run and pass a reference.",
+      }));
+    },
+  };
+}

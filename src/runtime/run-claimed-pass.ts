@@ -1,0 +1,64 @@
+/**
+ * Runs one pass of an execution this invocation has claimed (started, or approved) and presents its outcome:
+ * empty logs dropped, `transformResult` applied to a completed result (the journal keeps the original).
+ */
+import { messageOf } from "../shared/message-of.js";
+import { failure } from "./failure-output.js";
+import { PassContext } from "./pass/pass-context.js";
+import { runPass } from "./pass/run-pass.js";
+import type { RuntimeCore } from "./runtime-core.js";
+import type { CallJournalRecord, ExecutionRecord, SnippetRecord } from "./store/records.js";
+import type { CodeModeOutput, ExecuteOptions } from "./types.js";
+
+/** What a claimed pass starts from. */
+export interface ClaimedExecution {
+  execution: ExecutionRecord;
+  calls: CallJournalRecord[];
+  snippets: SnippetRecord[];
+  leaseToken: string;
+  options: ExecuteOptions;
+}
+
+/** Runs one pass of a claimed execution and presents its outcome (applying `transformResult`). */
+export async function runClaimedPass(
+  core: RuntimeCore,
+  { execution, calls, snippets, leaseToken, options }: ClaimedExecution,
+): Promise<CodeModeOutput> {
+  const catalog = core.catalog(snippets);
+  const pass = new PassContext({
+    deps: {
+      store: core.store,
+      executor: core.executor,
+      connectors: core.connectors,
+      namespaces: core.options.connectors,
+      outbound: core.outbound,
+      hooks: core.hooks,
+      snippets,
+      now: core.options.now,
+      leaseMs: core.options.leaseMs,
+      inflightGraceMs: core.options.inflightGraceMs,
+      search: (query) => catalog.search(query),
+      describe: (target) => catalog.describe(target),
+    },
+    execution,
+    calls,
+    leaseToken,
+    options,
+  });
+  const outcome = await runPass(pass);
+  if (outcome.status !== "completed") {
+    if (outcome.status === "error" && outcome.logs !== undefined && outcome.logs.length === 0) delete outcome.logs;
+    return outcome;
+  }
+  const output: CodeModeOutput = { status: "completed", executionId: outcome.executionId, result: outcome.result };
+  if (outcome.logs.length > 0) output.logs = outcome.logs;
+  const transform = core.options.transformResult;
+  if (transform === undefined) return output;
+  try {
+    output.result = await transform(outcome.result, { executionId: outcome.executionId, journaled: outcome.journaled });
+  } catch (error) {
+    const message = `transformResult threw: ${messageOf(error)}. The run itself completed and is journaled.`;
+    return failure(outcome.executionId, "exception", message);
+  }
+  return output;
+}

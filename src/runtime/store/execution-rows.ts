@@ -1,0 +1,107 @@
+/**
+ * The execution operations of the libSQL store: start, load, approval claim, rejection, listings, and a pass's
+ * writer and direct end. See `journal-store.ts` for the contract.
+ */
+import { finishPassStatement, type PassLease } from "./call-statements.js";
+import type { ExecutionStore } from "./journal-store.js";
+import { JournalWriter } from "./journal-writer.js";
+import { parseCallRow, parseExecutionRow } from "./record-validation.js";
+import { RECORD_VERSION } from "./records.js";
+import { pruneStatements } from "./retention-rows.js";
+import type { StoreContext } from "./store-context.js";
+
+/** The execution operations over `context`. */
+export function executionRows({ client, runtime, read, write }: StoreContext): ExecutionStore {
+  return {
+    async startExecution(start) {
+      await write([
+        {
+          sql: `INSERT INTO codemode_executions (runtime, id, record_version, status, code, connectors, created_at,
+              updated_at, passes, logs, lease_token, lease_until, tool_call_id)
+            VALUES (?, ?, ?, 'running', ?, ?, ?, ?, 1, '[]', ?, ?, ?)`,
+          args: [runtime, start.executionId, RECORD_VERSION, start.code, JSON.stringify(start.connectors), start.now, start.now,
+            start.leaseToken, start.leaseUntil, start.toolCallId ?? null],
+        },
+        ...pruneStatements(runtime, start.keep),
+      ]);
+    },
+
+    async load(executionId) {
+      const [executions, calls] = await read([
+        { sql: "SELECT * FROM codemode_executions WHERE runtime = ? AND id = ?", args: [runtime, executionId] },
+        { sql: "SELECT * FROM codemode_calls WHERE runtime = ? AND execution_id = ? ORDER BY seq", args: [runtime, executionId] },
+      ]);
+      const row = executions?.rows[0];
+      if (row === undefined) return undefined;
+      return { execution: parseExecutionRow(row), calls: (calls?.rows ?? []).map(parseCallRow) };
+    },
+
+    async claimPaused(claim) {
+      const [cas] = await write([
+        {
+          sql: `UPDATE codemode_executions SET status = 'running', lease_token = ?, lease_until = ?, passes = passes + 1,
+              updated_at = ?
+            WHERE runtime = ? AND id = ? AND status = 'paused'`,
+          args: [claim.leaseToken, claim.leaseUntil, claim.now, runtime, claim.executionId],
+        },
+        {
+          sql: `UPDATE codemode_calls SET approved_at = ?
+            WHERE runtime = ? AND execution_id = ? AND status = 'pending' AND approved_at IS NULL AND (? IS NULL OR seq = ?)
+              AND EXISTS (SELECT 1 FROM codemode_executions WHERE runtime = ? AND id = ? AND lease_token = ?)`,
+          args: [claim.now, runtime, claim.executionId, claim.seq ?? null, claim.seq ?? null, runtime, claim.executionId,
+            claim.leaseToken],
+        },
+      ]);
+      return (cas?.rowsAffected ?? 0) === 1;
+    },
+
+    async rejectPaused(reject) {
+      const [cas] = await write([
+        {
+          sql: `UPDATE codemode_executions SET status = 'rejected', error = ?, kind = 'rejected', updated_at = ?, lease_token = ?,
+              lease_until = NULL
+            WHERE runtime = ? AND id = ? AND status = 'paused'`,
+          args: [reject.reason, reject.now, reject.token, runtime, reject.executionId],
+        },
+        {
+          sql: `UPDATE codemode_calls SET status = 'error', error = ?, finished_at = ?
+            WHERE runtime = ? AND execution_id = ? AND status = 'pending'
+              AND EXISTS (SELECT 1 FROM codemode_executions WHERE runtime = ? AND id = ? AND lease_token = ?)`,
+          args: [reject.reason, reject.now, runtime, reject.executionId, runtime, reject.executionId, reject.token],
+        },
+        {
+          sql: "UPDATE codemode_executions SET lease_token = NULL WHERE runtime = ? AND id = ? AND lease_token = ?",
+          args: [runtime, reject.executionId, reject.token],
+        },
+      ]);
+      return (cas?.rowsAffected ?? 0) === 1;
+    },
+
+    async list(limit) {
+      const [result] = await read([{
+        sql: "SELECT * FROM codemode_executions WHERE runtime = ? ORDER BY created_at DESC, rowid DESC LIMIT ?",
+        args: [runtime, limit],
+      }]);
+      return (result?.rows ?? []).map(parseExecutionRow);
+    },
+
+    async pending(executionId) {
+      const [result] = await read([
+        {
+          sql: `SELECT c.* FROM codemode_calls c JOIN codemode_executions e ON e.runtime = c.runtime AND e.id = c.execution_id
+            WHERE c.runtime = ? AND e.status = 'paused' AND c.status = 'pending' AND c.approved_at IS NULL
+              AND (? IS NULL OR c.execution_id = ?)
+            ORDER BY e.created_at, c.execution_id, c.seq`,
+          args: [runtime, executionId ?? null, executionId ?? null],
+        },
+      ]);
+      return (result?.rows ?? []).map((row) => ({ executionId: String(row["execution_id"]), call: parseCallRow(row) }));
+    },
+
+    passWriter: (lease: PassLease) => new JournalWriter(client, lease),
+
+    async endPass(lease, end) {
+      await client.execute(finishPassStatement(lease, end));
+    },
+  };
+}

@@ -1,0 +1,32 @@
+/** Type tests for the runtime's public output unions: narrowing by `status` gives each variant's fields. */
+import { describe, expectTypeOf, it } from "vitest";
+import type {
+  CodeModeOutput, CodemodeRuntime, ExecutionDetail, FailureKind, PendingAction, RejectOutput, RollbackOutput,
+} from "../../src/index.js";
+
+describe("CodeModeOutput", () => {
+  it("narrows by status", () => {
+    const output = {} as CodeModeOutput;
+    if (output.status === "completed") expectTypeOf(output.result).toBeUnknown();
+    if (output.status === "paused") expectTypeOf(output.pending).toEqualTypeOf<PendingAction[]>();
+    if (output.status === "error") {
+      expectTypeOf(output.kind).toEqualTypeOf<FailureKind>();
+      expectTypeOf(output.error).toBeString();
+    }
+    expectTypeOf<CodeModeOutput["status"]>().toEqualTypeOf<"completed" | "paused" | "error">();
+    expectTypeOf<CodeModeOutput["executionId"]>().toBeString();
+  });
+
+  it("FailureKind includes the executor's kinds and the runtime's own", () => {
+    expectTypeOf<"timeout" | "divergence" | "store" | "interrupted">().toExtend<FailureKind>();
+    expectTypeOf<"nonsense">().not.toExtend<FailureKind>();
+  });
+
+  it("the handle's methods resolve with these unions", () => {
+    expectTypeOf<CodemodeRuntime["execute"]>().returns.resolves.toEqualTypeOf<CodeModeOutput>();
+    expectTypeOf<CodemodeRuntime["approve"]>().returns.resolves.toEqualTypeOf<CodeModeOutput>();
+    expectTypeOf<CodemodeRuntime["reject"]>().returns.resolves.toEqualTypeOf<RejectOutput>();
+    expectTypeOf<CodemodeRuntime["rollback"]>().returns.resolves.toEqualTypeOf<RollbackOutput>();
+    expectTypeOf<CodemodeRuntime["execution"]>().returns.resolves.toEqualTypeOf<ExecutionDetail | undefined>();
+  });
+});

@@ -31,7 +31,9 @@ export { createCodemodeRuntime } from "./ai/create-codemode-runtime.js";
 export type { CodemodeRuntime, CodemodeRuntimeOptions } from "./ai/create-codemode-runtime.js";
 export { codemodeTool } from "./ai/codemode-tool.js";
 export type { CodemodeToolFactoryOptions } from "./ai/codemode-tool.js";
-export type { CodemodeTool, CodemodeToolOptions } from "./ai/build-codemode-tool.js";
+export type { CodemodeTool, CodemodeToolOptions, CodemodeToolOutput } from "./ai/build-codemode-tool.js";
+export type { CodemodeProgress, CodemodeProgressCall, WithProgress } from "./ai/codemode-progress.js";
+export type { CallProgressState, ProgressEvent, ProgressListener } from "./runtime/progress-events.js";
 export type { InlineTypes } from "./ai/tool-description.js";
 export type {
   CallRecord,

@@ -12,6 +12,7 @@ import {
   insertCall, journalArguments, journaledCall, recordedCall, recordFailure, recordSuccess, replayedFailure, replayedResult,
   type CallIdentity,
 } from "./journaled-call.js";
+import { isRejectedRow, reportCall, reportedRun, type ProgressCall } from "./call-progress.js";
 import type { PassContext } from "./pass-context.js";
 import { pauseMessage } from "./pass-signals.js";
 
@@ -37,32 +38,39 @@ function callContext(pass: PassContext, target: CallTarget, seq: number): Connec
   };
 }
 
+function progressCall(target: CallTarget, seq: number, args: unknown): ProgressCall {
+  return { seq, connector: target.connector, method: target.method, args };
+}
+
 /** The validated arguments; invalid ones reject the call (the program sees the message) and are noted as such. */
-async function validated(pass: PassContext, target: CallTarget, args: unknown): Promise<unknown> {
+async function validated(pass: PassContext, target: CallTarget, args: unknown, seq: number): Promise<unknown> {
   if (target.definition.validate === undefined) return args;
   const outcome = await target.definition.validate(args);
   if (outcome.success) return outcome.value;
   pass.validationFailures.add(outcome.error);
+  reportCall(pass, progressCall(target, seq, args), "failed", { error: outcome.error });
   throw new Error(outcome.error);
 }
 
 /** Runs the connector (its `executing` row is durable), then records `applied` with the result, or `error`. */
 async function runAndRecord(pass: PassContext, target: CallTarget, seq: number, args: unknown): Promise<unknown> {
-  let result: unknown;
-  try {
-    result = await target.definition.execute(args, callContext(pass, target, seq));
-  } catch (error) {
-    recordFailure(pass, seq, messageOf(error));
-    throw error;
-  }
-  recordSuccess(pass, seq, result, `the result of ${target.connector}.${target.method} (call #${seq})`);
-  return result;
+  return reportedRun(pass, progressCall(target, seq, args), async () => {
+    let result: unknown;
+    try {
+      result = await target.definition.execute(args, callContext(pass, target, seq));
+    } catch (error) {
+      recordFailure(pass, seq, messageOf(error));
+      throw error;
+    }
+    recordSuccess(pass, seq, result, `the result of ${target.connector}.${target.method} (call #${seq})`);
+    return result;
+  });
 }
 
 /** Runs a `reexecute` (read-only) call again; on its first pass, logs it without its result. */
 async function reexecute(pass: PassContext, target: CallTarget, seq: number, call: CallIdentity, log: boolean): Promise<unknown> {
-  const args = await validated(pass, target, call.args);
-  const result = await target.definition.execute(args, callContext(pass, target, seq));
+  const args = await validated(pass, target, call.args, seq);
+  const result = await reportedRun(pass, progressCall(target, seq, args), async () => target.definition.execute(args, callContext(pass, target, seq)));
   if (log) {
     pass.writer.defer(insertCallStatement(pass.lease, {
       seq, connector: target.connector, method: target.method, argsText: call.argsText, status: "applied", replay: "reexecute",
@@ -82,6 +90,7 @@ async function reexecute(pass: PassContext, target: CallTarget, seq: number, cal
  */
 async function pause(pass: PassContext, target: CallTarget, seq: number, args: unknown): Promise<Error> {
   pass.pending.push({ executionId: pass.execution.executionId, seq, connector: target.connector, method: target.method, args });
+  reportCall(pass, progressCall(target, seq, args), "needs-approval");
   await new Promise<void>((resolve) => setImmediate(resolve));
   pass.pauseMessage ??= pauseMessage(target.connector, target.method, seq);
   return new Error(pauseMessage(target.connector, target.method, seq));
@@ -90,12 +99,17 @@ async function pause(pass: PassContext, target: CallTarget, seq: number, args: u
 async function replay(pass: PassContext, target: CallTarget, seq: number, call: CallIdentity, row: CallJournalRecord): Promise<unknown> {
   switch (row.status) {
     case "applied":
-      return row.replay === "reexecute" ? reexecute(pass, target, seq, call, false) : replayedResult(pass, row);
-    case "error":
-      throw new Error(replayedFailure(pass, row, `${target.connector}.${target.method} failed`));
+      if (row.replay === "reexecute") return reexecute(pass, target, seq, call, false);
+      reportCall(pass, progressCall(target, seq, call.args), "replayed");
+      return replayedResult(pass, row);
+    case "error": {
+      const message = replayedFailure(pass, row, `${target.connector}.${target.method} failed`);
+      reportCall(pass, progressCall(target, seq, call.args), isRejectedRow(row) ? "rejected" : "failed", { error: message });
+      throw new Error(message);
+    }
     case "pending": {
       if (row.approvedAt === undefined) throw await pause(pass, target, seq, call.args);
-      const args = await validated(pass, target, call.args);
+      const args = await validated(pass, target, call.args, seq);
       const started = await pass.writer.commit(startApprovedCallStatement(pass.lease, seq, pass.deps.now()));
       if (started.rowsAffected !== 1) {
         const error = `Call #${seq} was taken over by another invocation; this pass stopped without running it.`;
@@ -115,7 +129,7 @@ async function replay(pass: PassContext, target: CallTarget, seq: number, call: 
 }
 
 async function firstRun(pass: PassContext, target: CallTarget, seq: number, call: CallIdentity): Promise<unknown> {
-  const args = await validated(pass, target, call.args);
+  const args = await validated(pass, target, call.args, seq);
   const approval = target.definition.requiresApproval;
   const { executionId } = pass.execution;
   const needsApproval = typeof approval === "function"

@@ -21,6 +21,7 @@ import {
 } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { z } from "zod";
+import type { CodemodeToolOptions } from "../../../../src/ai/build-codemode-tool.js";
 import { createCodemodeChatStream } from "../../../../src/ai/ui/create-codemode-chat-stream.js";
 import { hasPausedCodemode } from "../../../../src/ai/ui/has-paused-codemode.js";
 import type { ResolvedCodemodeApproval } from "../../../../src/ai/ui/resume-codemode-approvals.js";
@@ -36,6 +37,7 @@ export type CodemodePart = {
   output?: Record<string, unknown>;
   errorText?: string;
   approval?: { id: string; approved?: boolean; reason?: string; descriptor?: Record<string, unknown> };
+  preliminary?: boolean;
 };
 
 /** What the connector really did: each effect once, or the test fails. */
@@ -102,13 +104,16 @@ export function chatRoute({
   runtime,
   model,
   onResolved,
+  toolOptions,
 }: {
-  runtime: CodemodeApprovalRuntime & { tool(): ToolSet[string] };
+  runtime: CodemodeApprovalRuntime & { tool(options?: CodemodeToolOptions): ToolSet[string] };
   model: MockLanguageModelV4;
   onResolved?: (resolved: ResolvedCodemodeApproval[]) => void;
+  /** Options of `runtime.tool()`. */
+  toolOptions?: CodemodeToolOptions;
 }): (messages: UIMessage[]) => ReadableStream<UIMessageChunk> {
   return (messages) => {
-    const tools = { codemode: runtime.tool() };
+    const tools = { codemode: runtime.tool(toolOptions) };
     return createCodemodeChatStream({
       runtime,
       messages,

@@ -4,6 +4,8 @@
  * beside it — passes and replay (`run-pass`), approvals, rollback, snippets,
  * retention (`housekeeping`) — over one libSQL store scoped by runtime name.
  */
+import { programApprovalAction, programNeedsApproval } from "./program-approval.js";
+import { encodeJournalValue } from "./journal-values.js";
 import type { DescribeOutput, SearchOutput } from "../connectors/types.js";
 import { approveExecution, rejectExecution } from "./approvals.js";
 import { executionDetail, executionSummary, pendingAction } from "./execution-views.js";
@@ -77,9 +79,12 @@ async function executeProgram(core: RuntimeCore, input: CodeModeInput, options: 
   }
   const size = checkJournalSize(code, "The program");
   if (!size.ok) return failure(executionId, "limit", size.error);
+  const approval = await programNeedsApproval(core.options.approveProgram, code);
+  if (!approval.ok) return failure(executionId, "validation", approval.error);
   const createdAt = now();
   const leaseToken = generateId();
   const connectorNames = Object.keys(core.connectors);
+  if (approval.value) return startAwaitingApproval(core, { executionId, code, connectors: connectorNames, now: createdAt, options });
   let snippets: SnippetRecord[];
   try {
     await core.store.startExecution({
@@ -95,6 +100,26 @@ async function executeProgram(core: RuntimeCore, input: CodeModeInput, options: 
     createdAt, updatedAt: createdAt, passes: 1, logs: [],
   };
   return runClaimedPass(core, { execution, calls: [], snippets, leaseToken, options });
+}
+
+/** Records an execution that waits for its program to be approved, and returns that pause. */
+async function startAwaitingApproval(
+  core: RuntimeCore,
+  { executionId, code, connectors, now, options }: { executionId: string; code: string; connectors: string[]; now: number; options: ExecuteOptions },
+): Promise<CodeModeOutput> {
+  const action = programApprovalAction(executionId, code);
+  const argsText = encodeJournalValue(action.args, "the program");
+  if (!argsText.ok) return failure(executionId, "limit", argsText.error);
+  try {
+    await core.store.startExecution({
+      executionId, code, connectors, now, leaseToken: core.options.generateId(), leaseUntil: now, keep: core.options.maxExecutions,
+      programApproval: { connector: action.connector, method: action.method, argsText: argsText.value },
+      ...(options.toolCallId === undefined ? {} : { toolCallId: options.toolCallId }),
+    });
+  } catch (error) {
+    return storeFailure(executionId, error);
+  }
+  return { status: "paused", executionId, pending: [action] };
 }
 
 /**

@@ -6,7 +6,9 @@ import { finishPassStatement, type PassLease } from "./call-statements.js";
 import type { ExecutionStore } from "./journal-store.js";
 import { JournalWriter } from "./journal-writer.js";
 import { parseCallRow, parseExecutionRow } from "./record-validation.js";
-import { RECORD_VERSION } from "./records.js";
+import type { InStatement } from "@libsql/client";
+import type { StartExecution } from "./journal-store.js";
+import { RECORD_VERSION, WHOLE_PROGRAM_SEQ } from "./records.js";
 import { pruneStatements } from "./retention-rows.js";
 import type { StoreContext } from "./store-context.js";
 
@@ -14,14 +16,17 @@ import type { StoreContext } from "./store-context.js";
 export function executionRows({ client, runtime, read, write }: StoreContext): ExecutionStore {
   return {
     async startExecution(start) {
+      const awaiting = start.programApproval !== undefined;
       await write([
         {
           sql: `INSERT INTO codemode_executions (runtime, id, record_version, status, code, connectors, created_at,
               updated_at, passes, logs, lease_token, lease_until, tool_call_id)
-            VALUES (?, ?, ?, 'running', ?, ?, ?, ?, 1, '[]', ?, ?, ?)`,
-          args: [runtime, start.executionId, RECORD_VERSION, start.code, JSON.stringify(start.connectors), start.now, start.now,
-            start.leaseToken, start.leaseUntil, start.toolCallId ?? null],
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', ?, ?, ?)`,
+          args: [runtime, start.executionId, RECORD_VERSION, awaiting ? "paused" : "running", start.code,
+            JSON.stringify(start.connectors), start.now, start.now, awaiting ? 0 : 1, awaiting ? null : start.leaseToken,
+            awaiting ? null : start.leaseUntil, start.toolCallId ?? null],
         },
+        ...(start.programApproval === undefined ? [] : [programApprovalRow(runtime, start.executionId, start.programApproval)]),
         ...pruneStatements(runtime, start.keep),
       ]);
     },
@@ -49,6 +54,14 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
             WHERE runtime = ? AND execution_id = ? AND status = 'pending' AND approved_at IS NULL AND (? IS NULL OR seq = ?)
               AND EXISTS (SELECT 1 FROM codemode_executions WHERE runtime = ? AND id = ? AND lease_token = ?)`,
           args: [claim.now, runtime, claim.executionId, claim.seq ?? null, claim.seq ?? null, runtime, claim.executionId,
+            claim.leaseToken],
+        },
+        {
+          // An approved whole-program row has nothing to run: it is applied as part of the claim.
+          sql: `UPDATE codemode_calls SET status = 'applied', started_at = ?, finished_at = ?
+            WHERE runtime = ? AND execution_id = ? AND seq = ? AND status = 'pending' AND approved_at = ?
+              AND EXISTS (SELECT 1 FROM codemode_executions WHERE runtime = ? AND id = ? AND lease_token = ?)`,
+          args: [claim.now, claim.now, runtime, claim.executionId, WHOLE_PROGRAM_SEQ, claim.now, runtime, claim.executionId,
             claim.leaseToken],
         },
       ]);
@@ -103,5 +116,18 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
     async endPass(lease, end) {
       await client.execute(finishPassStatement(lease, end));
     },
+  };
+}
+
+/** The pending whole-program row of an execution that starts awaiting approval (`program-approval.ts`). */
+function programApprovalRow(
+  runtime: string,
+  executionId: string,
+  row: NonNullable<StartExecution["programApproval"]>,
+): InStatement {
+  return {
+    sql: `INSERT INTO codemode_calls (runtime, execution_id, seq, record_version, connector, method, args, status, replay,
+        requires_approval) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 'record', 1)`,
+    args: [runtime, executionId, WHOLE_PROGRAM_SEQ, RECORD_VERSION, row.connector, row.method, row.argsText],
   };
 }

@@ -24,7 +24,7 @@ const WHY_NOT_PAUSED: Record<ExecutionStatus, string> = {
 };
 
 /** Why a request for `seq` cannot act on this execution, or undefined when it can. */
-function refusal(loaded: LoadedExecution, action: "approve" | "reject", seq: number | undefined): CodeModeOutput | undefined {
+export function refusal(loaded: LoadedExecution, action: "approve" | "reject", seq: number | undefined): CodeModeOutput | undefined {
   const { execution, calls } = loaded;
   const { executionId } = execution;
   const call = seq === undefined ? undefined : calls.find((candidate) => candidate.seq === seq);
@@ -42,7 +42,7 @@ function refusal(loaded: LoadedExecution, action: "approve" | "reject", seq: num
   return undefined;
 }
 
-async function load(core: RuntimeCore, executionId: string): Promise<Result<LoadedExecution, CodeModeOutput>> {
+export async function load(core: RuntimeCore, executionId: string): Promise<Result<LoadedExecution, CodeModeOutput>> {
   try {
     const loaded = await core.store.load(executionId);
     return loaded === undefined

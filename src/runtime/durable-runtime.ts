@@ -4,6 +4,7 @@
  * beside it — passes and replay (`run-pass`), approvals, rollback, snippets,
  * retention (`housekeeping`) — over one libSQL store scoped by runtime name.
  */
+import { decidePending, type CallDecision } from "./decide-pending.js";
 import { programApprovalAction, programNeedsApproval } from "./program-approval.js";
 import { encodeJournalValue } from "./journal-values.js";
 import type { DescribeOutput, SearchOutput } from "../connectors/types.js";
@@ -36,6 +37,11 @@ export interface DurableRuntime {
   execute(input: CodeModeInput, options?: ExecuteOptions): Promise<CodeModeOutput>;
   /** Approves pending call `seq` (or every pending call) and resumes; the output of the resumed pass. */
   approve(request: { executionId: string; seq?: number }, options?: ExecuteOptions): Promise<CodeModeOutput>;
+  /**
+   * Decides several pending calls of one paused execution at once and resumes it once: approved calls run,
+   * rejected ones reject inside the program (it may catch them), undecided ones stay pending.
+   */
+  decide(request: { executionId: string; decisions: CallDecision[] }, options?: ExecuteOptions): Promise<CodeModeOutput>;
   /** Rejects a paused execution; earlier calls stay applied. */
   reject(request: { executionId: string; seq?: number; reason?: string }): Promise<RejectOutput>;
   /** Compensates applied calls newest first. */
@@ -144,6 +150,7 @@ export function durableRuntimeFromResolved(resolved: ResolvedRuntimeOptions): Du
     execute: (input, executeOptions = {}) => executeProgram(core, input, executeOptions),
     approve: (request, executeOptions = {}) => approveExecution(core, request, executeOptions),
     reject: (request) => rejectExecution(core, request),
+    decide: (request, executeOptions = {}) => decidePending(core, request, executeOptions),
     rollback: (request) => rollbackExecution(core, request),
     async pending(executionId) {
       const rows = await storeOperation("list pending calls", () => core.store.pending(executionId));

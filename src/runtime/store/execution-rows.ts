@@ -49,13 +49,13 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
             WHERE runtime = ? AND id = ? AND status = 'paused'`,
           args: [claim.leaseToken, claim.leaseUntil, claim.now, runtime, claim.executionId],
         },
-        {
+        ...(claim.decisions === undefined ? [{
           sql: `UPDATE codemode_calls SET approved_at = ?
             WHERE runtime = ? AND execution_id = ? AND status = 'pending' AND approved_at IS NULL AND (? IS NULL OR seq = ?)
               AND EXISTS (SELECT 1 FROM codemode_executions WHERE runtime = ? AND id = ? AND lease_token = ?)`,
           args: [claim.now, runtime, claim.executionId, claim.seq ?? null, claim.seq ?? null, runtime, claim.executionId,
             claim.leaseToken],
-        },
+        }] : decisionStatements(runtime, { ...claim, decisions: claim.decisions })),
         {
           // An approved whole-program row has nothing to run: it is applied as part of the claim.
           sql: `UPDATE codemode_calls SET status = 'applied', started_at = ?, finished_at = ?
@@ -130,4 +130,25 @@ function programApprovalRow(
         requires_approval) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 'record', 1)`,
     args: [runtime, executionId, WHOLE_PROGRAM_SEQ, RECORD_VERSION, row.connector, row.method, row.argsText],
   };
+}
+
+/** The per-call writes of a claim that decides several pending calls (each guarded by the claim's new lease). */
+function decisionStatements(
+  runtime: string,
+  claim: { executionId: string; leaseToken: string; now: number; decisions: { approve: number[]; reject: Array<{ seq: number; error: string }> } },
+): InStatement[] {
+  const guard = "AND EXISTS (SELECT 1 FROM codemode_executions WHERE runtime = ? AND id = ? AND lease_token = ?)";
+  const owner = [runtime, claim.executionId, claim.leaseToken];
+  return [
+    ...claim.decisions.approve.map((seq) => ({
+      sql: `UPDATE codemode_calls SET approved_at = ?
+        WHERE runtime = ? AND execution_id = ? AND seq = ? AND status = 'pending' AND approved_at IS NULL ${guard}`,
+      args: [claim.now, runtime, claim.executionId, seq, ...owner],
+    })),
+    ...claim.decisions.reject.map(({ seq, error }) => ({
+      sql: `UPDATE codemode_calls SET status = 'error', error = ?, finished_at = ?
+        WHERE runtime = ? AND execution_id = ? AND seq = ? AND status = 'pending' AND approved_at IS NULL ${guard}`,
+      args: [error, claim.now, runtime, claim.executionId, seq, ...owner],
+    })),
+  ];
 }

@@ -59,7 +59,14 @@ export interface ExecutionStore {
    * (`seq`, or all) in the same batch; an approved whole-program row (sequence 0) becomes `applied` there too.
    * @returns false when another invocation changed the execution first.
    */
-  claimPaused(claim: { executionId: string; leaseToken: string; leaseUntil: number; now: number; seq?: number }): Promise<boolean>;
+  claimPaused(claim: {
+    executionId: string; leaseToken: string; leaseUntil: number; now: number; seq?: number;
+    /**
+     * Several pending calls decided at once (instead of `seq`): `approve` are marked approved, `reject` become
+     * `error` with their message (the program gets it as a rejection on the next pass), all in the claim's batch.
+     */
+    decisions?: { approve: number[]; reject: Array<{ seq: number; error: string }> };
+  }): Promise<boolean>;
   /** Rejection: `paused → rejected` (compare-and-set); the pending calls become `error` in the same batch. */
   rejectPaused(reject: { executionId: string; token: string; now: number; reason: string }): Promise<boolean>;
   /** Newest executions first. */

@@ -32,6 +32,8 @@ export interface PendingAction {
  * - `expired`: `expirePaused` ended the execution.
  * - `store`: the database failed; nothing was half-written.
  * - `interrupted`: a call was found `executing` on a later pass (its process died mid-call); it is never run again.
+ * - `approval-unreached`: the resumed program ended without reaching a call that was approved (it took another
+ *   path); the approved call did not run and is recorded `error`. Never reported as `completed`.
  */
 export type FailureKind =
   | ExecutorFailureKind
@@ -45,7 +47,8 @@ export type FailureKind =
   | "stale"
   | "expired"
   | "store"
-  | "interrupted";
+  | "interrupted"
+  | "approval-unreached";
 
 /** Output of the `codemode` tool and of `execute`/`approve`. */
 export type CodeModeOutput =

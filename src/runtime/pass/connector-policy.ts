@@ -115,6 +115,7 @@ async function replay(pass: PassContext, target: CallTarget, seq: number, call: 
         const error = `Call #${seq} was taken over by another invocation; this pass stopped without running it.`;
         throw pass.failWith({ kind: "conflict", error });
       }
+      pass.startedApprovals.add(seq);
       return runAndRecord(pass, target, seq, args);
     }
     case "executing":

@@ -54,6 +54,10 @@ export class PassContext {
   readonly inflight = new Set<Promise<unknown>>();
   /** Sequence numbers the program reached this pass (every journaled call takes one). */
   readonly reached = new Set<number>();
+  /** Approved calls this pass started (an approved call the pass never starts ends the run visibly). */
+  readonly startedApprovals = new Set<number>();
+  /** `codemode.step`s begun (not replayed) in this pass and not yet ended. */
+  readonly openSteps = new Set<number>();
   /** Messages of argument validation failures the program was given this pass. */
   readonly validationFailures = new Set<string>();
   /** Set once a pause was delivered: later calls of this pass reject without effect. */

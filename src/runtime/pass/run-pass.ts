@@ -9,6 +9,7 @@ import { countReplaysStatement, finishPassStatement } from "../store/call-statem
 import type { CodeModeOutput, FailureKind } from "../types.js";
 import { passRequest } from "./pass-bindings.js";
 import type { PassContext } from "./pass-context.js";
+import { settleUnfinishedWork } from "./unfinished-work.js";
 import { messageOf } from "../../shared/message-of.js";
 
 /** Where a pass ended, before `transformResult`. */
@@ -22,11 +23,20 @@ export function omittedResultText(reason: string): string {
   return text.ok ? text.value : '"[result not journaled]"';
 }
 
+/** An uncaught exception that is an argument validation failure the program was given is kind `validation`. */
+function errorKind(pass: PassContext, error: { kind: FailureKind; message: string }): FailureKind {
+  if (error.kind !== "exception") return error.kind;
+  for (const message of pass.validationFailures) if (error.message.includes(message)) return "validation";
+  return error.kind;
+}
+
 function decide(pass: PassContext, run: { value?: unknown; logs: string[]; error?: { kind: FailureKind; message: string } }): PassOutcome {
   const { executionId } = pass.execution;
   if (pass.fatal !== undefined) return { status: "error", executionId, error: pass.fatal.error, kind: pass.fatal.kind, logs: run.logs };
   if (pass.pending.length > 0) return { status: "paused", executionId, pending: [...pass.pending].sort((a, b) => a.seq - b.seq) };
-  if (run.error !== undefined) return { status: "error", executionId, error: run.error.message, kind: run.error.kind, logs: run.logs };
+  if (run.error !== undefined) {
+    return { status: "error", executionId, error: run.error.message, kind: errorKind(pass, run.error), logs: run.logs };
+  }
   return { status: "completed", executionId, result: run.value, logs: run.logs, journaled: true };
 }
 
@@ -45,6 +55,7 @@ export async function runPass(pass: PassContext): Promise<PassOutcome> {
   if (pass.writer.failure === undefined && pass.writer.lostRows > 0) {
     outcome = { status: "error", executionId, kind: "conflict", error: "This execution was taken over by another invocation while the pass ran (its lease expired); the pass's outcome was not recorded." };
   }
+  outcome = settleUnfinishedWork(pass, outcome);
   if (pass.replayed.length > 0) pass.writer.defer(countReplaysStatement(pass.lease, pass.replayed), { expectRow: false });
   let resultText: string | undefined;
   if (outcome.status === "completed") {

@@ -3,7 +3,13 @@
  * once; its result is journaled under connector `codemode` and returned as recorded on later passes. The host
  * half has three functions the prelude (`codemode-prelude.ts`) calls: `stepBegin` (replay or insert `executing`),
  * `stepEnd` (record the value) and `stepFail` (record the failure).
+ *
+ * A step that a pause interrupted is never recorded as finished: when a call pauses while the step is open
+ * (its own call, or one issued alongside it), the step's value may stand for work that did not happen (a
+ * `try/catch` around the paused call returning "later"). Its row is removed instead, and the resumed pass runs
+ * the step again — its journaled calls replay from the journal and the approved call runs.
  */
+import { dropInterruptedStepStatement } from "../store/call-statements.js";
 import {
   insertCall, journalArguments, journaledCall, recordedCall, recordFailure, recordSuccess, replayedFailure, replayedResult,
   type CallIdentity,
@@ -43,6 +49,14 @@ export function stepHostFunctions(pass: PassContext): Record<string, (args: unkn
   const running = new Set<number>();
   // Steps whose failure is already recorded (a result too large for the journal).
   const failed = new Set<number>();
+  // Pauses already delivered when each running step began: more at its end means a pause interrupted it.
+  const pausesAtBegin = new Map<number, number>();
+  const interrupted = (seq: number): boolean => pass.pending.length > (pausesAtBegin.get(seq) ?? 0);
+  const close = (seq: number): void => {
+    running.delete(seq);
+    pass.openSteps.delete(seq);
+    pausesAtBegin.delete(seq);
+  };
   const notRunning = (seq: unknown): Promise<never> =>
     Promise.reject(new Error(`codemode.step: no step #${String(seq)} is running in this pass; use codemode.step(name, fn)`));
   return {
@@ -52,26 +66,42 @@ export function stepHostFunctions(pass: PassContext): Record<string, (args: unkn
         return Promise.reject(new TypeError("codemode.step(name, fn): name must be a non-empty string"));
       }
       return journaledCall(pass, async (seq) => {
+        const pausesBefore = pass.pending.length;
         const begun = await begin(pass, seq, name);
-        if (!begun.replayed) running.add(seq);
+        if (!begun.replayed) {
+          running.add(seq);
+          pass.openSteps.add(seq);
+          pausesAtBegin.set(seq, pausesBefore);
+        }
         return begun;
       });
     },
     stepEnd: (args) => {
       const { seq, value } = args as { seq: number; value: unknown };
       if (!running.has(seq) || failed.has(seq)) return notRunning(seq);
+      if (interrupted(seq)) {
+        close(seq);
+        pass.writer.defer(dropInterruptedStepStatement(pass.lease, seq), { expectRow: false });
+        return Promise.resolve(undefined);
+      }
       try {
         recordSuccess(pass, seq, value, `the result of step #${seq}`);
       } catch (error) {
         failed.add(seq);
         return Promise.reject(error);
       }
-      running.delete(seq);
+      close(seq);
       return Promise.resolve(undefined);
     },
     stepFail: (args) => {
       const { seq, error, unserializable } = args as { seq: number; error: string; unserializable?: boolean };
-      if (!running.delete(seq)) return notRunning(seq);
+      if (!running.has(seq)) return notRunning(seq);
+      const paused = interrupted(seq);
+      close(seq);
+      if (paused && !failed.has(seq)) {
+        pass.writer.defer(dropInterruptedStepStatement(pass.lease, seq), { expectRow: false });
+        return Promise.resolve(undefined);
+      }
       if (!failed.has(seq)) recordFailure(pass, seq, String(error));
       failed.add(seq);
       if (unserializable !== true) return Promise.resolve(undefined);

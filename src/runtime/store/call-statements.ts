@@ -134,6 +134,28 @@ export function startApprovedCallStatement(lease: PassLease, seq: number, now: n
   };
 }
 
+/**
+ * Removes a `codemode.step` row that a pause interrupted (`executing`, begun in this pass): the step did not
+ * finish, so the resumed pass runs it again (its own journaled calls replay from the journal).
+ */
+export function dropInterruptedStepStatement(lease: PassLease, seq: number): InStatement {
+  return {
+    sql: `DELETE FROM codemode_calls
+      WHERE runtime = ? AND execution_id = ? AND seq = ? AND status = 'executing' AND ${LEASE_GUARD}`,
+    args: [lease.runtime, lease.executionId, seq, ...leaseArgs(lease)],
+  };
+}
+
+/** Approved calls the pass never started (`pending`, approved) become `error` with `reason`. */
+export function failUnreachedApprovalsStatement(lease: PassLease, seqs: number[], reason: string, now: number): InStatement {
+  return {
+    sql: `UPDATE codemode_calls SET status = 'error', error = ?, finished_at = ?
+      WHERE runtime = ? AND execution_id = ? AND seq IN (SELECT value FROM json_each(?)) AND status = 'pending'
+        AND approved_at IS NOT NULL AND ${LEASE_GUARD}`,
+    args: [reason, now, lease.runtime, lease.executionId, JSON.stringify(seqs), ...leaseArgs(lease)],
+  };
+}
+
 /** Counts one more replay for each listed call (one statement for the whole pass). */
 export function countReplaysStatement(lease: PassLease, seqs: number[]): InStatement {
   return {

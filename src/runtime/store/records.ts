@@ -19,7 +19,7 @@ export type CallRecordStatus = "pending" | "executing" | "applied" | "error" | "
 /** Every failure kind a row may carry (the runtime's `FailureKind`); a row with another is corrupt. */
 export const FAILURE_RECORD_KINDS = [
   "exception", "timeout", "abort", "worker-exit", "divergence", "rejected", "conflict", "limit",
-  "connector-missing", "validation", "not-found", "stale", "expired", "store", "interrupted",
+  "connector-missing", "validation", "not-found", "stale", "expired", "store", "interrupted", "approval-unreached",
 ] as const;
 
 /** A failure kind as stored. */

@@ -11,7 +11,7 @@ import { failure, storeFailure } from "./failure-output.js";
 import { runClaimedPass } from "./run-claimed-pass.js";
 import type { RuntimeCore } from "./runtime-core.js";
 import type { LoadedExecution } from "./store/journal-store.js";
-import type { SnippetRecord } from "./store/records.js";
+import { WHOLE_PROGRAM_SEQ, type CallJournalRecord, type SnippetRecord } from "./store/records.js";
 import type { CodeModeOutput, ExecuteOptions, ExecutionStatus, RejectOutput } from "./types.js";
 
 const WHY_NOT_PAUSED: Record<ExecutionStatus, string> = {
@@ -75,9 +75,11 @@ export async function approveExecution(core: RuntimeCore, { executionId, seq }: 
   } catch (error) {
     return storeFailure(executionId, error);
   }
-  const calls = loaded.calls.map((call) =>
-    call.status === "pending" && call.approvedAt === undefined && (seq === undefined || call.seq === seq) ? { ...call, approvedAt: at } : call,
-  );
+  const calls = loaded.calls.map((call): CallJournalRecord => {
+    if (call.status !== "pending" || call.approvedAt !== undefined || (seq !== undefined && call.seq !== seq)) return call;
+    // The claim applied an approved whole-program row (nothing runs for it); the others run when the pass reaches them.
+    return call.seq === WHOLE_PROGRAM_SEQ ? { ...call, status: "applied", approvedAt: at } : { ...call, approvedAt: at };
+  });
   const execution = { ...loaded.execution, status: "running" as const, passes: loaded.execution.passes + 1 };
   return runClaimedPass(core, { execution, calls, snippets, leaseToken, options });
 }

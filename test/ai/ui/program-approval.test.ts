@@ -71,6 +71,16 @@ describe("program approval through useChat-style requests", () => {
     ]);
   });
 
+  it("an approved program that needs nothing else completes in the approving request", async () => {
+    const runtime = openRuntime(true);
+    const chat = new Conversation(chatRoute({ runtime, model: scriptedModel(READ_ONLY) }));
+    await chat.say("balance?");
+    expect(chat.openApproval().approval?.descriptor).toMatchObject({ method: "program" });
+    await chat.answer({ approved: true });
+    expect(chat.codemodeParts()[0]?.state).toBe("output-available");
+    expect(chat.lastText()).toContain('"balance":100');
+  });
+
   it("rejecting the program ends the execution rejected with nothing run", async () => {
     const runtime = openRuntime(true);
     const model = scriptedModel(PAYING);

@@ -6,7 +6,9 @@ import type { UIMessage, UIMessageChunk } from "ai";
 import type { CodeModeOutput, PendingAction, RejectOutput } from "../../runtime/types.js";
 import { toModelJson } from "../codemode-model-output.js";
 import { DEFAULT_CODEMODE_TOOL_NAME } from "./codemode-approval-transform.js";
+import { parseCodemodeDecisions } from "./codemode-decisions.js";
 import { createCodemodeApprovalRequest, isPausedCodemodeOutput } from "./paused-output.js";
+import { applyDecisions } from "./resolve-codemode-decisions.js";
 import type { CodemodeApprovalRuntime } from "./types.js";
 import { verifyCodemodeApproval, type CodemodeApprovalErrorKind } from "./verify-codemode-approval.js";
 
@@ -126,7 +128,11 @@ async function resolvePart({ runtime, part }: { runtime: CodemodeApprovalRuntime
   if (part.approval?.approved !== true) {
     return rejectPart({ runtime, part, approvalId, action, userReason: part.approval?.reason });
   }
-  const output = await runtime.approve({ executionId: action.executionId, seq: action.seq });
+  // Several calls decided at once travel in `reason` (codemode-decisions.ts); otherwise the one call the id names.
+  const decisions = parseCodemodeDecisions(part.approval.reason);
+  const output = decisions === undefined
+    ? await runtime.approve({ executionId: action.executionId, seq: action.seq })
+    : await applyDecisions({ runtime, action, decisions });
   if (output.status === "error" && output.kind === "conflict") {
     return refused({ part, approvalId, kind: "conflict", error: `Approval "${approvalId}" was not applied by this request: ${output.error}` });
   }

@@ -1,6 +1,6 @@
 /**
  * What the UI approval bridge needs from a runtime. `createCodemodeRuntime()` returns a
- * handle that satisfies it; the bridge takes only these four methods so it never depends
+ * handle that satisfies it; the bridge takes only these methods so it never depends
  * on how the runtime is built.
  */
 import type { CodeModeOutput, ExecutionDetail, PendingAction, RejectOutput } from "../../runtime/types.js";
@@ -11,6 +11,8 @@ export interface CodemodeApprovalRuntime {
   approve(input: { executionId: string; seq?: number }): Promise<CodeModeOutput>;
   /** Rejects one pending call: the execution ends `rejected` and connector hooks run. */
   reject(input: { executionId: string; seq?: number; reason?: string }): Promise<RejectOutput>;
+  /** Decides several pending calls of one pause at once and resumes once (approved run, rejected reject in the program). */
+  decide(input: { executionId: string; decisions: Array<{ seq: number; approved: boolean; reason?: string }> }): Promise<CodeModeOutput>;
   /** Calls waiting for approval, of one execution or of all. */
   pending(executionId?: string): Promise<PendingAction[]>;
   /** One execution with its call log, or nothing when it does not exist. */

@@ -29,7 +29,14 @@ describe("codemodeApprovalTransform", () => {
       type: "tool-approval-request",
       toolCallId: "c1",
       approvalId: await createCodemodeApprovalId(first),
-      approvalDescriptor: { connector: "bank", method: "transfer", args: { to: "alice", amount: 10 }, executionId: "e1", seq: 2 },
+      approvalDescriptor: {
+        connector: "bank", method: "transfer", args: { to: "alice", amount: 10 }, executionId: "e1", seq: 2,
+        // Both calls of the pause, lowest first, each with its own id (for per-call decisions).
+        calls: [
+          { seq: 2, connector: "bank", method: "transfer", args: { to: "alice", amount: 10 }, approvalId: await createCodemodeApprovalId(first) },
+          { seq: 4, connector: "bank", method: "transfer", args: { to: "bob", amount: 5 }, approvalId: await createCodemodeApprovalId(later) },
+        ],
+      },
     });
     expect(out).toHaveLength(2);
   });

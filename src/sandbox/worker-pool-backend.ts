@@ -5,6 +5,7 @@
  * shared abort flag; if it has not answered `HARD_STOP_GRACE_MS` later (a long C builtin), the
  * worker is terminated. A dead worker is `worker-exit` and is replaced.
  */
+import { timeoutMessage } from "./timeout-message.js";
 import type { Worker } from "node:worker_threads";
 import type { BackendJob, BackendOutcome, ExecutorBackend } from "./executor-backend.js";
 import { WORKER_STACK_SIZE_MB, type ResolvedExecutorOptions } from "./executor-options.js";
@@ -88,7 +89,7 @@ class PooledWorker {
         void this.terminate();
       };
       const deadlineTimer = setTimeout(
-        () => hardStop({ type: "error", kind: "timeout", message: `The program exceeded its time budget of ${options.timeoutMs} ms (timeoutMs) and was stopped.` }),
+        () => hardStop({ type: "error", kind: "timeout", message: timeoutMessage(options.timeoutMs) }),
         Math.max(0, deadline - Date.now()) + HARD_STOP_GRACE_MS,
       );
       const onAbort = (): void => {

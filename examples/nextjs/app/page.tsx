@@ -92,7 +92,7 @@ function CodemodeCall({ part, onAnswer }: { part: CodemodePart; onAnswer: Answer
   const progress = readCodemodeProgress(part);
   return (
     <div data-testid="codemode-call" data-state={part.state} style={box}>
-      <div style={{ fontSize: 12, color: "#555" }}>codemode · {part.state}</div>
+      <div style={{ fontSize: 12, color: "#555" }}>codemode · {progress?.running ? "running" : part.state}</div>
       <pre data-testid="code" style={pre}>{part.input?.code ?? ""}</pre>
       {progress ? <Progress view={progress} /> : null}
       {part.state === "approval-requested" && part.approval && descriptor ? (

@@ -74,7 +74,7 @@ describe("ProgressFeed", () => {
     feed.push(call(1, "running", { args: { text: "x".repeat(5_000) } }));
     const [shown] = feed.close().calls;
     expect(shown?.args).toEqual({ preview: expect.any(String) });
-    expect(String((shown?.args as { preview: string }).preview).length).toBe(MAX_PROGRESS_ARGS_CHARS + 1);
+    expect((shown?.args as { preview: string } | undefined)?.preview.length).toBe(MAX_PROGRESS_ARGS_CHARS + 1);
   });
 
   it("close() cancels the trailing snapshot", () => {

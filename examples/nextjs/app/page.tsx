@@ -187,8 +187,8 @@ function Approval({ approvalId, descriptor, onAnswer }: { approvalId: string; de
       </div>
       {descriptor.calls ? null : (
         <div style={{ display: "flex", gap: 8, marginTop: 8 }}>
-          <button data-testid="approve" onClick={() => onAnswer(approvalId, true)}>Approve</button>
-          <button data-testid="reject" onClick={() => onAnswer(approvalId, false)}>Reject</button>
+          <button type="button" data-testid="approve" onClick={() => onAnswer(approvalId, true)}>Approve</button>
+          <button type="button" data-testid="reject" onClick={() => onAnswer(approvalId, false)}>Reject</button>
         </div>
       )}
     </div>
@@ -221,12 +221,12 @@ function Decisions({ approvalId, calls, onAnswer }: { approvalId: string; calls:
         </div>
       ))}
       <div style={{ display: "flex", gap: 8, marginTop: 8 }}>
-        <button data-testid="approve-all" onClick={() => send(all(true))}>Approve all</button>
-        <button data-testid="reject-all" onClick={() => send(all(false))}>Reject all</button>
-        <button data-testid="submit-decisions" disabled={Object.keys(chosen).length === 0} onClick={() => send(chosen)}>
+        <button type="button" data-testid="approve-all" onClick={() => send(all(true))}>Approve all</button>
+        <button type="button" data-testid="reject-all" onClick={() => send(all(false))}>Reject all</button>
+        <button type="button" data-testid="submit-decisions" disabled={Object.keys(chosen).length === 0} onClick={() => send(chosen)}>
           Submit decisions
         </button>
-        <button data-testid="reject" onClick={() => onAnswer(approvalId, false)}>Stop the program</button>
+        <button type="button" data-testid="reject" onClick={() => onAnswer(approvalId, false)}>Stop the program</button>
       </div>
     </div>
   );

@@ -2,7 +2,12 @@
 
 import { useChat } from "@ai-sdk/react";
 import { lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from "ai";
-import { encodeCodemodeDecisions, readCodemodeProgress, type CodemodeApprovalCall } from "ai-codemode/ui";
+import {
+  encodeCodemodeDecisions,
+  readCodemodeProgress,
+  type CodemodeApprovalCall,
+  type CodemodeApprovalDescriptor,
+} from "ai-codemode/ui";
 import { useState, type CSSProperties } from "react";
 
 type CodemodePart = {
@@ -15,14 +20,7 @@ type CodemodePart = {
   approval?: { id: string; approved?: boolean; reason?: string; descriptor?: unknown };
 };
 
-type Descriptor = {
-  connector: string;
-  method: string;
-  args: unknown;
-  executionId: string;
-  seq: number;
-  calls?: CodemodeApprovalCall[];
-};
+type Descriptor = CodemodeApprovalDescriptor;
 
 type Answer = (approvalId: string, approved: boolean, reason?: string) => void;
 

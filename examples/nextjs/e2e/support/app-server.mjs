@@ -55,7 +55,7 @@ export function launchBrowser() {
 
 /** Opens the chat page. */
 export async function openChat(browser, baseUrl) {
-  const page = await browser.newPage({ viewport: { width: 900, height: 1000 } });
+  const page = await browser.newPage({ viewport: { width: 900, height: 900 } });
   page.setDefaultTimeout(STEP_TIMEOUT_MS);
   await page.goto(baseUrl);
   return page;

@@ -1,14 +1,16 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCodemodeRuntime } from "../../src/ai/create-codemode-runtime.js";
 import type { Connector } from "../../src/connectors/types.js";
+import { QuickJSExecutor } from "../../src/sandbox/quickjs-executor.js";
 
 /** The budget of these tests; the waits below are chosen well inside and well outside it. */
 const TIMEOUT_MS = 1_500;
 
 let directory: string;
+const executor = new QuickJSExecutor({ isolation: "in-process", timeoutMs: TIMEOUT_MS });
 const opened: Array<ReturnType<typeof createCodemodeRuntime>> = [];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -25,7 +27,7 @@ function openRuntime(waitMs: number) {
   const runtime = createCodemodeRuntime({
     connectors: { host: connector(waitMs) },
     store: `file:${path.join(directory, "codemode.db")}`,
-    limits: { timeoutMs: TIMEOUT_MS, isolation: "in-process" },
+    executor,
   });
   opened.push(runtime);
   return runtime;
@@ -37,6 +39,10 @@ beforeEach(() => {
 afterEach(async () => {
   for (const runtime of opened.splice(0)) await runtime.close();
   rmSync(directory, { recursive: true, force: true });
+});
+
+afterAll(async () => {
+  await executor.dispose();
 });
 
 describe("timeoutMs counts each pass, never the human", () => {

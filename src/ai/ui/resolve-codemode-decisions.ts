@@ -5,7 +5,7 @@
  * The surviving decisions resume the execution once (`runtime.decide`).
  */
 import type { CodeModeOutput, PendingAction } from "../../runtime/types.js";
-import type { CodemodeApprovalRuntime } from "./types.js";
+import type { CodemodeApprovalRuntime, CodemodeResumeOptions } from "./types.js";
 import { verifyCodemodeApproval } from "./verify-codemode-approval.js";
 
 /** Decisions the store confirms, for the execution of `action`. */
@@ -35,12 +35,14 @@ export async function applyDecisions({
   runtime,
   action,
   decisions,
+  options = {},
 }: {
   runtime: CodemodeApprovalRuntime;
   action: PendingAction;
   decisions: Map<string, boolean>;
+  options?: CodemodeResumeOptions;
 }): Promise<CodeModeOutput> {
   const verified = await verifiedDecisions({ runtime, action, decisions });
-  if (verified.length > 0) return runtime.decide({ executionId: action.executionId, decisions: verified });
+  if (verified.length > 0) return runtime.decide({ executionId: action.executionId, decisions: verified }, options);
   return { status: "paused", executionId: action.executionId, pending: await runtime.pending(action.executionId) };
 }

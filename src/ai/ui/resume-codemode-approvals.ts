@@ -9,6 +9,7 @@ import { DEFAULT_CODEMODE_TOOL_NAME } from "./codemode-approval-transform.js";
 import { parseCodemodeDecisions } from "./codemode-decisions.js";
 import { createCodemodeApprovalRequest, isPausedCodemodeOutput } from "./paused-output.js";
 import { applyDecisions } from "./resolve-codemode-decisions.js";
+import { resumeProgress } from "./resume-progress.js";
 import type { CodemodeApprovalRuntime } from "./types.js";
 import { verifyCodemodeApproval, type CodemodeApprovalErrorKind } from "./verify-codemode-approval.js";
 
@@ -23,6 +24,12 @@ export interface ResumeCodemodeApprovalsOptions<UI_MESSAGE extends UIMessage> {
    * @default "codemode"
    */
   toolName?: string;
+  /**
+   * Receives progress of the resumed executions as preliminary `tool-output-available` chunks (throttled
+   * snapshots: calls and console lines) while they run; write them to the response as they come.
+   * `createCodemodeChatStream` does. Without it, a resumed run shows only its outcome.
+   */
+  writeProgress?: (chunk: UIMessageChunk) => void;
 }
 
 /** What happened to one answered approval. */
@@ -72,6 +79,7 @@ export async function resumeCodemodeApprovals<UI_MESSAGE extends UIMessage>({
   runtime,
   messages,
   toolName = DEFAULT_CODEMODE_TOOL_NAME,
+  writeProgress,
 }: ResumeCodemodeApprovalsOptions<UI_MESSAGE>): Promise<ResumeCodemodeApprovalsResult<UI_MESSAGE>> {
   const last = messages.at(-1);
   const result: ResumeCodemodeApprovalsResult<UI_MESSAGE> = { messages, chunks: [], continueModel: true, resolved: [] };
@@ -83,7 +91,7 @@ export async function resumeCodemodeApprovals<UI_MESSAGE extends UIMessage>({
       parts.push(part);
       continue;
     }
-    const { modelPart, chunks, resolved, continueModel } = await resolvePart({ runtime, part });
+    const { modelPart, chunks, resolved, continueModel } = await resolvePart({ runtime, part, writeProgress });
     parts.push(modelPart);
     result.chunks.push(...chunks);
     result.resolved.push(resolved);
@@ -117,7 +125,15 @@ interface PartResolution {
   continueModel: boolean;
 }
 
-async function resolvePart({ runtime, part }: { runtime: CodemodeApprovalRuntime; part: ToolPartRecord }): Promise<PartResolution> {
+async function resolvePart({
+  runtime,
+  part,
+  writeProgress,
+}: {
+  runtime: CodemodeApprovalRuntime;
+  part: ToolPartRecord;
+  writeProgress: ((chunk: UIMessageChunk) => void) | undefined;
+}): Promise<PartResolution> {
   const { toolCallId } = part;
   const approvalId = part.approval?.id ?? "";
   const verification = await verifyCodemodeApproval({ runtime, approvalId });
@@ -130,9 +146,12 @@ async function resolvePart({ runtime, part }: { runtime: CodemodeApprovalRuntime
   }
   // Several calls decided at once travel in `reason` (codemode-decisions.ts); otherwise the one call the id names.
   const decisions = parseCodemodeDecisions(part.approval.reason);
+  const progress = writeProgress === undefined ? undefined : resumeProgress({ toolCallId, write: writeProgress });
+  const options = progress === undefined ? {} : { onProgress: progress.onProgress };
   const output = decisions === undefined
-    ? await runtime.approve({ executionId: action.executionId, seq: action.seq })
-    : await applyDecisions({ runtime, action, decisions });
+    ? await runtime.approve({ executionId: action.executionId, seq: action.seq }, options)
+    : await applyDecisions({ runtime, action, decisions, options });
+  const lastProgress = progress?.finish();
   if (output.status === "error" && output.kind === "conflict") {
     return refused({ part, approvalId, kind: "conflict", error: `Approval "${approvalId}" was not applied by this request: ${output.error}` });
   }
@@ -143,9 +162,11 @@ async function resolvePart({ runtime, part }: { runtime: CodemodeApprovalRuntime
   }
   const { approval: _approval, ...rest } = part;
   const json = toModelJson(output);
+  // The client keeps the last snapshot on the part (the model never reads `progress`).
+  const shown = lastProgress === undefined ? json : toModelJson({ ...output, progress: lastProgress });
   return {
     modelPart: { ...rest, state: "output-available", output: json },
-    chunks: [{ type: "tool-output-available", toolCallId, output: json }],
+    chunks: [{ type: "tool-output-available", toolCallId, output: shown }],
     resolved,
     continueModel: true,
   };

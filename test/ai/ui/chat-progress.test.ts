@@ -24,9 +24,10 @@ let directory: string;
 const opened: Array<ReturnType<typeof createCodemodeRuntime>> = [];
 const executor = new QuickJSExecutor({ isolation: "in-process" });
 
-function openRuntime(name: string) {
+function openRuntime(name: string, approveProgram = false) {
   let nextId = 0;
   const runtime = createCodemodeRuntime({
+    approveProgram,
     tools: {
       step: tool({
         description: "A slow step.",
@@ -104,5 +105,26 @@ describe("live nested calls through the SSE wire", () => {
     expect(input(withProgress.model)).toBe(input(without.model));
     expect(withProgress.chat.lastText()).toBe(without.chat.lastText());
     expect(withProgress.chat.lastText()).toContain('"result":60');
+  });
+
+  it("a run resumed by an approval streams its calls too (program approval: the whole program runs there)", async () => {
+    const runtime = openRuntime("c", true);
+    const model = scriptedModel(PROGRAM);
+    const chat = new Conversation(chatRoute({ runtime, model }));
+    await chat.say("run it");
+    expect(chat.openApproval().approval?.descriptor).toMatchObject({ method: "program" });
+    await chat.answer({ approved: true });
+    const outputs = chat.chunks.filter((chunk) => chunk.type === "tool-output-available");
+    const snapshots = outputs.filter((chunk) => chunk.preliminary === true).map((chunk) => chunk.output);
+    expect(snapshots.length).toBeGreaterThanOrEqual(1);
+    expect(snapshots.every(isCodemodeProgress)).toBe(true);
+    const final = outputs.filter((chunk) => chunk.preliminary !== true);
+    expect(final).toHaveLength(1);
+    expect(outputs.indexOf(final[0]!)).toBe(outputs.length - 1);
+    const [part] = chat.codemodeParts();
+    expect(readCodemodeProgress(part)).toMatchObject({ running: false, progress: { totalCalls: 3, counts: { done: 3 } } });
+    // The model continued with the outcome only.
+    expect(JSON.stringify(model.doStreamCalls[1]?.prompt)).not.toContain("totalCalls");
+    expect(chat.lastText()).toContain('"result":60');
   });
 });

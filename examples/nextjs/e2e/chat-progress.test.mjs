@@ -57,6 +57,10 @@ test("program approval: the code is shown before anything runs; Approve runs it"
   assert.equal(await page.getByTestId("progress").count(), 0, "nothing ran before the approval");
   await approval.getByTestId("approve").click();
   await page.getByText("Closed #43.").waitFor();
+  // The approved program ran in the next request; its calls were streamed there and stay on the part.
+  const kept = page.locator('[data-testid="progress"][data-running="false"]');
+  assert.equal(await kept.locator('[data-testid="progress-call"][data-state="done"]').count(), 1);
+  assert.match((await kept.textContent()) ?? "", /github\.close_pull_request/);
   await page.close();
 });
 

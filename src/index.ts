@@ -40,7 +40,9 @@ export type {
   CallStatus,
   CodeModeInput,
   CodeModeOutput,
+  ExecuteInput,
   ExecuteOptions,
+  ExecutionRequestInput,
   ExecutionDetail,
   ExecutionStatus,
   ExecutionSummary,
@@ -48,6 +50,7 @@ export type {
   PendingAction,
   RejectOutput,
   RollbackOutput,
+  ScopeOptions,
   Snippet,
 } from "./runtime/types.js";
 export type { DurableRuntime } from "./runtime/durable-runtime.js";

@@ -9,7 +9,8 @@ import { jsonSchema, tool, type Tool } from "ai";
 import type { Connector } from "../connectors/types.js";
 import { InvalidOptionError } from "../errors.js";
 import { assertKnownKeys } from "../shared/known-keys.js";
-import type { CodeModeInput, CodeModeOutput, ExecuteOptions } from "../runtime/types.js";
+import { scopeProblem } from "../runtime/execution-request.js";
+import type { CodeModeInput, CodeModeOutput, ExecuteInput, ExecuteOptions } from "../runtime/types.js";
 import { CODEMODE_INPUT_JSON_SCHEMA, validateCodemodeInput } from "./codemode-input-schema.js";
 import { codemodeModelOutput } from "./codemode-model-output.js";
 import { isCodemodeProgress, type CodemodeProgress, type WithProgress } from "./codemode-progress.js";
@@ -38,6 +39,12 @@ export interface CodemodeToolOptions {
    * @default { throttleMs: 100, maxCalls: 50, maxLogs: 50 }
    */
   progress?: boolean | Partial<ProgressFeedOptions>;
+  /**
+   * The owner of every execution this tool starts (e.g. the signed-in user's id): `approve`, `reject`,
+   * `rollback`, `pending`, `executions`, `execution` and `createCodemodeChatStream` with another scope see them as
+   * `not-found`. The model cannot set it.
+   */
+  scope?: string;
 }
 
 /** Default minimum time between two progress snapshots. */
@@ -54,11 +61,12 @@ export interface ResolvedCodemodeToolOptions {
   description: string | undefined;
   /** `undefined` when progress is off. */
   progress: ProgressFeedOptions | undefined;
+  scope: string | undefined;
 }
 
 /** The part of a runtime the tool calls. */
 export interface CodemodeToolRuntime {
-  execute(input: CodeModeInput, options?: ExecuteOptions): Promise<CodeModeOutput>;
+  execute(input: ExecuteInput, options?: ExecuteOptions): Promise<CodeModeOutput>;
 }
 
 function resolveProgress(progress: CodemodeToolOptions["progress"]): ProgressFeedOptions | undefined {
@@ -84,7 +92,9 @@ function resolveProgress(progress: CodemodeToolOptions["progress"]): ProgressFee
 
 /** Validates `tool()` options; errors name `tool.<option>`. */
 export function resolveCodemodeToolOptions(options: CodemodeToolOptions | undefined): ResolvedCodemodeToolOptions {
-  const { inlineTypes = "auto", instructions, description, progress } = options ?? {};
+  const { inlineTypes = "auto", instructions, description, progress, scope } = options ?? {};
+  const scopeIssue = scopeProblem(scope);
+  if (scopeIssue !== undefined) throw new InvalidOptionError({ path: "tool.scope", message: scopeIssue.replace(/^scope /, "") });
   if (inlineTypes !== "auto" && typeof inlineTypes !== "boolean") {
     throw new InvalidOptionError({ path: "tool.inlineTypes", message: `must be "auto", true or false` });
   }
@@ -94,7 +104,7 @@ export function resolveCodemodeToolOptions(options: CodemodeToolOptions | undefi
   if (description !== undefined && (typeof description !== "string" || description.trim() === "")) {
     throw new InvalidOptionError({ path: "tool.description", message: "must be a non-empty string" });
   }
-  return { inlineTypes, instructions, description, progress: resolveProgress(progress) };
+  return { inlineTypes, instructions, description, progress: resolveProgress(progress), scope };
 }
 
 /** The input schema `{ code: string }`, validated without a schema library. */
@@ -136,10 +146,12 @@ export function buildCodemodeTool({
     execute: ({ code }, { abortSignal, messages, context, toolCallId }) => {
       const executeOptions: ExecuteOptions = { messages, context, toolCallId };
       if (abortSignal !== undefined) executeOptions.abortSignal = abortSignal;
+      // The scope comes from the tool's options only, never from the model's input.
+      const input = options.scope === undefined ? { code } : { code, scope: options.scope };
       const progress = options.progress;
-      if (progress === undefined) return runtime.execute({ code }, executeOptions);
+      if (progress === undefined) return runtime.execute(input, executeOptions);
       return streamWithProgress({
-        run: (onProgress) => runtime.execute({ code }, { ...executeOptions, onProgress }),
+        run: (onProgress) => runtime.execute(input, { ...executeOptions, onProgress }),
         options: progress,
       });
     },

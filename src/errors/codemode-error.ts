@@ -40,6 +40,7 @@ export class CodemodeError extends Error {
     error: unknown,
   ): error is T["prototype"] {
     if (typeof error !== "object" || error === null || !(symbol in error)) return false;
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class isInstance was called on (its errorCode).
     return this.errorCode === undefined || (error as { code?: unknown }).code === this.errorCode;
   }
 }

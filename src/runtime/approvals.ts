@@ -5,7 +5,10 @@
  * nothing. Rejection ends the run (`rejected`) without undoing earlier calls.
  * A stale request changes nothing and says why.
  */
+import { boundedText, MAX_STORED_MESSAGE_CHARS } from "../shared/bounded-text.js";
 import { err, ok, type Result } from "../shared/result.js";
+import { outputId, readExecutionRequest, type ExecutionRequest } from "./execution-request.js";
+import { loadForRequest } from "./load-execution.js";
 import { disposeExecution } from "./lifecycle-hooks.js";
 import { failure, storeFailure } from "./failure-output.js";
 import { runClaimedPass } from "./run-claimed-pass.js";
@@ -42,22 +45,27 @@ export function refusal(loaded: LoadedExecution, action: "approve" | "reject", s
   return undefined;
 }
 
-export async function load(core: RuntimeCore, executionId: string): Promise<Result<LoadedExecution, CodeModeOutput>> {
-  try {
-    const loaded = await core.store.load(executionId);
-    return loaded === undefined
-      ? err(failure(executionId, "not-found", `No execution ${executionId} in runtime "${core.options.name}".`))
-      : ok(loaded);
-  } catch (error) {
-    return err(storeFailure(executionId, error));
+/** The request read and its execution loaded, or the output that refuses it. */
+export async function loadRequested(
+  core: RuntimeCore,
+  action: "approve" | "reject" | "decide",
+  request: unknown,
+): Promise<Result<{ request: ExecutionRequest; loaded: LoadedExecution }, CodeModeOutput>> {
+  const read = readExecutionRequest(action, request);
+  if (!read.ok) return err(failure(outputId((request as { executionId?: unknown } | undefined)?.executionId), "validation", read.error));
+  const loaded = await loadForRequest(core, read.value);
+  if (!loaded.ok) {
+    const { executionId } = read.value;
+    return err(loaded.error.kind === "store" ? storeFailure(executionId, loaded.error.cause) : failure(outputId(executionId), "not-found", loaded.error.error));
   }
+  return ok({ request: read.value, loaded: loaded.value });
 }
 
 /** Approves the pending call `seq` (or every pending call) and runs the next pass. */
-export async function approveExecution(core: RuntimeCore, { executionId, seq }: { executionId: string; seq?: number }, options: ExecuteOptions = {}): Promise<CodeModeOutput> {
-  const read = await load(core, executionId);
+export async function approveExecution(core: RuntimeCore, approval: unknown, options: ExecuteOptions = {}): Promise<CodeModeOutput> {
+  const read = await loadRequested(core, "approve", approval);
   if (!read.ok) return read.error;
-  const loaded = read.value;
+  const { request: { executionId, seq }, loaded } = read.value;
   const refused = refusal(loaded, "approve", seq);
   if (refused !== undefined) return refused;
   const missing = loaded.execution.connectors.filter((name) => !Object.hasOwn(core.connectors, name));
@@ -85,10 +93,12 @@ export async function approveExecution(core: RuntimeCore, { executionId, seq }: 
 }
 
 /** Rejects a paused execution: it ends `rejected`; earlier calls stay applied (see rollback). */
-export async function rejectExecution(core: RuntimeCore, { executionId, seq, reason }: { executionId: string; seq?: number; reason?: string }): Promise<RejectOutput> {
-  const read = await load(core, executionId);
+export async function rejectExecution(core: RuntimeCore, rejection: unknown): Promise<RejectOutput> {
+  const read = await loadRequested(core, "reject", rejection);
   if (!read.ok) return read.error as RejectOutput;
-  const loaded = read.value;
+  const { request: { executionId, seq }, loaded } = read.value;
+  const given = (rejection as { reason?: unknown }).reason;
+  const reason = typeof given === "string" ? boundedText(given, MAX_STORED_MESSAGE_CHARS) : undefined;
   const refused = refusal(loaded, "reject", seq);
   if (refused !== undefined) return refused as RejectOutput;
   const target = seq === undefined ? "" : ` at call #${seq}`;

@@ -5,7 +5,7 @@
  * A rejection is journaled as an `error` row that needed approval and was never approved, so replay
  * gives the program the same rejection on every later pass.
  */
-import { load, refusal } from "./approvals.js";
+import { loadRequested, refusal } from "./approvals.js";
 import { failure, storeFailure } from "./failure-output.js";
 import type { RuntimeCore } from "./runtime-core.js";
 import { runClaimedPass } from "./run-claimed-pass.js";
@@ -47,14 +47,15 @@ function invalid(executionId: string, decisions: CallDecision[]): CodeModeOutput
 /** Applies `decisions` to the paused execution and runs one pass. Any decision that cannot apply refuses them all. */
 export async function decidePending(
   core: RuntimeCore,
-  { executionId, decisions }: { executionId: string; decisions: CallDecision[] },
+  request: { executionId: string; decisions: CallDecision[]; scope?: string },
   options: ExecuteOptions = {},
 ): Promise<CodeModeOutput> {
-  const malformed = invalid(executionId, decisions);
+  const { executionId: _id, decisions, ...named } = request;
+  const malformed = invalid(typeof request.executionId === "string" ? request.executionId : "", decisions);
   if (malformed !== undefined) return malformed;
-  const read = await load(core, executionId);
+  const read = await loadRequested(core, "decide", { executionId: request.executionId, ...named });
   if (!read.ok) return read.error;
-  const loaded = read.value;
+  const { request: { executionId }, loaded } = read.value;
   for (const decision of decisions) {
     const refused = refusal(loaded, decision.approved ? "approve" : "reject", decision.seq);
     if (refused !== undefined) return refused;

@@ -20,6 +20,8 @@ export function executionSummary(record: ExecutionRecord): ExecutionSummary {
   };
   if (record.error !== undefined) summary.error = record.error;
   if (record.kind !== undefined) summary.kind = record.kind;
+  if (record.scope !== undefined) summary.scope = record.scope;
+  if (record.toolCallId !== undefined) summary.toolCallId = record.toolCallId;
   return summary;
 }
 

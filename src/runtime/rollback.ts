@@ -11,7 +11,8 @@ import { decodeJournalValue } from "./journal-values.js";
 import { disposeExecution } from "./lifecycle-hooks.js";
 import type { RuntimeCore } from "./runtime-core.js";
 import { STEP_CONNECTOR } from "./pass/step-policy.js";
-import type { LoadedExecution } from "./store/journal-store.js";
+import { outputId, readExecutionRequest } from "./execution-request.js";
+import { loadForRequest } from "./load-execution.js";
 import type { CallJournalRecord } from "./store/records.js";
 import type { RollbackOutput } from "./types.js";
 import { messageOf } from "../shared/message-of.js";
@@ -28,7 +29,7 @@ interface Tally {
   errors: Array<{ seq: number; error: string }>;
 }
 
-function refused(executionId: string, kind: "not-found" | "stale" | "conflict" | "store", error: string, tally: Tally = { reverted: [], skipped: [], errors: [] }): RollbackOutput {
+function refused(executionId: string, kind: "not-found" | "stale" | "conflict" | "store" | "validation", error: string, tally: Tally = { reverted: [], skipped: [], errors: [] }): RollbackOutput {
   return { status: "error", executionId, error, kind, ...tally };
 }
 
@@ -62,16 +63,17 @@ async function revertOne(core: RuntimeCore, executionId: string, token: string, 
 }
 
 /** Rolls back an ended execution. */
-export async function rollbackExecution(core: RuntimeCore, { executionId }: { executionId: string }): Promise<RollbackOutput> {
+export async function rollbackExecution(core: RuntimeCore, request: unknown): Promise<RollbackOutput> {
   const tally: Tally = { reverted: [], skipped: [], errors: [] };
-  let loaded: LoadedExecution | undefined;
-  try {
-    loaded = await core.store.load(executionId);
-  } catch (error) {
-    return refused(executionId, "store", `The journal database failed (${messageOf(error)}); nothing was reverted.`);
+  const read = readExecutionRequest("rollback", request, { seq: false });
+  if (!read.ok) return refused(outputId((request as { executionId?: unknown } | undefined)?.executionId), "validation", read.error);
+  const { executionId } = read.value;
+  const loaded = await loadForRequest(core, read.value);
+  if (!loaded.ok) {
+    const why = loaded.error.kind === "store" ? `${loaded.error.error} Nothing was reverted.` : loaded.error.error;
+    return refused(outputId(executionId), loaded.error.kind, why);
   }
-  if (loaded === undefined) return refused(executionId, "not-found", `No execution ${executionId} in runtime "${core.options.name}".`);
-  const { execution, calls } = loaded;
+  const { execution, calls } = loaded.value;
   if (execution.status === "running" || execution.status === "paused") {
     return refused(executionId, "stale", `Cannot roll back execution ${executionId} while it is ${execution.status}. Reject it first (or let it finish), then roll back.`);
   }

@@ -2,7 +2,10 @@
  * Snippets (SPEC §4): an execution's code saved under a name with the
  * connector list of that execution; `codemode.run(name, input)` runs it.
  */
+import { MAX_SNIPPET_DESCRIPTION_CHARS, quoted } from "../shared/bounded-text.js";
 import { messageOf } from "../shared/message-of.js";
+import { notFoundMessage } from "./execution-request.js";
+import { checkJournalSize } from "./journal-values.js";
 import { snippetView } from "./execution-views.js";
 import type { RuntimeCore } from "./runtime-core.js";
 import { storeOperation } from "./store-operation.js";
@@ -23,7 +26,15 @@ export async function saveSnippet(
   { executionId, description, inputSchema }: { executionId: string; description?: string; inputSchema?: unknown },
 ): Promise<SaveSnippetOutput> {
   if (typeof name !== "string" || !SNIPPET_NAME.test(name)) {
-    return { status: "error", kind: "validation", error: `Snippet name ${JSON.stringify(name)} is invalid: use letters, digits, "_" or "-", starting with a letter or "_" (at most 128).` };
+    const error = `Snippet name ${quoted(name)} is invalid: use letters, digits, "_" or "-", starting with a letter or "_" (at most 128).`;
+    return { status: "error", kind: "validation", error };
+  }
+  if (description !== undefined && (typeof description !== "string" || description.length > MAX_SNIPPET_DESCRIPTION_CHARS)) {
+    const error = `A snippet description must be a string of at most ${MAX_SNIPPET_DESCRIPTION_CHARS} characters (one or two sentences).`;
+    return { status: "error", kind: "validation", error };
+  }
+  if (typeof executionId !== "string") {
+    return { status: "error", kind: "validation", error: "saveSnippet(name, { executionId }) needs the id of the execution whose code to save." };
   }
   let inputSchemaText: string | undefined;
   if (inputSchema !== undefined) {
@@ -32,9 +43,11 @@ export async function saveSnippet(
     } catch (error) {
       return { status: "error", kind: "validation", error: `inputSchema must be JSON (${messageOf(error)}).` };
     }
+    const size = checkJournalSize(inputSchemaText, "The inputSchema");
+    if (!size.ok) return { status: "error", kind: "validation", error: size.error };
   }
   const loaded = await storeOperation("read the execution", () => core.store.load(executionId));
-  if (loaded === undefined) return { status: "error", kind: "not-found", error: `No execution ${executionId} in runtime "${core.options.name}".` };
+  if (loaded === undefined) return { status: "error", kind: "not-found", error: notFoundMessage(executionId, core.options.name) };
   const record = {
     name,
     code: loaded.execution.code,

@@ -95,6 +95,10 @@ export interface ExecutionSummary {
   updatedAt: number;
   /** Number of passes run so far. */
   passes: number;
+  /** The owner given at `execute({ code, scope })`, if any. */
+  scope?: string;
+  /** The AI SDK tool call that started the execution, if any (approvals in a chat are bound to it). */
+  toolCallId?: string;
   error?: string;
   kind?: FailureKind;
 }
@@ -118,6 +122,27 @@ export interface Snippet {
   inputSchema?: unknown;
   executionId: string;
   createdAt: number;
+}
+
+/** The input of `execute`: the program, and optionally the owner of the new execution. */
+export interface ExecuteInput extends CodeModeInput {
+  /**
+   * The owner of the execution (e.g. the signed-in user's id, at most 200 characters). Requests with another
+   * scope see it as `not-found`; requests without a scope (the server's own view) see every execution.
+   */
+  scope?: string;
+}
+
+/** A request naming an execution (`approve`, `reject`): the call `seq` (or all pending) and the caller's scope. */
+export interface ExecutionRequestInput {
+  executionId: string;
+  seq?: number;
+  scope?: string;
+}
+
+/** The scope of a listing request (`pending`, `executions`, `execution`). */
+export interface ScopeOptions {
+  scope?: string;
 }
 
 /** Per-call options of `execute`, typically filled from the AI SDK's `ToolExecutionOptions`. */

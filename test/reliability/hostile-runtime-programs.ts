@@ -29,6 +29,14 @@ const honestRows = (detail: ExecutionDetail): void => {
   }
 };
 
+const boundedRows = (detail: ExecutionDetail): void => {
+  for (const call of detail.calls) {
+    assert(call.method.length <= 200, `row #${call.seq} has a ${call.method.length}-character name`);
+    assert((call.error?.length ?? 0) <= 10_000, `row #${call.seq} has a ${call.error?.length}-character error`);
+  }
+  assert((detail.error?.length ?? 0) <= 10_000, `the execution has a ${detail.error?.length}-character error`);
+};
+
 /** The runtime-level corpus. */
 export const HOSTILE_RUNTIME_PROGRAMS: HostileRuntimeProgram[] = [
   { name: "overwrite the codemode global", code: "async () => { try { codemode = null; } catch {} try { delete globalThis.codemode; } catch {} return typeof codemode.step; }", expect: ["completed"] },
@@ -44,5 +52,11 @@ export const HOSTILE_RUNTIME_PROGRAMS: HostileRuntimeProgram[] = [
   { name: "bogus host namespace calls", code: "async () => { const h = globalThis.__codemode_host; const out = []; for (const f of [() => h.stepBegin(123), () => h.stepEnd({ seq: 99, value: 1 }), () => h.stepFail({ seq: -1, error: 'x' }), () => h.snippet({ toString() { return 'x'; } })]) { try { out.push(JSON.stringify(await f())); } catch (e) { out.push('refused'); } } return out; }", expect: ["completed"], check: noCalls },
   { name: "a step whose callback calls a gated method (pause inside a step)", code: "async () => codemode.step('s', async () => (await svc.gated({ n: 1, k: 'g' })).d)", expect: ["paused"] },
   { name: "swallow the pause and keep calling", code: "async () => { try { await svc.gated({ n: 1, k: 'g' }); } catch {} const after = []; for (let i = 0; i < 5; i++) { try { await svc.rev({ n: i, k: 'r' + i }); after.push('ran'); } catch { after.push('blocked'); } } return after; }", expect: ["paused"], check: (detail) => assert(detail.calls.every((call) => call.method === "gated"), "a call after the pause was journaled") },
+  // Issue 14, defect 6: labels and messages the program controls are bounded in the journal.
+  { name: "an 8 MB step name", code: "async () => { try { await codemode.step('n'.repeat(8 * 1024 * 1024), () => 1); return 'ran'; } catch (e) { return e.message.length; } }", expect: ["completed"], check: noCalls },
+  { name: "a step that throws an 8 MB message", code: "async () => codemode.step('thrower', () => { throw new Error('m'.repeat(8 * 1024 * 1024)); })", expect: ["error:exception"], check: boundedRows },
+  { name: "stepFail with an 8 MB message through the host namespace", code: "async () => { const h = globalThis.__codemode_host; const b = await h.stepBegin('forge'); await h.stepFail({ seq: b.seq, error: 'e'.repeat(8 * 1024 * 1024) }); return 1; }", expect: ["completed"], check: boundedRows },
+  // Issue 14, defect 7: a step that a pause interrupted is never recorded as finished.
+  { name: "catch the pause inside a step and return 'later'", code: "async () => codemode.step('pay', async () => { try { return await svc.gated({ n: 1, k: 'g' }); } catch { return 'later'; } })", expect: ["paused"], check: (detail) => assert(!detail.calls.some((call) => call.connector === "codemode" && call.status === "applied"), "the interrupted step was recorded as finished") },
   { name: "eval a snippet source that does not exist", code: "async () => { const r = await codemode.run('nope', {}); return r.error.includes('No snippet'); }", expect: ["completed"] },
 ];

@@ -159,30 +159,30 @@ describe("approval ids", () => {
   it("an id for one call cannot approve another call, another execution, other arguments or an ended execution", async () => {
     const gate = createMockConnector("gate", { methods: { open: { requiresApproval: true } } });
     const runtime = testRuntime({ connectors: { gate } });
-    const a = await runtime.execute({ code: "async () => Promise.all([gate.open({ door: 1 }), gate.open({ door: 2 })])" });
-    const b = await runtime.execute({ code: "async () => gate.open({ door: 1 })" });
+    const a = await runtime.execute({ code: "async () => Promise.all([gate.open({ door: 1 }), gate.open({ door: 2 })])" }, { toolCallId: "call-a" });
+    const b = await runtime.execute({ code: "async () => gate.open({ door: 1 })" }, { toolCallId: "call-b" });
     expect(a.status).toBe("paused");
     expect(b.status).toBe("paused");
     const [a1, a2] = (a as { pending: Array<{ executionId: string; seq: number; connector: string; method: string; args: unknown }> }).pending;
     const idA1 = await createCodemodeApprovalId(a1!);
     const idA2 = await createCodemodeApprovalId(a2!);
-    expect(await verifyCodemodeApproval({ runtime, approvalId: idA1 })).toMatchObject({ valid: true, action: { seq: 1 } });
+    expect(await verifyCodemodeApproval({ runtime, approvalId: idA1, toolCallId: "call-a" })).toMatchObject({ valid: true, action: { seq: 1 } });
     const hashOf = (id: string) => id.slice(id.lastIndexOf("_") + 1);
     // Seq swapped: the hash of call #1 does not match call #2.
-    expect(await verifyCodemodeApproval({ runtime, approvalId: `cm_${a.executionId}_2_${hashOf(idA1)}` })).toMatchObject({ valid: false, kind: "mismatch" });
+    expect(await verifyCodemodeApproval({ runtime, approvalId: `cm_${a.executionId}_2_${hashOf(idA1)}`, toolCallId: "call-a" })).toMatchObject({ valid: false, kind: "mismatch" });
     // Execution swapped: B's call #1 has the same connector, method and arguments, but another execution.
-    expect(await verifyCodemodeApproval({ runtime, approvalId: `cm_${b.executionId}_1_${hashOf(idA1)}` })).toMatchObject({ valid: false, kind: "mismatch" });
+    expect(await verifyCodemodeApproval({ runtime, approvalId: `cm_${b.executionId}_1_${hashOf(idA1)}`, toolCallId: "call-b" })).toMatchObject({ valid: false, kind: "mismatch" });
     // Other arguments: an id built for door 3 at A's #1.
     const forged = await createCodemodeApprovalId({ ...a1!, args: { door: 3 } });
-    expect(await verifyCodemodeApproval({ runtime, approvalId: forged })).toMatchObject({ valid: false, kind: "mismatch" });
+    expect(await verifyCodemodeApproval({ runtime, approvalId: forged, toolCallId: "call-a" })).toMatchObject({ valid: false, kind: "mismatch" });
     // Malformed and SQL-looking ids change nothing.
     for (const approvalId of ["cm_x'; DROP TABLE codemode_calls; --_1_0123456789abcdef", "cm__1_0123456789abcdef", "cm_a_01_0123456789abcdef", "not-an-id"]) {
-      expect((await verifyCodemodeApproval({ runtime, approvalId })).valid, approvalId).toBe(false);
+      expect((await verifyCodemodeApproval({ runtime, approvalId, toolCallId: "call-a" })).valid, approvalId).toBe(false);
     }
     expect(gate.ledger.entries).toEqual([]);
     // After A ends, its ids are stale.
     expect(await runtime.reject({ executionId: a.executionId })).toMatchObject({ status: "rejected" });
-    expect(await verifyCodemodeApproval({ runtime, approvalId: idA2 })).toMatchObject({ valid: false, kind: "stale" });
+    expect(await verifyCodemodeApproval({ runtime, approvalId: idA2, toolCallId: "call-a" })).toMatchObject({ valid: false, kind: "stale" });
     expect((await runtime.pending()).map((action) => action.executionId)).toEqual([b.executionId]);
   });
 });

@@ -25,6 +25,11 @@ export interface CreateCodemodeChatStreamOptions<UI_MESSAGE extends UIMessage> {
    * @default "codemode"
    */
   toolName?: string;
+  /**
+   * The owner this request acts for (e.g. the signed-in user's id); give the same value to `runtime.tool({ scope })`.
+   * Approvals of executions of another scope are refused as `not-found`.
+   */
+  scope?: string;
   /** Called with the answered approvals before anything is streamed (for logging or audit). */
   onResolved?: (resolved: ResolvedCodemodeApproval[]) => void | PromiseLike<void>;
   /** Turns an error into the text the client sees. */
@@ -57,6 +62,7 @@ export function createCodemodeChatStream<UI_MESSAGE extends UIMessage>({
   messages,
   respond,
   toolName = DEFAULT_CODEMODE_TOOL_NAME,
+  scope,
   onResolved,
   onError,
   onFinish,
@@ -68,7 +74,9 @@ export function createCodemodeChatStream<UI_MESSAGE extends UIMessage>({
     execute: async ({ writer }) => {
       // Progress of resumed runs streams as it comes (preliminary results), before the outcome chunks.
       const writeProgress = (chunk: UIMessageChunk): void => writer.write(chunk);
-      const resumed = await resumeCodemodeApprovals({ runtime, messages, toolName, writeProgress });
+      const resumed = await resumeCodemodeApprovals({
+        runtime, messages, toolName, writeProgress, ...(scope === undefined ? {} : { scope }),
+      });
       if (resumed.resolved.length > 0) await onResolved?.(resumed.resolved);
       if (!resumed.continueModel) {
         writer.write({ type: "start" });

@@ -8,19 +8,28 @@ import type { CodeModeOutput, PendingAction } from "../../runtime/types.js";
 import type { CodemodeApprovalRuntime, CodemodeResumeOptions } from "./types.js";
 import { verifyCodemodeApproval } from "./verify-codemode-approval.js";
 
+/** A decisions document answered on the part whose own approval verified as `action`. */
+interface DecisionsRequest {
+  runtime: CodemodeApprovalRuntime;
+  /** The call the part's own approval id names (already verified). */
+  action: PendingAction;
+  decisions: Map<string, boolean>;
+  /** The tool call of the part: every decision must be bound to it, like the part's own approval. */
+  toolCallId: string;
+  scope: string | undefined;
+}
+
 /** Decisions the store confirms, for the execution of `action`. */
 export async function verifiedDecisions({
   runtime,
   action,
   decisions,
-}: {
-  runtime: CodemodeApprovalRuntime;
-  action: PendingAction;
-  decisions: Map<string, boolean>;
-}): Promise<Array<{ seq: number; approved: boolean }>> {
+  toolCallId,
+  scope,
+}: DecisionsRequest): Promise<Array<{ seq: number; approved: boolean }>> {
   const accepted = new Map<number, boolean>();
   for (const [approvalId, approved] of decisions) {
-    const verification = await verifyCodemodeApproval({ runtime, approvalId });
+    const verification = await verifyCodemodeApproval({ runtime, approvalId, toolCallId, scope });
     if (!verification.valid || verification.action.executionId !== action.executionId) continue;
     accepted.set(verification.action.seq, approved);
   }
@@ -32,17 +41,12 @@ export async function verifiedDecisions({
  * pause is returned as it stands (the person is asked again).
  */
 export async function applyDecisions({
-  runtime,
-  action,
-  decisions,
   options = {},
-}: {
-  runtime: CodemodeApprovalRuntime;
-  action: PendingAction;
-  decisions: Map<string, boolean>;
-  options?: CodemodeResumeOptions;
-}): Promise<CodeModeOutput> {
-  const verified = await verifiedDecisions({ runtime, action, decisions });
-  if (verified.length > 0) return runtime.decide({ executionId: action.executionId, decisions: verified }, options);
-  return { status: "paused", executionId: action.executionId, pending: await runtime.pending(action.executionId) };
+  ...request
+}: DecisionsRequest & { options?: CodemodeResumeOptions }): Promise<CodeModeOutput> {
+  const { runtime, action, scope } = request;
+  const verified = await verifiedDecisions(request);
+  const scoped = scope === undefined ? {} : { scope };
+  if (verified.length > 0) return runtime.decide({ executionId: action.executionId, decisions: verified, ...scoped }, options);
+  return { status: "paused", executionId: action.executionId, pending: await runtime.pending(action.executionId, scoped) };
 }

@@ -25,6 +25,11 @@ export interface ResumeCodemodeApprovalsOptions<UI_MESSAGE extends UIMessage> {
    */
   toolName?: string;
   /**
+   * The owner this request acts for (e.g. the signed-in user's id), as given to `runtime.tool({ scope })`: an
+   * approval naming an execution of another scope is refused as `not-found`.
+   */
+  scope?: string;
+  /**
    * Receives progress of the resumed executions as preliminary `tool-output-available` chunks (throttled
    * snapshots: calls and console lines) while they run; write them to the response as they come.
    * `createCodemodeChatStream` does. Without it, a resumed run shows only its outcome.
@@ -79,6 +84,7 @@ export async function resumeCodemodeApprovals<UI_MESSAGE extends UIMessage>({
   runtime,
   messages,
   toolName = DEFAULT_CODEMODE_TOOL_NAME,
+  scope,
   writeProgress,
 }: ResumeCodemodeApprovalsOptions<UI_MESSAGE>): Promise<ResumeCodemodeApprovalsResult<UI_MESSAGE>> {
   const last = messages.at(-1);
@@ -91,7 +97,7 @@ export async function resumeCodemodeApprovals<UI_MESSAGE extends UIMessage>({
       parts.push(part);
       continue;
     }
-    const { modelPart, chunks, resolved, continueModel } = await resolvePart({ runtime, part, writeProgress });
+    const { modelPart, chunks, resolved, continueModel } = await resolvePart({ runtime, part, scope, writeProgress });
     parts.push(modelPart);
     result.chunks.push(...chunks);
     result.resolved.push(resolved);
@@ -125,32 +131,29 @@ interface PartResolution {
   continueModel: boolean;
 }
 
-async function resolvePart({
-  runtime,
-  part,
-  writeProgress,
-}: {
-  runtime: CodemodeApprovalRuntime;
-  part: ToolPartRecord;
+async function resolvePart({ runtime, part, scope, writeProgress }: {
+  runtime: CodemodeApprovalRuntime; part: ToolPartRecord; scope: string | undefined;
   writeProgress: ((chunk: UIMessageChunk) => void) | undefined;
 }): Promise<PartResolution> {
   const { toolCallId } = part;
   const approvalId = part.approval?.id ?? "";
-  const verification = await verifyCodemodeApproval({ runtime, approvalId });
+  // Bound to the tool call: the execution must have been started by this part's call (and owned by `scope`).
+  const verification = await verifyCodemodeApproval({ runtime, approvalId, toolCallId, scope });
   if (!verification.valid) {
     return refused({ part, approvalId, kind: verification.kind, error: verification.error });
   }
   const { action } = verification;
   if (part.approval?.approved !== true) {
-    return rejectPart({ runtime, part, approvalId, action, userReason: part.approval?.reason });
+    return rejectPart({ runtime, part, approvalId, action, userReason: part.approval?.reason, scope });
   }
   // Several calls decided at once travel in `reason` (codemode-decisions.ts); otherwise the one call the id names.
   const decisions = parseCodemodeDecisions(part.approval.reason);
   const progress = writeProgress === undefined ? undefined : resumeProgress({ toolCallId, write: writeProgress });
   const options = progress === undefined ? {} : { onProgress: progress.onProgress };
+  const scoped = scope === undefined ? {} : { scope };
   const output = decisions === undefined
-    ? await runtime.approve({ executionId: action.executionId, seq: action.seq }, options)
-    : await applyDecisions({ runtime, action, decisions, options });
+    ? await runtime.approve({ executionId: action.executionId, seq: action.seq, ...scoped }, options)
+    : await applyDecisions({ runtime, action, decisions, toolCallId, scope, options });
   const lastProgress = progress?.finish();
   if (output.status === "error" && output.kind === "conflict") {
     return refused({ part, approvalId, kind: "conflict", error: `Approval "${approvalId}" was not applied by this request: ${output.error}` });
@@ -178,17 +181,20 @@ async function rejectPart({
   approvalId,
   action,
   userReason,
+  scope,
 }: {
   runtime: CodemodeApprovalRuntime;
   part: ToolPartRecord;
   approvalId: string;
   action: PendingAction;
   userReason: string | undefined;
+  scope: string | undefined;
 }): Promise<PartResolution> {
   const { toolCallId } = part;
   const output = await runtime.reject({
     executionId: action.executionId,
     seq: action.seq,
+    ...(scope === undefined ? {} : { scope }),
     ...(userReason === undefined ? {} : { reason: userReason }),
   });
   if (output.status !== "rejected") {

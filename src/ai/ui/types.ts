@@ -15,16 +15,16 @@ export interface CodemodeResumeOptions {
 /** The part of a codemode runtime that approvals in a chat UI use. */
 export interface CodemodeApprovalRuntime {
   /** Approves one pending call and runs the next pass from the store. */
-  approve(input: { executionId: string; seq?: number }, options?: CodemodeResumeOptions): Promise<CodeModeOutput>;
+  approve(input: { executionId: string; seq?: number; scope?: string }, options?: CodemodeResumeOptions): Promise<CodeModeOutput>;
   /** Rejects one pending call: the execution ends `rejected` and connector hooks run. */
-  reject(input: { executionId: string; seq?: number; reason?: string }): Promise<RejectOutput>;
+  reject(input: { executionId: string; seq?: number; reason?: string; scope?: string }): Promise<RejectOutput>;
   /** Decides several pending calls of one pause at once and resumes once (approved run, rejected reject in the program). */
   decide(
-    input: { executionId: string; decisions: Array<{ seq: number; approved: boolean; reason?: string }> },
+    input: { executionId: string; decisions: Array<{ seq: number; approved: boolean; reason?: string }>; scope?: string },
     options?: CodemodeResumeOptions,
   ): Promise<CodeModeOutput>;
-  /** Calls waiting for approval, of one execution or of all. */
-  pending(executionId?: string): Promise<PendingAction[]>;
-  /** One execution with its call log, or nothing when it does not exist. */
-  execution(executionId: string): Promise<ExecutionDetail | null | undefined>;
+  /** Calls waiting for approval, of one execution or of all (of `scope` only, when given). */
+  pending(executionId?: string, options?: { scope?: string }): Promise<PendingAction[]>;
+  /** One execution with its call log, or nothing when it does not exist (or belongs to another scope). */
+  execution(executionId: string, options?: { scope?: string }): Promise<ExecutionDetail | null | undefined>;
 }

@@ -12,8 +12,10 @@ import type { CodemodeApprovalRuntime } from "./types.js";
  * - `not-found`: no such execution in this runtime's store.
  * - `stale`: the execution ended or the call is no longer pending (approved or rejected before).
  * - `mismatch`: the call is pending but the id was made for other arguments (forged or tampered).
+ * - `foreign`: the execution was not started by the tool call whose part carries the approval (an approval id
+ *   copied from another conversation).
  */
-export type CodemodeApprovalErrorKind = "malformed" | "not-found" | "stale" | "mismatch";
+export type CodemodeApprovalErrorKind = "malformed" | "not-found" | "stale" | "mismatch" | "foreign";
 
 /** Outcome of verifying an approval id. */
 export type CodemodeApprovalVerification =
@@ -22,27 +24,42 @@ export type CodemodeApprovalVerification =
 
 /**
  * Verifies that `approvalId` names a call the store holds as pending, with the same
- * connector, method and arguments it was issued for.
+ * connector, method and arguments it was issued for, of an execution that `toolCallId`
+ * (the tool part carrying the approval) started and that `scope` (when given) owns.
  */
 export async function verifyCodemodeApproval({
   runtime,
   approvalId,
+  toolCallId,
+  scope,
 }: {
   runtime: CodemodeApprovalRuntime;
   approvalId: string;
+  /** The tool call of the part carrying the approval. */
+  toolCallId: string;
+  /** The owner the request acts for (see `createCodemodeChatStream({ scope })`). */
+  scope?: string | undefined;
 }): Promise<CodemodeApprovalVerification> {
   const parsed = parseCodemodeApprovalId(approvalId);
   if (parsed === undefined) {
     return refuse("malformed", `Approval id "${approvalId}" is not a codemode approval id (expected cm_<executionId>_<seq>_<hash>). Nothing was run.`);
   }
   const { executionId, seq, hash } = parsed;
-  const pending = await runtime.pending(executionId);
+  const scoped = scope === undefined ? {} : { scope };
+  const execution = await runtime.execution(executionId, scoped);
+  if (execution === undefined || execution === null) {
+    return refuse("not-found", `Approval id "${approvalId}" names execution ${executionId}, which does not exist. Nothing was run.`);
+  }
+  if (execution.toolCallId !== toolCallId) {
+    return refuse(
+      "foreign",
+      `Approval id "${approvalId}" names execution ${executionId}, which was not started by tool call ${toolCallId}. An approval ` +
+        "is accepted only on the tool part whose call paused. Nothing was run.",
+    );
+  }
+  const pending = await runtime.pending(executionId, scoped);
   const action = pending.find((candidate) => candidate.executionId === executionId && candidate.seq === seq);
   if (action === undefined) {
-    const execution = await runtime.execution(executionId);
-    if (execution === undefined || execution === null) {
-      return refuse("not-found", `Approval id "${approvalId}" names execution ${executionId}, which does not exist. Nothing was run.`);
-    }
     const state = execution.status === "paused" ? `paused, but call ${seq} is not waiting for approval` : execution.status;
     return refuse("stale", `Approval id "${approvalId}" is stale: execution ${executionId} is ${state}. Nothing was run.`);
   }

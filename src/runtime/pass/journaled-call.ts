@@ -11,6 +11,7 @@
  * 6. A store failure inside a call ends the pass with kind `store`.
  * The policies (`connector-policy.ts`, `step-policy.ts`) decide what happens between these steps.
  */
+import { boundedText, MAX_STORED_MESSAGE_CHARS } from "../../shared/bounded-text.js";
 import { messageOf } from "../../shared/message-of.js";
 import { applyCallStatement, failCallStatement, insertCallStatement } from "../store/call-statements.js";
 import type { CallJournalRecord } from "../store/records.js";
@@ -100,9 +101,9 @@ export function recordSuccess(pass: PassContext, seq: number, result: unknown, w
   pass.renewLeaseIfDue();
 }
 
-/** Rule 5: records a failure (its message is replayed as the rejection on later passes). */
+/** Rule 5: records a failure; its message, replayed as the rejection on later passes, is bounded. */
 export function recordFailure(pass: PassContext, seq: number, message: string): void {
-  pass.writer.defer(failCallStatement(pass.lease, seq, message, pass.deps.now()));
+  pass.writer.defer(failCallStatement(pass.lease, seq, boundedText(message, MAX_STORED_MESSAGE_CHARS), pass.deps.now()));
   pass.renewLeaseIfDue();
 }
 

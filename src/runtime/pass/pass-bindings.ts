@@ -6,6 +6,7 @@
 import { OUTBOUND_METHOD } from "../../connectors/outbound-fetch.js";
 import { normalizeProgram } from "../../sandbox/normalize-program.js";
 import type { CodeBindingNamespace, CodeRunRequest } from "../../sandbox/types.js";
+import { quoted } from "../../shared/bounded-text.js";
 import { HOST_NAMESPACE } from "../../shared/host-namespace.js";
 import { codemodePrelude } from "./codemode-prelude.js";
 import { connectorCall } from "./connector-policy.js";
@@ -74,7 +75,7 @@ async function snippetSource(pass: PassContext, name: unknown): Promise<{ source
   const snippet = pass.deps.snippets.find((candidate) => candidate.name === name);
   if (snippet === undefined) {
     const names = pass.deps.snippets.map((candidate) => candidate.name);
-    return { error: `No snippet named ${JSON.stringify(name)}. Saved snippets: ${names.length > 0 ? names.join(", ") : "(none)"}.` };
+    return { error: `No snippet named ${quoted(name)}. Saved snippets: ${names.length > 0 ? names.join(", ") : "(none)"}.` };
   }
   const missing = snippet.connectors.filter((connector) => !Object.hasOwn(pass.deps.connectors, connector));
   if (missing.length > 0) {

@@ -10,6 +10,7 @@ import type { CodeModeOutput, FailureKind } from "../types.js";
 import { passRequest } from "./pass-bindings.js";
 import type { PassContext } from "./pass-context.js";
 import { settleUnfinishedWork } from "./unfinished-work.js";
+import { boundedText, MAX_STORED_MESSAGE_CHARS } from "../../shared/bounded-text.js";
 import { messageOf } from "../../shared/message-of.js";
 
 /** Where a pass ended, before `transformResult`. */
@@ -35,7 +36,9 @@ function decide(pass: PassContext, run: { value?: unknown; logs: string[]; error
   if (pass.fatal !== undefined) return { status: "error", executionId, error: pass.fatal.error, kind: pass.fatal.kind, logs: run.logs };
   if (pass.pending.length > 0) return { status: "paused", executionId, pending: [...pass.pending].sort((a, b) => a.seq - b.seq) };
   if (run.error !== undefined) {
-    return { status: "error", executionId, error: run.error.message, kind: errorKind(pass, run.error), logs: run.logs };
+    // The program's own message (a thrown value): bounded, as every stored message.
+    const error = boundedText(run.error.message, MAX_STORED_MESSAGE_CHARS);
+    return { status: "error", executionId, error, kind: errorKind(pass, run.error), logs: run.logs };
   }
   return { status: "completed", executionId, result: run.value, logs: run.logs, journaled: true };
 }

@@ -9,6 +9,7 @@
  * `try/catch` around the paused call returning "later"). Its row is removed instead, and the resumed pass runs
  * the step again — its journaled calls replay from the journal and the approved call runs.
  */
+import { MAX_STEP_NAME_CHARS, quoted } from "../../shared/bounded-text.js";
 import { dropInterruptedStepStatement } from "../store/call-statements.js";
 import {
   insertCall, journalArguments, journaledCall, recordedCall, recordFailure, recordSuccess, replayedFailure, replayedResult,
@@ -58,12 +59,15 @@ export function stepHostFunctions(pass: PassContext): Record<string, (args: unkn
     pausesAtBegin.delete(seq);
   };
   const notRunning = (seq: unknown): Promise<never> =>
-    Promise.reject(new Error(`codemode.step: no step #${String(seq)} is running in this pass; use codemode.step(name, fn)`));
+    Promise.reject(new Error(`codemode.step: no step #${quoted(seq)} is running in this pass; use codemode.step(name, fn)`));
   return {
     stepBegin: (name) => {
-      if (typeof name !== "string" || name === "") {
+      if (typeof name !== "string" || name === "" || name.length > MAX_STEP_NAME_CHARS) {
         pass.takeSeq();
-        return Promise.reject(new TypeError("codemode.step(name, fn): name must be a non-empty string"));
+        const got = typeof name === "string" && name !== "" ? ` (got ${name.length.toLocaleString("en-US")} characters)` : "";
+        return Promise.reject(new TypeError(
+          `codemode.step(name, fn): name must be a non-empty string of at most ${MAX_STEP_NAME_CHARS} characters${got}`,
+        ));
       }
       return journaledCall(pass, async (seq) => {
         const pausesBefore = pass.pending.length;

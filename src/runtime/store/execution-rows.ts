@@ -20,11 +20,11 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
       await write([
         {
           sql: `INSERT INTO codemode_executions (runtime, id, record_version, status, code, connectors, created_at,
-              updated_at, passes, logs, lease_token, lease_until, tool_call_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', ?, ?, ?)`,
+              updated_at, passes, logs, lease_token, lease_until, tool_call_id, scope)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', ?, ?, ?, ?)`,
           args: [runtime, start.executionId, RECORD_VERSION, awaiting ? "paused" : "running", start.code,
             JSON.stringify(start.connectors), start.now, start.now, awaiting ? 0 : 1, awaiting ? null : start.leaseToken,
-            awaiting ? null : start.leaseUntil, start.toolCallId ?? null],
+            awaiting ? null : start.leaseUntil, start.toolCallId ?? null, start.scope ?? null],
         },
         ...(start.programApproval === undefined ? [] : [programApprovalRow(runtime, start.executionId, start.programApproval)]),
         ...pruneStatements(runtime, start.keep),
@@ -90,22 +90,23 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
       return (cas?.rowsAffected ?? 0) === 1;
     },
 
-    async list(limit) {
+    async list(limit, scope) {
       const [result] = await read([{
-        sql: "SELECT * FROM codemode_executions WHERE runtime = ? ORDER BY created_at DESC, rowid DESC LIMIT ?",
-        args: [runtime, limit],
+        sql: `SELECT * FROM codemode_executions WHERE runtime = ? AND (? IS NULL OR scope = ?)
+          ORDER BY created_at DESC, rowid DESC LIMIT ?`,
+        args: [runtime, scope ?? null, scope ?? null, limit],
       }]);
       return (result?.rows ?? []).map(parseExecutionRow);
     },
 
-    async pending(executionId) {
+    async pending(executionId, scope) {
       const [result] = await read([
         {
           sql: `SELECT c.* FROM codemode_calls c JOIN codemode_executions e ON e.runtime = c.runtime AND e.id = c.execution_id
             WHERE c.runtime = ? AND e.status = 'paused' AND c.status = 'pending' AND c.approved_at IS NULL
-              AND (? IS NULL OR c.execution_id = ?)
+              AND (? IS NULL OR c.execution_id = ?) AND (? IS NULL OR e.scope = ?)
             ORDER BY e.created_at, c.execution_id, c.seq`,
-          args: [runtime, executionId ?? null, executionId ?? null],
+          args: [runtime, executionId ?? null, executionId ?? null, scope ?? null, scope ?? null],
         },
       ]);
       return (result?.rows ?? []).map((row) => ({ executionId: String(row["execution_id"]), call: parseCallRow(row) }));

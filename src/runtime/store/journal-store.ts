@@ -30,6 +30,7 @@ export interface StartExecution {
   leaseToken: string;
   leaseUntil: number;
   toolCallId?: string;
+  scope?: string;
   /** Terminal executions kept; older ones are pruned in the same batch. */
   keep: number;
   /**
@@ -69,10 +70,10 @@ export interface ExecutionStore {
   }): Promise<boolean>;
   /** Rejection: `paused → rejected` (compare-and-set); the pending calls become `error` in the same batch. */
   rejectPaused(reject: { executionId: string; token: string; now: number; reason: string }): Promise<boolean>;
-  /** Newest executions first. */
-  list(limit: number): Promise<ExecutionRecord[]>;
-  /** Unapproved pending calls of paused executions (of one, or all). */
-  pending(executionId?: string): Promise<Array<{ executionId: string; call: CallJournalRecord }>>;
+  /** Newest executions first (of `scope` only, when given). */
+  list(limit: number, scope?: string): Promise<ExecutionRecord[]>;
+  /** Unapproved pending calls of paused executions (of one, or all; of `scope` only, when given). */
+  pending(executionId?: string, scope?: string): Promise<Array<{ executionId: string; call: CallJournalRecord }>>;
   /** A writer for one pass's call rows and end, guarded by its lease. */
   passWriter(lease: PassLease): JournalWriter;
   /** Ends a pass directly (when its writer failed): the same compare-and-set as the writer's end. */

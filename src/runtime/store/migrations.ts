@@ -110,6 +110,12 @@ export const MIGRATIONS: readonly Migration[] = [
       "ALTER TABLE codemode_calls_v2 RENAME TO codemode_calls",
     ],
   },
+  {
+    version: 3,
+    name: "execution owner (scope)",
+    // An execution started with a scope (e.g. a user id) is `not-found` to every other scope.
+    statements: ["ALTER TABLE codemode_executions ADD COLUMN scope TEXT"],
+  },
 ];
 
 /**

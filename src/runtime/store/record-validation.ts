@@ -97,6 +97,8 @@ export function parseExecutionRow(row: Row): ExecutionRecord {
   if (leaseUntil !== undefined) record.leaseUntil = leaseUntil;
   const toolCallId = optionalText(row, table, "tool_call_id");
   if (toolCallId !== undefined) record.toolCallId = toolCallId;
+  const scope = optionalText(row, table, "scope");
+  if (scope !== undefined) record.scope = scope;
   return record;
 }
 

@@ -46,6 +46,8 @@ export interface ExecutionRecord {
   /** The holder is presumed dead after this instant (ms). */
   leaseUntil?: number;
   toolCallId?: string;
+  /** The owner the execution was started for; other scopes do not see it. */
+  scope?: string;
 }
 
 /** A stored connector call or `codemode.step`. */

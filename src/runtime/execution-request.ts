@@ -1,0 +1,62 @@
+/**
+ * The requests that name an execution (`approve`, `reject`, `rollback`, `execution`, `pending`, `executions`):
+ * their `executionId`, `seq` and `scope` read defensively (a clear error value, never a throw or a store failure),
+ * ids cut in messages, and the owner rule. Scope: a request without a scope (the server's own view) sees every
+ * execution; a request with a scope sees only executions started with that same scope — every other one is
+ * `not-found`, exactly as an unknown id.
+ */
+import { MAX_ID_CHARS, quoted } from "../shared/bounded-text.js";
+import { isRecord } from "../shared/is-record.js";
+import { err, ok, type Result } from "../shared/result.js";
+
+/** A request that names an execution, read and checked. */
+export interface ExecutionRequest {
+  executionId: string;
+  seq?: number;
+  scope?: string;
+}
+
+/** Whether a request with `scope` may see an execution owned by `owner`. */
+export function visibleTo(owner: string | undefined, scope: string | undefined): boolean {
+  return scope === undefined || owner === scope;
+}
+
+/** Why `scope` is not a valid scope, or undefined when it is (absent, or a non-empty string of at most 200). */
+export function scopeProblem(scope: unknown): string | undefined {
+  if (scope === undefined) return undefined;
+  if (typeof scope !== "string" || scope === "" || scope.length > MAX_ID_CHARS) {
+    return `scope must be a non-empty string of at most ${MAX_ID_CHARS} characters (got ${typeof scope === "string" ? quoted(scope) : typeof scope})`;
+  }
+  return undefined;
+}
+
+/** The not-found message for an id (cut when long). */
+export function notFoundMessage(executionId: string, runtime: string): string {
+  return `No execution ${quoted(executionId)} in runtime "${runtime}".`;
+}
+
+/** Reads `{ executionId, seq?, scope? }` of `action` (e.g. `approve`); the error is a message a model can act on. */
+export function readExecutionRequest(action: string, request: unknown, { seq: allowSeq = true } = {}): Result<ExecutionRequest> {
+  const shape = allowSeq ? "{ executionId, seq?, scope? }" : "{ executionId, scope? }";
+  if (!isRecord(request)) return err(`${action}(${shape}) needs an object naming the execution (got ${typeof request}).`);
+  const { executionId, seq, scope } = request;
+  if (typeof executionId !== "string" || executionId === "") {
+    const got = typeof executionId === "string" ? "an empty string" : typeof executionId;
+    return err(`${action}(${shape}) needs executionId, the id of the execution (got ${got}). Nothing was changed.`);
+  }
+  if (allowSeq && seq !== undefined && (typeof seq !== "number" || !Number.isSafeInteger(seq) || seq < 0)) {
+    return err(`${action}(${shape}): seq must be a call number (an integer >= 0; 0 is a whole-program approval) or omitted. Nothing was changed.`);
+  }
+  const problem = scopeProblem(scope);
+  if (problem !== undefined) return err(`${action}(${shape}): ${problem}. Nothing was changed.`);
+  return ok({
+    executionId,
+    ...(allowSeq && typeof seq === "number" ? { seq } : {}),
+    ...(typeof scope === "string" ? { scope } : {}),
+  });
+}
+
+/** The id to put in an output's `executionId` field: the caller's, cut when it cannot be an id at all. */
+export function outputId(executionId: unknown): string {
+  return typeof executionId === "string" ? executionId.slice(0, MAX_ID_CHARS) : "";
+}

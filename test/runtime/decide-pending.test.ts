@@ -44,6 +44,9 @@ describe("decide(): several pending calls in one resume", () => {
     expect(shop.ledger.count("shop.buy")).toBe(0);
     expect(await runtime.pending(executionId)).toHaveLength(3);
     expect(await runtime.decide({ executionId: "nope", decisions: [{ seq: 1, approved: true }] })).toMatchObject({ kind: "not-found" });
+    // Another owner scope sees the execution as not found, like approve().
+    expect(await runtime.decide({ executionId, scope: "mallory", decisions: [{ seq: 1, approved: true }] })).toMatchObject({ kind: "not-found" });
+    expect(shop.ledger.count("shop.buy")).toBe(0);
   });
 
   it("reports a rejected call as rejected in progress on the pass that meets it", async () => {

@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { run as executor } from "./executor.js";
 import { run as journal } from "./journal.js";
 import { run as openapi } from "./openapi.js";
+import { run as progress } from "./progress.js";
 import { run as tokens } from "./tokens.js";
 
 const SUITES: Array<[name: string, run: () => Promise<string>]> = [
@@ -18,6 +19,7 @@ const SUITES: Array<[name: string, run: () => Promise<string>]> = [
   ["journal", journal],
   ["tokens", tokens],
   ["openapi", openapi],
+  ["progress", progress],
 ];
 
 function machine(): string {

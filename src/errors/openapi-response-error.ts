@@ -9,8 +9,16 @@ export class OpenApiResponseError extends CodemodeError {
   /** The start of the response body (whitespace collapsed, credentials redacted). */
   readonly excerpt: string;
 
-  constructor({ operation, status, statusText, excerpt }: {
-    operation: string; status: number; statusText: string; excerpt: string;
+  constructor({
+    operation,
+    status,
+    statusText,
+    excerpt,
+  }: {
+    operation: string;
+    status: number;
+    statusText: string;
+    excerpt: string;
   }) {
     const said = `${statusText === "" ? "" : ` ${statusText}`}${excerpt === "" ? "" : `: ${excerpt}`}`;
     super({ code: OpenApiResponseError.errorCode, message: `${operation} failed with HTTP ${status}${said}` });

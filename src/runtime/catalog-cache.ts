@@ -20,7 +20,9 @@ export function createCatalogCache(connectors: Record<string, Connector>, global
         code: snippet.code,
         connectors: snippet.connectors,
         ...(snippet.description === undefined ? {} : { description: snippet.description }),
-        ...(snippet.inputSchemaText === undefined ? {} : { inputSchema: JSON.parse(snippet.inputSchemaText) as unknown }),
+        ...(snippet.inputSchemaText === undefined
+          ? {}
+          : { inputSchema: JSON.parse(snippet.inputSchemaText) as unknown }),
       }));
       cached = { key, catalog: createCatalog({ connectors, globals, snippets: entries }) };
     }

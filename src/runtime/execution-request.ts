@@ -36,9 +36,14 @@ export function notFoundMessage(executionId: string, runtime: string): string {
 }
 
 /** Reads `{ executionId, seq?, scope? }` of `action` (e.g. `approve`); the error is a message a model can act on. */
-export function readExecutionRequest(action: string, request: unknown, { seq: allowSeq = true } = {}): Result<ExecutionRequest> {
+export function readExecutionRequest(
+  action: string,
+  request: unknown,
+  { seq: allowSeq = true } = {},
+): Result<ExecutionRequest> {
   const shape = allowSeq ? "{ executionId, seq?, scope? }" : "{ executionId, scope? }";
-  if (!isRecord(request)) return err(`${action}(${shape}) needs an object naming the execution (got ${typeof request}).`);
+  if (!isRecord(request))
+    return err(`${action}(${shape}) needs an object naming the execution (got ${typeof request}).`);
   const { executionId, seq, scope } = request;
   if (typeof executionId !== "string" || executionId === "") {
     const got = typeof executionId === "string" ? "an empty string" : typeof executionId;

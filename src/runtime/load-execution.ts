@@ -17,7 +17,10 @@ export interface LoadFailure {
 }
 
 /** The execution and its call log, if `request` may see it. */
-export async function loadForRequest(core: RuntimeCore, request: ExecutionRequest): Promise<Result<LoadedExecution, LoadFailure>> {
+export async function loadForRequest(
+  core: RuntimeCore,
+  request: ExecutionRequest,
+): Promise<Result<LoadedExecution, LoadFailure>> {
   let loaded: LoadedExecution | undefined;
   try {
     loaded = await core.store.load(request.executionId);

@@ -30,7 +30,11 @@ function inputProblem(input: unknown, options: ExecuteOptions): string | undefin
 }
 
 /** Runs a program as a new execution. Never throws for a failed program. */
-export async function startExecution(core: RuntimeCore, input: ExecuteInput, options: ExecuteOptions): Promise<CodeModeOutput> {
+export async function startExecution(
+  core: RuntimeCore,
+  input: ExecuteInput,
+  options: ExecuteOptions,
+): Promise<CodeModeOutput> {
   const { now, generateId, leaseMs, maxExecutions } = core.options;
   const executionId = generateId();
   const problem = inputProblem(input, options);
@@ -49,7 +53,13 @@ export async function startExecution(core: RuntimeCore, input: ExecuteInput, opt
   let snippets: SnippetRecord[];
   try {
     await core.store.startExecution({
-      executionId, code, connectors: connectorNames, now: createdAt, leaseToken, leaseUntil: createdAt + leaseMs, keep: maxExecutions,
+      executionId,
+      code,
+      connectors: connectorNames,
+      now: createdAt,
+      leaseToken,
+      leaseUntil: createdAt + leaseMs,
+      keep: maxExecutions,
       ...(options.toolCallId === undefined ? {} : { toolCallId: options.toolCallId }),
       ...(scope === undefined ? {} : { scope }),
     });
@@ -58,8 +68,15 @@ export async function startExecution(core: RuntimeCore, input: ExecuteInput, opt
     return storeFailure(executionId, error);
   }
   const execution = {
-    runtime: core.options.name, executionId, status: "running" as const, code, connectors: connectorNames,
-    createdAt, updatedAt: createdAt, passes: 1, logs: [],
+    runtime: core.options.name,
+    executionId,
+    status: "running" as const,
+    code,
+    connectors: connectorNames,
+    createdAt,
+    updatedAt: createdAt,
+    passes: 1,
+    logs: [],
     ...(scope === undefined ? {} : { scope }),
   };
   return runClaimedPass(core, { execution, calls: [], snippets, leaseToken, options });

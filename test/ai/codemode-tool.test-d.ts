@@ -2,8 +2,9 @@
 import type { InferToolInput, InferToolOutput } from "ai";
 import { describe, expectTypeOf, it } from "vitest";
 import {
-  codemodeTool, createCodemodeRuntime, type CodeModeInput, type CodeModeOutput, type CodemodeTool, type CodemodeToolOutput,
+  codemodeTool, type CodeModeInput, type CodeModeOutput, type CodemodeTool, type CodemodeToolOutput,
 } from "../../src/index.js";
+import type { createCodemodeRuntime } from "../../src/index.js";
 
 describe("the codemode tool", () => {
   it("takes { code: string } and yields progress snapshots, then a CodeModeOutput", () => {

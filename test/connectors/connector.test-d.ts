@@ -11,8 +11,12 @@ const tools = {
 
 describe("ConnectorOptions<TOOLS>", () => {
   it("keys `methods` by the tool names, each an optional MethodPolicy", () => {
-    expectTypeOf<keyof NonNullable<ConnectorOptions<typeof tools>["methods"]>>().toEqualTypeOf<"list_issues" | "create_issue">();
-    expectTypeOf<NonNullable<ConnectorOptions<typeof tools>["methods"]>["create_issue"]>().toEqualTypeOf<MethodPolicy | undefined>();
+    expectTypeOf<keyof NonNullable<ConnectorOptions<typeof tools>["methods"]>>().toEqualTypeOf<
+      "list_issues" | "create_issue"
+    >();
+    expectTypeOf<NonNullable<ConnectorOptions<typeof tools>["methods"]>["create_issue"]>().toEqualTypeOf<
+      MethodPolicy | undefined
+    >();
   });
 
   it("refuses a policy for a tool the set does not have, at compile time", () => {

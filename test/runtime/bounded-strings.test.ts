@@ -43,13 +43,17 @@ describe("bounded stored strings", () => {
     await runtime.close();
     const client = createClient({ url });
     try {
-      const calls = await client.execute("SELECT MAX(LENGTH(method)) AS method, MAX(LENGTH(error)) AS error FROM codemode_calls");
+      const calls = await client.execute(
+        "SELECT MAX(LENGTH(method)) AS method, MAX(LENGTH(error)) AS error FROM codemode_calls",
+      );
       expect(Number(calls.rows[0]?.["method"])).toBeLessThanOrEqual(MAX_STEP_NAME_CHARS);
       expect(Number(calls.rows[0]?.["error"])).toBeLessThanOrEqual(MAX_STORED_MESSAGE_CHARS);
       const executions = await client.execute("SELECT MAX(LENGTH(error)) AS error FROM codemode_executions");
       expect(Number(executions.rows[0]?.["error"])).toBeLessThanOrEqual(MAX_STORED_MESSAGE_CHARS);
       const steps = await client.execute("SELECT method, status FROM codemode_calls ORDER BY execution_id, seq");
-      expect(steps.rows.map((row) => [row["method"], row["status"]])).toEqual(Array.from({ length: 3 }, () => ["thrower", "error"]));
+      expect(steps.rows.map((row) => [row["method"], row["status"]])).toEqual(
+        Array.from({ length: 3 }, () => ["thrower", "error"]),
+      );
     } finally {
       client.close();
     }
@@ -66,7 +70,9 @@ describe("bounded stored strings", () => {
   });
 
   it("a connector's 8 MB failure message and an 8 MB rejection reason are stored cut; replay throws the cut message", async () => {
-    const flaky = createMockConnector("flaky", { methods: { call: { fails: "f".repeat(EIGHT_MB) }, gate: { requiresApproval: true } } });
+    const flaky = createMockConnector("flaky", {
+      methods: { call: { fails: "f".repeat(EIGHT_MB) }, gate: { requiresApproval: true } },
+    });
     const runtime = testRuntime({ connectors: { flaky } });
     const paused = await runtime.execute({
       code: "async () => { let n = 0; try { await flaky.call({}) } catch (e) { n = e.message.length } await flaky.gate({}); return n }",
@@ -95,7 +101,10 @@ describe("bounded stored strings", () => {
     expect(badName).toMatchObject({ status: "error", kind: "validation" });
     expect((badName as { error: string }).error.length).toBeLessThan(300);
     const source = await runtime.execute({ code: "1" });
-    const description = await runtime.saveSnippet("ok", { executionId: source.executionId, description: "d".repeat(EIGHT_MB) });
+    const description = await runtime.saveSnippet("ok", {
+      executionId: source.executionId,
+      description: "d".repeat(EIGHT_MB),
+    });
     expect(description).toMatchObject({ status: "error", kind: "validation" });
     const missing = await runtime.execute({ code: `async () => codemode.run("z".repeat(${2 * 1024 * 1024}))` });
     expect(JSON.stringify(missing).length).toBeLessThan(1000);

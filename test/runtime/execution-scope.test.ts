@@ -25,7 +25,10 @@ describe("execution scope", () => {
     expect(bank.ledger.count("bank.transfer")).toBe(0);
 
     // The owner and the server's own (unscoped) view see it.
-    expect(await runtime.execution(executionId, { scope: "alice" })).toMatchObject({ scope: "alice", status: "paused" });
+    expect(await runtime.execution(executionId, { scope: "alice" })).toMatchObject({
+      scope: "alice",
+      status: "paused",
+    });
     expect(await runtime.pending(undefined, { scope: "alice" })).toHaveLength(1);
     expect((await runtime.executions(10)).map((summary) => summary.scope)).toEqual(["alice"]);
     expect(await runtime.approve({ executionId, scope: "alice" })).toMatchObject({ status: "completed" });
@@ -37,9 +40,14 @@ describe("execution scope", () => {
     const gate = createMockConnector("gate", { methods: { open: { requiresApproval: true } } });
     const runtime = testRuntime({ connectors: { gate } });
     const unscoped = await runtime.execute({ code: "async () => gate.open({})" });
-    expect(await runtime.approve({ executionId: unscoped.executionId, scope: "alice" })).toMatchObject({ kind: "not-found" });
+    expect(await runtime.approve({ executionId: unscoped.executionId, scope: "alice" })).toMatchObject({
+      kind: "not-found",
+    });
     expect(await runtime.execute({ code: "1", scope: "" })).toMatchObject({ status: "error", kind: "validation" });
-    expect(await runtime.execute({ code: "1", scope: "s".repeat(201) })).toMatchObject({ status: "error", kind: "validation" });
+    expect(await runtime.execute({ code: "1", scope: "s".repeat(201) })).toMatchObject({
+      status: "error",
+      kind: "validation",
+    });
     await expect(runtime.executions(5, { scope: 7 as unknown as string })).rejects.toThrow(InvalidArgumentError);
   });
 
@@ -50,7 +58,9 @@ describe("execution scope", () => {
     const runtime = createCodemodeRuntime({ connectors: { gate }, store: memoryClient(), executor: sharedExecutor() });
     const tool = runtime.tool({ scope: "alice", progress: false });
     const input = { code: "async () => gate.open({})", scope: "mallory" } as { code: string };
-    const callOptions = { toolCallId: "call-1", messages: [], context: undefined } as unknown as Parameters<NonNullable<typeof tool.execute>>[1];
+    const callOptions = { toolCallId: "call-1", messages: [], context: undefined } as unknown as Parameters<
+      NonNullable<typeof tool.execute>
+    >[1];
     const output = await tool.execute!(input, callOptions);
     const detail = await runtime.execution((output as { executionId: string }).executionId);
     expect(detail).toMatchObject({ scope: "alice", toolCallId: "call-1" });

@@ -30,9 +30,13 @@ describe("request validation", () => {
     expect((out as { error: string }).error).toContain("`to` must be a string");
     expect(mail.ledger.count("mail.send")).toBe(0);
     // Caught by the program, it is only the call's rejection; another uncaught error stays an exception.
-    const caught = await runtime.execute({ code: "async () => { try { await mail.send({ to: 1 }) } catch (e) { return 'fixed' } }" });
+    const caught = await runtime.execute({
+      code: "async () => { try { await mail.send({ to: 1 }) } catch (e) { return 'fixed' } }",
+    });
     expect(caught).toMatchObject({ status: "completed", result: "fixed" });
-    expect(await runtime.execute({ code: "async () => { throw new Error('boom') }" })).toMatchObject({ kind: "exception" });
+    expect(await runtime.execute({ code: "async () => { throw new Error('boom') }" })).toMatchObject({
+      kind: "exception",
+    });
   });
 
   it("approve/reject/rollback with a missing or malformed request resolve with a validation error", async () => {

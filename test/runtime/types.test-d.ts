@@ -1,7 +1,13 @@
 /** Type tests for the runtime's public output unions: narrowing by `status` gives each variant's fields. */
 import { describe, expectTypeOf, it } from "vitest";
 import type {
-  CodeModeOutput, CodemodeRuntime, ExecutionDetail, FailureKind, PendingAction, RejectOutput, RollbackOutput,
+  CodeModeOutput,
+  CodemodeRuntime,
+  ExecutionDetail,
+  FailureKind,
+  PendingAction,
+  RejectOutput,
+  RollbackOutput,
 } from "../../src/index.js";
 
 describe("CodeModeOutput", () => {

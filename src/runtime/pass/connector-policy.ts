@@ -8,10 +8,8 @@ import type { ConnectorCallContext, ConnectorMethod } from "../../connectors/typ
 import { messageOf } from "../../shared/message-of.js";
 import { insertCallStatement, startApprovedCallStatement } from "../store/call-statements.js";
 import type { CallJournalRecord } from "../store/records.js";
-import {
-  insertCall, journalArguments, journaledCall, recordedCall, recordFailure, recordSuccess, replayedFailure, replayedResult,
-  type CallIdentity,
-} from "./journaled-call.js";
+// The journaled-call unit: every rule a journaled call shares; this file is a policy on it.
+import * as journal from "./journaled-call.js";
 import { isRejectedRow, reportCall, reportedRun, type ProgressCall } from "./call-progress.js";
 import type { PassContext } from "./pass-context.js";
 import { pauseMessage } from "./pass-signals.js";
@@ -59,23 +57,39 @@ async function runAndRecord(pass: PassContext, target: CallTarget, seq: number, 
     try {
       result = await target.definition.execute(args, callContext(pass, target, seq));
     } catch (error) {
-      recordFailure(pass, seq, messageOf(error));
+      journal.recordFailure(pass, seq, messageOf(error));
       throw error;
     }
-    recordSuccess(pass, seq, result, `the result of ${target.connector}.${target.method} (call #${seq})`);
+    journal.recordSuccess(pass, seq, result, `the result of ${target.connector}.${target.method} (call #${seq})`);
     return result;
   });
 }
 
 /** Runs a `reexecute` (read-only) call again; on its first pass, logs it without its result. */
-async function reexecute(pass: PassContext, target: CallTarget, seq: number, call: CallIdentity, log: boolean): Promise<unknown> {
+async function reexecute(
+  pass: PassContext,
+  target: CallTarget,
+  seq: number,
+  call: journal.CallIdentity,
+  log: boolean,
+): Promise<unknown> {
   const args = await validated(pass, target, call.args, seq);
-  const result = await reportedRun(pass, progressCall(target, seq, args), async () => target.definition.execute(args, callContext(pass, target, seq)));
+  const result = await reportedRun(pass, progressCall(target, seq, args), async () =>
+    target.definition.execute(args, callContext(pass, target, seq)),
+  );
   if (log) {
-    pass.writer.defer(insertCallStatement(pass.lease, {
-      seq, connector: target.connector, method: target.method, argsText: call.argsText, status: "applied", replay: "reexecute",
-      requiresApproval: false, now: pass.deps.now(),
-    }));
+    pass.writer.defer(
+      insertCallStatement(pass.lease, {
+        seq,
+        connector: target.connector,
+        method: target.method,
+        argsText: call.argsText,
+        status: "applied",
+        replay: "reexecute",
+        requiresApproval: false,
+        now: pass.deps.now(),
+      }),
+    );
   }
   return result;
 }
@@ -89,21 +103,33 @@ async function reexecute(pass: PassContext, target: CallTarget, seq: number, cal
  * executors that deliver them later. The program cannot have seen the pause before the guard is up.
  */
 async function pause(pass: PassContext, target: CallTarget, seq: number, args: unknown): Promise<Error> {
-  pass.pending.push({ executionId: pass.execution.executionId, seq, connector: target.connector, method: target.method, args });
+  pass.pending.push({
+    executionId: pass.execution.executionId,
+    seq,
+    connector: target.connector,
+    method: target.method,
+    args,
+  });
   reportCall(pass, progressCall(target, seq, args), "needs-approval");
   await new Promise<void>((resolve) => setImmediate(resolve));
   pass.pauseMessage ??= pauseMessage(target.connector, target.method, seq);
   return new Error(pauseMessage(target.connector, target.method, seq));
 }
 
-async function replay(pass: PassContext, target: CallTarget, seq: number, call: CallIdentity, row: CallJournalRecord): Promise<unknown> {
+async function replay(
+  pass: PassContext,
+  target: CallTarget,
+  seq: number,
+  call: journal.CallIdentity,
+  row: CallJournalRecord,
+): Promise<unknown> {
   switch (row.status) {
     case "applied":
       if (row.replay === "reexecute") return reexecute(pass, target, seq, call, false);
       reportCall(pass, progressCall(target, seq, call.args), "replayed");
-      return replayedResult(pass, row);
+      return journal.replayedResult(pass, row);
     case "error": {
-      const message = replayedFailure(pass, row, `${target.connector}.${target.method} failed`);
+      const message = journal.replayedFailure(pass, row, `${target.connector}.${target.method} failed`);
       reportCall(pass, progressCall(target, seq, call.args), isRejectedRow(row) ? "rejected" : "failed", { error: message });
       throw new Error(message);
     }
@@ -121,35 +147,57 @@ async function replay(pass: PassContext, target: CallTarget, seq: number, call: 
     case "executing":
       throw pass.failWith({
         kind: "interrupted",
-        error: `Call #${seq} (${target.connector}.${target.method}) was interrupted in an earlier pass before its outcome ` +
+        error:
+          `Call #${seq} (${target.connector}.${target.method}) was interrupted in an earlier pass before its outcome ` +
           "was recorded. Its effect is unknown, so it is not run again; check the target system and start a new execution.",
       });
     case "reverted":
-      throw pass.failWith({ kind: "stale", error: `Call #${seq} was rolled back; a rolled-back execution cannot continue.` });
+      throw pass.failWith({
+        kind: "stale",
+        error: `Call #${seq} was rolled back; a rolled-back execution cannot continue.`,
+      });
   }
 }
 
-async function firstRun(pass: PassContext, target: CallTarget, seq: number, call: CallIdentity): Promise<unknown> {
+async function firstRun(
+  pass: PassContext,
+  target: CallTarget,
+  seq: number,
+  call: journal.CallIdentity,
+): Promise<unknown> {
   const args = await validated(pass, target, call.args, seq);
   const approval = target.definition.requiresApproval;
   const { executionId } = pass.execution;
-  const needsApproval = typeof approval === "function"
-    ? await approval(args, {
-      executionId, seq, toolCallId: `${executionId}:${seq}`, messages: pass.options.messages ?? [], context: pass.options.context,
-    })
-    : approval === true;
+  const needsApproval =
+    typeof approval === "function"
+      ? await approval(args, {
+          executionId,
+          seq,
+          toolCallId: `${executionId}:${seq}`,
+          messages: pass.options.messages ?? [],
+          context: pass.options.context,
+        })
+      : approval === true;
   if (!needsApproval && target.definition.replay === "reexecute") return reexecute(pass, target, seq, call, true);
-  await insertCall(pass, seq, call, { status: needsApproval ? "pending" : "executing", requiresApproval: needsApproval });
+  await journal.insertCall(pass, seq, call, {
+    status: needsApproval ? "pending" : "executing",
+    requiresApproval: needsApproval,
+  });
   if (needsApproval) throw await pause(pass, target, seq, call.args);
   return runAndRecord(pass, target, seq, args);
 }
 
 /** One call from the program. Must be invoked synchronously by the binding so the sequence number follows call order. */
 export function connectorCall(pass: PassContext, target: CallTarget, args: unknown): Promise<unknown> {
-  return journaledCall(pass, async (seq) => {
+  return journal.journaledCall(pass, async (seq) => {
     const what = `the arguments of ${target.connector}.${target.method} (call #${seq})`;
-    const call: CallIdentity = { connector: target.connector, method: target.method, args, argsText: journalArguments(pass, args, what) };
-    const row = recordedCall(pass, seq, call);
+    const call: journal.CallIdentity = {
+      connector: target.connector,
+      method: target.method,
+      args,
+      argsText: journal.journalArguments(pass, args, what),
+    };
+    const row = journal.recordedCall(pass, seq, call);
     return row === undefined ? firstRun(pass, target, seq, call) : replay(pass, target, seq, call, row);
   });
 }

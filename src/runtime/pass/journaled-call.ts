@@ -15,7 +15,12 @@ import { boundedText, MAX_STORED_MESSAGE_CHARS } from "../../shared/bounded-text
 import { messageOf } from "../../shared/message-of.js";
 import { applyCallStatement, failCallStatement, insertCallStatement } from "../store/call-statements.js";
 import type { CallJournalRecord } from "../store/records.js";
-import { canonicalArguments, canonicalJournaledArguments, decodeJournalValue, encodeJournalValue } from "../journal-values.js";
+import {
+  canonicalArguments,
+  canonicalJournaledArguments,
+  decodeJournalValue,
+  encodeJournalValue,
+} from "../journal-values.js";
 import type { PassContext } from "./pass-context.js";
 import { divergenceFailure } from "./pass-signals.js";
 
@@ -35,9 +40,11 @@ export function journaledCall<T>(pass: PassContext, body: (seq: number) => Promi
   pass.reached.add(seq);
   if (pass.fatal !== undefined) return Promise.reject(new Error(pass.fatal.error));
   if (pass.pauseMessage !== undefined) return Promise.reject(new Error(pass.pauseMessage));
-  return pass.track(body(seq).catch((error: unknown) => {
-    throw storeFailureOr(pass, error);
-  }));
+  return pass.track(
+    body(seq).catch((error: unknown) => {
+      throw storeFailureOr(pass, error);
+    }),
+  );
 }
 
 /** Serializes a call's arguments for the journal; too large ends the pass with kind `limit`. */
@@ -52,7 +59,11 @@ export function recordedCall(pass: PassContext, seq: number, call: CallIdentity)
   const row = pass.recorded.get(seq);
   if (row === undefined) return undefined;
   const recordedArgs = readRecorded(pass, seq, () => canonicalJournaledArguments(row.argsText));
-  if (row.connector !== call.connector || row.method !== call.method || recordedArgs !== canonicalArguments(call.args)) {
+  if (
+    row.connector !== call.connector ||
+    row.method !== call.method ||
+    recordedArgs !== canonicalArguments(call.args)
+  ) {
     throw pass.failWith(divergenceFailure(seq, row, call));
   }
   return row;
@@ -79,13 +90,22 @@ export async function insertCall(
   row: { status: "executing" | "pending"; requiresApproval: boolean },
 ): Promise<void> {
   if (pass.fatal !== undefined) throw new Error(pass.fatal.error);
-  const inserted = await pass.writer.commit(insertCallStatement(pass.lease, {
-    seq, connector: call.connector, method: call.method, argsText: call.argsText, status: row.status, replay: "record",
-    requiresApproval: row.requiresApproval, now: pass.deps.now(),
-  }));
+  const inserted = await pass.writer.commit(
+    insertCallStatement(pass.lease, {
+      seq,
+      connector: call.connector,
+      method: call.method,
+      argsText: call.argsText,
+      status: row.status,
+      replay: "record",
+      requiresApproval: row.requiresApproval,
+      now: pass.deps.now(),
+    }),
+  );
   if (inserted.rowsAffected !== 1) {
     throw pass.failWith({
-      kind: "conflict", error: "This execution was taken over by another invocation (its lease expired); the pass stopped.",
+      kind: "conflict",
+      error: "This execution was taken over by another invocation (its lease expired); the pass stopped.",
     });
   }
 }
@@ -103,7 +123,9 @@ export function recordSuccess(pass: PassContext, seq: number, result: unknown, w
 
 /** Rule 5: records a failure; its message, replayed as the rejection on later passes, is bounded. */
 export function recordFailure(pass: PassContext, seq: number, message: string): void {
-  pass.writer.defer(failCallStatement(pass.lease, seq, boundedText(message, MAX_STORED_MESSAGE_CHARS), pass.deps.now()));
+  pass.writer.defer(
+    failCallStatement(pass.lease, seq, boundedText(message, MAX_STORED_MESSAGE_CHARS), pass.deps.now()),
+  );
   pass.renewLeaseIfDue();
 }
 
@@ -120,5 +142,8 @@ export function readRecorded<T>(pass: PassContext, seq: number, read: () => T): 
 /** Rule 6: a store failure inside a call ends the pass with kind `store`; other errors pass through. */
 function storeFailureOr(pass: PassContext, error: unknown): unknown {
   if (pass.writer.failure === undefined || error !== pass.writer.failure) return error;
-  return pass.failWith({ kind: "store", error: `The journal could not be written (${messageOf(error)}); the run stopped.` });
+  return pass.failWith({
+    kind: "store",
+    error: `The journal could not be written (${messageOf(error)}); the run stopped.`,
+  });
 }

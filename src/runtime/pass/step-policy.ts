@@ -11,10 +11,8 @@
  */
 import { MAX_STEP_NAME_CHARS, quoted } from "../../shared/bounded-text.js";
 import { dropInterruptedStepStatement } from "../store/call-statements.js";
-import {
-  insertCall, journalArguments, journaledCall, recordedCall, recordFailure, recordSuccess, replayedFailure, replayedResult,
-  type CallIdentity,
-} from "./journaled-call.js";
+// The journaled-call unit: every rule a journaled call shares; this file is a policy on it.
+import * as journal from "./journaled-call.js";
 import type { PassContext } from "./pass-context.js";
 
 /** Connector name under which steps are journaled. */
@@ -27,18 +25,20 @@ export type StepBegin =
   | { replayed: false; seq: number };
 
 async function begin(pass: PassContext, seq: number, name: string): Promise<StepBegin> {
-  const call: CallIdentity = { connector: STEP_CONNECTOR, method: name, args: undefined, argsText: "" };
-  call.argsText = journalArguments(pass, undefined, "step arguments");
-  const row = recordedCall(pass, seq, call);
+  const call: journal.CallIdentity = { connector: STEP_CONNECTOR, method: name, args: undefined, argsText: "" };
+  call.argsText = journal.journalArguments(pass, undefined, "step arguments");
+  const row = journal.recordedCall(pass, seq, call);
   if (row === undefined) {
-    await insertCall(pass, seq, call, { status: "executing", requiresApproval: false });
+    await journal.insertCall(pass, seq, call, { status: "executing", requiresApproval: false });
     return { replayed: false, seq };
   }
-  if (row.status === "applied") return { replayed: true, failed: false, value: replayedResult(pass, row) };
-  if (row.status === "error") return { replayed: true, failed: true, error: replayedFailure(pass, row, `step "${name}" failed`) };
+  if (row.status === "applied") return { replayed: true, failed: false, value: journal.replayedResult(pass, row) };
+  if (row.status === "error")
+    return { replayed: true, failed: true, error: journal.replayedFailure(pass, row, `step "${name}" failed`) };
   throw pass.failWith({
     kind: "interrupted",
-    error: `Step "${name}" (call #${seq}) was interrupted in an earlier pass before its result was recorded; ` +
+    error:
+      `Step "${name}" (call #${seq}) was interrupted in an earlier pass before its result was recorded; ` +
       "it is not run again. Start a new execution.",
   });
 }
@@ -59,17 +59,22 @@ export function stepHostFunctions(pass: PassContext): Record<string, (args: unkn
     pausesAtBegin.delete(seq);
   };
   const notRunning = (seq: unknown): Promise<never> =>
-    Promise.reject(new Error(`codemode.step: no step #${quoted(seq)} is running in this pass; use codemode.step(name, fn)`));
+    Promise.reject(
+      new Error(`codemode.step: no step #${quoted(seq)} is running in this pass; use codemode.step(name, fn)`),
+    );
   return {
     stepBegin: (name) => {
       if (typeof name !== "string" || name === "" || name.length > MAX_STEP_NAME_CHARS) {
         pass.takeSeq();
-        const got = typeof name === "string" && name !== "" ? ` (got ${name.length.toLocaleString("en-US")} characters)` : "";
-        return Promise.reject(new TypeError(
-          `codemode.step(name, fn): name must be a non-empty string of at most ${MAX_STEP_NAME_CHARS} characters${got}`,
-        ));
+        const got =
+          typeof name === "string" && name !== "" ? ` (got ${name.length.toLocaleString("en-US")} characters)` : "";
+        return Promise.reject(
+          new TypeError(
+            `codemode.step(name, fn): name must be a non-empty string of at most ${MAX_STEP_NAME_CHARS} characters${got}`,
+          ),
+        );
       }
-      return journaledCall(pass, async (seq) => {
+      return journal.journaledCall(pass, async (seq) => {
         const pausesBefore = pass.pending.length;
         const begun = await begin(pass, seq, name);
         if (!begun.replayed) {
@@ -89,7 +94,7 @@ export function stepHostFunctions(pass: PassContext): Record<string, (args: unkn
         return Promise.resolve(undefined);
       }
       try {
-        recordSuccess(pass, seq, value, `the result of step #${seq}`);
+        journal.recordSuccess(pass, seq, value, `the result of step #${seq}`);
       } catch (error) {
         failed.add(seq);
         return Promise.reject(error);
@@ -106,14 +111,17 @@ export function stepHostFunctions(pass: PassContext): Record<string, (args: unkn
         pass.writer.defer(dropInterruptedStepStatement(pass.lease, seq), { expectRow: false });
         return Promise.resolve(undefined);
       }
-      if (!failed.has(seq)) recordFailure(pass, seq, String(error));
+      if (!failed.has(seq)) journal.recordFailure(pass, seq, String(error));
       failed.add(seq);
       if (unserializable !== true) return Promise.resolve(undefined);
-      return Promise.reject(pass.failWith({
-        kind: "limit",
-        error: `The result of step #${seq} cannot be journaled: ${String(error)}. Return only JSON values, undefined, Date, ` +
-          "Uint8Array, ArrayBuffer, Map, Set or BigInt from a step; store anything else outside the run and pass a reference.",
-      }));
+      return Promise.reject(
+        pass.failWith({
+          kind: "limit",
+          error:
+            `The result of step #${seq} cannot be journaled: ${String(error)}. Return only JSON values, undefined, Date, ` +
+            "Uint8Array, ArrayBuffer, Map, Set or BigInt from a step; store anything else outside the run and pass a reference.",
+        }),
+      );
     },
   };
 }

@@ -14,7 +14,8 @@ import type { PassOutcome } from "./run-pass.js";
 function unreachedApprovals(pass: PassContext): number[] {
   const seqs: number[] = [];
   for (const call of pass.recorded.values()) {
-    if (call.status === "pending" && call.approvedAt !== undefined && !pass.startedApprovals.has(call.seq)) seqs.push(call.seq);
+    if (call.status === "pending" && call.approvedAt !== undefined && !pass.startedApprovals.has(call.seq))
+      seqs.push(call.seq);
   }
   return seqs;
 }
@@ -22,7 +23,8 @@ function unreachedApprovals(pass: PassContext): number[] {
 /** Queues the writes for unfinished work and returns the outcome to record. */
 export function settleUnfinishedWork(pass: PassContext, outcome: PassOutcome): PassOutcome {
   if (outcome.status === "paused") {
-    for (const seq of pass.openSteps) pass.writer.defer(dropInterruptedStepStatement(pass.lease, seq), { expectRow: false });
+    for (const seq of pass.openSteps)
+      pass.writer.defer(dropInterruptedStepStatement(pass.lease, seq), { expectRow: false });
     return outcome;
   }
   const unreached = unreachedApprovals(pass);
@@ -32,7 +34,15 @@ export function settleUnfinishedWork(pass: PassContext, outcome: PassOutcome): P
     `Approved call ${calls} was not run: the resumed program ended without reaching it (it took another path, ` +
     "e.g. a caught error or data that changed between passes). Nothing was done for the approval; start a new " +
     "execution if the action is still wanted.";
-  pass.writer.defer(failUnreachedApprovalsStatement(pass.lease, unreached, reason, pass.deps.now()), { expectRow: false });
+  pass.writer.defer(failUnreachedApprovalsStatement(pass.lease, unreached, reason, pass.deps.now()), {
+    expectRow: false,
+  });
   if (outcome.status === "error") return outcome;
-  return { status: "error", executionId: outcome.executionId, kind: "approval-unreached", error: reason, logs: outcome.logs };
+  return {
+    status: "error",
+    executionId: outcome.executionId,
+    kind: "approval-unreached",
+    error: reason,
+    logs: outcome.logs,
+  };
 }

@@ -22,9 +22,21 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
           sql: `INSERT INTO codemode_executions (runtime, id, record_version, status, code, connectors, created_at,
               updated_at, passes, logs, lease_token, lease_until, tool_call_id, scope)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', ?, ?, ?, ?)`,
-          args: [runtime, start.executionId, RECORD_VERSION, awaiting ? "paused" : "running", start.code,
-            JSON.stringify(start.connectors), start.now, start.now, awaiting ? 0 : 1, awaiting ? null : start.leaseToken,
-            awaiting ? null : start.leaseUntil, start.toolCallId ?? null, start.scope ?? null],
+          args: [
+            runtime,
+            start.executionId,
+            RECORD_VERSION,
+            awaiting ? "paused" : "running",
+            start.code,
+            JSON.stringify(start.connectors),
+            start.now,
+            start.now,
+            awaiting ? 0 : 1,
+            awaiting ? null : start.leaseToken,
+            awaiting ? null : start.leaseUntil,
+            start.toolCallId ?? null,
+            start.scope ?? null,
+          ],
         },
         ...(start.programApproval === undefined ? [] : [programApprovalRow(runtime, start.executionId, start.programApproval)]),
         ...pruneStatements(runtime, start.keep),
@@ -34,7 +46,10 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
     async load(executionId) {
       const [executions, calls] = await read([
         { sql: "SELECT * FROM codemode_executions WHERE runtime = ? AND id = ?", args: [runtime, executionId] },
-        { sql: "SELECT * FROM codemode_calls WHERE runtime = ? AND execution_id = ? ORDER BY seq", args: [runtime, executionId] },
+        {
+          sql: "SELECT * FROM codemode_calls WHERE runtime = ? AND execution_id = ? ORDER BY seq",
+          args: [runtime, executionId],
+        },
       ]);
       const row = executions?.rows[0];
       if (row === undefined) return undefined;
@@ -53,8 +68,16 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
           sql: `UPDATE codemode_calls SET approved_at = ?
             WHERE runtime = ? AND execution_id = ? AND status = 'pending' AND approved_at IS NULL AND (? IS NULL OR seq = ?)
               AND EXISTS (SELECT 1 FROM codemode_executions WHERE runtime = ? AND id = ? AND lease_token = ?)`,
-          args: [claim.now, runtime, claim.executionId, claim.seq ?? null, claim.seq ?? null, runtime, claim.executionId,
-            claim.leaseToken],
+          args: [
+            claim.now,
+            runtime,
+            claim.executionId,
+            claim.seq ?? null,
+            claim.seq ?? null,
+            runtime,
+            claim.executionId,
+            claim.leaseToken,
+          ],
         }] : decisionStatements(runtime, { ...claim, decisions: claim.decisions })),
         {
           // An approved whole-program row has nothing to run: it is applied as part of the claim.
@@ -91,11 +114,13 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
     },
 
     async list(limit, scope) {
-      const [result] = await read([{
-        sql: `SELECT * FROM codemode_executions WHERE runtime = ? AND (? IS NULL OR scope = ?)
+      const [result] = await read([
+        {
+          sql: `SELECT * FROM codemode_executions WHERE runtime = ? AND (? IS NULL OR scope = ?)
           ORDER BY created_at DESC, rowid DESC LIMIT ?`,
-        args: [runtime, scope ?? null, scope ?? null, limit],
-      }]);
+          args: [runtime, scope ?? null, scope ?? null, limit],
+        },
+      ]);
       return (result?.rows ?? []).map(parseExecutionRow);
     },
 

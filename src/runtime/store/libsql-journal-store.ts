@@ -13,7 +13,10 @@ import { createStoreContext } from "./store-context.js";
 
 /** The journal store of runtime name `runtime` on `client`. */
 export function createLibsqlJournalStore(options: {
-  client: SqlClient; runtime: string; local: boolean; now: () => number;
+  client: SqlClient;
+  runtime: string;
+  local: boolean;
+  now: () => number;
 }): JournalStore {
   const context = createStoreContext(options);
   return {

@@ -18,7 +18,10 @@ function olderTerminal(runtime: string, keep: number): { sql: string; args: [str
 export function pruneStatements(runtime: string, keep: number): InStatement[] {
   const older = olderTerminal(runtime, keep);
   return [
-    { sql: `DELETE FROM codemode_calls WHERE runtime = ? AND execution_id IN (${older.sql})`, args: [runtime, ...older.args] },
+    {
+      sql: `DELETE FROM codemode_calls WHERE runtime = ? AND execution_id IN (${older.sql})`,
+      args: [runtime, ...older.args],
+    },
     {
       sql: `DELETE FROM codemode_executions WHERE runtime = ? AND id IN (${older.sql}) RETURNING id`,
       args: [runtime, ...older.args],
@@ -26,7 +29,8 @@ export function pruneStatements(runtime: string, keep: number): InStatement[] {
   ];
 }
 
-const INTERRUPTED_CALL = "interrupted: the process running this call stopped before recording its outcome; it is not run again";
+const INTERRUPTED_CALL =
+  "interrupted: the process running this call stopped before recording its outcome; it is not run again";
 
 /** The retention operations over `context`. */
 export function retentionRows({ runtime, write }: StoreContext): RetentionStore {
@@ -38,7 +42,10 @@ export function retentionRows({ runtime, write }: StoreContext): RetentionStore 
     async deleteExecution(executionId) {
       const [, deleted] = await write([
         { sql: "DELETE FROM codemode_calls WHERE runtime = ? AND execution_id = ?", args: [runtime, executionId] },
-        { sql: "DELETE FROM codemode_executions WHERE runtime = ? AND id = ? RETURNING id", args: [runtime, executionId] },
+        {
+          sql: "DELETE FROM codemode_executions WHERE runtime = ? AND id = ? RETURNING id",
+          args: [runtime, executionId],
+        },
       ]);
       return idsOf(deleted).length === 1;
     },
@@ -47,8 +54,10 @@ export function retentionRows({ runtime, write }: StoreContext): RetentionStore 
     clearHistory: () => prune(0),
 
     async expire({ now: at, pausedBefore, runningMessage, pausedMessage }) {
-      const staleRunning = "SELECT id FROM codemode_executions WHERE runtime = ? AND status = 'running' AND lease_until < ?";
-      const stalePaused = "SELECT id FROM codemode_executions WHERE runtime = ? AND status = 'paused' AND updated_at < ?";
+      const staleRunning =
+        "SELECT id FROM codemode_executions WHERE runtime = ? AND status = 'running' AND lease_until < ?";
+      const stalePaused =
+        "SELECT id FROM codemode_executions WHERE runtime = ? AND status = 'paused' AND updated_at < ?";
       const results = await write([
         {
           sql: `UPDATE codemode_calls SET status = 'error', error = ?, finished_at = ?
@@ -80,7 +89,10 @@ export function retentionRows({ runtime, write }: StoreContext): RetentionStore 
 
     async destroy() {
       const results = await write([
-        { sql: `SELECT id FROM codemode_executions WHERE runtime = ? AND status NOT IN ${TERMINAL_SQL}`, args: [runtime] },
+        {
+          sql: `SELECT id FROM codemode_executions WHERE runtime = ? AND status NOT IN ${TERMINAL_SQL}`,
+          args: [runtime],
+        },
         { sql: "DELETE FROM codemode_calls WHERE runtime = ?", args: [runtime] },
         { sql: "DELETE FROM codemode_executions WHERE runtime = ?", args: [runtime] },
         { sql: "DELETE FROM codemode_snippets WHERE runtime = ?", args: [runtime] },

@@ -15,14 +15,25 @@ export function snippetRows({ runtime, read, write }: StoreContext): SnippetStor
           sql: `INSERT OR REPLACE INTO codemode_snippets (runtime, name, record_version, description, code, connectors,
               input_schema, execution_id, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          args: [runtime, snippet.name, RECORD_VERSION, snippet.description ?? null, snippet.code, JSON.stringify(snippet.connectors),
-            snippet.inputSchemaText ?? null, snippet.executionId, snippet.createdAt],
+          args: [
+            runtime,
+            snippet.name,
+            RECORD_VERSION,
+            snippet.description ?? null,
+            snippet.code,
+            JSON.stringify(snippet.connectors),
+            snippet.inputSchemaText ?? null,
+            snippet.executionId,
+            snippet.createdAt,
+          ],
         },
       ]);
     },
 
     async snippets() {
-      const [result] = await read([{ sql: "SELECT * FROM codemode_snippets WHERE runtime = ? ORDER BY name", args: [runtime] }]);
+      const [result] = await read([
+        { sql: "SELECT * FROM codemode_snippets WHERE runtime = ? ORDER BY name", args: [runtime] },
+      ]);
       return (result?.rows ?? []).map(parseSnippetRow);
     },
 

@@ -28,8 +28,16 @@ export function idsOf(result: SqlResult | undefined): string[] {
 }
 
 /** The context for `runtime` on `client`. */
-export function createStoreContext({ client, runtime, local, now }: {
-  client: SqlClient; runtime: string; local: boolean; now: () => number;
+export function createStoreContext({
+  client,
+  runtime,
+  local,
+  now,
+}: {
+  client: SqlClient;
+  runtime: string;
+  local: boolean;
+  now: () => number;
 }): StoreContext {
   let ready: Promise<void> | undefined;
   const migrate = (): Promise<void> => {

@@ -16,6 +16,8 @@ const SEQUENTIAL = `async () => {
   return { a, b, balance: await bank.balance({}) };
 }`;
 
+const PAY = `async () => bank.transfer({ to: "mallory", amount: 500 })`;
+
 const TOGETHER = `async () => {
   const [a, b] = await Promise.all([bank.transfer({ to: "alice", amount: 10 }), bank.transfer({ to: "bob", amount: 20 })]);
   return { a, b };
@@ -260,5 +262,57 @@ describe("codemode approvals through useChat-style requests", () => {
     ]);
     expect(renamed.continueModel).toBe(false);
     expect(renamed.messages[1]?.parts[0]).toEqual(part("tool-deploy"));
+  });
+});
+
+// Issue 14, defect 8: a client that learns another chat's execution id and pending arguments must not approve that
+// call from its own chat, and a request acting for another scope sees the execution as `not-found`.
+describe("approvals are bound to the tool call and the owner", () => {
+  it("a forged approval carrying another chat's approval id is refused and runs nothing", async () => {
+    const runtime = openRuntime();
+    const resolved: ResolvedCodemodeApproval[] = [];
+    const victim = new Conversation(chatRoute({ runtime, model: scriptedModel(PAY) }));
+    await victim.say("pay mallory");
+    const victimApproval = victim.openApproval();
+
+    // The attacker's own chat pauses on its own call (another tool call id), then answers it with the victim's id.
+    const attacker = new Conversation(
+      chatRoute({ runtime, model: scriptedModel(PAY), onResolved: (r) => resolved.push(...r) }),
+    );
+    attacker.messages.push({ id: "earlier", role: "user", parts: [{ type: "text", text: "hello" }] });
+    await attacker.say("pay mallory too");
+    expect(attacker.openApproval().toolCallId).not.toBe(victimApproval.toolCallId);
+    await attacker.answer({ approved: true, approvalId: victimApproval.approval?.id ?? "" });
+
+    expect(resolved).toMatchObject([{ status: "invalid", kind: "foreign" }]);
+    expect((resolved[0] as { error: string }).error).toMatch(/was not started by tool call/);
+    expect(ledger.transfers).toEqual([]);
+    const executionId = String(victimApproval.approval?.descriptor?.["executionId"]);
+    expect((await runtime.execution(executionId))?.status).toBe("paused");
+    // The victim's own answer still works.
+    await victim.answer({ approved: true });
+    expect(ledger.transfers).toEqual([{ to: "mallory", amount: 500 }]);
+  });
+
+  it("a chat acting for another scope cannot approve, even with the same tool call id", async () => {
+    const runtime = openRuntime();
+    const bobResolved: ResolvedCodemodeApproval[] = [];
+    const alice = new Conversation(chatRoute({ runtime, model: scriptedModel(PAY), scope: "alice" }));
+    await alice.say("pay");
+    const aliceApproval = alice.openApproval();
+    const executionId = String(aliceApproval.approval?.descriptor?.["executionId"]);
+    expect((await runtime.execution(executionId))?.scope).toBe("alice");
+
+    // Bob replays Alice's whole conversation (same tool call id) through his own session.
+    const bob = new Conversation(
+      chatRoute({ runtime, model: scriptedModel(PAY), scope: "bob", onResolved: (r) => bobResolved.push(...r) }),
+    );
+    bob.messages = structuredClone(alice.messages);
+    await bob.answer({ approved: true });
+    expect(bobResolved).toMatchObject([{ status: "invalid", kind: "not-found" }]);
+    expect(ledger.transfers).toEqual([]);
+
+    await alice.answer({ approved: true });
+    expect(ledger.transfers).toEqual([{ to: "mallory", amount: 500 }]);
   });
 });

@@ -4,9 +4,7 @@
  * insert and its lost-lease conflict, recording success (with the journal limit) and failure.
  */
 import { describe, expect, it } from "vitest";
-import {
-  insertCall, journalArguments, journaledCall, recordedCall, recordFailure, recordSuccess, replayedResult, type CallIdentity,
-} from "../../../src/runtime/pass/journaled-call.js";
+import * as journal from "../../../src/runtime/pass/journaled-call.js";
 import { PassContext } from "../../../src/runtime/pass/pass-context.js";
 import { createLibsqlJournalStore } from "../../../src/runtime/store/libsql-journal-store.js";
 import type { SqlClient } from "../../../src/runtime/store/sql-client.js";
@@ -16,35 +14,74 @@ import { memoryClient, sharedExecutor } from "../runtime-fixture.js";
 
 const NOW = Date.UTC(2026, 0, 1);
 
-async function openPass({ calls = [], leaseToken = "lease-1" }: { calls?: CallJournalRecord[]; leaseToken?: string } = {}) {
+async function openPass({
+  calls = [],
+  leaseToken = "lease-1",
+}: {
+  calls?: CallJournalRecord[];
+  leaseToken?: string;
+} = {}) {
   const client = memoryClient() as unknown as SqlClient;
   const store = createLibsqlJournalStore({ client, runtime: "unit", local: true, now: () => NOW });
   await store.startExecution({
-    executionId: "exec-1", code: "1", connectors: [], now: NOW, leaseToken: "lease-1", leaseUntil: NOW + 60_000, keep: 10,
+    executionId: "exec-1",
+    code: "1",
+    connectors: [],
+    now: NOW,
+    leaseToken: "lease-1",
+    leaseUntil: NOW + 60_000,
+    keep: 10,
   });
   const execution = {
-    runtime: "unit", executionId: "exec-1", status: "running" as const, code: "1", connectors: [], createdAt: NOW,
-    updatedAt: NOW, passes: 1, logs: [],
+    runtime: "unit",
+    executionId: "exec-1",
+    status: "running" as const,
+    code: "1",
+    connectors: [],
+    createdAt: NOW,
+    updatedAt: NOW,
+    passes: 1,
+    logs: [],
   };
   const pass = new PassContext({
     deps: {
-      store, executor: sharedExecutor(), connectors: {}, namespaces: {}, outbound: undefined,
-      hooks: { connectors: {}, hookTimeoutMs: 1000 }, snippets: [], now: () => NOW, leaseMs: 60_000, inflightGraceMs: 1000,
-      search: () => [], describe: () => ({}),
+      store,
+      executor: sharedExecutor(),
+      connectors: {},
+      namespaces: {},
+      outbound: undefined,
+      hooks: { connectors: {}, hookTimeoutMs: 1000 },
+      snippets: [],
+      now: () => NOW,
+      leaseMs: 60_000,
+      inflightGraceMs: 1000,
+      search: () => [],
+      describe: () => ({}),
     },
-    execution, calls, leaseToken, options: {},
+    execution,
+    calls,
+    leaseToken,
+    options: {},
   });
   return { pass, store };
 }
 
-function identity(pass: PassContext, args: unknown, method = "send"): CallIdentity {
-  return { connector: "mail", method, args, argsText: journalArguments(pass, args, "the arguments") };
+function identity(pass: PassContext, args: unknown, method = "send"): journal.CallIdentity {
+  return { connector: "mail", method, args, argsText: journal.journalArguments(pass, args, "the arguments") };
 }
 
 function recordedRow(seq: number, overrides: Partial<CallJournalRecord> = {}): CallJournalRecord {
   return {
-    seq, connector: "mail", method: "send", argsText: serializeValue({ to: "a" }), status: "applied",
-    resultText: serializeValue(7), replay: "record", requiresApproval: false, replayedCount: 0, ...overrides,
+    seq,
+    connector: "mail",
+    method: "send",
+    argsText: serializeValue({ to: "a" }),
+    status: "applied",
+    resultText: serializeValue(7),
+    replay: "record",
+    requiresApproval: false,
+    replayedCount: 0,
+    ...overrides,
   };
 }
 
@@ -52,12 +89,12 @@ describe("journaledCall", () => {
   it("numbers calls synchronously in call order and refuses every call after a fatal failure", async () => {
     const { pass } = await openPass();
     const seen: number[] = [];
-    const first = journaledCall(pass, async (seq) => seen.push(seq));
-    const second = journaledCall(pass, async (seq) => seen.push(seq));
+    const first = journal.journaledCall(pass, async (seq) => seen.push(seq));
+    const second = journal.journaledCall(pass, async (seq) => seen.push(seq));
     await Promise.all([first, second]);
     expect(seen).toEqual([1, 2]);
     pass.failWith({ kind: "limit", error: "too big" });
-    await expect(journaledCall(pass, async () => "ran")).rejects.toThrow("too big");
+    await expect(journal.journaledCall(pass, async () => "ran")).rejects.toThrow("too big");
     expect(pass.reached.has(3)).toBe(true);
   });
 
@@ -65,7 +102,11 @@ describe("journaledCall", () => {
     const { pass } = await openPass();
     pass.pauseMessage = "Paused: mail.send (call #1) needs human approval.";
     let ran = false;
-    await expect(journaledCall(pass, async () => { ran = true; })).rejects.toThrow(/Paused: mail.send/);
+    await expect(
+      journal.journaledCall(pass, async () => {
+        ran = true;
+      }),
+    ).rejects.toThrow(/Paused: mail.send/);
     expect(ran).toBe(false);
   });
 
@@ -73,7 +114,11 @@ describe("journaledCall", () => {
     const { pass } = await openPass();
     const broken = new Error("disk I/O error");
     Object.defineProperty(pass.writer, "failure", { get: () => broken });
-    await expect(journaledCall(pass, async () => { throw broken; })).rejects.toThrow(/journal could not be written/);
+    await expect(
+      journal.journaledCall(pass, async () => {
+        throw broken;
+      }),
+    ).rejects.toThrow(/journal could not be written/);
     expect(pass.fatal?.kind).toBe("store");
   });
 });
@@ -81,24 +126,30 @@ describe("journaledCall", () => {
 describe("recordedCall", () => {
   it("returns the row recorded at the sequence number when the call is the same (arguments compared canonically)", async () => {
     const { pass } = await openPass({ calls: [recordedRow(1)] });
-    const row = recordedCall(pass, 1, identity(pass, { to: "a" }));
+    const row = journal.recordedCall(pass, 1, identity(pass, { to: "a" }));
     expect(row?.seq).toBe(1);
-    expect(replayedResult(pass, row!)).toBe(7);
+    expect(journal.replayedResult(pass, row!)).toBe(7);
     expect(pass.replayed).toEqual([1]);
-    expect(recordedCall(pass, 2, identity(pass, { to: "a" }))).toBeUndefined();
+    expect(journal.recordedCall(pass, 2, identity(pass, { to: "a" }))).toBeUndefined();
   });
 
   it("ends the pass with `divergence` for another method or other arguments", async () => {
     const other = await openPass({ calls: [recordedRow(1)] });
-    expect(() => recordedCall(other.pass, 1, identity(other.pass, { to: "a" }, "delete"))).toThrow(/Replay diverged at call #1/);
+    expect(() => journal.recordedCall(other.pass, 1, identity(other.pass, { to: "a" }, "delete"))).toThrow(
+      /Replay diverged at call #1/,
+    );
     expect(other.pass.fatal?.kind).toBe("divergence");
     const changed = await openPass({ calls: [recordedRow(1)] });
-    expect(() => recordedCall(changed.pass, 1, identity(changed.pass, { to: "b" }))).toThrow(/different arguments/);
+    expect(() => journal.recordedCall(changed.pass, 1, identity(changed.pass, { to: "b" }))).toThrow(
+      /different arguments/,
+    );
   });
 
   it("ends the pass with kind `store` for a corrupt recorded row", async () => {
     const { pass } = await openPass({ calls: [recordedRow(1, { argsText: "{not a codec value" })] });
-    expect(() => recordedCall(pass, 1, identity(pass, { to: "a" }))).toThrow(/journal row of call #1 is corrupt/);
+    expect(() => journal.recordedCall(pass, 1, identity(pass, { to: "a" }))).toThrow(
+      /journal row of call #1 is corrupt/,
+    );
     expect(pass.fatal?.kind).toBe("store");
   });
 });
@@ -106,29 +157,33 @@ describe("recordedCall", () => {
 describe("insertCall and recording", () => {
   it("inserts under the lease, then records success and failure", async () => {
     const { pass, store } = await openPass();
-    await insertCall(pass, 1, identity(pass, { to: "a" }), { status: "executing", requiresApproval: false });
-    recordSuccess(pass, 1, { id: 9 }, "the result");
-    await insertCall(pass, 2, identity(pass, { to: "b" }), { status: "executing", requiresApproval: false });
-    recordFailure(pass, 2, "smtp refused");
+    await journal.insertCall(pass, 1, identity(pass, { to: "a" }), { status: "executing", requiresApproval: false });
+    journal.recordSuccess(pass, 1, { id: 9 }, "the result");
+    await journal.insertCall(pass, 2, identity(pass, { to: "b" }), { status: "executing", requiresApproval: false });
+    journal.recordFailure(pass, 2, "smtp refused");
     await pass.writer.flush();
     const loaded = await store.load("exec-1");
     expect(loaded?.calls.map((call) => [call.seq, call.status, call.error ?? null])).toEqual([
-      [1, "applied", null], [2, "error", "smtp refused"],
+      [1, "applied", null],
+      [2, "error", "smtp refused"],
     ]);
   });
 
   it("a lost lease writes nothing and ends the pass with `conflict`", async () => {
     const { pass, store } = await openPass({ leaseToken: "someone-else" });
-    await expect(insertCall(pass, 1, identity(pass, {}), { status: "executing", requiresApproval: false }))
-      .rejects.toThrow(/taken over by another invocation/);
+    await expect(
+      journal.insertCall(pass, 1, identity(pass, {}), { status: "executing", requiresApproval: false }),
+    ).rejects.toThrow(/taken over by another invocation/);
     expect(pass.fatal?.kind).toBe("conflict");
     expect((await store.load("exec-1"))?.calls).toEqual([]);
   });
 
   it("a result over the journal limit records the call as failed and ends the pass with `limit`", async () => {
     const { pass, store } = await openPass();
-    await insertCall(pass, 1, identity(pass, {}), { status: "executing", requiresApproval: false });
-    expect(() => recordSuccess(pass, 1, "x".repeat(1_000_001), "the result of mail.send")).toThrow(/over the journal's limit/);
+    await journal.insertCall(pass, 1, identity(pass, {}), { status: "executing", requiresApproval: false });
+    expect(() => journal.recordSuccess(pass, 1, "x".repeat(1_000_001), "the result of mail.send")).toThrow(
+      /over the journal's limit/,
+    );
     expect(pass.fatal?.kind).toBe("limit");
     await pass.writer.flush();
     expect((await store.load("exec-1"))?.calls[0]?.status).toBe("error");
@@ -136,7 +191,9 @@ describe("insertCall and recording", () => {
 
   it("arguments over the journal limit end the pass with `limit` before anything is written", async () => {
     const { pass } = await openPass();
-    expect(() => journalArguments(pass, "x".repeat(1_000_001), "the arguments of mail.send")).toThrow(/over the journal's limit/);
+    expect(() => journal.journalArguments(pass, "x".repeat(1_000_001), "the arguments of mail.send")).toThrow(
+      /over the journal's limit/,
+    );
     expect(pass.fatal?.kind).toBe("limit");
   });
 });

@@ -9,7 +9,9 @@ import { testRuntime } from "../runtime-fixture.js";
 
 describe("unfinished work at the end of a pass", () => {
   it("a transfer inside codemode.step whose pause the program catches runs once on approval (the issue's program)", async () => {
-    const bank = createMockConnector("bank", { methods: { transfer: { requiresApproval: true, result: { ok: true, id: "t-1" } } } });
+    const bank = createMockConnector("bank", {
+      methods: { transfer: { requiresApproval: true, result: { ok: true, id: "t-1" } } },
+    });
     const runtime = testRuntime({ connectors: { bank } });
     const code = `async () => {
       const paid = await codemode.step("pay", async () => {
@@ -21,28 +23,38 @@ describe("unfinished work at the end of a pass", () => {
     expect(first.status).toBe("paused");
     // The interrupted step is not recorded as finished: only the pending transfer is in the journal.
     const paused = await runtime.execution(first.executionId);
-    expect(paused?.calls.map((call) => [call.connector, call.method, call.status])).toEqual([["bank", "transfer", "pending"]]);
+    expect(paused?.calls.map((call) => [call.connector, call.method, call.status])).toEqual([
+      ["bank", "transfer", "pending"],
+    ]);
     const resumed = await runtime.approve({ executionId: first.executionId });
     expect(resumed).toMatchObject({ status: "completed", result: { ok: true, id: "t-1" } });
     expect(bank.ledger.count("bank.transfer")).toBe(1);
     const detail = await runtime.execution(first.executionId);
     expect(detail?.calls.map((call) => [call.seq, call.connector, call.method, call.status])).toEqual([
-      [1, "codemode", "pay", "applied"], [2, "bank", "transfer", "applied"],
+      [1, "codemode", "pay", "applied"],
+      [2, "bank", "transfer", "applied"],
     ]);
   });
 
   it("a step whose paused call the program does not catch also runs again after approval", async () => {
     const bank = createMockConnector("bank", { methods: { transfer: { requiresApproval: true, result: "sent" } } });
     const runtime = testRuntime({ connectors: { bank } });
-    const first = await runtime.execute({ code: `async () => codemode.step("pay", () => bank.transfer({ cents: 1 }))` });
+    const first = await runtime.execute({
+      code: `async () => codemode.step("pay", () => bank.transfer({ cents: 1 }))`,
+    });
     expect(first.status).toBe("paused");
-    expect(await runtime.approve({ executionId: first.executionId })).toMatchObject({ status: "completed", result: "sent" });
+    expect(await runtime.approve({ executionId: first.executionId })).toMatchObject({
+      status: "completed",
+      result: "sent",
+    });
     expect(bank.ledger.count("bank.transfer")).toBe(1);
   });
 
   it("an approved call the resumed program no longer reaches ends the run `approval-unreached`, not `completed`", async () => {
     let reads = 0;
-    const flags = createMockConnector("flags", { methods: { pay_now: { replay: "reexecute", result: () => ++reads === 1 } } });
+    const flags = createMockConnector("flags", {
+      methods: { pay_now: { replay: "reexecute", result: () => ++reads === 1 } },
+    });
     const bank = createMockConnector("bank", { methods: { transfer: { requiresApproval: true } } });
     const runtime = testRuntime({ connectors: { flags, bank } });
     const code = `async () => {

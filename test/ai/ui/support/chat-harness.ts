@@ -104,19 +104,23 @@ export function chatRoute({
   runtime,
   model,
   onResolved,
+  scope,
   toolOptions,
 }: {
   runtime: CodemodeApprovalRuntime & { tool(options?: CodemodeToolOptions): ToolSet[string] };
   model: MockLanguageModelV4;
   onResolved?: (resolved: ResolvedCodemodeApproval[]) => void;
-  /** Options of `runtime.tool()`. */
+  /** The owner the route acts for (the signed-in user), given to the tool and the chat stream. */
+  scope?: string;
+  /** Options of `runtime.tool()` (besides `scope`). */
   toolOptions?: CodemodeToolOptions;
 }): (messages: UIMessage[]) => ReadableStream<UIMessageChunk> {
   return (messages) => {
-    const tools = { codemode: runtime.tool(toolOptions) };
+    const tools = { codemode: runtime.tool({ ...toolOptions, ...(scope === undefined ? {} : { scope }) }) };
     return createCodemodeChatStream({
       runtime,
       messages,
+      ...(scope === undefined ? {} : { scope }),
       respond: async ({ messages: resolved }) =>
         streamText({
           model,

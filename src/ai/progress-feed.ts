@@ -1,8 +1,9 @@
 /**
  * Folds a run's progress reports into snapshots and throttles them. The rule: the first
- * report is published at once; after that at most one snapshot per `throttleMs` (a report
+ * report is published at once; after that at most one snapshot per `throttleMs`: a report
  * inside the window marks the snapshot dirty and one trailing snapshot is published when
- * the window ends); `flush()` publishes the last state. Snapshots keep the latest
+ * the window ends (by a timer, or by the first report after it, whichever comes first —
+ * a busy program may not let timers run); `close()` returns the last state. Snapshots keep the latest
  * `maxCalls` calls and `maxLogs` lines with totals and per-state counts, so a
  * 10,000-call program costs at most one snapshot of bounded size per window.
  */
@@ -77,20 +78,28 @@ export class ProgressFeed {
     if (event.type === "log") this.#addLog(event.line);
     else this.#updateCall(event);
     this.#dirty = true;
-    if (this.#timer !== undefined) return;
     const now = this.#clock.now();
     const wait = this.#lastPublishedAt === undefined ? 0 : this.#lastPublishedAt + this.#options.throttleMs - now;
-    if (wait <= 0) this.#emit();
-    else this.#timer = this.#clock.setTimeout(() => {
+    // Due: publish now (a busy program may not let the timer run before it ends).
+    if (wait <= 0) {
+      this.#cancelTimer();
+      this.#emit();
+      return;
+    }
+    this.#timer ??= this.#clock.setTimeout(() => {
       this.#timer = undefined;
       if (this.#dirty) this.#emit();
     }, wait);
   }
 
-  /** Cancels the pending trailing snapshot and returns the current state. */
-  close(): CodemodeProgress {
+  #cancelTimer(): void {
     if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
     this.#timer = undefined;
+  }
+
+  /** Cancels the pending trailing snapshot and returns the current state. */
+  close(): CodemodeProgress {
+    this.#cancelTimer();
     this.#dirty = false;
     return this.snapshot();
   }

@@ -54,6 +54,20 @@ describe("ProgressFeed", () => {
     expect(published).toHaveLength(2); // nothing new, nothing published
   });
 
+  it("publishes once per elapsed window from the reports themselves when timers cannot run (a busy program)", () => {
+    let now = 0;
+    const published: CodemodeProgress[] = [];
+    // Timers never fire here: only the reports move the feed.
+    const clock: FeedClock = { now: () => now, setTimeout: () => 1, clearTimeout: () => undefined };
+    const feed = new ProgressFeed({ options: { throttleMs: 100, maxCalls: 5, maxLogs: 3 }, publish: (s) => published.push(s), clock });
+    for (let seq = 1; seq <= 1_000; seq++) {
+      now = seq; // one report per millisecond for one second
+      feed.push(call(seq, "done"));
+    }
+    expect(published).toHaveLength(10); // at t = 1, 101, 201, …, 901
+    expect(published.map((snapshot) => snapshot.totalCalls)).toEqual([1, 101, 201, 301, 401, 501, 601, 701, 801, 901]);
+  });
+
   it("keeps the latest console lines with a total, and counts calls by state", () => {
     const clock = manualClock();
     const published: CodemodeProgress[] = [];

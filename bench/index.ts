@@ -16,6 +16,7 @@ import { run as journal } from "./journal.js";
 import { run as openapi } from "./openapi.js";
 import { run as roundtrips } from "./roundtrips.js";
 import { run as search } from "./search.js";
+import { run as progress } from "./progress.js";
 import { run as tokens } from "./tokens.js";
 
 const SUITES: Array<[name: string, run: () => Promise<string>]> = [
@@ -27,6 +28,7 @@ const SUITES: Array<[name: string, run: () => Promise<string>]> = [
   ["roundtrips", roundtrips],
   ["search", search],
   ["hostile", hostile],
+  ["progress", progress],
 ];
 
 function machine(): string {

@@ -32,7 +32,9 @@ export type { CodemodeRuntime, CodemodeRuntimeOptions } from "./ai/create-codemo
 export type { CodemodeSearchOptions } from "./ai/search-options.js";
 export { codemodeTool } from "./ai/codemode-tool.js";
 export type { CodemodeToolFactoryOptions } from "./ai/codemode-tool.js";
-export type { CodemodeTool, CodemodeToolOptions } from "./ai/build-codemode-tool.js";
+export type { CodemodeTool, CodemodeToolOptions, CodemodeToolOutput } from "./ai/build-codemode-tool.js";
+export type { CodemodeProgress, CodemodeProgressCall, WithProgress } from "./ai/codemode-progress.js";
+export type { CallProgressState, ProgressEvent, ProgressListener } from "./runtime/progress-events.js";
 export type { InlineTypes } from "./ai/tool-description.js";
 export type {
   CallRecord,

@@ -2,7 +2,7 @@
  * `ai-codemode/ui`: server-side helpers that fit codemode approvals into the stock AI SDK
  * `useChat` approval flow (SPEC §5).
  */
-export type { CodemodeApprovalDescriptor } from "./ai/ui/approval-descriptor.js";
+export type { CodemodeApprovalCall, CodemodeApprovalDescriptor } from "./ai/ui/approval-descriptor.js";
 export { isCodemodeApprovalDescriptor, toCodemodeApprovalDescriptor } from "./ai/ui/approval-descriptor.js";
 export type { ParsedCodemodeApprovalId } from "./ai/ui/approval-id.js";
 export { CODEMODE_APPROVAL_ID_PREFIX, createCodemodeApprovalId, parseCodemodeApprovalId } from "./ai/ui/approval-id.js";
@@ -11,6 +11,12 @@ export { codemodeApprovalTransform, DEFAULT_CODEMODE_TOOL_NAME } from "./ai/ui/c
 export type { CreateCodemodeChatStreamOptions } from "./ai/ui/create-codemode-chat-stream.js";
 export { createCodemodeChatStream } from "./ai/ui/create-codemode-chat-stream.js";
 export { hasPausedCodemode } from "./ai/ui/has-paused-codemode.js";
+export { encodeCodemodeDecisions, MAX_DECISIONS, MAX_DECISIONS_CHARS, parseCodemodeDecisions } from "./ai/ui/codemode-decisions.js";
+export type { CodemodeProgress, CodemodeProgressCall } from "./ai/codemode-progress.js";
+export { isCodemodeProgress } from "./ai/codemode-progress.js";
+export type { CallProgressState } from "./runtime/progress-events.js";
+export type { CodemodePartProgress } from "./ai/ui/read-codemode-progress.js";
+export { readCodemodeProgress } from "./ai/ui/read-codemode-progress.js";
 export type { PausedCodemodeOutput, ToolApprovalRequestChunk } from "./ai/ui/paused-output.js";
 export { createCodemodeApprovalRequest, isPausedCodemodeOutput } from "./ai/ui/paused-output.js";
 export type {

@@ -1,8 +1,9 @@
 /**
  * Builds the AI SDK `codemode` tool on top of a runtime: input `{ code }`, a
  * description generated from the connectors, `execute` forwarding the AI SDK's
- * `ToolExecutionOptions` to `runtime.execute`, and a `toModelOutput` that shows
- * the model only what it needs.
+ * `ToolExecutionOptions` to `runtime.execute` (as an async iterable of progress
+ * snapshots, then the final output, unless `progress: false`), and a `toModelOutput`
+ * that shows the model only what it needs.
  *
  * The raw output (what a UI message stream sends to the browser and chat
  * history stores) is JSON-safe: program values go through the same mapping
@@ -12,10 +13,14 @@
 import { jsonSchema, tool, type Tool } from "ai";
 import type { Connector } from "../connectors/types.js";
 import { InvalidOptionError } from "../errors.js";
+import { assertKnownKeys } from "../shared/known-keys.js";
 import { scopeProblem } from "../runtime/execution-request.js";
 import type { CodeModeInput, CodeModeOutput, ExecuteInput, ExecuteOptions } from "../runtime/types.js";
 import { CODEMODE_INPUT_JSON_SCHEMA, validateCodemodeInput } from "./codemode-input-schema.js";
 import { codemodeModelOutput, toModelJson } from "./codemode-model-output.js";
+import { isCodemodeProgress, type CodemodeProgress, type WithProgress } from "./codemode-progress.js";
+import type { ProgressFeedOptions } from "./progress-feed.js";
+import { streamWithProgress } from "./progress-stream.js";
 import { buildToolDescription, type InlineTypes } from "./tool-description.js";
 
 /** Options of `runtime.tool(options)`. */
@@ -32,6 +37,14 @@ export interface CodemodeToolOptions {
   /** Replaces the generated description entirely. */
   description?: string;
   /**
+   * Stream the program's connector calls and console lines to the chat while it runs, as AI SDK
+   * preliminary tool results (`false` turns it off; the model's input is the same either way).
+   * Throttle rule: the first report at once, then at most one snapshot per `throttleMs`; a
+   * snapshot keeps the latest `maxCalls` calls and `maxLogs` lines, with totals.
+   * @default { throttleMs: 100, maxCalls: 50, maxLogs: 50 }
+   */
+  progress?: boolean | Partial<ProgressFeedOptions>;
+  /**
    * The owner of every execution this tool starts (e.g. the signed-in user's id): `approve`, `reject`,
    * `rollback`, `pending`, `executions`, `execution` and `createCodemodeChatStream` with another scope see them as
    * `not-found`. The model cannot set it.
@@ -39,11 +52,20 @@ export interface CodemodeToolOptions {
   scope?: string;
 }
 
+/** Default minimum time between two progress snapshots. */
+export const DEFAULT_PROGRESS_THROTTLE_MS = 100;
+/** Default number of calls a progress snapshot keeps (the latest). */
+export const DEFAULT_PROGRESS_MAX_CALLS = 50;
+/** Default number of console lines a progress snapshot keeps (the latest). */
+export const DEFAULT_PROGRESS_MAX_LOGS = 50;
+
 /** `CodemodeToolOptions` with defaults applied. */
 export interface ResolvedCodemodeToolOptions {
   inlineTypes: InlineTypes;
   instructions: string | undefined;
   description: string | undefined;
+  /** `undefined` when progress is off. */
+  progress: ProgressFeedOptions | undefined;
   scope: string | undefined;
 }
 
@@ -52,9 +74,30 @@ export interface CodemodeToolRuntime {
   execute(input: ExecuteInput, options?: ExecuteOptions): Promise<CodeModeOutput>;
 }
 
+function resolveProgress(progress: CodemodeToolOptions["progress"]): ProgressFeedOptions | undefined {
+  if (progress === false) return undefined;
+  if (progress !== undefined && progress !== true && (typeof progress !== "object" || progress === null)) {
+    throw new InvalidOptionError({ path: "tool.progress", message: "must be true, false or { throttleMs?, maxCalls?, maxLogs? }" });
+  }
+  const given = typeof progress === "object" ? progress : {};
+  assertKnownKeys(given, ["throttleMs", "maxCalls", "maxLogs"], "tool.progress");
+  const count = (key: keyof ProgressFeedOptions, fallback: number, min: number): number => {
+    const value = given[key] ?? fallback;
+    if (!Number.isInteger(value) || value < min) {
+      throw new InvalidOptionError({ path: `tool.progress.${key}`, message: `must be an integer >= ${min}` });
+    }
+    return value;
+  };
+  return {
+    throttleMs: count("throttleMs", DEFAULT_PROGRESS_THROTTLE_MS, 0),
+    maxCalls: count("maxCalls", DEFAULT_PROGRESS_MAX_CALLS, 1),
+    maxLogs: count("maxLogs", DEFAULT_PROGRESS_MAX_LOGS, 0),
+  };
+}
+
 /** Validates `tool()` options; errors name `tool.<option>`. */
 export function resolveCodemodeToolOptions(options: CodemodeToolOptions | undefined): ResolvedCodemodeToolOptions {
-  const { inlineTypes = "auto", instructions, description, scope } = options ?? {};
+  const { inlineTypes = "auto", instructions, description, progress, scope } = options ?? {};
   const scopeIssue = scopeProblem(scope);
   if (scopeIssue !== undefined) throw new InvalidOptionError({ path: "tool.scope", message: scopeIssue.replace(/^scope /, "") });
   if (inlineTypes !== "auto" && typeof inlineTypes !== "boolean") {
@@ -66,7 +109,7 @@ export function resolveCodemodeToolOptions(options: CodemodeToolOptions | undefi
   if (description !== undefined && (typeof description !== "string" || description.trim() === "")) {
     throw new InvalidOptionError({ path: "tool.description", message: "must be a non-empty string" });
   }
-  return { inlineTypes, instructions, description, scope };
+  return { inlineTypes, instructions, description, progress: resolveProgress(progress), scope };
 }
 
 /** The input schema `{ code: string }`, validated without a schema library. */
@@ -89,8 +132,14 @@ export function jsonSafeCodemodeOutput(output: CodeModeOutput): CodeModeOutput {
   }
 }
 
+/**
+ * What the `codemode` tool yields: progress snapshots (`status: "running"`, preliminary) while
+ * the program runs, then the final output (with the last snapshot as `progress` when there was any).
+ */
+export type CodemodeToolOutput = CodemodeProgress | WithProgress<CodeModeOutput>;
+
 /** The `codemode` tool type (static, so the UI part is `tool-codemode`). */
-export type CodemodeTool = Tool<CodeModeInput, CodeModeOutput>;
+export type CodemodeTool = Tool<CodeModeInput, CodemodeToolOutput>;
 
 /** Builds the tool for `runtime`, describing `connectors`. */
 export function buildCodemodeTool({
@@ -119,13 +168,22 @@ export function buildCodemodeTool({
   return tool({
     description,
     inputSchema,
-    execute: async ({ code }, { abortSignal, messages, context, toolCallId }) => {
+    execute: ({ code }, { abortSignal, messages, context, toolCallId }) => {
       const executeOptions: ExecuteOptions = { messages, context, toolCallId };
       if (abortSignal !== undefined) executeOptions.abortSignal = abortSignal;
       // The scope comes from the tool's options only, never from the model's input.
       const input = options.scope === undefined ? { code } : { code, scope: options.scope };
-      return jsonSafeCodemodeOutput(await runtime.execute(input, executeOptions));
+      const progress = options.progress;
+      const run = async (runOptions: ExecuteOptions) => jsonSafeCodemodeOutput(await runtime.execute(input, runOptions));
+      if (progress === undefined) return run(executeOptions);
+      return streamWithProgress({ run: (onProgress) => run({ ...executeOptions, onProgress }), options: progress });
     },
-    toModelOutput: ({ output }) => ({ type: "json", value: codemodeModelOutput(output, maxOutputChars === undefined ? {} : { maxOutputChars }) }),
+    // The final output only (the SDK never passes a preliminary one); a snapshot would be a bug upstream.
+    toModelOutput: ({ output }) => ({
+      type: "json",
+      value: isCodemodeProgress(output)
+        ? { status: "error", error: "The program's final output is missing." }
+        : codemodeModelOutput(output, maxOutputChars === undefined ? {} : { maxOutputChars }),
+    }),
   });
 }

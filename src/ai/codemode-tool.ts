@@ -25,11 +25,12 @@ export type CodemodeToolFactoryOptions = CodemodeRuntimeOptions & CodemodeToolOp
  * });
  */
 export function codemodeTool(options: CodemodeToolFactoryOptions = {}): CodemodeTool {
-  const { inlineTypes, instructions, description, scope, ...runtimeOptions } = options;
+  const { inlineTypes, instructions, description, progress, scope, ...runtimeOptions } = options;
   const toolOptions: CodemodeToolOptions = {};
   if (inlineTypes !== undefined) toolOptions.inlineTypes = inlineTypes;
   if (instructions !== undefined) toolOptions.instructions = instructions;
   if (description !== undefined) toolOptions.description = description;
+  if (progress !== undefined) toolOptions.progress = progress;
   if (scope !== undefined) toolOptions.scope = scope;
   return createCodemodeRuntime(runtimeOptions).tool(toolOptions);
 }

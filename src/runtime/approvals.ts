@@ -14,7 +14,7 @@ import { failure, storeFailure } from "./failure-output.js";
 import { runClaimedPass } from "./run-claimed-pass.js";
 import type { RuntimeCore } from "./runtime-core.js";
 import type { LoadedExecution } from "./store/journal-store.js";
-import type { SnippetRecord } from "./store/records.js";
+import { WHOLE_PROGRAM_SEQ, type CallJournalRecord, type SnippetRecord } from "./store/records.js";
 import type { CodeModeOutput, ExecuteOptions, ExecutionStatus, RejectOutput } from "./types.js";
 
 const WHY_NOT_PAUSED: Record<ExecutionStatus, string> = {
@@ -27,7 +27,7 @@ const WHY_NOT_PAUSED: Record<ExecutionStatus, string> = {
 };
 
 /** Why a request for `seq` cannot act on this execution, or undefined when it can. */
-function refusal(loaded: LoadedExecution, action: "approve" | "reject", seq: number | undefined): CodeModeOutput | undefined {
+export function refusal(loaded: LoadedExecution, action: "approve" | "reject", seq: number | undefined): CodeModeOutput | undefined {
   const { execution, calls } = loaded;
   const { executionId } = execution;
   const call = seq === undefined ? undefined : calls.find((candidate) => candidate.seq === seq);
@@ -46,9 +46,9 @@ function refusal(loaded: LoadedExecution, action: "approve" | "reject", seq: num
 }
 
 /** The request read and its execution loaded, or the output that refuses it. */
-async function loadRequested(
+export async function loadRequested(
   core: RuntimeCore,
-  action: "approve" | "reject",
+  action: "approve" | "reject" | "decide",
   request: unknown,
 ): Promise<Result<{ request: ExecutionRequest; loaded: LoadedExecution }, CodeModeOutput>> {
   const read = readExecutionRequest(action, request);
@@ -83,9 +83,11 @@ export async function approveExecution(core: RuntimeCore, approval: unknown, opt
   } catch (error) {
     return storeFailure(executionId, error);
   }
-  const calls = loaded.calls.map((call) =>
-    call.status === "pending" && call.approvedAt === undefined && (seq === undefined || call.seq === seq) ? { ...call, approvedAt: at } : call,
-  );
+  const calls = loaded.calls.map((call): CallJournalRecord => {
+    if (call.status !== "pending" || call.approvedAt !== undefined || (seq !== undefined && call.seq !== seq)) return call;
+    // The claim applied an approved whole-program row (nothing runs for it); the others run when the pass reaches them.
+    return call.seq === WHOLE_PROGRAM_SEQ ? { ...call, status: "applied", approvedAt: at } : { ...call, approvedAt: at };
+  });
   const execution = { ...loaded.execution, status: "running" as const, passes: loaded.execution.passes + 1 };
   return runClaimedPass(core, { execution, calls, snippets, leaseToken, options });
 }

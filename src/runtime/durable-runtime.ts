@@ -4,6 +4,7 @@
  * beside it — passes and replay (`run-pass`), approvals, rollback, snippets,
  * retention (`housekeeping`) — over one libSQL store scoped by runtime name.
  */
+import { decidePending, type CallDecision } from "./decide-pending.js";
 import type { DescribeOutput, SearchOutput } from "../connectors/types.js";
 import { approveExecution, rejectExecution } from "./approvals.js";
 import { executionDetail, executionSummary, pendingAction, type MethodLookup } from "./execution-views.js";
@@ -46,6 +47,11 @@ export interface DurableRuntime {
    * malformed request resolves with `kind: "validation"`.
    */
   approve(request: ExecutionRequestInput, options?: ExecuteOptions): Promise<CodeModeOutput>;
+  /**
+   * Decides several pending calls of one paused execution at once and resumes it once: approved calls run,
+   * rejected ones reject inside the program (it may catch them), undecided ones stay pending.
+   */
+  decide(request: { executionId: string; decisions: CallDecision[]; scope?: string }, options?: ExecuteOptions): Promise<CodeModeOutput>;
   /** Rejects a paused execution; earlier calls stay applied. */
   reject(request: ExecutionRequestInput & { reason?: string }): Promise<RejectOutput>;
   /** Compensates applied calls newest first. */
@@ -109,6 +115,7 @@ export function durableRuntimeFromResolved(resolved: ResolvedRuntimeOptions): Du
     execute: (input, executeOptions = {}) => startExecution(core, input, executeOptions),
     approve: (request, executeOptions = {}) => approveExecution(core, request, executeOptions),
     reject: (request) => rejectExecution(core, request),
+    decide: (request, executeOptions = {}) => decidePending(core, request, executeOptions),
     rollback: (request) => rollbackExecution(core, request),
     async pending(executionId, { scope } = {}) {
       assertScope("pending", scope);

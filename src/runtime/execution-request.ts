@@ -49,8 +49,8 @@ export function readExecutionRequest(
     const got = typeof executionId === "string" ? "an empty string" : typeof executionId;
     return err(`${action}(${shape}) needs executionId, the id of the execution (got ${got}). Nothing was changed.`);
   }
-  if (allowSeq && seq !== undefined && (typeof seq !== "number" || !Number.isSafeInteger(seq) || seq < 1)) {
-    return err(`${action}(${shape}): seq must be a call number (a positive integer) or omitted. Nothing was changed.`);
+  if (allowSeq && seq !== undefined && (typeof seq !== "number" || !Number.isSafeInteger(seq) || seq < 0)) {
+    return err(`${action}(${shape}): seq must be a call number (an integer >= 0; 0 is a whole-program approval) or omitted. Nothing was changed.`);
   }
   const problem = scopeProblem(scope);
   if (problem !== undefined) return err(`${action}(${shape}): ${problem}. Nothing was changed.`);

@@ -3,6 +3,7 @@
  * resolved into a fully populated object. Bad options throw
  * `InvalidOptionError` naming the option path; nothing else here throws.
  */
+import type { ApproveProgramOption } from "./program-approval.js";
 import type { ToolSet } from "@ai-sdk/provider-utils";
 import {
   OUTBOUND_CONNECTOR, resolveOutboundFetchOptions, type OutboundFetchOptions, type ResolvedOutboundFetchOptions,
@@ -86,6 +87,14 @@ export interface DurableRuntimeOptions {
    * it programs have no `fetch` and no network at all.
    */
   outbound?: OutboundFetchOptions;
+  /**
+   * Ask a human before a program runs at all: `true` for every program, or a function deciding per program.
+   * When it says yes the execution pauses before its first pass with one pending item for the whole program
+   * (connector `codemode`, method `program`, arguments `{ code }`); approving it runs the program (its calls
+   * follow their own approval policies), rejecting it ends the execution `rejected` with nothing run.
+   * @default false
+   */
+  approveProgram?: ApproveProgramOption;
   /** Test seams: clock, id generation, lease length, environment. */
   _internal?: {
     /** Clock in ms since epoch. @default Date.now */
@@ -106,7 +115,7 @@ export interface DurableRuntimeOptions {
  */
 const RUNTIME_OPTION_KEYS = [
   "connectors", "tools", "store", "executor", "name", "maxExecutions", "transformResult", "limits", "maxOutputChars",
-  "outbound", "search", "_internal",
+  "outbound", "search", "approveProgram", "_internal",
 ] as const satisfies ReadonlyArray<keyof DurableRuntimeOptions | "search">;
 const INTERNAL_KEYS = ["now", "generateId", "leaseMs", "inflightGraceMs", "hookTimeoutMs", "env"] as const;
 
@@ -126,6 +135,7 @@ export interface ResolvedRuntimeOptions {
   transformResult: ((result: unknown, info: TransformResultInfo) => unknown) | undefined;
   /** `undefined`: the model view's own default (`DEFAULT_MAX_OUTPUT_CHARS` in `src/ai/`). */
   maxOutputChars: number | undefined;
+  approveProgram: ApproveProgramOption;
   now: () => number;
   generateId: () => string;
   leaseMs: number;
@@ -205,6 +215,10 @@ export function resolveRuntimeOptions(
   if (options.transformResult !== undefined && typeof options.transformResult !== "function") {
     throw new InvalidOptionError({ path: "transformResult", message: "must be a function (result, info) => value" });
   }
+  const approveProgram = options.approveProgram ?? false;
+  if (typeof approveProgram !== "boolean" && typeof approveProgram !== "function") {
+    throw new InvalidOptionError({ path: "approveProgram", message: "must be true, false or a function (code) => boolean | Promise<boolean>" });
+  }
   if (options.executor !== undefined && (!isRecord(options.executor) || typeof options.executor.run !== "function")) {
     throw new InvalidOptionError({ path: "executor", message: "must implement run(request) and dispose()" });
   }
@@ -220,6 +234,7 @@ export function resolveRuntimeOptions(
     maxExecutions: positiveInteger("maxExecutions", options.maxExecutions, DEFAULT_MAX_EXECUTIONS),
     transformResult: options.transformResult,
     maxOutputChars: options.maxOutputChars === undefined ? undefined : positiveInteger("maxOutputChars", options.maxOutputChars, 1),
+    approveProgram,
     now: internal.now ?? Date.now,
     generateId: internal.generateId ?? (() => crypto.randomUUID()),
     leaseMs: positiveInteger("_internal.leaseMs", internal.leaseMs, DEFAULT_LEASE_MS),

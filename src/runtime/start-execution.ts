@@ -1,12 +1,14 @@
 /**
  * `execute`: a new execution of a program. The input is read defensively (a model or a client wrote it), the
  * execution is inserted `running` under a lease (terminal executions beyond `maxExecutions` pruned in the same
- * batch) with its owner `scope` and the tool call that started it, then its first pass runs.
+ * batch) with its owner `scope` and the tool call that started it, then its first pass runs — or, when
+ * `approveProgram` says so, it is inserted `paused` on one whole-program approval and nothing runs.
  */
 import { MAX_ID_CHARS } from "../shared/bounded-text.js";
 import { failure, storeFailure } from "./failure-output.js";
 import { scopeProblem } from "./execution-request.js";
-import { checkJournalSize } from "./journal-values.js";
+import { checkJournalSize, encodeJournalValue } from "./journal-values.js";
+import { programApprovalAction, programNeedsApproval } from "./program-approval.js";
 import { runClaimedPass } from "./run-claimed-pass.js";
 import type { RuntimeCore } from "./runtime-core.js";
 import type { SnippetRecord } from "./store/records.js";
@@ -40,9 +42,14 @@ export async function startExecution(
   const { code, scope } = input;
   const size = checkJournalSize(code, "The program");
   if (!size.ok) return failure(executionId, "limit", size.error);
+  const approval = await programNeedsApproval(core.options.approveProgram, code);
+  if (!approval.ok) return failure(executionId, "validation", approval.error);
   const createdAt = now();
   const leaseToken = generateId();
   const connectorNames = Object.keys(core.connectors);
+  if (approval.value) {
+    return startAwaitingApproval(core, { executionId, code, connectors: connectorNames, now: createdAt, options, scope });
+  }
   let snippets: SnippetRecord[];
   try {
     await core.store.startExecution({
@@ -73,4 +80,27 @@ export async function startExecution(
     ...(scope === undefined ? {} : { scope }),
   };
   return runClaimedPass(core, { execution, calls: [], snippets, leaseToken, options });
+}
+
+/** Records an execution that waits for its program to be approved (`program-approval.ts`), and returns that pause. */
+async function startAwaitingApproval(
+  core: RuntimeCore,
+  { executionId, code, connectors, now, options, scope }: {
+    executionId: string; code: string; connectors: string[]; now: number; options: ExecuteOptions; scope: string | undefined;
+  },
+): Promise<CodeModeOutput> {
+  const action = programApprovalAction(executionId, code);
+  const argsText = encodeJournalValue(action.args, "the program");
+  if (!argsText.ok) return failure(executionId, "limit", argsText.error);
+  try {
+    await core.store.startExecution({
+      executionId, code, connectors, now, leaseToken: core.options.generateId(), leaseUntil: now, keep: core.options.maxExecutions,
+      programApproval: { connector: action.connector, method: action.method, argsText: argsText.value },
+      ...(options.toolCallId === undefined ? {} : { toolCallId: options.toolCallId }),
+      ...(scope === undefined ? {} : { scope }),
+    });
+  } catch (error) {
+    return storeFailure(executionId, error);
+  }
+  return { status: "paused", executionId, pending: [action] };
 }

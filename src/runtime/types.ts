@@ -2,6 +2,7 @@
  * Public types of the durable runtime (SPEC §3.1, §3.2, §4).
  */
 import type { ExecutorFailureKind } from "../sandbox/types.js";
+import type { ProgressListener } from "./progress-events.js";
 
 /** Input of the `codemode` tool. */
 export interface CodeModeInput {
@@ -158,6 +159,8 @@ export interface ExecuteOptions {
   context?: unknown;
   /** The outer tool call id (the `codemode` call), recorded with the execution. */
   toolCallId?: string;
+  /** Receives each connector call as it starts and settles, and each console line (never journaled). */
+  onProgress?: ProgressListener;
 }
 
 /** Result of `rollback`. */

@@ -12,6 +12,8 @@ export interface BackendJob {
   environment?: CodeRunEnvironment | undefined;
   signal?: AbortSignal | undefined;
   callHost: HostCaller;
+  /** Receives each console line as the program writes it. */
+  onLog?: ((line: string) => void) | undefined;
 }
 
 /** The outcome of a job. */

@@ -65,6 +65,7 @@ export class InProcessBackend implements ExecutorBackend {
       },
       {
         deadline,
+        ...(job.onLog === undefined ? {} : { onLog: job.onLog }),
         isAborted: () => signal?.aborted === true,
         onAbort: (wake) => {
           if (!signal) return () => undefined;

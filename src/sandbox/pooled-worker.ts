@@ -5,6 +5,7 @@
  * terminated. Binding calls are started on the main thread in time slices (so a batch of
  * thousands of calls never holds the event loop) and their replies go back in batches.
  */
+import { timeoutMessage } from "./timeout-message.js";
 import type { Worker } from "node:worker_threads";
 import type { BackendJob, BackendOutcome } from "./executor-backend.js";
 import { WORKER_STACK_SIZE_MB, type ResolvedExecutorOptions } from "./executor-options.js";
@@ -107,7 +108,7 @@ export class PooledWorker {
         active.finish(result);
         void this.terminate();
       };
-      const budget = `The program exceeded its time budget of ${options.timeoutMs} ms (timeoutMs) and was stopped.`;
+      const budget = timeoutMessage(options.timeoutMs);
       const deadlineTimer = setTimeout(
         () => hardStop({ type: "error", kind: "timeout", message: budget }),
         Math.max(0, deadline - Date.now()) + HARD_STOP_GRACE_MS,
@@ -163,6 +164,7 @@ export class PooledWorker {
     switch (message.type) {
       case "log":
         active.logs.push(message.line);
+        active.job.onLog?.(message.line);
         break;
       case "done":
         active.finish(message.result);

@@ -94,7 +94,7 @@ export class QuickJSExecutor implements Executor {
   private async runChecked(request: CodeRunRequest): Promise<CodeRunResult> {
     if (this.disposed) return failure("worker-exit", "The executor has been disposed; create a new one.");
     if (request === null || typeof request !== "object") return failure("exception", "The run request must be an object { program, bindings }.");
-    const { program, signal, environment } = request;
+    const { program, signal, environment, onLog } = request;
     if (environment !== undefined && (!Number.isFinite(environment?.epochMs) || typeof environment?.randomSeed !== "string")) {
       return failure("exception", "environment must be { epochMs: finite number, randomSeed: string }.");
     }
@@ -122,7 +122,7 @@ export class QuickJSExecutor implements Executor {
     if (this.disposed) stop.abort();
     let outcome: Awaited<ReturnType<ExecutorBackend["run"]>>;
     try {
-      outcome = await this.backend.run({ script, bindings, environment, signal: stop.signal, callHost });
+      outcome = await this.backend.run({ script, bindings, environment, signal: stop.signal, callHost, onLog });
     } finally {
       signal?.removeEventListener("abort", onStop);
       this.disposal.signal.removeEventListener("abort", onStop);

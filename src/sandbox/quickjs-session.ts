@@ -5,6 +5,7 @@
  * interrupt handler enforces the deadline and the abort flag. The runtime is reused after runs
  * that ended cleanly (see `SandboxModule.runtime`) and replaced after anything else.
  */
+import { timeoutMessage } from "./timeout-message.js";
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten-core";
 import { useFreshScratchViews } from "./quickjs-fresh-views.js";
 import type { SandboxModule } from "./quickjs-module-pool.js";
@@ -269,7 +270,7 @@ class QuickJSSession {
       const hint = /stack|recursion/i.test(reason) ? " (deep recursion overflowed the host stack; recurse less deeply)" : "";
       return { type: "error", kind: "worker-exit", message: `The sandbox crashed and was replaced: ${reason}${hint}` };
     }
-    if (stop === "timeout") return { type: "error", kind: "timeout", message: `The program exceeded its time budget of ${request.timeoutMs} ms (timeoutMs) and was stopped.` };
+    if (stop === "timeout") return { type: "error", kind: "timeout", message: timeoutMessage(request.timeoutMs) };
     if (stop === "abort") return { type: "error", kind: "abort", message: "The run was aborted." };
     if (outOfMemory) {
       return {

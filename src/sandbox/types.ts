@@ -46,6 +46,8 @@ export interface CodeRunRequest {
    * normalised once, by the executor.
    */
   prelude?: string;
+  /** Receives each console line as the program writes it (the lines are also in the result's `logs`). */
+  onLog?: ((line: string) => void) | undefined;
 }
 
 /** Outcome of one run. `run()` resolves with it; it never rejects. */

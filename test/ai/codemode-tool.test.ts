@@ -8,6 +8,13 @@ import { validateCodemodeInput } from "../../src/ai/codemode-input-schema.js";
 import { codemodeTool } from "../../src/ai/codemode-tool.js";
 
 const directory = mkdtempSync(join(tmpdir(), "codemode-tool-"));
+
+/** Every value `execute` yields (an async iterable: progress snapshots, then the final output). */
+async function yielded(result: unknown): Promise<unknown[]> {
+  const values: unknown[] = [];
+  for await (const value of result as AsyncIterable<unknown>) values.push(value);
+  return values;
+}
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 describe("codemodeTool", () => {
@@ -30,19 +37,20 @@ describe("codemodeTool", () => {
   it("exposes the tool set as the global `tools` and runs programs against it", async () => {
     expect(codemode.description).toContain("- tools: add (1 method)");
     expect(codemode.description).toContain("declare const tools: {");
-    const output = await codemode.execute!(
+    const values = await yielded(codemode.execute!(
       { code: "async () => { const x = await tools.add({ a: 2, b: 3 }); return x * 10; }" },
       { toolCallId: "call_1", messages: [], context: undefined },
-    );
-    expect(output).toMatchObject({ status: "completed", result: 50 });
+    ));
+    expect(values[0]).toMatchObject({ status: "running", calls: [{ connector: "tools", method: "add", state: "running" }] });
+    expect(values.at(-1)).toMatchObject({ status: "completed", result: 50, progress: { totalCalls: 1, counts: { done: 1 } } });
     expect(received).toHaveLength(1);
   });
 
   it("reports invalid arguments as an error the model can read", async () => {
-    const output = await codemode.execute!(
+    const output = (await yielded(codemode.execute!(
       { code: 'async () => tools.add({ a: "2" })' },
       { toolCallId: "call_2", messages: [], context: undefined },
-    );
+    ))).at(-1);
     expect(output).toMatchObject({ status: "error" });
     expect((output as { error: string }).error).toContain("a: expected number, got string");
   });

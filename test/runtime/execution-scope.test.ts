@@ -56,7 +56,7 @@ describe("execution scope", () => {
     const { memoryClient, sharedExecutor } = await import("./runtime-fixture.js");
     const gate = createMockConnector("gate", { methods: { open: { requiresApproval: true } } });
     const runtime = createCodemodeRuntime({ connectors: { gate }, store: memoryClient(), executor: sharedExecutor() });
-    const tool = runtime.tool({ scope: "alice" });
+    const tool = runtime.tool({ scope: "alice", progress: false });
     const input = { code: "async () => gate.open({})", scope: "mallory" } as { code: string };
     const callOptions = { toolCallId: "call-1", messages: [], context: undefined } as unknown as Parameters<
       NonNullable<typeof tool.execute>

@@ -1,78 +1,19 @@
 // End-to-end: the example app after `next build`, served by `next start`, driven in
 // headless Chromium (Debian's `chromium`, via playwright-core). Run: npm run e2e
 import assert from "node:assert/strict";
-import { execFileSync, spawn } from "node:child_process";
 import { copyFileSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { chromium } from "playwright-core";
+import { appDir, ask, launchBrowser, openChat as openPage, startServer, stopServer, STEP_TIMEOUT_MS } from "./support/app-server.mjs";
 
-const appDir = path.join(import.meta.dirname, "..");
 const tmpDir = path.join(import.meta.dirname, ".tmp");
 const port = Number(process.env.E2E_PORT ?? 3417);
-const baseUrl = `http://127.0.0.1:${port}`;
 const databaseUrl = `file:${path.join(tmpDir, "e2e.db")}`;
-const CHROMIUM_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--no-first-run",
-];
-const STEP_TIMEOUT_MS = 30_000;
 
 let server;
 let browser;
 
-function chromiumPath() {
-  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
-  return execFileSync("which", ["chromium"], { encoding: "utf8" }).trim();
-}
-
-async function startServer() {
-  const { OPENAI_API_KEY: _ignored, ...env } = process.env;
-  const child = spawn(process.execPath, [path.join(appDir, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
-    cwd: appDir,
-    env: { ...env, CODEMODE_DATABASE_URL: databaseUrl, NODE_ENV: "production" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout.on("data", (chunk) => (output += chunk));
-  child.stderr.on("data", (chunk) => (output += chunk));
-  const deadline = Date.now() + STEP_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}:\n${output}`);
-    try {
-      const response = await fetch(baseUrl);
-      if (response.ok) return { child, output: () => output };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  child.kill("SIGKILL");
-  throw new Error(`next start did not answer within ${STEP_TIMEOUT_MS} ms:\n${output}`);
-}
-
-async function stopServer(running) {
-  if (running === undefined || running.child.exitCode !== null) return;
-  const exited = new Promise((resolve) => running.child.once("exit", resolve));
-  running.child.kill("SIGTERM");
-  await exited;
-}
-
-async function openChat() {
-  const page = await browser.newPage({ viewport: { width: 900, height: 900 } });
-  page.setDefaultTimeout(STEP_TIMEOUT_MS);
-  await page.goto(baseUrl);
-  return page;
-}
-
-async function ask(page, text) {
-  await page.getByTestId("prompt").fill(text);
-  await page.getByTestId("prompt").press("Enter");
-}
+const openChat = () => openPage(browser, server.baseUrl);
 
 async function expectApproval(page, { method, args }) {
   // Polls: right after a click the previous request may still be on screen.
@@ -101,8 +42,8 @@ async function expectApproval(page, { method, args }) {
 before(async () => {
   rmSync(tmpDir, { recursive: true, force: true });
   mkdirSync(tmpDir, { recursive: true });
-  server = await startServer();
-  browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_FLAGS });
+  server = await startServer({ port, databaseUrl });
+  browser = await launchBrowser();
 });
 
 after(async () => {
@@ -147,7 +88,7 @@ test("the server restarts between the pause and the approval; two approvals in s
   await expectApproval(page, { method: "github.merge_pull_request", args: { repo: "acme/web", number: 43 } });
 
   await stopServer(server);
-  server = await startServer();
+  server = await startServer({ port, databaseUrl });
 
   await page.getByTestId("approve").click();
   const second = await expectApproval(page, { method: "github.merge_pull_request", args: { repo: "acme/web", number: 44 } });

@@ -14,6 +14,8 @@ export function getCodemodeRuntime(): CodemodeRuntime {
   runtime ??= createCodemodeRuntime({
     connectors: { github },
     store: process.env.CODEMODE_DATABASE_URL ?? "file:.codemode/example.db",
+    // A program that closes pull requests is shown to a person before it runs at all.
+    approveProgram: (code) => code.includes("close_pull_request"),
   });
   return runtime;
 }

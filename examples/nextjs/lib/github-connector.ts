@@ -8,8 +8,26 @@ const pullRequests = [
   { number: 44, title: "Add dark mode", author: "li" },
 ];
 
+/** How long reading one pull request takes: slow enough to watch the calls arrive in the chat. */
+const REVIEW_DELAY_MS = Number(process.env.REVIEW_DELAY_MS ?? 700);
+
 /** Plain AI SDK tools. Deterministic, so a replayed pass sees the same values. */
 const githubTools = {
+  get_pull_request: tool({
+    description: "Read one pull request with its checks (slow).",
+    inputSchema: z.object({ repo: z.string().describe("owner/name"), number: z.number().int() }),
+    execute: async ({ repo, number }) => {
+      await new Promise((resolve) => setTimeout(resolve, REVIEW_DELAY_MS));
+      const pr = pullRequests.find((candidate) => candidate.number === number);
+      if (pr === undefined) throw new Error(`${repo} has no open pull request #${number}`);
+      return { ...pr, repo, checks: number % 2 === 0 ? "passing" : "failing" };
+    },
+  }),
+  close_pull_request: tool({
+    description: "Close a pull request without merging it.",
+    inputSchema: z.object({ repo: z.string().describe("owner/name"), number: z.number().int() }),
+    execute: async ({ repo, number }) => ({ repo, number, closed: true }),
+  }),
   list_pull_requests: tool({
     description: "List the open pull requests of a repository.",
     inputSchema: z.object({ repo: z.string().describe("owner/name") }),

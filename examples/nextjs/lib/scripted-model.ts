@@ -22,6 +22,11 @@ function reply({ prompt }: LanguageModelV4CallOptions): Reply {
   const userText =
     last?.role === "user" ? last.content.map((part) => (part.type === "text" ? part.text : "")).join(" ") : "";
   const numbers = [...userText.matchAll(/\b(\d{1,5})\b/g)].map((match) => Number(match[1]));
+  if (/review/i.test(userText)) return { kind: "codemode", code: REVIEW };
+  if (/close/i.test(userText) && numbers.length > 0) return { kind: "codemode", code: closing(numbers) };
+  if (/merge/i.test(userText) && /at once|together/i.test(userText) && numbers.length > 0) {
+    return { kind: "codemode", code: mergingTogether(numbers) };
+  }
   if (!/merge/i.test(userText) || numbers.length === 0) {
     return { kind: "text", text: 'I can merge pull requests of acme/web. Try: "Merge pull request 42".' };
   }
@@ -43,16 +48,71 @@ function reply({ prompt }: LanguageModelV4CallOptions): Reply {
   };
 }
 
+const REVIEW = [
+  "async () => {",
+  '  const open = await github.list_pull_requests({ repo: "acme/web" });',
+  "  const reviewed = [];",
+  "  for (const pr of open) {",
+  '    const detail = await github.get_pull_request({ repo: "acme/web", number: pr.number });',
+  "    console.log(`#${pr.number}: checks ${detail.checks}`);",
+  "    reviewed.push({ number: pr.number, checks: detail.checks });",
+  "  }",
+  "  return { reviewed };",
+  "}",
+].join("\n");
+
+function closing(numbers: number[]): string {
+  return [
+    "async () => {",
+    "  const closed = [];",
+    `  for (const number of ${JSON.stringify(numbers)}) {`,
+    '    closed.push(await github.close_pull_request({ repo: "acme/web", number }));',
+    "  }",
+    "  return { closed };",
+    "}",
+  ].join("\n");
+}
+
+function mergingTogether(numbers: number[]): string {
+  return [
+    "async () => {",
+    "  const settled = await Promise.allSettled(",
+    `    ${JSON.stringify(numbers)}.map((number) => github.merge_pull_request({ repo: "acme/web", number })),`,
+    "  );",
+    '  const merged = settled.filter((s) => s.status === "fulfilled").map((s) => s.value);',
+    `  const refused = ${JSON.stringify(numbers)}.filter((_, i) => settled[i].status === "rejected");`,
+    "  return { merged, refused };",
+    "}",
+  ].join("\n");
+}
+
 function summarise(content: Array<{ type: string; output?: unknown }>): string {
   const result = content.find((part) => part.type === "tool-result");
   const output = (result?.output ?? {}) as { type?: string; value?: unknown; reason?: string };
   if (output.type === "error-text" || output.type === "execution-denied") {
     return `Nothing more was merged: ${String(output.value ?? output.reason ?? "the call was not approved")}`;
   }
-  const value = (output.value ?? {}) as { status?: string; result?: { merged?: Array<{ number: number; sha: string }> }; error?: string };
+  const value = (output.value ?? {}) as {
+    status?: string;
+    result?: {
+      merged?: Array<{ number: number; sha: string }>;
+      refused?: number[];
+      reviewed?: Array<{ number: number; checks: string }>;
+      closed?: Array<{ number: number }>;
+    };
+    error?: string;
+  };
+  if (value.status === "completed" && value.result?.reviewed !== undefined) {
+    return `Reviewed ${value.result.reviewed.map((pr) => `#${pr.number} (${pr.checks})`).join(", ")}.`;
+  }
+  if (value.status === "completed" && value.result?.closed !== undefined) {
+    return `Closed ${value.result.closed.map((pr) => `#${pr.number}`).join(" and ")}.`;
+  }
   if (value.status === "completed") {
     const merged = value.result?.merged ?? [];
-    return `Done. Merged ${merged.map((pr) => `#${pr.number} (${pr.sha})`).join(" and ")}.`;
+    const refused = value.result?.refused ?? [];
+    const refusedText = refused.length === 0 ? "" : ` Not merged (rejected): ${refused.map((number) => `#${number}`).join(", ")}.`;
+    return `Done. Merged ${merged.map((pr) => `#${pr.number} (${pr.sha})`).join(" and ")}.${refusedText}`;
   }
   return `The program did not finish: ${value.error ?? JSON.stringify(value)}`;
 }

@@ -19,6 +19,22 @@ export interface CodemodeApprovalDescriptor {
   seq: number;
   /** The exact HTTP method and URL the call will request, when its connector sends one (OpenAPI). */
   request?: { method: string; url: string };
+  /**
+   * Every call of the pause, when it has more than one (a `Promise.all`): each with its own approval id,
+   * so the person can decide each one (`encodeCodemodeDecisions`). Absent for a single pending call.
+   */
+  calls?: CodemodeApprovalCall[];
+}
+
+/** One pending call of a pause with several, as the approval descriptor lists it. */
+export interface CodemodeApprovalCall {
+  seq: number;
+  connector: string;
+  method: string;
+  /** The arguments, JSON-safe. */
+  args: unknown;
+  /** This call's own approval id (a key of the decisions document). */
+  approvalId: string;
 }
 
 /** The descriptor of a pending action. */

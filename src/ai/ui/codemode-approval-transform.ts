@@ -20,7 +20,8 @@ export interface CodemodeApprovalTransformOptions {
 }
 
 /**
- * Turns each paused codemode tool output in a UI message stream into an approval request,
+ * Turns each paused codemode tool output in a UI message stream into an approval request
+ * (dropping the preliminary copy of it), passes progress snapshots (preliminary results) on,
  * and makes other codemode outputs JSON-safe (BigInt as a decimal string, Map as an object,
  * Date as an ISO string, bytes as base64, as the model sees them). Every other chunk passes
  * through unchanged.
@@ -44,8 +45,12 @@ export function codemodeApprovalTransform({
         controller.enqueue(chunk);
         return;
       }
-      if (chunk.preliminary !== true && isPausedCodemodeOutput(chunk.output)) {
-        controller.enqueue(await createCodemodeApprovalRequest({ toolCallId: chunk.toolCallId, output: chunk.output }));
+      if (isPausedCodemodeOutput(chunk.output)) {
+        // The SDK repeats an iterable tool's last value as a preliminary result before the final one:
+        // a preliminary `paused` is that copy, and the final one becomes the approval request.
+        if (chunk.preliminary !== true) {
+          controller.enqueue(await createCodemodeApprovalRequest({ toolCallId: chunk.toolCallId, output: chunk.output }));
+        }
         return;
       }
       // Journal values (BigInt, Map, Date, …) as JSON the client can receive, as the model sees them.

@@ -72,7 +72,11 @@ export function createCodemodeChatStream<UI_MESSAGE extends UIMessage>({
     ...(onError === undefined ? {} : { onError }),
     ...(onFinish === undefined ? {} : { onFinish: onFinish as UIMessageStreamOnFinishCallback<UIMessage> }),
     execute: async ({ writer }) => {
-      const resumed = await resumeCodemodeApprovals({ runtime, messages, toolName, ...(scope === undefined ? {} : { scope }) });
+      // Progress of resumed runs streams as it comes (preliminary results), before the outcome chunks.
+      const writeProgress = (chunk: UIMessageChunk): void => writer.write(chunk);
+      const resumed = await resumeCodemodeApprovals({
+        runtime, messages, toolName, writeProgress, ...(scope === undefined ? {} : { scope }),
+      });
       if (resumed.resolved.length > 0) await onResolved?.(resumed.resolved);
       if (!resumed.continueModel) {
         writer.write({ type: "start" });

@@ -5,7 +5,7 @@
 import type { UIMessageChunk } from "ai";
 import type { CodeModeOutput, PendingAction } from "../../runtime/types.js";
 import { toModelJson } from "../codemode-model-output.js";
-import { toCodemodeApprovalDescriptor } from "./approval-descriptor.js";
+import { toCodemodeApprovalDescriptor, type CodemodeApprovalDescriptor } from "./approval-descriptor.js";
 import { createCodemodeApprovalId } from "./approval-id.js";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
 
@@ -49,11 +49,19 @@ export async function createCodemodeApprovalRequest({
   output: PausedCodemodeOutput;
 }): Promise<ToolApprovalRequestChunk> {
   const action = nextPendingAction(output);
+  const descriptor: CodemodeApprovalDescriptor = { ...toCodemodeApprovalDescriptor(action), args: toModelJson(action.args) };
+  if (output.pending.length > 1) {
+    const sorted = [...output.pending].sort((a, b) => a.seq - b.seq);
+    descriptor.calls = await Promise.all(sorted.map(async (pending) => ({
+      seq: pending.seq, connector: pending.connector, method: pending.method, args: toModelJson(pending.args),
+      approvalId: await createCodemodeApprovalId(pending),
+    })));
+  }
   return {
     type: "tool-approval-request",
     approvalId: await createCodemodeApprovalId(action),
     toolCallId,
     // Shown to a person; the arguments made JSON-safe (the id binds the journaled ones).
-    approvalDescriptor: { ...toCodemodeApprovalDescriptor(action), args: toModelJson(action.args) },
+    approvalDescriptor: descriptor,
   };
 }

@@ -7,7 +7,10 @@ import type { CodeModeOutput, PendingAction, RejectOutput } from "../../runtime/
 import { toModelJson } from "../codemode-model-output.js";
 import { DEFAULT_CODEMODE_TOOL_NAME } from "./codemode-approval-transform.js";
 import { outcomeApprovedElsewhere } from "./approved-elsewhere.js";
+import { parseCodemodeDecisions } from "./codemode-decisions.js";
 import { createCodemodeApprovalRequest, isPausedCodemodeOutput } from "./paused-output.js";
+import { applyDecisions } from "./resolve-codemode-decisions.js";
+import { resumeProgress } from "./resume-progress.js";
 import type { CodemodeApprovalRuntime } from "./types.js";
 import { verifyCodemodeApproval, type CodemodeApprovalErrorKind } from "./verify-codemode-approval.js";
 
@@ -27,6 +30,12 @@ export interface ResumeCodemodeApprovalsOptions<UI_MESSAGE extends UIMessage> {
    * approval naming an execution of another scope is refused as `not-found`.
    */
   scope?: string;
+  /**
+   * Receives progress of the resumed executions as preliminary `tool-output-available` chunks (throttled
+   * snapshots: calls and console lines) while they run; write them to the response as they come.
+   * `createCodemodeChatStream` does. Without it, a resumed run shows only its outcome.
+   */
+  writeProgress?: (chunk: UIMessageChunk) => void;
 }
 
 /** What happened to one answered approval. */
@@ -77,6 +86,7 @@ export async function resumeCodemodeApprovals<UI_MESSAGE extends UIMessage>({
   messages,
   toolName = DEFAULT_CODEMODE_TOOL_NAME,
   scope,
+  writeProgress,
 }: ResumeCodemodeApprovalsOptions<UI_MESSAGE>): Promise<ResumeCodemodeApprovalsResult<UI_MESSAGE>> {
   const last = messages.at(-1);
   const result: ResumeCodemodeApprovalsResult<UI_MESSAGE> = { messages, chunks: [], continueModel: true, resolved: [] };
@@ -88,7 +98,7 @@ export async function resumeCodemodeApprovals<UI_MESSAGE extends UIMessage>({
       parts.push(part);
       continue;
     }
-    const { modelPart, chunks, resolved, continueModel } = await resolvePart({ runtime, part, scope });
+    const { modelPart, chunks, resolved, continueModel } = await resolvePart({ runtime, part, scope, writeProgress });
     parts.push(modelPart);
     result.chunks.push(...chunks);
     result.resolved.push(resolved);
@@ -122,20 +132,31 @@ interface PartResolution {
   continueModel: boolean;
 }
 
-async function resolvePart({ runtime, part, scope }: {
+async function resolvePart({ runtime, part, scope, writeProgress }: {
   runtime: CodemodeApprovalRuntime; part: ToolPartRecord; scope: string | undefined;
+  writeProgress: ((chunk: UIMessageChunk) => void) | undefined;
 }): Promise<PartResolution> {
   const { toolCallId } = part;
   const approvalId = part.approval?.id ?? "";
   // Bound to the tool call: the execution must have been started by this part's call (and owned by `scope`).
   const verification = await verifyCodemodeApproval({ runtime, approvalId, toolCallId, scope });
   let output: CodeModeOutput;
+  let lastProgress: ReturnType<NonNullable<ReturnType<typeof resumeProgress>>["finish"]> | undefined;
   if (verification.valid) {
     const { action } = verification;
     if (part.approval?.approved !== true) {
       return rejectPart({ runtime, part, approvalId, action, userReason: part.approval?.reason, scope });
     }
-    output = await runtime.approve({ executionId: action.executionId, seq: action.seq, ...(scope === undefined ? {} : { scope }) });
+    // Several calls decided at once travel in `reason` (codemode-decisions.ts); otherwise the one call the id names.
+    const decisions = parseCodemodeDecisions(part.approval.reason);
+    const progress = writeProgress === undefined ? undefined : resumeProgress({ toolCallId, write: writeProgress });
+    const options = progress === undefined ? {} : { onProgress: progress.onProgress };
+    const scoped = scope === undefined ? {} : { scope };
+    output =
+      decisions === undefined
+        ? await runtime.approve({ executionId: action.executionId, seq: action.seq, ...scoped }, options)
+        : await applyDecisions({ runtime, action, decisions, toolCallId, scope, options });
+    lastProgress = progress?.finish();
   } else {
     // Approved in the inspector (or elsewhere) already: the chat gets the stored outcome. "stale" is only
     // reported after the execution was found for this scope and tool call.
@@ -156,9 +177,11 @@ async function resolvePart({ runtime, part, scope }: {
   }
   const { approval: _approval, ...rest } = part;
   const json = toModelJson(output);
+  // The client keeps the last snapshot on the part (the model never reads `progress`).
+  const shown = lastProgress === undefined ? json : toModelJson({ ...output, progress: lastProgress });
   return {
     modelPart: { ...rest, state: "output-available", output: json },
-    chunks: [{ type: "tool-output-available", toolCallId, output: json }],
+    chunks: [{ type: "tool-output-available", toolCallId, output: shown }],
     resolved,
     continueModel: true,
   };

@@ -12,6 +12,7 @@ import type { CallJournalRecord } from "../store/records.js";
 // The journaled-call unit: every rule a journaled call shares; this file is a policy on it.
 import * as journal from "./journaled-call.js";
 import { withRequest } from "../execution-views.js";
+import { isRejectedRow, reportCall, reportedRun, type ProgressCall } from "./call-progress.js";
 import type { PassContext } from "./pass-context.js";
 import { pauseMessage } from "./pass-signals.js";
 
@@ -37,26 +38,33 @@ function callContext(pass: PassContext, target: CallTarget, seq: number): Connec
   };
 }
 
+function progressCall(target: CallTarget, seq: number, args: unknown): ProgressCall {
+  return { seq, connector: target.connector, method: target.method, args };
+}
+
 /** The validated arguments; invalid ones reject the call (the program sees the message) and are noted as such. */
-async function validated(pass: PassContext, target: CallTarget, args: unknown): Promise<unknown> {
+async function validated(pass: PassContext, target: CallTarget, args: unknown, seq: number): Promise<unknown> {
   if (target.definition.validate === undefined) return args;
   const outcome = await target.definition.validate(args);
   if (outcome.success) return outcome.value;
   pass.validationFailures.add(outcome.error);
+  reportCall(pass, progressCall(target, seq, args), "failed", { error: outcome.error });
   throw new Error(outcome.error);
 }
 
 /** Runs the connector (its `executing` row is durable), then records `applied` with the result, or `error`. */
 async function runAndRecord(pass: PassContext, target: CallTarget, seq: number, args: unknown): Promise<unknown> {
-  let result: unknown;
-  try {
-    result = await target.definition.execute(args, callContext(pass, target, seq));
-  } catch (error) {
-    journal.recordFailure(pass, seq, messageOf(error));
-    throw error;
-  }
-  journal.recordSuccess(pass, seq, result, `the result of ${target.connector}.${target.method} (call #${seq})`);
-  return result;
+  return reportedRun(pass, progressCall(target, seq, args), async () => {
+    let result: unknown;
+    try {
+      result = await target.definition.execute(args, callContext(pass, target, seq));
+    } catch (error) {
+      journal.recordFailure(pass, seq, messageOf(error));
+      throw error;
+    }
+    journal.recordSuccess(pass, seq, result, `the result of ${target.connector}.${target.method} (call #${seq})`);
+    return result;
+  });
 }
 
 /** Runs a `reexecute` (read-only) call again; on its first pass, logs it without its result. */
@@ -67,8 +75,10 @@ async function reexecute(
   call: journal.CallIdentity,
   log: boolean,
 ): Promise<unknown> {
-  const args = await validated(pass, target, call.args);
-  const result = await target.definition.execute(args, callContext(pass, target, seq));
+  const args = await validated(pass, target, call.args, seq);
+  const result = await reportedRun(pass, progressCall(target, seq, args), async () =>
+    target.definition.execute(args, callContext(pass, target, seq)),
+  );
   if (log) {
     pass.writer.defer(
       insertCallStatement(pass.lease, {
@@ -117,6 +127,7 @@ async function readOnlyRun(
 async function pause(pass: PassContext, target: CallTarget, seq: number, args: unknown): Promise<Error> {
   const action = { executionId: pass.execution.executionId, seq, connector: target.connector, method: target.method, args };
   pass.pending.push(withRequest(action, target.definition));
+  reportCall(pass, progressCall(target, seq, args), "needs-approval");
   await new Promise<void>((resolve) => setImmediate(resolve));
   pass.pauseMessage ??= pauseMessage(target.connector, target.method, seq);
   return new Error(pauseMessage(target.connector, target.method, seq));
@@ -131,12 +142,17 @@ async function replay(
 ): Promise<unknown> {
   switch (row.status) {
     case "applied":
-      return row.replay === "reexecute" ? reexecute(pass, target, seq, call, false) : journal.replayedResult(pass, row);
-    case "error":
-      throw new Error(journal.replayedFailure(pass, row, `${target.connector}.${target.method} failed`));
+      if (row.replay === "reexecute") return reexecute(pass, target, seq, call, false);
+      reportCall(pass, progressCall(target, seq, call.args), "replayed");
+      return journal.replayedResult(pass, row);
+    case "error": {
+      const message = journal.replayedFailure(pass, row, `${target.connector}.${target.method} failed`);
+      reportCall(pass, progressCall(target, seq, call.args), isRejectedRow(row) ? "rejected" : "failed", { error: message });
+      throw new Error(message);
+    }
     case "pending": {
       if (row.approvedAt === undefined) throw await pause(pass, target, seq, call.args);
-      const args = await validated(pass, target, call.args);
+      const args = await validated(pass, target, call.args, seq);
       const started = await pass.writer.commit(startApprovedCallStatement(pass.lease, seq, pass.deps.now()));
       if (started.rowsAffected !== 1) {
         const error = `Call #${seq} was taken over by another invocation; this pass stopped without running it.`;
@@ -166,7 +182,7 @@ async function firstRun(
   seq: number,
   call: journal.CallIdentity,
 ): Promise<unknown> {
-  const args = await validated(pass, target, call.args);
+  const args = await validated(pass, target, call.args, seq);
   const approval = target.definition.requiresApproval;
   const { executionId } = pass.execution;
   const needsApproval =

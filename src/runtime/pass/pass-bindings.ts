@@ -11,6 +11,7 @@ import { HOST_NAMESPACE } from "../../shared/host-namespace.js";
 import { codemodePrelude } from "./codemode-prelude.js";
 import { connectorCall } from "./connector-policy.js";
 import { fetchPrelude } from "./fetch-prelude.js";
+import { reportProgress } from "../progress-events.js";
 import type { PassContext } from "./pass-context.js";
 import { stepHostFunctions } from "./step-policy.js";
 
@@ -26,7 +27,12 @@ export function passRequest(pass: PassContext, program: string): CodeRunRequest 
     bindings: passBindings(pass),
     signal: pass.abort.signal,
     environment: { epochMs: pass.execution.createdAt, randomSeed: pass.execution.executionId },
+    ...(pass.options.onProgress === undefined ? {} : { onLog: (line: string) => reportLog(pass, line) }),
   };
+}
+
+function reportLog(pass: PassContext, line: string): void {
+  reportProgress(pass.options.onProgress, { type: "log", executionId: pass.execution.executionId, line });
 }
 
 function passBindings(pass: PassContext): CodeBindingNamespace[] {

@@ -6,7 +6,9 @@ import { finishPassStatement, type PassLease } from "./call-statements.js";
 import type { ExecutionStore } from "./journal-store.js";
 import { JournalWriter } from "./journal-writer.js";
 import { parseCallRow, parseExecutionRow } from "./record-validation.js";
-import { RECORD_VERSION } from "./records.js";
+import type { InStatement } from "@libsql/client";
+import type { StartExecution } from "./journal-store.js";
+import { RECORD_VERSION, WHOLE_PROGRAM_SEQ } from "./records.js";
 import { pruneStatements } from "./retention-rows.js";
 import type { StoreContext } from "./store-context.js";
 
@@ -14,25 +16,29 @@ import type { StoreContext } from "./store-context.js";
 export function executionRows({ client, runtime, read, write }: StoreContext): ExecutionStore {
   return {
     async startExecution(start) {
+      const awaiting = start.programApproval !== undefined;
       await write([
         {
           sql: `INSERT INTO codemode_executions (runtime, id, record_version, status, code, connectors, created_at,
               updated_at, passes, logs, lease_token, lease_until, tool_call_id, scope)
-            VALUES (?, ?, ?, 'running', ?, ?, ?, ?, 1, '[]', ?, ?, ?, ?)`,
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', ?, ?, ?, ?)`,
           args: [
             runtime,
             start.executionId,
             RECORD_VERSION,
+            awaiting ? "paused" : "running",
             start.code,
             JSON.stringify(start.connectors),
             start.now,
             start.now,
-            start.leaseToken,
-            start.leaseUntil,
+            awaiting ? 0 : 1,
+            awaiting ? null : start.leaseToken,
+            awaiting ? null : start.leaseUntil,
             start.toolCallId ?? null,
             start.scope ?? null,
           ],
         },
+        ...(start.programApproval === undefined ? [] : [programApprovalRow(runtime, start.executionId, start.programApproval)]),
         ...pruneStatements(runtime, start.keep),
       ]);
     },
@@ -58,7 +64,7 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
             WHERE runtime = ? AND id = ? AND status = 'paused'`,
           args: [claim.leaseToken, claim.leaseUntil, claim.now, runtime, claim.executionId],
         },
-        {
+        ...(claim.decisions === undefined ? [{
           sql: `UPDATE codemode_calls SET approved_at = ?
             WHERE runtime = ? AND execution_id = ? AND status = 'pending' AND approved_at IS NULL AND (? IS NULL OR seq = ?)
               AND EXISTS (SELECT 1 FROM codemode_executions WHERE runtime = ? AND id = ? AND lease_token = ?)`,
@@ -72,6 +78,14 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
             claim.executionId,
             claim.leaseToken,
           ],
+        }] : decisionStatements(runtime, { ...claim, decisions: claim.decisions })),
+        {
+          // An approved whole-program row has nothing to run: it is applied as part of the claim.
+          sql: `UPDATE codemode_calls SET status = 'applied', started_at = ?, finished_at = ?
+            WHERE runtime = ? AND execution_id = ? AND seq = ? AND status = 'pending' AND approved_at = ?
+              AND EXISTS (SELECT 1 FROM codemode_executions WHERE runtime = ? AND id = ? AND lease_token = ?)`,
+          args: [claim.now, claim.now, runtime, claim.executionId, WHOLE_PROGRAM_SEQ, claim.now, runtime, claim.executionId,
+            claim.leaseToken],
         },
       ]);
       return (cas?.rowsAffected ?? 0) === 1;
@@ -129,4 +143,38 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
       await client.execute(finishPassStatement(lease, end));
     },
   };
+}
+
+/** The pending whole-program row of an execution that starts awaiting approval (`program-approval.ts`). */
+function programApprovalRow(
+  runtime: string,
+  executionId: string,
+  row: NonNullable<StartExecution["programApproval"]>,
+): InStatement {
+  return {
+    sql: `INSERT INTO codemode_calls (runtime, execution_id, seq, record_version, connector, method, args, status, replay,
+        requires_approval) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 'record', 1)`,
+    args: [runtime, executionId, WHOLE_PROGRAM_SEQ, RECORD_VERSION, row.connector, row.method, row.argsText],
+  };
+}
+
+/** The per-call writes of a claim that decides several pending calls (each guarded by the claim's new lease). */
+function decisionStatements(
+  runtime: string,
+  claim: { executionId: string; leaseToken: string; now: number; decisions: { approve: number[]; reject: Array<{ seq: number; error: string }> } },
+): InStatement[] {
+  const guard = "AND EXISTS (SELECT 1 FROM codemode_executions WHERE runtime = ? AND id = ? AND lease_token = ?)";
+  const owner = [runtime, claim.executionId, claim.leaseToken];
+  return [
+    ...claim.decisions.approve.map((seq) => ({
+      sql: `UPDATE codemode_calls SET approved_at = ?
+        WHERE runtime = ? AND execution_id = ? AND seq = ? AND status = 'pending' AND approved_at IS NULL ${guard}`,
+      args: [claim.now, runtime, claim.executionId, seq, ...owner],
+    })),
+    ...claim.decisions.reject.map(({ seq, error }) => ({
+      sql: `UPDATE codemode_calls SET status = 'error', error = ?, finished_at = ?
+        WHERE runtime = ? AND execution_id = ? AND seq = ? AND status = 'pending' AND approved_at IS NULL ${guard}`,
+      args: [error, claim.now, runtime, claim.executionId, seq, ...owner],
+    })),
+  ];
 }

@@ -33,6 +33,11 @@ export interface StartExecution {
   scope?: string;
   /** Terminal executions kept; older ones are pruned in the same batch. */
   keep: number;
+  /**
+   * The program must be approved first: the execution starts `paused` (no lease, no pass yet) with one pending
+   * row at `WHOLE_PROGRAM_SEQ` for the whole program (arguments: the codec text of `{ code }`).
+   */
+  programApproval?: { connector: string; method: string; argsText: string };
 }
 
 /** How a pass ends (`running → paused | completed | error`). */
@@ -52,9 +57,17 @@ export interface ExecutionStore {
   load(executionId: string): Promise<LoadedExecution | undefined>;
   /**
    * Approval: `paused → running` under a new lease (compare-and-set) and marks the approved pending call(s)
-   * (`seq`, or all) in the same batch. @returns false when another invocation changed the execution first.
+   * (`seq`, or all) in the same batch; an approved whole-program row (sequence 0) becomes `applied` there too.
+   * @returns false when another invocation changed the execution first.
    */
-  claimPaused(claim: { executionId: string; leaseToken: string; leaseUntil: number; now: number; seq?: number }): Promise<boolean>;
+  claimPaused(claim: {
+    executionId: string; leaseToken: string; leaseUntil: number; now: number; seq?: number;
+    /**
+     * Several pending calls decided at once (instead of `seq`): `approve` are marked approved, `reject` become
+     * `error` with their message (the program gets it as a rejection on the next pass), all in the claim's batch.
+     */
+    decisions?: { approve: number[]; reject: Array<{ seq: number; error: string }> };
+  }): Promise<boolean>;
   /** Rejection: `paused → rejected` (compare-and-set); the pending calls become `error` in the same batch. */
   rejectPaused(reject: { executionId: string; token: string; now: number; reason: string }): Promise<boolean>;
   /** Newest executions first (of `scope` only, when given). */

@@ -7,6 +7,9 @@
 /** Version tag written on every row; bump with a migration when a record's meaning changes. */
 export const RECORD_VERSION = 1;
 
+/** Sequence number of the row that stands for a whole program awaiting approval (program calls start at 1). */
+export const WHOLE_PROGRAM_SEQ = 0;
+
 /** Stored life of an execution (the runtime's `ExecutionStatus` maps onto it one to one). */
 export type ExecutionRecordStatus = "running" | "paused" | "completed" | "error" | "rejected" | "rolled_back";
 

@@ -29,7 +29,14 @@ describe("codemodeApprovalTransform", () => {
       type: "tool-approval-request",
       toolCallId: "c1",
       approvalId: await createCodemodeApprovalId(first),
-      approvalDescriptor: { connector: "bank", method: "transfer", args: { to: "alice", amount: 10 }, executionId: "e1", seq: 2 },
+      approvalDescriptor: {
+        connector: "bank", method: "transfer", args: { to: "alice", amount: 10 }, executionId: "e1", seq: 2,
+        // Both calls of the pause, lowest first, each with its own id (for per-call decisions).
+        calls: [
+          { seq: 2, connector: "bank", method: "transfer", args: { to: "alice", amount: 10 }, approvalId: await createCodemodeApprovalId(first) },
+          { seq: 4, connector: "bank", method: "transfer", args: { to: "bob", amount: 5 }, approvalId: await createCodemodeApprovalId(later) },
+        ],
+      },
     });
     expect(out).toHaveLength(2);
   });
@@ -40,10 +47,19 @@ describe("codemodeApprovalTransform", () => {
       { type: "tool-input-available", toolCallId: "c2", toolName: "other", input: {} },
       { type: "tool-output-available", toolCallId: "c1", output: { status: "completed", executionId: "e1", result: 1 } },
       { type: "tool-output-available", toolCallId: "c2", output: paused },
-      { type: "tool-output-available", toolCallId: "c1", output: paused, preliminary: true },
+      { type: "tool-output-available", toolCallId: "c1", output: { status: "running", calls: [], logs: [], totalCalls: 0 }, preliminary: true },
       { type: "text-delta", id: "t", delta: "hi" },
     ];
     expect(await run(chunks)).toEqual(chunks);
+  });
+
+  it("drops the preliminary copy of a paused output (the SDK repeats an iterable's last value) and keeps the final request", async () => {
+    const out = await run([
+      { type: "tool-input-available", toolCallId: "c1", toolName: "codemode", input: { code: "x" } },
+      { type: "tool-output-available", toolCallId: "c1", output: paused, preliminary: true },
+      { type: "tool-output-available", toolCallId: "c1", output: paused },
+    ]);
+    expect(out.map((chunk) => chunk.type)).toEqual(["tool-input-available", "tool-approval-request"]);
   });
 
   it("uses the configured tool name", async () => {

@@ -21,6 +21,7 @@ import {
 } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { z } from "zod";
+import type { CodemodeToolOptions } from "../../../../src/ai/build-codemode-tool.js";
 import { createCodemodeChatStream } from "../../../../src/ai/ui/create-codemode-chat-stream.js";
 import { hasPausedCodemode } from "../../../../src/ai/ui/has-paused-codemode.js";
 import type { ResolvedCodemodeApproval } from "../../../../src/ai/ui/resume-codemode-approvals.js";
@@ -36,6 +37,7 @@ export type CodemodePart = {
   output?: Record<string, unknown>;
   errorText?: string;
   approval?: { id: string; approved?: boolean; reason?: string; descriptor?: Record<string, unknown> };
+  preliminary?: boolean;
 };
 
 /** What the connector really did: each effect once, or the test fails. */
@@ -103,15 +105,18 @@ export function chatRoute({
   model,
   onResolved,
   scope,
+  toolOptions,
 }: {
-  runtime: CodemodeApprovalRuntime & { tool(options?: { scope?: string }): ToolSet[string] };
+  runtime: CodemodeApprovalRuntime & { tool(options?: CodemodeToolOptions): ToolSet[string] };
   model: MockLanguageModelV4;
   onResolved?: (resolved: ResolvedCodemodeApproval[]) => void;
   /** The owner the route acts for (the signed-in user), given to the tool and the chat stream. */
   scope?: string;
+  /** Options of `runtime.tool()` (besides `scope`). */
+  toolOptions?: CodemodeToolOptions;
 }): (messages: UIMessage[]) => ReadableStream<UIMessageChunk> {
   return (messages) => {
-    const tools = { codemode: runtime.tool(scope === undefined ? {} : { scope }) };
+    const tools = { codemode: runtime.tool({ ...toolOptions, ...(scope === undefined ? {} : { scope }) }) };
     return createCodemodeChatStream({
       runtime,
       messages,

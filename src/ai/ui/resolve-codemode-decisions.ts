@@ -1,0 +1,52 @@
+/**
+ * Applying a decisions document (`codemode-decisions.ts`) answered on a codemode tool part: every
+ * entry is verified against the store like an approval id and must belong to the same execution as
+ * the part's own approval; the rest (forged, stale, other executions) are ignored and change nothing.
+ * The surviving decisions resume the execution once (`runtime.decide`).
+ */
+import type { CodeModeOutput, PendingAction } from "../../runtime/types.js";
+import type { CodemodeApprovalRuntime, CodemodeResumeOptions } from "./types.js";
+import { verifyCodemodeApproval } from "./verify-codemode-approval.js";
+
+/** A decisions document answered on the part whose own approval verified as `action`. */
+interface DecisionsRequest {
+  runtime: CodemodeApprovalRuntime;
+  /** The call the part's own approval id names (already verified). */
+  action: PendingAction;
+  decisions: Map<string, boolean>;
+  /** The tool call of the part: every decision must be bound to it, like the part's own approval. */
+  toolCallId: string;
+  scope: string | undefined;
+}
+
+/** Decisions the store confirms, for the execution of `action`. */
+export async function verifiedDecisions({
+  runtime,
+  action,
+  decisions,
+  toolCallId,
+  scope,
+}: DecisionsRequest): Promise<Array<{ seq: number; approved: boolean }>> {
+  const accepted = new Map<number, boolean>();
+  for (const [approvalId, approved] of decisions) {
+    const verification = await verifyCodemodeApproval({ runtime, approvalId, toolCallId, scope });
+    if (!verification.valid || verification.action.executionId !== action.executionId) continue;
+    accepted.set(verification.action.seq, approved);
+  }
+  return [...accepted].map(([seq, approved]) => ({ seq, approved }));
+}
+
+/**
+ * Resumes the execution with the verified decisions; when none survive, nothing runs and the
+ * pause is returned as it stands (the person is asked again).
+ */
+export async function applyDecisions({
+  options = {},
+  ...request
+}: DecisionsRequest & { options?: CodemodeResumeOptions }): Promise<CodeModeOutput> {
+  const { runtime, action, scope } = request;
+  const verified = await verifiedDecisions(request);
+  const scoped = scope === undefined ? {} : { scope };
+  if (verified.length > 0) return runtime.decide({ executionId: action.executionId, decisions: verified, ...scoped }, options);
+  return { status: "paused", executionId: action.executionId, pending: await runtime.pending(action.executionId, scoped) };
+}

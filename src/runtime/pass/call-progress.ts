@@ -1,0 +1,55 @@
+/**
+ * Progress reports of a connector call (`ExecuteOptions.onProgress`): `running` when it starts on
+ * this pass, then `done` or `failed` with its duration; `needs-approval` when the pass pauses on it;
+ * `replayed`, `failed` or `rejected` when the journal answers it. Reports are never journaled.
+ */
+import { reportProgress, type CallProgressState } from "../progress-events.js";
+import type { CallJournalRecord } from "../store/records.js";
+import type { PassContext } from "./pass-context.js";
+
+/** The call a report is about. */
+export interface ProgressCall {
+  seq: number;
+  connector: string;
+  method: string;
+  args: unknown;
+}
+
+/** Reports `state` for `call`; `startedAt` (from `pass.deps.now()`) adds the duration. */
+export function reportCall(
+  pass: PassContext,
+  call: ProgressCall,
+  state: CallProgressState,
+  extra: { startedAt?: number; error?: string } = {},
+): void {
+  const listener = pass.options.onProgress;
+  if (listener === undefined) return;
+  reportProgress(listener, {
+    type: "call", executionId: pass.execution.executionId, ...call, state,
+    ...(extra.startedAt === undefined ? {} : { durationMs: Math.max(0, pass.deps.now() - extra.startedAt) }),
+    ...(extra.error === undefined ? {} : { error: extra.error }),
+  });
+}
+
+/**
+ * Whether a journaled `error` row is a human's rejection rather than a failure: it needed approval
+ * and was never approved (the row shape `reject()` and `decide()` leave).
+ */
+export function isRejectedRow(row: CallJournalRecord): boolean {
+  return row.status === "error" && row.requiresApproval && row.approvedAt === undefined;
+}
+
+/** Runs `body` between a `running` report and a `done` / `failed` one with the duration. */
+export async function reportedRun<T>(pass: PassContext, call: ProgressCall, body: () => Promise<T>): Promise<T> {
+  if (pass.options.onProgress === undefined) return body();
+  const startedAt = pass.deps.now();
+  reportCall(pass, call, "running");
+  try {
+    const result = await body();
+    reportCall(pass, call, "done", { startedAt });
+    return result;
+  } catch (error) {
+    reportCall(pass, call, "failed", { startedAt, error: error instanceof Error ? error.message : String(error) });
+    throw error;
+  }
+}

@@ -9,7 +9,8 @@
  */
 import { fileURLToPath } from "node:url";
 import { QuickJSExecutor } from "../src/sandbox/quickjs-executor.js";
-import { STALL_CLASSES, watchEventLoop } from "../test/sandbox/host-stall-classes.js";
+import { watchEventLoop } from "../test/support/event-loop-watch.js";
+import { STALL_CLASSES } from "../test/sandbox/host-stall-classes.js";
 
 const LINES = 100_000;
 const ROUNDS = 5;

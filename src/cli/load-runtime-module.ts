@@ -13,6 +13,11 @@ import { isInspectorRuntime, type InspectorRuntime } from "../inspector/inspecto
 export type LoadedRuntime = { ok: true; runtime: InspectorRuntime } | { ok: false; error: string };
 
 const TYPESCRIPT = /\.(ts|mts|cts|tsx)$/;
+/**
+ * Node could not import a TypeScript file itself: no type stripping (Node 20), or syntax that stripping alone
+ * cannot handle (an `enum`, parameter properties: Node ≥ 22.18 strips types by default).
+ */
+const NEEDS_TRANSFORM = new Set(["ERR_UNKNOWN_FILE_EXTENSION", "ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX"]);
 const PREFERRED_EXPORTS = ["runtime", "default"];
 
 function errorCode(error: unknown): string | undefined {
@@ -46,7 +51,7 @@ async function importModule(file: string, cwd: string): Promise<Record<string, u
   try {
     return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   } catch (error) {
-    if (!TYPESCRIPT.test(file) || errorCode(error) !== "ERR_UNKNOWN_FILE_EXTENSION") {
+    if (!TYPESCRIPT.test(file) || !NEEDS_TRANSFORM.has(errorCode(error) ?? "")) {
       return `Could not load --runtime ${file}: ${error instanceof Error ? error.message : String(error)}`;
     }
   }

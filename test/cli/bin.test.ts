@@ -57,7 +57,8 @@ describe("the ai-codemode executable (dist/cli.js, the package's bin)", () => {
   });
 
   it("refuses a TypeScript --runtime it cannot load, saying how to load it", async () => {
-    writeFileSync(join(fixture.dir, "app.ts"), appModule(fixture.storeUrl));
+    // An enum needs a transform: Node 20 cannot import .ts at all, Node >= 22.18 only strips types.
+    writeFileSync(join(fixture.dir, "app.ts"), `enum Mode { Approve }\nvoid Mode.Approve;\n${appModule(fixture.storeUrl)}`);
     const out = await ai(["approve", fixture.ids.paused, "--runtime", "app.ts"], fixture.dir);
     expect(out.code).toBe(1);
     expect(out.stderr).toContain("--runtime");
@@ -91,7 +92,7 @@ describe("the ai-codemode executable (dist/cli.js, the package's bin)", () => {
     const missing = await ai(["rollback", "nope", "--runtime", join(fixture.dir, "app.mjs")], fixture.dir);
     expect(missing).toMatchObject({
       code: 1,
-      stdout: 'Execution nope: not-found: No execution nope in runtime "default".\n',
+      stdout: 'Execution nope: not-found: No execution "nope" in runtime "default".\n',
     });
   });
 });

@@ -3,6 +3,7 @@ import { createCodemodeRuntime } from "../../src/ai/create-codemode-runtime.js";
 import { createCatalog } from "../../src/connectors/catalog.js";
 import { DEFAULT_CONNECTOR_DECLARATION_MAX_CHARS } from "../../src/connectors/declarations.js";
 import { compileDiagnostics } from "./fixtures/compile-typescript.js";
+import { watchEventLoop } from "../support/event-loop-watch.js";
 import type { Connector } from "../../src/connectors/types.js";
 
 const github: Connector = {
@@ -215,20 +216,17 @@ describe("describe of a very large connector", () => {
   });
 });
 
-/** Runs `work` while a 5 ms interval watches the host event loop; returns its result and the largest gap seen. */
+/**
+ * Runs `work` while a 5 ms interval watches the host event loop; returns its result and the largest time the main
+ * thread ran within one gap (not the gap itself: a loaded machine delays timers by itself).
+ */
 async function watchingTheLoop<T>(work: () => Promise<T>): Promise<{ value: T; largestGap: number }> {
-  let last = performance.now();
-  let largestGap = 0;
-  const monitor = setInterval(() => {
-    const now = performance.now();
-    largestGap = Math.max(largestGap, now - last);
-    last = now;
-  }, 5);
+  const monitor = watchEventLoop();
   try {
     const value = await work();
-    return { value, largestGap };
+    return { value, largestGap: monitor.stop().largestBusyGapMs };
   } finally {
-    clearInterval(monitor);
+    monitor.stop();
   }
 }
 
@@ -241,13 +239,16 @@ describe("hostile search and describe through the runtime (default isolation)", 
       const attempt = () => watchingTheLoop(() =>
         runtime.execute({
           code: `async () => {
-            const query = "refund charge " + "money back please ".repeat(100000);
+            // 300,002 words in 600,014 characters: under the sandbox's value bound, so search itself must bound it.
+            const query = "refund charge " + "a b ".repeat(150000);
             const searches = [];
             for (let i = 0; i < 3; i++) searches.push(await codemode.search(query));
             const term = "p".repeat(40000);
             const described = [];
             for (let i = 0; i < 3; i++) described.push(await codemode.describe(term), await codemode.describe("github." + term));
-            return { first: searches.map((s) => s.results[0]?.path), described: described.map((d) => d.error.length) };
+            // Over the value bound (1,000,000 characters): refused with the limit, not searched as "".
+            const refused = await codemode.search("refund ".repeat(200000)).then(() => "searched", (e) => e.message);
+            return { first: searches.map((s) => s.results[0]?.path), described: described.map((d) => d.error.length), refused };
           }`,
         }),
       );
@@ -256,7 +257,8 @@ describe("hostile search and describe through the runtime (default isolation)", 
       let { value: out, largestGap } = await attempt();
       for (let retry = 0; retry < 4 && largestGap > 50; retry += 1) ({ value: out, largestGap } = await attempt());
       expect(out.status).toBe("completed");
-      const result = (out as { result: { first: string[]; described: number[] } }).result;
+      const result = (out as { result: { first: string[]; described: number[]; refused: string } }).result;
+      expect(result.refused).toMatch(/maxValueChars|1,000,000/);
       expect(result.first).toEqual(["stripe.create_refund", "stripe.create_refund", "stripe.create_refund"]);
       // The messages name the target cut short, not 40,000 characters of it.
       for (const length of result.described) expect(length).toBeLessThan(600);

@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { QuickJSExecutor } from "../../src/sandbox/quickjs-executor.js";
 import type { CodeBindingNamespace } from "../../src/sandbox/types.js";
-import { STALL_CLASSES, watchEventLoop } from "./host-stall-classes.js";
+import { watchEventLoop } from "../support/event-loop-watch.js";
+import { STALL_CLASSES } from "./host-stall-classes.js";
 
 const bindings: CodeBindingNamespace[] = [{ global: "host", functions: { echo: async (value) => value, ok: async () => "ok" } }];
 /**

@@ -49,8 +49,8 @@ function passBindings(pass: PassContext): CodeBindingNamespace[] {
     global: HOST_NAMESPACE,
     functions: {
       ...stepHostFunctions(pass),
-      search: async (query) => pass.deps.search(typeof query === "string" ? query : ""),
-      describe: async (target) => pass.deps.describe(typeof target === "string" ? target : ""),
+      search: async (query) => pass.deps.search(textArgument(query)),
+      describe: async (target) => pass.deps.describe(textArgument(target)),
       snippet: (name) => snippetSource(pass, name),
       ...(outbound === undefined ? {} : {
         fetch: (args: unknown) => {
@@ -61,6 +61,17 @@ function passBindings(pass: PassContext): CodeBindingNamespace[] {
     },
   });
   return namespaces;
+}
+
+/**
+ * The text argument of `codemode.search` / `describe` (anything else reads as ""). An argument the sandbox refused
+ * as too large arrives as a stand-in whose every use throws the limit error: reading it rejects the call with that
+ * message instead of searching for "".
+ */
+function textArgument(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (typeof value === "object" && value !== null) Reflect.ownKeys(value);
+  return "";
 }
 
 /**

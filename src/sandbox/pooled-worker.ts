@@ -81,10 +81,11 @@ export class PooledWorker {
   /**
    * Starts a worker; `memoryLimitBytes` is the budget of the module it prepares first. A worker
    * started ahead of need (`keepAlive` false) does not keep the process alive while it starts.
+   * The thread starts at once, with the wasm compiled once per process (`compileQuickJSWasm`).
    */
   static async start(memoryLimitBytes: number, onDeath: (worker: PooledWorker) => void, keepAlive = true): Promise<PooledWorker> {
     const abortFlag = new Int32Array(new SharedArrayBuffer(4));
-    const workerData: WorkerStartData = { abortFlag, wasmModule: await compileQuickJSWasm(), memoryLimitBytes };
+    const workerData: WorkerStartData = { abortFlag, wasmModule: compileQuickJSWasm(), memoryLimitBytes };
     const worker = startQuickJSWorker({ workerData, resourceLimits: { stackSizeMb: WORKER_STACK_SIZE_MB } });
     if (!keepAlive) worker.unref();
     // Wait for "ready" so start-up never counts against a run's budget.

@@ -4,7 +4,7 @@
  * builds). Modules are reused across runs (each run still gets a fresh runtime and context), warmed
  * up once, and recycled when poisoned or bloated (wasm memory never shrinks).
  */
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import releaseSyncImport from "@jitl/quickjs-wasmfile-release-sync";
 import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSRuntime, type QuickJSSyncVariant, type QuickJSWASMModule } from "quickjs-emscripten-core";
@@ -35,15 +35,24 @@ const INITIAL_PAGES = 256;
 /** A module whose memory grew past this is replaced after its run (the memory would never shrink). */
 export const RECYCLE_MEMORY_BYTES = 32 * 1024 * 1024;
 
-let compiled: Promise<WebAssembly.Module> | undefined;
+let compiled: WebAssembly.Module | undefined;
 
-/** Compiles the QuickJS wasm once per thread (memoised). */
-export function compileQuickJSWasm(): Promise<WebAssembly.Module> {
-  compiled ??= (async () => {
+/**
+ * The QuickJS wasm, compiled once per thread (memoised) and posted to each worker. Synchronous on
+ * purpose: V8 compiles wasm functions lazily, on first call, so this reads and validates the file
+ * (~5 ms). An asynchronous compile resolves only when the main thread has a free turn: on a cold
+ * start that is after the store opened, and the worker thread sat booted, waiting for its module.
+ */
+export function compileQuickJSWasm(): WebAssembly.Module {
+  if (compiled === undefined) {
     const require = createRequire(import.meta.url);
-    const bytes = await readFile(require.resolve("@jitl/quickjs-wasmfile-release-sync/wasm"));
-    return WebAssembly.compile(bytes);
-  })();
+    compiled = new WebAssembly.Module(readFileSync(require.resolve("@jitl/quickjs-wasmfile-release-sync/wasm")));
+  }
+  return compiled;
+}
+
+/** The compiled QuickJS wasm if {@link compileQuickJSWasm} has run in this thread (for tests). */
+export function compiledQuickJSWasm(): WebAssembly.Module | undefined {
   return compiled;
 }
 
@@ -58,7 +67,7 @@ JSON.parse(JSON.stringify(o)).length + s + [3, 1, 2].sort().join("").length + /a
 export async function createSandboxModule(memoryLimitBytes: number, wasmModule?: WebAssembly.Module, { warmUp = true }: { warmUp?: boolean } = {}): Promise<SandboxModule> {
   const maximum = Math.max(INITIAL_PAGES, Math.floor(memoryLimitBytes / PAGE_BYTES));
   const memory = new WebAssembly.Memory({ initial: INITIAL_PAGES, maximum });
-  const variant = newVariant(releaseSyncVariant, { wasmModule: wasmModule ?? (await compileQuickJSWasm()), wasmMemory: memory });
+  const variant = newVariant(releaseSyncVariant, { wasmModule: wasmModule ?? compileQuickJSWasm(), wasmMemory: memory });
   const module = await newQuickJSWASMModuleFromVariant(variant);
   if (warmUp) {
     const runtime = module.newRuntime();

@@ -4,6 +4,10 @@
  * budgets (time, memory, stack, logs, value size) travel with each run, and a worker keeps a
  * module per memory budget. Workers are `unref`'d while idle (an idle process can exit) and
  * terminated after `WORKER_IDLE_MS` without a run, or at once when no executor is left.
+ *
+ * Cold start: the first executor starts one worker ahead of need, and the first run waits for that
+ * worker instead of starting another (two threads booting at once on a cold process each take about
+ * as long as both would in turn, so the first result would come later).
  */
 import { PooledWorker } from "./pooled-worker.js";
 
@@ -11,6 +15,8 @@ import { PooledWorker } from "./pooled-worker.js";
 export const WORKER_IDLE_MS = 5_000;
 
 type Waiter = { memoryLimitBytes: number; resolve: (worker: PooledWorker | Error) => void };
+/** The worker started ahead of need; `claimed` while a run waits for it, `settled` once it started (or failed). */
+type WarmStart = { worker: Promise<PooledWorker>; claimed: boolean; settled: boolean };
 
 /** Workers shared by every executor of one pool size. */
 export class SharedWorkerPool {
@@ -22,6 +28,9 @@ export class SharedWorkerPool {
   private idle: PooledWorker[] = [];
   private reaper: NodeJS.Timeout | undefined;
   private keepAlive: NodeJS.Timeout | undefined;
+  /** Runs waiting for a worker (queued, or for the warm start): they keep the process alive. */
+  private holds = 0;
+  private warmStart: WarmStart | undefined;
 
   constructor(readonly size: number) {}
 
@@ -30,12 +39,21 @@ export class SharedWorkerPool {
     return this.workers.size + this.starting;
   }
 
-  /** Starts one worker ahead of need when the pool has none. */
+  /** Starts one worker ahead of need when the pool has none; the next run takes it. */
   warm(memoryLimitBytes: number): void {
     if (this.workers.size + this.starting > 0) return;
-    this.spawn(memoryLimitBytes, false).then(
-      (worker) => this.release(worker),
-      () => undefined,
+    const start: WarmStart = { worker: this.spawn(memoryLimitBytes, false), claimed: false, settled: false };
+    this.warmStart = start;
+    const settle = (): void => {
+      start.settled = true;
+      if (this.warmStart === start) this.warmStart = undefined;
+    };
+    start.worker.then(
+      (worker) => {
+        settle();
+        if (!start.claimed) this.release(worker);
+      },
+      settle,
     );
   }
 
@@ -47,9 +65,16 @@ export class SharedWorkerPool {
         return worker;
       }
     }
+    const warm = this.warmStart;
+    if (warm !== undefined) {
+      // The worker started ahead of need is nearer ready than a new one; if it fails, start another.
+      this.warmStart = undefined;
+      warm.claimed = true;
+      const worker = await this.waitFor(warm, signal);
+      if (worker !== undefined) return worker;
+    }
     if (this.workers.size + this.starting < this.size) return this.spawn(memoryLimitBytes);
-    // A queued run keeps the process alive (the workers it waits for may be starting unref'd).
-    this.keepAlive ??= setInterval(() => undefined, 2 ** 30);
+    const unhold = this.hold();
     const next = await new Promise<PooledWorker | Error>((resolve) => {
       const waiter: Waiter = { memoryLimitBytes, resolve };
       this.waiting.push(waiter);
@@ -60,12 +85,47 @@ export class SharedWorkerPool {
         resolve(new Error("the run was aborted while waiting for a sandbox worker"));
       }, { once: true });
     });
-    if (this.waiting.length === 0 && this.keepAlive !== undefined) {
-      clearInterval(this.keepAlive);
-      this.keepAlive = undefined;
-    }
+    unhold();
     if (next instanceof Error) throw next;
     return next;
+  }
+
+  /** The warm start's worker, or undefined when it failed. After an abort the worker is the next run's (or idle). */
+  private async waitFor(warm: WarmStart, signal: AbortSignal): Promise<PooledWorker | undefined> {
+    const unhold = this.hold();
+    let onAbort: (() => void) | undefined;
+    const aborted = new Promise<"aborted">((resolve) => {
+      onAbort = () => resolve("aborted");
+      signal.addEventListener("abort", onAbort, { once: true });
+      if (signal.aborted) onAbort();
+    });
+    try {
+      const outcome = await Promise.race([warm.worker.catch(() => undefined), aborted]);
+      if (outcome !== "aborted") return outcome;
+      warm.claimed = false;
+      if (warm.settled) warm.worker.then((worker) => this.release(worker), () => undefined);
+      else this.warmStart ??= warm;
+      throw new Error("the run was aborted while waiting for a sandbox worker");
+    } finally {
+      if (onAbort !== undefined) signal.removeEventListener("abort", onAbort);
+      unhold();
+    }
+  }
+
+  /** Keeps the process alive while a run waits (the worker it waits for may be starting unref'd). */
+  private hold(): () => void {
+    this.holds++;
+    this.keepAlive ??= setInterval(() => undefined, 2 ** 30);
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      this.holds--;
+      if (this.holds === 0 && this.keepAlive !== undefined) {
+        clearInterval(this.keepAlive);
+        this.keepAlive = undefined;
+      }
+    };
   }
 
   /** Returns a worker after a run. */

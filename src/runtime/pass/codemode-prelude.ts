@@ -4,6 +4,7 @@
  * over the host namespace. `step`'s callback must run inside the sandbox, which a host binding cannot receive.
  * `run` evaluates a snippet's source (from the host) as an async function of `input` in this same run.
  */
+import { MAX_STORED_MESSAGE_CHARS } from "../../shared/bounded-text.js";
 import { HOST_NAMESPACE } from "../../shared/host-namespace.js";
 
 /** One line of statements run in a function scope where `host` is the host namespace (every prelude's frame). */
@@ -20,7 +21,11 @@ export function codemodePrelude(): string {
     "api.run = async function (name, input) {",
     "var got = await host.snippet(name); if (got.error !== undefined) return { error: got.error };",
     "return await (0, eval)(got.source)(input); };",
-    "var messageOf = function (error) { return String(error && error.message !== undefined ? error.message : error); };",
+    // Cut in the sandbox too: an 8 MB message must reach the host (bounded again there), not be refused at the
+    // sandbox's value bound and leave the step's row unfinished.
+    "var S = String;",
+    "var messageOf = function (error) { var text = S(error && error.message !== undefined ? error.message : error);",
+    `return text.length > ${MAX_STORED_MESSAGE_CHARS} ? text.slice(0, ${MAX_STORED_MESSAGE_CHARS}) : text; };`,
     "api.step = async function (name, fn) {",
     "if (typeof fn !== 'function') throw new TypeError('codemode.step(name, fn): fn must be a function');",
     "var begun = await host.stepBegin(name);",

@@ -77,7 +77,7 @@ console.log(context.getString(result));
 
 /** The variants, the reference first (ratios are against it). */
 export const COLD_VARIANTS: ColdVariant[] = [
-  { key: "bare", name: "bare quickjs-emscripten + `import(\"ai\")`", expect: "hi", script: (urls) => bareScript(urls) },
+  { key: "bare", name: 'bare quickjs-emscripten + `import("ai")`', expect: "hi", script: (urls) => bareScript(urls) },
   {
     key: "codemode",
     name: "ai-codemode (defaults: worker-thread executor, `file:` store)",
@@ -86,7 +86,7 @@ export const COLD_VARIANTS: ColdVariant[] = [
   },
   {
     key: "codemode-in-process",
-    name: "ai-codemode, `executor: new QuickJSExecutor({ isolation: \"in-process\" })`",
+    name: 'ai-codemode, `executor: new QuickJSExecutor({ isolation: "in-process" })`',
     expect: "hi",
     script: (urls, store) => codemodeScript(urls, store, "in-process"),
   },

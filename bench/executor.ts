@@ -49,7 +49,9 @@ interface Engine {
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 /** Runs `task` repeatedly for about `budgetMs` (at least `minimum` times), returning each duration in ms. */
@@ -84,7 +86,10 @@ async function sampleStall(spin: () => Promise<unknown>): Promise<number> {
 
 function buildPackage(cacheDir: string): string | undefined {
   const outDir = join(cacheDir, "dist");
-  const result = spawnSync("npx", ["tsup", "--out-dir", outDir, "--no-dts", "--no-sourcemap"], { cwd: ROOT, encoding: "utf8" });
+  const result = spawnSync("npx", ["tsup", "--out-dir", outDir, "--no-dts", "--no-sourcemap"], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
   return result.status === 0 ? outDir : undefined;
 }
 
@@ -108,10 +113,13 @@ function ours(isolation: "in-process" | "worker-thread"): Engine {
   const executor = new QuickJSExecutor({ isolation, poolSize: 1 });
   const spinner = new QuickJSExecutor({ isolation, poolSize: 1, timeoutMs: SPIN_MS });
   let counter = 0;
-  const bindings = [{ global: "host", functions: { next: async () => ++counter, echo: async (value: unknown) => value } }];
+  const bindings = [
+    { global: "host", functions: { next: async () => ++counter, echo: async (value: unknown) => value } },
+  ];
   const check = async (program: string, options: { spin?: boolean } = {}) => {
     const result = await (options.spin ? spinner : executor).run({ program, bindings });
-    if (options.spin ? result.error?.kind !== "timeout" : result.error) throw new Error(`unexpected result ${JSON.stringify(result)}`);
+    if (options.spin ? result.error?.kind !== "timeout" : result.error)
+      throw new Error(`unexpected result ${JSON.stringify(result)}`);
   };
   return {
     name: `QuickJSExecutor ${isolation} (ours)`,
@@ -129,7 +137,9 @@ function ours(isolation: "in-process" | "worker-thread"): Engine {
 /** The least a fresh QuickJS context per run costs: create runtime + context, evaluate, dispose. Not a usable sandbox. */
 async function quickjsFloorEngine(): Promise<Engine> {
   // Typed as CommonJS; under ESM the default export is the variant itself.
-  const variant = (variantImport as unknown as { default?: QuickJSSyncVariant }).default ?? (variantImport as unknown as QuickJSSyncVariant);
+  const variant =
+    (variantImport as unknown as { default?: QuickJSSyncVariant }).default ??
+    (variantImport as unknown as QuickJSSyncVariant);
   const module = await newQuickJSWASMModuleFromVariant(variant);
   return {
     name: "QuickJS floor: bare runtime + context per run (reference, nothing else)",
@@ -165,7 +175,9 @@ function runPackageEngine(run: RunPackage): Engine {
     bridge: () => check(`for (let i = 0; i < ${BRIDGE_CALLS}; i++) await host.next(); return 1`),
     spin: async () => {
       // `run` rejects when its time limit stops a program.
-      const result = (await spinner.run({ source: "while (true) {}", hostFunctions }).catch(() => ({ status: "stopped" }))) as { status: string };
+      const result = (await spinner
+        .run({ source: "while (true) {}", hostFunctions })
+        .catch(() => ({ status: "stopped" }))) as { status: string };
       if (result.status === "completed") throw new Error("run: spin completed");
     },
     cold: "run",
@@ -177,7 +189,9 @@ function isolatedVmContextEngine(ivm: IsolatedVm): Engine {
   let counter = 0;
   const next = new ivm.Reference(async () => ++counter);
   const echo = new ivm.Reference(async (value: unknown) => value);
-  const withContext = async <T>(use: (context: Awaited<ReturnType<typeof isolate.createContext>>) => Promise<T>): Promise<T> => {
+  const withContext = async <T>(
+    use: (context: Awaited<ReturnType<typeof isolate.createContext>>) => Promise<T>,
+  ): Promise<T> => {
     const context = await isolate.createContext();
     try {
       return await use(context);
@@ -235,7 +249,10 @@ function nodeVmEngine(): Engine {
     name: "node:vm, a context per run (reference, not a sandbox)",
     once: async () => vm.runInNewContext("1 + 1"),
     onceWithCall: async () => vm.runInNewContext("(async () => (await echo({ id: 1, tags: ['a'] })).id)()", { echo }),
-    bridge: async () => vm.runInNewContext(`(async () => { for (let i = 0; i < ${BRIDGE_CALLS}; i++) await next(); return 1 })()`, { next }),
+    bridge: async () =>
+      vm.runInNewContext(`(async () => { for (let i = 0; i < ${BRIDGE_CALLS}; i++) await next(); return 1 })()`, {
+        next,
+      }),
     spin: async () => {
       try {
         vm.runInNewContext("while (true) {}", {}, { timeout: SPIN_MS });
@@ -288,7 +305,9 @@ export async function run(): Promise<string> {
       await measure();
     } catch (error) {
       failed.add(index);
-      notes.push(`- ${engines[index]?.name}: measurement failed: ${error instanceof Error ? error.message : String(error)}`);
+      notes.push(
+        `- ${engines[index]?.name}: measurement failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   };
   // Warm-up: JIT tiers, modules and workers ready.
@@ -307,7 +326,8 @@ export async function run(): Promise<string> {
       await attempt(index, async () => {
         if (engine.once) into.warm.push(...(await timeRepeatedly(engine.once, WARM_SLICE_MS, 20)));
         if (engine.onceWithCall) into.warmCall.push(...(await timeRepeatedly(engine.onceWithCall, WARM_SLICE_MS, 20)));
-        if (engine.bridge) into.bridge.push(...(await timeRepeatedly(engine.bridge, 0, 1)).map((ms) => ms / BRIDGE_CALLS));
+        if (engine.bridge)
+          into.bridge.push(...(await timeRepeatedly(engine.bridge, 0, 1)).map((ms) => ms / BRIDGE_CALLS));
       });
     }
   }
@@ -318,7 +338,8 @@ export async function run(): Promise<string> {
       if (into.warm.length > 0) row.warm = median(into.warm);
       if (into.warmCall.length > 0) row.warmCall = median(into.warmCall);
       if (into.bridge.length > 0) row.bridge = median(into.bridge);
-      if (into.bridge.length > 0) bridgeRounds.push(`${engine.name}: ${into.bridge.map((ms) => (ms * 1000).toFixed(1)).join(", ")}`);
+      if (into.bridge.length > 0)
+        bridgeRounds.push(`${engine.name}: ${into.bridge.map((ms) => (ms * 1000).toFixed(1)).join(", ")}`);
     }
     await attempt(index, async () => {
       if (engine.spin) row.stall = await sampleStall(engine.spin);
@@ -348,7 +369,9 @@ export async function run(): Promise<string> {
     "Targets: warm <= 0.5 ms in-process and <= 1 ms through the worker; bridge <= 30 µs per call in-process; >= 10× faster per execution than an isolated-vm context per run.",
   ];
   const floor = rows.find((row) => row.name.startsWith("QuickJS floor"))?.warm;
-  const ivmContext = rows.find((row) => row.name.includes("a context per run") && row.name.startsWith("isolated-vm"))?.warm;
+  const ivmContext = rows.find(
+    (row) => row.name.includes("a context per run") && row.name.startsWith("isolated-vm"),
+  )?.warm;
   if (floor !== undefined && ivmContext !== undefined) {
     lines.push(
       "",
@@ -357,7 +380,12 @@ export async function run(): Promise<string> {
         "every run a fresh QuickJS context (the contract: runs share nothing) can reach the 10× target.",
     );
   }
-  lines.push("", "Bridge per call in each round (µs), to show the spread on this shared machine:", "", ...bridgeRounds.map((line) => `- ${line}`));
+  lines.push(
+    "",
+    "Bridge per call in each round (µs), to show the spread on this shared machine:",
+    "",
+    ...bridgeRounds.map((line) => `- ${line}`),
+  );
   if (notes.length > 0) lines.push("", "Notes:", ...notes);
   return lines.join("\n");
 }

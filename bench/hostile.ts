@@ -60,13 +60,17 @@ async function stalls(): Promise<string> {
   const control = watchEventLoop();
   await executor.run({ program: "const t = Date.now(); while (Date.now() < t + 1000) {}", bindings });
   const seen = control.stop();
-  rows.push(`| control: a program spinning 1 s in its worker | ${seen.largestGapMs.toFixed(0)} | ${seen.largestBusyGapMs.toFixed(1)} | completed |`);
+  rows.push(
+    `| control: a program spinning 1 s in its worker | ${seen.largestGapMs.toFixed(0)} | ${seen.largestBusyGapMs.toFixed(1)} | completed |`,
+  );
   for (const entry of STALL_CLASSES) {
     const monitor = watchEventLoop();
     const result = await executor.run({ program: entry.program, bindings });
     const gap = monitor.stop();
     const outcome = result.error ? `${result.error.kind}: ${result.error.message.slice(0, 70)}…` : "completed";
-    rows.push(`| ${entry.name} | ${gap.largestGapMs.toFixed(0)} | ${gap.largestBusyGapMs.toFixed(1)} | ${outcome.replaceAll("|", "\\|")} |`);
+    rows.push(
+      `| ${entry.name} | ${gap.largestGapMs.toFixed(0)} | ${gap.largestBusyGapMs.toFixed(1)} | ${outcome.replaceAll("|", "\\|")} |`,
+    );
   }
   await executor.dispose();
   return [

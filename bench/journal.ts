@@ -30,7 +30,9 @@ const RESUME_SAMPLES = 3;
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 /** Counts round trips and statements sent through a client. */
@@ -71,7 +73,8 @@ const svc: Connector = {
   },
 };
 
-const LOOP = (calls: number, tail = "") => `async () => { let sum = 0; for (let i = 0; i < ${calls}; i++) sum += await svc.inc({ i }); ${tail} return sum; }`;
+const LOOP = (calls: number, tail = "") =>
+  `async () => { let sum = 0; for (let i = 0; i < ${calls}; i++) sum += await svc.inc({ i }); ${tail} return sum; }`;
 
 function freshDatabase(): { path: string; cleanup: () => void } {
   const folder = mkdtempSync(join(tmpdir(), "codemode-bench-"));
@@ -88,8 +91,10 @@ async function withoutJournal(executor: Executor): Promise<number> {
 
 /** The two ways a `file:` database is reached: the runtime's own embedded driver (what `store: "file:…"` opens) or an `@libsql/client` Client handed in. */
 const DRIVERS = {
-  "embedded (default for `file:` URLs)": (path: string): Client | LocalSqliteClient => new LocalSqliteClient(path, { timeout: 10_000 }),
-  "`@libsql/client` Client passed as `store`": (path: string): Client | LocalSqliteClient => createClient({ url: `file:${path}`, timeout: 10_000, concurrency: 1 }),
+  "embedded (default for `file:` URLs)": (path: string): Client | LocalSqliteClient =>
+    new LocalSqliteClient(path, { timeout: 10_000 }),
+  "`@libsql/client` Client passed as `store`": (path: string): Client | LocalSqliteClient =>
+    createClient({ url: `file:${path}`, timeout: 10_000, concurrency: 1 }),
 };
 
 async function overheadRows(): Promise<{ rows: string[]; perCall: { statements: number; roundTrips: number } }> {
@@ -114,11 +119,16 @@ async function overheadRows(): Promise<{ rows: string[]; perCall: { statements: 
         const out = await runtime.execute({ code: LOOP(CALLS) });
         journaled.push(performance.now() - started);
         if (out.status !== "completed") throw new Error(JSON.stringify(out));
-        perCall = { statements: (counts.statements - before.statements) / CALLS, roundTrips: (counts.roundTrips - before.roundTrips) / CALLS };
+        perCall = {
+          statements: (counts.statements - before.statements) / CALLS,
+          roundTrips: (counts.roundTrips - before.roundTrips) / CALLS,
+        };
       }
       const a = median(plain);
       const b = median(journaled);
-      rows.push(`| ${isolation} | ${driver} | ${a.toFixed(1)} | ${b.toFixed(1)} | ${(b / a).toFixed(2)}x | ${(((b - a) / CALLS) * 1000).toFixed(1)} |`);
+      rows.push(
+        `| ${isolation} | ${driver} | ${a.toFixed(1)} | ${b.toFixed(1)} | ${(b / a).toFixed(2)}x | ${(((b - a) / CALLS) * 1000).toFixed(1)} |`,
+      );
       await runtime.close();
       await executor.dispose();
       client.close();
@@ -151,7 +161,9 @@ async function resumeRows(): Promise<string[]> {
       statements = counts.statements - before.statements;
     }
     const time = median(times);
-    rows.push(`| ${size.toLocaleString("en-US")} | ${time.toFixed(1)} | ${((time / size) * 1000).toFixed(1)} | ${trips} | ${statements} |`);
+    rows.push(
+      `| ${size.toLocaleString("en-US")} | ${time.toFixed(1)} | ${((time / size) * 1000).toFixed(1)} | ${trips} | ${statements} |`,
+    );
     await runtime.close();
     client.close();
     database.cleanup();

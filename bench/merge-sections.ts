@@ -17,4 +17,3 @@ export function mergeSections(previous: string, fresh: string[], note: string): 
   }
   return `${head.trimEnd()}\n\n${[...byTitle.values()].join("\n\n")}\n`;
 }
-

@@ -65,7 +65,10 @@ async function measure(label: string, text: string, baseUrl: string | undefined)
 export async function run(): Promise<string> {
   const require = createRequire(import.meta.url);
   const github = readFileSync(require.resolve("@octokit/openapi/generated/api.github.com.json"), "utf8");
-  const tracker = readFileSync(new URL("../test/connectors/openapi/fixtures/issue-tracker.yaml", import.meta.url), "utf8");
+  const tracker = readFileSync(
+    new URL("../test/connectors/openapi/fixtures/issue-tracker.yaml", import.meta.url),
+    "utf8",
+  );
   const rows = [
     await measure("issue tracker (YAML, 3.0)", tracker, "https://tracker.example/api"),
     await measure("GitHub REST (`@octokit/openapi` api.github.com.json, 3.0)", github, undefined),

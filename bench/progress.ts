@@ -25,7 +25,9 @@ function median(values: number[]): number {
 
 async function once(progress: boolean, directory: string, executor: QuickJSExecutor, index: number) {
   const runtime = createCodemodeRuntime({
-    tools: { inc: tool({ description: "n + 1", inputSchema: z.object({ n: z.number() }), execute: async ({ n }) => n + 1 }) },
+    tools: {
+      inc: tool({ description: "n + 1", inputSchema: z.object({ n: z.number() }), execute: async ({ n }) => n + 1 }),
+    },
     store: `file:${path.join(directory, `bench-${progress}-${index}.db`)}`,
     executor,
   });
@@ -45,7 +47,8 @@ async function once(progress: boolean, directory: string, executor: QuickJSExecu
   }
   const ms = performance.now() - started;
   await runtime.close();
-  if ((final as { status?: string }).status !== "completed") throw new Error(`bench run failed: ${JSON.stringify(final).slice(0, 300)}`);
+  if ((final as { status?: string }).status !== "completed")
+    throw new Error(`bench run failed: ${JSON.stringify(final).slice(0, 300)}`);
   return { ms, snapshots, largest };
 }
 

@@ -47,7 +47,11 @@ export const ROUNDTRIP_PROGRAMS: RoundtripProgram[] = [
   },
 ];
 
-interface Measured { roundTrips: number; ms: number; readsRerun: number }
+interface Measured {
+  roundTrips: number;
+  ms: number;
+  readsRerun: number;
+}
 type Measure = (program: RoundtripProgram, policy: PolicyKey, latencyMs: number) => Promise<Record<Pass, Measured>>;
 
 function cells(measured: Measured | undefined): string[] {
@@ -63,7 +67,9 @@ export async function roundtripRows(latenciesMs: number[], readOnly: boolean, me
       const marked = readOnly ? await measure(program, "readOnly", latencyMs) : undefined;
       for (const pass of program.passes) {
         const rerun = pass === "approval" ? String((marked ?? today)[pass].readsRerun) : "–";
-        rows.push(`| ${program.name} | ${pass} | ${latencyMs} ms | ${[...cells(today[pass]), ...cells(marked?.[pass]), rerun].join(" | ")} |`);
+        rows.push(
+          `| ${program.name} | ${pass} | ${latencyMs} ms | ${[...cells(today[pass]), ...cells(marked?.[pass]), rerun].join(" | ")} |`,
+        );
       }
     }
   }

@@ -91,14 +91,28 @@ function readOnlySupported(): boolean {
   }
 }
 
-interface Measured { roundTrips: number; ms: number; readsRerun: number }
+interface Measured {
+  roundTrips: number;
+  ms: number;
+  readsRerun: number;
+}
 
 /** One sample of one program: fresh database, migrated first, then each pass counted. */
-async function sample(server: HranaServer, executor: QuickJSExecutor, program: RoundtripProgram, policy: PolicyKey, name: string): Promise<Record<Pass, Measured>> {
+async function sample(
+  server: HranaServer,
+  executor: QuickJSExecutor,
+  program: RoundtripProgram,
+  policy: PolicyKey,
+  name: string,
+): Promise<Record<Pass, Measured>> {
   const effects = new Map<string, number>();
   const inner = createClient({ url: server.databaseUrl(name) });
   const { client, roundTrips } = counting(inner);
-  const runtime = createCodemodeRuntime({ store: client, executor, connectors: { shop: connector(shopTools(effects), POLICIES[policy]) } });
+  const runtime = createCodemodeRuntime({
+    store: client,
+    executor,
+    connectors: { shop: connector(shopTools(effects), POLICIES[policy]) },
+  });
   try {
     await runtime.execute({ code: "async () => 0" }); // migrations and first statements out of the count
     const measured: Partial<Record<Pass, Measured>> = {};
@@ -106,13 +120,19 @@ async function sample(server: HranaServer, executor: QuickJSExecutor, program: R
     for (const pass of program.passes) {
       const before = { trips: roundTrips(), pipelines: server.stats.pipelines, reads: effects.get("read") ?? 0 };
       const started = performance.now();
-      const out = pass === "first" ? await runtime.execute({ code: program.code }) : await runtime.approve({ executionId });
+      const out =
+        pass === "first" ? await runtime.execute({ code: program.code }) : await runtime.approve({ executionId });
       const ms = performance.now() - started;
       executionId = out.executionId;
       if (out.status !== program.expect[pass]) throw new Error(`${program.name} ${pass}: ${JSON.stringify(out)}`);
       const trips = roundTrips() - before.trips;
-      if (server.stats.pipelines - before.pipelines !== trips) throw new Error("client and server round-trip counts differ");
-      measured[pass] = { roundTrips: trips, ms, readsRerun: pass === "approval" ? (effects.get("read") ?? 0) - before.reads : 0 };
+      if (server.stats.pipelines - before.pipelines !== trips)
+        throw new Error("client and server round-trip counts differ");
+      measured[pass] = {
+        roundTrips: trips,
+        ms,
+        readsRerun: pass === "approval" ? (effects.get("read") ?? 0) - before.reads : 0,
+      };
     }
     return measured as Record<Pass, Measured>;
   } finally {
@@ -121,10 +141,18 @@ async function sample(server: HranaServer, executor: QuickJSExecutor, program: R
   }
 }
 
-async function measure(server: HranaServer, executor: QuickJSExecutor, program: RoundtripProgram, policy: PolicyKey, latencyMs: number, tag: string): Promise<Record<Pass, Measured>> {
+async function measure(
+  server: HranaServer,
+  executor: QuickJSExecutor,
+  program: RoundtripProgram,
+  policy: PolicyKey,
+  latencyMs: number,
+  tag: string,
+): Promise<Record<Pass, Measured>> {
   server.latencyMs = latencyMs;
   const samples: Array<Record<Pass, Measured>> = [];
-  for (let index = 0; index < SAMPLES; index += 1) samples.push(await sample(server, executor, program, policy, `${tag}-${index}`));
+  for (let index = 0; index < SAMPLES; index += 1)
+    samples.push(await sample(server, executor, program, policy, `${tag}-${index}`));
   const out: Partial<Record<Pass, Measured>> = {};
   for (const pass of program.passes) {
     out[pass] = {
@@ -145,7 +173,8 @@ export async function run(): Promise<string> {
     const readOnly = readOnlySupported();
     let tags = 0;
     const rows = await roundtripRows(LATENCIES_MS, readOnly, (program, policy, latencyMs) =>
-      measure(server, executor, program, policy, latencyMs, `m${++tags}`));
+      measure(server, executor, program, policy, latencyMs, `m${++tags}`),
+    );
     return [
       "## Store round trips (Turso over HTTP)",
       "",
@@ -159,7 +188,9 @@ export async function run(): Promise<string> {
       "| program | pass | latency | round trips (today) | wall (today) | round trips (`readOnly`) | wall (`readOnly`) | reads re-run |",
       "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
       ...rows,
-    ].filter((line, index, all) => !(line === "" && all[index - 1] === "")).join("\n");
+    ]
+      .filter((line, index, all) => !(line === "" && all[index - 1] === ""))
+      .join("\n");
   } finally {
     await executor.dispose();
     await server.close();

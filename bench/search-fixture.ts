@@ -30,21 +30,55 @@ interface Server {
 
 export const SERVERS: Server[] = [
   { name: "filesystem", packageName: "@modelcontextprotocol/server-filesystem", version: "2026.8.31", args: ["<tmp>"] },
-  { name: "github", packageName: "@modelcontextprotocol/server-github", version: "2025.4.8", env: { GITHUB_PERSONAL_ACCESS_TOKEN: "x" } },
   {
-    name: "gitlab", packageName: "@modelcontextprotocol/server-gitlab", version: "2025.4.25",
+    name: "github",
+    packageName: "@modelcontextprotocol/server-github",
+    version: "2025.4.8",
+    env: { GITHUB_PERSONAL_ACCESS_TOKEN: "x" },
+  },
+  {
+    name: "gitlab",
+    packageName: "@modelcontextprotocol/server-gitlab",
+    version: "2025.4.25",
     env: { GITLAB_PERSONAL_ACCESS_TOKEN: "x" },
   },
   {
-    name: "slack", packageName: "@modelcontextprotocol/server-slack", version: "2025.4.25",
+    name: "slack",
+    packageName: "@modelcontextprotocol/server-slack",
+    version: "2025.4.25",
     env: { SLACK_BOT_TOKEN: "x", SLACK_TEAM_ID: "x" },
   },
-  { name: "maps", packageName: "@modelcontextprotocol/server-google-maps", version: "0.6.2", env: { GOOGLE_MAPS_API_KEY: "x" } },
-  { name: "postgres", packageName: "@modelcontextprotocol/server-postgres", version: "0.6.2", args: ["postgresql://127.0.0.1:1/x"] },
+  {
+    name: "maps",
+    packageName: "@modelcontextprotocol/server-google-maps",
+    version: "0.6.2",
+    env: { GOOGLE_MAPS_API_KEY: "x" },
+  },
+  {
+    name: "postgres",
+    packageName: "@modelcontextprotocol/server-postgres",
+    version: "0.6.2",
+    args: ["postgresql://127.0.0.1:1/x"],
+  },
   { name: "browser", packageName: "@modelcontextprotocol/server-puppeteer", version: "2025.5.12" },
-  { name: "everart", packageName: "@modelcontextprotocol/server-everart", version: "0.6.2", env: { EVERART_API_KEY: "x" } },
-  { name: "brave", packageName: "@modelcontextprotocol/server-brave-search", version: "0.6.2", env: { BRAVE_API_KEY: "x" } },
-  { name: "memory", packageName: "@modelcontextprotocol/server-memory", version: "2026.8.31", env: { MEMORY_FILE_PATH: "<tmp>/m.jsonl" } },
+  {
+    name: "everart",
+    packageName: "@modelcontextprotocol/server-everart",
+    version: "0.6.2",
+    env: { EVERART_API_KEY: "x" },
+  },
+  {
+    name: "brave",
+    packageName: "@modelcontextprotocol/server-brave-search",
+    version: "0.6.2",
+    env: { BRAVE_API_KEY: "x" },
+  },
+  {
+    name: "memory",
+    packageName: "@modelcontextprotocol/server-memory",
+    version: "2026.8.31",
+    env: { MEMORY_FILE_PATH: "<tmp>/m.jsonl" },
+  },
   { name: "thinking", packageName: "@modelcontextprotocol/server-sequential-thinking", version: "2026.8.31" },
   { name: "everything", packageName: "@modelcontextprotocol/server-everything", version: "2026.8.31" },
 ];
@@ -60,7 +94,10 @@ async function listTools(server: Server, installDir: string, scratch: string): P
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [join(installDir, "node_modules", server.packageName, "dist", "index.js"), ...(server.args ?? []).map(fill)],
-    env: { PATH: process.env["PATH"] ?? "", ...Object.fromEntries(Object.entries(server.env ?? {}).map(([k, v]) => [k, fill(v)])) },
+    env: {
+      PATH: process.env["PATH"] ?? "",
+      ...Object.fromEntries(Object.entries(server.env ?? {}).map(([k, v]) => [k, fill(v)])),
+    },
     stderr: "ignore",
   });
   const client = new Client({ name: "codemode-search-fixture", version: "1" });
@@ -79,7 +116,8 @@ async function listTools(server: Server, installDir: string, scratch: string): P
 
 async function main(): Promise<void> {
   const installDir = process.argv[2];
-  if (installDir === undefined) throw new Error("usage: node --import tsx bench/search-fixture.ts <dir where the servers are installed>");
+  if (installDir === undefined)
+    throw new Error("usage: node --import tsx bench/search-fixture.ts <dir where the servers are installed>");
   const scratch = mkdtempSync(join(tmpdir(), "codemode-search-fixture-"));
   try {
     const servers = [];

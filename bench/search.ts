@@ -80,8 +80,13 @@ export function mcpConnectors(): Record<string, Connector> {
 }
 
 export async function githubRestConnector(): Promise<Connector> {
-  const path = fileURLToPath(new URL("../node_modules/@octokit/openapi/generated/api.github.com.json", import.meta.url));
-  return openApiConnector({ spec: JSON.parse(readFileSync(path, "utf8")) as object, baseUrl: "https://api.github.com" });
+  const path = fileURLToPath(
+    new URL("../node_modules/@octokit/openapi/generated/api.github.com.json", import.meta.url),
+  );
+  return openApiConnector({
+    spec: JSON.parse(readFileSync(path, "utf8")) as object,
+    baseUrl: "https://api.github.com",
+  });
 }
 
 function ourRanker(connectors: Record<string, Connector>): Ranker {
@@ -92,11 +97,20 @@ function ourRanker(connectors: Record<string, Connector>): Ranker {
 /** Reference: minisearch's defaults (its tokenizer, no stemming, no weights) over the path and the description. */
 function plainBm25(connectors: Record<string, Connector>): Ranker {
   const index = new MiniSearch<{ id: string; name: string; description: string }>({ fields: ["name", "description"] });
-  index.addAll(Object.entries(connectors).flatMap(([namespace, connector]) =>
-    Object.entries(connector.methods).map(([name, method]) => ({
-      id: `${namespace}.${name}`, name: `${namespace} ${name.replace(/[_-]/g, " ")}`, description: method.description ?? "",
-    }))));
-  return (query) => index.search(query).slice(0, 50).map((hit) => String(hit.id));
+  index.addAll(
+    Object.entries(connectors).flatMap(([namespace, connector]) =>
+      Object.entries(connector.methods).map(([name, method]) => ({
+        id: `${namespace}.${name}`,
+        name: `${namespace} ${name.replace(/[_-]/g, " ")}`,
+        description: method.description ?? "",
+      })),
+    ),
+  );
+  return (query) =>
+    index
+      .search(query)
+      .slice(0, 50)
+      .map((hit) => String(hit.id));
 }
 
 interface Scores {
@@ -143,7 +157,10 @@ export async function evaluate(): Promise<Evaluation> {
   };
   const ranks = new Map<string, number[]>();
   for (const [label, byCorpus] of Object.entries(rankers)) {
-    ranks.set(label, queries.map((query) => rankOf(byCorpus[query.corpus]!, query)));
+    ranks.set(
+      label,
+      queries.map((query) => rankOf(byCorpus[query.corpus]!, query)),
+    );
   }
   return { queries, ranks };
 }
@@ -152,7 +169,10 @@ function qualityTable(evaluation: Evaluation): string[] {
   const { queries, ranks } = evaluation;
   const groups: Array<[string, (query: Query) => boolean]> = [
     ["all", () => true],
-    ...["direct", "abbreviation", "verb", "domain"].map((name): [string, (query: Query) => boolean] => [name, (query) => query.queryClass === name]),
+    ...["direct", "abbreviation", "verb", "domain"].map((name): [string, (query: Query) => boolean] => [
+      name,
+      (query) => query.queryClass === name,
+    ]),
     ["MCP servers (98 tools)", (query) => query.corpus === "mcp"],
     ["GitHub REST (1,223 operations)", (query) => query.corpus === "github-rest"],
   ];
@@ -167,15 +187,23 @@ function qualityTable(evaluation: Evaluation): string[] {
       lines.push(`| ${label} | ${split} | ${picked.length} | ${cells(score(picked))} |`);
     }
   }
-  rows.push(...lines, "", "By class and corpus (test half / dev half):", "",
+  rows.push(
+    ...lines,
+    "",
+    "By class and corpus (test half / dev half):",
+    "",
     "| ranker | queries | test recall@1 | test recall@5 | test MRR | dev recall@1 | dev recall@5 | dev MRR |",
-    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+  );
   for (const [label, list] of ranks) {
     for (const [name, keep] of groups) {
-      const half = (split: Split): number[] => list.filter((_, index) => queries[index]!.split === split && keep(queries[index]!));
+      const half = (split: Split): number[] =>
+        list.filter((_, index) => queries[index]!.split === split && keep(queries[index]!));
       const test = half("test");
       const dev = half("dev");
-      rows.push(`| ${label} | ${name} (${test.length} / ${dev.length}) | ${cells(score(test))} | ${cells(score(dev))} |`);
+      rows.push(
+        `| ${label} | ${name} (${test.length} / ${dev.length}) | ${cells(score(test))} | ${cells(score(dev))} |`,
+      );
     }
   }
   return rows;
@@ -223,10 +251,18 @@ function speedRows(): string[] {
     "| methods | build the index | one search (median of 200) | one blended search, 1,536-dim vectors (median of 50) |",
     "| ---: | ---: | ---: | ---: |",
   ];
-  const probes = ["create customer", "list open invoices", "refund an order", "ticket comments", "export report as csv"];
+  const probes = [
+    "create customer",
+    "list open invoices",
+    "refund an order",
+    "ticket comments",
+    "export report as csv",
+  ];
   for (const count of [1_000, 10_000]) {
     const sets = syntheticToolSets(count);
-    const connectors = Object.fromEntries(Object.entries(sets).map(([name, tools]) => [name, resolveConnector(name, tools as unknown as Connector)]));
+    const connectors = Object.fromEntries(
+      Object.entries(sets).map(([name, tools]) => [name, resolveConnector(name, tools as unknown as Connector)]),
+    );
     const started = performance.now();
     const catalog = createCatalog({ connectors, snippets: [] });
     catalog.search("warm up");
@@ -238,7 +274,9 @@ function speedRows(): string[] {
       times.push(performance.now() - begin);
     }
     const blended = blendedSearchMs(catalog, probes, 50);
-    rows.push(`| ${count.toLocaleString("en-US")} | ${build.toFixed(0)} ms | ${median(times).toFixed(2)} ms | ${blended.toFixed(2)} ms |`);
+    rows.push(
+      `| ${count.toLocaleString("en-US")} | ${build.toFixed(0)} ms | ${median(times).toFixed(2)} ms | ${blended.toFixed(2)} ms |`,
+    );
   }
   return rows;
 }

@@ -7,12 +7,48 @@
 import { jsonSchema, type ToolSet } from "@ai-sdk/provider-utils";
 
 const SERVICES = [
-  "crm", "billing", "support", "inventory", "shipping", "analytics", "calendar", "storage", "hr", "marketing",
-  "payments", "identity", "search", "messaging", "projects", "wiki", "monitoring", "deploy", "catalog", "orders",
+  "crm",
+  "billing",
+  "support",
+  "inventory",
+  "shipping",
+  "analytics",
+  "calendar",
+  "storage",
+  "hr",
+  "marketing",
+  "payments",
+  "identity",
+  "search",
+  "messaging",
+  "projects",
+  "wiki",
+  "monitoring",
+  "deploy",
+  "catalog",
+  "orders",
 ];
 const RESOURCES = [
-  "customer", "invoice", "ticket", "product", "shipment", "report", "event", "file", "employee", "campaign",
-  "refund", "user", "index", "message", "task", "page", "alert", "release", "category", "order",
+  "customer",
+  "invoice",
+  "ticket",
+  "product",
+  "shipment",
+  "report",
+  "event",
+  "file",
+  "employee",
+  "campaign",
+  "refund",
+  "user",
+  "index",
+  "message",
+  "task",
+  "page",
+  "alert",
+  "release",
+  "category",
+  "order",
 ];
 const VERBS = ["list", "get", "create", "update", "delete", "search", "archive", "export", "assign", "comment"];
 
@@ -21,7 +57,10 @@ function article(word: string): string {
 }
 
 function toolSchema(verb: string, resource: string, index: number): Record<string, unknown> {
-  const idProperty = { type: "string", description: `The unique identifier of the ${resource}, e.g. "${resource.slice(0, 3)}_123".` };
+  const idProperty = {
+    type: "string",
+    description: `The unique identifier of the ${resource}, e.g. "${resource.slice(0, 3)}_123".`,
+  };
   const properties: Record<string, unknown> = {};
   const required: string[] = [];
   if (["get", "update", "delete", "archive", "assign", "comment"].includes(verb)) {
@@ -33,16 +72,34 @@ function toolSchema(verb: string, resource: string, index: number): Record<strin
       properties["query"] = { type: "string", description: `Free-text query matched against ${resource} fields.` };
       required.push("query");
     }
-    properties["limit"] = { type: "integer", minimum: 1, maximum: 100, default: 20, description: "Maximum number of results to return." };
+    properties["limit"] = {
+      type: "integer",
+      minimum: 1,
+      maximum: 100,
+      default: 20,
+      description: "Maximum number of results to return.",
+    };
     properties["cursor"] = { type: "string", description: "Pagination cursor returned by a previous call." };
-    properties["status"] = { type: "string", enum: ["active", "archived", "draft"], description: `Only ${resource}s with this status.` };
-    properties["created_after"] = { type: "string", format: "date-time", description: "Only items created after this instant (ISO 8601)." };
+    properties["status"] = {
+      type: "string",
+      enum: ["active", "archived", "draft"],
+      description: `Only ${resource}s with this status.`,
+    };
+    properties["created_after"] = {
+      type: "string",
+      format: "date-time",
+      description: "Only items created after this instant (ISO 8601).",
+    };
   }
   if (verb === "create" || verb === "update") {
     properties["name"] = { type: "string", description: `Display name of the ${resource}.` };
     properties["description"] = { type: "string", description: `Longer description of the ${resource}.` };
     properties["tags"] = { type: "array", items: { type: "string" }, description: "Labels used for filtering." };
-    properties["metadata"] = { type: "object", additionalProperties: { type: "string" }, description: "Key-value pairs stored with the object." };
+    properties["metadata"] = {
+      type: "object",
+      additionalProperties: { type: "string" },
+      description: "Key-value pairs stored with the object.",
+    };
     properties["owner"] = {
       type: "object",
       description: "Who is responsible.",
@@ -60,7 +117,8 @@ function toolSchema(verb: string, resource: string, index: number): Record<strin
     properties["visibility"] = { type: "string", enum: ["internal", "public"], default: "internal" };
     required.push("body");
   }
-  if (verb === "export") properties["format"] = { type: "string", enum: ["csv", "json", "xlsx"], description: "File format." };
+  if (verb === "export")
+    properties["format"] = { type: "string", enum: ["csv", "json", "xlsx"], description: "File format." };
   if (index % 3 === 0) properties["dry_run"] = { type: "boolean", description: "Validate only; change nothing." };
   return { type: "object", properties, required, additionalProperties: false };
 }

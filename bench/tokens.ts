@@ -51,7 +51,12 @@ function directTokens(connectors: Record<string, Connector>, flatten: boolean): 
 /** Tokens of the codemode tool as sent: its definition with the generated description. */
 function codemodeToolTokens(connectors: Record<string, Connector>): number {
   const description = buildToolDescription({ connectors });
-  return countTokens(JSON.stringify({ type: "function", function: { name: "codemode", description, parameters: CODEMODE_INPUT_JSON_SCHEMA } }));
+  return countTokens(
+    JSON.stringify({
+      type: "function",
+      function: { name: "codemode", description, parameters: CODEMODE_INPUT_JSON_SCHEMA },
+    }),
+  );
 }
 
 /**
@@ -59,7 +64,10 @@ function codemodeToolTokens(connectors: Record<string, Connector>): number {
  * search (default limit) and one describe of the top hit; and the cost of
  * describing one more method (a task that needs a second method pays it once more).
  */
-function discoveryTokens(connectors: Record<string, Connector>, query: string): { discovery: number; extraMethod: number } {
+function discoveryTokens(
+  connectors: Record<string, Connector>,
+  query: string,
+): { discovery: number; extraMethod: number } {
   const catalog = createCatalog({ connectors, snippets: [] });
   const found = catalog.search(query);
   const [first, second] = found.results.map((result) => countTokens(JSON.stringify(catalog.describe(result.path))));
@@ -78,10 +86,18 @@ function measure(label: string, connectors: Record<string, Connector>, query: st
 }
 
 function resolveAll(sets: Record<string, unknown>): Record<string, Connector> {
-  return Object.fromEntries(Object.entries(sets).map(([name, tools]) => [name, resolveConnector(name, tools as Connector)]));
+  return Object.fromEntries(
+    Object.entries(sets).map(([name, tools]) => [name, resolveConnector(name, tools as Connector)]),
+  );
 }
 
-async function mcpRow(label: string, namespace: string, args: string[], query: string, env: Record<string, string> = {}): Promise<Row> {
+async function mcpRow(
+  label: string,
+  namespace: string,
+  args: string[],
+  query: string,
+  env: Record<string, string> = {},
+): Promise<Row> {
   const client = await createMCPClient({
     transport: new Experimental_StdioMCPTransport({
       command: process.execPath,
@@ -115,12 +131,23 @@ export async function run(): Promise<string> {
   const directory = mkdtempSync(join(tmpdir(), "codemode-bench-"));
   try {
     rows.push(
-      await mcpRow("MCP server-memory", "memory", ["node_modules/@modelcontextprotocol/server-memory/dist/index.js"], "add observations to an entity", {
-        MEMORY_FILE_PATH: join(directory, "memory.jsonl"),
-      }),
+      await mcpRow(
+        "MCP server-memory",
+        "memory",
+        ["node_modules/@modelcontextprotocol/server-memory/dist/index.js"],
+        "add observations to an entity",
+        {
+          MEMORY_FILE_PATH: join(directory, "memory.jsonl"),
+        },
+      ),
     );
     rows.push(
-      await mcpRow("MCP server-everything", "everything", ["node_modules/@modelcontextprotocol/server-everything/dist/index.js", "stdio"], "sum two numbers"),
+      await mcpRow(
+        "MCP server-everything",
+        "everything",
+        ["node_modules/@modelcontextprotocol/server-everything/dist/index.js", "stdio"],
+        "sum two numbers",
+      ),
     );
   } finally {
     rmSync(directory, { recursive: true, force: true });
@@ -131,7 +158,7 @@ export async function run(): Promise<string> {
     "Direct: every tool's name, description and JSON Schema as OpenAI-style function definitions (compact JSON).",
     "Codemode: the `codemode` tool definition (generated description + `{ code }` schema) plus a typical discovery round",
     "for one method (one `codemode.search` result list at the default limit, one `codemode.describe` of the top hit), as JSON.",
-    "`+1 method`: one more `describe`, paid once per additional method a task needs. `inlineTypes: \"auto\"`.",
+    '`+1 method`: one more `describe`, paid once per additional method a task needs. `inlineTypes: "auto"`.',
     "",
     "| catalog | tools | direct | codemode tool | + discovery | codemode total | saved | +1 method | saved with 2 methods |",
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|",

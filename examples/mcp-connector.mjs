@@ -20,7 +20,10 @@ const client = await createMCPClient({
   }),
 });
 const runtime = createCodemodeRuntime({ store: ":memory:", connectors: { memory: await client.tools() } });
-show("search", (await runtime.search("create entities")).results.slice(0, 3).map((hit) => hit.path));
+show(
+  "search",
+  (await runtime.search("create entities")).results.slice(0, 3).map((hit) => hit.path),
+);
 const output = await runtime.execute({
   code: `async () => {
     await memory.create_entities({ entities: [{ name: "ada", entityType: "person", observations: ["likes tea"] }] });

@@ -20,7 +20,10 @@ show(
     inputSchema: { type: "object", properties: { chargeId: { type: "string" } } },
   }),
 );
-show("search", (await runtime.search("charge euros")).results.map((hit) => `${hit.kind}:${hit.path}`));
+show(
+  "search",
+  (await runtime.search("charge euros")).results.map((hit) => `${hit.kind}:${hit.path}`),
+);
 const reuse = await runtime.execute({
   code: `async () => {
     const a = await codemode.run("charge_in_euros", { chargeId: "ch_7" });
@@ -29,5 +32,8 @@ const reuse = await runtime.execute({
   }`,
 });
 show("reuse", reuse);
-show("snippets", (await runtime.snippets()).map((snippet) => snippet.name));
+show(
+  "snippets",
+  (await runtime.snippets()).map((snippet) => snippet.name),
+);
 await runtime.close();

@@ -26,7 +26,12 @@ export { connector } from "./connectors/connector.js";
 export type { ConnectorOptions, MethodPolicy } from "./connectors/connector.js";
 export type { ConnectorToolExecutionOptions } from "./connectors/tool-set-connector.js";
 export { OUTBOUND_CONNECTOR, OUTBOUND_MAX_REDIRECTS, OUTBOUND_METHOD } from "./connectors/outbound-fetch.js";
-export type { OutboundFetchOptions, OutboundRequest, OutboundRequestInfo, OutboundResponse } from "./connectors/outbound-fetch.js";
+export type {
+  OutboundFetchOptions,
+  OutboundRequest,
+  OutboundRequestInfo,
+  OutboundResponse,
+} from "./connectors/outbound-fetch.js";
 export { createCodemodeRuntime } from "./ai/create-codemode-runtime.js";
 export type { CodemodeRuntime, CodemodeRuntimeOptions } from "./ai/create-codemode-runtime.js";
 export type { CodemodeSearchOptions } from "./ai/search-options.js";

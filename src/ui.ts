@@ -11,7 +11,12 @@ export { codemodeApprovalTransform, DEFAULT_CODEMODE_TOOL_NAME } from "./ai/ui/c
 export type { CreateCodemodeChatStreamOptions } from "./ai/ui/create-codemode-chat-stream.js";
 export { createCodemodeChatStream } from "./ai/ui/create-codemode-chat-stream.js";
 export { hasPausedCodemode } from "./ai/ui/has-paused-codemode.js";
-export { encodeCodemodeDecisions, MAX_DECISIONS, MAX_DECISIONS_CHARS, parseCodemodeDecisions } from "./ai/ui/codemode-decisions.js";
+export {
+  encodeCodemodeDecisions,
+  MAX_DECISIONS,
+  MAX_DECISIONS_CHARS,
+  parseCodemodeDecisions,
+} from "./ai/ui/codemode-decisions.js";
 export type { CodemodeProgress, CodemodeProgressCall } from "./ai/codemode-progress.js";
 export { isCodemodeProgress } from "./ai/codemode-progress.js";
 export type { CallProgressState } from "./runtime/progress-events.js";

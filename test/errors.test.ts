@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import {
-  CodecError, CodemodeError, CorruptRecordError, InvalidArgumentError, InvalidOptionError, McpToolError, OpenApiResponseError,
+  CodecError,
+  CodemodeError,
+  CorruptRecordError,
+  InvalidArgumentError,
+  InvalidOptionError,
+  McpToolError,
+  OpenApiResponseError,
   StoreError,
 } from "../src/index.js";
 
@@ -17,12 +23,20 @@ describe("errors", () => {
   it("every error class the package exports extends CodemodeError with its own code and isInstance", () => {
     const errors = [
       [new InvalidOptionError({ path: "name", message: "must be a string" }), InvalidOptionError, "invalid-option"],
-      [new InvalidArgumentError({ argument: "pruneExecutions(keep)", message: "keep must be ≥ 0" }), InvalidArgumentError, "invalid-argument"],
+      [
+        new InvalidArgumentError({ argument: "pruneExecutions(keep)", message: "keep must be ≥ 0" }),
+        InvalidArgumentError,
+        "invalid-argument",
+      ],
       [new StoreError({ message: "disk full" }), StoreError, "store"],
       [new CorruptRecordError("bad row"), CorruptRecordError, "corrupt-record"],
       [new CodecError({ path: "value", message: "functions cannot cross" }), CodecError, "codec"],
       [new McpToolError("no such entity"), McpToolError, "mcp-tool"],
-      [new OpenApiResponseError({ operation: "GET /x", status: 404, statusText: "Not Found", excerpt: "" }), OpenApiResponseError, "openapi-response"],
+      [
+        new OpenApiResponseError({ operation: "GET /x", status: 404, statusText: "Not Found", excerpt: "" }),
+        OpenApiResponseError,
+        "openapi-response",
+      ],
     ] as const;
     const codes = new Set<string>();
     for (const [error, type, code] of errors) {

@@ -12,7 +12,7 @@ export type IsolatedVm = typeof IsolatedVmModule;
 export type RunPackage = typeof RunModule;
 
 function reason(error: unknown): string {
-  return error instanceof Error ? error.message.split("\n")[0] ?? error.message : String(error);
+  return error instanceof Error ? (error.message.split("\n")[0] ?? error.message) : String(error);
 }
 
 /** isolated-vm, or why it could not be loaded. */

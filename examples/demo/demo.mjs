@@ -66,7 +66,11 @@ for (const action of pending) {
 }
 writeFileSync(
   SESSION_FILE,
-  JSON.stringify({ executionId, toolCallId: paused.toolCallId, messages: [{ role: "user", content: DEMO_PROMPT }, ...result.responseMessages] }),
+  JSON.stringify({
+    executionId,
+    toolCallId: paused.toolCallId,
+    messages: [{ role: "user", content: DEMO_PROMPT }, ...result.responseMessages],
+  }),
 );
 await demo.close();
 step(`this invocation ends; execution ${bold(executionId)} is paused in the database`);
@@ -74,7 +78,9 @@ step(`this invocation ends; execution ${bold(executionId)} is paused in the data
 let decision = flags.has("--reject") ? "reject" : "approve";
 if (flags.has("--interactive")) {
   const rl = createInterface({ input: process.stdin, output: process.stdout });
-  const reply = await rl.question(bold(`Approve ${pending.map((a) => `${a.connector}.${a.method}`).join(", ")}? [y/n] `));
+  const reply = await rl.question(
+    bold(`Approve ${pending.map((a) => `${a.connector}.${a.method}`).join(", ")}? [y/n] `),
+  );
   rl.close();
   decision = /^y(es)?$/i.test(reply.trim()) ? "approve" : "reject";
 }

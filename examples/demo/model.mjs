@@ -64,20 +64,33 @@ export function scriptedModel() {
       const code = [DISCOVER, DESCRIBE, ACT][toolResults];
       if (code !== undefined) {
         return {
-          content: [{ type: "tool-call", toolCallId: `call_${toolResults + 1}`, toolName: "codemode", input: JSON.stringify({ code }) }],
+          content: [
+            {
+              type: "tool-call",
+              toolCallId: `call_${toolResults + 1}`,
+              toolName: "codemode",
+              input: JSON.stringify({ code }),
+            },
+          ],
           finishReason: { unified: "tool-calls", raw: "tool_calls" },
           usage,
           warnings: [],
         };
       }
-      return { content: [{ type: "text", text: answer(lastCodemodeOutput(prompt)) }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] };
+      return {
+        content: [{ type: "text", text: answer(lastCodemodeOutput(prompt)) }],
+        finishReason: { unified: "stop", raw: "stop" },
+        usage,
+        warnings: [],
+      };
     },
   });
 }
 
 /** The real model when OPENAI_API_KEY is set, else the scripted one. */
 export async function demoModel() {
-  if (!process.env.OPENAI_API_KEY) return { model: scriptedModel(), label: "scripted mock model (set OPENAI_API_KEY for a real one)" };
+  if (!process.env.OPENAI_API_KEY)
+    return { model: scriptedModel(), label: "scripted mock model (set OPENAI_API_KEY for a real one)" };
   const { openai } = await import("@ai-sdk/openai");
   const id = process.env.OPENAI_MODEL ?? "gpt-5-mini";
   return { model: openai(id), label: `OpenAI ${id}` };

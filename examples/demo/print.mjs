@@ -21,7 +21,9 @@ export function indent(text, prefix = "    ") {
 
 /** Prints rows (arrays of strings) under headers, columns padded to their widest cell. */
 export function table(headers, rows) {
-  const widths = headers.map((header, column) => Math.max(header.length, ...rows.map((row) => String(row[column]).length)));
+  const widths = headers.map((header, column) =>
+    Math.max(header.length, ...rows.map((row) => String(row[column]).length)),
+  );
   const line = (cells) => cells.map((cell, column) => String(cell).padEnd(widths[column])).join("  ");
   console.log(indent(bold(line(headers))));
   console.log(indent(widths.map((width) => "─".repeat(width)).join("  ")));

@@ -15,7 +15,9 @@ step(`process ${process.pid}: a new runtime on the same database`);
 const demo = await openDemo({ reset: false });
 const { runtime } = demo;
 for (const action of await runtime.pending(executionId)) {
-  console.log(yellow(`    pending #${action.seq}: ${action.connector}.${action.method}(${JSON.stringify(action.args)})`));
+  console.log(
+    yellow(`    pending #${action.seq}: ${action.connector}.${action.method}(${JSON.stringify(action.args)})`),
+  );
 }
 
 let output;
@@ -27,7 +29,12 @@ if (decision === "approve") {
   const rejected = await runtime.reject({ executionId, reason: "Not now." });
   output =
     rejected.status === "rejected"
-      ? { status: "error", executionId, kind: "rejected", error: "A human rejected the pending call; the program was stopped and nothing else ran." }
+      ? {
+          status: "error",
+          executionId,
+          kind: "rejected",
+          error: "A human rejected the pending call; the program was stopped and nothing else ran.",
+        }
       : rejected;
 }
 if (output.status === "completed") console.log(green("    ✓ completed") + dim(` → ${JSON.stringify(output.result)}`));
@@ -41,7 +48,9 @@ const messages = session.messages.map((message) =>
     : {
         ...message,
         content: message.content.map((part) =>
-          part.type === "tool-result" && part.toolCallId === session.toolCallId ? { ...part, output: { type: "json", value: output } } : part,
+          part.type === "tool-result" && part.toolCallId === session.toolCallId
+            ? { ...part, output: { type: "json", value: output } }
+            : part,
         ),
       },
 );
@@ -53,7 +62,11 @@ console.log(bold(`    ${final.text}`));
 if (rollback) {
   step("rollback → applied calls are walked newest first and each method's revert runs");
   const rolled = await runtime.rollback({ executionId });
-  console.log(rolled.status === "rolled_back" ? green(`    ✓ reverted calls ${rolled.reverted.join(", ")}`) : red(`    ✗ ${rolled.error}`));
+  console.log(
+    rolled.status === "rolled_back"
+      ? green(`    ✓ reverted calls ${rolled.reverted.join(", ")}`)
+      : red(`    ✗ ${rolled.error}`),
+  );
 }
 
 const detail = await runtime.execution(executionId);
@@ -64,7 +77,13 @@ table(
     String(call.seq),
     `${call.connector}.${call.method}`,
     call.status,
-    call.status === "pending" ? "waiting" : call.startedAt === undefined ? "never ran" : call.replayedCount > 0 ? `executed once, replayed ×${call.replayedCount}` : "executed",
+    call.status === "pending"
+      ? "waiting"
+      : call.startedAt === undefined
+        ? "never ran"
+        : call.replayedCount > 0
+          ? `executed once, replayed ×${call.replayedCount}`
+          : "executed",
     call.startedAt !== undefined && call.finishedAt !== undefined ? `${call.finishedAt - call.startedAt} ms` : "—",
   ]),
 );

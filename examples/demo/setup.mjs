@@ -21,7 +21,8 @@ export async function openDemo({ reset }) {
   if (reset) await seedMemory(memory);
   const runtime = createCodemodeRuntime({
     name: "demo",
-    store: process.env.CODEMODE_DATABASE_URL === undefined && process.env.CODEMODE_DEMO_DIR !== undefined ? url : undefined,
+    store:
+      process.env.CODEMODE_DATABASE_URL === undefined && process.env.CODEMODE_DEMO_DIR !== undefined ? url : undefined,
     connectors: { tracker: trackerConnector(db), memory: await memory.tools() },
   });
   if (reset) await runtime.clearHistory();

@@ -62,13 +62,22 @@ export function trackerConnector(db) {
         state: z.enum(["open", "closed"]).optional().describe("Only issues in this state"),
       }),
       outputSchema: z.array(
-        z.object({ id: z.number(), title: z.string(), labels: z.array(z.string()), state: z.string(), assignee: z.string().nullable() }),
+        z.object({
+          id: z.number(),
+          title: z.string(),
+          labels: z.array(z.string()),
+          state: z.string(),
+          assignee: z.string().nullable(),
+        }),
       ),
       execute: async ({ label, state }) => {
         const { rows } = await db.execute("SELECT * FROM demo_issues ORDER BY id");
         return rows
           .map(toIssue)
-          .filter((issue) => (label === undefined || issue.labels.includes(label)) && (state === undefined || issue.state === state))
+          .filter(
+            (issue) =>
+              (label === undefined || issue.labels.includes(label)) && (state === undefined || issue.state === state),
+          )
           .map(({ body, ...issue }) => issue);
       },
     }),
@@ -89,7 +98,10 @@ export function trackerConnector(db) {
                 ON CONFLICT(created_by_key) DO NOTHING`,
           args: [title, body, JSON.stringify(labels), assignee ?? null, idempotencyKey ?? null],
         });
-        const { rows } = await db.execute({ sql: "SELECT id FROM demo_issues WHERE created_by_key = ?", args: [idempotencyKey ?? null] });
+        const { rows } = await db.execute({
+          sql: "SELECT id FROM demo_issues WHERE created_by_key = ?",
+          args: [idempotencyKey ?? null],
+        });
         const id = Number(rows[0]?.id);
         return { id, url: `https://tracker.example/issues/${id}` };
       },

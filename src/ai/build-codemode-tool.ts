@@ -77,7 +77,10 @@ export interface CodemodeToolRuntime {
 function resolveProgress(progress: CodemodeToolOptions["progress"]): ProgressFeedOptions | undefined {
   if (progress === false) return undefined;
   if (progress !== undefined && progress !== true && (typeof progress !== "object" || progress === null)) {
-    throw new InvalidOptionError({ path: "tool.progress", message: "must be true, false or { throttleMs?, maxCalls?, maxLogs? }" });
+    throw new InvalidOptionError({
+      path: "tool.progress",
+      message: "must be true, false or { throttleMs?, maxCalls?, maxLogs? }",
+    });
   }
   const given = typeof progress === "object" ? progress : {};
   assertKnownKeys(given, ["throttleMs", "maxCalls", "maxLogs"], "tool.progress");
@@ -99,7 +102,8 @@ function resolveProgress(progress: CodemodeToolOptions["progress"]): ProgressFee
 export function resolveCodemodeToolOptions(options: CodemodeToolOptions | undefined): ResolvedCodemodeToolOptions {
   const { inlineTypes = "auto", instructions, description, progress, scope } = options ?? {};
   const scopeIssue = scopeProblem(scope);
-  if (scopeIssue !== undefined) throw new InvalidOptionError({ path: "tool.scope", message: scopeIssue.replace(/^scope /, "") });
+  if (scopeIssue !== undefined)
+    throw new InvalidOptionError({ path: "tool.scope", message: scopeIssue.replace(/^scope /, "") });
   if (inlineTypes !== "auto" && typeof inlineTypes !== "boolean") {
     throw new InvalidOptionError({ path: "tool.inlineTypes", message: `must be "auto", true or false` });
   }
@@ -174,7 +178,8 @@ export function buildCodemodeTool({
       // The scope comes from the tool's options only, never from the model's input.
       const input = options.scope === undefined ? { code } : { code, scope: options.scope };
       const progress = options.progress;
-      const run = async (runOptions: ExecuteOptions) => jsonSafeCodemodeOutput(await runtime.execute(input, runOptions));
+      const run = async (runOptions: ExecuteOptions) =>
+        jsonSafeCodemodeOutput(await runtime.execute(input, runOptions));
       if (progress === undefined) return run(executeOptions);
       return streamWithProgress({ run: (onProgress) => run({ ...executeOptions, onProgress }), options: progress });
     },

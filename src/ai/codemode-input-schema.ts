@@ -16,7 +16,9 @@ export const CODEMODE_INPUT_JSON_SCHEMA: JSONSchema7 = {
 };
 
 /** Validates the model's tool input: an object with a string `code`; other fields are dropped. */
-export function validateCodemodeInput(value: unknown): { success: true; value: CodeModeInput } | { success: false; error: Error } {
+export function validateCodemodeInput(
+  value: unknown,
+): { success: true; value: CodeModeInput } | { success: false; error: Error } {
   if (typeof value === "object" && value !== null && typeof (value as { code?: unknown }).code === "string") {
     return { success: true, value: { code: (value as { code: string }).code } };
   }

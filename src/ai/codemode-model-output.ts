@@ -91,11 +91,17 @@ function pendingView(pending: PendingAction[], maxChars: number, executionId: st
  * The model-facing view of a `CodeModeOutput`: only the fields the model needs, within
  * `maxOutputChars`. A cut result becomes a string: the start of its JSON and a marker.
  */
-export function codemodeModelOutput(output: CodeModeOutput, { maxOutputChars = DEFAULT_MAX_OUTPUT_CHARS }: ModelOutputOptions = {}): JSONValue {
+export function codemodeModelOutput(
+  output: CodeModeOutput,
+  { maxOutputChars = DEFAULT_MAX_OUTPUT_CHARS }: ModelOutputOptions = {},
+): JSONValue {
   switch (output.status) {
     case "completed": {
       const result = toModelJson(output.result);
-      const cut = budgeted({ text: jsonText(result), what: "result" }, output.logs, { maxChars: maxOutputChars, executionId: output.executionId });
+      const cut = budgeted({ text: jsonText(result), what: "result" }, output.logs, {
+        maxChars: maxOutputChars,
+        executionId: output.executionId,
+      });
       const view: Record<string, JSONValue> = {
         status: "completed",
         executionId: output.executionId,
@@ -116,7 +122,10 @@ export function codemodeModelOutput(output: CodeModeOutput, { maxOutputChars = D
       };
     }
     case "error": {
-      const cut = budgeted({ text: output.error, what: "error" }, output.logs, { maxChars: maxOutputChars, executionId: output.executionId });
+      const cut = budgeted({ text: output.error, what: "error" }, output.logs, {
+        maxChars: maxOutputChars,
+        executionId: output.executionId,
+      });
       const view: Record<string, JSONValue> = {
         status: "error",
         executionId: output.executionId,

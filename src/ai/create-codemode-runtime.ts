@@ -7,7 +7,10 @@ import { durableRuntimeFromResolved, type DurableRuntime } from "../runtime/dura
 import { isRecord } from "../shared/is-record.js";
 import { resolveRuntimeOptions, type DurableRuntimeOptions } from "../runtime/runtime-options.js";
 import {
-  buildCodemodeTool, resolveCodemodeToolOptions, type CodemodeTool, type CodemodeToolOptions,
+  buildCodemodeTool,
+  resolveCodemodeToolOptions,
+  type CodemodeTool,
+  type CodemodeToolOptions,
 } from "./build-codemode-tool.js";
 import { resolveSearchOptions, type CodemodeSearchOptions } from "./search-options.js";
 
@@ -62,8 +65,13 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions = {}): Cod
   const fetchOrigins = resolved.outbound === undefined ? undefined : describeAllowedOrigins(resolved.outbound.allow);
   return {
     ...runtime,
-    tool: (toolOptions) => buildCodemodeTool({
-      runtime, connectors, options: resolveCodemodeToolOptions(toolOptions), fetchOrigins, maxOutputChars: resolved.maxOutputChars,
-    }),
+    tool: (toolOptions) =>
+      buildCodemodeTool({
+        runtime,
+        connectors,
+        options: resolveCodemodeToolOptions(toolOptions),
+        fetchOrigins,
+        maxOutputChars: resolved.maxOutputChars,
+      }),
   };
 }

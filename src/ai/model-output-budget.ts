@@ -51,7 +51,9 @@ export function cutLogs(logs: readonly string[], budget: number): string[] {
       const room = Math.max(0, budget - used);
       if (room > 1) kept.push(`${line.slice(0, room - 1)}…`);
       const rest = logs.slice(index).reduce((sum, entry) => sum + entry.length, 0) - room;
-      kept.push(`[logs cut for the model: ${chars(logs.length - index)} more line(s), ${chars(rest)} characters not shown. Log less, or log summaries.]`);
+      kept.push(
+        `[logs cut for the model: ${chars(logs.length - index)} more line(s), ${chars(rest)} characters not shown. Log less, or log summaries.]`,
+      );
       return kept;
     }
     kept.push(line);

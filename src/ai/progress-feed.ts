@@ -64,8 +64,14 @@ export class ProgressFeed {
   #timer: unknown;
   #dirty = false;
 
-  constructor({ options, publish, clock = systemClock }: {
-    options: ProgressFeedOptions; publish: (snapshot: CodemodeProgress) => void; clock?: FeedClock;
+  constructor({
+    options,
+    publish,
+    clock = systemClock,
+  }: {
+    options: ProgressFeedOptions;
+    publish: (snapshot: CodemodeProgress) => void;
+    clock?: FeedClock;
   }) {
     this.#options = options;
     this.#publish = publish;
@@ -136,7 +142,11 @@ export class ProgressFeed {
     this.#states.set(event.seq, event.state);
     const kept = this.#calls.get(event.seq);
     const call: CodemodeProgressCall = {
-      seq: event.seq, connector: event.connector, method: event.method, args: kept?.args ?? progressArgs(event.args), state: event.state,
+      seq: event.seq,
+      connector: event.connector,
+      method: event.method,
+      args: kept?.args ?? progressArgs(event.args),
+      state: event.state,
       ...(event.durationMs === undefined ? {} : { durationMs: event.durationMs }),
       ...(event.error === undefined ? {} : { error: event.error }),
     };

@@ -77,9 +77,10 @@ function example(first: string | undefined): string {
 const FETCH_ORIGINS_MAX_CHARS = 160;
 
 function rules(fetchOrigins: string | undefined): string {
-  const reach = fetchOrigins === undefined
-    ? " No fetch, require, process or timers."
-    : `\nfetch(url, init?) works like the web fetch for ${clip(fetchOrigins, FETCH_ORIGINS_MAX_CHARS)} only (sent by the host, recorded; codemode.describe("fetch")). No require, process or timers.`;
+  const reach =
+    fetchOrigins === undefined
+      ? " No fetch, require, process or timers."
+      : `\nfetch(url, init?) works like the web fetch for ${clip(fetchOrigins, FETCH_ORIGINS_MAX_CHARS)} only (sent by the host, recorded; codemode.describe("fetch")). No require, process or timers.`;
   return [
     `codemode.run(name, input) runs a saved snippet; codemode.step(name, fn) records a value once; console.log → logs.${reach}`,
     "Status error: fix the code and retry. paused: a call awaits human approval; tell the user, don't retry or work around it; once approved, it resumes without repeating calls.",
@@ -111,7 +112,9 @@ function namespaceLines(connectors: Record<string, Connector>, budget: number): 
     const reserve = rest > 0 ? 80 : 0;
     if (used + line.length + 1 + reserve > budget) {
       const hidden = names.slice(index);
-      lines.push(`- …and ${hidden.length} more namespaces (${clip(hidden.join(", "), 120)}); find their methods with codemode.search`);
+      lines.push(
+        `- …and ${hidden.length} more namespaces (${clip(hidden.join(", "), 120)}); find their methods with codemode.search`,
+      );
       break;
     }
     lines.push(line);

@@ -5,7 +5,11 @@
  */
 import { isRecord } from "@ai-sdk/provider-utils";
 import {
-  connectorDeclaration, DEFAULT_CONNECTOR_DECLARATION_MAX_CHARS, methodDeclaration, snippetDeclaration, type CatalogSnippet,
+  connectorDeclaration,
+  DEFAULT_CONNECTOR_DECLARATION_MAX_CHARS,
+  methodDeclaration,
+  snippetDeclaration,
+  type CatalogSnippet,
 } from "./declarations.js";
 import { createSearchIndex, summarise, type SearchDocument, type SearchOptions } from "./search-index.js";
 import { embeddingText } from "./search/semantic-blend.js";
@@ -28,7 +32,6 @@ export interface Catalog {
    */
   describe(target: string): DescribeOutput | { error: string };
 }
-
 
 /** Parameter names of a schema: top-level properties and one level below, for search. */
 function parameterNames(schema: unknown): string[] {
@@ -59,9 +62,18 @@ export interface CatalogGlobal {
   params: string[];
 }
 
-function documentsOf(connectors: Record<string, Connector>, snippets: CatalogSnippet[], globals: CatalogGlobal[]): SearchDocument[] {
+function documentsOf(
+  connectors: Record<string, Connector>,
+  snippets: CatalogSnippet[],
+  globals: CatalogGlobal[],
+): SearchDocument[] {
   const documents: SearchDocument[] = globals.map((global) => ({
-    path: global.name, connector: global.name, method: global.name, kind: "method", params: global.params, description: global.description,
+    path: global.name,
+    connector: global.name,
+    method: global.name,
+    kind: "method",
+    params: global.params,
+    description: global.description,
   }));
   for (const [connectorName, connector] of Object.entries(connectors)) {
     // The connector's one-line summary (not its instructions): a weak, cheap signal shared by its methods.
@@ -151,7 +163,8 @@ export function createCatalog({
 
   function build(target: string): DescribeOutput | { error: string } {
     const { namespace, member } = splitTarget(target);
-    const global = member === undefined && !has(namespace) ? globals.find((candidate) => candidate.name === namespace) : undefined;
+    const global =
+      member === undefined && !has(namespace) ? globals.find((candidate) => candidate.name === namespace) : undefined;
     if (global !== undefined) return { path: global.name, kind: "method", types: global.types };
     if (namespace === SNIPPETS_NAMESPACE && member !== undefined && !has(namespace)) {
       const snippet = snippetsByName.get(member);
@@ -161,11 +174,16 @@ export function createCatalog({
     if (!has(namespace)) return notFound(target, `No connector named "${echoed(namespace)}"`);
     const connector = connectors[namespace]!;
     if (member === undefined) {
-      return { path: namespace, kind: "connector", types: connectorDeclaration(namespace, connector, DEFAULT_CONNECTOR_DECLARATION_MAX_CHARS) };
+      return {
+        path: namespace,
+        kind: "connector",
+        types: connectorDeclaration(namespace, connector, DEFAULT_CONNECTOR_DECLARATION_MAX_CHARS),
+      };
     }
     if (!Object.hasOwn(connector.methods, member)) {
       const skipped = connector.skipped?.find((entry) => entry.name === member);
-      if (skipped !== undefined) return { error: `${namespace}.${member} cannot be called from a program: ${skipped.reason}.` };
+      if (skipped !== undefined)
+        return { error: `${namespace}.${member} cannot be called from a program: ${skipped.reason}.` };
       return notFound(target, `No method "${echoed(member)}" in ${namespace}`);
     }
     return {
@@ -180,7 +198,9 @@ export function createCatalog({
     embeddingTexts: () => (texts ??= new Map(documents.map((document) => [document.path, embeddingText(document)]))),
     describe(target) {
       if (typeof target !== "string" || target.trim() === "") {
-        return { error: `describe(target) needs a path such as "${Object.keys(connectors)[0] ?? "github"}" or "connector.method".` };
+        return {
+          error: `describe(target) needs a path such as "${Object.keys(connectors)[0] ?? "github"}" or "connector.method".`,
+        };
       }
       const key = target.trim();
       const cached = cache.get(key);

@@ -27,7 +27,11 @@ export interface ConnectorOptions<TOOLS extends ToolSet = ToolSet> {
 
 /** Every key `connector()` options may have: any other is refused (a misspelt policy must not be ignored). */
 export const CONNECTOR_OPTION_KEYS = [
-  "methods", "description", "instructions", "onPassEnd", "disposeExecution",
+  "methods",
+  "description",
+  "instructions",
+  "onPassEnd",
+  "disposeExecution",
 ] as const satisfies ReadonlyArray<keyof ConnectorOptions>;
 
 const WRAPPED = Symbol.for("ai-codemode.connector.wrapped");
@@ -46,7 +50,10 @@ export function wrappedSource(value: unknown): WrappedSource | undefined {
 
 function checkOptions(options: ConnectorOptions, path: string): void {
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
-    throw new InvalidOptionError({ path: `${path}.options`, message: "must be an object { methods?, description?, instructions?, … }" });
+    throw new InvalidOptionError({
+      path: `${path}.options`,
+      message: "must be an object { methods?, description?, instructions?, … }",
+    });
   }
   assertKnownKeys(options, CONNECTOR_OPTION_KEYS, path);
   for (const key of ["description", "instructions"] as const) {
@@ -67,18 +74,27 @@ function checkOptions(options: ConnectorOptions, path: string): void {
     const at = `${path}.methods.${name}`;
     if (policy === undefined) continue;
     if (typeof policy !== "object" || policy === null || Array.isArray(policy)) {
-      throw new InvalidOptionError({ path: at, message: "must be an object { replay?, revert?, requiresApproval?, readOnly? }" });
+      throw new InvalidOptionError({
+        path: at,
+        message: "must be an object { replay?, revert?, requiresApproval?, readOnly? }",
+      });
     }
     assertKnownKeys(policy, METHOD_POLICY_KEYS, at);
     if (policy.replay !== undefined && policy.replay !== "record" && policy.replay !== "reexecute") {
       throw new InvalidOptionError({ path: `${at}.replay`, message: `must be "record" or "reexecute"` });
     }
     if (policy.revert !== undefined && typeof policy.revert !== "function") {
-      throw new InvalidOptionError({ path: `${at}.revert`, message: "must be a function (args, result, context) => unknown" });
+      throw new InvalidOptionError({
+        path: `${at}.revert`,
+        message: "must be a function (args, result, context) => unknown",
+      });
     }
     const approval = policy.requiresApproval;
     if (approval !== undefined && typeof approval !== "boolean" && typeof approval !== "function") {
-      throw new InvalidOptionError({ path: `${at}.requiresApproval`, message: "must be a boolean or a function of the arguments" });
+      throw new InvalidOptionError({
+        path: `${at}.requiresApproval`,
+        message: "must be a boolean or a function of the arguments",
+      });
     }
     if (policy.readOnly !== undefined && typeof policy.readOnly !== "boolean") {
       throw new InvalidOptionError({ path: `${at}.readOnly`, message: "must be a boolean" });
@@ -121,7 +137,12 @@ export function connector<TOOLS extends ToolSet>(tools: TOOLS, options: Connecto
 }
 
 /** Builds the connector for `name` from a tool set and `connector()` options. */
-export function buildConnector(name: string, tools: Record<string, unknown>, options: ConnectorOptions, path: string): Connector {
+export function buildConnector(
+  name: string,
+  tools: Record<string, unknown>,
+  options: ConnectorOptions,
+  path: string,
+): Connector {
   const methods = (options.methods ?? {}) as Record<string, MethodPolicy>;
   const built = toolSetToConnector({ name, tools, path, methods });
   if (options.description !== undefined) built.description = options.description;

@@ -19,7 +19,6 @@ export interface CatalogSnippet {
   connectors: string[];
 }
 
-
 /** Whether an input of this schema may be omitted (an object schema with nothing required). */
 function inputIsOptional(schema: unknown): boolean {
   if (schema === undefined) return true;
@@ -33,8 +32,10 @@ function inputIsOptional(schema: unknown): boolean {
 function methodDocLines(method: ConnectorMethod): string[] {
   const lines: string[] = [];
   if (method.description !== undefined) lines.push(method.description);
-  if (method.requiresApproval === true) lines.push("Requires human approval: the run pauses (status \"paused\") until approved.");
-  else if (typeof method.requiresApproval === "function") lines.push("May require human approval, depending on the input: the run then pauses.");
+  if (method.requiresApproval === true)
+    lines.push('Requires human approval: the run pauses (status "paused") until approved.');
+  else if (typeof method.requiresApproval === "function")
+    lines.push("May require human approval, depending on the input: the run then pauses.");
   return lines;
 }
 
@@ -47,9 +48,21 @@ export function inputTypeOf(schema: JSONSchema7): string {
 }
 
 /** The member line(s) of one method inside `declare const name: { ... }`. */
-function methodMember(emitter: TypeScriptEmitter, methodName: string, method: ConnectorMethod, indent: string, prefix: string): string {
-  const input = method.inputSchema === undefined ? "unknown" : emitter.typeOf(method.inputSchema, { namePrefix: `${prefix}`, indent });
-  const output = method.outputSchema === undefined ? "unknown" : emitter.typeOf(method.outputSchema, { namePrefix: `${prefix}Output`, indent });
+function methodMember(
+  emitter: TypeScriptEmitter,
+  methodName: string,
+  method: ConnectorMethod,
+  indent: string,
+  prefix: string,
+): string {
+  const input =
+    method.inputSchema === undefined
+      ? "unknown"
+      : emitter.typeOf(method.inputSchema, { namePrefix: `${prefix}`, indent });
+  const output =
+    method.outputSchema === undefined
+      ? "unknown"
+      : emitter.typeOf(method.outputSchema, { namePrefix: `${prefix}Output`, indent });
   const parameter = `input${inputIsOptional(method.inputSchema) ? "?" : ""}: ${input}`;
   return `${jsDoc(methodDocLines(method), indent)}${indent}${propertyKey(methodName)}(${parameter}): Promise<${output}>;`;
 }
@@ -111,7 +124,11 @@ function compactDeclaration(name: string, connector: Connector, maxChars: number
  * `$ref`s first; `undefined` as soon as it would exceed `maxChars` (building
  * stops there, so a huge connector costs little).
  */
-export function fullConnectorDeclaration(name: string, connector: Connector, maxChars = Number.POSITIVE_INFINITY): string | undefined {
+export function fullConnectorDeclaration(
+  name: string,
+  connector: Connector,
+  maxChars = Number.POSITIVE_INFINITY,
+): string | undefined {
   const emitter = new TypeScriptEmitter({ reservedNames: [name] });
   const members: string[] = [];
   let size = 0;
@@ -159,7 +176,8 @@ export function methodDeclaration(
 export function snippetDeclaration(snippet: CatalogSnippet): string {
   const base = `${pascalCase(snippet.name)}Input`;
   const emitter = new TypeScriptEmitter({ reservedNames: [base] });
-  const input = snippet.inputSchema === undefined ? "unknown" : emitter.typeOf(snippet.inputSchema, { namePrefix: base });
+  const input =
+    snippet.inputSchema === undefined ? "unknown" : emitter.typeOf(snippet.inputSchema, { namePrefix: base });
   const optional = inputIsOptional(snippet.inputSchema) ? ", input?" : ", input";
   const lines = [
     `${jsDoc([snippet.description, `Uses: ${snippet.connectors.join(", ") || "(no connectors)"}`], "")}type ${base} = ${input};`,

@@ -13,7 +13,13 @@ export const MAX_REDIRECTS = 20;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /** Headers that describe a body: dropped with the body when a redirect turns the request into a GET. */
-const BODY_HEADERS = new Set(["content-type", "content-length", "content-encoding", "content-language", "content-location"]);
+const BODY_HEADERS = new Set([
+  "content-type",
+  "content-length",
+  "content-encoding",
+  "content-language",
+  "content-location",
+]);
 
 /** A redirect that is not followed (refused hop, non-http(s) target, too many hops). */
 export class RedirectError extends Error {
@@ -82,7 +88,9 @@ export async function fetchFollowingRedirects(options: FollowRedirectsOptions): 
     try {
       next = new URL(location, url);
     } catch {
-      throw new RedirectError(`${url.href} redirected to ${JSON.stringify(location.slice(0, 200))}, which is not a URL`);
+      throw new RedirectError(
+        `${url.href} redirected to ${JSON.stringify(location.slice(0, 200))}, which is not a URL`,
+      );
     }
     if (next.protocol !== "http:" && next.protocol !== "https:") {
       throw new RedirectError(`${url.href} redirected to a ${next.protocol} URL; only http(s) redirects are followed`);

@@ -13,7 +13,6 @@ import { jsDoc, pascalCase, propertyKey, schemaDocLines } from "./typescript-syn
 
 type JsonObject = Record<string, unknown>;
 
-
 /** Nesting beyond this depth is rendered `unknown` (guards pathological schemas). */
 const MAX_DEPTH = 32;
 
@@ -26,7 +25,8 @@ export const ONE_LINE_OBJECT_MAX_CHARS = 60;
 
 function literal(value: unknown): string {
   if (value === null) return "null";
-  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return JSON.stringify(value);
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean")
+    return JSON.stringify(value);
   return "unknown";
 }
 
@@ -104,7 +104,10 @@ export class TypeScriptEmitter {
    * (`#/definitions/X`, `#/$defs/X`, `#`); `namePrefix` prefixes alias names;
    * `indent` is the indentation of the line the type starts on.
    */
-  typeOf(schema: unknown, { root = schema, namePrefix = "", indent = "" }: { root?: unknown; namePrefix?: string; indent?: string } = {}): string {
+  typeOf(
+    schema: unknown,
+    { root = schema, namePrefix = "", indent = "" }: { root?: unknown; namePrefix?: string; indent?: string } = {},
+  ): string {
     return this.convert(schema, { root, namePrefix, indent, depth: 0, visiting: new Set(), directRefs: new Set() });
   }
 
@@ -112,7 +115,11 @@ export class TypeScriptEmitter {
     if (schema === true || schema === undefined) return "unknown";
     if (schema === false) return "never";
     if (!isRecord(schema) || context.depth > MAX_DEPTH || context.visiting.has(schema)) return "unknown";
-    const inner: ConvertContext = { ...context, depth: context.depth + 1, visiting: new Set(context.visiting).add(schema) };
+    const inner: ConvertContext = {
+      ...context,
+      depth: context.depth + 1,
+      visiting: new Set(context.visiting).add(schema),
+    };
     const parts: string[] = [];
     if (typeof schema["$ref"] === "string") parts.push(this.reference(schema["$ref"], inner));
     const base = this.baseType(schema, inner);
@@ -122,7 +129,8 @@ export class TypeScriptEmitter {
     }
     for (const key of ["anyOf", "oneOf"] as const) {
       const members = schema[key];
-      if (Array.isArray(members) && members.length > 0) parts.push(union(members.map((member) => this.convert(member, inner))));
+      if (Array.isArray(members) && members.length > 0)
+        parts.push(union(members.map((member) => this.convert(member, inner))));
     }
     let type = intersection(parts);
     if (schema["nullable"] === true && type !== "unknown" && type !== "null") type = union([type, "null"]);
@@ -134,9 +142,17 @@ export class TypeScriptEmitter {
     if (schema["const"] !== undefined) return literal(schema["const"]);
     if (Array.isArray(schema["enum"])) return union(schema["enum"].map(literal));
     const declared = schema["type"];
-    const types = Array.isArray(declared) ? declared.filter((t): t is string => typeof t === "string") : typeof declared === "string" ? [declared] : [];
+    const types = Array.isArray(declared)
+      ? declared.filter((t): t is string => typeof t === "string")
+      : typeof declared === "string"
+        ? [declared]
+        : [];
     if (types.length === 0) {
-      if (isRecord(schema["properties"]) || schema["additionalProperties"] !== undefined || isRecord(schema["patternProperties"])) {
+      if (
+        isRecord(schema["properties"]) ||
+        schema["additionalProperties"] !== undefined ||
+        isRecord(schema["patternProperties"])
+      ) {
         return this.objectType(schema, context);
       }
       if (schema["items"] !== undefined || Array.isArray(schema["prefixItems"])) return this.arrayType(schema, context);
@@ -167,7 +183,11 @@ export class TypeScriptEmitter {
 
   private arrayType(schema: JsonObject, outer: ConvertContext): string {
     const context: ConvertContext = { ...outer, directRefs: new Set() };
-    const tuple = Array.isArray(schema["prefixItems"]) ? schema["prefixItems"] : Array.isArray(schema["items"]) ? schema["items"] : undefined;
+    const tuple = Array.isArray(schema["prefixItems"])
+      ? schema["prefixItems"]
+      : Array.isArray(schema["items"])
+        ? schema["items"]
+        : undefined;
     if (tuple !== undefined) {
       const rest = Array.isArray(schema["prefixItems"]) ? schema["items"] : schema["additionalItems"];
       const minItems = typeof schema["minItems"] === "number" ? schema["minItems"] : tuple.length;
@@ -185,7 +205,9 @@ export class TypeScriptEmitter {
   private objectType(schema: JsonObject, outer: ConvertContext): string {
     const context: ConvertContext = { ...outer, directRefs: new Set() };
     const properties = isRecord(schema["properties"]) ? schema["properties"] : {};
-    const required = new Set(Array.isArray(schema["required"]) ? schema["required"].filter((r): r is string => typeof r === "string") : []);
+    const required = new Set(
+      Array.isArray(schema["required"]) ? schema["required"].filter((r): r is string => typeof r === "string") : [],
+    );
     const inner = `${context.indent}  `;
     const lines: string[] = [];
     for (const name of Object.keys(properties)) {
@@ -199,15 +221,23 @@ export class TypeScriptEmitter {
     }
     const extra: string[] = [];
     const additional = schema["additionalProperties"];
-    if (additional !== undefined && additional !== false && !(additional === true && Object.keys(properties).length > 0)) {
+    if (
+      additional !== undefined &&
+      additional !== false &&
+      !(additional === true && Object.keys(properties).length > 0)
+    ) {
       extra.push(this.convert(additional, { ...context, indent: inner }));
     }
     if (isRecord(schema["patternProperties"])) {
-      for (const pattern of Object.values(schema["patternProperties"])) extra.push(this.convert(pattern, { ...context, indent: inner }));
+      for (const pattern of Object.values(schema["patternProperties"]))
+        extra.push(this.convert(pattern, { ...context, indent: inner }));
     }
     const members = lines.map((line) => line.slice(inner.length));
     const oneLine = `{ ${members.join(" ").replace(/;$/, "")} }`;
-    const fitsOneLine = lines.length > 0 && !members.some((member) => member.includes("\n")) && oneLine.length <= ONE_LINE_OBJECT_MAX_CHARS;
+    const fitsOneLine =
+      lines.length > 0 &&
+      !members.some((member) => member.includes("\n")) &&
+      oneLine.length <= ONE_LINE_OBJECT_MAX_CHARS;
     const closed = fitsOneLine ? oneLine : `{\n${lines.join("\n")}\n${context.indent}}`;
     if (extra.length === 0) {
       if (lines.length > 0) return closed;
@@ -232,13 +262,22 @@ export class TypeScriptEmitter {
     if (existing !== undefined) return existing;
     const target = resolvePointer(root, ref);
     if (target === undefined) return "unknown";
-    const segments = ref.replace(/^#\/?/, "").split("/").filter((segment) => segment !== "");
+    const segments = ref
+      .replace(/^#\/?/, "")
+      .split("/")
+      .filter((segment) => segment !== "");
     const last = segments.length === 0 ? "Self" : decodePointerSegment(segments[segments.length - 1]!);
     const name = this.uniqueName(`${context.namePrefix}${pascalCase(last)}`);
     byPointer?.set(ref, name);
     const index = this.declarations.length;
     this.declarations.push("");
-    const body = this.convert(target, { ...context, indent: "", depth: 0, visiting: new Set(), directRefs: new Set([...context.directRefs, ref]) });
+    const body = this.convert(target, {
+      ...context,
+      indent: "",
+      depth: 0,
+      visiting: new Set(),
+      directRefs: new Set([...context.directRefs, ref]),
+    });
     this.declarations[index] = `${this.doc(target, "")}type ${name} = ${body};`;
     return name;
   }
@@ -267,7 +306,10 @@ function intersection(parts: string[]): string {
 
 /** The value at a local JSON pointer (`#`, `#/definitions/X`), or `undefined`. */
 export function resolvePointer(root: unknown, ref: string): unknown {
-  const segments = ref.replace(/^#\/?/, "").split("/").filter((segment) => segment !== "");
+  const segments = ref
+    .replace(/^#\/?/, "")
+    .split("/")
+    .filter((segment) => segment !== "");
   let current: unknown = root;
   for (const raw of segments) {
     const segment = decodePointerSegment(raw);

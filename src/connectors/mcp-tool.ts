@@ -15,7 +15,6 @@ export interface McpToolAnnotations {
   openWorldHint?: boolean;
 }
 
-
 /**
  * Whether a tool came from `@ai-sdk/mcp`: it carries `metadata.clientName` and
  * `metadata.toolName`, or the raw MCP `_meta` key the client adds to every tool.
@@ -25,7 +24,7 @@ export function isMcpTool(tool: object): boolean {
   if (isRecord(metadata) && typeof metadata["clientName"] === "string" && typeof metadata["toolName"] === "string") {
     return true;
   }
-  return  Object.hasOwn(tool, "_meta");
+  return Object.hasOwn(tool, "_meta");
 }
 
 /** The tool's MCP annotations, if any. */

@@ -48,7 +48,9 @@ export interface OutboundFetchOptions {
 }
 
 /** Every key of `OutboundFetchOptions`: any other is refused. */
-export const OUTBOUND_OPTION_KEYS = ["fetch", "allow", "requireApproval"] as const satisfies ReadonlyArray<keyof OutboundFetchOptions>;
+export const OUTBOUND_OPTION_KEYS = ["fetch", "allow", "requireApproval"] as const satisfies ReadonlyArray<
+  keyof OutboundFetchOptions
+>;
 
 /** `OutboundFetchOptions` validated. */
 export interface ResolvedOutboundFetchOptions {
@@ -79,22 +81,36 @@ export interface OutboundResponse {
 }
 
 /** Validates the `outbound` option; errors name `path` (`outbound.allow[0]`, …). */
-export function resolveOutboundFetchOptions(value: unknown, path: string, maxBodyChars: number): ResolvedOutboundFetchOptions {
-  if (!isRecord(value)) throw new InvalidOptionError({ path, message: "must be an object { fetch, allow?, requireApproval? }" });
+export function resolveOutboundFetchOptions(
+  value: unknown,
+  path: string,
+  maxBodyChars: number,
+): ResolvedOutboundFetchOptions {
+  if (!isRecord(value))
+    throw new InvalidOptionError({ path, message: "must be an object { fetch, allow?, requireApproval? }" });
   assertKnownKeys(value, OUTBOUND_OPTION_KEYS, path);
   if (typeof value["fetch"] !== "function") {
-    throw new InvalidOptionError({ path: `${path}.fetch`, message: "must be a fetch function (e.g. globalThis.fetch)" });
+    throw new InvalidOptionError({
+      path: `${path}.fetch`,
+      message: "must be a fetch function (e.g. globalThis.fetch)",
+    });
   }
   let allow: OriginRule[] | undefined;
   if (value["allow"] !== undefined) {
     if (!Array.isArray(value["allow"]) || value["allow"].length === 0) {
-      throw new InvalidOptionError({ path: `${path}.allow`, message: "must be a non-empty array of origins (omit it to allow every origin)" });
+      throw new InvalidOptionError({
+        path: `${path}.allow`,
+        message: "must be a non-empty array of origins (omit it to allow every origin)",
+      });
     }
     allow = value["allow"].map((entry, index) => parseOriginRule(entry, `${path}.allow[${index}]`));
   }
   const requireApproval = value["requireApproval"];
   if (requireApproval !== undefined && typeof requireApproval !== "function") {
-    throw new InvalidOptionError({ path: `${path}.requireApproval`, message: "must be a function ({ method, url }) => boolean" });
+    throw new InvalidOptionError({
+      path: `${path}.requireApproval`,
+      message: "must be a function ({ method, url }) => boolean",
+    });
   }
   return {
     fetch: value["fetch"] as OutboundFetchOptions["fetch"],
@@ -117,24 +133,35 @@ function deny(options: ResolvedOutboundFetchOptions, url: URL): string {
 }
 
 function validateRequest(options: ResolvedOutboundFetchOptions, args: unknown): ArgumentValidation {
-  if (!isRecord(args) || typeof args["url"] !== "string") return { success: false, error: "fetch(url, init?): url must be a string" };
+  if (!isRecord(args) || typeof args["url"] !== "string")
+    return { success: false, error: "fetch(url, init?): url must be a string" };
   let url: URL;
   try {
     url = new URL(args["url"]);
   } catch {
-    return { success: false, error: `fetch: ${JSON.stringify(args["url"])} is not an absolute URL (write it in full, e.g. "https://api.example.com/items")` };
+    return {
+      success: false,
+      error: `fetch: ${JSON.stringify(args["url"])} is not an absolute URL (write it in full, e.g. "https://api.example.com/items")`,
+    };
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return { success: false, error: `fetch: only http: and https: URLs can be fetched (got ${url.protocol})` };
-  if (url.username !== "" || url.password !== "") return { success: false, error: "fetch: URLs with credentials (user:password@) are not allowed" };
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    return { success: false, error: `fetch: only http: and https: URLs can be fetched (got ${url.protocol})` };
+  if (url.username !== "" || url.password !== "")
+    return { success: false, error: "fetch: URLs with credentials (user:password@) are not allowed" };
   if (!originAllowed(options.allow, url)) return { success: false, error: deny(options, url) };
   const method = typeof args["method"] === "string" ? args["method"].toUpperCase() : "GET";
-  if (!TOKEN.test(method) || FORBIDDEN_METHODS.has(method)) return { success: false, error: `fetch: ${JSON.stringify(args["method"])} is not a usable HTTP method` };
+  if (!TOKEN.test(method) || FORBIDDEN_METHODS.has(method))
+    return { success: false, error: `fetch: ${JSON.stringify(args["method"])} is not a usable HTTP method` };
   const headers: Record<string, string> = {};
   if (args["headers"] !== undefined) {
-    if (!isRecord(args["headers"])) return { success: false, error: "fetch: init.headers must be an object of name → string value" };
+    if (!isRecord(args["headers"]))
+      return { success: false, error: "fetch: init.headers must be an object of name → string value" };
     for (const [name, value] of Object.entries(args["headers"])) {
       if (!TOKEN.test(name) || typeof value !== "string" || /[\r\n\0]/.test(value)) {
-        return { success: false, error: `fetch: header ${JSON.stringify(name)} must be a valid header name with a string value` };
+        return {
+          success: false,
+          error: `fetch: header ${JSON.stringify(name)} must be a valid header name with a string value`,
+        };
       }
       const key = name.toLowerCase();
       headers[key] = headers[key] === undefined ? value : `${headers[key]}, ${value}`;
@@ -142,8 +169,10 @@ function validateRequest(options: ResolvedOutboundFetchOptions, args: unknown): 
   }
   const request: OutboundRequest = { url: url.href, method, headers };
   if (args["body"] !== undefined && args["body"] !== null) {
-    if (typeof args["body"] !== "string") return { success: false, error: "fetch: init.body must be a string (use JSON.stringify(value) for JSON)" };
-    if (method === "GET" || method === "HEAD") return { success: false, error: `fetch: a ${method} request cannot have a body` };
+    if (typeof args["body"] !== "string")
+      return { success: false, error: "fetch: init.body must be a string (use JSON.stringify(value) for JSON)" };
+    if (method === "GET" || method === "HEAD")
+      return { success: false, error: `fetch: a ${method} request cannot have a body` };
     request.body = args["body"];
   }
   return { success: true, value: request };
@@ -174,7 +203,11 @@ function headerRecord(headers: Headers): Record<string, string> {
   return record;
 }
 
-async function perform(options: ResolvedOutboundFetchOptions, request: OutboundRequest, context: ConnectorCallContext): Promise<OutboundResponse> {
+async function perform(
+  options: ResolvedOutboundFetchOptions,
+  request: OutboundRequest,
+  context: ConnectorCallContext,
+): Promise<OutboundResponse> {
   let followed: FollowedResponse;
   try {
     followed = await fetchFollowingRedirects({
@@ -184,9 +217,10 @@ async function perform(options: ResolvedOutboundFetchOptions, request: OutboundR
       body: request.body,
       // The program's own headers on every hop: the host adds nothing.
       headersFor: () => request.headers,
-      refuseHop: (next, from) => originAllowed(options.allow, next)
-        ? undefined
-        : `${from.href} redirected to ${next.origin}, which is not an allowed origin. Allowed origins: ${describeAllowedOrigins(options.allow)}.`,
+      refuseHop: (next, from) =>
+        originAllowed(options.allow, next)
+          ? undefined
+          : `${from.href} redirected to ${next.origin}, which is not an allowed origin. Allowed origins: ${describeAllowedOrigins(options.allow)}.`,
       signal: context.abortSignal,
       maxRedirects: OUTBOUND_MAX_REDIRECTS,
     });
@@ -229,11 +263,11 @@ export function outboundFetchConnector(options: ResolvedOutboundFetchOptions): C
         ...(requireApproval === undefined
           ? {}
           : {
-            requiresApproval: (args: unknown) => {
-              const request = args as OutboundRequest;
-              return requireApproval({ method: request.method, url: request.url });
-            },
-          }),
+              requiresApproval: (args: unknown) => {
+                const request = args as OutboundRequest;
+                return requireApproval({ method: request.method, url: request.url });
+              },
+            }),
         execute: (args, context) => perform(options, args as OutboundRequest, context),
       },
     },
@@ -259,7 +293,7 @@ export function outboundFetchEntry(allow: readonly OriginRule[] | undefined): Ou
   const types = [
     `/** ${description} */`,
     "declare function fetch(url: string, init?: {",
-    "  /** @default \"GET\" */",
+    '  /** @default "GET" */',
     "  method?: string;",
     "  headers?: Record<string, string> | Array<[string, string]>;",
     "  /** A string (JSON.stringify for JSON); not allowed on GET/HEAD. */",
@@ -277,5 +311,10 @@ export function outboundFetchEntry(allow: readonly OriginRule[] | undefined): Ou
     "  clone(): FetchResponse;",
     "}",
   ].join("\n");
-  return { name: "fetch", description, types, params: ["url", "method", "headers", "body", "http", "request", "api", "web"] };
+  return {
+    name: "fetch",
+    description,
+    types,
+    params: ["url", "method", "headers", "body", "http", "request", "api", "web"],
+  };
 }

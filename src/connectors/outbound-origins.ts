@@ -31,7 +31,8 @@ export function parseOriginRule(value: unknown, path: string): OriginRule {
   } catch {
     throw new InvalidOptionError({ path, message: `${EXAMPLE}; got ${JSON.stringify(value)}` });
   }
-  const bare = url.username === "" && url.password === "" && url.pathname === "/" && url.search === "" && url.hash === "";
+  const bare =
+    url.username === "" && url.password === "" && url.pathname === "/" && url.search === "" && url.hash === "";
   const rest = candidate.replace(/^[a-z]+:\/\/[^/?#]*/i, "");
   if ((url.protocol !== "http:" && url.protocol !== "https:") || !bare || (rest !== "" && rest !== "/")) {
     throw new InvalidOptionError({ path, message: `${EXAMPLE}; got ${JSON.stringify(value)}` });

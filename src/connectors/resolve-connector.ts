@@ -18,22 +18,78 @@ import { HOST_NAMESPACE } from "../shared/host-namespace.js";
  * the preludes use, and the `snippets.` prefix used by search paths.
  */
 const RESERVED_CONNECTOR_NAMES: ReadonlySet<string> = new Set([
-  "codemode", HOST_NAMESPACE, "snippets", "console", "globalThis", "undefined", "NaN", "Infinity", "eval",
-  "Object", "Function", "Array", "Number", "String", "Boolean", "Symbol", "BigInt", "Math", "JSON",
-  "Date", "RegExp", "Error", "TypeError", "RangeError", "SyntaxError", "ReferenceError", "EvalError",
-  "URIError", "AggregateError", "Promise", "Proxy", "Reflect", "Map", "Set", "WeakMap", "WeakSet",
-  "WeakRef", "FinalizationRegistry", "ArrayBuffer", "SharedArrayBuffer", "DataView", "Atomics",
-  "Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array",
-  "Uint32Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array",
-  "parseInt", "parseFloat", "isNaN", "isFinite", "encodeURI", "decodeURI", "encodeURIComponent",
-  "decodeURIComponent", "escape", "unescape",
+  "codemode",
+  HOST_NAMESPACE,
+  "snippets",
+  "console",
+  "globalThis",
+  "undefined",
+  "NaN",
+  "Infinity",
+  "eval",
+  "Object",
+  "Function",
+  "Array",
+  "Number",
+  "String",
+  "Boolean",
+  "Symbol",
+  "BigInt",
+  "Math",
+  "JSON",
+  "Date",
+  "RegExp",
+  "Error",
+  "TypeError",
+  "RangeError",
+  "SyntaxError",
+  "ReferenceError",
+  "EvalError",
+  "URIError",
+  "AggregateError",
+  "Promise",
+  "Proxy",
+  "Reflect",
+  "Map",
+  "Set",
+  "WeakMap",
+  "WeakSet",
+  "WeakRef",
+  "FinalizationRegistry",
+  "ArrayBuffer",
+  "SharedArrayBuffer",
+  "DataView",
+  "Atomics",
+  "Int8Array",
+  "Uint8Array",
+  "Uint8ClampedArray",
+  "Int16Array",
+  "Uint16Array",
+  "Int32Array",
+  "Uint32Array",
+  "Float32Array",
+  "Float64Array",
+  "BigInt64Array",
+  "BigUint64Array",
+  "parseInt",
+  "parseFloat",
+  "isNaN",
+  "isFinite",
+  "encodeURI",
+  "decodeURI",
+  "encodeURIComponent",
+  "decodeURIComponent",
+  "escape",
+  "unescape",
 ]);
 
 /** JavaScript reserved words (never usable as a global binding name). */
 const RESERVED_WORDS: ReadonlySet<string> = new Set(
-  ("break case catch class const continue debugger default delete do else enum export extends false finally for " +
+  (
+    "break case catch class const continue debugger default delete do else enum export extends false finally for " +
     "function if import in instanceof new null return super switch this throw true try typeof var void while with " +
-    "yield let static implements interface package private protected public await arguments").split(" "),
+    "yield let static implements interface package private protected public await arguments"
+  ).split(" "),
 );
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -53,7 +109,6 @@ export function assertConnectorName(name: string, path: string): void {
     });
   }
 }
-
 
 /**
  * Whether a value is a hand-written `Connector` rather than a `ToolSet`: it has
@@ -99,7 +154,10 @@ function resolveMethod(connectorName: string, methodName: string, value: unknown
   optionalFunction(value["describeRequest"], `${path}.describeRequest`);
   const approval = value["requiresApproval"];
   if (approval !== undefined && typeof approval !== "boolean" && typeof approval !== "function") {
-    throw new InvalidOptionError({ path: `${path}.requiresApproval`, message: "must be a boolean or a function of the arguments" });
+    throw new InvalidOptionError({
+      path: `${path}.requiresApproval`,
+      message: "must be a boolean or a function of the arguments",
+    });
   }
   const replay = value["replay"];
   if (replay !== undefined && replay !== "record" && replay !== "reexecute") {
@@ -114,8 +172,11 @@ function resolveMethod(connectorName: string, methodName: string, value: unknown
     });
   }
   const readOnly = readOnlyOf({
-    label: `${connectorName}.${methodName}`, explicit: value["readOnly"], byDefault: false,
-    requiresApproval: approval as ConnectorMethod["requiresApproval"], policyPath: path,
+    label: `${connectorName}.${methodName}`,
+    explicit: value["readOnly"],
+    byDefault: false,
+    requiresApproval: approval as ConnectorMethod["requiresApproval"],
+    policyPath: path,
   });
   const source = value as unknown as ConnectorMethod;
   const method: ConnectorMethod = { execute: source.execute.bind(source) };
@@ -179,7 +240,8 @@ export function resolveConnector(name: string, value: ToolSet | Connector): Conn
   if (!isRecord(value) || Array.isArray(value) || typeof value === "function") {
     throw new InvalidOptionError({
       path,
-      message: "must be an AI SDK ToolSet (e.g. { search: tool({...}) } or await mcpClient.tools()) or a Connector ({ methods })",
+      message:
+        "must be an AI SDK ToolSet (e.g. { search: tool({...}) } or await mcpClient.tools()) or a Connector ({ methods })",
     });
   }
   const wrapped = wrappedSource(value);

@@ -61,14 +61,16 @@ export function boundQuery(query: string): string {
 
 /** Words of a name or text: split on non-alphanumerics and camelCase, lower-cased. */
 export function tokenize(text: string): string[] {
-  return text
-    // A plural acronym is the acronym (`PRs`, `URLs`), not `P` and `Rs`.
-    .replace(/([A-Z]{2,})s(?![a-z])/g, "$1")
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((word) => word !== "");
+  return (
+    text
+      // A plural acronym is the acronym (`PRs`, `URLs`), not `P` and `Rs`.
+      .replace(/([A-Z]{2,})s(?![a-z])/g, "$1")
+      .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+      .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((word) => word !== "")
+  );
 }
 
 /** Words too common to rank by (`create an issue` ranks on `create` and `issue`). */
@@ -78,9 +80,21 @@ const STOP_WORDS: ReadonlySet<string> = new Set(
 
 /** Abbreviations API names use for words that queries spell out: both sides fold to the short form. */
 const ABBREVIATIONS: Readonly<Record<string, string>> = {
-  repository: "repo", organization: "org", organisation: "org", configuration: "config", application: "app",
-  information: "info", authentication: "auth", directory: "dir", environment: "env", parameter: "param",
-  message: "msg", identifier: "id", administrator: "admin", reference: "ref", specification: "spec",
+  repository: "repo",
+  organization: "org",
+  organisation: "org",
+  configuration: "config",
+  application: "app",
+  information: "info",
+  authentication: "auth",
+  directory: "dir",
+  environment: "env",
+  parameter: "param",
+  message: "msg",
+  identifier: "id",
+  administrator: "admin",
+  reference: "ref",
+  specification: "spec",
 };
 
 /**
@@ -92,9 +106,10 @@ export function normaliseTerm(term: string): string | null {
   if (STOP_WORDS.has(term)) return null;
   let folded = term;
   if (folded.length > 4 && folded.endsWith("ies")) folded = `${folded.slice(0, -3)}y`;
-  else if (folded.length > 3 && folded.endsWith("s") && !folded.endsWith("ss") && !folded.endsWith("us")) folded = folded.slice(0, -1);
+  else if (folded.length > 3 && folded.endsWith("s") && !folded.endsWith("ss") && !folded.endsWith("us"))
+    folded = folded.slice(0, -1);
   // Own keys only: "constructor" or "__proto__" must not find Object.prototype members.
-  return  Object.hasOwn(ABBREVIATIONS, folded) ? (ABBREVIATIONS[folded] as string) : folded;
+  return Object.hasOwn(ABBREVIATIONS, folded) ? (ABBREVIATIONS[folded] as string) : folded;
 }
 
 /** The first sentence (or line) of a description, cut to `SEARCH_DESCRIPTION_MAX_CHARS`. */
@@ -102,7 +117,9 @@ export function summarise(description: string | undefined): string | undefined {
   if (description === undefined) return undefined;
   const sentence = firstSentence(description);
   if (sentence === "") return undefined;
-  return sentence.length > SEARCH_DESCRIPTION_MAX_CHARS ? `${sentence.slice(0, SEARCH_DESCRIPTION_MAX_CHARS - 1)}…` : sentence;
+  return sentence.length > SEARCH_DESCRIPTION_MAX_CHARS
+    ? `${sentence.slice(0, SEARCH_DESCRIPTION_MAX_CHARS - 1)}…`
+    : sentence;
 }
 
 interface IndexedDocument {
@@ -171,7 +188,15 @@ function byScoreThenPath(a: RankedResult, b: RankedResult): number {
 }
 
 /** Weights of the fields (BM25 scores per field are multiplied by these). */
-const FIELD_BOOST = { summary: 4, method: 2, connector: 1, params: 0.5, description: 0.5, namespace: 0.3, details: 0.3 };
+const FIELD_BOOST = {
+  summary: 4,
+  method: 2,
+  connector: 1,
+  params: 0.5,
+  description: 0.5,
+  namespace: 0.3,
+  details: 0.3,
+};
 /** How much covering the query's words in the name and first sentence adds to a hit's (normalised) score. */
 const COVERAGE_WEIGHT = 1;
 /** How much a name made only of the query's words adds (`pulls_list` before `pull_request_stacks_list`). */
@@ -216,10 +241,15 @@ function rerank(score: number, best: number, key: KeyTerms, concepts: Concept[],
  */
 export function createSearchIndex(documents: SearchDocument[]): SearchIndex {
   const byPath = new Map(documents.map((document) => [document.path, document]));
-  const keyTerms = new Map(documents.map((document): [string, KeyTerms] => [document.path, {
-    name: new Set(termsOf(document.method)),
-    summary: new Set(termsOf(summarise(document.description) ?? "")),
-  }]));
+  const keyTerms = new Map(
+    documents.map((document): [string, KeyTerms] => [
+      document.path,
+      {
+        name: new Set(termsOf(document.method)),
+        summary: new Set(termsOf(summarise(document.description) ?? "")),
+      },
+    ]),
+  );
   const index = new MiniSearch<IndexedDocument>({
     fields: ["connector", "method", "summary", "description", "namespace", "params", "details"],
     storeFields: [],
@@ -246,7 +276,12 @@ export function createSearchIndex(documents: SearchDocument[]): SearchIndex {
     })),
   );
   function ranked(query: string): RankedResult[] {
-    const concepts = queryConcepts(boundQuery(query).split(" ").filter((word) => word !== "").map((word) => word.toLowerCase()));
+    const concepts = queryConcepts(
+      boundQuery(query)
+        .split(" ")
+        .filter((word) => word !== "")
+        .map((word) => word.toLowerCase()),
+    );
     const terms = weightedTerms(concepts);
     if (terms.size === 0) return [];
     const hits = index.search([...terms.keys()].join(" "), {
@@ -258,7 +293,9 @@ export function createSearchIndex(documents: SearchDocument[]): SearchIndex {
     return hits.flatMap((hit) => {
       const document = byPath.get(String(hit.id));
       const key = keyTerms.get(String(hit.id));
-      return document === undefined || key === undefined ? [] : [{ document, rank: rerank(hit.score, best, key, concepts, terms) }];
+      return document === undefined || key === undefined
+        ? []
+        : [{ document, rank: rerank(hit.score, best, key, concepts, terms) }];
     });
   }
   function blended(lexical: RankedResult[], similarity: ReadonlyMap<string, number>): RankedResult[] {
@@ -271,9 +308,12 @@ export function createSearchIndex(documents: SearchDocument[]): SearchIndex {
   return {
     search(query, options) {
       const limit = clampLimit(options?.limit);
-      const hits: RankedResult[] = query.trim() === ""
-        ? documents.map((document) => ({ document, rank: 0 }))
-        : options?.similarity === undefined ? ranked(query) : blended(ranked(query), options.similarity);
+      const hits: RankedResult[] =
+        query.trim() === ""
+          ? documents.map((document) => ({ document, rank: 0 }))
+          : options?.similarity === undefined
+            ? ranked(query)
+            : blended(ranked(query), options.similarity);
       hits.sort(byScoreThenPath);
       return { results: hits.slice(0, limit).map(toResult), total: hits.length, truncated: hits.length > limit };
     },

@@ -35,7 +35,9 @@ export interface MethodPolicy {
 }
 
 /** Every key a `MethodPolicy` may have: any other is refused at construction. */
-export const METHOD_POLICY_KEYS = ["replay", "revert", "requiresApproval", "readOnly"] as const satisfies ReadonlyArray<keyof MethodPolicy>;
+export const METHOD_POLICY_KEYS = ["replay", "revert", "requiresApproval", "readOnly"] as const satisfies ReadonlyArray<
+  keyof MethodPolicy
+>;
 
 /** A tool as found in a `ToolSet`, read defensively (user input). */
 interface LooseTool {
@@ -46,7 +48,6 @@ interface LooseTool {
   needsApproval?: unknown;
   execute?: unknown;
 }
-
 
 /** The JSON Schema of a flexible schema, or `undefined` when it cannot be produced synchronously. */
 function readJsonSchema(schema: Schema<unknown>): JSONSchema7 | undefined {
@@ -110,7 +111,10 @@ function approvalFrom(needsApproval: unknown, path: string): ConnectorMethod["re
   if (needsApproval === undefined) return undefined;
   if (typeof needsApproval === "boolean") return needsApproval;
   if (typeof needsApproval !== "function") {
-    throw new InvalidOptionError({ path: `${path}.needsApproval`, message: "must be a boolean or a function of the input" });
+    throw new InvalidOptionError({
+      path: `${path}.needsApproval`,
+      message: "must be a boolean or a function of the input",
+    });
   }
   const decide = needsApproval as NeedsApprovalFunction;
   return async (args: unknown, context?: ConnectorApprovalContext) =>
@@ -146,16 +150,21 @@ function skipReason(tool: LooseTool): string | undefined {
 }
 
 /** Builds one method from one tool. */
-function toolToMethod(
-  { connectorName, methodName, tool, policy, path, policyPath }: {
-    connectorName: string;
-    methodName: string;
-    tool: LooseTool;
-    policy: MethodPolicy | undefined;
-    path: string;
-    policyPath: string;
-  },
-): ConnectorMethod {
+function toolToMethod({
+  connectorName,
+  methodName,
+  tool,
+  policy,
+  path,
+  policyPath,
+}: {
+  connectorName: string;
+  methodName: string;
+  tool: LooseTool;
+  policy: MethodPolicy | undefined;
+  path: string;
+  policyPath: string;
+}): ConnectorMethod {
   const label = `${connectorName}.${methodName}`;
   const inputSchema = toSchema(tool.inputSchema, `${path}.inputSchema`);
   const inputJsonSchema = readJsonSchema(inputSchema);
@@ -193,7 +202,13 @@ function toolToMethod(
         `re-running it on replay could repeat a side effect. Use "record".`,
     });
   }
-  const readOnly = readOnlyOf({ label, explicit: policy?.readOnly, byDefault: annotations.readOnlyHint === true, requiresApproval, policyPath });
+  const readOnly = readOnlyOf({
+    label,
+    explicit: policy?.readOnly,
+    byDefault: annotations.readOnlyHint === true,
+    requiresApproval,
+    policyPath,
+  });
   const execute = tool.execute as (input: unknown, options: ConnectorToolExecutionOptions) => unknown;
   const method: ConnectorMethod = {
     replay,
@@ -218,7 +233,13 @@ function toolToMethod(
  * Whether a method is read-only: as its policy says, else by default (MCP `readOnlyHint: true`) unless it
  * requires approval. An explicit `readOnly: true` with approval is refused: an approved call is an effect.
  */
-export function readOnlyOf({ label, explicit, byDefault, requiresApproval, policyPath }: {
+export function readOnlyOf({
+  label,
+  explicit,
+  byDefault,
+  requiresApproval,
+  policyPath,
+}: {
   label: string;
   explicit: unknown;
   byDefault: boolean;
@@ -241,15 +262,24 @@ export function readOnlyOf({ label, explicit, byDefault, requiresApproval, polic
 }
 
 /** A policy names no callable tool: say which one was probably meant, or why it is not callable. */
-function unknownMethodPolicy(path: string, methodName: string, known: string[], skipped: SkippedMethod[]): InvalidOptionError {
+function unknownMethodPolicy(
+  path: string,
+  methodName: string,
+  known: string[],
+  skipped: SkippedMethod[],
+): InvalidOptionError {
   const skip = skipped.find((entry) => entry.name === methodName);
   const suggestion = closestName(methodName, known);
-  const hint = skip !== undefined
-    ? `the tool is not callable from a program (${skip.reason})`
-    : suggestion !== undefined
-      ? `did you mean "${suggestion}"?`
-      : `methods: ${known.join(", ") || "(none)"}`;
-  return new InvalidOptionError({ path: `${path}.methods.${methodName}`, message: `sets a policy for a method that does not exist; ${hint}` });
+  const hint =
+    skip !== undefined
+      ? `the tool is not callable from a program (${skip.reason})`
+      : suggestion !== undefined
+        ? `did you mean "${suggestion}"?`
+        : `methods: ${known.join(", ") || "(none)"}`;
+  return new InvalidOptionError({
+    path: `${path}.methods.${methodName}`,
+    message: `sets a policy for a method that does not exist; ${hint}`,
+  });
 }
 
 /**
@@ -274,7 +304,10 @@ export function toolSetToConnector({
     const tool = tools[methodName];
     const toolPath = `${path}.${methodName}`;
     if (!isRecord(tool)) {
-      throw new InvalidOptionError({ path: toolPath, message: "must be an AI SDK tool (made with tool() or dynamicTool())" });
+      throw new InvalidOptionError({
+        path: toolPath,
+        message: "must be an AI SDK tool (made with tool() or dynamicTool())",
+      });
     }
     const reason = skipReason(tool);
     if (reason !== undefined) {

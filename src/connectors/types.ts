@@ -50,9 +50,7 @@ export interface ConnectorLifecycleContext {
 }
 
 /** Outcome of validating arguments. */
-export type ArgumentValidation =
-  | { success: true; value: unknown }
-  | { success: false; error: string };
+export type ArgumentValidation = { success: true; value: unknown } | { success: false; error: string };
 
 /** The HTTP request a call will send, shown with a pending approval so the approver sees what will run. */
 export interface CallRequest {

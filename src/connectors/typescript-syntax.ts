@@ -54,4 +54,3 @@ export function schemaDocLines(schema: unknown): string[] {
   if (schema["deprecated"] === true) lines.push("@deprecated");
   return lines;
 }
-

@@ -100,8 +100,11 @@ function normalisePath(path: unknown): Array<string | number> {
 
 /** Issues from a zod 4 error, a zod 3 error, or Standard Schema issues (`{ message, path }[]`). */
 export function issuesFromSchemaError(cause: unknown): ValidationIssue[] | undefined {
-  const raw: unknown =
-    Array.isArray(cause) ? cause : typeof cause === "object" && cause !== null && "issues" in cause ? cause.issues : undefined;
+  const raw: unknown = Array.isArray(cause)
+    ? cause
+    : typeof cause === "object" && cause !== null && "issues" in cause
+      ? cause.issues
+      : undefined;
   if (!Array.isArray(raw)) return undefined;
   const issues: ValidationIssue[] = [];
   for (const item of raw as Array<Record<string, unknown>>) {
@@ -114,7 +117,8 @@ export function issuesFromSchemaError(cause: unknown): ValidationIssue[] | undef
     } else if (code === "invalid_value" && Array.isArray(item["values"])) {
       issues.push({ path, expected: item["values"].map((v) => JSON.stringify(v)).join(" | "), message: "" });
     } else if (code === "unrecognized_keys" && Array.isArray(item["keys"])) {
-      for (const key of item["keys"]) issues.push({ path: [...path, String(key)], message: "unknown property, remove it" });
+      for (const key of item["keys"])
+        issues.push({ path: [...path, String(key)], message: "unknown property, remove it" });
     } else {
       issues.push({ path, message });
     }
@@ -161,8 +165,10 @@ function collapseAlternatives(errors: JsonSchemaOutputUnit[]): {
       if (branch.instanceLocation !== error.instanceLocation) continue;
       if (branch.keyword === "type") expected.push(EXPECTED_TYPE.exec(branch.error)?.[1] ?? "another type");
       else if (branch.keyword === "const") expected.push(CONST_VALUE.exec(branch.error)?.[1] ?? "a constant");
-      else if (branch.keyword === "enum") expected.push(...(ENUM_VALUES.exec(branch.error)?.[1] ?? "").replace(/^\[|\]$/g, "").split(","));
-      else if (branch.keyword === "required") expected.push(`an object with "${REQUIRED_PROPERTY.exec(branch.error)?.[1] ?? "?"}"`);
+      else if (branch.keyword === "enum")
+        expected.push(...(ENUM_VALUES.exec(branch.error)?.[1] ?? "").replace(/^\[|\]$/g, "").split(","));
+      else if (branch.keyword === "required")
+        expected.push(`an object with "${REQUIRED_PROPERTY.exec(branch.error)?.[1] ?? "?"}"`);
     }
     alternatives.set(error, expected);
   }
@@ -202,7 +208,14 @@ export function issuesFromJsonSchemaErrors(all: JsonSchemaOutputUnit[]): Validat
     } else if (error.keyword === "type") {
       issue = { path, expected: EXPECTED_TYPE.exec(error.error)?.[1] ?? "another type", message: "" };
     } else if (error.keyword === "enum") {
-      issue = { path, expected: (ENUM_VALUES.exec(error.error)?.[1] ?? "").replace(/^\[|\]$/g, "").split(",").join(" | "), message: "" };
+      issue = {
+        path,
+        expected: (ENUM_VALUES.exec(error.error)?.[1] ?? "")
+          .replace(/^\[|\]$/g, "")
+          .split(",")
+          .join(" | "),
+        message: "",
+      };
     } else if (error.keyword === "const") {
       issue = { path, expected: CONST_VALUE.exec(error.error)?.[1] ?? "a constant", message: "" };
     } else if (error.keyword === "false") {

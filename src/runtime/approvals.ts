@@ -27,20 +27,37 @@ const WHY_NOT_PAUSED: Record<ExecutionStatus, string> = {
 };
 
 /** Why a request for `seq` cannot act on this execution, or undefined when it can. */
-export function refusal(loaded: LoadedExecution, action: "approve" | "reject", seq: number | undefined): CodeModeOutput | undefined {
+export function refusal(
+  loaded: LoadedExecution,
+  action: "approve" | "reject",
+  seq: number | undefined,
+): CodeModeOutput | undefined {
   const { execution, calls } = loaded;
   const { executionId } = execution;
   const call = seq === undefined ? undefined : calls.find((candidate) => candidate.seq === seq);
-  if (seq !== undefined && call === undefined) return failure(executionId, "not-found", `Execution ${executionId} has no call #${seq}.`);
+  if (seq !== undefined && call === undefined)
+    return failure(executionId, "not-found", `Execution ${executionId} has no call #${seq}.`);
   if (call?.approvedAt !== undefined && call.status !== "pending") {
-    return failure(executionId, "conflict", `Call #${seq} was already approved by another invocation; the execution ${WHY_NOT_PAUSED[execution.status]}. Nothing was changed.`);
+    return failure(
+      executionId,
+      "conflict",
+      `Call #${seq} was already approved by another invocation; the execution ${WHY_NOT_PAUSED[execution.status]}. Nothing was changed.`,
+    );
   }
   if (execution.status !== "paused") {
     const kind = execution.status === "running" ? "conflict" : "stale";
-    return failure(executionId, kind, `Cannot ${action} execution ${executionId}: it ${WHY_NOT_PAUSED[execution.status]}. Nothing was changed.`);
+    return failure(
+      executionId,
+      kind,
+      `Cannot ${action} execution ${executionId}: it ${WHY_NOT_PAUSED[execution.status]}. Nothing was changed.`,
+    );
   }
   if (call !== undefined && (call.status !== "pending" || call.approvedAt !== undefined)) {
-    return failure(executionId, "stale", `Call #${seq} is not waiting for approval (it is ${call.status}). Nothing was changed.`);
+    return failure(
+      executionId,
+      "stale",
+      `Call #${seq} is not waiting for approval (it is ${call.status}). Nothing was changed.`,
+    );
   }
   return undefined;
 }
@@ -52,41 +69,73 @@ export async function loadRequested(
   request: unknown,
 ): Promise<Result<{ request: ExecutionRequest; loaded: LoadedExecution }, CodeModeOutput>> {
   const read = readExecutionRequest(action, request);
-  if (!read.ok) return err(failure(outputId((request as { executionId?: unknown } | undefined)?.executionId), "validation", read.error));
+  if (!read.ok)
+    return err(
+      failure(outputId((request as { executionId?: unknown } | undefined)?.executionId), "validation", read.error),
+    );
   const loaded = await loadForRequest(core, read.value);
   if (!loaded.ok) {
     const { executionId } = read.value;
-    return err(loaded.error.kind === "store" ? storeFailure(executionId, loaded.error.cause) : failure(outputId(executionId), "not-found", loaded.error.error));
+    return err(
+      loaded.error.kind === "store"
+        ? storeFailure(executionId, loaded.error.cause)
+        : failure(outputId(executionId), "not-found", loaded.error.error),
+    );
   }
   return ok({ request: read.value, loaded: loaded.value });
 }
 
 /** Approves the pending call `seq` (or every pending call) and runs the next pass. */
-export async function approveExecution(core: RuntimeCore, approval: unknown, options: ExecuteOptions = {}): Promise<CodeModeOutput> {
+export async function approveExecution(
+  core: RuntimeCore,
+  approval: unknown,
+  options: ExecuteOptions = {},
+): Promise<CodeModeOutput> {
   const read = await loadRequested(core, "approve", approval);
   if (!read.ok) return read.error;
-  const { request: { executionId, seq }, loaded } = read.value;
+  const {
+    request: { executionId, seq },
+    loaded,
+  } = read.value;
   const refused = refusal(loaded, "approve", seq);
   if (refused !== undefined) return refused;
   const missing = loaded.execution.connectors.filter((name) => !Object.hasOwn(core.connectors, name));
   if (missing.length > 0) {
-    return failure(executionId, "connector-missing", `Cannot resume execution ${executionId}: it was started with connector(s) ${missing.join(", ")}, which this runtime does not have. Configure them and approve again; the execution stays paused.`);
+    return failure(
+      executionId,
+      "connector-missing",
+      `Cannot resume execution ${executionId}: it was started with connector(s) ${missing.join(", ")}, which this runtime does not have. Configure them and approve again; the execution stays paused.`,
+    );
   }
   const { now, generateId, leaseMs } = core.options;
   const leaseToken = generateId();
   const at = now();
   let snippets: SnippetRecord[];
   try {
-    const won = await core.store.claimPaused({ executionId, leaseToken, leaseUntil: at + leaseMs, now: at, ...(seq === undefined ? {} : { seq }) });
-    if (!won) return failure(executionId, "conflict", `Execution ${executionId} was changed by another invocation first (a concurrent approval or rejection). Nothing was run.`);
+    const won = await core.store.claimPaused({
+      executionId,
+      leaseToken,
+      leaseUntil: at + leaseMs,
+      now: at,
+      ...(seq === undefined ? {} : { seq }),
+    });
+    if (!won)
+      return failure(
+        executionId,
+        "conflict",
+        `Execution ${executionId} was changed by another invocation first (a concurrent approval or rejection). Nothing was run.`,
+      );
     snippets = await core.store.snippets();
   } catch (error) {
     return storeFailure(executionId, error);
   }
   const calls = loaded.calls.map((call): CallJournalRecord => {
-    if (call.status !== "pending" || call.approvedAt !== undefined || (seq !== undefined && call.seq !== seq)) return call;
+    if (call.status !== "pending" || call.approvedAt !== undefined || (seq !== undefined && call.seq !== seq))
+      return call;
     // The claim applied an approved whole-program row (nothing runs for it); the others run when the pass reaches them.
-    return call.seq === WHOLE_PROGRAM_SEQ ? { ...call, status: "applied", approvedAt: at } : { ...call, approvedAt: at };
+    return call.seq === WHOLE_PROGRAM_SEQ
+      ? { ...call, status: "applied", approvedAt: at }
+      : { ...call, approvedAt: at };
   });
   const execution = { ...loaded.execution, status: "running" as const, passes: loaded.execution.passes + 1 };
   return runClaimedPass(core, { execution, calls, snippets, leaseToken, options });
@@ -96,7 +145,10 @@ export async function approveExecution(core: RuntimeCore, approval: unknown, opt
 export async function rejectExecution(core: RuntimeCore, rejection: unknown): Promise<RejectOutput> {
   const read = await loadRequested(core, "reject", rejection);
   if (!read.ok) return read.error as RejectOutput;
-  const { request: { executionId, seq }, loaded } = read.value;
+  const {
+    request: { executionId, seq },
+    loaded,
+  } = read.value;
   const given = (rejection as { reason?: unknown }).reason;
   const reason = typeof given === "string" ? boundedText(given, MAX_STORED_MESSAGE_CHARS) : undefined;
   const refused = refusal(loaded, "reject", seq);
@@ -104,8 +156,18 @@ export async function rejectExecution(core: RuntimeCore, rejection: unknown): Pr
   const target = seq === undefined ? "" : ` at call #${seq}`;
   const message = `Rejected by a human${target}${reason === undefined || reason === "" ? "" : `: ${reason}`}.`;
   try {
-    const won = await core.store.rejectPaused({ executionId, token: core.options.generateId(), now: core.options.now(), reason: message });
-    if (!won) return failure(executionId, "conflict", `Execution ${executionId} was changed by another invocation first (a concurrent approval or rejection). Nothing was changed.`) as RejectOutput;
+    const won = await core.store.rejectPaused({
+      executionId,
+      token: core.options.generateId(),
+      now: core.options.now(),
+      reason: message,
+    });
+    if (!won)
+      return failure(
+        executionId,
+        "conflict",
+        `Execution ${executionId} was changed by another invocation first (a concurrent approval or rejection). Nothing was changed.`,
+      ) as RejectOutput;
   } catch (error) {
     return storeFailure(executionId, error) as RejectOutput;
   }

@@ -21,24 +21,40 @@ export interface CallDecision {
 }
 
 /** The rejection a program receives for a call a human rejected. */
-export function rejectionMessage(call: Pick<CallJournalRecord, "connector" | "method" | "seq">, reason: string | undefined): string {
+export function rejectionMessage(
+  call: Pick<CallJournalRecord, "connector" | "method" | "seq">,
+  reason: string | undefined,
+): string {
   const because = reason === undefined || reason.trim() === "" ? "" : `: ${reason}`;
   return `Rejected by a human${because} (${call.connector}.${call.method}, call #${call.seq}). The call did not run.`;
 }
 
 function invalid(executionId: string, decisions: CallDecision[]): CodeModeOutput | undefined {
   if (!Array.isArray(decisions) || decisions.length === 0) {
-    return failure(executionId, "validation", "decide() needs at least one decision { seq, approved }. Nothing was changed.");
+    return failure(
+      executionId,
+      "validation",
+      "decide() needs at least one decision { seq, approved }. Nothing was changed.",
+    );
   }
   const seen = new Set<number>();
   for (const decision of decisions) {
     if (!Number.isInteger(decision?.seq) || typeof decision.approved !== "boolean") {
-      return failure(executionId, "validation", "Each decision must be { seq: integer, approved: boolean, reason?: string }. Nothing was changed.");
+      return failure(
+        executionId,
+        "validation",
+        "Each decision must be { seq: integer, approved: boolean, reason?: string }. Nothing was changed.",
+      );
     }
     if (decision.seq === WHOLE_PROGRAM_SEQ) {
-      return failure(executionId, "validation", "The whole-program approval (call #0) is decided with approve() or reject(), not decide(). Nothing was changed.");
+      return failure(
+        executionId,
+        "validation",
+        "The whole-program approval (call #0) is decided with approve() or reject(), not decide(). Nothing was changed.",
+      );
     }
-    if (seen.has(decision.seq)) return failure(executionId, "validation", `Call #${decision.seq} is decided twice. Nothing was changed.`);
+    if (seen.has(decision.seq))
+      return failure(executionId, "validation", `Call #${decision.seq} is decided twice. Nothing was changed.`);
     seen.add(decision.seq);
   }
   return undefined;
@@ -55,27 +71,51 @@ export async function decidePending(
   if (malformed !== undefined) return malformed;
   const read = await loadRequested(core, "decide", { executionId: request.executionId, ...named });
   if (!read.ok) return read.error;
-  const { request: { executionId }, loaded } = read.value;
+  const {
+    request: { executionId },
+    loaded,
+  } = read.value;
   for (const decision of decisions) {
     const refused = refusal(loaded, decision.approved ? "approve" : "reject", decision.seq);
     if (refused !== undefined) return refused;
   }
   const missing = loaded.execution.connectors.filter((name) => !Object.hasOwn(core.connectors, name));
   if (missing.length > 0) {
-    return failure(executionId, "connector-missing", `Cannot resume execution ${executionId}: it was started with connector(s) ${missing.join(", ")}, which this runtime does not have. Nothing was changed.`);
+    return failure(
+      executionId,
+      "connector-missing",
+      `Cannot resume execution ${executionId}: it was started with connector(s) ${missing.join(", ")}, which this runtime does not have. Nothing was changed.`,
+    );
   }
   const { now, generateId, leaseMs } = core.options;
   const leaseToken = generateId();
   const at = now();
   const bySeq = new Map(loaded.calls.map((call) => [call.seq, call]));
-  const reject = decisions.filter((decision) => !decision.approved).map((decision) => ({
-    seq: decision.seq, error: rejectionMessage(bySeq.get(decision.seq) ?? { connector: "?", method: "?", seq: decision.seq }, decision.reason),
-  }));
+  const reject = decisions
+    .filter((decision) => !decision.approved)
+    .map((decision) => ({
+      seq: decision.seq,
+      error: rejectionMessage(
+        bySeq.get(decision.seq) ?? { connector: "?", method: "?", seq: decision.seq },
+        decision.reason,
+      ),
+    }));
   const approve = decisions.filter((decision) => decision.approved).map((decision) => decision.seq);
   let snippets: SnippetRecord[];
   try {
-    const won = await core.store.claimPaused({ executionId, leaseToken, leaseUntil: at + leaseMs, now: at, decisions: { approve, reject } });
-    if (!won) return failure(executionId, "conflict", `Execution ${executionId} was changed by another invocation first (a concurrent approval or rejection). Nothing was run.`);
+    const won = await core.store.claimPaused({
+      executionId,
+      leaseToken,
+      leaseUntil: at + leaseMs,
+      now: at,
+      decisions: { approve, reject },
+    });
+    if (!won)
+      return failure(
+        executionId,
+        "conflict",
+        `Execution ${executionId} was changed by another invocation first (a concurrent approval or rejection). Nothing was run.`,
+      );
     snippets = await core.store.snippets();
   } catch (error) {
     return storeFailure(executionId, error);

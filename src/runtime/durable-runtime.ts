@@ -9,7 +9,12 @@ import type { DescribeOutput, SearchOutput } from "../connectors/types.js";
 import { approveExecution, rejectExecution } from "./approvals.js";
 import { executionDetail, executionSummary, pendingAction, type MethodLookup } from "./execution-views.js";
 import {
-  clearHistory, deleteExecution, destroyRuntimeData, expirePaused, pruneExecutions, type ExpirePausedOutput,
+  clearHistory,
+  deleteExecution,
+  destroyRuntimeData,
+  expirePaused,
+  pruneExecutions,
+  type ExpirePausedOutput,
 } from "./housekeeping.js";
 import { rollbackExecution } from "./rollback.js";
 import { createRuntimeCore } from "./runtime-core.js";
@@ -17,8 +22,17 @@ import { resolveRuntimeOptions, type DurableRuntimeOptions, type ResolvedRuntime
 import { deleteSnippet, listSnippets, saveSnippet, type SaveSnippetOutput } from "./snippets.js";
 import { storeOperation } from "./store-operation.js";
 import type {
-  CodeModeOutput, ExecuteInput, ExecuteOptions, ExecutionDetail, ExecutionRequestInput, ExecutionSummary, PendingAction,
-  RejectOutput, RollbackOutput, ScopeOptions, Snippet,
+  CodeModeOutput,
+  ExecuteInput,
+  ExecuteOptions,
+  ExecutionDetail,
+  ExecutionRequestInput,
+  ExecutionSummary,
+  PendingAction,
+  RejectOutput,
+  RollbackOutput,
+  ScopeOptions,
+  Snippet,
 } from "./types.js";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import { scopeProblem, visibleTo } from "./execution-request.js";
@@ -51,7 +65,10 @@ export interface DurableRuntime {
    * Decides several pending calls of one paused execution at once and resumes it once: approved calls run,
    * rejected ones reject inside the program (it may catch them), undecided ones stay pending.
    */
-  decide(request: { executionId: string; decisions: CallDecision[]; scope?: string }, options?: ExecuteOptions): Promise<CodeModeOutput>;
+  decide(
+    request: { executionId: string; decisions: CallDecision[]; scope?: string },
+    options?: ExecuteOptions,
+  ): Promise<CodeModeOutput>;
   /** Rejects a paused execution; earlier calls stay applied. */
   reject(request: ExecutionRequestInput & { reason?: string }): Promise<RejectOutput>;
   /** Compensates applied calls newest first. */
@@ -74,7 +91,10 @@ export interface DurableRuntime {
    * Saves (or replaces) an execution's code as snippet `name`, runnable inside programs as
    * `codemode.run(name, input)`; the snippet's code reads that value as the variable `input`.
    */
-  saveSnippet(name: string, options: { executionId: string; description?: string; inputSchema?: unknown }): Promise<SaveSnippetOutput>;
+  saveSnippet(
+    name: string,
+    options: { executionId: string; description?: string; inputSchema?: unknown },
+  ): Promise<SaveSnippetOutput>;
   /** Every snippet of this runtime name. */
   snippets(): Promise<Snippet[]>;
   /** Deletes snippet `name`; `deleted: false` when there was none. */

@@ -50,7 +50,9 @@ export function readExecutionRequest(
     return err(`${action}(${shape}) needs executionId, the id of the execution (got ${got}). Nothing was changed.`);
   }
   if (allowSeq && seq !== undefined && (typeof seq !== "number" || !Number.isSafeInteger(seq) || seq < 0)) {
-    return err(`${action}(${shape}): seq must be a call number (an integer >= 0; 0 is a whole-program approval) or omitted. Nothing was changed.`);
+    return err(
+      `${action}(${shape}): seq must be a call number (an integer >= 0; 0 is a whole-program approval) or omitted. Nothing was changed.`,
+    );
   }
   const problem = scopeProblem(scope);
   if (problem !== undefined) return err(`${action}(${shape}): ${problem}. Nothing was changed.`);

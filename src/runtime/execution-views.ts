@@ -63,18 +63,31 @@ export function withRequest(action: PendingAction, definition: ConnectorMethod |
 
 /** A pending call as listed by `pending()` and in a `paused` output. */
 export function pendingAction(executionId: string, record: CallJournalRecord, lookup?: MethodLookup): PendingAction {
-  const action = { executionId, seq: record.seq, connector: record.connector, method: record.method, args: decodeJournalValue(record.argsText) };
+  const action = {
+    executionId,
+    seq: record.seq,
+    connector: record.connector,
+    method: record.method,
+    args: decodeJournalValue(record.argsText),
+  };
   return withRequest(action, lookup?.(record.connector, record.method));
 }
 
 /** An execution with its call log. */
-export function executionDetail(record: ExecutionRecord, calls: CallJournalRecord[], lookup?: MethodLookup): ExecutionDetail {
+export function executionDetail(
+  record: ExecutionRecord,
+  calls: CallJournalRecord[],
+  lookup?: MethodLookup,
+): ExecutionDetail {
   const detail: ExecutionDetail = {
     ...executionSummary(record),
     logs: record.logs,
-    pending: record.status === "paused"
-      ? calls.filter((call) => call.status === "pending" && call.approvedAt === undefined).map((call) => pendingAction(record.executionId, call, lookup))
-      : [],
+    pending:
+      record.status === "paused"
+        ? calls
+            .filter((call) => call.status === "pending" && call.approvedAt === undefined)
+            .map((call) => pendingAction(record.executionId, call, lookup))
+        : [],
     calls: calls.map(callRecord),
     connectors: record.connectors,
   };

@@ -22,7 +22,10 @@ export interface ExpirePausedOutput {
  * with an expired lease (its process died) → `error`, its interrupted calls
  * marked `error` and never re-run. Disposes each.
  */
-export async function expirePaused(core: RuntimeCore, { maxAgeMs = DEFAULT_PAUSED_MAX_AGE_MS }: { maxAgeMs?: number } = {}): Promise<ExpirePausedOutput> {
+export async function expirePaused(
+  core: RuntimeCore,
+  { maxAgeMs = DEFAULT_PAUSED_MAX_AGE_MS }: { maxAgeMs?: number } = {},
+): Promise<ExpirePausedOutput> {
   if (typeof maxAgeMs !== "number" || !Number.isFinite(maxAgeMs) || maxAgeMs < 0) {
     throw new InvalidArgumentError({
       argument: "expirePaused({ maxAgeMs })",
@@ -34,7 +37,8 @@ export async function expirePaused(core: RuntimeCore, { maxAgeMs = DEFAULT_PAUSE
     core.store.expire({
       now,
       pausedBefore: now - maxAgeMs,
-      runningMessage: "Expired: the process running this execution stopped (its lease ran out) before the run ended. Calls that were in flight are not run again.",
+      runningMessage:
+        "Expired: the process running this execution stopped (its lease ran out) before the run ended. Calls that were in flight are not run again.",
       pausedMessage: `Expired: nobody approved or rejected this execution within ${maxAgeMs} ms.`,
     }),
   );
@@ -54,9 +58,15 @@ export async function deleteExecution(core: RuntimeCore, executionId: string): P
 }
 
 /** Deletes terminal executions beyond the newest `keep` (default `maxExecutions`). */
-export async function pruneExecutions(core: RuntimeCore, keep = core.options.maxExecutions): Promise<{ deleted: string[] }> {
+export async function pruneExecutions(
+  core: RuntimeCore,
+  keep = core.options.maxExecutions,
+): Promise<{ deleted: string[] }> {
   if (!Number.isSafeInteger(keep) || keep < 0) {
-    throw new InvalidArgumentError({ argument: "pruneExecutions(keep)", message: `keep must be a non-negative integer (got ${String(keep)})` });
+    throw new InvalidArgumentError({
+      argument: "pruneExecutions(keep)",
+      message: `keep must be a non-negative integer (got ${String(keep)})`,
+    });
   }
   return { deleted: await storeOperation("prune executions", () => core.store.prune(keep)) };
 }

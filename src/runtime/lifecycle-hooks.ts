@@ -27,18 +27,27 @@ async function callEach(
   await Promise.allSettled(
     Object.entries(connectors).map(async ([connector, definition]) => {
       const fn = definition[hook];
-      if (fn !== undefined) await settledWithin(Promise.resolve(fn.call(definition, { executionId, connector, status })), hookTimeoutMs);
+      if (fn !== undefined)
+        await settledWithin(Promise.resolve(fn.call(definition, { executionId, connector, status })), hookTimeoutMs);
     }),
   );
 }
 
 /** After a pass: `onPassEnd` always; `disposeExecution` too unless the pass paused. */
-export async function afterPass(owner: HookOwner, executionId: string, status: "completed" | "error" | "paused"): Promise<void> {
+export async function afterPass(
+  owner: HookOwner,
+  executionId: string,
+  status: "completed" | "error" | "paused",
+): Promise<void> {
   await callEach(owner, "onPassEnd", executionId, status);
   if (status !== "paused") await callEach(owner, "disposeExecution", executionId, status);
 }
 
 /** After an execution ended outside a pass (rejected, rolled back, expired, deleted). */
-export async function disposeExecution(owner: HookOwner, executionId: string, status: "error" | "rejected" | "rolled_back" | "completed"): Promise<void> {
+export async function disposeExecution(
+  owner: HookOwner,
+  executionId: string,
+  status: "error" | "rejected" | "rolled_back" | "completed",
+): Promise<void> {
   await callEach(owner, "disposeExecution", executionId, status);
 }

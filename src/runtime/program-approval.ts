@@ -31,12 +31,21 @@ export async function programNeedsApproval(
     return { ok: false, error: `approveProgram threw (${messageOf(error)}); the program was not run.` };
   }
   if (typeof answer !== "boolean") {
-    return { ok: false, error: `approveProgram must return true or false, got ${typeof answer}; the program was not run.` };
+    return {
+      ok: false,
+      error: `approveProgram must return true or false, got ${typeof answer}; the program was not run.`,
+    };
   }
   return { ok: true, value: answer };
 }
 
 /** The pending item of a program waiting for approval. */
 export function programApprovalAction(executionId: string, code: string): PendingAction {
-  return { executionId, seq: PROGRAM_APPROVAL_SEQ, connector: PROGRAM_APPROVAL_CONNECTOR, method: PROGRAM_APPROVAL_METHOD, args: { code } };
+  return {
+    executionId,
+    seq: PROGRAM_APPROVAL_SEQ,
+    connector: PROGRAM_APPROVAL_CONNECTOR,
+    method: PROGRAM_APPROVAL_METHOD,
+    args: { code },
+  };
 }

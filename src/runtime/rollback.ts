@@ -29,44 +29,76 @@ interface Tally {
   errors: Array<{ seq: number; error: string }>;
 }
 
-function refused(executionId: string, kind: "not-found" | "stale" | "conflict" | "store" | "validation", error: string, tally: Tally = { reverted: [], skipped: [], errors: [] }): RollbackOutput {
+function refused(
+  executionId: string,
+  kind: "not-found" | "stale" | "conflict" | "store" | "validation",
+  error: string,
+  tally: Tally = { reverted: [], skipped: [], errors: [] },
+): RollbackOutput {
   return { status: "error", executionId, error, kind, ...tally };
 }
 
-async function revertOne(core: RuntimeCore, executionId: string, token: string, call: CallJournalRecord, tally: Tally): Promise<void> {
+async function revertOne(
+  core: RuntimeCore,
+  executionId: string,
+  token: string,
+  call: CallJournalRecord,
+  tally: Tally,
+): Promise<void> {
   const connector = core.connectors[call.connector];
-  const method = connector !== undefined && Object.hasOwn(connector.methods, call.method) ? connector.methods[call.method] : undefined;
+  const method =
+    connector !== undefined && Object.hasOwn(connector.methods, call.method)
+      ? connector.methods[call.method]
+      : undefined;
   if (method?.revert === undefined) {
     tally.skipped.push(call.seq);
     return;
   }
   if (call.error === REVERTING_NOTE) {
     // An earlier rollback recorded that it was reverting this call, then died before recording the outcome.
-    tally.errors.push({ seq: call.seq, error: `an earlier rollback was interrupted while reverting this call, so whether it was reverted is unknown; it is not reverted again (check the target system; idempotency key ${executionId}:${call.seq})` });
+    tally.errors.push({
+      seq: call.seq,
+      error: `an earlier rollback was interrupted while reverting this call, so whether it was reverted is unknown; it is not reverted again (check the target system; idempotency key ${executionId}:${call.seq})`,
+    });
     return;
   }
   if (!(await core.store.markReverting({ executionId, token, seq: call.seq, note: REVERTING_NOTE }))) {
-    tally.errors.push({ seq: call.seq, error: "not reverted: the journal could not record the revert (the rollback lost its lease)" });
+    tally.errors.push({
+      seq: call.seq,
+      error: "not reverted: the journal could not record the revert (the rollback lost its lease)",
+    });
     return;
   }
   try {
     const args = decodeJournalValue(call.argsText);
     const result = call.resultText === undefined ? undefined : decodeJournalValue(call.resultText);
-    await method.revert(args, result, { executionId, seq: call.seq, idempotencyKey: `${executionId}:${call.seq}`, connector: call.connector, method: call.method });
+    await method.revert(args, result, {
+      executionId,
+      seq: call.seq,
+      idempotencyKey: `${executionId}:${call.seq}`,
+      connector: call.connector,
+      method: call.method,
+    });
   } catch (error) {
     tally.errors.push({ seq: call.seq, error: messageOf(error) });
     await core.store.clearReverting({ executionId, token, seq: call.seq });
     return;
   }
-  if (await core.store.markReverted({ executionId, token, seq: call.seq, now: core.options.now() })) tally.reverted.push(call.seq);
-  else tally.errors.push({ seq: call.seq, error: "reverted, but the journal could not record it (the rollback lost its lease)" });
+  if (await core.store.markReverted({ executionId, token, seq: call.seq, now: core.options.now() }))
+    tally.reverted.push(call.seq);
+  else
+    tally.errors.push({
+      seq: call.seq,
+      error: "reverted, but the journal could not record it (the rollback lost its lease)",
+    });
 }
 
 /** Rolls back an ended execution. */
 export async function rollbackExecution(core: RuntimeCore, request: unknown): Promise<RollbackOutput> {
   const tally: Tally = { reverted: [], skipped: [], errors: [] };
   const read = readExecutionRequest("rollback", request, { seq: false });
-  if (!read.ok) return refused(outputId((request as { executionId?: unknown } | undefined)?.executionId), "validation", read.error);
+  if (!read.ok)
+    return refused(outputId((request as { executionId?: unknown } | undefined)?.executionId), "validation", read.error);
   const { executionId } = read.value;
   const loaded = await loadForRequest(core, read.value);
   if (!loaded.ok) {
@@ -75,27 +107,57 @@ export async function rollbackExecution(core: RuntimeCore, request: unknown): Pr
   }
   const { execution, calls } = loaded.value;
   if (execution.status === "running" || execution.status === "paused") {
-    return refused(executionId, "stale", `Cannot roll back execution ${executionId} while it is ${execution.status}. Reject it first (or let it finish), then roll back.`);
+    return refused(
+      executionId,
+      "stale",
+      `Cannot roll back execution ${executionId} while it is ${execution.status}. Reject it first (or let it finish), then roll back.`,
+    );
   }
   const { now, generateId, leaseMs } = core.options;
   const token = generateId();
   try {
     const at = now();
-    const claimed = await core.store.claimForRollback({ executionId, status: execution.status, token, leaseUntil: at + leaseMs, now: at });
-    if (!claimed) return refused(executionId, "conflict", `Execution ${executionId} is being changed by another invocation (another rollback?). Nothing was reverted.`);
-    const applied = calls.filter((call) => call.status === "applied" && call.connector !== STEP_CONNECTOR).sort((a, b) => b.seq - a.seq);
+    const claimed = await core.store.claimForRollback({
+      executionId,
+      status: execution.status,
+      token,
+      leaseUntil: at + leaseMs,
+      now: at,
+    });
+    if (!claimed)
+      return refused(
+        executionId,
+        "conflict",
+        `Execution ${executionId} is being changed by another invocation (another rollback?). Nothing was reverted.`,
+      );
+    const applied = calls
+      .filter((call) => call.status === "applied" && call.connector !== STEP_CONNECTOR)
+      .sort((a, b) => b.seq - a.seq);
     for (const call of applied) {
       if (!Object.hasOwn(core.connectors, call.connector)) tally.skipped.push(call.seq);
       else await revertOne(core, executionId, token, call, tally);
     }
     await core.store.finishRollback({ executionId, token, rolledBack: tally.reverted.length > 0, now: now() });
   } catch (error) {
-    return refused(executionId, "store", `The journal database failed during rollback (${messageOf(error)}). Reverted so far: ${tally.reverted.join(", ") || "none"}.`, tally);
+    return refused(
+      executionId,
+      "store",
+      `The journal database failed during rollback (${messageOf(error)}). Reverted so far: ${tally.reverted.join(", ") || "none"}.`,
+      tally,
+    );
   }
   if (tally.reverted.length > 0) await disposeExecution(core.hooks, executionId, "rolled_back");
-  if (tally.reverted.length > 0 || execution.status === "rolled_back") return { status: "rolled_back", executionId, ...tally };
-  const why = tally.errors.length > 0
-    ? `every revert failed: ${tally.errors.map((entry) => `#${entry.seq}: ${entry.error}`).join("; ")}`
-    : "no applied call has a revert (or its connector is not configured)";
-  return { status: "error", executionId, kind: tally.errors.length > 0 ? "exception" : "stale", error: `Nothing was rolled back: ${why}.`, ...tally };
+  if (tally.reverted.length > 0 || execution.status === "rolled_back")
+    return { status: "rolled_back", executionId, ...tally };
+  const why =
+    tally.errors.length > 0
+      ? `every revert failed: ${tally.errors.map((entry) => `#${entry.seq}: ${entry.error}`).join("; ")}`
+      : "no applied call has a revert (or its connector is not configured)";
+  return {
+    status: "error",
+    executionId,
+    kind: tally.errors.length > 0 ? "exception" : "stale",
+    error: `Nothing was rolled back: ${why}.`,
+    ...tally,
+  };
 }

@@ -44,11 +44,18 @@ export interface RuntimeCore {
 /** Opens the store and builds the shared state. */
 export function createRuntimeCore(options: ResolvedRuntimeOptions): RuntimeCore {
   const opened = openStore(options.store);
-  const store = createLibsqlJournalStore({ client: opened.client, runtime: options.name, local: opened.local, now: options.now });
-  const outbound = options.outbound === undefined
-    ? undefined
-    : { name: OUTBOUND_CONNECTOR, connector: outboundFetchConnector(options.outbound) };
-  const connectors = outbound === undefined ? options.connectors : { ...options.connectors, [outbound.name]: outbound.connector };
+  const store = createLibsqlJournalStore({
+    client: opened.client,
+    runtime: options.name,
+    local: opened.local,
+    now: options.now,
+  });
+  const outbound =
+    options.outbound === undefined
+      ? undefined
+      : { name: OUTBOUND_CONNECTOR, connector: outboundFetchConnector(options.outbound) };
+  const connectors =
+    outbound === undefined ? options.connectors : { ...options.connectors, [outbound.name]: outbound.connector };
   const globals = options.outbound === undefined ? [] : [outboundFetchEntry(options.outbound.allow)];
   return {
     options,

@@ -6,19 +6,30 @@
 import type { ApproveProgramOption } from "./program-approval.js";
 import type { ToolSet } from "@ai-sdk/provider-utils";
 import {
-  OUTBOUND_CONNECTOR, resolveOutboundFetchOptions, type OutboundFetchOptions, type ResolvedOutboundFetchOptions,
+  OUTBOUND_CONNECTOR,
+  resolveOutboundFetchOptions,
+  type OutboundFetchOptions,
+  type ResolvedOutboundFetchOptions,
 } from "../connectors/outbound-fetch.js";
 import { resolveConnector } from "../connectors/resolve-connector.js";
 import type { Connector } from "../connectors/types.js";
 import { InvalidOptionError } from "../errors.js";
 import {
-  EXECUTOR_OPTION_KEYS, resolveExecutorOptions, type QuickJSExecutorOptions, type ResolvedExecutorOptions,
+  EXECUTOR_OPTION_KEYS,
+  resolveExecutorOptions,
+  type QuickJSExecutorOptions,
+  type ResolvedExecutorOptions,
 } from "../sandbox/executor-options.js";
 import type { Executor } from "../sandbox/types.js";
 import { assertKnownKeys } from "../shared/known-keys.js";
 import { isRecord } from "../shared/is-record.js";
 import { MAX_JOURNAL_VALUE_CHARS } from "./journal-values.js";
-import { defaultStoreOptions, isLibsqlClient, type CodemodeStoreOptions, type StoreOption } from "./store/open-store.js";
+import {
+  defaultStoreOptions,
+  isLibsqlClient,
+  type CodemodeStoreOptions,
+  type StoreOption,
+} from "./store/open-store.js";
 import type { Client } from "@libsql/client";
 import type { SearchEmbedder } from "./catalog-search.js";
 
@@ -114,8 +125,19 @@ export interface DurableRuntimeOptions {
  * it is listed so a misspelt `search` is told so.
  */
 const RUNTIME_OPTION_KEYS = [
-  "connectors", "tools", "store", "executor", "name", "maxExecutions", "transformResult", "limits", "maxOutputChars",
-  "outbound", "search", "approveProgram", "_internal",
+  "connectors",
+  "tools",
+  "store",
+  "executor",
+  "name",
+  "maxExecutions",
+  "transformResult",
+  "limits",
+  "maxOutputChars",
+  "outbound",
+  "search",
+  "approveProgram",
+  "_internal",
 ] as const satisfies ReadonlyArray<keyof DurableRuntimeOptions | "search">;
 const INTERNAL_KEYS = ["now", "generateId", "leaseMs", "inflightGraceMs", "hookTimeoutMs", "env"] as const;
 
@@ -148,7 +170,8 @@ export interface ResolvedRuntimeOptions {
 function resolveStore(store: unknown, env: Record<string, string | undefined>): Client | CodemodeStoreOptions {
   if (store === undefined) return defaultStoreOptions(env);
   if (typeof store === "string") {
-    if (store === "") throw new InvalidOptionError({ path: "store", message: "must be a non-empty URL (or omit it for the default)" });
+    if (store === "")
+      throw new InvalidOptionError({ path: "store", message: "must be a non-empty URL (or omit it for the default)" });
     return { url: store };
   }
   if (isLibsqlClient(store)) return store;
@@ -156,9 +179,14 @@ function resolveStore(store: unknown, env: Record<string, string | undefined>): 
     if (store["authToken"] !== undefined && typeof store["authToken"] !== "string") {
       throw new InvalidOptionError({ path: "store.authToken", message: "must be a string" });
     }
-    return store["authToken"] === undefined ? { url: store["url"] } : { url: store["url"], authToken: store["authToken"] as string };
+    return store["authToken"] === undefined
+      ? { url: store["url"] }
+      : { url: store["url"], authToken: store["authToken"] as string };
   }
-  throw new InvalidOptionError({ path: "store", message: "must be a URL string, an @libsql/client Client, or { url, authToken }" });
+  throw new InvalidOptionError({
+    path: "store",
+    message: "must be a URL string, an @libsql/client Client, or { url, authToken }",
+  });
 }
 
 function positiveInteger(path: string, value: unknown, fallback: number): number {
@@ -172,12 +200,16 @@ function positiveInteger(path: string, value: unknown, fallback: number): number
 function resolveConnectors(options: DurableRuntimeOptions): Record<string, Connector> {
   const connectors: Record<string, Connector> = {};
   if (options.connectors !== undefined) {
-    if (!isRecord(options.connectors)) throw new InvalidOptionError({ path: "connectors", message: "must be an object of name → ToolSet or Connector" });
+    if (!isRecord(options.connectors))
+      throw new InvalidOptionError({ path: "connectors", message: "must be an object of name → ToolSet or Connector" });
     for (const [name, value] of Object.entries(options.connectors)) connectors[name] = resolveConnector(name, value);
   }
   if (options.tools !== undefined) {
     if (Object.hasOwn(connectors, "tools")) {
-      throw new InvalidOptionError({ path: "tools", message: "conflicts with connectors.tools: both would be the global `tools`" });
+      throw new InvalidOptionError({
+        path: "tools",
+        message: "conflicts with connectors.tools: both would be the global `tools`",
+      });
     }
     connectors["tools"] = resolveConnector("tools", options.tools);
   }
@@ -185,14 +217,23 @@ function resolveConnectors(options: DurableRuntimeOptions): Record<string, Conne
 }
 
 /** The `outbound` option validated; its connector will be journaled under the reserved name `outbound`. */
-function resolveOutbound(options: DurableRuntimeOptions, connectors: Record<string, Connector>): ResolvedOutboundFetchOptions | undefined {
+function resolveOutbound(
+  options: DurableRuntimeOptions,
+  connectors: Record<string, Connector>,
+): ResolvedOutboundFetchOptions | undefined {
   if (options.outbound === undefined) return undefined;
   const outbound = resolveOutboundFetchOptions(options.outbound, "outbound", MAX_JOURNAL_VALUE_CHARS);
   if (Object.hasOwn(connectors, OUTBOUND_CONNECTOR)) {
-    throw new InvalidOptionError({ path: `connectors.${OUTBOUND_CONNECTOR}`, message: "is reserved for outbound fetch when the outbound option is set; rename the connector" });
+    throw new InvalidOptionError({
+      path: `connectors.${OUTBOUND_CONNECTOR}`,
+      message: "is reserved for outbound fetch when the outbound option is set; rename the connector",
+    });
   }
   if (Object.hasOwn(connectors, "fetch")) {
-    throw new InvalidOptionError({ path: "connectors.fetch", message: "conflicts with the outbound option: both would be the global `fetch`" });
+    throw new InvalidOptionError({
+      path: "connectors.fetch",
+      message: "conflicts with the outbound option: both would be the global `fetch`",
+    });
   }
   return outbound;
 }
@@ -202,22 +243,30 @@ function resolveOutbound(options: DurableRuntimeOptions, connectors: Record<stri
  * `src/ai/search-options.ts`), passed apart because only `src/ai` may turn an AI SDK model into one.
  */
 export function resolveRuntimeOptions(
-  options: DurableRuntimeOptions = {}, { embedder }: { embedder?: SearchEmbedder } = {},
+  options: DurableRuntimeOptions = {},
+  { embedder }: { embedder?: SearchEmbedder } = {},
 ): ResolvedRuntimeOptions {
-  if (typeof options !== "object" || options === null) throw new InvalidOptionError({ path: "options", message: "must be an object" });
+  if (typeof options !== "object" || options === null)
+    throw new InvalidOptionError({ path: "options", message: "must be an object" });
   assertKnownKeys(options, RUNTIME_OPTION_KEYS, "options");
-  if (options.limits !== undefined && isRecord(options.limits)) assertKnownKeys(options.limits, EXECUTOR_OPTION_KEYS, "limits");
-  if (options._internal !== undefined && isRecord(options._internal)) assertKnownKeys(options._internal, INTERNAL_KEYS, "_internal");
+  if (options.limits !== undefined && isRecord(options.limits))
+    assertKnownKeys(options.limits, EXECUTOR_OPTION_KEYS, "limits");
+  if (options._internal !== undefined && isRecord(options._internal))
+    assertKnownKeys(options._internal, INTERNAL_KEYS, "_internal");
   const internal = options._internal ?? {};
   const env = internal.env ?? process.env;
   const name = options.name ?? DEFAULT_RUNTIME_NAME;
-  if (typeof name !== "string" || name === "") throw new InvalidOptionError({ path: "name", message: "must be a non-empty string" });
+  if (typeof name !== "string" || name === "")
+    throw new InvalidOptionError({ path: "name", message: "must be a non-empty string" });
   if (options.transformResult !== undefined && typeof options.transformResult !== "function") {
     throw new InvalidOptionError({ path: "transformResult", message: "must be a function (result, info) => value" });
   }
   const approveProgram = options.approveProgram ?? false;
   if (typeof approveProgram !== "boolean" && typeof approveProgram !== "function") {
-    throw new InvalidOptionError({ path: "approveProgram", message: "must be true, false or a function (code) => boolean | Promise<boolean>" });
+    throw new InvalidOptionError({
+      path: "approveProgram",
+      message: "must be true, false or a function (code) => boolean | Promise<boolean>",
+    });
   }
   if (options.executor !== undefined && (!isRecord(options.executor) || typeof options.executor.run !== "function")) {
     throw new InvalidOptionError({ path: "executor", message: "must implement run(request) and dispose()" });
@@ -233,7 +282,8 @@ export function resolveRuntimeOptions(
     name,
     maxExecutions: positiveInteger("maxExecutions", options.maxExecutions, DEFAULT_MAX_EXECUTIONS),
     transformResult: options.transformResult,
-    maxOutputChars: options.maxOutputChars === undefined ? undefined : positiveInteger("maxOutputChars", options.maxOutputChars, 1),
+    maxOutputChars:
+      options.maxOutputChars === undefined ? undefined : positiveInteger("maxOutputChars", options.maxOutputChars, 1),
     approveProgram,
     now: internal.now ?? Date.now,
     generateId: internal.generateId ?? (() => crypto.randomUUID()),

@@ -29,12 +29,19 @@ export async function saveSnippet(
     const error = `Snippet name ${quoted(name)} is invalid: use letters, digits, "_" or "-", starting with a letter or "_" (at most 128).`;
     return { status: "error", kind: "validation", error };
   }
-  if (description !== undefined && (typeof description !== "string" || description.length > MAX_SNIPPET_DESCRIPTION_CHARS)) {
+  if (
+    description !== undefined &&
+    (typeof description !== "string" || description.length > MAX_SNIPPET_DESCRIPTION_CHARS)
+  ) {
     const error = `A snippet description must be a string of at most ${MAX_SNIPPET_DESCRIPTION_CHARS} characters (one or two sentences).`;
     return { status: "error", kind: "validation", error };
   }
   if (typeof executionId !== "string") {
-    return { status: "error", kind: "validation", error: "saveSnippet(name, { executionId }) needs the id of the execution whose code to save." };
+    return {
+      status: "error",
+      kind: "validation",
+      error: "saveSnippet(name, { executionId }) needs the id of the execution whose code to save.",
+    };
   }
   let inputSchemaText: string | undefined;
   if (inputSchema !== undefined) {
@@ -47,7 +54,8 @@ export async function saveSnippet(
     if (!size.ok) return { status: "error", kind: "validation", error: size.error };
   }
   const loaded = await storeOperation("read the execution", () => core.store.load(executionId));
-  if (loaded === undefined) return { status: "error", kind: "not-found", error: notFoundMessage(executionId, core.options.name) };
+  if (loaded === undefined)
+    return { status: "error", kind: "not-found", error: notFoundMessage(executionId, core.options.name) };
   const record = {
     name,
     code: loaded.execution.code,

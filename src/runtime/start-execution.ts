@@ -48,7 +48,14 @@ export async function startExecution(
   const leaseToken = generateId();
   const connectorNames = Object.keys(core.connectors);
   if (approval.value) {
-    return startAwaitingApproval(core, { executionId, code, connectors: connectorNames, now: createdAt, options, scope });
+    return startAwaitingApproval(core, {
+      executionId,
+      code,
+      connectors: connectorNames,
+      now: createdAt,
+      options,
+      scope,
+    });
   }
   let snippets: SnippetRecord[];
   try {
@@ -85,8 +92,20 @@ export async function startExecution(
 /** Records an execution that waits for its program to be approved (`program-approval.ts`), and returns that pause. */
 async function startAwaitingApproval(
   core: RuntimeCore,
-  { executionId, code, connectors, now, options, scope }: {
-    executionId: string; code: string; connectors: string[]; now: number; options: ExecuteOptions; scope: string | undefined;
+  {
+    executionId,
+    code,
+    connectors,
+    now,
+    options,
+    scope,
+  }: {
+    executionId: string;
+    code: string;
+    connectors: string[];
+    now: number;
+    options: ExecuteOptions;
+    scope: string | undefined;
   },
 ): Promise<CodeModeOutput> {
   const action = programApprovalAction(executionId, code);
@@ -94,7 +113,13 @@ async function startAwaitingApproval(
   if (!argsText.ok) return failure(executionId, "limit", argsText.error);
   try {
     await core.store.startExecution({
-      executionId, code, connectors, now, leaseToken: core.options.generateId(), leaseUntil: now, keep: core.options.maxExecutions,
+      executionId,
+      code,
+      connectors,
+      now,
+      leaseToken: core.options.generateId(),
+      leaseUntil: now,
+      keep: core.options.maxExecutions,
       programApproval: { connector: action.connector, method: action.method, argsText: argsText.value },
       ...(options.toolCallId === undefined ? {} : { toolCallId: options.toolCallId }),
       ...(scope === undefined ? {} : { scope }),

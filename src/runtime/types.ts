@@ -165,8 +165,22 @@ export interface ExecuteOptions {
 
 /** Result of `rollback`. */
 export type RollbackOutput =
-  | { status: "rolled_back"; executionId: string; reverted: number[]; skipped: number[]; errors: Array<{ seq: number; error: string }> }
-  | { status: "error"; executionId: string; error: string; kind: FailureKind; reverted: number[]; skipped: number[]; errors: Array<{ seq: number; error: string }> };
+  | {
+      status: "rolled_back";
+      executionId: string;
+      reverted: number[];
+      skipped: number[];
+      errors: Array<{ seq: number; error: string }>;
+    }
+  | {
+      status: "error";
+      executionId: string;
+      error: string;
+      kind: FailureKind;
+      reverted: number[];
+      skipped: number[];
+      errors: Array<{ seq: number; error: string }>;
+    };
 
 /** Result of `reject`. */
 export type RejectOutput =

@@ -13,7 +13,8 @@ export function describeMissing(binding: { global: string; functions: string[] }
   if (binding === undefined) return "not a function";
   const shown = key.length > 80 ? `${key.slice(0, 80)}…` : key;
   const names = binding.functions;
-  const listed = names.slice(0, MAX_LISTED).join(", ") + (names.length > MAX_LISTED ? `, … (${names.length} in all)` : "");
+  const listed =
+    names.slice(0, MAX_LISTED).join(", ") + (names.length > MAX_LISTED ? `, … (${names.length} in all)` : "");
   const suggestion = closestName(key, names);
   const hint = suggestion === undefined ? "" : ` Did you mean ${memberPath(binding.global, suggestion)}?`;
   const known = names.length === 0 ? "it has no methods" : `its methods: ${listed}`;

@@ -4,7 +4,16 @@
  */
 
 /** The tags of the codec format. */
-export type EncodedTag = "undefined" | "number" | "bigint" | "date" | "bytes" | "arraybuffer" | "map" | "set" | "object";
+export type EncodedTag =
+  | "undefined"
+  | "number"
+  | "bigint"
+  | "date"
+  | "bytes"
+  | "arraybuffer"
+  | "map"
+  | "set"
+  | "object";
 
 /** A JSON-safe tagged tree made by `encodeValue`. */
 export type EncodedValue =
@@ -48,12 +57,19 @@ function validateTag(tree: Record<string, unknown>, path: string, depth: number)
     case "undefined":
       return undefined;
     case "number":
-      return typeof payload === "string" && SPECIAL_NUMBERS.has(payload) ? undefined : fail("expected NaN, Infinity, -Infinity or -0");
+      return typeof payload === "string" && SPECIAL_NUMBERS.has(payload)
+        ? undefined
+        : fail("expected NaN, Infinity, -Infinity or -0");
     case "bigint":
-      if (typeof payload === "string" && payload.length > MAX_BIGINT_CHARS) return fail(`more than ${MAX_BIGINT_CHARS - 1} digits`);
-      return typeof payload === "string" && INTEGER.test(payload) ? undefined : fail("expected a decimal integer string");
+      if (typeof payload === "string" && payload.length > MAX_BIGINT_CHARS)
+        return fail(`more than ${MAX_BIGINT_CHARS - 1} digits`);
+      return typeof payload === "string" && INTEGER.test(payload)
+        ? undefined
+        : fail("expected a decimal integer string");
     case "date":
-      return payload === null || (typeof payload === "number" && Number.isFinite(payload)) ? undefined : fail("expected milliseconds or null");
+      return payload === null || (typeof payload === "number" && Number.isFinite(payload))
+        ? undefined
+        : fail("expected milliseconds or null");
     case "bytes":
     case "arraybuffer":
       return typeof payload === "string" && BASE64.test(payload) ? undefined : fail("expected base64");
@@ -64,7 +80,8 @@ function validateTag(tree: Record<string, unknown>, path: string, depth: number)
       if (!Array.isArray(payload)) return fail("expected an array of entries");
       for (let index = 0; index < payload.length; index++) {
         const entry: unknown = payload[index];
-        if (!Array.isArray(entry) || entry.length !== 2) return { path: `${path}.<entry ${index}>`, message: "invalid encoded map entry: expected [key, value]" };
+        if (!Array.isArray(entry) || entry.length !== 2)
+          return { path: `${path}.<entry ${index}>`, message: "invalid encoded map entry: expected [key, value]" };
         const problem = validateList(entry, `${path}.<entry ${index}>`, depth);
         if (problem) return problem;
       }
@@ -101,7 +118,9 @@ function validateAt(tree: unknown, path: string, depth: number): CodecProblem | 
     case "boolean":
       return undefined;
     case "number":
-      return Number.isFinite(tree) && !Object.is(tree, -0) ? undefined : { path, message: "non-finite or -0 number must be tagged" };
+      return Number.isFinite(tree) && !Object.is(tree, -0)
+        ? undefined
+        : { path, message: "non-finite or -0 number must be tagged" };
     case "object":
       break;
     default:

@@ -32,7 +32,12 @@ export class CodecError extends CodemodeError {
   /** Set when encoding stopped because the value passed `maxChars`. */
   readonly overLimit: boolean;
 
-  constructor({ path, message, cause, overLimit = false }: { path: string; message: string; cause?: unknown; overLimit?: boolean }) {
+  constructor({
+    path,
+    message,
+    cause,
+    overLimit = false,
+  }: { path: string; message: string; cause?: unknown; overLimit?: boolean }) {
     super({ code: "codec", message: `${path}: ${message}`, cause });
     this.name = "CodecError";
     this.path = path;
@@ -92,7 +97,11 @@ let charsMax = Infinity;
 function spend(chars: number, path: string): void {
   charsLeft -= chars;
   if (charsLeft < 0) {
-    throw new CodecError({ path: "value", overLimit: true, message: `over ${charsMax.toLocaleString("en-US")} characters once encoded (stopped at ${shortPath(path)})` });
+    throw new CodecError({
+      path: "value",
+      overLimit: true,
+      message: `over ${charsMax.toLocaleString("en-US")} characters once encoded (stopped at ${shortPath(path)})`,
+    });
   }
 }
 
@@ -112,7 +121,10 @@ function encodeInner(value: unknown, path: string, seen: Set<object>): EncodedVa
     case "bigint":
       producedTag = true;
       if ((value < 0n ? -value : value) >> MAX_BIGINT_BITS !== 0n) {
-        throw new CodecError({ path, message: `BigInt values over about 4,000 digits ${BOUNDARY} (send them as strings)` });
+        throw new CodecError({
+          path,
+          message: `BigInt values over about 4,000 digits ${BOUNDARY} (send them as strings)`,
+        });
       }
       spend(20, path);
       return { $: "bigint", v: value.toString() };
@@ -126,12 +138,21 @@ function encodeInner(value: unknown, path: string, seen: Set<object>): EncodedVa
   spend(2, path);
   if (value === null) return null;
   const object = value as object;
-  if (seen.size >= MAX_ENCODE_DEPTH) throw new CodecError({ path: shortPath(path), message: `values nested deeper than ${MAX_ENCODE_DEPTH} levels ${BOUNDARY}` });
+  if (seen.size >= MAX_ENCODE_DEPTH)
+    throw new CodecError({
+      path: shortPath(path),
+      message: `values nested deeper than ${MAX_ENCODE_DEPTH} levels ${BOUNDARY}`,
+    });
   if (seen.has(object)) throw new CodecError({ path, message: `cycles ${BOUNDARY} (the value refers to itself)` });
   seen.add(object);
   try {
     const encoded = encodeObject(object, path, seen);
-    if (encoded !== null && typeof encoded === "object" && !Array.isArray(encoded) && typeof (encoded as { $?: unknown }).$ === "string") {
+    if (
+      encoded !== null &&
+      typeof encoded === "object" &&
+      !Array.isArray(encoded) &&
+      typeof (encoded as { $?: unknown }).$ === "string"
+    ) {
       producedTag = true;
     }
     return encoded;
@@ -162,7 +183,10 @@ function encodeObject(object: object, path: string, seen: Set<object>): EncodedV
     const entries: EncodedValue[] = [];
     let index = 0;
     for (const [key, entry] of object) {
-      entries.push([encodeInner(key, `${path}.<key ${index}>`, seen), encodeInner(entry, `${path}.<value ${index}>`, seen)]);
+      entries.push([
+        encodeInner(key, `${path}.<key ${index}>`, seen),
+        encodeInner(entry, `${path}.<value ${index}>`, seen),
+      ]);
       index++;
     }
     return { $: "map", v: entries };
@@ -180,7 +204,7 @@ function encodeObject(object: object, path: string, seen: Set<object>): EncodedV
     const encoded = encodeInner((object as Record<string, unknown>)[key], memberPath(path, key), seen);
     Object.defineProperty(out, key, { value: encoded, enumerable: true, writable: true, configurable: true });
   }
-  return  Object.hasOwn(out, "$") ? { $: "object", v: out } : out;
+  return Object.hasOwn(out, "$") ? { $: "object", v: out } : out;
 }
 
 /**
@@ -222,7 +246,9 @@ function decodeTrusted(encoded: EncodedValue): unknown {
       return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
     }
     case "map":
-      return new Map((payload as [EncodedValue, EncodedValue][]).map(([key, value]) => [decodeTrusted(key), decodeTrusted(value)]));
+      return new Map(
+        (payload as [EncodedValue, EncodedValue][]).map(([key, value]) => [decodeTrusted(key), decodeTrusted(value)]),
+      );
     case "set":
       return new Set((payload as EncodedValue[]).map(decodeTrusted));
     default:
@@ -233,7 +259,12 @@ function decodeTrusted(encoded: EncodedValue): unknown {
 function decodeObject(encoded: Record<string, EncodedValue>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(encoded)) {
-    Object.defineProperty(out, key, { value: decodeTrusted(encoded[key] as EncodedValue), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, key, {
+      value: decodeTrusted(encoded[key] as EncodedValue),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }
@@ -279,7 +310,10 @@ function canonicalTree(encoded: EncodedValue): unknown {
   if (Array.isArray(encoded)) return encoded.map(canonicalTree);
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(encoded).sort()) {
-    Object.defineProperty(out, key, { value: canonicalTree((encoded as Record<string, EncodedValue>)[key] as EncodedValue), enumerable: true });
+    Object.defineProperty(out, key, {
+      value: canonicalTree((encoded as Record<string, EncodedValue>)[key] as EncodedValue),
+      enumerable: true,
+    });
   }
   return out;
 }

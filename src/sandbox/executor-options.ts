@@ -106,12 +106,18 @@ export const EXECUTOR_OPTION_KEYS = [
   "maxValueChars",
 ] as const satisfies ReadonlyArray<keyof QuickJSExecutorOptions>;
 
-function integer(path: string, value: unknown, fallback: number, { min = 1, max = Number.MAX_SAFE_INTEGER }: { min?: number; max?: number } = {}): number {
+function integer(
+  path: string,
+  value: unknown,
+  fallback: number,
+  { min = 1, max = Number.MAX_SAFE_INTEGER }: { min?: number; max?: number } = {},
+): number {
   if (value === undefined) return fallback;
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
     throw new InvalidOptionError({ path, message: `must be a positive integer (got ${String(value)})` });
   }
-  if (value < min || value > max) throw new InvalidOptionError({ path, message: `must be between ${min} and ${max} (got ${value})` });
+  if (value < min || value > max)
+    throw new InvalidOptionError({ path, message: `must be between ${min} and ${max} (got ${value})` });
   return value;
 }
 
@@ -123,13 +129,18 @@ function integer(path: string, value: unknown, fallback: number, { min = 1, max 
  */
 export function resolveExecutorOptions(options: QuickJSExecutorOptions = {}, prefix = ""): ResolvedExecutorOptions {
   const at = (name: string): string => (prefix === "" ? name : `${prefix}.${name}`);
-  if (options === null || typeof options !== "object") throw new InvalidOptionError({ path: prefix || "options", message: "must be an object" });
+  if (options === null || typeof options !== "object")
+    throw new InvalidOptionError({ path: prefix || "options", message: "must be an object" });
   assertKnownKeys(options, EXECUTOR_OPTION_KEYS, prefix || "options");
   const isolation = options.isolation ?? "worker-thread";
   if (isolation !== "worker-thread" && isolation !== "in-process") {
-    throw new InvalidOptionError({ path: at("isolation"), message: `must be "worker-thread" or "in-process" (got ${JSON.stringify(isolation)})` });
+    throw new InvalidOptionError({
+      path: at("isolation"),
+      message: `must be "worker-thread" or "in-process" (got ${JSON.stringify(isolation)})`,
+    });
   }
-  const defaultStack = isolation === "worker-thread" ? DEFAULT_WORKER_MAX_STACK_BYTES : DEFAULT_IN_PROCESS_MAX_STACK_BYTES;
+  const defaultStack =
+    isolation === "worker-thread" ? DEFAULT_WORKER_MAX_STACK_BYTES : DEFAULT_IN_PROCESS_MAX_STACK_BYTES;
   return {
     isolation,
     poolSize: integer(at("poolSize"), options.poolSize, DEFAULT_POOL_SIZE, { max: 64 }),
@@ -138,7 +149,10 @@ export function resolveExecutorOptions(options: QuickJSExecutorOptions = {}, pre
       min: MIN_MEMORY_LIMIT_BYTES,
       max: MAX_MEMORY_LIMIT_BYTES,
     }),
-    maxStackBytes: integer(at("maxStackBytes"), options.maxStackBytes, defaultStack, { min: 16 * 1024, max: MAX_STACK_BYTES }),
+    maxStackBytes: integer(at("maxStackBytes"), options.maxStackBytes, defaultStack, {
+      min: 16 * 1024,
+      max: MAX_STACK_BYTES,
+    }),
     maxLogChars: integer(at("maxLogChars"), options.maxLogChars, DEFAULT_MAX_LOG_CHARS),
     maxSourceChars: integer(at("maxSourceChars"), options.maxSourceChars, DEFAULT_MAX_SOURCE_CHARS),
     maxValueChars: integer(at("maxValueChars"), options.maxValueChars, DEFAULT_MAX_VALUE_CHARS, { min: 1024 }),

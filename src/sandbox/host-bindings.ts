@@ -29,7 +29,10 @@ export function readSandboxValue(json: string, tagged: boolean, path: string): u
 }
 
 /** Collects member names (own, function-valued) and makes the host side of the call bridge. */
-export function prepareBindings(namespaces: CodeBindingNamespace[], maxValueChars: number): { bindings: SessionBinding[]; callHost: HostCaller } {
+export function prepareBindings(
+  namespaces: CodeBindingNamespace[],
+  maxValueChars: number,
+): { bindings: SessionBinding[]; callHost: HostCaller } {
   const table: Array<{ global: string; names: string[]; fns: CodeBindingFunction[] }> = [];
   for (const namespace of namespaces) {
     const names: string[] = [];
@@ -47,27 +50,52 @@ export function prepareBindings(namespaces: CodeBindingNamespace[], maxValueChar
     const entry = table[ns];
     const binding = entry?.fns[fn];
     const name = entry?.names[fn];
-    if (entry === undefined || binding === undefined || name === undefined) return { ok: false, message: "unknown binding" };
+    if (entry === undefined || binding === undefined || name === undefined)
+      return { ok: false, message: "unknown binding" };
     const label = memberPath(entry.global, name);
     // The sandbox measured the arguments already; this guards against a sandbox that did not.
-    if (argsJson.length > maxValueChars) return { ok: false, message: tooLongMessage(`${label} arguments`, argsJson.length, maxValueChars) };
+    if (argsJson.length > maxValueChars)
+      return { ok: false, message: tooLongMessage(`${label} arguments`, argsJson.length, maxValueChars) };
     let value: unknown;
-    const refused = oversize === undefined ? undefined : new CodecError({ path: `${label} arguments`, overLimit: true, message: oversizedMessage(oversize, maxValueChars) });
+    const refused =
+      oversize === undefined
+        ? undefined
+        : new CodecError({
+            path: `${label} arguments`,
+            overLimit: true,
+            message: oversizedMessage(oversize, maxValueChars),
+          });
     try {
-      value = await binding(refused === undefined ? readSandboxValue(argsJson, tagged, `${label} arguments`) : oversizedArguments(refused));
+      value = await binding(
+        refused === undefined ? readSandboxValue(argsJson, tagged, `${label} arguments`) : oversizedArguments(refused),
+      );
     } catch (error) {
       return { ok: false, message: messageOf(error) };
     }
     try {
-      const { text, tagged: resultTagged } = serializeValueTagged(value, { path: `${label} result`, maxChars: maxValueChars });
+      const { text, tagged: resultTagged } = serializeValueTagged(value, {
+        path: `${label} result`,
+        maxChars: maxValueChars,
+      });
       if (text.length > maxValueChars) {
-        return { ok: false, message: tooLongMessage(`The result of ${label}`, text.length, maxValueChars, "Ask for less: a page, a filter, or fewer fields.") };
+        return {
+          ok: false,
+          message: tooLongMessage(
+            `The result of ${label}`,
+            text.length,
+            maxValueChars,
+            "Ask for less: a page, a filter, or fewer fields.",
+          ),
+        };
       }
       return { ok: true, json: text, tagged: resultTagged };
     } catch (error) {
       if (refused !== undefined && error === refused) return { ok: false, message: refused.message };
       if (CodecError.isInstance(error) && (error as CodecError).overLimit) {
-        return { ok: false, message: `The result of ${label} is ${(error as CodecError).message.replace(/^value: /, "")} (maxValueChars, the journal's limit). Ask for less: a page, a filter, or fewer fields.` };
+        return {
+          ok: false,
+          message: `The result of ${label} is ${(error as CodecError).message.replace(/^value: /, "")} (maxValueChars, the journal's limit). Ask for less: a page, a filter, or fewer fields.`,
+        };
       }
       return { ok: false, message: messageOf(error) };
     }

@@ -47,7 +47,10 @@ export class InProcessBackend implements ExecutorBackend {
     try {
       sandbox = await pool.acquire();
     } catch (error) {
-      return { logs: [], result: { type: "error", kind: "worker-exit", message: `The sandbox could not start: ${String(error)}` } };
+      return {
+        logs: [],
+        result: { type: "error", kind: "worker-exit", message: `The sandbox could not start: ${String(error)}` },
+      };
     }
     const { signal } = job;
     const deadline = Date.now() + this.options.timeoutMs;

@@ -41,7 +41,9 @@ type Sucrase = typeof import("sucrase");
 let sucrase: Promise<Sucrase> | undefined;
 
 /** Strips TypeScript if the source is not already plain JavaScript (sucrase loads on first need: it costs ~60 ms at start-up). */
-async function toJavaScript(source: string): Promise<{ ok: true; code: string; program: Program } | { ok: false; message: string }> {
+async function toJavaScript(
+  source: string,
+): Promise<{ ok: true; code: string; program: Program } | { ok: false; message: string }> {
   let firstError: unknown;
   try {
     return { ok: true, code: source, program: parse(source, ACORN_OPTIONS) };
@@ -56,7 +58,11 @@ async function toJavaScript(source: string): Promise<{ ok: true; code: string; p
   } catch (error) {
     // sucrase columns are 1-based; normalise to acorn's 0-based before formatting.
     const loc = (error as { loc?: { line: number; column: number } }).loc;
-    if (loc) return { ok: false, message: syntaxMessage({ message: (error as Error).message, loc: { line: loc.line, column: loc.column - 1 } }) };
+    if (loc)
+      return {
+        ok: false,
+        message: syntaxMessage({ message: (error as Error).message, loc: { line: loc.line, column: loc.column - 1 } }),
+      };
     return { ok: false, message: syntaxMessage(firstError) };
   }
   try {
@@ -73,7 +79,11 @@ function isFunctionNode(node: Node): boolean {
 /** True when the source is exactly one expression (so `{ a: 1 }` is an object, not a block). */
 function asExpression(code: string): Node | undefined {
   try {
-    const program = parse(`(${code}\n)`, { ecmaVersion: "latest", sourceType: "script", allowAwaitOutsideFunction: true });
+    const program = parse(`(${code}\n)`, {
+      ecmaVersion: "latest",
+      sourceType: "script",
+      allowAwaitOutsideFunction: true,
+    });
     const [statement] = program.body;
     if (program.body.length === 1 && statement?.type === "ExpressionStatement") return statement.expression;
   } catch {
@@ -91,10 +101,17 @@ function hasTopLevelReturn(statements: Array<Statement | ModuleDeclaration>): bo
       found = true;
       return;
     }
-    if (type === "FunctionDeclaration" || type === "FunctionExpression" || type === "ArrowFunctionExpression" || type === "ClassBody") return;
+    if (
+      type === "FunctionDeclaration" ||
+      type === "FunctionExpression" ||
+      type === "ArrowFunctionExpression" ||
+      type === "ClassBody"
+    )
+      return;
     for (const value of Object.values(node)) {
       if (Array.isArray(value)) value.forEach(visit);
-      else if (value !== null && typeof value === "object" && typeof (value as { type?: unknown }).type === "string") visit(value);
+      else if (value !== null && typeof value === "object" && typeof (value as { type?: unknown }).type === "string")
+        visit(value);
     }
   };
   statements.forEach(visit);

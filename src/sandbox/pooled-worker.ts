@@ -48,7 +48,8 @@ function whenReady(worker: Worker, keepAlive: boolean): Promise<void> {
       if (isWorkerToMain(message) && message.type === "ready") settle();
     };
     const onError = (error: Error): void => settle(error);
-    const onExit = (code: number): void => settle(new Error(`the sandbox worker exited with code ${code} while starting`));
+    const onExit = (code: number): void =>
+      settle(new Error(`the sandbox worker exited with code ${code} while starting`));
     const settle = (error?: Error): void => {
       clearTimeout(timer);
       worker.off("message", onMessage).off("error", onError).off("exit", onExit);
@@ -83,7 +84,11 @@ export class PooledWorker {
    * started ahead of need (`keepAlive` false) does not keep the process alive while it starts.
    * The thread starts at once, with the wasm compiled once per process (`compileQuickJSWasm`).
    */
-  static async start(memoryLimitBytes: number, onDeath: (worker: PooledWorker) => void, keepAlive = true): Promise<PooledWorker> {
+  static async start(
+    memoryLimitBytes: number,
+    onDeath: (worker: PooledWorker) => void,
+    keepAlive = true,
+  ): Promise<PooledWorker> {
     const abortFlag = new Int32Array(new SharedArrayBuffer(4));
     const workerData: WorkerStartData = { abortFlag, wasmModule: compileQuickJSWasm(), memoryLimitBytes };
     const worker = startQuickJSWorker({ workerData, resourceLimits: { stackSizeMb: WORKER_STACK_SIZE_MB } });
@@ -117,7 +122,10 @@ export class PooledWorker {
       const onAbort = (): void => {
         Atomics.store(this.abortFlag, 0, 1);
         this.post({ type: "abort", jobId });
-        graceTimer ??= setTimeout(() => hardStop({ type: "error", kind: "abort", message: "The run was aborted." }), HARD_STOP_GRACE_MS);
+        graceTimer ??= setTimeout(
+          () => hardStop({ type: "error", kind: "abort", message: "The run was aborted." }),
+          HARD_STOP_GRACE_MS,
+        );
       };
       const active: ActiveJob = {
         jobId,
@@ -140,7 +148,19 @@ export class PooledWorker {
       signal?.addEventListener("abort", onAbort, { once: true });
       const { script, bindings, environment } = job;
       const { timeoutMs, memoryLimitBytes, maxStackBytes, maxLogChars, maxValueChars } = options;
-      this.post({ type: "run", jobId, script, bindings, environment, deadline, timeoutMs, memoryLimitBytes, maxStackBytes, maxLogChars, maxValueChars });
+      this.post({
+        type: "run",
+        jobId,
+        script,
+        bindings,
+        environment,
+        deadline,
+        timeoutMs,
+        memoryLimitBytes,
+        maxStackBytes,
+        maxLogChars,
+        maxValueChars,
+      });
       if (signal?.aborted) onAbort();
     });
   }
@@ -156,7 +176,11 @@ export class PooledWorker {
 
   private receive(message: unknown): void {
     if (!isWorkerToMain(message)) {
-      this.active?.finish({ type: "error", kind: "worker-exit", message: "The sandbox worker sent a malformed message and was replaced." });
+      this.active?.finish({
+        type: "error",
+        kind: "worker-exit",
+        message: "The sandbox worker sent a malformed message and was replaced.",
+      });
       void this.terminate();
       return;
     }

@@ -4,7 +4,11 @@
  * a typed failure. `run()` never rejects.
  */
 import type { ExecutorBackend } from "./executor-backend.js";
-import { resolveExecutorOptions, type QuickJSExecutorOptions, type ResolvedExecutorOptions } from "./executor-options.js";
+import {
+  resolveExecutorOptions,
+  type QuickJSExecutorOptions,
+  type ResolvedExecutorOptions,
+} from "./executor-options.js";
 import { prepareBindings, readSandboxValue } from "./host-bindings.js";
 import { InProcessBackend } from "./in-process-backend.js";
 import { normalizeProgram } from "./normalize-program.js";
@@ -21,11 +25,13 @@ function failure(kind: ExecutorFailureKind, message: string, logs: string[] = []
 
 /** A message when `bindings` is not a list of `{ global: string, functions: object }` (a host programming error). */
 function describeInvalidBindings(bindings: unknown): string | undefined {
-  if (!Array.isArray(bindings)) return "The executor was given no bindings list (bindings must be an array of namespaces).";
+  if (!Array.isArray(bindings))
+    return "The executor was given no bindings list (bindings must be an array of namespaces).";
   for (const [index, namespace] of bindings.entries()) {
     const { global, functions } = (namespace ?? {}) as Partial<CodeBindingNamespace>;
     if (typeof global !== "string" || global === "") return `bindings[${index}].global must be a non-empty string.`;
-    if (functions === null || typeof functions !== "object") return `bindings[${index}].functions must be an object of functions.`;
+    if (functions === null || typeof functions !== "object")
+      return `bindings[${index}].functions must be an object of functions.`;
   }
   return undefined;
 }
@@ -58,7 +64,8 @@ export class QuickJSExecutor implements Executor {
   constructor(options: QuickJSExecutorOptions = {}) {
     this.options = Object.freeze(resolveExecutorOptions(options));
     this.isolation = this.options.isolation;
-    this.backend = this.isolation === "in-process" ? new InProcessBackend(this.options) : new WorkerPoolBackend(this.options);
+    this.backend =
+      this.isolation === "in-process" ? new InProcessBackend(this.options) : new WorkerPoolBackend(this.options);
     released.register(this, this.backend, this);
   }
 
@@ -93,12 +100,17 @@ export class QuickJSExecutor implements Executor {
 
   private async runChecked(request: CodeRunRequest): Promise<CodeRunResult> {
     if (this.disposed) return failure("worker-exit", "The executor has been disposed; create a new one.");
-    if (request === null || typeof request !== "object") return failure("exception", "The run request must be an object { program, bindings }.");
+    if (request === null || typeof request !== "object")
+      return failure("exception", "The run request must be an object { program, bindings }.");
     const { program, signal, environment, onLog } = request;
-    if (environment !== undefined && (!Number.isFinite(environment?.epochMs) || typeof environment?.randomSeed !== "string")) {
+    if (
+      environment !== undefined &&
+      (!Number.isFinite(environment?.epochMs) || typeof environment?.randomSeed !== "string")
+    ) {
       return failure("exception", "environment must be { epochMs: finite number, randomSeed: string }.");
     }
-    if (typeof program !== "string") return failure("exception", "The program must be a string of JavaScript or TypeScript.");
+    if (typeof program !== "string")
+      return failure("exception", "The program must be a string of JavaScript or TypeScript.");
     if (request.prelude !== undefined && (typeof request.prelude !== "string" || request.prelude.includes("\n"))) {
       return failure("exception", "prelude must be a string of one line.");
     }

@@ -7,11 +7,18 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import releaseSyncImport from "@jitl/quickjs-wasmfile-release-sync";
-import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSRuntime, type QuickJSSyncVariant, type QuickJSWASMModule } from "quickjs-emscripten-core";
+import {
+  newQuickJSWASMModuleFromVariant,
+  newVariant,
+  type QuickJSRuntime,
+  type QuickJSSyncVariant,
+  type QuickJSWASMModule,
+} from "quickjs-emscripten-core";
 
 /** The variant package is typed as CommonJS; under ESM its default export is the variant itself. */
 const releaseSyncVariant: QuickJSSyncVariant =
-  (releaseSyncImport as unknown as { default?: QuickJSSyncVariant }).default ?? (releaseSyncImport as unknown as QuickJSSyncVariant);
+  (releaseSyncImport as unknown as { default?: QuickJSSyncVariant }).default ??
+  (releaseSyncImport as unknown as QuickJSSyncVariant);
 
 /** One wasm module and its memory. */
 export interface SandboxModule {
@@ -64,10 +71,17 @@ JSON.parse(JSON.stringify(o)).length + s + [3, 1, 2].sort().join("").length + /a
  * Creates a module whose memory cannot grow past `memoryLimitBytes`. `warmUp` runs a small CPU
  * workload first (~20 ms): worth it for modules made ahead of need, not when a run is waiting.
  */
-export async function createSandboxModule(memoryLimitBytes: number, wasmModule?: WebAssembly.Module, { warmUp = true }: { warmUp?: boolean } = {}): Promise<SandboxModule> {
+export async function createSandboxModule(
+  memoryLimitBytes: number,
+  wasmModule?: WebAssembly.Module,
+  { warmUp = true }: { warmUp?: boolean } = {},
+): Promise<SandboxModule> {
   const maximum = Math.max(INITIAL_PAGES, Math.floor(memoryLimitBytes / PAGE_BYTES));
   const memory = new WebAssembly.Memory({ initial: INITIAL_PAGES, maximum });
-  const variant = newVariant(releaseSyncVariant, { wasmModule: wasmModule ?? compileQuickJSWasm(), wasmMemory: memory });
+  const variant = newVariant(releaseSyncVariant, {
+    wasmModule: wasmModule ?? compileQuickJSWasm(),
+    wasmMemory: memory,
+  });
   const module = await newQuickJSWASMModuleFromVariant(variant);
   if (warmUp) {
     const runtime = module.newRuntime();

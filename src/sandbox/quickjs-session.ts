@@ -11,7 +11,14 @@ import { useFreshScratchViews } from "./quickjs-fresh-views.js";
 import type { SandboxModule } from "./quickjs-module-pool.js";
 import { tooLongMessage } from "./boundary-messages.js";
 import { SandboxGlobals } from "./sandbox-globals.js";
-import type { HostCaller, HostReply, SessionControls, SessionOutcome, SessionRequest, SessionResult } from "./session-types.js";
+import type {
+  HostCaller,
+  HostReply,
+  SessionControls,
+  SessionOutcome,
+  SessionRequest,
+  SessionResult,
+} from "./session-types.js";
 
 const MIB = 1024 * 1024;
 /** A kept runtime is replaced after this many runs, bounding what its atom table can accumulate. */
@@ -32,7 +39,12 @@ function describeBytes(bytes: number): string {
 }
 
 /** Runs one program to completion, failure, deadline or abort. Never rejects. */
-export function runSession(sandbox: SandboxModule, request: SessionRequest, controls: SessionControls, callHost: HostCaller): Promise<SessionOutcome> {
+export function runSession(
+  sandbox: SandboxModule,
+  request: SessionRequest,
+  controls: SessionControls,
+  callHost: HostCaller,
+): Promise<SessionOutcome> {
   return new QuickJSSession(sandbox, request, controls, callHost).run();
 }
 
@@ -149,7 +161,9 @@ class QuickJSSession {
       return;
     }
     const value = globals.own(evaluated.value);
-    const promise = globals.own(context.unwrapResult(context.callFunction(globals.promiseResolve, globals.promiseConstructor, value)));
+    const promise = globals.own(
+      context.unwrapResult(context.callFunction(globals.promiseResolve, globals.promiseConstructor, value)),
+    );
     context.callFunction(globals.promiseThen, promise, onSettled("fulfilled"), onSettled("rejected")).dispose();
   }
 
@@ -202,7 +216,8 @@ class QuickJSSession {
       this.replies.push([id, reply]);
       this.signalWake();
     };
-    const fail = (error: unknown): void => settle({ ok: false, message: error instanceof Error ? error.message : String(error) });
+    const fail = (error: unknown): void =>
+      settle({ ok: false, message: error instanceof Error ? error.message : String(error) });
     try {
       this.callHost(ns, fn, json, tagged, oversize).then(settle, fail);
     } catch (error) {
@@ -212,14 +227,23 @@ class QuickJSSession {
   }
 
   /** Turns the settled program into codec JSON, a rendering (value could not cross) or an error message. */
-  private finish(state: "fulfilled" | "rejected", value: QuickJSHandle): { kind: ReportKind; text: string; tagged?: boolean } {
+  private finish(
+    state: "fulfilled" | "rejected",
+    value: QuickJSHandle,
+  ): { kind: ReportKind; text: string; tagged?: boolean } {
     const globals = this.globals as SandboxGlobals;
     if (state === "rejected") return { kind: "error", text: globals.renderError(value) };
     const encoded = globals.toJson(value, "result", MAX_RESULT_VALUES * this.request.maxValueChars);
     if ("json" in encoded) return { kind: "value", text: encoded.json, tagged: encoded.tagged };
     if ("tooLong" in encoded) {
       const max = MAX_RESULT_VALUES * this.request.maxValueChars;
-      const text = tooLongMessage("The program's result", encoded.tooLong, max, "Return a summary or a page of it instead.", "4 × maxValueChars");
+      const text = tooLongMessage(
+        "The program's result",
+        encoded.tooLong,
+        max,
+        "Return a summary or a page of it instead.",
+        "4 × maxValueChars",
+      );
       return { kind: "error", text: `RangeError: ${text}` };
     }
     const text = globals.renderFallback(value, encoded.error);
@@ -234,7 +258,8 @@ class QuickJSSession {
       this.globals?.dispose();
       this.context.dispose();
       // Clean: settled, no stop, no call in flight, nothing left in the shared job queue.
-      const clean = this.stop === undefined && this.report !== undefined && this.inflight === 0 && !this.runtime.hasPendingJob();
+      const clean =
+        this.stop === undefined && this.report !== undefined && this.inflight === 0 && !this.runtime.hasPendingJob();
       if (clean && this.sandbox.runtimeRuns < MAX_RUNS_PER_RUNTIME) {
         this.sandbox.runtime = this.runtime;
       } else {
@@ -255,7 +280,8 @@ class QuickJSSession {
     const memoryBytes = sandbox.memory.buffer.byteLength;
     const memoryFull = memoryBytes >= sandbox.maxBytes - MEMORY_FULL_SLACK_BYTES;
     const outOfMemory =
-      (report?.kind === "error" && report.text.startsWith("InternalError: out of memory")) || ((report === undefined || report.kind === "error") && memoryFull);
+      (report?.kind === "error" && report.text.startsWith("InternalError: out of memory")) ||
+      ((report === undefined || report.kind === "error") && memoryFull);
     return {
       result: this.describe(outOfMemory),
       logs: this.logs,
@@ -267,7 +293,9 @@ class QuickJSSession {
     const { crash, stop, report, request } = this;
     if (crash !== undefined) {
       const reason = crash instanceof Error ? `${crash.name}: ${crash.message}` : String(crash);
-      const hint = /stack|recursion/i.test(reason) ? " (deep recursion overflowed the host stack; recurse less deeply)" : "";
+      const hint = /stack|recursion/i.test(reason)
+        ? " (deep recursion overflowed the host stack; recurse less deeply)"
+        : "";
       return { type: "error", kind: "worker-exit", message: `The sandbox crashed and was replaced: ${reason}${hint}` };
     }
     if (stop === "timeout") return { type: "error", kind: "timeout", message: timeoutMessage(request.timeoutMs) };
@@ -285,7 +313,8 @@ class QuickJSSession {
     return {
       type: "error",
       kind: "exception",
-      message: "The program is waiting for a promise that can never settle (no host call is in flight and no job is queued).",
+      message:
+        "The program is waiting for a promise that can never settle (no host call is in flight and no job is queued).",
     };
   }
 }

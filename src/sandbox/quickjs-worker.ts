@@ -54,7 +54,8 @@ const backlog: Array<{ jobId: number; call: WorkerCall }> = [];
 function flush(): void {
   const flushed = batch;
   batch = undefined;
-  if (flushed !== undefined && flushed.calls.length > 0) send({ type: "calls", jobId: flushed.jobId, calls: flushed.calls });
+  if (flushed !== undefined && flushed.calls.length > 0)
+    send({ type: "calls", jobId: flushed.jobId, calls: flushed.calls });
 }
 
 function sendCall(jobId: number, call: WorkerCall): void {
@@ -117,7 +118,11 @@ port.on("message", (message: MainToWorker) => {
   switch (message.type) {
     case "run":
       runJob(message).catch((error: unknown) => {
-        send({ type: "done", jobId: message.jobId, result: { type: "error", kind: "worker-exit", message: `The sandbox worker failed: ${String(error)}` } });
+        send({
+          type: "done",
+          jobId: message.jobId,
+          result: { type: "error", kind: "worker-exit", message: `The sandbox worker failed: ${String(error)}` },
+        });
       });
       break;
     case "replies":
@@ -135,7 +140,9 @@ port.on("message", (message: MainToWorker) => {
   }
 });
 
-poolFor(memoryLimitBytes).warm(1, { warmUp: false }).then(
-  () => send({ type: "ready" }),
-  () => send({ type: "ready" }),
-);
+poolFor(memoryLimitBytes)
+  .warm(1, { warmUp: false })
+  .then(
+    () => send({ type: "ready" }),
+    () => send({ type: "ready" }),
+  );

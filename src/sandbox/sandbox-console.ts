@@ -20,7 +20,13 @@ export interface ConsoleHost {
   compiled(name: string): QuickJSHandle | undefined;
 }
 
-const METHODS = [["log", ""], ["info", ""], ["debug", ""], ["warn", "[warn] "], ["error", "[error] "]] as const;
+const METHODS = [
+  ["log", ""],
+  ["info", ""],
+  ["debug", ""],
+  ["warn", "[warn] "],
+  ["error", "[error] "],
+] as const;
 
 /** One run's console. */
 export class SandboxConsole {
@@ -64,7 +70,9 @@ export class SandboxConsole {
     const current = context.getProp(context.global, "console");
     const render = this.host.compiled("render");
     const chunkConsole = render === undefined ? undefined : context.getProp(render, "console");
-    const ours = context.sameValue(current, this.target) || (chunkConsole !== undefined && context.sameValue(current, chunkConsole));
+    const ours =
+      context.sameValue(current, this.target) ||
+      (chunkConsole !== undefined && context.sameValue(current, chunkConsole));
     chunkConsole?.dispose();
     current.dispose();
     if (!ours) return;

@@ -16,8 +16,13 @@ import type { CodeRunEnvironment } from "./types.js";
  * What the sandbox side of a binding call hands the host: codec-JSON arguments (`tagged` false for
  * plain JSON). Returns the call's id, or a message when the call is refused (a limit).
  */
-export type SandboxCall = (ns: number, fn: number, argsJson: string, tagged: boolean, oversize?: number) => number | string;
-
+export type SandboxCall = (
+  ns: number,
+  fn: number,
+  argsJson: string,
+  tagged: boolean,
+  oversize?: number,
+) => number | string;
 
 /** Codec JSON of a value (`tagged` false when plain JSON), why it cannot cross, or its size over the bound. */
 export type Encoded = { json: string; tagged: boolean } | { error: QuickJSHandle } | { tooLong: number };
@@ -85,7 +90,11 @@ export class SandboxGlobals {
       }),
     );
     // A finalization callback could run after its run ended, in a later run on the same runtime.
-    context.defineProp(context.global, "FinalizationRegistry", { value: context.undefined, configurable: false, enumerable: false });
+    context.defineProp(context.global, "FinalizationRegistry", {
+      value: context.undefined,
+      configurable: false,
+      enumerable: false,
+    });
     this.installBindings();
     this.console = new SandboxConsole({
       context,
@@ -124,7 +133,9 @@ export class SandboxGlobals {
         return;
       }
       const text = context.newString(reply.json);
-      const read = reply.tagged ? this.callChunk("codec", "decodeJSON", text) : context.callFunction(this.parse, context.undefined, text);
+      const read = reply.tagged
+        ? this.callChunk("codec", "decodeJSON", text)
+        : context.callFunction(this.parse, context.undefined, text);
       text.dispose();
       if (read.error) {
         deferred.reject(read.error);
@@ -237,7 +248,11 @@ export class SandboxGlobals {
     return text;
   }
 
-  private callChunk(name: string, member: string, ...args: QuickJSHandle[]): ReturnType<QuickJSContext["callFunction"]> {
+  private callChunk(
+    name: string,
+    member: string,
+    ...args: QuickJSHandle[]
+  ): ReturnType<QuickJSContext["callFunction"]> {
     try {
       const api = this.chunk(name);
       const fn = this.context.getProp(api, member);
@@ -269,7 +284,9 @@ export class SandboxGlobals {
     const { context } = this;
     const factory = context.unwrapResult(context.evalCode(source, file));
     // The intrinsics chunk itself runs before `hostLog` and `intrinsics` exist.
-    const args = [this.config, this.hostLog, this.stringify, this.parse, this.intrinsics].map((handle) => handle ?? context.undefined);
+    const args = [this.config, this.hostLog, this.stringify, this.parse, this.intrinsics].map(
+      (handle) => handle ?? context.undefined,
+    );
     const api = context.callFunction(factory, context.undefined, ...args);
     factory.dispose();
     return context.unwrapResult(api);
@@ -318,7 +335,10 @@ export class SandboxGlobals {
       return deferred.handle;
     }
     // Over the bound, only the size crosses: the host fails the call (the runtime with kind `limit`).
-    const started = "tooLong" in encoded ? this.options.onCall(ns, fn, "", false, encoded.tooLong) : this.options.onCall(ns, fn, encoded.json, encoded.tagged);
+    const started =
+      "tooLong" in encoded
+        ? this.options.onCall(ns, fn, "", false, encoded.tooLong)
+        : this.options.onCall(ns, fn, encoded.json, encoded.tagged);
     if (typeof started === "string") {
       const error = context.newError({ name: "RangeError", message: started });
       deferred.reject(error);

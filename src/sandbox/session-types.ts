@@ -21,7 +21,13 @@ export type HostReply = { ok: true; json: string; tagged: boolean } | { ok: fals
  * text is plain JSON with nothing to decode). `oversize`: the arguments were over `maxValueChars`
  * (their encoded size; `argsJson` is then empty). Must not throw.
  */
-export type HostCaller = (ns: number, fn: number, argsJson: string, tagged: boolean, oversize?: number) => Promise<HostReply>;
+export type HostCaller = (
+  ns: number,
+  fn: number,
+  argsJson: string,
+  tagged: boolean,
+  oversize?: number,
+) => Promise<HostReply>;
 
 /** How the run is stopped from outside. */
 export interface SessionControls {

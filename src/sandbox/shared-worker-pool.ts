@@ -48,13 +48,10 @@ export class SharedWorkerPool {
       start.settled = true;
       if (this.warmStart === start) this.warmStart = undefined;
     };
-    start.worker.then(
-      (worker) => {
-        settle();
-        if (!start.claimed) this.release(worker);
-      },
-      settle,
-    );
+    start.worker.then((worker) => {
+      settle();
+      if (!start.claimed) this.release(worker);
+    }, settle);
   }
 
   /** A worker for one run; waits when all are busy. Aborting `signal` gives up the place in the queue. */
@@ -78,12 +75,16 @@ export class SharedWorkerPool {
     const next = await new Promise<PooledWorker | Error>((resolve) => {
       const waiter: Waiter = { memoryLimitBytes, resolve };
       this.waiting.push(waiter);
-      signal.addEventListener("abort", () => {
-        const index = this.waiting.indexOf(waiter);
-        if (index === -1) return;
-        this.waiting.splice(index, 1);
-        resolve(new Error("the run was aborted while waiting for a sandbox worker"));
-      }, { once: true });
+      signal.addEventListener(
+        "abort",
+        () => {
+          const index = this.waiting.indexOf(waiter);
+          if (index === -1) return;
+          this.waiting.splice(index, 1);
+          resolve(new Error("the run was aborted while waiting for a sandbox worker"));
+        },
+        { once: true },
+      );
     });
     unhold();
     if (next instanceof Error) throw next;
@@ -103,7 +104,11 @@ export class SharedWorkerPool {
       const outcome = await Promise.race([warm.worker.catch(() => undefined), aborted]);
       if (outcome !== "aborted") return outcome;
       warm.claimed = false;
-      if (warm.settled) warm.worker.then((worker) => this.release(worker), () => undefined);
+      if (warm.settled)
+        warm.worker.then(
+          (worker) => this.release(worker),
+          () => undefined,
+        );
       else this.warmStart ??= warm;
       throw new Error("the run was aborted while waiting for a sandbox worker");
     } finally {

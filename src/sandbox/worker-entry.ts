@@ -15,7 +15,10 @@ function sourceWorkerBootstrap(source: URL): URL {
   try {
     tsxApi = pathToFileURL(join(dirname(require.resolve("tsx/package.json")), "dist/esm/api/index.mjs")).href;
   } catch (error) {
-    throw new Error(`The QuickJS worker is only available as TypeScript (${source.href}) and tsx is not installed to load it; build the package first.`, { cause: error });
+    throw new Error(
+      `The QuickJS worker is only available as TypeScript (${source.href}) and tsx is not installed to load it; build the package first.`,
+      { cause: error },
+    );
   }
   const code = `const { tsImport } = await import(${JSON.stringify(tsxApi)});\nawait tsImport(${JSON.stringify(source.href)}, ${JSON.stringify(import.meta.url)});`;
   return new URL(`data:text/javascript,${encodeURIComponent(code)}`);

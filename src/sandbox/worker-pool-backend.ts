@@ -30,8 +30,12 @@ export class WorkerPoolBackend implements ExecutorBackend {
       if (job.signal?.aborted) throw new Error("aborted");
       worker = await this.pool.acquire(this.options.memoryLimitBytes, waiting.signal);
     } catch (error) {
-      if (job.signal?.aborted) return { logs: [], result: { type: "error", kind: "abort", message: "The run was aborted." } };
-      return { logs: [], result: { type: "error", kind: "worker-exit", message: `The sandbox worker could not start: ${String(error)}` } };
+      if (job.signal?.aborted)
+        return { logs: [], result: { type: "error", kind: "abort", message: "The run was aborted." } };
+      return {
+        logs: [],
+        result: { type: "error", kind: "worker-exit", message: `The sandbox worker could not start: ${String(error)}` },
+      };
     } finally {
       job.signal?.removeEventListener("abort", giveUp);
     }

@@ -84,8 +84,14 @@ function isSessionResult(value: unknown): value is SessionResult {
 function isWorkerCall(value: unknown): value is WorkerCall {
   if (value === null || typeof value !== "object") return false;
   const call = value as Record<string, unknown>;
-  return isCount(call.callId) && isCount(call.ns) && isCount(call.fn) && typeof call.json === "string" && typeof call.tagged === "boolean" &&
-    (call.oversize === undefined || isCount(call.oversize));
+  return (
+    isCount(call.callId) &&
+    isCount(call.ns) &&
+    isCount(call.fn) &&
+    typeof call.json === "string" &&
+    typeof call.tagged === "boolean" &&
+    (call.oversize === undefined || isCount(call.oversize))
+  );
 }
 
 /** True when `message` is a well-formed worker → main message. */

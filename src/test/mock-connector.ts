@@ -41,7 +41,11 @@ export interface MockConnector extends Connector {
  */
 export function createMockConnector(
   name: string,
-  { methods, ledger = new SideEffectLedger(), description }: { methods: Record<string, MockMethodOptions>; ledger?: SideEffectLedger; description?: string },
+  {
+    methods,
+    ledger = new SideEffectLedger(),
+    description,
+  }: { methods: Record<string, MockMethodOptions>; ledger?: SideEffectLedger; description?: string },
 ): MockConnector {
   const built: Record<string, ConnectorMethod> = {};
   for (const [method, options] of Object.entries(methods)) {

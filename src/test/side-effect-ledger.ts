@@ -25,7 +25,9 @@ export class SideEffectLedger {
 
   /** Entries of one kind, optionally for one `connector.method` path. */
   of(kind: LedgerEntry["kind"], path?: string): LedgerEntry[] {
-    return this.entries.filter((entry) => entry.kind === kind && (path === undefined || `${entry.connector}.${entry.method}` === path));
+    return this.entries.filter(
+      (entry) => entry.kind === kind && (path === undefined || `${entry.connector}.${entry.method}` === path),
+    );
   }
 
   /** How many times `connector.method` really ran (replays excluded). */

@@ -13,7 +13,12 @@ describe("codemodeModelOutput", () => {
       calls: [{ seq: 0, connector: "bank", method: "pay", args: { secret: "x" } }],
       journal: "raw",
     } as unknown as CodeModeOutput;
-    expect(codemodeModelOutput(output)).toEqual({ status: "completed", executionId: "e1", result: { n: 1 }, logs: ["hello"] });
+    expect(codemodeModelOutput(output)).toEqual({
+      status: "completed",
+      executionId: "e1",
+      result: { n: 1 },
+      logs: ["hello"],
+    });
   });
 
   it("explains a pause and lists the pending actions", () => {
@@ -32,7 +37,12 @@ describe("codemodeModelOutput", () => {
 
   it("passes errors with kind and logs, dropping empty logs", () => {
     const output: CodeModeOutput = { status: "error", executionId: "e3", error: "boom", kind: "exception", logs: [] };
-    expect(codemodeModelOutput(output)).toEqual({ status: "error", executionId: "e3", kind: "exception", error: "boom" });
+    expect(codemodeModelOutput(output)).toEqual({
+      status: "error",
+      executionId: "e3",
+      kind: "exception",
+      error: "boom",
+    });
   });
 });
 
@@ -44,7 +54,9 @@ describe("maxOutputChars", () => {
     const view = codemodeModelOutput(output, { maxOutputChars: 1_000 }) as { result: string };
     expect(typeof view.result).toBe("string");
     expect(view.result.startsWith(JSON.stringify(rows).slice(0, 1_000))).toBe(true);
-    expect(view.result).toContain(`result cut for the model: 1,000 of ${JSON.stringify(rows).length.toLocaleString("en-US")} characters shown`);
+    expect(view.result).toContain(
+      `result cut for the model: 1,000 of ${JSON.stringify(rows).length.toLocaleString("en-US")} characters shown`,
+    );
     expect(view.result).toContain("execution e4");
     expect(view.result).toMatch(/Return only what you need: select fields, filter or slice arrays/);
     expect(view.result.length).toBeLessThan(1_400);
@@ -56,12 +68,17 @@ describe("maxOutputChars", () => {
     expect(big.result.length).toBeGreaterThan(DEFAULT_MAX_OUTPUT_CHARS);
     expect(big.result.length).toBeLessThan(DEFAULT_MAX_OUTPUT_CHARS + 400);
     const small = rows.slice(0, 10);
-    expect(codemodeModelOutput({ status: "completed", executionId: "e5", result: small })).toMatchObject({ result: small });
+    expect(codemodeModelOutput({ status: "completed", executionId: "e5", result: small })).toMatchObject({
+      result: small,
+    });
   });
 
   it("shares the budget with logs, which keep at least a quarter, and says how many lines were cut", () => {
     const logs = Array.from({ length: 100 }, (_, index) => `line ${index} ${"x".repeat(40)}`);
-    const view = codemodeModelOutput({ status: "completed", executionId: "e6", result: rows, logs }, { maxOutputChars: 2_000 }) as {
+    const view = codemodeModelOutput(
+      { status: "completed", executionId: "e6", result: rows, logs },
+      { maxOutputChars: 2_000 },
+    ) as {
       result: string;
       logs: string[];
     };
@@ -69,18 +86,38 @@ describe("maxOutputChars", () => {
     expect(view.logs.slice(0, -1).join("").length).toBeLessThanOrEqual(500);
     expect(view.logs.at(-1)).toMatch(/^\[logs cut for the model: \d+ more line\(s\), [\d,]+ characters not shown/);
     // Logs alone within the budget stay whole.
-    const quiet = codemodeModelOutput({ status: "completed", executionId: "e6", result: 1, logs: ["a", "b"] }, { maxOutputChars: 10 });
+    const quiet = codemodeModelOutput(
+      { status: "completed", executionId: "e6", result: 1, logs: ["a", "b"] },
+      { maxOutputChars: 10 },
+    );
     expect(quiet).toMatchObject({ result: 1, logs: ["a", "b"] });
   });
 
   it("cuts a long error message and long pending arguments too", () => {
-    const error = codemodeModelOutput({ status: "error", executionId: "e7", kind: "exception", error: "E".repeat(5_000) }, { maxOutputChars: 100 });
-    expect((error as { error: string }).error).toMatch(/^E{100}… \[error cut for the model: 100 of 5,000 characters shown/);
-    const paused = codemodeModelOutput({
-      status: "paused",
-      executionId: "e8",
-      pending: [{ executionId: "e8", seq: 1, connector: "bank", method: "pay", args: { memo: "m".repeat(5_000) }, request: { method: "POST", url: "https://bank.test/pay" } }],
-    }, { maxOutputChars: 100 }) as { pending: Array<{ args: unknown; request: unknown }> };
+    const error = codemodeModelOutput(
+      { status: "error", executionId: "e7", kind: "exception", error: "E".repeat(5_000) },
+      { maxOutputChars: 100 },
+    );
+    expect((error as { error: string }).error).toMatch(
+      /^E{100}… \[error cut for the model: 100 of 5,000 characters shown/,
+    );
+    const paused = codemodeModelOutput(
+      {
+        status: "paused",
+        executionId: "e8",
+        pending: [
+          {
+            executionId: "e8",
+            seq: 1,
+            connector: "bank",
+            method: "pay",
+            args: { memo: "m".repeat(5_000) },
+            request: { method: "POST", url: "https://bank.test/pay" },
+          },
+        ],
+      },
+      { maxOutputChars: 100 },
+    ) as { pending: Array<{ args: unknown; request: unknown }> };
     expect(paused.pending[0]!.args).toMatch(/arguments cut for the model/);
     expect(paused.pending[0]!.request).toEqual({ method: "POST", url: "https://bank.test/pay" });
   });

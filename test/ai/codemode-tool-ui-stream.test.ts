@@ -1,5 +1,13 @@
 import { tool } from "@ai-sdk/provider-utils";
-import { isStepCount, parseJsonEventStream, readUIMessageStream, streamText, uiMessageChunkSchema, type UIMessage, type UIMessageChunk } from "ai";
+import {
+  isStepCount,
+  parseJsonEventStream,
+  readUIMessageStream,
+  streamText,
+  uiMessageChunkSchema,
+  type UIMessage,
+  type UIMessageChunk,
+} from "ai";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { jsonSafeCodemodeOutput } from "../../src/ai/build-codemode-tool.js";
@@ -17,7 +25,10 @@ const awkward = tool({
   inputSchema: z.object({}),
   execute: async () => ({
     big: 12345678901234567890n,
-    byName: new Map([["a", 1], ["b", 2]]),
+    byName: new Map([
+      ["a", 1],
+      ["b", 2],
+    ]),
     byNumber: new Map([[1, "one"]]),
     tags: new Set(["x", "y"]),
     at: new Date(Date.UTC(2026, 0, 2, 3, 4, 5)),
@@ -49,7 +60,9 @@ describe("the codemode tool's raw output over a UI message stream", () => {
       if (response.body === null) throw new Error("no body");
       // Parsed and validated the way useChat's transport does, then folded into a UIMessage.
       const chunks: UIMessageChunk[] = [];
-      for (const parsed of await readAll(parseJsonEventStream({ stream: response.body, schema: uiMessageChunkSchema }))) {
+      for (const parsed of await readAll(
+        parseJsonEventStream({ stream: response.body, schema: uiMessageChunkSchema }),
+      )) {
         if (!parsed.success) throw parsed.error;
         chunks.push(parsed.value);
       }
@@ -83,7 +96,9 @@ describe("the codemode tool's raw output over a UI message stream", () => {
     const output = jsonSafeCodemodeOutput({
       status: "paused",
       executionId: "e",
-      pending: [{ executionId: "e", seq: 0, connector: "bank", method: "send", args: { amount: 5n, to: new Set(["a"]) } }],
+      pending: [
+        { executionId: "e", seq: 0, connector: "bank", method: "send", args: { amount: 5n, to: new Set(["a"]) } },
+      ],
     });
     expect(JSON.parse(JSON.stringify(output))).toEqual({
       status: "paused",
@@ -96,6 +111,10 @@ describe("the codemode tool's raw output over a UI message stream", () => {
     const cyclic: Record<string, unknown> = { name: "loop" };
     cyclic["self"] = cyclic;
     const output = jsonSafeCodemodeOutput({ status: "completed", executionId: "e", result: cyclic });
-    expect(JSON.parse(JSON.stringify(output))).toEqual({ status: "completed", executionId: "e", result: { name: "loop", self: "[…]" } });
+    expect(JSON.parse(JSON.stringify(output))).toEqual({
+      status: "completed",
+      executionId: "e",
+      result: { name: "loop", self: "[…]" },
+    });
   });
 });

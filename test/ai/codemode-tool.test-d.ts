@@ -2,7 +2,11 @@
 import type { InferToolInput, InferToolOutput } from "ai";
 import { describe, expectTypeOf, it } from "vitest";
 import {
-  codemodeTool, type CodeModeInput, type CodeModeOutput, type CodemodeTool, type CodemodeToolOutput,
+  codemodeTool,
+  type CodeModeInput,
+  type CodeModeOutput,
+  type CodemodeTool,
+  type CodemodeToolOutput,
 } from "../../src/index.js";
 import type { createCodemodeRuntime } from "../../src/index.js";
 

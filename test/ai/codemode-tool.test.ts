@@ -37,20 +37,33 @@ describe("codemodeTool", () => {
   it("exposes the tool set as the global `tools` and runs programs against it", async () => {
     expect(codemode.description).toContain("- tools: add (1 method)");
     expect(codemode.description).toContain("declare const tools: {");
-    const values = await yielded(codemode.execute!(
-      { code: "async () => { const x = await tools.add({ a: 2, b: 3 }); return x * 10; }" },
-      { toolCallId: "call_1", messages: [], context: undefined },
-    ));
-    expect(values[0]).toMatchObject({ status: "running", calls: [{ connector: "tools", method: "add", state: "running" }] });
-    expect(values.at(-1)).toMatchObject({ status: "completed", result: 50, progress: { totalCalls: 1, counts: { done: 1 } } });
+    const values = await yielded(
+      codemode.execute!(
+        { code: "async () => { const x = await tools.add({ a: 2, b: 3 }); return x * 10; }" },
+        { toolCallId: "call_1", messages: [], context: undefined },
+      ),
+    );
+    expect(values[0]).toMatchObject({
+      status: "running",
+      calls: [{ connector: "tools", method: "add", state: "running" }],
+    });
+    expect(values.at(-1)).toMatchObject({
+      status: "completed",
+      result: 50,
+      progress: { totalCalls: 1, counts: { done: 1 } },
+    });
     expect(received).toHaveLength(1);
   });
 
   it("reports invalid arguments as an error the model can read", async () => {
-    const output = (await yielded(codemode.execute!(
-      { code: 'async () => tools.add({ a: "2" })' },
-      { toolCallId: "call_2", messages: [], context: undefined },
-    ))).at(-1);
+    const output = (
+      await yielded(
+        codemode.execute!(
+          { code: 'async () => tools.add({ a: "2" })' },
+          { toolCallId: "call_2", messages: [], context: undefined },
+        ),
+      )
+    ).at(-1);
     expect(output).toMatchObject({ status: "error" });
     expect((output as { error: string }).error).toContain("a: expected number, got string");
   });

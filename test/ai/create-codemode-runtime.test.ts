@@ -1,6 +1,13 @@
 import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
 import {
-  generateText, isStepCount, readUIMessageStream, streamText, tool, ToolLoopAgent, type ToolExecutionOptions, type UIMessage,
+  generateText,
+  isStepCount,
+  readUIMessageStream,
+  streamText,
+  tool,
+  ToolLoopAgent,
+  type ToolExecutionOptions,
+  type UIMessage,
 } from "ai";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -24,7 +31,10 @@ afterEach(async () => {
 });
 
 interface Seen {
-  github: Array<{ input: unknown; options: ToolExecutionOptions<unknown> & { executionId?: string; seq?: number; idempotencyKey?: string } }>;
+  github: Array<{
+    input: unknown;
+    options: ToolExecutionOptions<unknown> & { executionId?: string; seq?: number; idempotencyKey?: string };
+  }>;
   transfers: unknown[];
 }
 
@@ -66,12 +76,22 @@ function setup(): { runtime: CodemodeRuntime; seen: Seen } {
       },
     }),
   };
-  const runtime = createCodemodeRuntime({ connectors: { github, weather, bank }, store: `file:${join(directory, "codemode.db")}` });
+  const runtime = createCodemodeRuntime({
+    connectors: { github, weather, bank },
+    store: `file:${join(directory, "codemode.db")}`,
+  });
   opened.push(runtime);
   return { runtime, seen };
 }
 
-type Output = { status: string; result?: unknown; pending?: unknown[]; message?: string; executionId?: string; calls?: unknown };
+type Output = {
+  status: string;
+  result?: unknown;
+  pending?: unknown[];
+  message?: string;
+  executionId?: string;
+  calls?: unknown;
+};
 
 /** The codemode tool's outputs, step by step. */
 function toolOutputs(steps: ReadonlyArray<{ toolResults: ReadonlyArray<{ output: unknown }> }>): Output[] {
@@ -83,7 +103,8 @@ function discoveryScript(prompt: LanguageModelV4Prompt): Turn {
   const output = lastToolOutput(prompt) as Output | undefined;
   if (output === undefined) return { code: 'async () => codemode.search("issues of a repository")' };
   const result = output.result as { results?: Array<{ path: string }>; types?: string; open?: number } | undefined;
-  if (result?.results !== undefined) return { code: `async () => codemode.describe(${JSON.stringify(result.results[0]!.path)})` };
+  if (result?.results !== undefined)
+    return { code: `async () => codemode.describe(${JSON.stringify(result.results[0]!.path)})` };
   if (result?.types !== undefined) {
     return {
       code: [
@@ -125,7 +146,12 @@ describe("createCodemodeRuntime().tool() in the AI SDK loop", () => {
       prompts.push(prompt);
       return discoveryScript(prompt);
     });
-    const result = await generateText({ model, tools: { codemode: runtime.tool() }, prompt: "How many open issues?", stopWhen: isStepCount(6) });
+    const result = await generateText({
+      model,
+      tools: { codemode: runtime.tool() },
+      prompt: "How many open issues?",
+      stopWhen: isStepCount(6),
+    });
     const outputs = toolOutputs(result.steps);
     expectDiscoveryRun(outputs, seen, result.text);
     // What the model read: JSON with status and result, never an audit log.
@@ -134,25 +160,40 @@ describe("createCodemodeRuntime().tool() in the AI SDK loop", () => {
     expect(seenByModel).not.toHaveProperty("calls");
     // The journal kept every call.
     const detail = await runtime.execution(outputs[2]!.executionId!);
-    expect(detail?.calls.map((call) => `${call.connector}.${call.method}`)).toEqual(["github.list_issues", "weather.forecast"]);
+    expect(detail?.calls.map((call) => `${call.connector}.${call.method}`)).toEqual([
+      "github.list_issues",
+      "weather.forecast",
+    ]);
   });
 
   it("streamText: the same loop, streamed, with the UI part named tool-codemode", async () => {
     const { runtime, seen } = setup();
     const model = scriptedModel(discoveryScript);
-    const result = streamText({ model, tools: { codemode: runtime.tool() }, prompt: "How many open issues?", stopWhen: isStepCount(6) });
+    const result = streamText({
+      model,
+      tools: { codemode: runtime.tool() },
+      prompt: "How many open issues?",
+      stopWhen: isStepCount(6),
+    });
     let message: UIMessage | undefined;
     for await (const snapshot of readUIMessageStream({ stream: result.toUIMessageStream() })) message = snapshot;
     const outputs = toolOutputs(await result.steps);
     expectDiscoveryRun(outputs, seen, await result.text);
-    const parts = (message?.parts ?? []).filter((part) => part.type === "tool-codemode") as Array<{ state: string; output?: Output }>;
+    const parts = (message?.parts ?? []).filter((part) => part.type === "tool-codemode") as Array<{
+      state: string;
+      output?: Output;
+    }>;
     expect(parts.map((part) => part.state)).toEqual(["output-available", "output-available", "output-available"]);
     expect(parts[2]!.output!.result).toEqual({ open: 2, first: "Crash on start", sky: "sunny in Berlin" });
   });
 
   it("ToolLoopAgent: the same loop through an agent", async () => {
     const { runtime, seen } = setup();
-    const agent = new ToolLoopAgent({ model: scriptedModel(discoveryScript), tools: { codemode: runtime.tool() }, stopWhen: isStepCount(6) });
+    const agent = new ToolLoopAgent({
+      model: scriptedModel(discoveryScript),
+      tools: { codemode: runtime.tool() },
+      stopWhen: isStepCount(6),
+    });
     const result = await agent.generate({ prompt: "How many open issues?" });
     const outputs = toolOutputs(result.steps);
     expectDiscoveryRun(outputs, seen, result.text);
@@ -164,14 +205,26 @@ describe("createCodemodeRuntime().tool() in the AI SDK loop", () => {
     const model = scriptedModel((prompt) => {
       prompts.push(prompt);
       const output = lastToolOutput(prompt) as Output | undefined;
-      if (output === undefined) return { code: 'async () => { const r = await bank.transfer({ to: "ada", amount: 5 }); return r.ok; }' };
+      if (output === undefined)
+        return { code: 'async () => { const r = await bank.transfer({ to: "ada", amount: 5 }); return r.ok; }' };
       return { text: `status ${output.status}` };
     });
-    const result = await generateText({ model, tools: { codemode: runtime.tool() }, prompt: "Pay Ada 5", stopWhen: isStepCount(4) });
+    const result = await generateText({
+      model,
+      tools: { codemode: runtime.tool() },
+      prompt: "Pay Ada 5",
+      stopWhen: isStepCount(4),
+    });
     const output = result.steps[0]!.toolResults[0]!.output as Output;
     expect(output.status).toBe("paused");
     expect(output.pending).toEqual([
-      { executionId: output.executionId, seq: expect.any(Number), connector: "bank", method: "transfer", args: { to: "ada", amount: 5 } },
+      {
+        executionId: output.executionId,
+        seq: expect.any(Number),
+        connector: "bank",
+        method: "transfer",
+        args: { to: "ada", amount: 5 },
+      },
     ]);
     expect(seen.transfers).toEqual([]);
     expect(result.text).toBe("status paused");
@@ -187,7 +240,8 @@ describe("createCodemodeRuntime().tool() in the AI SDK loop", () => {
     const runtime = createCodemodeRuntime({ store: `file:${join(directory, "big.db")}`, maxOutputChars: 5_000 });
     opened.push(runtime);
     const codemode = runtime.tool();
-    const code = "async () => { for (let i = 0; i < 50; i += 1) console.log('row ' + i + ' '.padEnd(200, '.')); return Array.from({ length: 20000 }, (_, i) => ({ id: i, name: 'item ' + i })); }";
+    const code =
+      "async () => { for (let i = 0; i < 50; i += 1) console.log('row ' + i + ' '.padEnd(200, '.')); return Array.from({ length: 20000 }, (_, i) => ({ id: i, name: 'item ' + i })); }";
     const output = await codemode.execute!({ code }, { toolCallId: "t1", messages: [], context: undefined });
     expect(output).toMatchObject({ status: "completed" });
     const full = (output as { result: unknown[] }).result;

@@ -14,7 +14,10 @@ describe("a program driving a real MCP server (server-memory over stdio)", () =>
   beforeAll(async () => {
     directory = mkdtempSync(join(tmpdir(), "codemode-mcp-program-"));
     client = await startMemoryServer(directory);
-    runtime = createCodemodeRuntime({ connectors: { memory: await client.tools() }, store: `file:${join(directory, "codemode.db")}` });
+    runtime = createCodemodeRuntime({
+      connectors: { memory: await client.tools() },
+      store: `file:${join(directory, "codemode.db")}`,
+    });
   });
 
   afterAll(async () => {

@@ -31,15 +31,23 @@ describe("tool description with outbound fetch", () => {
   });
 
   it("names fetch and the allowed origins with the option", () => {
-    const description = runtimeWith({ fetch: globalThis.fetch, allow: ["https://api.example.com", "https://*.example.org"] }).tool().description ?? "";
-    expect(description).toContain("fetch(url, init?) works like the web fetch for https://api.example.com, https://*.example.org only");
+    const description =
+      runtimeWith({ fetch: globalThis.fetch, allow: ["https://api.example.com", "https://*.example.org"] }).tool()
+        .description ?? "";
+    expect(description).toContain(
+      "fetch(url, init?) works like the web fetch for https://api.example.com, https://*.example.org only",
+    );
     expect(description).not.toContain("No fetch");
     expect(description).not.toContain("outbound");
   });
 
   it("stays under 1,000 o200k tokens with many tools and a long allowlist", () => {
-    const connectors = Object.fromEntries(Object.entries(syntheticToolSets(5000)).map(([name, tools]) => [name, resolveConnector(name, tools)]));
-    const origins = Array.from({ length: 40 }, (_, index) => `https://service-${index}.internal.example.com`).join(", ");
+    const connectors = Object.fromEntries(
+      Object.entries(syntheticToolSets(5000)).map(([name, tools]) => [name, resolveConnector(name, tools)]),
+    );
+    const origins = Array.from({ length: 40 }, (_, index) => `https://service-${index}.internal.example.com`).join(
+      ", ",
+    );
     const text = buildToolDescription({ connectors, fetchOrigins: origins });
     expect(text).toContain("fetch(url, init?)");
     expect(countTokens(text)).toBeLessThan(1000);

@@ -27,15 +27,32 @@ function manualClock(): FeedClock & { advance(ms: number): void } {
   };
 }
 
-function call(seq: number, state: "running" | "done" | "needs-approval", extra: Partial<ProgressEvent> = {}): ProgressEvent {
-  return { type: "call", executionId: "e1", seq, connector: "bank", method: "transfer", args: { n: seq }, state, ...extra } as ProgressEvent;
+function call(
+  seq: number,
+  state: "running" | "done" | "needs-approval",
+  extra: Partial<ProgressEvent> = {},
+): ProgressEvent {
+  return {
+    type: "call",
+    executionId: "e1",
+    seq,
+    connector: "bank",
+    method: "transfer",
+    args: { n: seq },
+    state,
+    ...extra,
+  } as ProgressEvent;
 }
 
 describe("ProgressFeed", () => {
   it("publishes the first report at once, then one trailing snapshot per window (10,000 reports → 2 snapshots)", () => {
     const clock = manualClock();
     const published: CodemodeProgress[] = [];
-    const feed = new ProgressFeed({ options: { throttleMs: 100, maxCalls: 5, maxLogs: 3 }, publish: (s) => published.push(s), clock });
+    const feed = new ProgressFeed({
+      options: { throttleMs: 100, maxCalls: 5, maxLogs: 3 },
+      publish: (s) => published.push(s),
+      clock,
+    });
     for (let seq = 1; seq <= 5_000; seq++) {
       feed.push(call(seq, "running"));
       feed.push(call(seq, "done", { durationMs: 1 }));
@@ -59,7 +76,11 @@ describe("ProgressFeed", () => {
     const published: CodemodeProgress[] = [];
     // Timers never fire here: only the reports move the feed.
     const clock: FeedClock = { now: () => now, setTimeout: () => 1, clearTimeout: () => undefined };
-    const feed = new ProgressFeed({ options: { throttleMs: 100, maxCalls: 5, maxLogs: 3 }, publish: (s) => published.push(s), clock });
+    const feed = new ProgressFeed({
+      options: { throttleMs: 100, maxCalls: 5, maxLogs: 3 },
+      publish: (s) => published.push(s),
+      clock,
+    });
     for (let seq = 1; seq <= 1_000; seq++) {
       now = seq; // one report per millisecond for one second
       feed.push(call(seq, "done"));
@@ -71,20 +92,34 @@ describe("ProgressFeed", () => {
   it("keeps the latest console lines with a total, and counts calls by state", () => {
     const clock = manualClock();
     const published: CodemodeProgress[] = [];
-    const feed = new ProgressFeed({ options: { throttleMs: 0, maxCalls: 10, maxLogs: 2 }, publish: (s) => published.push(s), clock });
+    const feed = new ProgressFeed({
+      options: { throttleMs: 0, maxCalls: 10, maxLogs: 2 },
+      publish: (s) => published.push(s),
+      clock,
+    });
     feed.push({ type: "log", executionId: "e1", line: "a" });
     feed.push({ type: "log", executionId: "e1", line: "b" });
     feed.push({ type: "log", executionId: "e1", line: "c" });
     feed.push(call(1, "running"));
     feed.push(call(2, "needs-approval"));
     const snapshot = feed.close();
-    expect(snapshot).toMatchObject({ status: "running", executionId: "e1", logs: ["b", "c"], totalLogs: 3, totalCalls: 2 });
+    expect(snapshot).toMatchObject({
+      status: "running",
+      executionId: "e1",
+      logs: ["b", "c"],
+      totalLogs: 3,
+      totalCalls: 2,
+    });
     expect(snapshot.counts).toEqual({ running: 1, done: 0, replayed: 0, "needs-approval": 1, rejected: 0, failed: 0 });
     expect(published).toHaveLength(5); // throttleMs 0: every report
   });
 
   it("shows long arguments as a bounded preview", () => {
-    const feed = new ProgressFeed({ options: { throttleMs: 0, maxCalls: 10, maxLogs: 2 }, publish: () => undefined, clock: manualClock() });
+    const feed = new ProgressFeed({
+      options: { throttleMs: 0, maxCalls: 10, maxLogs: 2 },
+      publish: () => undefined,
+      clock: manualClock(),
+    });
     feed.push(call(1, "running", { args: { text: "x".repeat(5_000) } }));
     const [shown] = feed.close().calls;
     expect(shown?.args).toEqual({ preview: expect.any(String) });
@@ -94,7 +129,11 @@ describe("ProgressFeed", () => {
   it("close() cancels the trailing snapshot", () => {
     const clock = manualClock();
     const published: CodemodeProgress[] = [];
-    const feed = new ProgressFeed({ options: { throttleMs: 100, maxCalls: 5, maxLogs: 3 }, publish: (s) => published.push(s), clock });
+    const feed = new ProgressFeed({
+      options: { throttleMs: 100, maxCalls: 5, maxLogs: 3 },
+      publish: (s) => published.push(s),
+      clock,
+    });
     feed.push(call(1, "running"));
     feed.push(call(1, "done"));
     feed.close();

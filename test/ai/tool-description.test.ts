@@ -8,7 +8,9 @@ import { buildToolDescription, namespaceHint, representativeMethods } from "../.
 import { createCatalog } from "../../src/connectors/catalog.js";
 
 function connectorsFor(count: number): Record<string, Connector> {
-  return Object.fromEntries(Object.entries(syntheticToolSets(count)).map(([name, tools]) => [name, resolveConnector(name, tools)]));
+  return Object.fromEntries(
+    Object.entries(syntheticToolSets(count)).map(([name, tools]) => [name, resolveConnector(name, tools)]),
+  );
 }
 
 const small: Record<string, Connector> = {
@@ -35,9 +37,15 @@ describe("buildToolDescription", () => {
     expect(text).toContain("await github.method(");
     expect(text).toMatch(/paused: a call awaits human approval; tell the user, don't retry or work around it/);
     expect(text).toMatch(/No fetch, require, process or timers/);
-    expect(text).toContain("codemode.run(name, input) runs a saved snippet; codemode.step(name, fn) records a value once; console.log → logs.");
+    expect(text).toContain(
+      "codemode.run(name, input) runs a saved snippet; codemode.step(name, fn) records a value once; console.log → logs.",
+    );
     expect(text).toContain("return only what you need");
-    expect(text.startsWith("Runs JavaScript/TypeScript in a sandbox. Namespaces are globals of async methods taking one object:")).toBe(true);
+    expect(
+      text.startsWith(
+        "Runs JavaScript/TypeScript in a sandbox. Namespaces are globals of async methods taking one object:",
+      ),
+    ).toBe(true);
     expect(text).not.toContain("declare const");
   });
 
@@ -63,7 +71,10 @@ describe("buildToolDescription", () => {
   it("counts namespaces beyond the budget instead of listing them", () => {
     const many: Record<string, Connector> = {};
     for (let index = 0; index < 300; index++) {
-      many[`service${index}`] = { description: `Service number ${index} with a fairly long description of what it does.`, methods: { ping: { execute: () => 1 } } };
+      many[`service${index}`] = {
+        description: `Service number ${index} with a fairly long description of what it does.`,
+        methods: { ping: { execute: () => 1 } },
+      };
     }
     const text = buildToolDescription({ connectors: many });
     expect(text).toContain("- service0: Service number 0");
@@ -72,7 +83,9 @@ describe("buildToolDescription", () => {
   });
 
   it("appends the app's instructions", () => {
-    expect(buildToolDescription({ connectors: small, instructions: "Prefer read-only calls." })).toContain("Prefer read-only calls.");
+    expect(buildToolDescription({ connectors: small, instructions: "Prefer read-only calls." })).toContain(
+      "Prefer read-only calls.",
+    );
   });
 });
 
@@ -82,10 +95,21 @@ describe("context cost (o200k) at 100 synthetic tools", () => {
     const direct = Object.entries(connectors).flatMap(([namespace, connector]) =>
       Object.entries(connector.methods).map(([name, method]) => ({
         type: "function",
-        function: { name: `${namespace}_${name}`, description: method.description ?? "", parameters: method.inputSchema ?? { type: "object", properties: {} } },
+        function: {
+          name: `${namespace}_${name}`,
+          description: method.description ?? "",
+          parameters: method.inputSchema ?? { type: "object", properties: {} },
+        },
       })),
     );
-    const tool = { type: "function", function: { name: "codemode", description: buildToolDescription({ connectors }), parameters: CODEMODE_INPUT_JSON_SCHEMA } };
+    const tool = {
+      type: "function",
+      function: {
+        name: "codemode",
+        description: buildToolDescription({ connectors }),
+        parameters: CODEMODE_INPUT_JSON_SCHEMA,
+      },
+    };
     const catalog = createCatalog({ connectors, snippets: [] });
     const found = catalog.search("create customer");
     const described = catalog.describe(found.results[0]!.path);
@@ -96,11 +120,27 @@ describe("context cost (o200k) at 100 synthetic tools", () => {
 
 describe("namespaceHint", () => {
   it("without a description, lists method names that show the namespace's range", () => {
-    const methods = ["list_customer", "get_customer", "create_customer", "list_invoice", "get_invoice", "create_ticket", "update_product"];
+    const methods = [
+      "list_customer",
+      "get_customer",
+      "create_customer",
+      "list_invoice",
+      "get_invoice",
+      "create_ticket",
+      "update_product",
+    ];
     expect(representativeMethods(methods, 3)).toEqual(["list_customer", "get_invoice", "create_ticket"]);
-    expect(representativeMethods(["list_issues", "list_issue_comments", "get_issue"], 3)).toEqual(["list_issues", "list_issue_comments", "get_issue"]);
-    const connector: Connector = { methods: Object.fromEntries(methods.map((method) => [method, { execute: () => 1 }])) };
-    expect(namespaceHint("crm", connector)).toBe(`- crm: list_customer, get_invoice, create_ticket, … (${methods.length} methods)`);
+    expect(representativeMethods(["list_issues", "list_issue_comments", "get_issue"], 3)).toEqual([
+      "list_issues",
+      "list_issue_comments",
+      "get_issue",
+    ]);
+    const connector: Connector = {
+      methods: Object.fromEntries(methods.map((method) => [method, { execute: () => 1 }])),
+    };
+    expect(namespaceHint("crm", connector)).toBe(
+      `- crm: list_customer, get_invoice, create_ticket, … (${methods.length} methods)`,
+    );
   });
 
   it("uses the first sentence of the description, clipped", () => {

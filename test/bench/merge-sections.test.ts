@@ -6,7 +6,9 @@ describe("mergeSections", () => {
 
   it("replaces only the sections that ran and keeps the others", () => {
     const merged = mergeSections(previous, ["## Search\n\nnew search\n"], "_alone_");
-    expect(merged).toBe("# Benchmark results\n\n- Date: then\n\n## Executor\n\nold executor\n\n## Search\n\n_alone_\n\nnew search\n");
+    expect(merged).toBe(
+      "# Benchmark results\n\n- Date: then\n\n## Executor\n\nold executor\n\n## Search\n\n_alone_\n\nnew search\n",
+    );
   });
 
   it("appends a section the file did not have", () => {

@@ -58,7 +58,10 @@ describe("the ai-codemode executable (dist/cli.js, the package's bin)", () => {
 
   it("refuses a TypeScript --runtime it cannot load, saying how to load it", async () => {
     // An enum needs a transform: Node 20 cannot import .ts at all, Node >= 22.18 only strips types.
-    writeFileSync(join(fixture.dir, "app.ts"), `enum Mode { Approve }\nvoid Mode.Approve;\n${appModule(fixture.storeUrl)}`);
+    writeFileSync(
+      join(fixture.dir, "app.ts"),
+      `enum Mode { Approve }\nvoid Mode.Approve;\n${appModule(fixture.storeUrl)}`,
+    );
     const out = await ai(["approve", fixture.ids.paused, "--runtime", "app.ts"], fixture.dir);
     expect(out.code).toBe(1);
     expect(out.stderr).toContain("--runtime");

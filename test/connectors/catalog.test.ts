@@ -20,7 +20,11 @@ const github: Connector = {
     },
     createIssue: {
       description: "Create an issue in a repository.",
-      inputSchema: { type: "object", properties: { title: { type: "string", description: "Issue title" } }, required: ["title"] },
+      inputSchema: {
+        type: "object",
+        properties: { title: { type: "string", description: "Issue title" } },
+        required: ["title"],
+      },
       outputSchema: { type: "object", properties: { number: { type: "integer" } }, required: ["number"] },
       requiresApproval: true,
       execute: () => ({ number: 1 }),
@@ -35,10 +39,18 @@ const stripe: Connector = {
   methods: {
     create_refund: {
       description: "Refund a charge.",
-      inputSchema: { type: "object", properties: { charge: { type: "string" }, amount: { type: "integer" } }, required: ["charge"] },
+      inputSchema: {
+        type: "object",
+        properties: { charge: { type: "string" }, amount: { type: "integer" } },
+        required: ["charge"],
+      },
       execute: () => ({}),
     },
-    list_customers: { description: "List customers by email.", inputSchema: { type: "object", properties: { email: { type: "string" } } }, execute: () => [] },
+    list_customers: {
+      description: "List customers by email.",
+      inputSchema: { type: "object", properties: { email: { type: "string" } } },
+      execute: () => [],
+    },
   },
 };
 
@@ -75,7 +87,12 @@ describe("createCatalog().search", () => {
     expect(catalog.search("email").results[0]!.path).toBe("stripe.list_customers");
     expect(catalog.search("refund").results[0]!.path).toBe("stripe.create_refund");
     const snippet = catalog.search("weekly report").results[0]!;
-    expect(snippet).toMatchObject({ path: "snippets.weekly_report", kind: "snippet", connector: "snippets", method: "weekly_report" });
+    expect(snippet).toMatchObject({
+      path: "snippets.weekly_report",
+      kind: "snippet",
+      connector: "snippets",
+      method: "weekly_report",
+    });
   });
 
   it("is deterministic, breaks ties by path, and honours limit", () => {
@@ -142,7 +159,14 @@ describe("createCatalog().describe", () => {
     const withFetch = createCatalog({
       connectors: { github, stripe },
       snippets: [],
-      globals: [{ name: "fetch", description: "HTTP request.", types: "/** HTTP request. */\ndeclare function fetch(url: string): Promise<unknown>;", params: [] }],
+      globals: [
+        {
+          name: "fetch",
+          description: "HTTP request.",
+          types: "/** HTTP request. */\ndeclare function fetch(url: string): Promise<unknown>;",
+          params: [],
+        },
+      ],
     });
     const cases: Array<[typeof catalog, string, string]> = [
       [catalog, "github", "GitHub REST API"],
@@ -182,8 +206,12 @@ describe("createCatalog().describe", () => {
     const out = catalog.describe("github.list_pulls");
     expect(out).toEqual({ error: expect.stringContaining('No method "list_pulls" in github') });
     expect((out as { error: string }).error).toContain("Did you mean github.list_pull_requests");
-    expect(catalog.describe("gitlab")).toEqual({ error: expect.stringContaining("Namespaces: github, stripe, snippets") });
-    expect(catalog.describe("github.ask_user")).toEqual({ error: expect.stringContaining("cannot be called from a program") });
+    expect(catalog.describe("gitlab")).toEqual({
+      error: expect.stringContaining("Namespaces: github, stripe, snippets"),
+    });
+    expect(catalog.describe("github.ask_user")).toEqual({
+      error: expect.stringContaining("cannot be called from a program"),
+    });
     expect(catalog.describe("")).toEqual({ error: expect.stringContaining("needs a path") });
   });
 });
@@ -236,9 +264,10 @@ describe("hostile search and describe through the runtime (default isolation)", 
     try {
       // Warm up first: the worker's start is not what is measured.
       expect(await runtime.execute({ code: "async () => 1" })).toMatchObject({ status: "completed" });
-      const attempt = () => watchingTheLoop(() =>
-        runtime.execute({
-          code: `async () => {
+      const attempt = () =>
+        watchingTheLoop(() =>
+          runtime.execute({
+            code: `async () => {
             // 300,002 words in 600,014 characters: under the sandbox's value bound, so search itself must bound it.
             const query = "refund charge " + "a b ".repeat(150000);
             const searches = [];
@@ -250,8 +279,8 @@ describe("hostile search and describe through the runtime (default isolation)", 
             const refused = await codemode.search("refund ".repeat(200000)).then(() => "searched", (e) => e.message);
             return { first: searches.map((s) => s.results[0]?.path), described: described.map((d) => d.error.length), refused };
           }`,
-        }),
-      );
+          }),
+        );
       // Best of five: without the bounds every attempt stalls for seconds; with them the host's own work is a
       // few milliseconds, and a measurement on a shared, loaded machine can still catch a scheduling pause.
       let { value: out, largestGap } = await attempt();

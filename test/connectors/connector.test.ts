@@ -63,7 +63,9 @@ describe("connector()", () => {
       "connector().methods.close_issue.replay",
     );
     expect(
-      thrownPath(() => connector(tools, { methods: { list_issues: { replay: "reexecute", requiresApproval: () => true } } })),
+      thrownPath(() =>
+        connector(tools, { methods: { list_issues: { replay: "reexecute", requiresApproval: () => true } } }),
+      ),
     ).toBe("connector().methods.list_issues.replay");
   });
 
@@ -91,7 +93,12 @@ describe("connector()", () => {
     const option = thrown(() => connector(tools, { method: {} } as never));
     expect([option.path, option.message.includes('did you mean "methods"?')]).toEqual(["connector().method", true]);
     const tool = thrown(() => connector(tools, { methods: { create_isue: { requiresApproval: true } } as never }));
-    expect([tool.path, tool.message.includes('did you mean "create_issue"?')]).toEqual(["connector().methods.create_isue", true]);
-    expect(thrownPath(() => connector(tools, { methods: { create_issue: true as never } }))).toBe("connector().methods.create_issue");
+    expect([tool.path, tool.message.includes('did you mean "create_issue"?')]).toEqual([
+      "connector().methods.create_isue",
+      true,
+    ]);
+    expect(thrownPath(() => connector(tools, { methods: { create_issue: true as never } }))).toBe(
+      "connector().methods.create_issue",
+    );
   });
 });

@@ -7,7 +7,10 @@ interface Sent {
 }
 
 /** A fetch answering from `routes` (URL → response factory) and recording what it was sent. */
-function scripted(routes: Record<string, () => Response>): { fetch: (url: string, init: RequestInit) => Promise<Response>; sent: Sent[] } {
+function scripted(routes: Record<string, () => Response>): {
+  fetch: (url: string, init: RequestInit) => Promise<Response>;
+  sent: Sent[];
+} {
   const sent: Sent[] = [];
   return {
     sent,
@@ -36,7 +39,9 @@ describe("fetchFollowingRedirects", () => {
       body: "{}",
       headersFor: (hop) => {
         hops.push(hop);
-        return hop.url.origin === "https://a.test" ? { "content-type": "application/json", "x-api-key": "k" } : { "content-type": "application/json" };
+        return hop.url.origin === "https://a.test"
+          ? { "content-type": "application/json", "x-api-key": "k" }
+          : { "content-type": "application/json" };
       },
     });
     expect(await followed.response.text()).toBe("done");
@@ -51,8 +56,17 @@ describe("fetchFollowingRedirects", () => {
   });
 
   it("resends method and body on 307/308", async () => {
-    const { fetch, sent } = scripted({ "https://a.test/x": moved(308, "https://a.test/y"), "https://a.test/y": () => new Response("ok") });
-    await fetchFollowingRedirects({ fetch, url: new URL("https://a.test/x"), method: "PUT", body: "b", headersFor: () => ({ "content-type": "text/plain" }) });
+    const { fetch, sent } = scripted({
+      "https://a.test/x": moved(308, "https://a.test/y"),
+      "https://a.test/y": () => new Response("ok"),
+    });
+    await fetchFollowingRedirects({
+      fetch,
+      url: new URL("https://a.test/x"),
+      method: "PUT",
+      body: "b",
+      headersFor: () => ({ "content-type": "text/plain" }),
+    });
     expect(sent.map(({ init }) => [init.method, init.body, init.headers])).toEqual([
       ["PUT", "b", { "content-type": "text/plain" }],
       ["PUT", "b", { "content-type": "text/plain" }],
@@ -60,23 +74,45 @@ describe("fetchFollowingRedirects", () => {
   });
 
   it("refuses a hop the caller refuses, a non-http(s) target and a redirect loop, without sending it", async () => {
-    const { fetch, sent } = scripted({ "https://a.test/away": moved(301, "https://evil.test/"), "https://a.test/file": moved(302, "file:///etc/passwd") });
+    const { fetch, sent } = scripted({
+      "https://a.test/away": moved(301, "https://evil.test/"),
+      "https://a.test/file": moved(302, "file:///etc/passwd"),
+    });
     const refuseHop = (next: URL) => (next.origin === "https://a.test" ? undefined : `no ${next.origin}`);
-    await expect(fetchFollowingRedirects({ fetch, url: new URL("https://a.test/away"), method: "GET", headersFor: () => ({}), refuseHop })).rejects.toThrow(
-      new RedirectError("no https://evil.test"),
-    );
-    await expect(fetchFollowingRedirects({ fetch, url: new URL("https://a.test/file"), method: "GET", headersFor: () => ({}) })).rejects.toThrow(/file: URL/);
+    await expect(
+      fetchFollowingRedirects({
+        fetch,
+        url: new URL("https://a.test/away"),
+        method: "GET",
+        headersFor: () => ({}),
+        refuseHop,
+      }),
+    ).rejects.toThrow(new RedirectError("no https://evil.test"));
+    await expect(
+      fetchFollowingRedirects({ fetch, url: new URL("https://a.test/file"), method: "GET", headersFor: () => ({}) }),
+    ).rejects.toThrow(/file: URL/);
     expect(sent.map(({ url }) => url)).toEqual(["https://a.test/away", "https://a.test/file"]);
     const loop = scripted({ "https://a.test/loop": moved(302, "/loop") });
     await expect(
-      fetchFollowingRedirects({ fetch: loop.fetch, url: new URL("https://a.test/loop"), method: "GET", headersFor: () => ({}), maxRedirects: 3 }),
+      fetchFollowingRedirects({
+        fetch: loop.fetch,
+        url: new URL("https://a.test/loop"),
+        method: "GET",
+        headersFor: () => ({}),
+        maxRedirects: 3,
+      }),
     ).rejects.toThrow(/more than 3 redirects/);
     expect(loop.sent).toHaveLength(4);
   });
 
   it("returns a 3xx without Location as the final response", async () => {
     const { fetch } = scripted({ "https://a.test/n": () => new Response(null, { status: 304 }) });
-    const followed = await fetchFollowingRedirects({ fetch, url: new URL("https://a.test/n"), method: "GET", headersFor: () => ({}) });
+    const followed = await fetchFollowingRedirects({
+      fetch,
+      url: new URL("https://a.test/n"),
+      method: "GET",
+      headersFor: () => ({}),
+    });
     expect([followed.response.status, followed.redirected]).toEqual([304, false]);
   });
 });

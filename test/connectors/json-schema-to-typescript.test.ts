@@ -44,32 +44,58 @@ describe("TypeScriptEmitter", () => {
     expect(typeOf({ type: ["string", "null"] })).toBe("string | null");
     expect(typeOf({ type: "string", nullable: true })).toBe("string | null");
     expect(typeOf({ anyOf: [{ type: "string" }, { type: "number" }] })).toBe("string | number");
-    expect(typeOf({ type: "array", items: { anyOf: [{ type: "string" }, { type: "number" }] } })).toBe("(string | number)[]");
-    expect(typeOf({ type: "array", prefixItems: [{ type: "string" }, { type: "number" }], items: false })).toBe("[string, number]");
-    expect(typeOf({ type: "array", items: [{ type: "string" }], additionalItems: { type: "number" } })).toBe("[string, ...number[]]");
-    expect(typeOf({ type: "array", prefixItems: [{ type: "string" }, { type: "number" }], minItems: 1, items: false })).toBe("[string, number?]");
+    expect(typeOf({ type: "array", items: { anyOf: [{ type: "string" }, { type: "number" }] } })).toBe(
+      "(string | number)[]",
+    );
+    expect(typeOf({ type: "array", prefixItems: [{ type: "string" }, { type: "number" }], items: false })).toBe(
+      "[string, number]",
+    );
+    expect(typeOf({ type: "array", items: [{ type: "string" }], additionalItems: { type: "number" } })).toBe(
+      "[string, ...number[]]",
+    );
+    expect(
+      typeOf({ type: "array", prefixItems: [{ type: "string" }, { type: "number" }], minItems: 1, items: false }),
+    ).toBe("[string, number?]");
     expect(typeOf({ type: "object", additionalProperties: { type: "number" } })).toBe("Record<string, number>");
     expect(typeOf({ type: "object" })).toBe("Record<string, unknown>");
     expect(typeOf({ type: "object", additionalProperties: false })).toBe("{}");
     expect(typeOf({})).toBe("unknown");
     expect(typeOf(false)).toBe("never");
-    expect(typeOf({ type: "object", properties: { "a-b": { type: "string" }, c: { type: "number" } }, required: ["c"] })).toBe(
-      '{ "a-b"?: string; c: number }',
-    );
-    expect(typeOf({ allOf: [{ type: "object", properties: { a: { type: "string" } } }, { anyOf: [{ type: "string" }, { type: "number" }] }] })).toBe(
-      "{ a?: string } & (string | number)",
-    );
-    expect(typeOf({ type: "object", properties: { a: { type: "string" } }, additionalProperties: { type: "number" } })).toBe(
-      "{ a?: string } & Record<string, number>",
-    );
+    expect(
+      typeOf({ type: "object", properties: { "a-b": { type: "string" }, c: { type: "number" } }, required: ["c"] }),
+    ).toBe('{ "a-b"?: string; c: number }');
+    expect(
+      typeOf({
+        allOf: [
+          { type: "object", properties: { a: { type: "string" } } },
+          { anyOf: [{ type: "string" }, { type: "number" }] },
+        ],
+      }),
+    ).toBe("{ a?: string } & (string | number)");
+    expect(
+      typeOf({ type: "object", properties: { a: { type: "string" } }, additionalProperties: { type: "number" } }),
+    ).toBe("{ a?: string } & Record<string, number>");
   });
 
   it("writes an object on one line when it has no JSDoc and fits in ONE_LINE_OBJECT_MAX_CHARS, else one member per line", () => {
-    const small = { type: "object", properties: { user_id: { type: "string" }, team: { type: "string" } }, required: ["user_id"] };
+    const small = {
+      type: "object",
+      properties: { user_id: { type: "string" }, team: { type: "string" } },
+      required: ["user_id"],
+    };
     expect(typeOf(small)).toBe("{ user_id: string; team?: string }");
-    expect(typeOf({ type: "object", properties: { owner: small } })).toBe("{ owner?: { user_id: string; team?: string } }");
-    const long = { type: "object", properties: Object.fromEntries(["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"].map((name) => [name, { type: "string" }])) };
-    expect(typeOf(long)).toBe(`{\n${["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"].map((name) => `  ${name}?: string;`).join("\n")}\n}`);
+    expect(typeOf({ type: "object", properties: { owner: small } })).toBe(
+      "{ owner?: { user_id: string; team?: string } }",
+    );
+    const long = {
+      type: "object",
+      properties: Object.fromEntries(
+        ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"].map((name) => [name, { type: "string" }]),
+      ),
+    };
+    expect(typeOf(long)).toBe(
+      `{\n${["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"].map((name) => `  ${name}?: string;`).join("\n")}\n}`,
+    );
     const documented = { type: "object", properties: { id: { type: "string", description: "The id." } } };
     expect(new TypeScriptEmitter().typeOf(documented)).toBe("{\n  /** The id. */\n  id?: string;\n}");
   });
@@ -79,7 +105,9 @@ describe("TypeScriptEmitter", () => {
     const schema = {
       type: "object",
       properties: { root: { $ref: "#/definitions/node" } },
-      definitions: { node: { type: "object", properties: { children: { type: "array", items: { $ref: "#/definitions/node" } } } } },
+      definitions: {
+        node: { type: "object", properties: { children: { type: "array", items: { $ref: "#/definitions/node" } } } },
+      },
     };
     expect(emitter.typeOf(schema, { namePrefix: "Tree" })).toBe("{ root?: TreeNode }");
     expect(emitter.aliases()).toEqual(["type TreeNode = { children?: TreeNode[] };"]);
@@ -90,13 +118,19 @@ describe("TypeScriptEmitter", () => {
       type: "object",
       properties: { since: { type: "string", format: "date-time", description: "Start */ here", default: "now" } },
     });
-    expect(type).toBe('{\n  /**\n   * Start *\\/ here\n   * @default "now"\n   * @format date-time\n   */\n  since?: string;\n}');
+    expect(type).toBe(
+      '{\n  /**\n   * Start *\\/ here\n   * @default "now"\n   * @format date-time\n   */\n  since?: string;\n}',
+    );
   });
 });
 
 describe("generated declarations compile", () => {
   it("types are meaningful: required, optional, enums and records are enforced", () => {
-    const declaration = methodDeclaration("stripe", "create_payment_intent", toConnector(STRIPE_LIKE).methods["create_payment_intent"]!);
+    const declaration = methodDeclaration(
+      "stripe",
+      "create_payment_intent",
+      toConnector(STRIPE_LIKE).methods["create_payment_intent"]!,
+    );
     const checks = [
       declaration,
       "type CreatePaymentIntentInput = Parameters<typeof stripe.create_payment_intent>[0];",
@@ -127,7 +161,9 @@ describe("generated declarations compile", () => {
 
   it("for zod 4 schemas in the shapes the AI SDK docs use", () => {
     type Category = { name: string; subcategories: Category[] };
-    const category: z.ZodType<Category> = z.lazy(() => z.object({ name: z.string(), subcategories: z.array(category) }));
+    const category: z.ZodType<Category> = z.lazy(() =>
+      z.object({ name: z.string(), subcategories: z.array(category) }),
+    );
     const schemas: Record<string, z.ZodType> = {
       weather: z.object({ location: z.string().describe("The location to get the weather for") }),
       recipe: z.object({
@@ -162,20 +198,31 @@ describe("generated declarations compile", () => {
   it("for every schema of the GitHub REST API OpenAPI document (components and operations)", () => {
     const document = JSON.parse(
       readFileSync("node_modules/@octokit/openapi/generated/api.github.com.json", "utf8"),
-    ) as { paths: Record<string, Record<string, Record<string, unknown>>>; components: { schemas: Record<string, unknown> } };
+    ) as {
+      paths: Record<string, Record<string, Record<string, unknown>>>;
+      components: { schemas: Record<string, unknown> };
+    };
     const emitter = new TypeScriptEmitter();
     const lines: string[] = [];
     let count = 0;
     for (const name of Object.keys(document.components.schemas)) {
-      lines.push(`type Component${count++} = ${emitter.typeOf({ $ref: `#/components/schemas/${name}` }, { root: document })};`);
+      lines.push(
+        `type Component${count++} = ${emitter.typeOf({ $ref: `#/components/schemas/${name}` }, { root: document })};`,
+      );
     }
     for (const operations of Object.values(document.paths)) {
       for (const operation of Object.values(operations)) {
-        const body = (operation["requestBody"] as { content?: Record<string, { schema?: unknown }> } | undefined)?.content?.["application/json"]?.schema;
-        const responses = operation["responses"] as Record<string, { content?: Record<string, { schema?: unknown }> }> | undefined;
-        const ok = responses?.["200"]?.content?.["application/json"]?.schema ?? responses?.["201"]?.content?.["application/json"]?.schema;
+        const body = (operation["requestBody"] as { content?: Record<string, { schema?: unknown }> } | undefined)
+          ?.content?.["application/json"]?.schema;
+        const responses = operation["responses"] as
+          | Record<string, { content?: Record<string, { schema?: unknown }> }>
+          | undefined;
+        const ok =
+          responses?.["200"]?.content?.["application/json"]?.schema ??
+          responses?.["201"]?.content?.["application/json"]?.schema;
         for (const schema of [body, ok]) {
-          if (schema !== undefined) lines.push(`type Operation${count++} = ${emitter.typeOf(schema, { root: document })};`);
+          if (schema !== undefined)
+            lines.push(`type Operation${count++} = ${emitter.typeOf(schema, { root: document })};`);
         }
       }
     }

@@ -38,8 +38,12 @@ describe("unwrapMcpResult", () => {
   });
 
   it("turns isError into a McpToolError carrying the text", () => {
-    expect(() => unwrapMcpResult({ content: [{ type: "text", text: "no such entity" }], isError: true })).toThrow(McpToolError);
-    expect(() => unwrapMcpResult({ content: [{ type: "text", text: "no such entity" }], isError: true })).toThrow("no such entity");
+    expect(() => unwrapMcpResult({ content: [{ type: "text", text: "no such entity" }], isError: true })).toThrow(
+      McpToolError,
+    );
+    expect(() => unwrapMcpResult({ content: [{ type: "text", text: "no such entity" }], isError: true })).toThrow(
+      "no such entity",
+    );
   });
 });
 
@@ -92,7 +96,9 @@ describe("a real MCP server (server-memory over stdio) as a connector", () => {
   });
 
   it("rejects when the server answers isError", async () => {
-    await expect(memory.methods["open_nodes"]!.execute({ names: 5 }, callContext("open_nodes"))).rejects.toBeInstanceOf(McpToolError);
+    await expect(memory.methods["open_nodes"]!.execute({ names: 5 }, callContext("open_nodes"))).rejects.toBeInstanceOf(
+      McpToolError,
+    );
   });
 
   it("lets readOnlyHint tools reexecute on replay and refuses it for the others", () => {
@@ -156,7 +162,10 @@ describe("server-everything over stdio", () => {
 
   it("returns plain text results as text and structured results as objects", async () => {
     expect(await everything.methods["echo"]!.execute({ message: "hi" }, callContext("echo"))).toBe("Echo: hi");
-    const weather = await everything.methods["get-structured-content"]!.execute({ location: "Chicago" }, callContext("x"));
+    const weather = await everything.methods["get-structured-content"]!.execute(
+      { location: "Chicago" },
+      callContext("x"),
+    );
     expect(typeof weather).toBe("object");
     expect(weather).not.toHaveProperty("content");
   });

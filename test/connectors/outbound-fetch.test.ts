@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { createCatalog } from "../../src/connectors/catalog.js";
 import {
-  outboundFetchConnector, outboundFetchEntry, OUTBOUND_METHOD, resolveOutboundFetchOptions,
+  outboundFetchConnector,
+  outboundFetchEntry,
+  OUTBOUND_METHOD,
+  resolveOutboundFetchOptions,
 } from "../../src/connectors/outbound-fetch.js";
 import { originAllowed, parseOriginRule } from "../../src/connectors/outbound-origins.js";
 import type { ConnectorCallContext } from "../../src/connectors/types.js";
@@ -9,12 +12,22 @@ import { InvalidOptionError } from "../../src/errors.js";
 import { compileDiagnostics } from "./fixtures/compile-typescript.js";
 
 const allowedBy = (entries: string[] | undefined, url: string): boolean =>
-  originAllowed(entries?.map((entry, index) => parseOriginRule(entry, `allow[${index}]`)), new URL(url));
+  originAllowed(
+    entries?.map((entry, index) => parseOriginRule(entry, `allow[${index}]`)),
+    new URL(url),
+  );
 
 function context(): ConnectorCallContext {
   return {
-    executionId: "e", seq: 1, idempotencyKey: "e:1", toolCallId: "e:1", connector: "outbound", method: OUTBOUND_METHOD,
-    abortSignal: new AbortController().signal, messages: [], context: undefined,
+    executionId: "e",
+    seq: 1,
+    idempotencyKey: "e:1",
+    toolCallId: "e:1",
+    connector: "outbound",
+    method: OUTBOUND_METHOD,
+    abortSignal: new AbortController().signal,
+    messages: [],
+    context: undefined,
   };
 }
 
@@ -43,9 +56,18 @@ describe("origin allowlist", () => {
   });
 
   it("rejects entries that are not origins, naming the path", () => {
-    for (const entry of ["https://api.example.com/v1", "api.example.com", "ftp://x.test", "https://u:p@x.test", "https://x.test?q", 42]) {
+    for (const entry of [
+      "https://api.example.com/v1",
+      "api.example.com",
+      "ftp://x.test",
+      "https://u:p@x.test",
+      "https://x.test?q",
+      42,
+    ]) {
       expect(() => parseOriginRule(entry, "outbound.allow[0]")).toThrow(InvalidOptionError);
-      expect(() => parseOriginRule(entry, "outbound.allow[0]")).toThrow('outbound.allow[0] must be an origin like "https://api.example.com"');
+      expect(() => parseOriginRule(entry, "outbound.allow[0]")).toThrow(
+        'outbound.allow[0] must be an origin like "https://api.example.com"',
+      );
     }
   });
 });
@@ -56,25 +78,46 @@ describe("outbound options", () => {
     expect(() => resolveOutboundFetchOptions({ fetch, requiresApproval: () => true }, "outbound", 10)).toThrow(
       'outbound.requiresApproval is not a known option (did you mean "requireApproval"?)',
     );
-    expect(() => resolveOutboundFetchOptions({ fetch, allowed: ["https://a.test"] }, "outbound", 10)).toThrow(InvalidOptionError);
+    expect(() => resolveOutboundFetchOptions({ fetch, allowed: ["https://a.test"] }, "outbound", 10)).toThrow(
+      InvalidOptionError,
+    );
   });
 });
 
 describe("outbound connector", () => {
   it("calls the host fetch with only the program's headers and reads the response as data", async () => {
     const calls: Array<{ url: string; init: RequestInit }> = [];
-    const options = resolveOutboundFetchOptions({
-      fetch: async (url: string, init: RequestInit) => {
-        calls.push({ url, init });
-        return new Response('{"ok":true}', { status: 200, headers: { "Content-Type": "application/json" } });
+    const options = resolveOutboundFetchOptions(
+      {
+        fetch: async (url: string, init: RequestInit) => {
+          calls.push({ url, init });
+          return new Response('{"ok":true}', { status: 200, headers: { "Content-Type": "application/json" } });
+        },
+        allow: ["https://api.example.com"],
       },
-      allow: ["https://api.example.com"],
-    }, "outbound", 1000);
+      "outbound",
+      1000,
+    );
     const method = outboundFetchConnector(options).methods[OUTBOUND_METHOD]!;
-    const validated = await method.validate!({ url: "https://api.example.com/x", method: "post", headers: { "X-A": "1" }, body: "{}" });
-    expect(validated).toEqual({ success: true, value: { url: "https://api.example.com/x", method: "POST", headers: { "x-a": "1" }, body: "{}" } });
+    const validated = await method.validate!({
+      url: "https://api.example.com/x",
+      method: "post",
+      headers: { "X-A": "1" },
+      body: "{}",
+    });
+    expect(validated).toEqual({
+      success: true,
+      value: { url: "https://api.example.com/x", method: "POST", headers: { "x-a": "1" }, body: "{}" },
+    });
     const result = await method.execute((validated as { value: unknown }).value, context());
-    expect(result).toEqual({ url: "https://api.example.com/x", status: 200, statusText: "", redirected: false, headers: { "content-type": "application/json" }, body: '{"ok":true}' });
+    expect(result).toEqual({
+      url: "https://api.example.com/x",
+      status: 200,
+      statusText: "",
+      redirected: false,
+      headers: { "content-type": "application/json" },
+      body: '{"ok":true}',
+    });
     expect(calls[0]?.init).toMatchObject({ method: "POST", headers: { "x-a": "1" }, body: "{}", redirect: "manual" });
   });
 
@@ -88,23 +131,34 @@ describe("outbound connector", () => {
       },
     });
     const options = resolveOutboundFetchOptions({ fetch: async () => new Response(stream) }, "outbound", 250);
-    const result = await outboundFetchConnector(options).methods[OUTBOUND_METHOD]!.execute(
-      { url: "https://a.test/", method: "GET", headers: {} }, context(),
-    ) as { body: string };
+    const result = (await outboundFetchConnector(options).methods[OUTBOUND_METHOD]!.execute(
+      { url: "https://a.test/", method: "GET", headers: {} },
+      context(),
+    )) as { body: string };
     expect(result.body.length).toBe(251);
     expect(pulled).toBeLessThan(10);
   });
 
   it("denies an origin outside the allowlist before calling the host, naming the allowed origins", async () => {
     let called = false;
-    const options = resolveOutboundFetchOptions({
-      fetch: async () => { called = true; return new Response(""); },
-      allow: ["https://api.example.com", "https://*.internal.test"],
-    }, "outbound", 1000);
-    const outcome = await outboundFetchConnector(options).methods[OUTBOUND_METHOD]!.validate!({ url: "https://evil.test/" });
+    const options = resolveOutboundFetchOptions(
+      {
+        fetch: async () => {
+          called = true;
+          return new Response("");
+        },
+        allow: ["https://api.example.com", "https://*.internal.test"],
+      },
+      "outbound",
+      1000,
+    );
+    const outcome = await outboundFetchConnector(options).methods[OUTBOUND_METHOD]!.validate!({
+      url: "https://evil.test/",
+    });
     expect(outcome).toEqual({
       success: false,
-      error: "fetch: https://evil.test is not an allowed origin. Allowed origins: https://api.example.com, https://*.internal.test.",
+      error:
+        "fetch: https://evil.test is not an allowed origin. Allowed origins: https://api.example.com, https://*.internal.test.",
     });
     expect(called).toBe(false);
   });

@@ -46,12 +46,18 @@ describe("readOnly in connector()", () => {
     const withTool = thrown(() => connector(tools, { methods: { close_issue: { readOnly: true } } }));
     expect(withTool.path).toBe("connector().methods.close_issue.readOnly");
     expect(withTool.message).toContain("requires approval");
-    const withPolicy = thrown(() => connector(tools, { methods: { list_issues: { readOnly: true, requiresApproval: () => true } } }));
+    const withPolicy = thrown(() =>
+      connector(tools, { methods: { list_issues: { readOnly: true, requiresApproval: () => true } } }),
+    );
     expect(withPolicy.path).toBe("connector().methods.list_issues.readOnly");
-    expect(connector(tools, { methods: { close_issue: { readOnly: true, requiresApproval: false } } }).methods["close_issue"]!.readOnly)
-      .toBe(true);
-    expect(thrown(() => connector(tools, { methods: { list_issues: { readOnly: "yes" as never } } })).path)
-      .toBe("connector().methods.list_issues.readOnly");
+    expect(
+      connector(tools, { methods: { close_issue: { readOnly: true, requiresApproval: false } } }).methods[
+        "close_issue"
+      ]!.readOnly,
+    ).toBe(true);
+    expect(thrown(() => connector(tools, { methods: { list_issues: { readOnly: "yes" as never } } })).path).toBe(
+      "connector().methods.list_issues.readOnly",
+    );
   });
 
   it("defaults to true for MCP tools annotated readOnlyHint: true, unless the policy says otherwise", () => {
@@ -69,11 +75,16 @@ describe("readOnly in connector()", () => {
 describe("readOnly on hand-written methods", () => {
   it("is kept, validated, and refused with approval", () => {
     const execute = () => 1;
-    expect(resolveConnector("h", { methods: { get: { execute, readOnly: true } } }).methods["get"]!.readOnly).toBe(true);
-    expect(thrown(() => resolveConnector("h", { methods: { get: { execute, readOnly: 1 as never } } })).path)
-      .toBe("connectors.h.methods.get.readOnly");
-    expect(thrown(() => resolveConnector("h", { methods: { get: { execute, readOnly: true, requiresApproval: true } } })).path)
-      .toBe("connectors.h.methods.get.readOnly");
+    expect(resolveConnector("h", { methods: { get: { execute, readOnly: true } } }).methods["get"]!.readOnly).toBe(
+      true,
+    );
+    expect(thrown(() => resolveConnector("h", { methods: { get: { execute, readOnly: 1 as never } } })).path).toBe(
+      "connectors.h.methods.get.readOnly",
+    );
+    expect(
+      thrown(() => resolveConnector("h", { methods: { get: { execute, readOnly: true, requiresApproval: true } } }))
+        .path,
+    ).toBe("connectors.h.methods.get.readOnly");
   });
 });
 
@@ -98,7 +109,8 @@ describe("readOnly in openApiConnector", () => {
 
   it("defaults to true for GET/HEAD/OPTIONS without approval; an operation may set it", async () => {
     const pets = await openApiConnector({
-      spec, requireApproval: (operation) => operation.operationId === "getPet",
+      spec,
+      requireApproval: (operation) => operation.operationId === "getPet",
       operations: { createPet: { readOnly: true }, petOptions: { readOnly: false } },
     });
     expect(pets.methods["listPets"]!.readOnly).toBe(true);
@@ -109,8 +121,13 @@ describe("readOnly in openApiConnector", () => {
   });
 
   it("refuses readOnly on an operation that requires approval", async () => {
-    const error = await openApiConnector({ spec, operations: { listPets: { readOnly: true, requiresApproval: true } } })
-      .then(() => undefined, (failure: unknown) => failure);
+    const error = await openApiConnector({
+      spec,
+      operations: { listPets: { readOnly: true, requiresApproval: true } },
+    }).then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
     expect(InvalidOptionError.isInstance(error)).toBe(true);
     expect((error as InvalidOptionError).path).toBe("operations.listPets.readOnly");
   });

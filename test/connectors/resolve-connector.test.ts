@@ -54,7 +54,7 @@ describe("resolveConnector: hand-written connectors", () => {
     expect(await method.validate!({ id: 1 })).toEqual({ success: true, value: { id: 1 } });
     const failed = await method.validate!({ id: "1" });
     expect(failed.success).toBe(false);
-    if (!failed.success) expect(failed.error).toContain("id: expected number, got string \"1\"");
+    if (!failed.success) expect(failed.error).toContain('id: expected number, got string "1"');
   });
 
   it("keeps members named __proto__ and constructor as ordinary methods", () => {
@@ -67,7 +67,10 @@ describe("resolveConnector: hand-written connectors", () => {
 
   it("rejects reexecute combined with approval", () => {
     expectInvalidOption(
-      () => resolveConnector("bank", { methods: { pay: { execute: () => 1, replay: "reexecute", requiresApproval: true } } }),
+      () =>
+        resolveConnector("bank", {
+          methods: { pay: { execute: () => 1, replay: "reexecute", requiresApproval: true } },
+        }),
       "connectors.bank.methods.pay.replay",
       /requires approval/,
     );
@@ -84,7 +87,11 @@ describe("resolveConnector: hand-written connectors", () => {
     expectInvalidOption(() => resolveConnector("my-api", {}), "connectors.my-api", /identifier/);
     expectInvalidOption(() => resolveConnector("codemode", {}), "connectors.codemode", /reserved/);
     // The host namespace the preludes use: a connector of that name would be silently shadowed.
-    expectInvalidOption(() => resolveConnector("__codemode_host", {}), "connectors.__codemode_host", /reserved name "__codemode_host"/);
+    expectInvalidOption(
+      () => resolveConnector("__codemode_host", {}),
+      "connectors.__codemode_host",
+      /reserved name "__codemode_host"/,
+    );
     expectInvalidOption(() => resolveConnector("Math", {}), "connectors.Math", /reserved/);
     expectInvalidOption(() => resolveConnector("x", 42 as unknown as Connector), "connectors.x", /ToolSet/);
     expectInvalidOption(() => resolveConnector("tools", null as unknown as Connector), "tools");
@@ -225,12 +232,14 @@ describe("resolveConnector: ToolSets", () => {
         },
       },
     };
-    const tools = { double: tool({ inputSchema: standard as never, execute: async (input: { n: number }) => input.n * 2 }) };
+    const tools = {
+      double: tool({ inputSchema: standard as never, execute: async (input: { n: number }) => input.n * 2 }),
+    };
     const method = resolveConnector("math2", tools).methods["double"]!;
     expect(method.inputSchema).toMatchObject({ properties: { n: { type: "number" } } });
     const bad = await method.validate!({ n: "x" });
     expect(bad.success).toBe(false);
-    if (!bad.success) expect(bad.error).toContain("n: n must be a number (got string \"x\")");
+    if (!bad.success) expect(bad.error).toContain('n: n must be a number (got string "x")');
   });
 
   it("treats a tool named `methods` as a tool, not as a connector", () => {

@@ -1,7 +1,14 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
-  boundQuery, createSearchIndex, displayScore, MAX_QUERY_TERMS, MAX_TERM_CHARS, normaliseTerm, tokenize, type SearchDocument,
+  boundQuery,
+  createSearchIndex,
+  displayScore,
+  MAX_QUERY_TERMS,
+  MAX_TERM_CHARS,
+  normaliseTerm,
+  tokenize,
+  type SearchDocument,
 } from "../../src/connectors/search-index.js";
 
 describe("search terms", () => {
@@ -32,10 +39,19 @@ describe("scores", () => {
 
   it("rank on the unrounded score, not on the rounded one (then by path)", () => {
     const doc = (path: string, description: string): SearchDocument => ({
-      path, connector: path.split(".")[0]!, method: path.split(".")[1]!, kind: "method", params: [], description,
+      path,
+      connector: path.split(".")[0]!,
+      method: path.split(".")[1]!,
+      kind: "method",
+      params: [],
+      description,
     });
     // alpha's longer description scores slightly lower; both round to the same shown score.
-    const index = createSearchIndex([doc("alpha.send_email", "Send an email to a list. Attachments allowed."), doc("zeta.send_email", "Send an email to a list."), doc("mid.other", "Unrelated.")]);
+    const index = createSearchIndex([
+      doc("alpha.send_email", "Send an email to a list. Attachments allowed."),
+      doc("zeta.send_email", "Send an email to a list."),
+      doc("mid.other", "Unrelated."),
+    ]);
     const [first, second] = index.search("send email").results;
     expect(first!.score).toBe(second!.score);
     expect([first!.path, second!.path]).toEqual(["zeta.send_email", "alpha.send_email"]);
@@ -45,7 +61,13 @@ describe("scores", () => {
 /** Every operation of GitHub's REST description as a search document (summary first, as connectors describe them). */
 function githubDocuments(): SearchDocument[] {
   const document = JSON.parse(readFileSync("node_modules/@octokit/openapi/generated/api.github.com.json", "utf8")) as {
-    paths: Record<string, Record<string, { operationId?: string; summary?: string; description?: string; parameters?: Array<{ name?: string }> }>>;
+    paths: Record<
+      string,
+      Record<
+        string,
+        { operationId?: string; summary?: string; description?: string; parameters?: Array<{ name?: string }> }
+      >
+    >;
   };
   const documents: SearchDocument[] = [];
   for (const operations of Object.values(document.paths)) {
@@ -58,7 +80,9 @@ function githubDocuments(): SearchDocument[] {
         method,
         kind: "method",
         description: `${operation.summary ?? ""}\n\n${operation.description ?? ""}`.trim(),
-        params: (operation.parameters ?? []).flatMap((parameter) => (parameter.name === undefined ? [] : [parameter.name])),
+        params: (operation.parameters ?? []).flatMap((parameter) =>
+          parameter.name === undefined ? [] : [parameter.name],
+        ),
       });
     }
   }
@@ -107,8 +131,22 @@ describe("query bounds (the program controls the query)", () => {
 
   it("still rank the wanted method first when the words that matter come first", () => {
     const index = createSearchIndex([
-      { path: "mail.send_email", connector: "mail", method: "send_email", kind: "method", params: [], description: "Send an email." },
-      { path: "mail.list_inbox", connector: "mail", method: "list_inbox", kind: "method", params: [], description: "List the inbox." },
+      {
+        path: "mail.send_email",
+        connector: "mail",
+        method: "send_email",
+        kind: "method",
+        params: [],
+        description: "Send an email.",
+      },
+      {
+        path: "mail.list_inbox",
+        connector: "mail",
+        method: "list_inbox",
+        kind: "method",
+        params: [],
+        description: "List the inbox.",
+      },
     ]);
     const hostile = `send email ${"zzzzzzzzzzzzz ".repeat(100_000)}`;
     expect(index.search(hostile).results[0]?.path).toBe("mail.send_email");
@@ -117,7 +155,12 @@ describe("query bounds (the program controls the query)", () => {
 
 describe("vocabulary gaps (stems, short forms, synonyms from the thesaurus)", () => {
   const doc = (path: string, description: string, params: string[] = []): SearchDocument => ({
-    path, connector: path.split(".")[0]!, method: path.split(".")[1]!, kind: "method", params, description,
+    path,
+    connector: path.split(".")[0]!,
+    method: path.split(".")[1]!,
+    kind: "method",
+    params,
+    description,
   });
   const first = (documents: SearchDocument[], query: string): string | undefined =>
     createSearchIndex(documents).search(query).results[0]?.path;
@@ -135,14 +178,20 @@ describe("vocabulary gaps (stems, short forms, synonyms from the thesaurus)", ()
   });
 
   it("search a verb's synonyms (remove → delete) and a domain word's (folder → directory)", () => {
-    const repositories = [doc("a.archive_repository", "Archive a repository."), doc("b.delete_repository", "Delete a repository.")];
+    const repositories = [
+      doc("a.archive_repository", "Archive a repository."),
+      doc("b.delete_repository", "Delete a repository."),
+    ];
     expect(first(repositories, "erase a repository")).toBe("b.delete_repository");
     const files = [doc("a.create_file", "Create a file."), doc("b.create_directory", "Create a directory.")];
     expect(first(files, "make a new folder")).toBe("b.create_directory");
   });
 
   it("rank the query's own word above a synonym", () => {
-    const documents = [doc("a.delete_repository", "Delete a repository."), doc("b.remove_repository", "Remove a repository.")];
+    const documents = [
+      doc("a.delete_repository", "Delete a repository."),
+      doc("b.remove_repository", "Remove a repository."),
+    ];
     expect(first(documents, "remove repository")).toBe("b.remove_repository");
   });
 

@@ -24,7 +24,10 @@ describe("validation messages", () => {
       {
         type: "object",
         properties: {
-          items: { type: "array", items: { type: "object", properties: { qty: { type: "integer", minimum: 1 } }, required: ["qty"] } },
+          items: {
+            type: "array",
+            items: { type: "object", properties: { qty: { type: "integer", minimum: 1 } }, required: ["qty"] },
+          },
           mode: { const: "fast" },
           when: { anyOf: [{ type: "string" }, { type: "null" }] },
         },
@@ -52,6 +55,7 @@ describe("validation messages", () => {
     );
     const result = validate({});
     expect(result.success).toBe(false);
-    if (!result.success) expect(result.error).toContain('(arguments): expected an object with "id" | string, got object');
+    if (!result.success)
+      expect(result.error).toContain('(arguments): expected an object with "id" | string, got object');
   });
 });

@@ -13,14 +13,21 @@ import { createCodemodeRuntime } from "../../src/index.js";
 
 const root = resolve(import.meta.dirname, "../..");
 const work = mkdtempSync(join(tmpdir(), "codemode-demo-"));
-const versions = JSON.parse(execFileSync("npm", ["pkg", "get", "devDependencies"], { cwd: root, encoding: "utf8" })) as Record<string, string>;
+const versions = JSON.parse(
+  execFileSync("npm", ["pkg", "get", "devDependencies"], { cwd: root, encoding: "utf8" }),
+) as Record<string, string>;
 
 function runDemo(...flags: string[]): string {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" };
   delete env["OPENAI_API_KEY"];
   delete env["CODEMODE_DATABASE_URL"];
   delete env["TURSO_DATABASE_URL"];
-  const result = spawnSync(process.execPath, ["demo.mjs", ...flags], { cwd: work, env, encoding: "utf8", timeout: 120_000 });
+  const result = spawnSync(process.execPath, ["demo.mjs", ...flags], {
+    cwd: work,
+    env,
+    encoding: "utf8",
+    timeout: 120_000,
+  });
   const output = `${result.stdout}${result.stderr}`;
   if (result.status !== 0) throw new Error(`demo ${flags.join(" ")} exited ${result.status}:\n${output}`);
   return output;
@@ -29,7 +36,13 @@ function runDemo(...flags: string[]): string {
 describe("npm run demo from a packed tarball", () => {
   beforeAll(() => {
     // dist/ was built by the global setup; --ignore-scripts keeps prepack from rebuilding it under the other tests.
-    const packed = execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", work], { cwd: root, encoding: "utf8" }).trim().split("\n").at(-1)!;
+    const packed = execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", work], {
+      cwd: root,
+      encoding: "utf8",
+    })
+      .trim()
+      .split("\n")
+      .at(-1)!;
     cpSync(join(root, "examples/demo"), work, { recursive: true });
     writeFileSync(
       join(work, "package.json"),
@@ -46,7 +59,10 @@ describe("npm run demo from a packed tarball", () => {
         },
       }),
     );
-    execFileSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: work, stdio: "ignore" });
+    execFileSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], {
+      cwd: work,
+      stdio: "ignore",
+    });
   }, 300_000);
 
   afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -19,7 +19,12 @@ function runExample(name: string, env: NodeJS.ProcessEnv = {}): Record<string, u
   delete clean["CODEMODE_DATABASE_URL"];
   let result: SpawnSyncReturns<string>;
   try {
-    result = spawnSync(process.execPath, [join(root, "examples", name)], { cwd: folder, env: clean, encoding: "utf8", timeout: 60_000 });
+    result = spawnSync(process.execPath, [join(root, "examples", name)], {
+      cwd: folder,
+      env: clean,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
@@ -35,10 +40,18 @@ function runExample(name: string, env: NodeJS.ProcessEnv = {}): Record<string, u
 describe("examples", () => {
   it("approve-in-another-process: the refund happens once, in the approving process", () => {
     const shown = runExample("approve-in-another-process.mjs");
-    expect(shown["first process output"]).toMatchObject({ status: "paused", pending: [{ connector: "payments", method: "refund_charge" }] });
+    expect(shown["first process output"]).toMatchObject({
+      status: "paused",
+      pending: [{ connector: "payments", method: "refund_charge" }],
+    });
     expect(shown["effects in the first process"]).toEqual([]);
-    expect(shown["approved output"]).toMatchObject({ status: "completed", result: { refunded: 4200, refundId: "re_1" } });
-    expect(shown["effects in the approver process"]).toEqual([{ effect: "refund", refundId: "re_1", chargeId: "ch_1", amount: 4200 }]);
+    expect(shown["approved output"]).toMatchObject({
+      status: "completed",
+      result: { refunded: 4200, refundId: "re_1" },
+    });
+    expect(shown["effects in the approver process"]).toEqual([
+      { effect: "refund", refundId: "re_1", chargeId: "ch_1", amount: 4200 },
+    ]);
   });
 
   it("reject: the run ends rejected, a later approve is stale, nothing ran", () => {
@@ -54,7 +67,12 @@ describe("examples", () => {
     expect(shown["completed"]).toMatchObject({ status: "completed", result: ["re_1", "re_2"] });
     expect(shown["rollback"]).toMatchObject({ status: "rolled_back", reverted: [2, 1] });
     expect(shown["rollback again (idempotent)"]).toMatchObject({ reverted: [] });
-    expect((shown["effects"] as Array<{ effect: string }>).map((entry) => entry.effect)).toEqual(["refund", "refund", "reverse-refund", "reverse-refund"]);
+    expect((shown["effects"] as Array<{ effect: string }>).map((entry) => entry.effect)).toEqual([
+      "refund",
+      "refund",
+      "reverse-refund",
+      "reverse-refund",
+    ]);
   });
 
   it("snippets: saved, searchable, run with input; a missing one resolves to { error }", () => {
@@ -62,7 +80,10 @@ describe("examples", () => {
     expect(shown["first run"]).toMatchObject({ status: "completed", result: { chargeId: "ch_1", euros: 42 } });
     expect(shown["save"]).toMatchObject({ status: "saved" });
     expect(shown["search"]).toContain("snippet:snippets.charge_in_euros");
-    expect(shown["reuse"]).toMatchObject({ status: "completed", result: { a: { chargeId: "ch_7", euros: 42 }, missing: { error: expect.stringContaining("No snippet") } } });
+    expect(shown["reuse"]).toMatchObject({
+      status: "completed",
+      result: { a: { chargeId: "ch_7", euros: 42 }, missing: { error: expect.stringContaining("No snippet") } },
+    });
   });
 
   it("named-runtimes: separate histories in one database", () => {

@@ -70,7 +70,9 @@ const PROGRAMS = {
  */
 export function expectedPending(fixture: JournalFixture): { pending: unknown[] } {
   return {
-    pending: [{ executionId: fixture.ids.paused, seq: 2, connector: "shop", method: "buy", args: { sku: "tea", quantity: 2 } }],
+    pending: [
+      { executionId: fixture.ids.paused, seq: 2, connector: "shop", method: "buy", args: { sku: "tea", quantity: 2 } },
+    ],
   };
 }
 

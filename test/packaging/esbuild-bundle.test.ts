@@ -14,7 +14,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const root = resolve(import.meta.dirname, "../..");
 
 /** The externals the README gives for esbuild (the same list as Next.js's serverExternalPackages). */
-const EXTERNALS = ["ai-codemode", "@libsql/client", "libsql", "quickjs-emscripten-core", "@jitl/quickjs-wasmfile-release-sync"];
+const EXTERNALS = [
+  "ai-codemode",
+  "@libsql/client",
+  "libsql",
+  "quickjs-emscripten-core",
+  "@jitl/quickjs-wasmfile-release-sync",
+];
 
 const APP = `
 import { tool } from "ai";
@@ -43,7 +49,8 @@ describe("bundling with esbuild", () => {
     mkdirSync(join(work, "node_modules"));
     // A consumer's node_modules: the built package (dist/, through its exports map), ai and zod.
     symlinkSync(root, join(work, "node_modules", "ai-codemode"), "dir");
-    for (const name of ["ai", "zod"]) symlinkSync(join(root, "node_modules", name), join(work, "node_modules", name), "dir");
+    for (const name of ["ai", "zod"])
+      symlinkSync(join(root, "node_modules", name), join(work, "node_modules", name), "dir");
     writeFileSync(join(work, "package.json"), JSON.stringify({ name: "bundled-app", private: true, type: "module" }));
     writeFileSync(join(work, "app.mjs"), APP);
   });
@@ -67,7 +74,11 @@ describe("bundling with esbuild", () => {
     expect(code).toMatch(/from "ai-codemode"/);
     expect(code).not.toMatch(/from "(ai|zod)"/); // bundled in
 
-    const run = spawnSync(process.execPath, [bundle, join(work, "codemode.db")], { cwd: work, encoding: "utf8", timeout: 60_000 });
+    const run = spawnSync(process.execPath, [bundle, join(work, "codemode.db")], {
+      cwd: work,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ status: "completed", result: 6 });

@@ -14,7 +14,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createDurableRuntime, type DurableRuntime } from "../../src/runtime/durable-runtime.js";
 import { memoryClient, sequentialIds, sharedExecutor, testClock, type TestClock } from "../runtime/runtime-fixture.js";
 import {
-  CRASH_PHASES, CRASH_RESULT, finishScenario, runPhase, scenarioProblems, type CrashPhase, type ObservedEffect,
+  CRASH_PHASES,
+  CRASH_RESULT,
+  finishScenario,
+  runPhase,
+  scenarioProblems,
+  type CrashPhase,
+  type ObservedEffect,
 } from "./support/crash-scenario.js";
 import { faultyClient, INJECTED_MESSAGE } from "./support/faulty-client.js";
 import { svcConnector } from "./support/program-model.js";
@@ -27,9 +33,17 @@ let cases = 0;
 let counted = 0;
 const covered: string[] = [];
 
-function runtimeFor(name: string, clock: TestClock, svc: ReturnType<typeof svcConnector>, generation: number): DurableRuntime {
+function runtimeFor(
+  name: string,
+  clock: TestClock,
+  svc: ReturnType<typeof svcConnector>,
+  generation: number,
+): DurableRuntime {
   return createDurableRuntime({
-    store: faulty.client, executor: sharedExecutor(), connectors: { svc }, name,
+    store: faulty.client,
+    executor: sharedExecutor(),
+    connectors: { svc },
+    name,
     _internal: { now: clock.now, generateId: sequentialIds(`${name}-${generation}`), leaseMs: LEASE_MS },
   });
 }
@@ -65,7 +79,9 @@ const MODES = [
 ];
 
 afterAll(() => {
-  console.log(`crash matrix (store errors): ${cases} crash points (${covered.length} write boundaries × modes), faults injected: ${faulty.faults}`);
+  console.log(
+    `crash matrix (store errors): ${cases} crash points (${covered.length} write boundaries × modes), faults injected: ${faulty.faults}`,
+  );
 });
 
 describe("crash-point matrix: a store fault at every write of a pass, an approval and a rollback", () => {
@@ -76,7 +92,9 @@ describe("crash-point matrix: a store fault at every write of a pass, an approva
     expect(counts.rollback).toBeGreaterThanOrEqual(3);
   });
 
-  it("every phase × write × fault mode recovers: nothing twice, rows match effects, integrity ok", { timeout: 300_000 }, async () => {
+  it("every phase × write × fault mode recovers: nothing twice, rows match effects, integrity ok", {
+    timeout: 300_000,
+  }, async () => {
     const counts = await countWrites();
     console.log(`writes per phase: ${JSON.stringify(counts)}`);
     for (const phase of CRASH_PHASES) {
@@ -91,7 +109,8 @@ describe("crash-point matrix: a store fault at every write of a pass, an approva
           const runtime = runtimeFor(name, clock, svc, 0);
           await runtime.executions(); // migrate first: the counted writes are the runtime's own
           let executionId: string | undefined;
-          for (const before of CRASH_PHASES.slice(0, CRASH_PHASES.indexOf(phase))) executionId = (await runPhase(runtime, before, executionId)).executionId;
+          for (const before of CRASH_PHASES.slice(0, CRASH_PHASES.indexOf(phase)))
+            executionId = (await runPhase(runtime, before, executionId)).executionId;
           const faultsBefore = faulty.faults;
           faulty.arm({ atWrite: write, ...plan });
           const ran = await runPhase(runtime, phase, executionId);
@@ -126,7 +145,10 @@ describe("crash-point matrix: a store fault at every write of a pass, an approva
         armed = true;
       });
       const runtime = createDurableRuntime({
-        store: faulty.client, executor: sharedExecutor(), connectors: { svc }, name,
+        store: faulty.client,
+        executor: sharedExecutor(),
+        connectors: { svc },
+        name,
         _internal: { now: clock.now, generateId: sequentialIds(name), leaseMs: LEASE_MS },
       });
       const out = await runtime.execute({ code: READ_CRASH_PROGRAM });

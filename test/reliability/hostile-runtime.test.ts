@@ -26,6 +26,9 @@ describe("hostile programs against the runtime", () => {
     expect(svc.ledger.duplicates()).toEqual([]);
     expect((Object.prototype as Record<string, unknown>)["toJSON"]).toBeUndefined();
     expect((Object.prototype as Record<string, unknown>)["then"]).toBeUndefined();
-    expect(await runtime.execute({ code: "async () => svc.plain({ n: 4, k: 'after' })" })).toMatchObject({ status: "completed", result: { d: 8, k: "after" } });
+    expect(await runtime.execute({ code: "async () => svc.plain({ n: 4, k: 'after' })" })).toMatchObject({
+      status: "completed",
+      result: { d: 8, k: "after" },
+    });
   });
 });

@@ -17,7 +17,13 @@ import { sequentialIds, sharedExecutor, testClock, type TestClock } from "../run
 import type { FaultOptions, HranaFault } from "../support/hrana-server.js";
 import type { HranaStreamRequest } from "../support/hrana-stream.js";
 import {
-  CRASH_PHASES, CRASH_RESULT, finishScenario, runPhase, scenarioProblems, type CrashPhase, type ObservedEffect,
+  CRASH_PHASES,
+  CRASH_RESULT,
+  finishScenario,
+  runPhase,
+  scenarioProblems,
+  type CrashPhase,
+  type ObservedEffect,
 } from "./support/crash-scenario.js";
 import { svcConnector } from "./support/program-model.js";
 import { READ_CRASH_PROGRAM, readCrashConnector, readCrashProblems } from "./support/read-crash.js";
@@ -31,9 +37,11 @@ const client = httpClient();
  * `BEGIN TRANSACTION READONLY`).
  */
 function isWrite(requests: readonly HranaStreamRequest[]): boolean {
-  return requests.some((request) =>
-    request.type === "execute" ||
-    (request.type === "batch" && request.batch.steps[0]?.stmt.sql !== "BEGIN TRANSACTION READONLY"));
+  return requests.some(
+    (request) =>
+      request.type === "execute" ||
+      (request.type === "batch" && request.batch.steps[0]?.stmt.sql !== "BEGIN TRANSACTION READONLY"),
+  );
 }
 
 /** Fault options matching the `nth` write request from now on (1-based). */
@@ -42,9 +50,17 @@ function atWrite(nth: number): FaultOptions {
   return { when: (requests) => isWrite(requests) && ++seen >= nth };
 }
 
-function runtimeFor(name: string, clock: TestClock, svc: ReturnType<typeof svcConnector>, generation: number): DurableRuntime {
+function runtimeFor(
+  name: string,
+  clock: TestClock,
+  svc: ReturnType<typeof svcConnector>,
+  generation: number,
+): DurableRuntime {
   return createDurableRuntime({
-    store: client, executor: sharedExecutor(), connectors: { svc }, name,
+    store: client,
+    executor: sharedExecutor(),
+    connectors: { svc },
+    name,
     _internal: { now: clock.now, generateId: sequentialIds(`${name}-${generation}`), leaseMs: LEASE_MS },
   });
 }
@@ -63,7 +79,15 @@ async function countWrites(): Promise<Record<CrashPhase, number>> {
   for (const phase of CRASH_PHASES) {
     let writes = 0;
     // A fault that never fires, used as a probe: it sees every request.
-    hranaServer.injectFault({ kind: "drop" }, { when: (requests) => { if (isWrite(requests)) writes += 1; return false; } });
+    hranaServer.injectFault(
+      { kind: "drop" },
+      {
+        when: (requests) => {
+          if (isWrite(requests)) writes += 1;
+          return false;
+        },
+      },
+    );
     executionId = (await runPhase(runtime, phase, executionId)).executionId;
     hranaServer.clearFaults();
     counts[phase] = writes;
@@ -82,7 +106,9 @@ const MODES: Array<{ mode: string; fault: HranaFault; times: number }> = [
 ];
 
 describe("crash-point matrix over HTTP: a server fault at every write request of a pass, an approval and a rollback", () => {
-  it("every phase × write × fault recovers: nothing twice, rows match effects, integrity ok", { timeout: 600_000 }, async () => {
+  it("every phase × write × fault recovers: nothing twice, rows match effects, integrity ok", {
+    timeout: 600_000,
+  }, async () => {
     const counts = await countWrites();
     expect(counts.pass).toBeGreaterThanOrEqual(4);
     expect(counts.approval).toBeGreaterThanOrEqual(3);
@@ -98,7 +124,8 @@ describe("crash-point matrix over HTTP: a server fault at every write request of
           const runtime = runtimeFor(name, clock, svc, 0);
           await runtime.executions(); // migrate first: the counted writes are the runtime's own
           let executionId: string | undefined;
-          for (const before of CRASH_PHASES.slice(0, CRASH_PHASES.indexOf(phase))) executionId = (await runPhase(runtime, before, executionId)).executionId;
+          for (const before of CRASH_PHASES.slice(0, CRASH_PHASES.indexOf(phase)))
+            executionId = (await runPhase(runtime, before, executionId)).executionId;
           const faultsBefore = hranaServer.stats.faults;
           hranaServer.injectFault(fault, { ...atWrite(write), times });
           const ran = await runPhase(runtime, phase, executionId);
@@ -117,12 +144,16 @@ describe("crash-point matrix over HTTP: a server fault at every write request of
         }
       }
     }
-    console.log(`crash matrix over HTTP: ${cases} crash points, writes per phase ${JSON.stringify(counts)}, faults ${hranaServer.stats.faults}`);
+    console.log(
+      `crash matrix over HTTP: ${cases} crash points, writes per phase ${JSON.stringify(counts)}, faults ${hranaServer.stats.faults}`,
+    );
     const [check] = (await client.execute("PRAGMA integrity_check")).rows;
     expect(check?.["integrity_check"]).toBe("ok");
   });
 
-  it("a crash between a buffered read and the write request that carries it loses only the read", { timeout: 120_000 }, async () => {
+  it("a crash between a buffered read and the write request that carries it loses only the read", {
+    timeout: 120_000,
+  }, async () => {
     for (const { mode, fault, times } of MODES) {
       const name = `read-crash-${mode}`;
       const clock = testClock();
@@ -133,7 +164,10 @@ describe("crash-point matrix over HTTP: a server fault at every write request of
         armed = true;
       });
       const runtime = createDurableRuntime({
-        store: client, executor: sharedExecutor(), connectors: { svc }, name,
+        store: client,
+        executor: sharedExecutor(),
+        connectors: { svc },
+        name,
         _internal: { now: clock.now, generateId: sequentialIds(name), leaseMs: LEASE_MS },
       });
       const out = await runtime.execute({ code: READ_CRASH_PROGRAM });

@@ -23,8 +23,18 @@ import type { MockConnector } from "../../src/test/index.js";
 import { memoryClient, sequentialIds, sharedExecutor, testClock, type TestClock } from "../runtime/runtime-fixture.js";
 import { faultyClient, type FaultyClient } from "./support/faulty-client.js";
 import {
-  cloneExecution, modelApprove, modelExecute, modelReject, modelRollback, programArb, programSource, SNIPPET_CODE, svcConnector,
-  type ModelExecution, type ModelOutcome, type Part,
+  cloneExecution,
+  modelApprove,
+  modelExecute,
+  modelReject,
+  modelRollback,
+  programArb,
+  programSource,
+  SNIPPET_CODE,
+  svcConnector,
+  type ModelExecution,
+  type ModelOutcome,
+  type Part,
 } from "./support/program-model.js";
 
 const SEED = Number(process.env["FC_SEED"] ?? 7_2026_1130);
@@ -45,11 +55,13 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ op: "concurrent" as const }) },
   {
     weight: 2,
-    arbitrary: fc.record({
-      inner: fc.constantFrom("approve" as const, "reject" as const, "rollback" as const),
-      atWrite: fc.integer({ min: 1, max: 6 }),
-      dead: fc.boolean(),
-    }).map((fault) => ({ op: "fault" as const, ...fault })),
+    arbitrary: fc
+      .record({
+        inner: fc.constantFrom("approve" as const, "reject" as const, "rollback" as const),
+        atWrite: fc.integer({ min: 1, max: 6 }),
+        dead: fc.boolean(),
+      })
+      .map((fault) => ({ op: "fault" as const, ...fault })),
   },
 );
 
@@ -63,7 +75,9 @@ const stats = { cases: 0, steps: 0, faults: 0, passes: 0 };
 let caseNumber = 0;
 
 afterAll(() => {
-  console.log(`model test: ${stats.cases} cases, ${stats.steps} schedule steps, ${stats.faults} injected store faults (seed ${SEED})`);
+  console.log(
+    `model test: ${stats.cases} cases, ${stats.steps} schedule steps, ${stats.faults} injected store faults (seed ${SEED})`,
+  );
 });
 
 interface Case {
@@ -91,9 +105,16 @@ const sharedCase = { svc: svcConnector(), clock: testClock(), name: "model", cli
 const mainRuntime = openRuntime(sharedCase, 0);
 let snippetSaved = false;
 
-function expectOutcome(real: CodeModeOutput | { status: string; kind?: string }, model: ModelOutcome | { status: string; kind?: string }, where: string): void {
+function expectOutcome(
+  real: CodeModeOutput | { status: string; kind?: string },
+  model: ModelOutcome | { status: string; kind?: string },
+  where: string,
+): void {
   if (model.status === "error") {
-    expect({ status: real.status, kind: (real as { kind?: string }).kind }, where).toEqual({ status: "error", kind: (model as { kind: string }).kind });
+    expect({ status: real.status, kind: (real as { kind?: string }).kind }, where).toEqual({
+      status: "error",
+      kind: (model as { kind: string }).kind,
+    });
     return;
   }
   if (model.status === "completed") {
@@ -102,24 +123,42 @@ function expectOutcome(real: CodeModeOutput | { status: string; kind?: string },
   }
   if (model.status === "paused") {
     expect(real.status, where).toBe("paused");
-    const pending = (real as { pending: Array<{ seq: number; connector: string; method: string; args: unknown }> }).pending;
-    expect(pending.map((p) => ({ seq: p.seq, method: p.method, args: p.args })), where).toEqual((model as { pending: unknown }).pending);
-    expect(pending.every((p) => p.connector === "svc"), where).toBe(true);
+    const pending = (real as { pending: Array<{ seq: number; connector: string; method: string; args: unknown }> })
+      .pending;
+    expect(
+      pending.map((p) => ({ seq: p.seq, method: p.method, args: p.args })),
+      where,
+    ).toEqual((model as { pending: unknown }).pending);
+    expect(
+      pending.every((p) => p.connector === "svc"),
+      where,
+    ).toBe(true);
     return;
   }
   expect(real.status, where).toBe(model.status);
 }
 
-const dbStatus = { pending: "pending", applied: "applied", error: "error", reverted: "reverted", executing: "executing" } as const;
+const dbStatus = {
+  pending: "pending",
+  applied: "applied",
+  error: "error",
+  reverted: "reverted",
+  executing: "executing",
+} as const;
 
 /** Journal, ledger and model agree. */
 function expectJournal(detail: ExecutionDetail, exec: ModelExecution, svc: MockConnector, where: string): void {
   expect(detail.status, where).toBe(exec.status);
   const rows = detail.calls.map((call) => ({ seq: call.seq, status: call.status }));
-  expect(rows, where).toEqual([...exec.rows].sort(([a], [b]) => a - b).map(([seq, row]) => ({ seq, status: row.status })));
+  expect(rows, where).toEqual(
+    [...exec.rows].sort(([a], [b]) => a - b).map(([seq, row]) => ({ seq, status: row.status })),
+  );
   for (const call of detail.calls) {
     if (call.connector === "svc" && call.status === "applied" && call.replay === "record") {
-      expect(call.result, `${where}: recorded result of #${call.seq}`).toEqual({ d: (call.args as { n: number }).n * 2, k: (call.args as { k: string }).k });
+      expect(call.result, `${where}: recorded result of #${call.seq}`).toEqual({
+        d: (call.args as { n: number }).n * 2,
+        k: (call.args as { k: string }).k,
+      });
     }
   }
   expectLedger(detail.executionId, exec, svc, where);
@@ -139,7 +178,9 @@ function expectLedger(executionId: string, exec: ModelExecution, svc: MockConnec
   const sorted = (map: Map<number, number>) => [...map].sort(([a], [b]) => a - b);
   expect(sorted(ledgerCounts(executionId, svc, "execute")), `${where}: effects`).toEqual(sorted(exec.effects));
   expect(sorted(ledgerCounts(executionId, svc, "revert")), `${where}: reverts`).toEqual(sorted(exec.reverts));
-  const reads = svc.ledger.of("execute", "svc.read").filter((entry) => entry.idempotencyKey.startsWith(`${executionId}:`)).length;
+  const reads = svc.ledger
+    .of("execute", "svc.read")
+    .filter((entry) => entry.idempotencyKey.startsWith(`${executionId}:`)).length;
   expect(reads, `${where}: reads`).toBe(exec.reads);
 }
 
@@ -148,7 +189,14 @@ function expectLedger(executionId: string, exec: ModelExecution, svc: MockConnec
  * or revert ran twice, every effect is one the model allows, every applied row has its one effect.
  * Returns the model adopted from the journal.
  */
-function adoptAfterFault(detail: ExecutionDetail | undefined, before: ModelExecution | undefined, allowed: ModelExecution, svc: MockConnector, inner: string, where: string): ModelExecution | undefined {
+function adoptAfterFault(
+  detail: ExecutionDetail | undefined,
+  before: ModelExecution | undefined,
+  allowed: ModelExecution,
+  svc: MockConnector,
+  inner: string,
+  where: string,
+): ModelExecution | undefined {
   if (detail === undefined) {
     expect(before, `${where}: only a failed start leaves no execution`).toBeUndefined();
     return undefined;
@@ -163,15 +211,21 @@ function adoptAfterFault(detail: ExecutionDetail | undefined, before: ModelExecu
   for (const call of detail.calls) {
     if (call.connector !== "svc" || call.replay !== "record") continue;
     const ran = effects.get(call.seq) ?? 0;
-    if (call.status === "applied" || call.status === "reverted") expect(ran, `${where}: applied #${call.seq} has its effect`).toBe(1);
+    if (call.status === "applied" || call.status === "reverted")
+      expect(ran, `${where}: applied #${call.seq} has its effect`).toBe(1);
     if (call.status === "pending") expect(ran, `${where}: pending #${call.seq} has no effect`).toBe(0);
-    if (call.status === "reverted") expect(reverts.get(call.seq), `${where}: reverted #${call.seq} was reverted once`).toBe(1);
+    if (call.status === "reverted")
+      expect(reverts.get(call.seq), `${where}: reverted #${call.seq} was reverted once`).toBe(1);
   }
   // A call whose outcome was lost stays `executing` only in an ended run (never re-run); expirePaused ended every running one.
   expect(detail.status, where).not.toBe("running");
-  if (detail.calls.some((call) => call.status === "executing")) expect(["error", "rolled_back"], `${where}: executing rows only in an ended run`).toContain(detail.status);
-  const unchanged = before !== undefined && detail.status === before.status
-    && detail.calls.length === before.rows.size && detail.calls.every((call) => before.rows.get(call.seq)?.status === call.status);
+  if (detail.calls.some((call) => call.status === "executing"))
+    expect(["error", "rolled_back"], `${where}: executing rows only in an ended run`).toContain(detail.status);
+  const unchanged =
+    before !== undefined &&
+    detail.status === before.status &&
+    detail.calls.length === before.rows.size &&
+    detail.calls.every((call) => before.rows.get(call.seq)?.status === call.status);
   if (!unchanged) {
     if (inner === "rollback") expect(["rolled_back", before?.status], where).toContain(detail.status);
     else if (inner === "reject") expect(detail.status, where).toBe("rejected");
@@ -180,16 +234,26 @@ function adoptAfterFault(detail: ExecutionDetail | undefined, before: ModelExecu
       expect(["store", "expired"], where).toContain(detail.kind);
     }
   }
-  const rows = new Map(detail.calls.map((call) => [call.seq, {
-    method: call.connector === "svc" ? call.method : "step", args: call.args, status: dbStatus[call.status], approved: call.approvedAt !== undefined,
-    ...(call.status === "applied" && call.error?.startsWith("reverting:") === true ? { stuck: true } : {}),
-  }]));
+  const rows = new Map(
+    detail.calls.map((call) => [
+      call.seq,
+      {
+        method: call.connector === "svc" ? call.method : "step",
+        args: call.args,
+        status: dbStatus[call.status],
+        approved: call.approvedAt !== undefined,
+        ...(call.status === "applied" && call.error?.startsWith("reverting:") === true ? { stuck: true } : {}),
+      },
+    ]),
+  );
   return {
     status: detail.status as ModelExecution["status"],
     rows,
     pending: detail.pending.map((p) => ({ seq: p.seq, method: p.method, args: p.args })),
     effects,
-    reads: svc.ledger.of("execute", "svc.read").filter((entry) => entry.idempotencyKey.startsWith(`${detail.executionId}:`)).length,
+    reads: svc.ledger
+      .of("execute", "svc.read")
+      .filter((entry) => entry.idempotencyKey.startsWith(`${detail.executionId}:`)).length,
     reverts,
     ...(detail.kind === undefined ? {} : { kind: detail.kind }),
   };
@@ -234,7 +298,14 @@ async function runCase(parts: Part[], first: { atWrite: number; dead: boolean } 
       expect(out, "first pass with a fault").toMatchObject({ status: "error", kind: "store" });
       expect((out as { error: string }).error).toContain("injected fault");
       await recover();
-      exec = adoptAfterFault(await c.runtime.execution(executionId), undefined, modelFirst.exec, c.svc, "execute", "first pass (fault)");
+      exec = adoptAfterFault(
+        await c.runtime.execution(executionId),
+        undefined,
+        modelFirst.exec,
+        c.svc,
+        "execute",
+        "first pass (fault)",
+      );
     }
   } else {
     const out = await c.runtime.execute({ code });
@@ -269,7 +340,10 @@ async function runCase(parts: Part[], first: { atWrite: number; dead: boolean } 
       case "concurrent": {
         if (exec.status !== "paused") break;
         const seq = exec.pending[0]!.seq;
-        const outs = await Promise.all([c.runtime.approve({ executionId, seq }), openRuntime(c, ++generation).approve({ executionId, seq })]);
+        const outs = await Promise.all([
+          c.runtime.approve({ executionId, seq }),
+          openRuntime(c, ++generation).approve({ executionId, seq }),
+        ]);
         const losers = outs.filter((out) => out.status === "error" && out.kind === "conflict");
         expect(losers, `${where}: ${JSON.stringify(outs)}`).toHaveLength(1);
         const winner = outs.find((out) => !losers.includes(out))!;
@@ -285,7 +359,8 @@ async function runCase(parts: Part[], first: { atWrite: number; dead: boolean } 
         const model = modelRollback(exec);
         const out = await c.runtime.rollback({ executionId });
         expectOutcome(out, model, where);
-        if (model.status === "rolled_back") expect((out as { reverted: number[] }).reverted, where).toEqual(model.reverted);
+        if (model.status === "rolled_back")
+          expect((out as { reverted: number[] }).reverted, where).toEqual(model.reverted);
         break;
       }
       case "reopen":
@@ -294,11 +369,20 @@ async function runCase(parts: Part[], first: { atWrite: number; dead: boolean } 
       case "fault": {
         const before = cloneExecution(exec);
         const allowed = cloneExecution(exec);
-        const model = op.inner === "approve" ? modelApprove(parts, allowed) : op.inner === "reject" ? modelReject(allowed) : modelRollback(allowed);
+        const model =
+          op.inner === "approve"
+            ? modelApprove(parts, allowed)
+            : op.inner === "reject"
+              ? modelReject(allowed)
+              : modelRollback(allowed);
         const faultsBefore = shared.faults;
         shared.arm({ atWrite: op.atWrite, mode: op.dead ? "dead" : "once" });
-        const out = op.inner === "approve" ? await c.runtime.approve({ executionId })
-          : op.inner === "reject" ? await c.runtime.reject({ executionId }) : await c.runtime.rollback({ executionId });
+        const out =
+          op.inner === "approve"
+            ? await c.runtime.approve({ executionId })
+            : op.inner === "reject"
+              ? await c.runtime.reject({ executionId })
+              : await c.runtime.rollback({ executionId });
         shared.disarm();
         if (shared.faults === faultsBefore) {
           shared.revive();
@@ -320,9 +404,14 @@ async function runCase(parts: Part[], first: { atWrite: number; dead: boolean } 
 describe("reference model × real runtime (property-based)", () => {
   it(`${RUNS} generated programs and schedules agree with the model`, { timeout: 900_000 }, async () => {
     await fc.assert(
-      fc.asyncProperty(programArb, firstArb, fc.array(opArb, { minLength: 1, maxLength: 5 }), async (parts, first, ops) => {
-        await runCase(parts, first, ops);
-      }),
+      fc.asyncProperty(
+        programArb,
+        firstArb,
+        fc.array(opArb, { minLength: 1, maxLength: 5 }),
+        async (parts, first, ops) => {
+          await runCase(parts, first, ops);
+        },
+      ),
       { seed: SEED, numRuns: RUNS, endOnFailure: true },
     );
     expect(stats.cases).toBeGreaterThanOrEqual(RUNS);

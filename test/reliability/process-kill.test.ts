@@ -15,7 +15,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createDurableRuntime } from "../../src/runtime/durable-runtime.js";
 import { DEFAULT_LEASE_MS } from "../../src/runtime/runtime-options.js";
 import { sharedExecutor } from "../runtime/runtime-fixture.js";
-import { CRASH_PHASES, CRASH_RESULT, finishScenario, scenarioProblems, type CrashPhase } from "./support/crash-scenario.js";
+import {
+  CRASH_PHASES,
+  CRASH_RESULT,
+  finishScenario,
+  scenarioProblems,
+  type CrashPhase,
+} from "./support/crash-scenario.js";
 import { fileLedgerConnector, readLedger } from "./support/ledger-connector.js";
 import { tempFolder } from "../support/temp-folder.js";
 
@@ -27,9 +33,14 @@ function workspace(): { db: string; ledger: string } {
   return { db: `file:${join(folder, "codemode.db")}`, ledger: join(folder, "ledger.jsonl") };
 }
 
-function runWorker(env: Record<string, string>): Promise<{ signal: NodeJS.Signals | null; code: number | null; stdout: string; stderr: string }> {
+function runWorker(
+  env: Record<string, string>,
+): Promise<{ signal: NodeJS.Signals | null; code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", WORKER], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", WORKER], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -47,7 +58,9 @@ async function recoverAndCheck(space: { db: string; ledger: string }, where: str
   const client = createClient({ url: space.db });
   // A later invocation: the killed pass's lease has run out.
   const runtime = createDurableRuntime({
-    store: client, executor: sharedExecutor(), connectors: { svc: fileLedgerConnector(space.ledger) },
+    store: client,
+    executor: sharedExecutor(),
+    connectors: { svc: fileLedgerConnector(space.ledger) },
     _internal: { now: () => Date.now() + DEFAULT_LEASE_MS + 1 },
   });
   try {
@@ -65,7 +78,9 @@ async function recoverAndCheck(space: { db: string; ledger: string }, where: str
   }
 }
 
-describe("crash-point matrix: SIGKILL at every write boundary (file database, real processes)", { timeout: 600_000 }, () => {
+describe("crash-point matrix: SIGKILL at every write boundary (file database, real processes)", {
+  timeout: 600_000,
+}, () => {
   it("before and after every write of a pass, an approval and a rollback: a new process recovers with nothing twice", async () => {
     const clean = workspace();
     const dry = await runWorker({ DB_URL: clean.db, LEDGER_FILE: clean.ledger, PHASES: CRASH_PHASES.join(",") });
@@ -75,7 +90,8 @@ describe("crash-point matrix: SIGKILL at every write boundary (file database, re
 
     const points: Array<{ phase: CrashPhase; at: number; after: boolean }> = [];
     for (const phase of CRASH_PHASES) {
-      for (let at = 1; at <= writes[phase]; at += 1) for (const after of [false, true]) points.push({ phase, at, after });
+      for (let at = 1; at <= writes[phase]; at += 1)
+        for (const after of [false, true]) points.push({ phase, at, after });
     }
     let next = 0;
     const failures: string[] = [];
@@ -86,9 +102,15 @@ describe("crash-point matrix: SIGKILL at every write boundary (file database, re
         const space = workspace();
         const phases = CRASH_PHASES.slice(0, CRASH_PHASES.indexOf(point.phase) + 1).join(",");
         const ran = await runWorker({
-          DB_URL: space.db, LEDGER_FILE: space.ledger, PHASES: phases, KILL_PHASE: point.phase, KILL_AT: String(point.at), KILL_AFTER: point.after ? "1" : "0",
+          DB_URL: space.db,
+          LEDGER_FILE: space.ledger,
+          PHASES: phases,
+          KILL_PHASE: point.phase,
+          KILL_AT: String(point.at),
+          KILL_AFTER: point.after ? "1" : "0",
         });
-        if (ran.signal !== "SIGKILL") failures.push(`${where}: the worker was not killed (${ran.code}) ${ran.stderr.slice(0, 300)}`);
+        if (ran.signal !== "SIGKILL")
+          failures.push(`${where}: the worker was not killed (${ran.code}) ${ran.stderr.slice(0, 300)}`);
         kills.push(where);
         try {
           await recoverAndCheck(space, where);

@@ -28,8 +28,15 @@ function vault(): Connector {
   return {
     description: "A connector holding a credential in its closure.",
     methods: {
-      whoami: { description: "Who the token belongs to.", execute: async () => ({ user: token.length > 0 ? "alice" : "nobody" }) },
-      fail: { execute: async () => { throw new Error("upstream said 401"); } },
+      whoami: {
+        description: "Who the token belongs to.",
+        execute: async () => ({ user: token.length > 0 ? "alice" : "nobody" }),
+      },
+      fail: {
+        execute: async () => {
+          throw new Error("upstream said 401");
+        },
+      },
     },
   };
 }
@@ -43,7 +50,9 @@ async function completed(runtime: ReturnType<typeof testRuntime>, code: string):
 describe("a program cannot reach host objects or credentials", () => {
   it("no process, require, module, host functions or Node globals, through any constructor chain", async () => {
     const runtime = testRuntime({ connectors: { vault: vault(), svc: svcConnector() } });
-    const result = await completed(runtime, `async () => {
+    const result = (await completed(
+      runtime,
+      `async () => {
       const probes = {};
       const tryIt = (name, f) => { try { const v = f(); probes[name] = v === undefined ? "undefined" : typeof v; } catch (e) { probes[name] = "threw"; } };
       tryIt("process", () => process);
@@ -56,20 +65,26 @@ describe("a program cannot reach host objects or credentials", () => {
       tryIt("global ctor", () => globalThis.constructor.constructor("return this.process")());
       tryIt("proto of binding", () => Object.getPrototypeOf(svc.plain).constructor("return typeof require")());
       return probes;
-    }`) as Record<string, string>;
+    }`,
+    )) as Record<string, string>;
     expect(result["process"]).toBe("threw");
     expect(result["require"]).toBe("threw");
     expect(result["module"]).toBe("threw");
     expect(result["Buffer"]).toBe("threw");
     expect(result["ctor process"]).not.toBe("object");
     expect(result["global ctor"]).toBe("undefined");
-    const typed = await completed(runtime, "async () => [svc.plain.constructor('return typeof process')(), Object.getPrototypeOf(svc.plain).constructor('return typeof require')()]");
+    const typed = await completed(
+      runtime,
+      "async () => [svc.plain.constructor('return typeof process')(), Object.getPrototypeOf(svc.plain).constructor('return typeof require')()]",
+    );
     expect(typed).toEqual(["undefined", "undefined"]);
   });
 
   it("a connector's credential is not reachable from the program: not in its namespace, source, errors, describe or search", async () => {
     const runtime = testRuntime({ connectors: { vault: vault() } });
-    const result = await completed(runtime, `async () => {
+    const result = (await completed(
+      runtime,
+      `async () => {
       const seen = [];
       seen.push(JSON.stringify(Object.getOwnPropertyNames(vault)));
       for (const name of Object.getOwnPropertyNames(vault)) seen.push(String(vault[name]));
@@ -80,7 +95,8 @@ describe("a program cannot reach host objects or credentials", () => {
       for (const key of Object.getOwnPropertyNames(globalThis)) { try { all.push(key + ":" + String(globalThis[key])); } catch {} }
       seen.push(all.join("|"));
       return seen.join("\\n");
-    }`) as string;
+    }`,
+    )) as string;
     expect(result).toContain("alice");
     expect(result).not.toContain(SECRET);
     expect(result).not.toContain("sk-live");
@@ -108,7 +124,10 @@ describe("a program cannot reach host objects or credentials", () => {
       { seq: 1, status: "applied", result: { d: 2, k: "real" } },
     ]);
     expect(out).toMatchObject({ status: "completed", result: { value: { d: 2, k: "real" } } });
-    expect(await runtime.rollback({ executionId: out.executionId })).toMatchObject({ status: "rolled_back", reverted: [1] });
+    expect(await runtime.rollback({ executionId: out.executionId })).toMatchObject({
+      status: "rolled_back",
+      reverted: [1],
+    });
   });
 });
 
@@ -128,7 +147,9 @@ describe("a program cannot reach other executions or unconfigured methods", () =
     expect(await mallory.rollback({ executionId: id })).toMatchObject({ status: "error", kind: "not-found" });
     expect(await mallory.deleteExecution(id)).toEqual({ deleted: false });
     expect(await mallory.clearHistory()).toEqual({ deleted: [] });
-    const probe = await mallory.execute({ code: `async () => [typeof codemode.execution, typeof codemode.approve, typeof codemode.executions, Object.keys(codemode).sort().join(","), JSON.stringify(await codemode.search(${JSON.stringify(id)}))]` });
+    const probe = await mallory.execute({
+      code: `async () => [typeof codemode.execution, typeof codemode.approve, typeof codemode.executions, Object.keys(codemode).sort().join(","), JSON.stringify(await codemode.search(${JSON.stringify(id)}))]`,
+    });
     expect(probe).toMatchObject({ status: "completed" });
     const [execution, approve, executions, keys, search] = (probe as { result: string[] }).result;
     expect([execution, approve, executions]).toEqual(["undefined", "undefined", "undefined"]);
@@ -141,7 +162,9 @@ describe("a program cannot reach other executions or unconfigured methods", () =
   it("unconfigured connectors and methods are not there; prototype names are not methods", async () => {
     const svc = svcConnector();
     const runtime = testRuntime({ connectors: { svc } });
-    const result = await completed(runtime, `async () => {
+    const result = (await completed(
+      runtime,
+      `async () => {
       const r = {};
       r.github = typeof github;
       r.missing = typeof svc.drop_tables;
@@ -151,7 +174,8 @@ describe("a program cannot reach other executions or unconfigured methods", () =
       }
       try { await svc.drop_tables({}); r.call = "called"; } catch (e) { r.call = e instanceof TypeError ? "TypeError" : String(e); }
       return r;
-    }`) as Record<string, unknown>;
+    }`,
+    )) as Record<string, unknown>;
     expect(result).toMatchObject({ github: "undefined", missing: "undefined", call: "TypeError" });
     expect(result["names"]).toEqual(Array.from({ length: 6 }, () => "refused"));
     expect(svc.ledger.entries).toEqual([]);
@@ -164,51 +188,106 @@ describe("approval ids", () => {
   it("an id for one call cannot approve another call, another execution, other arguments or an ended execution", async () => {
     const gate = createMockConnector("gate", { methods: { open: { requiresApproval: true } } });
     const runtime = testRuntime({ connectors: { gate } });
-    const a = await runtime.execute({ code: "async () => Promise.all([gate.open({ door: 1 }), gate.open({ door: 2 })])" }, { toolCallId: "call-a" });
+    const a = await runtime.execute(
+      { code: "async () => Promise.all([gate.open({ door: 1 }), gate.open({ door: 2 })])" },
+      { toolCallId: "call-a" },
+    );
     const b = await runtime.execute({ code: "async () => gate.open({ door: 1 })" }, { toolCallId: "call-b" });
     expect(a.status).toBe("paused");
     expect(b.status).toBe("paused");
-    const [a1, a2] = (a as { pending: Array<{ executionId: string; seq: number; connector: string; method: string; args: unknown }> }).pending;
+    const [a1, a2] = (
+      a as { pending: Array<{ executionId: string; seq: number; connector: string; method: string; args: unknown }> }
+    ).pending;
     const idA1 = await createCodemodeApprovalId(a1!);
     const idA2 = await createCodemodeApprovalId(a2!);
-    expect(await verifyCodemodeApproval({ runtime, approvalId: idA1, toolCallId: "call-a" })).toMatchObject({ valid: true, action: { seq: 1 } });
+    expect(await verifyCodemodeApproval({ runtime, approvalId: idA1, toolCallId: "call-a" })).toMatchObject({
+      valid: true,
+      action: { seq: 1 },
+    });
     const hashOf = (id: string) => id.slice(id.lastIndexOf("_") + 1);
     // Seq swapped: the hash of call #1 does not match call #2.
-    expect(await verifyCodemodeApproval({ runtime, approvalId: `cm_${a.executionId}_2_${hashOf(idA1)}`, toolCallId: "call-a" })).toMatchObject({ valid: false, kind: "mismatch" });
+    expect(
+      await verifyCodemodeApproval({
+        runtime,
+        approvalId: `cm_${a.executionId}_2_${hashOf(idA1)}`,
+        toolCallId: "call-a",
+      }),
+    ).toMatchObject({ valid: false, kind: "mismatch" });
     // Execution swapped: B's call #1 has the same connector, method and arguments, but another execution.
-    expect(await verifyCodemodeApproval({ runtime, approvalId: `cm_${b.executionId}_1_${hashOf(idA1)}`, toolCallId: "call-b" })).toMatchObject({ valid: false, kind: "mismatch" });
+    expect(
+      await verifyCodemodeApproval({
+        runtime,
+        approvalId: `cm_${b.executionId}_1_${hashOf(idA1)}`,
+        toolCallId: "call-b",
+      }),
+    ).toMatchObject({ valid: false, kind: "mismatch" });
     // Other arguments: an id built for door 3 at A's #1.
     const forged = await createCodemodeApprovalId({ ...a1!, args: { door: 3 } });
-    expect(await verifyCodemodeApproval({ runtime, approvalId: forged, toolCallId: "call-a" })).toMatchObject({ valid: false, kind: "mismatch" });
+    expect(await verifyCodemodeApproval({ runtime, approvalId: forged, toolCallId: "call-a" })).toMatchObject({
+      valid: false,
+      kind: "mismatch",
+    });
     // Malformed and SQL-looking ids change nothing.
-    for (const approvalId of ["cm_x'; DROP TABLE codemode_calls; --_1_0123456789abcdef", "cm__1_0123456789abcdef", "cm_a_01_0123456789abcdef", "not-an-id"]) {
-      expect((await verifyCodemodeApproval({ runtime, approvalId, toolCallId: "call-a" })).valid, approvalId).toBe(false);
+    for (const approvalId of [
+      "cm_x'; DROP TABLE codemode_calls; --_1_0123456789abcdef",
+      "cm__1_0123456789abcdef",
+      "cm_a_01_0123456789abcdef",
+      "not-an-id",
+    ]) {
+      expect((await verifyCodemodeApproval({ runtime, approvalId, toolCallId: "call-a" })).valid, approvalId).toBe(
+        false,
+      );
     }
     expect(gate.ledger.entries).toEqual([]);
     // After A ends, its ids are stale.
     expect(await runtime.reject({ executionId: a.executionId })).toMatchObject({ status: "rejected" });
-    expect(await verifyCodemodeApproval({ runtime, approvalId: idA2, toolCallId: "call-a" })).toMatchObject({ valid: false, kind: "stale" });
+    expect(await verifyCodemodeApproval({ runtime, approvalId: idA2, toolCallId: "call-a" })).toMatchObject({
+      valid: false,
+      kind: "stale",
+    });
     expect((await runtime.pending()).map((action) => action.executionId)).toEqual([b.executionId]);
   });
 });
 
 describe("names from users", () => {
-  const NASTY = ["x'); DROP TABLE codemode_calls; --", "a\" OR 1=1 --", "__proto__", "constructor", "name with spaces", "émoji-🦄", "x`${globalThis}`"];
+  const NASTY = [
+    "x'); DROP TABLE codemode_calls; --",
+    'a" OR 1=1 --',
+    "__proto__",
+    "constructor",
+    "name with spaces",
+    "émoji-🦄",
+    "x`${globalThis}`",
+  ];
 
   it("snippet names that are not identifiers are refused; SQL in them never runs; prototype names are plain names", async () => {
     const client = memoryClient();
     const runtime = testRuntime({ connectors: { svc: svcConnector() }, store: client });
     const done = await runtime.execute({ code: "async () => 1" });
-    for (const name of NASTY.filter((candidate) => !["__proto__", "constructor"].includes(candidate))) expect(await runtime.saveSnippet(name, { executionId: done.executionId }), name).toMatchObject({ status: "error", kind: "validation" });
+    for (const name of NASTY.filter((candidate) => !["__proto__", "constructor"].includes(candidate)))
+      expect(await runtime.saveSnippet(name, { executionId: done.executionId }), name).toMatchObject({
+        status: "error",
+        kind: "validation",
+      });
     expect(await runtime.deleteSnippet(NASTY[0]!)).toEqual({ deleted: false });
     const run = await runtime.execute({ code: `async () => codemode.run(${JSON.stringify(NASTY[0])}, {})` });
-    expect(run).toMatchObject({ status: "completed", result: { error: expect.stringContaining("No snippet") as unknown } });
-    const tables = (await client.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")).rows.map((row) => row["name"]);
+    expect(run).toMatchObject({
+      status: "completed",
+      result: { error: expect.stringContaining("No snippet") as unknown },
+    });
+    const tables = (await client.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")).rows.map(
+      (row) => row["name"],
+    );
     expect(tables).toEqual(expect.arrayContaining(["codemode_calls", "codemode_executions", "codemode_snippets"]));
     expect((await runtime.execution(done.executionId))?.status).toBe("completed");
     const source = await runtime.execute({ code: "async () => (input === undefined ? 0 : input.n) + 40" });
-    for (const name of ["__proto__", "constructor"]) expect(await runtime.saveSnippet(name, { executionId: source.executionId }), name).toMatchObject({ status: "saved" });
-    const used = await runtime.execute({ code: "async () => [await codemode.run('__proto__', { n: 1 }), await codemode.run('constructor', { n: 2 }), (await codemode.search('constructor')).results.length > 0]" });
+    for (const name of ["__proto__", "constructor"])
+      expect(await runtime.saveSnippet(name, { executionId: source.executionId }), name).toMatchObject({
+        status: "saved",
+      });
+    const used = await runtime.execute({
+      code: "async () => [await codemode.run('__proto__', { n: 1 }), await codemode.run('constructor', { n: 2 }), (await codemode.search('constructor')).results.length > 0]",
+    });
     expect(used).toMatchObject({ status: "completed", result: [41, 42, true] });
   });
 
@@ -220,7 +299,10 @@ describe("names from users", () => {
       const runtime = testRuntime({ connectors: { svc: svcConnector() }, store: client, name });
       const out = await runtime.execute({ code: "async () => svc.plain({ n: 2, k: 'b' })" });
       expect(out, name).toMatchObject({ status: "completed", result: { d: 4 } });
-      expect((await runtime.executions()).map((entry) => entry.runtime), name).toEqual([name]);
+      expect(
+        (await runtime.executions()).map((entry) => entry.runtime),
+        name,
+      ).toEqual([name]);
       await runtime.destroy();
     }
     expect((await honest.execution(kept.executionId))?.calls).toHaveLength(1);
@@ -230,18 +312,29 @@ describe("names from users", () => {
   it("method names from a ToolSet (prototype names, quotes, SQL) are journaled as data and reach only their own tool", async () => {
     const hits: string[] = [];
     const tools: ToolSet = {};
-    for (const name of ["constructor", "toString", "hasOwnProperty", "x'); DROP TABLE codemode_calls; --", "a\"b"]) {
-      tools[name] = tool({ description: `tool ${name}`, inputSchema: z.object({}), execute: async () => { hits.push(name); return name; } });
+    for (const name of ["constructor", "toString", "hasOwnProperty", "x'); DROP TABLE codemode_calls; --", 'a"b']) {
+      tools[name] = tool({
+        description: `tool ${name}`,
+        inputSchema: z.object({}),
+        execute: async () => {
+          hits.push(name);
+          return name;
+        },
+      });
     }
     const client = memoryClient();
     const runtime = testRuntime({ connectors: { odd: tools }, store: client });
     const names = Object.keys(tools);
-    const out = await runtime.execute({ code: `async () => { const r = []; for (const name of ${JSON.stringify(names)}) r.push(await odd[name]({})); return [r, typeof Object.prototype.toString, ({}).constructor === Object]; }` });
+    const out = await runtime.execute({
+      code: `async () => { const r = []; for (const name of ${JSON.stringify(names)}) r.push(await odd[name]({})); return [r, typeof Object.prototype.toString, ({}).constructor === Object]; }`,
+    });
     expect(out).toMatchObject({ status: "completed", result: [names, "function", true] });
     expect(hits).toEqual(names);
     const detail = await runtime.execution(out.executionId);
     expect(detail?.calls.map((call) => call.method)).toEqual(names);
-    const tables = (await client.execute("SELECT name FROM sqlite_master WHERE type = 'table'")).rows.map((row) => row["name"]);
+    const tables = (await client.execute("SELECT name FROM sqlite_master WHERE type = 'table'")).rows.map(
+      (row) => row["name"],
+    );
     expect(tables).toContain("codemode_calls");
   });
 });
@@ -267,7 +360,9 @@ describe("a hostile API or program against the OpenAPI connector (issue 14)", ()
     const runtime = testRuntime({ connectors: { tracker: hostile } });
     api.requests.length = 0;
     const values = ["..", ".", "%2e", "%2E%2E", ".%2e", "", "../..", "..\\.."];
-    const out = await completed(runtime, `async () => {
+    const out = (await completed(
+      runtime,
+      `async () => {
       const seen = [];
       for (const value of ${JSON.stringify(values)}) {
         try { await tracker.list_issues({ owner: value, repo: value }); seen.push("sent"); } catch (e) { seen.push(String(e.message)); }
@@ -275,29 +370,39 @@ describe("a hostile API or program against the OpenAPI connector (issue 14)", ()
       try { await tracker.create_issue({ owner: "..", repo: "..", body: { title: "x" } }); seen.push("created"); }
       catch (e) { seen.push(String(e.message)); }
       return seen;
-    }`) as string[];
+    }`,
+    )) as string[];
     // Dot segments and empty segments are refused before anything is asked or sent, and say why.
     for (const index of [0, 1, 5, 8]) expect(out[index], String(index)).toMatch(/outside this operation's path/);
     // Encoded, the others are ordinary segments (`%252e`, `..%2F..`): sent, under the operation's path.
     expect([out[2], out[3], out[4], out[6], out[7]]).toEqual(["sent", "sent", "sent", "sent", "sent"]);
     // Every request that was sent stayed under the operation's path (encoded values are data).
     expect(api.requests.length).toBeGreaterThan(0);
-    for (const request of api.requests) expect(request).toMatch(new RegExp(`^GET ${TENANT_PATH}/repos/[^/]+/[^/]+/issues$`));
+    for (const request of api.requests)
+      expect(request).toMatch(new RegExp(`^GET ${TENANT_PATH}/repos/[^/]+/[^/]+/issues$`));
     expect(api.requests).toContain(`GET ${TENANT_PATH}/repos/%252e/%252e/issues`);
-    expect((await runtime.pending())).toEqual([]);
+    expect(await runtime.pending()).toEqual([]);
   });
 
   it("the approver sees the exact method and URL that will be requested, and that request is the one sent", async () => {
     const runtime = testRuntime({ connectors: { tracker: hostile } });
     api.requests.length = 0;
-    const paused = await runtime.execute({ code: "async () => tracker.create_issue({ owner: 'acme', repo: 'web', body: { title: 'Bug' } })" });
+    const paused = await runtime.execute({
+      code: "async () => tracker.create_issue({ owner: 'acme', repo: 'web', body: { title: 'Bug' } })",
+    });
     const url = `${api.baseUrl}/repos/acme/web/issues`;
-    expect(paused).toMatchObject({ status: "paused", pending: [{ method: "create_issue", request: { method: "POST", url } }] });
+    expect(paused).toMatchObject({
+      status: "paused",
+      pending: [{ method: "create_issue", request: { method: "POST", url } }],
+    });
     const [listed] = await runtime.pending(paused.executionId);
     expect(listed?.request).toEqual({ method: "POST", url });
     expect(toCodemodeApprovalDescriptor(listed!).request).toEqual({ method: "POST", url });
     expect(api.requests).toEqual([]);
-    expect(await runtime.approve({ executionId: paused.executionId })).toMatchObject({ status: "completed", result: { number: 1 } });
+    expect(await runtime.approve({ executionId: paused.executionId })).toMatchObject({
+      status: "completed",
+      result: { number: 1 },
+    });
     expect(api.requests).toEqual([`POST ${new URL(url).pathname}`]);
   });
 

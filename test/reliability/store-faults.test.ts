@@ -28,10 +28,16 @@ function fileUrl(): string {
 }
 
 function runtimeOn(store: Client, connectors = { svc: svcConnector() }, clock = testClock()): DurableRuntime {
-  return createDurableRuntime({ store, executor: sharedExecutor(), connectors, _internal: { now: clock.now, generateId: sequentialIds(`f${++runtimesMade}`), leaseMs: 60_000 } });
+  return createDurableRuntime({
+    store,
+    executor: sharedExecutor(),
+    connectors,
+    _internal: { now: clock.now, generateId: sequentialIds(`f${++runtimesMade}`), leaseMs: 60_000 },
+  });
 }
 
-const GATED = "async () => { const a = await svc.rev({ n: 1, k: 'a' }); const g = await svc.gated({ n: 2, k: 'g' }); return [a.d, g.d]; }";
+const GATED =
+  "async () => { const a = await svc.rev({ n: 1, k: 'a' }); const g = await svc.gated({ n: 2, k: 'g' }); return [a.d, g.d]; }";
 
 function expectStoreError(out: { status: string; kind?: string; error?: string }, pattern: RegExp): void {
   expect(out).toMatchObject({ status: "error", kind: "store" });
@@ -44,7 +50,9 @@ async function whileLocked(url: string, body: () => Promise<void>): Promise<void
   const locker = createClient({ url, timeout: 50 });
   const lock = await locker.transaction("write");
   try {
-    await lock.execute("INSERT INTO codemode_snippets (runtime, name, record_version, code, connectors, execution_id, created_at) VALUES ('other', 'x', 1, 'x', '[]', 'x', 0)");
+    await lock.execute(
+      "INSERT INTO codemode_snippets (runtime, name, record_version, code, connectors, execution_id, created_at) VALUES ('other', 'x', 1, 'x', '[]', 'x', 0)",
+    );
     await body();
   } finally {
     await lock.rollback();
@@ -57,7 +65,7 @@ async function expectEveryRequestBusy(runtime: DurableRuntime, executionId: stri
   faults += 3;
   expectStoreError(await runtime.execute({ code: GATED }), /locked|busy/i);
   expectStoreError(await runtime.approve({ executionId }), /locked|busy/i);
-  expectStoreError(await runtime.reject({ executionId }) as never, /locked|busy/i);
+  expectStoreError((await runtime.reject({ executionId })) as never, /locked|busy/i);
 }
 
 describe("store faults end as kind store with nothing half-written", () => {
@@ -81,7 +89,10 @@ describe("store faults end as kind store with nothing half-written", () => {
     expect(list.map((entry) => entry.status)).toEqual(["paused"]);
     expect(await next.pending(paused.executionId)).toHaveLength(1);
     expect(svc.ledger.count("svc.gated")).toBe(0);
-    expect(await next.approve({ executionId: paused.executionId })).toMatchObject({ status: "completed", result: [2, 4] });
+    expect(await next.approve({ executionId: paused.executionId })).toMatchObject({
+      status: "completed",
+      result: [2, 4],
+    });
     expect(svc.ledger.duplicates()).toEqual([]);
     fresh.close();
   });
@@ -100,7 +111,10 @@ describe("store faults end as kind store with nothing half-written", () => {
     // batch back and keeps no failed statement in progress: the same connection carries on.
     expect((await runtime.executions()).map((entry) => entry.status)).toEqual(["paused"]);
     expect(svc.ledger.count("svc.gated")).toBe(0);
-    expect(await runtime.approve({ executionId: paused.executionId })).toMatchObject({ status: "completed", result: [2, 4] });
+    expect(await runtime.approve({ executionId: paused.executionId })).toMatchObject({
+      status: "completed",
+      result: [2, 4],
+    });
     expect((await runtime.execute({ code: GATED })).status).toBe("paused");
     expect(svc.ledger.duplicates()).toEqual([]);
     client.close();
@@ -116,7 +130,9 @@ describe("store faults end as kind store with nothing half-written", () => {
         grab: {
           result: async () => {
             lock = await locker.transaction("write");
-            await lock.execute("INSERT INTO codemode_snippets (runtime, name, record_version, code, connectors, execution_id, created_at) VALUES ('other', 'y', 1, 'x', '[]', 'x', 0)");
+            await lock.execute(
+              "INSERT INTO codemode_snippets (runtime, name, record_version, code, connectors, execution_id, created_at) VALUES ('other', 'y', 1, 'x', '[]', 'x', 0)",
+            );
             return "locked";
           },
         },
@@ -124,10 +140,17 @@ describe("store faults end as kind store with nothing half-written", () => {
       },
     });
     const clock = testClock();
-    const runtime = createDurableRuntime({ store: client, executor: sharedExecutor(), connectors: { shop }, _internal: { now: clock.now, generateId: sequentialIds("busy"), leaseMs: 60_000 } });
+    const runtime = createDurableRuntime({
+      store: client,
+      executor: sharedExecutor(),
+      connectors: { shop },
+      _internal: { now: clock.now, generateId: sequentialIds("busy"), leaseMs: 60_000 },
+    });
     await runtime.executions();
     faults += 1;
-    const out = await runtime.execute({ code: "async () => { await shop.grab({}); await shop.buy({ item: 1 }); return 'done'; }" });
+    const out = await runtime.execute({
+      code: "async () => { await shop.grab({}); await shop.buy({ item: 1 }); return 'done'; }",
+    });
     expectStoreError(out, /locked|busy/i);
     expect(shop.ledger.count("shop.buy")).toBe(0);
     await lock?.rollback();
@@ -135,7 +158,12 @@ describe("store faults end as kind store with nothing half-written", () => {
     client.close();
     clock.advance(60_001);
     const fresh = createClient({ url, timeout: 5_000 });
-    const next = createDurableRuntime({ store: fresh, executor: sharedExecutor(), connectors: { shop }, _internal: { now: clock.now, generateId: sequentialIds("busy2"), leaseMs: 60_000 } });
+    const next = createDurableRuntime({
+      store: fresh,
+      executor: sharedExecutor(),
+      connectors: { shop },
+      _internal: { now: clock.now, generateId: sequentialIds("busy2"), leaseMs: 60_000 },
+    });
     await next.expirePaused();
     const detail = await next.execution(out.executionId);
     expect(detail?.status).toBe("error");
@@ -157,7 +185,7 @@ describe("store faults end as kind store with nothing half-written", () => {
     faults += 4;
     expectStoreError(await runtime.execute({ code: GATED }), /readonly/i);
     expectStoreError(await runtime.approve({ executionId: paused.executionId }), /readonly/i);
-    expectStoreError(await runtime.reject({ executionId: paused.executionId }) as never, /readonly/i);
+    expectStoreError((await runtime.reject({ executionId: paused.executionId })) as never, /readonly/i);
     const rolled = await runtime.rollback({ executionId: paused.executionId });
     expect(rolled).toMatchObject({ status: "error", kind: "stale" });
     expect(await runtime.executions()).toHaveLength(1);
@@ -191,7 +219,7 @@ describe("store faults end as kind store with nothing half-written", () => {
 
     // Rejection: paused → rejected + pending → error + lease release, dropped in the middle.
     faulty.arm({ matching: /SET status = 'rejected'/, midBatch: true });
-    expectStoreError(await runtime.reject({ executionId: id }) as never, /dropped_connection/);
+    expectStoreError((await runtime.reject({ executionId: id })) as never, /dropped_connection/);
     faulty.disarm();
     detail = await runtime.execution(id);
     expect(detail?.status).toBe("paused");

@@ -23,7 +23,11 @@ describe.each([
     const runtime = testRuntime({ connectors: { deploy: connector }, store: newClient() });
     const first = await runtime.execute({ code: CODE });
     const resumed = await runtime.approve({ executionId: first.executionId });
-    expect(resumed).toEqual({ status: "completed", executionId: first.executionId, result: { shipped: { s: "green" } } });
+    expect(resumed).toEqual({
+      status: "completed",
+      executionId: first.executionId,
+      result: { shipped: { s: "green" } },
+    });
     const detail = await runtime.execution(first.executionId);
     expect(detail).toMatchObject({ status: "completed", passes: 2 });
     expect(detail?.calls[1]).toMatchObject({ status: "applied", requiresApproval: true });
@@ -39,7 +43,10 @@ describe.each([
     expect((stale as { error: string }).error).toContain("already completed");
 
     const paused = await runtime.execute({ code: CODE });
-    expect(await runtime.reject({ executionId: paused.executionId, reason: "not today" })).toEqual({ status: "rejected", executionId: paused.executionId });
+    expect(await runtime.reject({ executionId: paused.executionId, reason: "not today" })).toEqual({
+      status: "rejected",
+      executionId: paused.executionId,
+    });
     const afterReject = await runtime.approve({ executionId: paused.executionId });
     expect(afterReject).toMatchObject({ status: "error", kind: "stale" });
     expect((afterReject as { error: string }).error).toContain("was rejected");
@@ -65,12 +72,18 @@ describe.each([
     const client = newClient();
     const a = testRuntime({ connectors: { deploy: connector }, store: client });
     const paused = await a.execute({ code: CODE });
-    const results = await Promise.all([a.approve({ executionId: paused.executionId, seq: 2 }), a.approve({ executionId: paused.executionId, seq: 2 })]);
+    const results = await Promise.all([
+      a.approve({ executionId: paused.executionId, seq: 2 }),
+      a.approve({ executionId: paused.executionId, seq: 2 }),
+    ]);
     expect(results.map((result) => result.status).sort()).toEqual(["completed", "error"]);
     expect(results.find((result) => result.status === "error")).toMatchObject({ kind: "conflict" });
     expect(connector.ledger.count("deploy.ship")).toBe(1);
     // A late duplicate of the same approval is a conflict too: that call was already approved.
-    expect(await a.approve({ executionId: paused.executionId, seq: 2 })).toMatchObject({ status: "error", kind: "conflict" });
+    expect(await a.approve({ executionId: paused.executionId, seq: 2 })).toMatchObject({
+      status: "error",
+      kind: "conflict",
+    });
   });
 
   it("refuses to resume when a recorded connector is missing, and leaves the run paused", async () => {

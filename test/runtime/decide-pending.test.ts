@@ -18,23 +18,48 @@ async function pausedOnThree() {
 describe("decide(): several pending calls in one resume", () => {
   it("runs approved calls, rejects rejected ones inside the program (replayed alike later), leaves the rest pending", async () => {
     const { shop, runtime, executionId } = await pausedOnThree();
-    const partial = await runtime.decide({ executionId, decisions: [{ seq: 2, approved: false, reason: "too much" }, { seq: 3, approved: true }] });
+    const partial = await runtime.decide({
+      executionId,
+      decisions: [
+        { seq: 2, approved: false, reason: "too much" },
+        { seq: 3, approved: true },
+      ],
+    });
     expect(partial).toMatchObject({ status: "paused", pending: [{ seq: 1 }] });
     expect(shop.ledger.count("shop.buy")).toBe(1);
     const done = await runtime.approve({ executionId, seq: 1 });
-    expect(done).toMatchObject({ status: "completed", result: ["ok", "Rejected by a human: too much (shop.buy, call #2). The call did not run.", "ok"] });
+    expect(done).toMatchObject({
+      status: "completed",
+      result: ["ok", "Rejected by a human: too much (shop.buy, call #2). The call did not run.", "ok"],
+    });
     expect(shop.ledger.count("shop.buy")).toBe(2);
     const detail = await runtime.execution(executionId);
-    expect(detail?.calls.map((call) => [call.seq, call.status])).toEqual([[1, "applied"], [2, "error"], [3, "applied"]]);
+    expect(detail?.calls.map((call) => [call.seq, call.status])).toEqual([
+      [1, "applied"],
+      [2, "error"],
+      [3, "applied"],
+    ]);
   });
 
   it("refuses the whole request, changing nothing, when any decision cannot apply", async () => {
     const { shop, runtime, executionId } = await pausedOnThree();
     const attempts = [
       { decisions: [], kind: "validation" },
-      { decisions: [{ seq: 1, approved: true }, { seq: 1, approved: false }], kind: "validation" },
+      {
+        decisions: [
+          { seq: 1, approved: true },
+          { seq: 1, approved: false },
+        ],
+        kind: "validation",
+      },
       { decisions: [{ seq: 0, approved: true }], kind: "validation" },
-      { decisions: [{ seq: 1, approved: true }, { seq: 9, approved: true }], kind: "not-found" },
+      {
+        decisions: [
+          { seq: 1, approved: true },
+          { seq: 9, approved: true },
+        ],
+        kind: "not-found",
+      },
       { decisions: [{ seq: 1, approved: "yes" }], kind: "validation" },
     ];
     for (const attempt of attempts) {
@@ -43,9 +68,13 @@ describe("decide(): several pending calls in one resume", () => {
     }
     expect(shop.ledger.count("shop.buy")).toBe(0);
     expect(await runtime.pending(executionId)).toHaveLength(3);
-    expect(await runtime.decide({ executionId: "nope", decisions: [{ seq: 1, approved: true }] })).toMatchObject({ kind: "not-found" });
+    expect(await runtime.decide({ executionId: "nope", decisions: [{ seq: 1, approved: true }] })).toMatchObject({
+      kind: "not-found",
+    });
     // Another owner scope sees the execution as not found, like approve().
-    expect(await runtime.decide({ executionId, scope: "mallory", decisions: [{ seq: 1, approved: true }] })).toMatchObject({ kind: "not-found" });
+    expect(
+      await runtime.decide({ executionId, scope: "mallory", decisions: [{ seq: 1, approved: true }] }),
+    ).toMatchObject({ kind: "not-found" });
     expect(shop.ledger.count("shop.buy")).toBe(0);
   });
 
@@ -53,8 +82,19 @@ describe("decide(): several pending calls in one resume", () => {
     const { runtime, executionId } = await pausedOnThree();
     const states: string[] = [];
     await runtime.decide(
-      { executionId, decisions: [{ seq: 1, approved: true }, { seq: 2, approved: false }, { seq: 3, approved: true }] },
-      { onProgress: (event) => { if (event.type === "call") states.push(`${event.seq}:${event.state}`); } },
+      {
+        executionId,
+        decisions: [
+          { seq: 1, approved: true },
+          { seq: 2, approved: false },
+          { seq: 3, approved: true },
+        ],
+      },
+      {
+        onProgress: (event) => {
+          if (event.type === "call") states.push(`${event.seq}:${event.state}`);
+        },
+      },
     );
     expect(states).toContain("2:rejected");
     expect(states).toContain("1:done");

@@ -32,9 +32,15 @@ describe("the sandbox fetch (Response-like object)", () => {
     expect(out).toMatchObject({
       status: "completed",
       result: {
-        ok: false, status: 502, has: true, missing: null,
-        names: ["content-type=text/plain", "x-a=1", "x-b=2"], entries: ["content-type", "x-a", "x-b"],
-        again: "fetch: the response body was already read (use response.clone())", used: true, copy: "not json",
+        ok: false,
+        status: 502,
+        has: true,
+        missing: null,
+        names: ["content-type=text/plain", "x-a=1", "x-b=2"],
+        entries: ["content-type", "x-a", "x-b"],
+        again: "fetch: the response body was already read (use response.clone())",
+        used: true,
+        copy: "not json",
       },
     });
     expect((out as { result: { jsonError: string } }).result.jsonError).toBe(

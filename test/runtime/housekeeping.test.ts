@@ -54,22 +54,37 @@ describe("retention and cleanup", () => {
     // A run whose process died mid-call: running, with one call executing.
     const dead = await runtime.execute({ code: "async () => svc.go({})" });
     await client.batch([
-      { sql: "UPDATE codemode_executions SET status = 'running', lease_token = 'gone', lease_until = ? WHERE id = ?", args: [runtime.clock.now() + 1000, dead.executionId] },
+      {
+        sql: "UPDATE codemode_executions SET status = 'running', lease_token = 'gone', lease_until = ? WHERE id = ?",
+        args: [runtime.clock.now() + 1000, dead.executionId],
+      },
       { sql: "UPDATE codemode_calls SET status = 'executing' WHERE execution_id = ?", args: [dead.executionId] },
     ]);
     expect(await runtime.expirePaused({ maxAgeMs: 60_000 })).toEqual({ expired: [] });
     runtime.clock.advance(2000);
-    expect(await runtime.expirePaused({ maxAgeMs: 60_000 })).toEqual({ expired: [{ executionId: dead.executionId, status: "error" }] });
+    expect(await runtime.expirePaused({ maxAgeMs: 60_000 })).toEqual({
+      expired: [{ executionId: dead.executionId, status: "error" }],
+    });
     runtime.clock.advance(60_000);
-    expect(await runtime.expirePaused({ maxAgeMs: 60_000 })).toEqual({ expired: [{ executionId: paused.executionId, status: "rejected" }] });
-    expect(await runtime.execution(dead.executionId)).toMatchObject({ status: "error", kind: "expired", calls: [{ status: "error" }] });
+    expect(await runtime.expirePaused({ maxAgeMs: 60_000 })).toEqual({
+      expired: [{ executionId: paused.executionId, status: "rejected" }],
+    });
+    expect(await runtime.execution(dead.executionId)).toMatchObject({
+      status: "error",
+      kind: "expired",
+      calls: [{ status: "error" }],
+    });
     expect(await runtime.execution(paused.executionId)).toMatchObject({ status: "rejected", kind: "expired" });
     expect(disposed.map((context) => [context.executionId, context.status])).toEqual([
-      [dead.executionId, "completed"], [dead.executionId, "error"], [paused.executionId, "rejected"],
+      [dead.executionId, "completed"],
+      [dead.executionId, "error"],
+      [paused.executionId, "rejected"],
     ]);
     expect(await runtime.approve({ executionId: paused.executionId })).toMatchObject({ kind: "stale" });
     await expect(runtime.expirePaused({ maxAgeMs: -1 })).rejects.toThrow(InvalidArgumentError);
-    await expect(runtime.expirePaused({ maxAgeMs: -1 })).rejects.toThrow(/^expirePaused\(\{ maxAgeMs \}\): maxAgeMs must be/);
+    await expect(runtime.expirePaused({ maxAgeMs: -1 })).rejects.toThrow(
+      /^expirePaused\(\{ maxAgeMs \}\): maxAgeMs must be/,
+    );
     await expect(runtime.pruneExecutions(-1)).rejects.toThrow(InvalidArgumentError);
   });
 

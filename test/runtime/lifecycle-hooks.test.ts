@@ -6,7 +6,9 @@ import { testRuntime } from "./runtime-fixture.js";
 describe("lifecycle hooks", () => {
   it("onPassEnd after every pass; disposeExecution after completion, error and rejection, never after a pause; errors ignored", async () => {
     const events: string[] = [];
-    const used = createMockConnector("used", { methods: { gate: { requiresApproval: true }, boom: { fails: "boom" } } });
+    const used = createMockConnector("used", {
+      methods: { gate: { requiresApproval: true }, boom: { fails: "boom" } },
+    });
     used.onPassEnd = (context: ConnectorLifecycleContext) => {
       events.push(`used:pass:${context.status}`);
       throw new Error("hook failures are ignored");
@@ -16,7 +18,8 @@ describe("lifecycle hooks", () => {
       return Promise.reject(new Error("ignored too"));
     };
     const untouched = createMockConnector("idle", { methods: { noop: {} } });
-    untouched.disposeExecution = (context: ConnectorLifecycleContext) => void events.push(`idle:dispose:${context.status}`);
+    untouched.disposeExecution = (context: ConnectorLifecycleContext) =>
+      void events.push(`idle:dispose:${context.status}`);
     const runtime = testRuntime({ connectors: { used, idle: untouched } });
 
     const paused = await runtime.execute({ code: "async () => used.gate({})" });
@@ -41,6 +44,9 @@ describe("stuck hooks", () => {
     stuck.onPassEnd = () => new Promise(() => {});
     stuck.disposeExecution = () => new Promise(() => {});
     const runtime = testRuntime({ connectors: { stuck }, _internal: { hookTimeoutMs: 20 } });
-    expect(await runtime.execute({ code: "async () => stuck.go({ a: 1 })" })).toMatchObject({ status: "completed", result: { a: 1 } });
+    expect(await runtime.execute({ code: "async () => stuck.go({ a: 1 })" })).toMatchObject({
+      status: "completed",
+      result: { a: 1 },
+    });
   });
 });

@@ -7,7 +7,9 @@ describe("the 1,000,000-character journal limit", () => {
   it("fails the run with advice when arguments are too large, and never calls the connector", async () => {
     const store = createMockConnector("store", { methods: { put: {} } });
     const runtime = testRuntime({ connectors: { store } });
-    const out = await runtime.execute({ code: `async () => store.put({ blob: "x".repeat(${MAX_JOURNAL_VALUE_CHARS}) })` });
+    const out = await runtime.execute({
+      code: `async () => store.put({ blob: "x".repeat(${MAX_JOURNAL_VALUE_CHARS}) })`,
+    });
     expect(out).toMatchObject({ status: "error", kind: "limit" });
     expect((out as { error: string }).error).toMatch(/over the journal's limit of 1,000,000.*reference/s);
     expect(store.ledger.count("store.put")).toBe(0);
@@ -15,7 +17,9 @@ describe("the 1,000,000-character journal limit", () => {
   });
 
   it("fails the run when a recorded result is too large; the value is never truncated", async () => {
-    const store = createMockConnector("store", { methods: { get: { result: "y".repeat(MAX_JOURNAL_VALUE_CHARS + 10) } } });
+    const store = createMockConnector("store", {
+      methods: { get: { result: "y".repeat(MAX_JOURNAL_VALUE_CHARS + 10) } },
+    });
     const runtime = testRuntime({ connectors: { store } });
     const out = await runtime.execute({ code: "async () => (await store.get({})).length" });
     expect(out).toMatchObject({ status: "error", kind: "limit" });
@@ -26,7 +30,12 @@ describe("the 1,000,000-character journal limit", () => {
 
   it("returns a final result too large for the journal and journals a placeholder; transformResult sees it", async () => {
     const seen: unknown[] = [];
-    const runtime = testRuntime({ transformResult: (result, info) => { seen.push(info); return (result as string).length; } });
+    const runtime = testRuntime({
+      transformResult: (result, info) => {
+        seen.push(info);
+        return (result as string).length;
+      },
+    });
     const out = await runtime.execute({ code: `async () => "z".repeat(${MAX_JOURNAL_VALUE_CHARS + 1})` });
     expect(out).toMatchObject({ status: "completed", result: MAX_JOURNAL_VALUE_CHARS + 1 });
     expect(seen).toEqual([{ executionId: out.executionId, journaled: false }]);

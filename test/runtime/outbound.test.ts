@@ -26,7 +26,9 @@ function record(list: Seen[], request: IncomingMessage): Promise<Seen> {
   return new Promise((resolve) => {
     let body = "";
     request.setEncoding("utf8");
-    request.on("data", (chunk: string) => { body += chunk; });
+    request.on("data", (chunk: string) => {
+      body += chunk;
+    });
     request.on("end", () => {
       const entry = { method: request.method ?? "", path: request.url ?? "", headers: request.headers, body };
       list.push(entry);
@@ -50,7 +52,13 @@ beforeAll(async () => {
         response.end(JSON.stringify([{ id: 1 }, { id: 2 }]));
       } else if (entry.path === "/items" && entry.method === "POST") {
         response.writeHead(201, "Created", { "content-type": "application/json" });
-        response.end(JSON.stringify({ id: 3, received: JSON.parse(entry.body) as unknown, auth: entry.headers["authorization"] ?? null }));
+        response.end(
+          JSON.stringify({
+            id: 3,
+            received: JSON.parse(entry.body) as unknown,
+            auth: entry.headers["authorization"] ?? null,
+          }),
+        );
       } else if (entry.path === "/counter") {
         counter += 1;
         response.writeHead(200, { "content-type": "text/plain" });
@@ -121,8 +129,19 @@ describe("outbound fetch", () => {
     expect(out).toMatchObject({
       status: "completed",
       result: {
-        list: { status: 200, ok: true, total: "2", type: "application/json", url: `${origin}/items`, items: [{ id: 1 }, { id: 2 }] },
-        created: { status: 201, statusText: "Created", body: { id: 3, received: { name: "x" }, auth: "Bearer program" } },
+        list: {
+          status: 200,
+          ok: true,
+          total: "2",
+          type: "application/json",
+          url: `${origin}/items`,
+          items: [{ id: 1 }, { id: 2 }],
+        },
+        created: {
+          status: 201,
+          statusText: "Created",
+          body: { id: 3, received: { name: "x" }, auth: "Bearer program" },
+        },
         missing: { status: 404, ok: false, statusText: "Not Found", text: "no such thing" },
       },
     });
@@ -130,7 +149,9 @@ describe("outbound fetch", () => {
     expect(seen[1]?.headers["content-type"]).toBe("application/json");
     const detail = await runtime.execution(out.executionId);
     expect(detail?.calls.map((call) => `${call.connector}.${call.method} ${call.status}`)).toEqual([
-      "outbound.fetch applied", "outbound.fetch applied", "outbound.fetch applied",
+      "outbound.fetch applied",
+      "outbound.fetch applied",
+      "outbound.fetch applied",
     ]);
   });
 
@@ -157,26 +178,37 @@ describe("outbound fetch", () => {
       return { hop: [hop.status, hop.redirected, hop.url, await hop.json()], escaped };
     }`;
     const out = await runtime.execute({ code });
-    expect(out).toMatchObject({ status: "completed", result: { hop: [200, true, `${origin}/items`, [{ id: 1 }, { id: 2 }]] } });
+    expect(out).toMatchObject({
+      status: "completed",
+      result: { hop: [200, true, `${origin}/items`, [{ id: 1 }, { id: 2 }]] },
+    });
     expect((out as { result: { escaped: string } }).result.escaped).toContain("redirected to");
     expect(otherSeen).toEqual([]);
   });
 
   it("replay after approval does not repeat a request, and the result equals a run without pauses", async () => {
-    const approvals = createMockConnector("ops", { methods: { ship: { requiresApproval: true, result: { shipped: true } } } });
+    const approvals = createMockConnector("ops", {
+      methods: { ship: { requiresApproval: true, result: { shipped: true } } },
+    });
     const code = `async () => {
       const first = await (await fetch("${origin}/counter")).text();
       const shipped = await ops.ship({ first });
       const second = await (await fetch("${origin}/counter")).text();
       return { first, shipped, second };
     }`;
-    const paused = testRuntime({ connectors: { ops: approvals }, outbound: { fetch: globalThis.fetch, allow: [origin] } });
+    const paused = testRuntime({
+      connectors: { ops: approvals },
+      outbound: { fetch: globalThis.fetch, allow: [origin] },
+    });
     const out = await paused.execute({ code });
     expect(out.status).toBe("paused");
     expect(seen.length).toBe(1);
     const resumed = await paused.approve({ executionId: out.executionId });
     expect(seen.length).toBe(2);
-    expect(resumed).toMatchObject({ status: "completed", result: { first: "count 1", shipped: { shipped: true }, second: "count 2" } });
+    expect(resumed).toMatchObject({
+      status: "completed",
+      result: { first: "count 1", shipped: { shipped: true }, second: "count 2" },
+    });
 
     // The same program without a pause, against a counter advanced by the same amount.
     const unpaused = testRuntime({
@@ -188,7 +220,9 @@ describe("outbound fetch", () => {
     expect(seen.length).toBe(2);
     const shift = (value: string) => `count ${Number(value.split(" ")[1]) - 2}`;
     const result = (direct as { result: { first: string; shipped: unknown; second: string } }).result;
-    expect({ ...result, first: shift(result.first), second: shift(result.second) }).toEqual((resumed as { result: unknown }).result);
+    expect({ ...result, first: shift(result.first), second: shift(result.second) }).toEqual(
+      (resumed as { result: unknown }).result,
+    );
   });
 
   it("through the worker executor, approved by a second runtime on the same store, each request is sent once", async () => {
@@ -196,8 +230,13 @@ describe("outbound fetch", () => {
     try {
       const store = memoryClient();
       const options = {
-        store, executor,
-        outbound: { fetch: globalThis.fetch, allow: [origin], requireApproval: (request: { method: string }) => request.method === "DELETE" },
+        store,
+        executor,
+        outbound: {
+          fetch: globalThis.fetch,
+          allow: [origin],
+          requireApproval: (request: { method: string }) => request.method === "DELETE",
+        },
       };
       const code = `async () => {
         const before = await (await fetch("${origin}/counter")).text();
@@ -206,10 +245,17 @@ describe("outbound fetch", () => {
         return { before, gone: gone.status, after };
       }`;
       const out = await testRuntime(options).execute({ code });
-      expect(out).toMatchObject({ status: "paused", pending: [{ connector: "outbound", method: "fetch", args: { method: "DELETE" } }] });
+      expect(out).toMatchObject({
+        status: "paused",
+        pending: [{ connector: "outbound", method: "fetch", args: { method: "DELETE" } }],
+      });
       const resumed = await testRuntime(options).approve({ executionId: out.executionId });
       expect(resumed.status).toBe("completed");
-      expect(seen.map((entry) => `${entry.method} ${entry.path}`)).toEqual(["GET /counter", "DELETE /items", "GET /counter"]);
+      expect(seen.map((entry) => `${entry.method} ${entry.path}`)).toEqual([
+        "GET /counter",
+        "DELETE /items",
+        "GET /counter",
+      ]);
       const { before, after } = (resumed as { result: { before: string; after: string } }).result;
       expect(Number(after.split(" ")[1]) - Number(before.split(" ")[1])).toBe(1);
     } finally {
@@ -219,16 +265,27 @@ describe("outbound fetch", () => {
 
   it("requireApproval holds a request until approved; the approved request is sent once", async () => {
     const asked: Array<{ method: string; url: string }> = [];
-    const runtime = outboundRuntime({ requireApproval: (request) => { asked.push(request); return request.method !== "GET"; } });
+    const runtime = outboundRuntime({
+      requireApproval: (request) => {
+        asked.push(request);
+        return request.method !== "GET";
+      },
+    });
     const code = `async () => {
       const items = await (await fetch("${origin}/items")).json();
       const created = await fetch("${origin}/items", { method: "post", body: JSON.stringify({ name: "y" }) });
       return { count: items.length, created: created.status };
     }`;
     const out = await runtime.execute({ code });
-    expect(out).toMatchObject({ status: "paused", pending: [{ connector: "outbound", method: "fetch", args: { url: `${origin}/items`, method: "POST" } }] });
+    expect(out).toMatchObject({
+      status: "paused",
+      pending: [{ connector: "outbound", method: "fetch", args: { url: `${origin}/items`, method: "POST" } }],
+    });
     expect(seen.map((entry) => entry.method)).toEqual(["GET"]);
-    expect(asked).toEqual([{ method: "GET", url: `${origin}/items` }, { method: "POST", url: `${origin}/items` }]);
+    expect(asked).toEqual([
+      { method: "GET", url: `${origin}/items` },
+      { method: "POST", url: `${origin}/items` },
+    ]);
     const resumed = await runtime.approve({ executionId: out.executionId });
     expect(resumed).toMatchObject({ status: "completed", result: { count: 2, created: 201 } });
     expect(seen.map((entry) => entry.method)).toEqual(["GET", "POST"]);
@@ -284,7 +341,9 @@ describe("outbound fetch", () => {
 
   it("search and describe find the global fetch only when it exists", async () => {
     const runtime = outboundRuntime();
-    const out = await runtime.execute({ code: `async () => [(await codemode.search("http request")).results[0].path, (await codemode.describe("fetch")).types]` });
+    const out = await runtime.execute({
+      code: `async () => [(await codemode.search("http request")).results[0].path, (await codemode.describe("fetch")).types]`,
+    });
     const [path, types] = (out as { result: [string, string] }).result;
     expect(path).toBe("fetch");
     expect(types).toContain("declare function fetch(url: string");
@@ -297,11 +356,17 @@ describe("outbound fetch", () => {
     const bad = (outbound: unknown) => () => testRuntime({ outbound: outbound as never });
     expect(bad({})).toThrow(InvalidOptionError);
     expect(bad({})).toThrow("outbound.fetch must be a fetch function");
-    expect(bad({ fetch, allow: ["https://api.example.com/path"] })).toThrow('outbound.allow[0] must be an origin like "https://api.example.com"');
+    expect(bad({ fetch, allow: ["https://api.example.com/path"] })).toThrow(
+      'outbound.allow[0] must be an origin like "https://api.example.com"',
+    );
     expect(bad({ fetch, allow: ["ftp://x.example.com"] })).toThrow("outbound.allow[0]");
     expect(bad({ fetch, allow: [] })).toThrow("outbound.allow must be a non-empty array");
     expect(bad({ fetch, requireApproval: true })).toThrow("outbound.requireApproval must be a function");
-    expect(() => testRuntime({ outbound: { fetch }, connectors: { outbound: createMockConnector("outbound", { methods: { a: { result: 1 } } }) } }))
-      .toThrow("connectors.outbound is reserved");
+    expect(() =>
+      testRuntime({
+        outbound: { fetch },
+        connectors: { outbound: createMockConnector("outbound", { methods: { a: { result: 1 } } }) },
+      }),
+    ).toThrow("connectors.outbound is reserved");
   });
 });

@@ -17,7 +17,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function connector(waitMs: number): Connector {
   return {
     methods: {
-      wait: { execute: async () => { await sleep(waitMs); return "waited"; } },
+      wait: {
+        execute: async () => {
+          await sleep(waitMs);
+          return "waited";
+        },
+      },
       pay: { requiresApproval: true, execute: async () => "paid" },
     },
   };

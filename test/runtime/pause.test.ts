@@ -23,11 +23,15 @@ describe("pauses through the worker-thread executor (the default)", () => {
   it("pauses every approval of a Promise.all together", async () => {
     const connector = bank();
     const runtime = testRuntime({ connectors: { bank: connector }, executor });
-    const code = "async () => Promise.all([bank.pay({ to: 'a' }), bank.balance({}), bank.refund({ to: 'b' }), bank.pay({ to: 'c' })])";
+    const code =
+      "async () => Promise.all([bank.pay({ to: 'a' }), bank.balance({}), bank.refund({ to: 'b' }), bank.pay({ to: 'c' })])";
     const first = await runtime.execute({ code });
     expect(first).toMatchObject({ status: "paused", pending: [{ seq: 1 }, { seq: 3 }, { seq: 4 }] });
     const resumed = await runtime.approve({ executionId: first.executionId });
-    expect(resumed).toMatchObject({ status: "completed", result: [{ paid: { to: "a" } }, 100, { refunded: { to: "b" } }, { paid: { to: "c" } }] });
+    expect(resumed).toMatchObject({
+      status: "completed",
+      result: [{ paid: { to: "a" } }, 100, { refunded: { to: "b" } }, { paid: { to: "c" } }],
+    });
     expect(connector.ledger.count("bank.pay")).toBe(2);
     expect(connector.ledger.duplicates()).toEqual([]);
   });
@@ -35,7 +39,9 @@ describe("pauses through the worker-thread executor (the default)", () => {
   it("a swallowed pause gets no further effects", async () => {
     const connector = bank();
     const runtime = testRuntime({ connectors: { bank: connector }, executor });
-    const first = await runtime.execute({ code: "async () => { try { await bank.pay({ n: 1 }); } catch {} await bank.note({}); return 1; }" });
+    const first = await runtime.execute({
+      code: "async () => { try { await bank.pay({ n: 1 }); } catch {} await bank.note({}); return 1; }",
+    });
     expect(first.status).toBe("paused");
     expect(connector.ledger.count("bank.note")).toBe(0);
   });
@@ -45,14 +51,21 @@ describe("pauses", () => {
   it("pauses calls issued together in Promise.all at once and replays them safely", async () => {
     const connector = bank();
     const runtime = testRuntime({ connectors: { bank: connector } });
-    const code = "async () => { const [a, b, c] = await Promise.all([bank.pay({ to: 'a' }), bank.balance({}), bank.refund({ to: 'b' })]); return { a, b, c }; }";
+    const code =
+      "async () => { const [a, b, c] = await Promise.all([bank.pay({ to: 'a' }), bank.balance({}), bank.refund({ to: 'b' })]); return { a, b, c }; }";
     const first = await runtime.execute({ code });
     expect(first.status).toBe("paused");
     if (first.status !== "paused") return;
-    expect(first.pending.map((action) => [action.seq, action.method])).toEqual([[1, "pay"], [3, "refund"]]);
+    expect(first.pending.map((action) => [action.seq, action.method])).toEqual([
+      [1, "pay"],
+      [3, "refund"],
+    ]);
     expect(await runtime.pending(first.executionId)).toHaveLength(2);
     const resumed = await runtime.approve({ executionId: first.executionId });
-    expect(resumed).toMatchObject({ status: "completed", result: { a: { paid: { to: "a" } }, b: 100, c: { refunded: { to: "b" } } } });
+    expect(resumed).toMatchObject({
+      status: "completed",
+      result: { a: { paid: { to: "a" } }, b: 100, c: { refunded: { to: "b" } } },
+    });
     expect(connector.ledger.count("bank.pay")).toBe(1);
     expect(connector.ledger.count("bank.refund")).toBe(1);
     expect(connector.ledger.count("bank.balance")).toBe(1);
@@ -62,7 +75,9 @@ describe("pauses", () => {
   it("approving one of several pending calls runs it and pauses again on the other", async () => {
     const connector = bank();
     const runtime = testRuntime({ connectors: { bank: connector } });
-    const first = await runtime.execute({ code: "async () => Promise.all([bank.pay({ n: 1 }), bank.refund({ n: 2 })])" });
+    const first = await runtime.execute({
+      code: "async () => Promise.all([bank.pay({ n: 1 }), bank.refund({ n: 2 })])",
+    });
     const second = await runtime.approve({ executionId: first.executionId, seq: 1 });
     expect(second).toMatchObject({ status: "paused", pending: [{ seq: 2, method: "refund" }] });
     expect(connector.ledger.count("bank.pay")).toBe(1);
@@ -100,7 +115,10 @@ describe("pauses", () => {
     const runtime = testRuntime({ connectors: { bank: connector }, store: client });
     const first = await runtime.execute({ code: "async () => { await bank.note({ a: 1 }); return bank.pay({}); }" });
     // Simulate a process that died between the `executing` and `applied` writes of call #1.
-    await client.execute({ sql: "UPDATE codemode_calls SET status = 'executing', result = NULL WHERE execution_id = ? AND seq = 1", args: [first.executionId] });
+    await client.execute({
+      sql: "UPDATE codemode_calls SET status = 'executing', result = NULL WHERE execution_id = ? AND seq = 1",
+      args: [first.executionId],
+    });
     connector.ledger.clear();
     const resumed = await runtime.approve({ executionId: first.executionId });
     expect(resumed).toMatchObject({ status: "error", kind: "interrupted" });
@@ -108,10 +126,15 @@ describe("pauses", () => {
   });
 
   it("aborting the caller's signal ends the run with kind abort", async () => {
-    const connector = createMockConnector("slow", { methods: { wait: { result: () => new Promise((resolve) => setTimeout(resolve, 300)) } } });
+    const connector = createMockConnector("slow", {
+      methods: { wait: { result: () => new Promise((resolve) => setTimeout(resolve, 300)) } },
+    });
     const runtime = testRuntime({ connectors: { slow: connector } });
     const controller = new AbortController();
-    const running = runtime.execute({ code: "async () => { await slow.wait({}); return 1; }" }, { abortSignal: controller.signal });
+    const running = runtime.execute(
+      { code: "async () => { await slow.wait({}); return 1; }" },
+      { abortSignal: controller.signal },
+    );
     setTimeout(() => controller.abort(), 20);
     const out = await running;
     expect(out).toMatchObject({ status: "error", kind: "abort" });
@@ -122,7 +145,15 @@ describe("leases and stuck calls", () => {
   it("a pass whose lease was taken by expirePaused writes nothing more and runs nothing more", async () => {
     let release: (() => void) | undefined;
     const slow = createMockConnector("slow", {
-      methods: { wait: { result: () => new Promise<void>((resolve) => { release = resolve; }) }, after: {} },
+      methods: {
+        wait: {
+          result: () =>
+            new Promise<void>((resolve) => {
+              release = resolve;
+            }),
+        },
+        after: {},
+      },
     });
     const client = memoryClient();
     const runtime = testRuntime({ connectors: { slow }, store: client, _internal: { leaseMs: 1000 } });
@@ -135,7 +166,11 @@ describe("leases and stuck calls", () => {
     const out = await running;
     expect(out).toMatchObject({ status: "error", kind: "conflict" });
     expect(slow.ledger.count("slow.after")).toBe(0);
-    expect(await runtime.execution(out.executionId)).toMatchObject({ status: "error", kind: "expired", calls: [{ status: "error" }] });
+    expect(await runtime.execution(out.executionId)).toMatchObject({
+      status: "error",
+      kind: "expired",
+      calls: [{ status: "error" }],
+    });
   });
 
   it("a connector that never settles does not hold the run after the program failed", async () => {

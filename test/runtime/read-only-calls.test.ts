@@ -39,10 +39,13 @@ function setup({ readOnly, msPerRead = 0 }: { readOnly: boolean; msPerRead?: num
   const clock = testClock();
   const shop = createMockConnector("shop", {
     methods: {
-      read: { readOnly, result: (args: unknown) => {
-        clock.advance(msPerRead);
-        return { i: (args as { i?: number }).i, v: ++reads };
-      } },
+      read: {
+        readOnly,
+        result: (args: unknown) => {
+          clock.advance(msPerRead);
+          return { i: (args as { i?: number }).i, v: ++reads };
+        },
+      },
       failingRead: { readOnly, fails: "not found" },
       write: {},
       approvedWrite: { requiresApproval: true },
@@ -50,7 +53,9 @@ function setup({ readOnly, msPerRead = 0 }: { readOnly: boolean; msPerRead?: num
   });
   const { client, roundTrips, sent } = counting(memoryClient());
   const runtime: DurableRuntime = createDurableRuntime({
-    store: client, executor: sharedExecutor(), connectors: { shop },
+    store: client,
+    executor: sharedExecutor(),
+    connectors: { shop },
     _internal: { now: clock.now, generateId: sequentialIds(`ro${++runtimes}`), leaseMs: LEASE_MS },
   });
   /** Round trips of one runtime call (the schema is migrated before the first count). */
@@ -88,7 +93,10 @@ describe("read-only calls cost no round trip of their own", () => {
 
   it("100 reads: 3 round trips (103 without readOnly)", async () => {
     const code = "async () => { let t = 0; for (let i = 0; i < 100; i++) t += (await shop.read({ i })).v; return t; }";
-    for (const [readOnly, trips] of [[true, 3], [false, 103]] as const) {
+    for (const [readOnly, trips] of [
+      [true, 3],
+      [false, 103],
+    ] as const) {
       const { runtime, counted } = setup({ readOnly });
       const run = await counted(() => runtime.execute({ code }));
       expect(run.out).toMatchObject({ status: "completed", result: 5050 });
@@ -122,7 +130,9 @@ describe("read-only calls cost no round trip of their own", () => {
     expect(shop.ledger.count("shop.read")).toBe(3);
     const detail = await runtime.execution(first.executionId);
     expect(detail?.calls.map((call) => [call.seq, call.method, call.status, call.replay])).toEqual([
-      [1, "read", "applied", "record"], [2, "read", "applied", "record"], [3, "approvedWrite", "applied", "record"],
+      [1, "read", "applied", "record"],
+      [2, "read", "applied", "record"],
+      [3, "approvedWrite", "applied", "record"],
       [4, "read", "applied", "record"],
     ]);
     expect(detail?.calls[0]?.result).toEqual({ i: 1, v: 1 });
@@ -151,7 +161,9 @@ describe("read-only calls cost no round trip of their own", () => {
     const before = sent.length;
     const run = await counted(() => runtime.execute({ code }));
     expect(run.out).toMatchObject({ status: "completed", result: 36 });
-    const renewals = sent.slice(before).filter((statements) => statements.some((sql) => sql.includes("SET lease_until")));
+    const renewals = sent
+      .slice(before)
+      .filter((statements) => statements.some((sql) => sql.includes("SET lease_until")));
     // 8 reads of a quarter lease each: a renewal every half lease (after reads 2, 4, 6, 8), each its own round trip.
     expect(renewals.length).toBe(4);
     expect(run.trips).toBe(3 + 4);

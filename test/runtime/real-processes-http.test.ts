@@ -38,7 +38,9 @@ describe("real processes on one database over HTTP (Hrana test server)", { timeo
   it("pauses in process A (which exits) and is approved in process B over HTTP: the effect once", async () => {
     const { env, ledger } = workspace();
     const a = await startWorker(env);
-    const paused = await a.request<CodeModeOutput>("execute", { code: 'async () => shop.charge({ amount: (await shop.quote({ item: "lamp" })).price })' });
+    const paused = await a.request<CodeModeOutput>("execute", {
+      code: 'async () => shop.charge({ amount: (await shop.quote({ item: "lamp" })).price })',
+    });
     expect(paused).toMatchObject({ status: "paused", pending: [{ seq: 2, method: "charge", args: { amount: 40 } }] });
     await a.exit();
     server.resetStats();
@@ -57,16 +59,24 @@ describe("real processes on one database over HTTP (Hrana test server)", { timeo
     const workers = await Promise.all(Array.from({ length: WORKERS }, () => startWorker(env)));
     const kinds = new Map<string, number>();
     for (let round = 0; round < ROUNDS; round += 1) {
-      const paused = await workers[round % WORKERS]!.request<CodeModeOutput>("execute", { code: `async () => shop.charge({ amount: ${round} })` });
+      const paused = await workers[round % WORKERS]!.request<CodeModeOutput>("execute", {
+        code: `async () => shop.charge({ amount: ${round} })`,
+      });
       expect(paused.status).toBe("paused");
       const outcomes = await Promise.all(
         workers.map((worker) => worker.request<CodeModeOutput>("approve", { executionId: paused.executionId, seq: 1 })),
       );
-      expect(outcomes.filter((outcome) => outcome.status === "completed"), `round ${round}`).toHaveLength(1);
+      expect(
+        outcomes.filter((outcome) => outcome.status === "completed"),
+        `round ${round}`,
+      ).toHaveLength(1);
       for (const outcome of outcomes) {
         if (outcome.status === "error") kinds.set(outcome.kind, (kinds.get(outcome.kind) ?? 0) + 1);
       }
-      expect(ledger().filter((line) => line.key === `${paused.executionId}:1`), `round ${round}`).toHaveLength(1);
+      expect(
+        ledger().filter((line) => line.key === `${paused.executionId}:1`),
+        `round ${round}`,
+      ).toHaveLength(1);
     }
     expect(Object.fromEntries(kinds)).toEqual({ conflict: ROUNDS * (WORKERS - 1) });
     expect(ledger()).toHaveLength(ROUNDS);

@@ -34,7 +34,9 @@ describe("real processes on one file database", { timeout: 180_000 }, () => {
     expect(resumed.status).toBe("completed");
     const effects = ledger();
     expect(effects.map((line) => `${line.method}:${JSON.stringify(line.args)}`)).toEqual([
-      'quote:{"item":"lamp"}', 'charge:{"amount":40}', 'quote:{"item":"bulb"}',
+      'quote:{"item":"lamp"}',
+      'charge:{"amount":40}',
+      'quote:{"item":"bulb"}',
     ]);
     expect(new Set(effects.map((line) => line.pid)).size).toBe(2);
 
@@ -50,15 +52,22 @@ describe("real processes on one file database", { timeout: 180_000 }, () => {
     const workers = await Promise.all(Array.from({ length: 8 }, () => startWorker(env)));
     const kinds = new Map<string, number>();
     for (let round = 0; round < 50; round += 1) {
-      const paused = await workers[round % 8]!.request<CodeModeOutput>("execute", { code: `async () => shop.charge({ amount: ${round} })` });
+      const paused = await workers[round % 8]!.request<CodeModeOutput>("execute", {
+        code: `async () => shop.charge({ amount: ${round} })`,
+      });
       expect(paused.status).toBe("paused");
-      const outcomes = await Promise.all(workers.map((worker) => worker.request<CodeModeOutput>("approve", { executionId: paused.executionId, seq: 1 })));
+      const outcomes = await Promise.all(
+        workers.map((worker) => worker.request<CodeModeOutput>("approve", { executionId: paused.executionId, seq: 1 })),
+      );
       const completed = outcomes.filter((outcome) => outcome.status === "completed");
       expect(completed, `round ${round}`).toHaveLength(1);
       for (const outcome of outcomes) {
         if (outcome.status === "error") kinds.set(outcome.kind, (kinds.get(outcome.kind) ?? 0) + 1);
       }
-      expect(ledger().filter((line) => line.key === `${paused.executionId}:1`), `round ${round}`).toHaveLength(1);
+      expect(
+        ledger().filter((line) => line.key === `${paused.executionId}:1`),
+        `round ${round}`,
+      ).toHaveLength(1);
     }
     expect(Object.fromEntries(kinds)).toEqual({ conflict: 50 * 7 });
     expect(ledger()).toHaveLength(50);
@@ -69,16 +78,23 @@ describe("real processes on one file database", { timeout: 180_000 }, () => {
     const [approver, rejecter] = await Promise.all([startWorker(env), startWorker(env)]);
     let approvals = 0;
     for (let round = 0; round < 20; round += 1) {
-      const paused = await approver!.request<CodeModeOutput>("execute", { code: `async () => shop.charge({ amount: ${round} })` });
+      const paused = await approver!.request<CodeModeOutput>("execute", {
+        code: `async () => shop.charge({ amount: ${round} })`,
+      });
       const [approved, rejected] = await Promise.all([
         approver!.request<CodeModeOutput>("approve", { executionId: paused.executionId }),
-        rejecter!.request<{ status: string; kind?: string }>("reject", { executionId: paused.executionId, reason: "race" }),
+        rejecter!.request<{ status: string; kind?: string }>("reject", {
+          executionId: paused.executionId,
+          reason: "race",
+        }),
       ]);
       const approveWon = approved.status === "completed";
       const rejectWon = rejected.status === "rejected";
       expect(approveWon !== rejectWon, `round ${round}: exactly one wins`).toBe(true);
       if (approveWon) approvals += 1;
-      const finalStatus = (await rejecter!.request<{ status: string }>("execution", { executionId: paused.executionId })).status;
+      const finalStatus = (
+        await rejecter!.request<{ status: string }>("execution", { executionId: paused.executionId })
+      ).status;
       expect(finalStatus).toBe(approveWon ? "completed" : "rejected");
       expect(ledger().filter((line) => line.key === `${paused.executionId}:1`)).toHaveLength(approveWon ? 1 : 0);
     }
@@ -89,7 +105,9 @@ describe("real processes on one file database", { timeout: 180_000 }, () => {
     const { env, ledger } = workspace();
     const leaseEnv = { ...env, LEASE_MS: "300" };
     const victim = await startWorker(leaseEnv);
-    const running = victim.request("execute", { code: 'async () => { await shop.quote({ item: "x" }); await shop.hang({}); return shop.quote({ item: "never" }); }' });
+    const running = victim.request("execute", {
+      code: 'async () => { await shop.quote({ item: "x" }); await shop.hang({}); return shop.quote({ item: "never" }); }',
+    });
     running.catch(() => undefined);
     await victim.waitFor("executing");
     await victim.killHard();
@@ -99,9 +117,16 @@ describe("real processes on one file database", { timeout: 180_000 }, () => {
     expect(expired.expired).toHaveLength(1);
     const [{ executionId, status }] = expired.expired as [{ executionId: string; status: string }];
     expect(status).toBe("error");
-    const detail = await survivor.request<{ status: string; kind: string; calls: Array<{ method: string; status: string }> }>("execution", { executionId });
+    const detail = await survivor.request<{
+      status: string;
+      kind: string;
+      calls: Array<{ method: string; status: string }>;
+    }>("execution", { executionId });
     expect(detail).toMatchObject({ status: "error", kind: "expired" });
-    expect(detail.calls.map((call) => [call.method, call.status])).toEqual([["quote", "applied"], ["hang", "error"]]);
+    expect(detail.calls.map((call) => [call.method, call.status])).toEqual([
+      ["quote", "applied"],
+      ["hang", "error"],
+    ]);
     expect(await survivor.request("approve", { executionId })).toMatchObject({ status: "error", kind: "stale" });
     expect(ledger().map((line) => line.method)).toEqual(["quote", "hang"]);
     expect(await survivor.request("integrity")).toEqual(["ok"]);

@@ -23,7 +23,8 @@ const part: fc.Arbitrary<Part> = fc.oneof(
 );
 
 function source(parts: Part[]): string {
-  const expression = (c: Call, index: string): string => `svc.${c.gated ? "gated" : "plain"}({ n: ${c.n}, at: ${index} })`;
+  const expression = (c: Call, index: string): string =>
+    `svc.${c.gated ? "gated" : "plain"}({ n: ${c.n}, at: ${index} })`;
   const lines = parts.map((p, index) => {
     if (p.kind === "call") return `out.push(await ${expression(p.call, String(index))});`;
     if (p.kind === "step") return `out.push(await codemode.step("s${index}", () => ({ step: ${p.n} * 3 })));`;
@@ -34,7 +35,9 @@ function source(parts: Part[]): string {
 
 function connector(approvals: boolean) {
   const double = (args: unknown) => ({ doubled: (args as { n: number }).n * 2, at: (args as { at: number }).at });
-  return createMockConnector("svc", { methods: { plain: { result: double }, gated: { requiresApproval: approvals, result: double } } });
+  return createMockConnector("svc", {
+    methods: { plain: { result: double }, gated: { requiresApproval: approvals, result: double } },
+  });
 }
 
 describe("replay hardening (seeded random programs)", () => {
@@ -57,7 +60,11 @@ describe("replay hardening (seeded random programs)", () => {
             ? await runtime.approve({ executionId: out.executionId, seq: out.pending[0]!.seq })
             : await runtime.approve({ executionId: out.executionId });
         }
-        expect(out).toEqual({ status: "completed", executionId: out.executionId, result: (direct as { result: unknown }).result });
+        expect(out).toEqual({
+          status: "completed",
+          executionId: out.executionId,
+          result: (direct as { result: unknown }).result,
+        });
         expect(gated.ledger.duplicates()).toEqual([]);
         expect(gated.ledger.entries.length).toBe(reference.ledger.entries.length);
       }),

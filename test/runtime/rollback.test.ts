@@ -14,10 +14,18 @@ describe("rollback", () => {
     const disposed: string[] = [];
     crm.disposeExecution = (context) => void disposed.push(context.status);
     const runtime = testRuntime({ connectors: { crm } });
-    const paused = await runtime.execute({ code: "async () => { await crm.create({ n: 1 }); await crm.read({}); await crm.create({ n: 2 }); return crm.approve({ n: 3 }); }" });
+    const paused = await runtime.execute({
+      code: "async () => { await crm.create({ n: 1 }); await crm.read({}); await crm.create({ n: 2 }); return crm.approve({ n: 3 }); }",
+    });
     await runtime.approve({ executionId: paused.executionId });
     const out = await runtime.rollback({ executionId: paused.executionId });
-    expect(out).toEqual({ status: "rolled_back", executionId: paused.executionId, reverted: [4, 3, 1], skipped: [2], errors: [] });
+    expect(out).toEqual({
+      status: "rolled_back",
+      executionId: paused.executionId,
+      reverted: [4, 3, 1],
+      skipped: [2],
+      errors: [],
+    });
     expect(crm.ledger.of("revert").map((entry) => entry.args)).toEqual([{ n: 3 }, { n: 2 }, { n: 1 }]);
     const detail = await runtime.execution(paused.executionId);
     expect(detail?.status).toBe("rolled_back");
@@ -29,11 +37,19 @@ describe("rollback", () => {
   });
 
   it("tries every revert when one throws and reports the errors after", async () => {
-    const ops = createMockConnector("ops", { methods: { a: { revert: true }, b: { revert: "revert of b failed" }, c: { revert: true } } });
+    const ops = createMockConnector("ops", {
+      methods: { a: { revert: true }, b: { revert: "revert of b failed" }, c: { revert: true } },
+    });
     const runtime = testRuntime({ connectors: { ops } });
     const done = await runtime.execute({ code: "async () => { await ops.a({}); await ops.b({}); await ops.c({}); }" });
     const out = await runtime.rollback({ executionId: done.executionId });
-    expect(out).toEqual({ status: "rolled_back", executionId: done.executionId, reverted: [3, 1], skipped: [], errors: [{ seq: 2, error: "revert of b failed" }] });
+    expect(out).toEqual({
+      status: "rolled_back",
+      executionId: done.executionId,
+      reverted: [3, 1],
+      skipped: [],
+      errors: [{ seq: 2, error: "revert of b failed" }],
+    });
     expect(ops.ledger.of("revert").map((entry) => entry.method)).toEqual(["c", "b", "a"]);
   });
 
@@ -54,7 +70,10 @@ describe("rollback", () => {
     const ops = createMockConnector("ops", { methods: { gate: { requiresApproval: true, revert: true } } });
     const runtime = testRuntime({ connectors: { ops } });
     const paused = await runtime.execute({ code: "async () => ops.gate({})" });
-    expect(await runtime.rollback({ executionId: paused.executionId })).toMatchObject({ status: "error", kind: "stale" });
+    expect(await runtime.rollback({ executionId: paused.executionId })).toMatchObject({
+      status: "error",
+      kind: "stale",
+    });
     expect(await runtime.rollback({ executionId: "missing" })).toMatchObject({ status: "error", kind: "not-found" });
   });
 });
@@ -64,7 +83,10 @@ describe("concurrent rollbacks", () => {
     const ops = createMockConnector("ops", { methods: { a: { revert: true }, b: { revert: true } } });
     const runtime = testRuntime({ connectors: { ops } });
     const done = await runtime.execute({ code: "async () => { await ops.a({}); await ops.b({}); }" });
-    const outcomes = await Promise.all([runtime.rollback({ executionId: done.executionId }), runtime.rollback({ executionId: done.executionId })]);
+    const outcomes = await Promise.all([
+      runtime.rollback({ executionId: done.executionId }),
+      runtime.rollback({ executionId: done.executionId }),
+    ]);
     expect(ops.ledger.of("revert")).toHaveLength(2);
     expect(outcomes.flatMap((outcome) => outcome.reverted).sort()).toEqual([1, 2]);
     expect(outcomes.some((outcome) => outcome.status === "error" && outcome.kind === "conflict")).toBe(true);

@@ -31,7 +31,12 @@ export interface TestClock {
 /** A clock starting at a fixed instant. */
 export function testClock(start = Date.UTC(2026, 0, 1)): TestClock {
   let current = start;
-  return { now: () => current, advance: (ms) => { current += ms; } };
+  return {
+    now: () => current,
+    advance: (ms) => {
+      current += ms;
+    },
+  };
 }
 
 /** Ids `id-1`, `id-2`, … */
@@ -57,7 +62,9 @@ export function memoryLibsqlClient(): Client {
 let runtimes = 0;
 
 /** A runtime on a fresh in-memory database (unless `store` is given) with deterministic clock and ids. */
-export function testRuntime(options: DurableRuntimeOptions & { clock?: TestClock } = {}): DurableRuntime & { clock: TestClock } {
+export function testRuntime(
+  options: DurableRuntimeOptions & { clock?: TestClock } = {},
+): DurableRuntime & { clock: TestClock } {
   const clock = options.clock ?? testClock();
   const { clock: _ignored, ...rest } = options;
   const runtime = createDurableRuntime({

@@ -13,14 +13,21 @@ describe("resolveRuntimeOptions", () => {
   it("fills defaults", () => {
     const executor = sharedExecutor();
     const resolved = resolveRuntimeOptions({ executor, _internal: { env: {} } });
-    expect(resolved).toMatchObject({ name: "default", maxExecutions: DEFAULT_MAX_EXECUTIONS, store: { url: "file:.codemode/codemode.db" } });
+    expect(resolved).toMatchObject({
+      name: "default",
+      maxExecutions: DEFAULT_MAX_EXECUTIONS,
+      store: { url: "file:.codemode/codemode.db" },
+    });
     expect(resolved.executor).toBe(executor);
     expect(resolved.limits.timeoutMs).toBe(DEFAULT_TIMEOUT_MS);
     expect(resolved.connectors).toEqual({});
   });
 
   it("resolves values only: no executor is built and the outbound connector is not a namespace", () => {
-    const resolved = resolveRuntimeOptions({ limits: { timeoutMs: 1234 }, outbound: { allow: ["https://example.com"], fetch: globalThis.fetch } });
+    const resolved = resolveRuntimeOptions({
+      limits: { timeoutMs: 1234 },
+      outbound: { allow: ["https://example.com"], fetch: globalThis.fetch },
+    });
     expect(resolved.executor).toBeUndefined();
     expect(resolved.limits.timeoutMs).toBe(1234);
     expect(Object.keys(resolved.connectors)).toEqual([]);
@@ -29,13 +36,16 @@ describe("resolveRuntimeOptions", () => {
 
   it("refuses a connector named __codemode_host (the preludes' host namespace) with a clear InvalidOptionError", () => {
     const connector = { methods: { ping: { execute: async () => "pong" } } };
-    expect(() => resolveRuntimeOptions({ executor: sharedExecutor(), connectors: { __codemode_host: connector } }))
-      .toThrow(/connectors\.__codemode_host uses the reserved name "__codemode_host"/);
+    expect(() =>
+      resolveRuntimeOptions({ executor: sharedExecutor(), connectors: { __codemode_host: connector } }),
+    ).toThrow(/connectors\.__codemode_host uses the reserved name "__codemode_host"/);
   });
 
   it("accepts maxOutputChars (a documented option) and validates it", () => {
     expect(resolveRuntimeOptions({ executor: sharedExecutor(), maxOutputChars: 500 }).maxOutputChars).toBe(500);
-    expect(() => resolveRuntimeOptions({ executor: sharedExecutor(), maxOutputChars: 0 })).toThrow(/maxOutputChars must be a positive integer/);
+    expect(() => resolveRuntimeOptions({ executor: sharedExecutor(), maxOutputChars: 0 })).toThrow(
+      /maxOutputChars must be a positive integer/,
+    );
   });
 
   it("refuses unknown keys in the options, limits and _internal with the path and the closest known key", () => {
@@ -56,8 +66,13 @@ describe("resolveRuntimeOptions", () => {
   });
 
   it("picks the store from the environment in order", () => {
-    expect(defaultStoreOptions({ CODEMODE_DATABASE_URL: "file:a.db", TURSO_DATABASE_URL: "libsql://x" })).toEqual({ url: "file:a.db" });
-    expect(defaultStoreOptions({ TURSO_DATABASE_URL: "libsql://x.turso.io", TURSO_AUTH_TOKEN: "t" })).toEqual({ url: "libsql://x.turso.io", authToken: "t" });
+    expect(defaultStoreOptions({ CODEMODE_DATABASE_URL: "file:a.db", TURSO_DATABASE_URL: "libsql://x" })).toEqual({
+      url: "file:a.db",
+    });
+    expect(defaultStoreOptions({ TURSO_DATABASE_URL: "libsql://x.turso.io", TURSO_AUTH_TOKEN: "t" })).toEqual({
+      url: "libsql://x.turso.io",
+      authToken: "t",
+    });
     expect(defaultStoreOptions({})).toEqual({ url: "file:.codemode/codemode.db" });
   });
 
@@ -66,7 +81,10 @@ describe("resolveRuntimeOptions", () => {
     const client = memoryClient();
     expect(resolveRuntimeOptions({ executor, store: "file:x.db" }).store).toEqual({ url: "file:x.db" });
     expect(resolveRuntimeOptions({ executor, store: client }).store).toBe(client);
-    expect(resolveRuntimeOptions({ executor, store: { url: "libsql://h", authToken: "k" } }).store).toEqual({ url: "libsql://h", authToken: "k" });
+    expect(resolveRuntimeOptions({ executor, store: { url: "libsql://h", authToken: "k" } }).store).toEqual({
+      url: "libsql://h",
+      authToken: "k",
+    });
   });
 
   it("throws InvalidOptionError naming the path", () => {
@@ -100,7 +118,13 @@ describe("resolveRuntimeOptions", () => {
       store: `file:${join(folder, "db.sqlite")}`,
       executor: sharedExecutor(),
       tools: {},
-      connectors: { math: { methods: { add: { execute: (args) => (args as { a: number; b: number }).a + (args as { a: number; b: number }).b } } } },
+      connectors: {
+        math: {
+          methods: {
+            add: { execute: (args) => (args as { a: number; b: number }).a + (args as { a: number; b: number }).b },
+          },
+        },
+      },
     });
     const out = await runtime.execute({ code: "async () => math.add({ a: 2, b: 3 })" });
     expect(out).toMatchObject({ status: "completed", result: 5 });

@@ -16,7 +16,13 @@ describe("codemode.step", () => {
     const resumed = await runtime.approve({ executionId: first.executionId });
     expect(resumed).toMatchObject({ status: "completed", result: { isDate: true, big: "bigint", runs: 1 } });
     const detail = await runtime.execution(first.executionId);
-    expect(detail?.calls[0]).toMatchObject({ seq: 1, connector: "codemode", method: "make", status: "applied", replayedCount: 1 });
+    expect(detail?.calls[0]).toMatchObject({
+      seq: 1,
+      connector: "codemode",
+      method: "make",
+      status: "applied",
+      replayedCount: 1,
+    });
     expect(detail?.calls[0]?.result).toEqual({ when: new Date(7), n: 5n, runs: 1 });
   });
 
@@ -45,9 +51,17 @@ describe("codemode.step", () => {
     const gate = createMockConnector("gate", { methods: { open: { requiresApproval: true } } });
     const client = memoryClient();
     const runtime = testRuntime({ connectors: { gate }, store: client });
-    const first = await runtime.execute({ code: `async () => { await codemode.step("a", () => 1); return gate.open({}); }` });
-    await client.execute({ sql: "UPDATE codemode_executions SET code = ?", args: [`async () => { await codemode.step("b", () => 1); return gate.open({}); }`] });
-    expect(await runtime.approve({ executionId: first.executionId })).toMatchObject({ status: "error", kind: "divergence" });
+    const first = await runtime.execute({
+      code: `async () => { await codemode.step("a", () => 1); return gate.open({}); }`,
+    });
+    await client.execute({
+      sql: "UPDATE codemode_executions SET code = ?",
+      args: [`async () => { await codemode.step("b", () => 1); return gate.open({}); }`],
+    });
+    expect(await runtime.approve({ executionId: first.executionId })).toMatchObject({
+      status: "error",
+      kind: "divergence",
+    });
     expect(gate.ledger.count("gate.open")).toBe(0);
   });
 });
@@ -55,11 +69,21 @@ describe("codemode.step", () => {
 describe("codemode.search and codemode.describe inside the sandbox", () => {
   it("find connector methods and their declarations", async () => {
     const github = createMockConnector("github", {
-      methods: { list_pull_requests: { description: "List open pull requests of a repository", inputSchema: { type: "object", properties: { repo: { type: "string" } } } } },
+      methods: {
+        list_pull_requests: {
+          description: "List open pull requests of a repository",
+          inputSchema: { type: "object", properties: { repo: { type: "string" } } },
+        },
+      },
     });
     const runtime = testRuntime({ connectors: { github } });
-    const out = await runtime.execute({ code: `async () => { const found = await codemode.search("pull requests"); const doc = await codemode.describe(found.results[0].path); return { path: found.results[0].path, kind: doc.kind, hasRepo: doc.types.includes("repo") }; }` });
-    expect(out).toMatchObject({ status: "completed", result: { path: "github.list_pull_requests", kind: "method", hasRepo: true } });
+    const out = await runtime.execute({
+      code: `async () => { const found = await codemode.search("pull requests"); const doc = await codemode.describe(found.results[0].path); return { path: found.results[0].path, kind: doc.kind, hasRepo: doc.types.includes("repo") }; }`,
+    });
+    expect(out).toMatchObject({
+      status: "completed",
+      result: { path: "github.list_pull_requests", kind: "method", hasRepo: true },
+    });
     expect((await runtime.search("pull")).results[0]?.path).toBe("github.list_pull_requests");
     expect(await runtime.describe("github")).toMatchObject({ kind: "connector" });
   });

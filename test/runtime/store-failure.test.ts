@@ -8,16 +8,22 @@ import { memoryClient, testRuntime } from "./runtime-fixture.js";
 function flakyClient(inner: Client) {
   const state = { armed: false, failOn: /./ };
   const matches = (statements: unknown[]): boolean =>
-    statements.some((statement) => state.failOn.test(typeof statement === "string" ? statement : (statement as { sql: string }).sql));
+    statements.some((statement) =>
+      state.failOn.test(typeof statement === "string" ? statement : (statement as { sql: string }).sql),
+    );
   const client = new Proxy(inner, {
     get(target, property, receiver) {
       if (property === "batch") {
         return (statements: unknown[], mode?: string) =>
-          state.armed && matches(statements) ? Promise.reject(new Error("disk I/O error (injected)")) : target.batch(statements as never, mode as never);
+          state.armed && matches(statements)
+            ? Promise.reject(new Error("disk I/O error (injected)"))
+            : target.batch(statements as never, mode as never);
       }
       if (property === "execute") {
         return (statement: unknown) =>
-          state.armed && matches([statement]) ? Promise.reject(new Error("disk I/O error (injected)")) : target.execute(statement as never);
+          state.armed && matches([statement])
+            ? Promise.reject(new Error("disk I/O error (injected)"))
+            : target.execute(statement as never);
       }
       return Reflect.get(target, property, receiver) as unknown;
     },
@@ -78,9 +84,17 @@ describe("corrupt records", () => {
     const gate = createMockConnector("gate", { methods: { open: { requiresApproval: true } } });
     const runtime = testRuntime({ connectors: { gate }, store: client });
     const paused = await runtime.execute({ code: "async () => gate.open({})" });
-    await client.execute({ sql: "UPDATE codemode_calls SET record_version = 99 WHERE execution_id = ?", args: [paused.executionId] });
-    expect(await runtime.approve({ executionId: paused.executionId })).toMatchObject({ status: "error", kind: "store" });
-    await expect(runtime.execution(paused.executionId)).rejects.toSatisfy((error: unknown) => StoreError.isInstance(error) && /record version 99/.test((error as Error).message));
+    await client.execute({
+      sql: "UPDATE codemode_calls SET record_version = 99 WHERE execution_id = ?",
+      args: [paused.executionId],
+    });
+    expect(await runtime.approve({ executionId: paused.executionId })).toMatchObject({
+      status: "error",
+      kind: "store",
+    });
+    await expect(runtime.execution(paused.executionId)).rejects.toSatisfy(
+      (error: unknown) => StoreError.isInstance(error) && /record version 99/.test((error as Error).message),
+    );
     expect(gate.ledger.count("gate.open")).toBe(0);
   });
 
@@ -89,8 +103,13 @@ describe("corrupt records", () => {
     const svc = createMockConnector("svc", { methods: { go: {} } });
     const runtime = testRuntime({ connectors: { svc }, store: client });
     const done = await runtime.execute({ code: "async () => svc.go({ a: 1 })" });
-    await client.execute({ sql: "UPDATE codemode_calls SET result = ? WHERE execution_id = ?", args: ['{"$":"nonsense"}', done.executionId] });
-    await expect(runtime.execution(done.executionId)).rejects.toSatisfy((error: unknown) => StoreError.isInstance(error));
+    await client.execute({
+      sql: "UPDATE codemode_calls SET result = ? WHERE execution_id = ?",
+      args: ['{"$":"nonsense"}', done.executionId],
+    });
+    await expect(runtime.execution(done.executionId)).rejects.toSatisfy((error: unknown) =>
+      StoreError.isInstance(error),
+    );
   });
 });
 
@@ -100,7 +119,10 @@ describe("corrupt journal values during replay", () => {
     const svc = createMockConnector("svc", { methods: { read: {}, gate: { requiresApproval: true } } });
     const runtime = testRuntime({ connectors: { svc }, store: client });
     const paused = await runtime.execute({ code: "async () => { await svc.read({}); return svc.gate({}); }" });
-    await client.execute({ sql: "UPDATE codemode_calls SET result = 'not json' WHERE execution_id = ? AND seq = 1", args: [paused.executionId] });
+    await client.execute({
+      sql: "UPDATE codemode_calls SET result = 'not json' WHERE execution_id = ? AND seq = 1",
+      args: [paused.executionId],
+    });
     const out = await runtime.approve({ executionId: paused.executionId });
     expect(out).toMatchObject({ status: "error", kind: "store" });
     expect((out as { error: string }).error).toContain("call #1 is corrupt");

@@ -20,9 +20,17 @@ describe("codec across the sandbox boundary", () => {
         let received: unknown = "not called";
         const result = await executor.run({
           program: "const v = await host.get(); await host.put(v); return v",
-          bindings: [{ global: "host", functions: { get: async () => sent, put: async (args) => {
-              received = args;
-            } } }],
+          bindings: [
+            {
+              global: "host",
+              functions: {
+                get: async () => sent,
+                put: async (args) => {
+                  received = args;
+                },
+              },
+            },
+          ],
         });
         expect(result.error).toBeUndefined();
         // The canonical form tells -0 from 0 and compares bytes, which toEqual does not.

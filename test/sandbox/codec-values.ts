@@ -23,7 +23,9 @@ export const codecValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
     { depthSize: "small" },
     tie("leaf"),
     fc.array(tie("node"), { maxLength: 4 }),
-    fc.dictionary(fc.oneof(fc.string(), fc.constantFrom("$", "__proto__", "constructor", "v")), tie("node"), { maxKeys: 4 }),
+    fc.dictionary(fc.oneof(fc.string(), fc.constantFrom("$", "__proto__", "constructor", "v")), tie("node"), {
+      maxKeys: 4,
+    }),
     fc.array(fc.tuple(tie("leaf"), tie("node")), { maxLength: 3 }).map((entries) => new Map(entries)),
     fc.array(tie("leaf"), { maxLength: 3 }).map((items) => new Set(items)),
   ),

@@ -28,7 +28,10 @@ describe("codec", () => {
       invalid: new Date(Number.NaN),
       bytes,
       buffer,
-      map: new Map<unknown, unknown>([["a", 1], [2, new Set([3n])]]),
+      map: new Map<unknown, unknown>([
+        ["a", 1],
+        [2, new Set([3n])],
+      ]),
       set: new Set(["x", 1]),
       big: 12345678901234567890n,
       nan: Number.NaN,
@@ -68,7 +71,9 @@ describe("codec", () => {
       }
       throw new Error("expected a CodecError");
     };
-    expect(attempt({ user: { callback: () => 1 } }, "args")).toBe("args.user.callback: functions cannot cross the sandbox boundary");
+    expect(attempt({ user: { callback: () => 1 } }, "args")).toBe(
+      "args.user.callback: functions cannot cross the sandbox boundary",
+    );
     expect(attempt([Symbol("s")], "args")).toBe("args[0]: symbols cannot cross the sandbox boundary");
     expect(attempt({ when: new (class Point {})() }, "result")).toMatch(/^result\.when: Point instances cannot cross/);
     expect(attempt({ "a-b": new Int16Array(2) }, "x")).toMatch(/^x\["a-b"\]: Int16Array instances/);
@@ -108,12 +113,16 @@ describe("codec", () => {
       error = caught;
     }
     expect(CodecError.isInstance(error)).toBe(true);
-    expect((error as Error).message).toMatch(/^args\[0\]\[0\].*….*: values nested deeper than 500 levels cannot cross the sandbox boundary$/);
+    expect((error as Error).message).toMatch(
+      /^args\[0\]\[0\].*….*: values nested deeper than 500 levels cannot cross the sandbox boundary$/,
+    );
     expect((error as Error).message.length).toBeLessThan(250);
   });
 
   it("canonicalizes with sorted keys so equal arguments compare equal", () => {
-    expect(canonicalizeValue({ b: 1, a: { d: 2, c: [3, { f: 1, e: 2 }] } })).toBe(canonicalizeValue({ a: { c: [3, { e: 2, f: 1 }], d: 2 }, b: 1 }));
+    expect(canonicalizeValue({ b: 1, a: { d: 2, c: [3, { f: 1, e: 2 }] } })).toBe(
+      canonicalizeValue({ a: { c: [3, { e: 2, f: 1 }], d: 2 }, b: 1 }),
+    );
     expect(canonicalizeValue({ a: 1 })).not.toBe(canonicalizeValue({ a: "1" }));
     expect(canonicalizeValue({ a: undefined })).not.toBe(canonicalizeValue({}));
     expect(canonicalizeValue(new Date(5))).toBe('{"$":"date","v":5}');

@@ -8,7 +8,8 @@ describe.each(["in-process", "worker-thread"] as const)("memory growth during a 
     const executor = new QuickJSExecutor({ isolation, timeoutMs: 100_000 });
     try {
       const result = await executor.run({
-        program: "const r = await Promise.all(Array.from({ length: 40000 }, (_, i) => host.ok(i))); return r.length + r[39999]",
+        program:
+          "const r = await Promise.all(Array.from({ length: 40000 }, (_, i) => host.ok(i))); return r.length + r[39999]",
         bindings: [{ global: "host", functions: { ok: async (i) => i } }],
       });
       expect(result.error).toBeUndefined();

@@ -49,7 +49,9 @@ describe("resolveExecutorOptions", () => {
   });
 
   it("prefixes paths for the runtime's limits option", () => {
-    expect(() => resolveExecutorOptions({ timeoutMs: -5 }, "limits")).toThrow("limits.timeoutMs must be a positive integer");
+    expect(() => resolveExecutorOptions({ timeoutMs: -5 }, "limits")).toThrow(
+      "limits.timeoutMs must be a positive integer",
+    );
     expect(() => resolveExecutorOptions({ maxLogChar: 5 } as QuickJSExecutorOptions, "limits")).toThrow(
       'limits.maxLogChar is not a known option (did you mean "maxLogChars"?)',
     );

@@ -27,7 +27,9 @@ async function settle(): Promise<void> {
   }
 }
 
-const bindings: CodeBindingNamespace[] = [{ global: "host", functions: { add: async (args) => (args as { n: number }).n + 1 } }];
+const bindings: CodeBindingNamespace[] = [
+  { global: "host", functions: { add: async (args) => (args as { n: number }).n + 1 } },
+];
 
 // Issue 12, item 1: `codemodeTool({ tools })` made per request builds an executor per request and
 // never closes it. Before: ~2 threads, ~10 fds and 25–30 MB per executor.
@@ -61,7 +63,10 @@ describe("the shared worker pool", () => {
   it("terminates its idle workers once no executor is left", async () => {
     const first = new QuickJSExecutor();
     const second = new QuickJSExecutor({ memoryLimitBytes: 32 * MIB });
-    const [a, b] = await Promise.all([first.run({ program: "1", bindings: [] }), second.run({ program: "2", bindings: [] })]);
+    const [a, b] = await Promise.all([
+      first.run({ program: "1", bindings: [] }),
+      second.run({ program: "2", bindings: [] }),
+    ]);
     expect([a.value, b.value]).toEqual([1, 2]);
     expect(sharedWorkerThreads()).toBeGreaterThan(0);
     await first.dispose();

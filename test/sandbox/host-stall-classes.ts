@@ -14,7 +14,8 @@ export interface StallClass {
 export const STALL_CLASSES: StallClass[] = [
   {
     name: "20 BigInt arguments of 3 million digits (String replaced first)",
-    program: "String = () => '9'.repeat(3e6); const big = 10n ** 5000n; await Promise.all(Array.from({ length: 20 }, () => host.echo(big)))",
+    program:
+      "String = () => '9'.repeat(3e6); const big = 10n ** 5000n; await Promise.all(Array.from({ length: 20 }, () => host.echo(big)))",
     expect: /BigInt values over about 4,000 digits/,
   },
   {

@@ -4,7 +4,9 @@ import type { CodeBindingNamespace } from "../../src/sandbox/types.js";
 import { watchEventLoop } from "../support/event-loop-watch.js";
 import { STALL_CLASSES } from "./host-stall-classes.js";
 
-const bindings: CodeBindingNamespace[] = [{ global: "host", functions: { echo: async (value) => value, ok: async () => "ok" } }];
+const bindings: CodeBindingNamespace[] = [
+  { global: "host", functions: { echo: async (value) => value, ok: async () => "ok" } },
+];
 /**
  * Largest event-loop gap allowed while a hostile program runs with the default isolation, counted as
  * the time the main thread was running within a gap: on an oversubscribed machine the OS alone

@@ -17,7 +17,11 @@ describe("an idle process with executors it never disposed", () => {
       // An unref'd timer fires only if something else keeps the process alive for that long: a worker
       // kept referenced until it is reaped as idle (WORKER_IDLE_MS, longer than this) would let it print.
       setTimeout(() => console.log("still alive"), WORKER_IDLE_MS - 1_000).unref();`;
-    const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
+    const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      cwd: ROOT,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
     expect(child.stderr).toBe("");
     // Nothing keeps the event loop alive once the runs are over: the idle worker is unref'd (it is
     // terminated only later, after WORKER_IDLE_MS), so the process ends before the unref'd timer fires.

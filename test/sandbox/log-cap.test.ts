@@ -27,7 +27,10 @@ describe("console after the log cap", () => {
 
   it("also when the program kept a reference to console.log from before the cap (worker)", async () => {
     const executor = new QuickJSExecutor({ maxLogChars: 2_000, timeoutMs: 60_000 });
-    const result = await executor.run({ program: `const log = console.log; for (let i = 0; i < ${LINES}; i++) log('line', i); 'done'`, bindings: [] });
+    const result = await executor.run({
+      program: `const log = console.log; for (let i = 0; i < ${LINES}; i++) log('line', i); 'done'`,
+      bindings: [],
+    });
     expect(result.value).toBe("done");
     expect(result.logs.join("\n").length).toBeLessThan(2_500);
     await executor.dispose();

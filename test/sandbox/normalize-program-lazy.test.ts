@@ -29,7 +29,9 @@ console.log(JSON.stringify(seen));
 
 describe("normalizeProgram loads the TypeScript stripper lazily", () => {
   it("plain JavaScript programs never load sucrase; the first TypeScript program does", () => {
-    const out = execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", CHILD], { encoding: "utf8" });
+    const out = execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", CHILD], {
+      encoding: "utf8",
+    });
     expect(JSON.parse(out.trim())).toEqual([false, false, true]);
   });
 

@@ -7,7 +7,12 @@ describe("CodeRunRequest.prelude", () => {
   const prelude = "globalThis.greeting = 'hi'; var input = undefined;";
 
   it("runs before the program in the same context, whatever the program's form", async () => {
-    for (const program of ["async () => greeting + (input === undefined)", "return greeting;", "greeting.length", "```ts\nconst n: number = greeting.length;\nreturn n;\n```"]) {
+    for (const program of [
+      "async () => greeting + (input === undefined)",
+      "return greeting;",
+      "greeting.length",
+      "```ts\nconst n: number = greeting.length;\nreturn n;\n```",
+    ]) {
       const result = await executor.run({ program, bindings: [], prelude });
       expect(result.error).toBeUndefined();
     }
@@ -17,7 +22,11 @@ describe("CodeRunRequest.prelude", () => {
   it("leaves the program's own line numbers unchanged", async () => {
     const syntax = await executor.run({ program: "const a = 1;\nconst b = ;\nreturn a;", bindings: [], prelude });
     expect(syntax.error?.message).toMatch(/line 2/);
-    const thrown = await executor.run({ program: "async () => {\n  const a = 1;\n  return missing.x;\n}", bindings: [], prelude });
+    const thrown = await executor.run({
+      program: "async () => {\n  const a = 1;\n  return missing.x;\n}",
+      bindings: [],
+      prelude,
+    });
     expect(thrown.error?.message).toMatch(/line 3/);
   });
 

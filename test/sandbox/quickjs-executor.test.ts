@@ -30,7 +30,8 @@ describe.each(ISOLATIONS)("QuickJSExecutor (%s)", (isolation) => {
       },
     },
   ];
-  const run = (program: string, extra: Partial<CodeRunRequest> = {}): Promise<CodeRunResult> => executor.run({ program, bindings, ...extra });
+  const run = (program: string, extra: Partial<CodeRunRequest> = {}): Promise<CodeRunResult> =>
+    executor.run({ program, bindings, ...extra });
 
   beforeAll(() => {
     executor = new QuickJSExecutor({ isolation, timeoutMs: 2_000, maxLogChars: 500 });
@@ -52,7 +53,11 @@ describe.each(ISOLATIONS)("QuickJSExecutor (%s)", (isolation) => {
     ["a bare expression", "await math.add({ a: 10, b: 5 })", 15],
     ["an object literal expression", "{ ok: true }", { ok: true }],
     ["a fenced program", "```js\nasync () => 'fenced'\n```", "fenced"],
-    ["a fenced TypeScript program", "```ts\ninterface P { n: number }\nconst p: P = { n: 7 };\nreturn p.n as number;\n```", 7],
+    [
+      "a fenced TypeScript program",
+      "```ts\ninterface P { n: number }\nconst p: P = { n: 7 };\nreturn p.n as number;\n```",
+      7,
+    ],
     ["TypeScript generics", "async (): Promise<number> => { const xs: Array<number> = [1, 2]; return xs.length }", 2],
   ])("runs %s", async (_label, program, expected) => {
     const result = await run(program);
@@ -83,7 +88,9 @@ describe.each(ISOLATIONS)("QuickJSExecutor (%s)", (isolation) => {
       "try { await math.fail() } catch (e) { return [e instanceof Error, e.message, String(e.stack).includes('node:'), String(e.stack).includes('.ts')] }",
     );
     expect(result.value).toEqual([true, "no such repository", false, false]);
-    expect((await run("try { await math.failWithString() } catch (e) { return e.message }")).value).toBe("plain string failure");
+    expect((await run("try { await math.failWithString() } catch (e) { return e.message }")).value).toBe(
+      "plain string failure",
+    );
     const uncaught = await run("await math.fail()");
     expect(uncaught.error).toEqual({ kind: "exception", message: "Error: no such repository (line 1)" });
   });
@@ -118,19 +125,27 @@ describe.each(ISOLATIONS)("QuickJSExecutor (%s)", (isolation) => {
     const args = await run("try { await math.echo({ user: { callback: () => 1 } }) } catch (e) { return e.message }");
     expect(args.value).toBe("math.echo arguments.user.callback: functions cannot cross the sandbox boundary");
     const back = await run("try { await math.callback() } catch (e) { return e.message + ' / still running' }");
-    expect(back.value).toBe("math.callback result.nested.fn: functions cannot cross the sandbox boundary / still running");
+    expect(back.value).toBe(
+      "math.callback result.nested.fn: functions cannot cross the sandbox boundary / still running",
+    );
   });
 
   it("rejects values nested too deeply with a short path, in either direction", async () => {
-    const result = await run("let o = [1]; for (let i = 0; i < 3000; i++) o = [o]; try { await math.echo(o) } catch (e) { return e.message }");
+    const result = await run(
+      "let o = [1]; for (let i = 0; i < 3000; i++) o = [o]; try { await math.echo(o) } catch (e) { return e.message }",
+    );
     // Within 500 levels the codec's own bound applies; a small sandbox stack (in-process) may run out first.
-    expect(result.value).toMatch(/^math\.echo arguments(\[0\]\[0\].*….*: values nested deeper than 500 levels|: values nested too deeply) cannot cross the sandbox boundary/);
+    expect(result.value).toMatch(
+      /^math\.echo arguments(\[0\]\[0\].*….*: values nested deeper than 500 levels|: values nested too deeply) cannot cross the sandbox boundary/,
+    );
   });
 
   it("renders a completion value that cannot cross as a string", async () => {
     const result = await run("({ f() {}, n: 1 })");
     expect(result.error).toBeUndefined();
-    expect(result.value).toMatch(/^\{ f: \[Function: f\], n: 1 \} \(the result was rendered as a string: result\.f: functions cannot cross/);
+    expect(result.value).toMatch(
+      /^\{ f: \[Function: f\], n: 1 \} \(the result was rendered as a string: result\.f: functions cannot cross/,
+    );
   });
 
   it("captures console output in order, rendered readably, and caps it", async () => {
@@ -138,7 +153,13 @@ describe.each(ISOLATIONS)("QuickJSExecutor (%s)", (isolation) => {
       console.log("a", { x: [1, { y: 2 }] }, new Map([[1, "one"]]));
       console.info(1n, undefined, null); console.warn("careful"); console.error(new TypeError("bad")); console.debug([1, 2]);
       return 1`);
-    expect(result.logs).toEqual(['a { x: [ 1, { y: 2 } ] } Map(1) { 1 => "one" }', "1n undefined null", "[warn] careful", "[error] TypeError: bad", "[ 1, 2 ]"]);
+    expect(result.logs).toEqual([
+      'a { x: [ 1, { y: 2 } ] } Map(1) { 1 => "one" }',
+      "1n undefined null",
+      "[warn] careful",
+      "[error] TypeError: bad",
+      "[ 1, 2 ]",
+    ]);
     const flood = await run("for (let i = 0; i < 10000; i++) console.log('line ' + i); 'done'");
     expect(flood.value).toBe("done");
     expect(flood.logs.join("\n").length).toBeLessThan(800);
@@ -150,7 +171,9 @@ describe.each(ISOLATIONS)("QuickJSExecutor (%s)", (isolation) => {
       "[typeof process, typeof require, typeof fetch, typeof setTimeout, typeof setInterval, typeof WebAssembly, typeof XMLHttpRequest, typeof globalThis.std, typeof globalThis.os, typeof Atomics, typeof FinalizationRegistry]",
     );
     expect(result.value).toEqual(Array(11).fill("undefined"));
-    const dynamicImport = await run("try { await import('node:fs'); return 'imported' } catch (e) { return 'blocked' }");
+    const dynamicImport = await run(
+      "try { await import('node:fs'); return 'imported' } catch (e) { return 'blocked' }",
+    );
     expect(dynamicImport.value).toBe("blocked");
   });
 
@@ -161,7 +184,9 @@ describe.each(ISOLATIONS)("QuickJSExecutor (%s)", (isolation) => {
   });
 
   it("never lets jobs left by one run execute in the next", async () => {
-    const first = await run("(async () => { for (let i = 0; i < 50; i++) await null; console.log('late'); await math.fail() })(); return 1");
+    const first = await run(
+      "(async () => { for (let i = 0; i < 50; i++) await null; console.log('late'); await math.fail() })(); return 1",
+    );
     expect(first.value).toBe(1);
     const second = await run("await null; await null; 2");
     expect(second).toEqual({ value: 2, logs: [] });
@@ -169,7 +194,8 @@ describe.each(ISOLATIONS)("QuickJSExecutor (%s)", (isolation) => {
 
   it("freezes Date and seeds Math.random from the environment", async () => {
     const environment = { epochMs: Date.UTC(2024, 0, 2), randomSeed: "execution-1" };
-    const program = "[Date.now(), new Date().getTime(), typeof Date(), new Date(5).getTime(), new Date() instanceof Date, Math.random(), Math.random()]";
+    const program =
+      "[Date.now(), new Date().getTime(), typeof Date(), new Date(5).getTime(), new Date() instanceof Date, Math.random(), Math.random()]";
     const first = await run(program, { environment });
     const second = await run(program, { environment });
     const other = await run(program, { environment: { ...environment, randomSeed: "execution-2" } });
@@ -190,14 +216,20 @@ describe.each(ISOLATIONS)("QuickJSExecutor (%s)", (isolation) => {
   it("refuses programs over the source budget", async () => {
     const small = new QuickJSExecutor({ isolation, maxSourceChars: 20 });
     const result = await small.run({ program: "1 + 1 // a long comment that is too long", bindings: [] });
-    expect(result.error).toEqual({ kind: "exception", message: expect.stringMatching(/limit is 20 \(maxSourceChars\)/) as unknown as string });
+    expect(result.error).toEqual({
+      kind: "exception",
+      message: expect.stringMatching(/limit is 20 \(maxSourceChars\)/) as unknown as string,
+    });
     await small.dispose();
   });
 
   it("stops a program at its time budget, naming the budget", async () => {
     const quick = new QuickJSExecutor({ isolation, timeoutMs: 300 });
     const spin = await quick.run({ program: "while (true) {}", bindings: [] });
-    expect(spin.error).toEqual({ kind: "timeout", message: expect.stringContaining("300 ms (timeoutMs)") as unknown as string });
+    expect(spin.error).toEqual({
+      kind: "timeout",
+      message: expect.stringContaining("300 ms (timeoutMs)") as unknown as string,
+    });
     const slowHost = await quick.run({
       program: "await slow.wait(); return 'late'",
       bindings: [{ global: "slow", functions: { wait: () => new Promise((resolve) => setTimeout(resolve, 2_000)) } }],
@@ -224,15 +256,23 @@ describe.each(ISOLATIONS)("QuickJSExecutor (%s)", (isolation) => {
     const other = new QuickJSExecutor({ isolation, timeoutMs: 60_000 });
     let finished = false;
     const wait = () => new Promise((resolve) => setTimeout(() => resolve("late"), 30_000).unref());
-    const pending = local.run({ program: "await host.wait(); 'done'", bindings: [{ global: "host", functions: { wait } }] }).then((result) => {
-      finished = true;
-      return result;
+    const pending = local
+      .run({ program: "await host.wait(); 'done'", bindings: [{ global: "host", functions: { wait } }] })
+      .then((result) => {
+        finished = true;
+        return result;
+      });
+    const bystander = other.run({
+      program: "await host.tick(); 'other'",
+      bindings: [{ global: "host", functions: { tick: () => new Promise((r) => setTimeout(r, 300)) } }],
     });
-    const bystander = other.run({ program: "await host.tick(); 'other'", bindings: [{ global: "host", functions: { tick: () => new Promise((r) => setTimeout(r, 300)) } }] });
     await new Promise((resolve) => setTimeout(resolve, 50));
     await local.dispose();
     expect(finished).toBe(true);
-    expect((await pending).error).toEqual({ kind: "abort", message: "The run was stopped because its executor was disposed." });
+    expect((await pending).error).toEqual({
+      kind: "abort",
+      message: "The run was stopped because its executor was disposed.",
+    });
     expect((await local.run({ program: "1", bindings: [] })).error?.kind).toBe("worker-exit");
     // Disposing one executor never stops the runs of another (they share the substrate).
     expect((await bystander).value).toBe("other");
@@ -240,7 +280,9 @@ describe.each(ISOLATIONS)("QuickJSExecutor (%s)", (isolation) => {
   });
 
   it("runs concurrent programs independently", async () => {
-    const results = await Promise.all(Array.from({ length: 6 }, (_, index) => run(`const v = await math.add({ a: ${index}, b: 1 }); v`)));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, index) => run(`const v = await math.add({ a: ${index}, b: 1 }); v`)),
+    );
     expect(results.map((result) => result.value)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 });
@@ -264,7 +306,10 @@ describe("QuickJSExecutor (worker-thread) hard limits", () => {
 
   it("stops a long C builtin by terminating the worker, keeping the logs written before, then replaces it", async () => {
     const executor = new QuickJSExecutor({ timeoutMs: 300, poolSize: 1 });
-    const result = await executor.run({ program: "console.log('before'); let o = {}; for (let i = 0; i < 1e5; i++) o = { o }; JSON.stringify(o)", bindings: [] });
+    const result = await executor.run({
+      program: "console.log('before'); let o = {}; for (let i = 0; i < 1e5; i++) o = { o }; JSON.stringify(o)",
+      bindings: [],
+    });
     expect(result.error?.kind).toBe("timeout");
     expect(result.logs).toEqual(["before"]);
     expect((await executor.run({ program: "'fresh'", bindings: [] })).value).toBe("fresh");
@@ -282,7 +327,10 @@ describe("QuickJSExecutor (in-process) dead substrate", () => {
     // The same overflow inside a host callback (encoding an argument, rendering a log) cannot be caught by the program.
     const bindings = [{ global: "host", functions: { echo: async (value: unknown) => value } }];
     const getter = "{ get x() { function f(n) { return f(n + 1) + 1 } return f(0) } }";
-    for (const program of [`try { await host.echo(${getter}) } catch (e) { return 'caught' }`, `try { console.log(${getter}) } catch (e) { return 'caught' }`]) {
+    for (const program of [
+      `try { await host.echo(${getter}) } catch (e) { return 'caught' }`,
+      `try { console.log(${getter}) } catch (e) { return 'caught' }`,
+    ]) {
       const inCallback = await executor.run({ program, bindings });
       expect(inCallback.error?.kind).toBe("worker-exit");
       expect((await executor.run({ program: "'fresh'", bindings })).value).toBe("fresh");
@@ -295,7 +343,9 @@ describe("QuickJSExecutor (in-process) dead substrate", () => {
     const result = await executor.run({ program: "1", bindings: [{ global: "", functions: {} }] });
     expect(result.error).toEqual({ kind: "exception", message: "bindings[0].global must be a non-empty string." });
     const environment = { epochMs: Number.NaN, randomSeed: "s" };
-    expect((await executor.run({ program: "1", bindings: [], environment })).error?.message).toMatch(/^environment must be/);
+    expect((await executor.run({ program: "1", bindings: [], environment })).error?.message).toMatch(
+      /^environment must be/,
+    );
     expect((await executor.run(null as unknown as CodeRunRequest)).error?.kind).toBe("exception");
     await executor.dispose();
   });
@@ -304,11 +354,18 @@ describe("QuickJSExecutor (in-process) dead substrate", () => {
 describe("QuickJSExecutor unknown methods", () => {
   it("names the method, the closest one and the methods that exist; the namespace stays null-prototype and frozen", async () => {
     const executor = new QuickJSExecutor({ isolation: "in-process" });
-    const functions = { list_issues: async () => [], get_issue: async () => ({}), ["__proto__"]: async () => "proto", constructor: async () => "ctor" };
+    const functions = {
+      list_issues: async () => [],
+      get_issue: async () => ({}),
+      ["__proto__"]: async () => "proto",
+      constructor: async () => "ctor",
+    };
     const bindings = [{ global: "github", functions }];
     const result = await executor.run({ program: "await github.lst_issues()", bindings });
     expect(result.error?.kind).toBe("exception");
-    expect(result.error?.message).toContain("TypeError: github.lst_issues is not a function: github has no method \"lst_issues\". Did you mean github.list_issues?");
+    expect(result.error?.message).toContain(
+      'TypeError: github.lst_issues is not a function: github has no method "lst_issues". Did you mean github.list_issues?',
+    );
     expect(result.error?.message).toContain("its methods: list_issues, get_issue, __proto__, constructor");
     const shape = await executor.run({
       program:

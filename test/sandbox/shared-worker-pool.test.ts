@@ -31,7 +31,9 @@ describe("the shared worker pool on a cold start", () => {
 
   it("runs started together: the first takes the warm worker, the others start their own (up to poolSize)", async () => {
     const executor = executorOnFreshPool(6);
-    const results = await Promise.all([1, 2, 3].map((n) => executor.run({ program: `(await host.one()) + ${n}`, bindings })));
+    const results = await Promise.all(
+      [1, 2, 3].map((n) => executor.run({ program: `(await host.one()) + ${n}`, bindings })),
+    );
     expect(results.map((result) => result.value)).toEqual([2, 3, 4]);
     expect(sharedWorkerPool(6).threadCount).toBe(3);
   });

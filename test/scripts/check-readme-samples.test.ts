@@ -39,15 +39,26 @@ describe("README samples", () => {
     expect(samples[1]!.code).toMatch(/^import \{ QuickJSExecutor \}/);
   });
 
-  it("every TypeScript sample of README.md compiles with --strict against dist/", () => {
-    const samples = extractTypeScriptSamples(readFileSync(resolve(root, "README.md"), "utf8"));
-    expect(samples.length).toBeGreaterThanOrEqual(8);
-    expect(checkSamples({ samples })).toEqual([]);
-  }, COMPILE_TIMEOUT_MS);
+  it(
+    "every TypeScript sample of README.md compiles with --strict against dist/",
+    () => {
+      const samples = extractTypeScriptSamples(readFileSync(resolve(root, "README.md"), "utf8"));
+      expect(samples.length).toBeGreaterThanOrEqual(8);
+      expect(checkSamples({ samples })).toEqual([]);
+    },
+    COMPILE_TIMEOUT_MS,
+  );
 
-  it("reports a sample that does not compile at its Markdown line", () => {
-    const diagnostics = checkSamples({ samples: extractTypeScriptSamples(BROKEN) });
-    expect(diagnostics).toHaveLength(1);
-    expect(diagnostics[0]).toMatchObject({ line: 17, message: expect.stringContaining("not assignable to type 'CodeBindingFunction'") });
-  }, COMPILE_TIMEOUT_MS);
+  it(
+    "reports a sample that does not compile at its Markdown line",
+    () => {
+      const diagnostics = checkSamples({ samples: extractTypeScriptSamples(BROKEN) });
+      expect(diagnostics).toHaveLength(1);
+      expect(diagnostics[0]).toMatchObject({
+        line: 17,
+        message: expect.stringContaining("not assignable to type 'CodeBindingFunction'"),
+      });
+    },
+    COMPILE_TIMEOUT_MS,
+  );
 });

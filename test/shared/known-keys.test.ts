@@ -23,13 +23,18 @@ describe("closestName", () => {
 
 describe("assertKnownKeys", () => {
   it("names the path and the closest known key", () => {
-    const attempt = () => assertKnownKeys({ requireApproval: true }, ["replay", "revert", "requiresApproval"], "connector().methods.pay");
+    const attempt = () =>
+      assertKnownKeys({ requireApproval: true }, ["replay", "revert", "requiresApproval"], "connector().methods.pay");
     expect(attempt).toThrow(InvalidOptionError);
-    expect(attempt).toThrow('connector().methods.pay.requireApproval is not a known option (did you mean "requiresApproval"?)');
+    expect(attempt).toThrow(
+      'connector().methods.pay.requireApproval is not a known option (did you mean "requiresApproval"?)',
+    );
   });
 
   it("lists the known keys when none is close, and accepts known keys", () => {
-    expect(() => assertKnownKeys({ zzz: 1 }, ["a", "b"], "options")).toThrow("options.zzz is not a known option (known keys: a, b)");
+    expect(() => assertKnownKeys({ zzz: 1 }, ["a", "b"], "options")).toThrow(
+      "options.zzz is not a known option (known keys: a, b)",
+    );
     expect(() => assertKnownKeys({ a: 1 }, ["a", "b"], "options")).not.toThrow();
   });
 });

@@ -6,5 +6,8 @@ import { execFileSync } from "node:child_process";
 import { resolve } from "node:path";
 
 export default function setup(): void {
-  execFileSync("npm", ["run", "build", "--silent"], { cwd: resolve(import.meta.dirname, "../.."), stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync("npm", ["run", "build", "--silent"], {
+    cwd: resolve(import.meta.dirname, "../.."),
+    stdio: ["ignore", "ignore", "inherit"],
+  });
 }

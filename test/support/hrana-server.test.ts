@@ -19,7 +19,10 @@ async function serve(options: Omit<HranaServerOptions, "path"> = {}): Promise<{ 
   cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
   const server = await startHranaServer({ path: join(folder, "db.sqlite"), ...options });
   cleanups.push(() => server.close());
-  const client = createClient({ url: server.url, ...(options.authToken === undefined ? {} : { authToken: options.authToken }) });
+  const client = createClient({
+    url: server.url,
+    ...(options.authToken === undefined ? {} : { authToken: options.authToken }),
+  });
   cleanups.push(() => client.close());
   await client.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, i INTEGER, f REAL, s TEXT, b BLOB, n)");
   return { server, client };
@@ -73,7 +76,10 @@ describe("Hrana test server", () => {
     const { client, server } = await serve();
     server.resetStats();
     const failed = await client
-      .batch(["INSERT INTO t (id) VALUES (1)", "INSERT INTO t (id) VALUES (2)", "INSERT INTO t (id) VALUES (1)"], "write")
+      .batch(
+        ["INSERT INTO t (id) VALUES (1)", "INSERT INTO t (id) VALUES (2)", "INSERT INTO t (id) VALUES (1)"],
+        "write",
+      )
       .catch((caught: unknown) => caught);
     expect(failed).toBeInstanceOf(LibsqlError);
     // One HTTP request carried store_sql, the batch (BEGIN, steps, COMMIT or ROLLBACK by condition) and close.
@@ -96,7 +102,10 @@ describe("Hrana test server", () => {
     await committed.execute("INSERT INTO t (id) VALUES (3)");
     await committed.commit();
     expect(await count(client)).toBe(1);
-    const response = await fetch(`${server.url}/v2/pipeline`, { method: "POST", body: JSON.stringify({ baton: "nope", requests: [] }) });
+    const response = await fetch(`${server.url}/v2/pipeline`, {
+      method: "POST",
+      body: JSON.stringify({ baton: "nope", requests: [] }),
+    });
     expect(response.status).toBe(400);
   });
 
@@ -133,7 +142,10 @@ describe("Hrana test server", () => {
 
   it("injects a response lost after commit: the client sees a failure, the batch is in the database", async () => {
     const { server, client } = await serve();
-    server.injectFault({ kind: "lose-response" }, { when: (requests) => requests.some((request) => request.type === "batch") });
+    server.injectFault(
+      { kind: "lose-response" },
+      { when: (requests) => requests.some((request) => request.type === "batch") },
+    );
     await client.execute("SELECT 1"); // not a batch: untouched
     await expect(client.batch(["INSERT INTO t (id) VALUES (1)"], "write")).rejects.toThrow();
     expect(await count(client)).toBe(1);

@@ -191,12 +191,16 @@ export async function startHranaServer(options: HranaServerOptions): Promise<Hra
     return baton;
   }
 
-  function runPipeline(database: string, body: PipelineBody): { baton: string | null; results: HranaStreamResult[] } | undefined {
+  function runPipeline(
+    database: string,
+    body: PipelineBody,
+  ): { baton: string | null; results: HranaStreamResult[] } | undefined {
     const stream = streamFor(database, body.baton);
     if (stream === undefined) return undefined;
     const results = body.requests.map((request) => {
       stats.requests[request.type] = (stats.requests[request.type] ?? 0) + 1;
-      if (stream.closed) return { type: "error" as const, error: { message: "The stream is closed", code: "STREAM_CLOSED" } };
+      if (stream.closed)
+        return { type: "error" as const, error: { message: "The stream is closed", code: "STREAM_CLOSED" } };
       return stream.handle(request);
     });
     return { baton: keepOpen(database, stream), results };
@@ -225,7 +229,10 @@ export async function startHranaServer(options: HranaServerOptions): Promise<Hra
     const matched = ROUTE.exec(url);
     const database = matched?.[1] === undefined ? path : `${path}.${matched[1]}`;
     const endpoint = matched?.[2];
-    if (request.method === "GET" && (endpoint === "v2" || endpoint === "v3" || endpoint === "health" || endpoint === "version")) {
+    if (
+      request.method === "GET" &&
+      (endpoint === "v2" || endpoint === "v3" || endpoint === "health" || endpoint === "version")
+    ) {
       return sendText(response, 200, endpoint === "version" ? "hrana-test-server" : "");
     }
     if (request.method === "POST" && (endpoint === "v2/pipeline" || endpoint === "v3/pipeline")) {
@@ -254,7 +261,8 @@ export async function startHranaServer(options: HranaServerOptions): Promise<Hra
       return streams.size;
     },
     databaseUrl(name) {
-      if (!NAMESPACE.test(name)) throw new Error(`Database names are letters, digits, "-" and "_"; got ${JSON.stringify(name)}`);
+      if (!NAMESPACE.test(name))
+        throw new Error(`Database names are letters, digits, "-" and "_"; got ${JSON.stringify(name)}`);
       return `http://127.0.0.1:${port}/db/${name}/`;
     },
     resetStats() {

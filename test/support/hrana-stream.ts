@@ -60,11 +60,16 @@ export interface HranaError {
 }
 
 /** The result of one stream request. */
-export type HranaStreamResult = { type: "ok"; response: Record<string, unknown> & { type: string } } | { type: "error"; error: HranaError };
+export type HranaStreamResult =
+  | { type: "ok"; response: Record<string, unknown> & { type: string } }
+  | { type: "error"; error: HranaError };
 
 /** A failure reported to the client as a Hrana error (not an HTTP failure). */
 export class HranaRequestError extends Error {
-  constructor(message: string, readonly code: string) {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
     super(message);
   }
 }
@@ -85,12 +90,21 @@ export function toHranaError(error: unknown): HranaError {
 
 function fromValue(value: HranaValue): unknown {
   switch (value.type) {
-    case "null": return null;
-    case "integer": return BigInt(value.value);
-    case "float": return value.value;
-    case "text": return value.value;
-    case "blob": return Buffer.from(value.base64, "base64");
-    default: throw new HranaRequestError(`Unknown value type ${JSON.stringify((value as { type: unknown }).type)}`, "ARGS_INVALID");
+    case "null":
+      return null;
+    case "integer":
+      return BigInt(value.value);
+    case "float":
+      return value.value;
+    case "text":
+      return value.value;
+    case "blob":
+      return Buffer.from(value.base64, "base64");
+    default:
+      throw new HranaRequestError(
+        `Unknown value type ${JSON.stringify((value as { type: unknown }).type)}`,
+        "ARGS_INVALID",
+      );
   }
 }
 
@@ -193,14 +207,21 @@ export class HranaStream {
       case "get_autocommit":
         return { type: "get_autocommit", is_autocommit: this.autocommit };
       default:
-        throw new HranaRequestError(`Unknown request type ${JSON.stringify((request as { type: unknown }).type)}`, "PROTO_ERROR");
+        throw new HranaRequestError(
+          `Unknown request type ${JSON.stringify((request as { type: unknown }).type)}`,
+          "PROTO_ERROR",
+        );
     }
   }
 
   #sqlOf(source: { sql?: string | undefined; sql_id?: number | undefined }): string {
     if (source.sql !== undefined && source.sql !== null) return source.sql;
     const stored = source.sql_id === undefined ? undefined : this.#sqls.get(source.sql_id);
-    if (stored === undefined) throw new HranaRequestError(`SQL text with id ${String(source.sql_id)} is not stored`, "SQL_STORE_DOES_NOT_EXIST");
+    if (stored === undefined)
+      throw new HranaRequestError(
+        `SQL text with id ${String(source.sql_id)} is not stored`,
+        "SQL_STORE_DOES_NOT_EXIST",
+      );
     return stored;
   }
 
@@ -228,14 +249,20 @@ export class HranaStream {
     const rows = (statement.all(args) as unknown[][]).map((row) => row.map(toValue));
     // A statement with RETURNING is a reader that also writes: report its changes as sqld does.
     const changed = this.#totalChanges() - before;
-    return { cols, rows: stmt.want_rows === false ? [] : rows, affected_row_count: Number(changed), last_insert_rowid: null };
+    return {
+      cols,
+      rows: stmt.want_rows === false ? [] : rows,
+      affected_row_count: Number(changed),
+      last_insert_rowid: null,
+    };
   }
 
   #batch(steps: Array<{ condition?: HranaCond | null; stmt: HranaStmt }>): Record<string, unknown> {
     const results: Array<HranaStmtResult | null> = [];
     const errors: Array<HranaError | null> = [];
     steps.forEach((step, index) => {
-      const run = step.condition === undefined || step.condition === null || this.#holds(step.condition, results, errors, index);
+      const run =
+        step.condition === undefined || step.condition === null || this.#holds(step.condition, results, errors, index);
       if (!run) {
         results.push(null);
         errors.push(null);
@@ -252,11 +279,20 @@ export class HranaStream {
     return { step_results: results, step_errors: errors };
   }
 
-  #holds(cond: HranaCond, results: Array<HranaStmtResult | null>, errors: Array<HranaError | null>, current: number): boolean {
+  #holds(
+    cond: HranaCond,
+    results: Array<HranaStmtResult | null>,
+    errors: Array<HranaError | null>,
+    current: number,
+  ): boolean {
     switch (cond.type) {
       case "ok":
       case "error":
-        if (cond.step >= current) throw new HranaRequestError(`Condition refers to step ${cond.step}, not before step ${current}`, "BATCH_COND_INVALID");
+        if (cond.step >= current)
+          throw new HranaRequestError(
+            `Condition refers to step ${cond.step}, not before step ${current}`,
+            "BATCH_COND_INVALID",
+          );
         return cond.type === "ok" ? results[cond.step] !== null : errors[cond.step] !== null;
       case "not":
         return !this.#holds(cond.cond, results, errors, current);
@@ -267,7 +303,10 @@ export class HranaStream {
       case "is_autocommit":
         return this.autocommit;
       default:
-        throw new HranaRequestError(`Unknown condition ${JSON.stringify((cond as { type: unknown }).type)}`, "BATCH_COND_INVALID");
+        throw new HranaRequestError(
+          `Unknown condition ${JSON.stringify((cond as { type: unknown }).type)}`,
+          "BATCH_COND_INVALID",
+        );
     }
   }
 }

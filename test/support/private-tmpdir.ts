@@ -16,7 +16,9 @@ const TOOL_CACHES = new Set([`tsx-${process.getuid?.() ?? 0}`, "node-compile-cac
 
 /** The entries of `folder` a test left behind (tool caches excluded). */
 function leftovers(folder: string): string[] {
-  return readdirSync(folder).filter((name) => !TOOL_CACHES.has(name)).sort();
+  return readdirSync(folder)
+    .filter((name) => !TOOL_CACHES.has(name))
+    .sort();
 }
 
 export default function setup(): () => void {

@@ -4,7 +4,15 @@ import assert from "node:assert/strict";
 import { copyFileSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { appDir, ask, launchBrowser, openChat as openPage, startServer, stopServer, STEP_TIMEOUT_MS } from "./support/app-server.mjs";
+import {
+  appDir,
+  ask,
+  launchBrowser,
+  openChat as openPage,
+  startServer,
+  stopServer,
+  STEP_TIMEOUT_MS,
+} from "./support/app-server.mjs";
 
 const tmpDir = path.join(import.meta.dirname, ".tmp");
 const port = Number(process.env.E2E_PORT ?? 3417);
@@ -54,7 +62,10 @@ after(async () => {
 test("prompt → approval with connector, method and arguments → Approve → final answer", async () => {
   const page = await openChat();
   await ask(page, "Merge pull request 42");
-  const approval = await expectApproval(page, { method: "github.merge_pull_request", args: { repo: "acme/web", number: 42 } });
+  const approval = await expectApproval(page, {
+    method: "github.merge_pull_request",
+    args: { repo: "acme/web", number: 42 },
+  });
   assert.match((await page.getByTestId("code").textContent()) ?? "", /github\.merge_pull_request/);
   const screenshot = path.join(tmpDir, "approval.png");
   await page.screenshot({ path: screenshot, fullPage: true });
@@ -74,7 +85,10 @@ test("prompt → approval with connector, method and arguments → Approve → f
 test("Reject: the execution stops and the model is told", async () => {
   const page = await openChat();
   await ask(page, "Merge pull request 43");
-  const approval = await expectApproval(page, { method: "github.merge_pull_request", args: { repo: "acme/web", number: 43 } });
+  const approval = await expectApproval(page, {
+    method: "github.merge_pull_request",
+    args: { repo: "acme/web", number: 43 },
+  });
   await approval.getByTestId("reject").click();
   await page.getByTestId("denied").waitFor();
   await page.getByText(/^Nothing more was merged: The user rejected github\.merge_pull_request/).waitFor();
@@ -91,7 +105,10 @@ test("the server restarts between the pause and the approval; two approvals in s
   server = await startServer({ port, databaseUrl });
 
   await page.getByTestId("approve").click();
-  const second = await expectApproval(page, { method: "github.merge_pull_request", args: { repo: "acme/web", number: 44 } });
+  const second = await expectApproval(page, {
+    method: "github.merge_pull_request",
+    args: { repo: "acme/web", number: 44 },
+  });
   await second.getByTestId("approve").click();
   await page.getByText("Done. Merged #43 (c0ffee43) and #44 (c0ffee44).").waitFor();
   assert.match((await page.getByTestId("logs").textContent()) ?? "", /merged #43 as c0ffee43\nmerged #44 as c0ffee44/);

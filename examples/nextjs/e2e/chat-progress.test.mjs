@@ -37,7 +37,8 @@ test("connector calls appear on the tool part while the program runs, then the r
   assert.equal(await page.getByTestId("output").count(), 0);
   const screenshot = path.join(tmpDir, "chat-progress.png");
   await page.screenshot({ path: screenshot, fullPage: true });
-  if (process.env.UPDATE_SCREENSHOT === "1") copyFileSync(screenshot, path.join(appDir, "..", "..", "docs", "chat-progress.png"));
+  if (process.env.UPDATE_SCREENSHOT === "1")
+    copyFileSync(screenshot, path.join(appDir, "..", "..", "docs", "chat-progress.png"));
 
   await page.getByText("Reviewed #42 (passing), #43 (failing), #44 (passing).").waitFor();
   const kept = page.locator('[data-testid="progress"][data-running="false"]');

@@ -111,7 +111,8 @@ function summarise(content: Array<{ type: string; output?: unknown }>): string {
   if (value.status === "completed") {
     const merged = value.result?.merged ?? [];
     const refused = value.result?.refused ?? [];
-    const refusedText = refused.length === 0 ? "" : ` Not merged (rejected): ${refused.map((number) => `#${number}`).join(", ")}.`;
+    const refusedText =
+      refused.length === 0 ? "" : ` Not merged (rejected): ${refused.map((number) => `#${number}`).join(", ")}.`;
     return `Done. Merged ${merged.map((pr) => `#${pr.number} (${pr.sha})`).join(" and ")}.${refusedText}`;
   }
   return `The program did not finish: ${value.error ?? JSON.stringify(value)}`;

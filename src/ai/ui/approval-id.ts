@@ -63,14 +63,18 @@ export async function hashPendingAction(action: PendingAction): Promise<string> 
 function canonicalJson(value: unknown): string {
   if (value === undefined) return '{"$u":1}';
   if (value === null || typeof value === "boolean" || typeof value === "string") return JSON.stringify(value);
-  if (typeof value === "number") return Number.isFinite(value) && !Object.is(value, -0) ? String(value) : `{"$n":"${String(Object.is(value, -0) ? "-0" : value)}"}`;
+  if (typeof value === "number")
+    return Number.isFinite(value) && !Object.is(value, -0)
+      ? String(value)
+      : `{"$n":"${String(Object.is(value, -0) ? "-0" : value)}"}`;
   if (typeof value === "bigint") return `{"$b":"${value.toString()}"}`;
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (value instanceof Date) return `{"$d":${canonicalJson(value.getTime())}}`;
   if (value instanceof Map) return `{"$m":${canonicalJson(Array.from(value.entries()))}}`;
   if (value instanceof Set) return `{"$s":${canonicalJson(Array.from(value.values()))}}`;
   if (value instanceof ArrayBuffer) return `{"$a":${canonicalJson(Array.from(new Uint8Array(value)))}}`;
-  if (ArrayBuffer.isView(value)) return `{"$v":${canonicalJson(Array.from(new Uint8Array(value.buffer, value.byteOffset, value.byteLength)))}}`;
+  if (ArrayBuffer.isView(value))
+    return `{"$v":${canonicalJson(Array.from(new Uint8Array(value.buffer, value.byteOffset, value.byteLength)))}}`;
   if (typeof value === "object") {
     const record = value as Record<string, unknown>;
     const keys = Object.keys(record).sort();

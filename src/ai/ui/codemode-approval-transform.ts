@@ -49,7 +49,9 @@ export function codemodeApprovalTransform({
         // The SDK repeats an iterable tool's last value as a preliminary result before the final one:
         // a preliminary `paused` is that copy, and the final one becomes the approval request.
         if (chunk.preliminary !== true) {
-          controller.enqueue(await createCodemodeApprovalRequest({ toolCallId: chunk.toolCallId, output: chunk.output }));
+          controller.enqueue(
+            await createCodemodeApprovalRequest({ toolCallId: chunk.toolCallId, output: chunk.output }),
+          );
         }
         return;
       }

@@ -42,7 +42,9 @@ export function parseCodemodeDecisions(reason: unknown): Map<string, boolean> | 
   if (keys.length !== 1 || keys[0] !== KEY) return undefined;
   const decisions = (parsed as Record<string, unknown>)[KEY];
   if (typeof decisions !== "object" || decisions === null || Array.isArray(decisions)) return undefined;
-  const entries = Object.entries(decisions).filter((entry): entry is [string, boolean] => typeof entry[1] === "boolean");
+  const entries = Object.entries(decisions).filter(
+    (entry): entry is [string, boolean] => typeof entry[1] === "boolean",
+  );
   if (entries.length > MAX_DECISIONS) return undefined;
   return new Map(entries);
 }

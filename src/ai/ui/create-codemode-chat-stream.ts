@@ -19,7 +19,9 @@ export interface CreateCodemodeChatStreamOptions<UI_MESSAGE extends UIMessage> {
    * typically `streamText({ ..., messages: await convertToModelMessages(messages), stopWhen: [isStepCount(10), hasPausedCodemode()] }).toUIMessageStream()`.
    * Not called when an execution paused again or an approval id was refused.
    */
-  respond: (input: { messages: UI_MESSAGE[] }) => ReadableStream<UIMessageChunk> | PromiseLike<ReadableStream<UIMessageChunk>>;
+  respond: (input: {
+    messages: UI_MESSAGE[];
+  }) => ReadableStream<UIMessageChunk> | PromiseLike<ReadableStream<UIMessageChunk>>;
   /**
    * Name of the codemode tool in `tools`.
    * @default "codemode"
@@ -75,7 +77,11 @@ export function createCodemodeChatStream<UI_MESSAGE extends UIMessage>({
       // Progress of resumed runs streams as it comes (preliminary results), before the outcome chunks.
       const writeProgress = (chunk: UIMessageChunk): void => writer.write(chunk);
       const resumed = await resumeCodemodeApprovals({
-        runtime, messages, toolName, writeProgress, ...(scope === undefined ? {} : { scope }),
+        runtime,
+        messages,
+        toolName,
+        writeProgress,
+        ...(scope === undefined ? {} : { scope }),
       });
       if (resumed.resolved.length > 0) await onResolved?.(resumed.resolved);
       if (!resumed.continueModel) {

@@ -15,7 +15,11 @@ import { isPausedCodemodeOutput } from "./paused-output.js";
  * streamText({ model, tools: { codemode: runtime.tool() }, messages, stopWhen: [isStepCount(10), hasPausedCodemode()] });
  * ```
  */
-export function hasPausedCodemode({ toolName = DEFAULT_CODEMODE_TOOL_NAME }: { toolName?: string } = {}): StopCondition<ToolSet> {
+export function hasPausedCodemode({
+  toolName = DEFAULT_CODEMODE_TOOL_NAME,
+}: {
+  toolName?: string;
+} = {}): StopCondition<ToolSet> {
   return ({ steps }) => {
     const lastStep = steps.at(-1);
     if (lastStep === undefined) return false;

@@ -35,7 +35,10 @@ export function isPausedCodemodeOutput(output: unknown): output is PausedCodemod
 export function nextPendingAction(output: PausedCodemodeOutput): PendingAction {
   const [first, ...rest] = output.pending;
   if (first === undefined) {
-    throw new InvalidArgumentError({ argument: "nextPendingAction(output)", message: "a paused codemode output has at least one pending action" });
+    throw new InvalidArgumentError({
+      argument: "nextPendingAction(output)",
+      message: "a paused codemode output has at least one pending action",
+    });
   }
   return rest.reduce((lowest, action) => (action.seq < lowest.seq ? action : lowest), first);
 }
@@ -49,13 +52,21 @@ export async function createCodemodeApprovalRequest({
   output: PausedCodemodeOutput;
 }): Promise<ToolApprovalRequestChunk> {
   const action = nextPendingAction(output);
-  const descriptor: CodemodeApprovalDescriptor = { ...toCodemodeApprovalDescriptor(action), args: toModelJson(action.args) };
+  const descriptor: CodemodeApprovalDescriptor = {
+    ...toCodemodeApprovalDescriptor(action),
+    args: toModelJson(action.args),
+  };
   if (output.pending.length > 1) {
     const sorted = [...output.pending].sort((a, b) => a.seq - b.seq);
-    descriptor.calls = await Promise.all(sorted.map(async (pending) => ({
-      seq: pending.seq, connector: pending.connector, method: pending.method, args: toModelJson(pending.args),
-      approvalId: await createCodemodeApprovalId(pending),
-    })));
+    descriptor.calls = await Promise.all(
+      sorted.map(async (pending) => ({
+        seq: pending.seq,
+        connector: pending.connector,
+        method: pending.method,
+        args: toModelJson(pending.args),
+        approvalId: await createCodemodeApprovalId(pending),
+      })),
+    );
   }
   return {
     type: "tool-approval-request",

@@ -47,6 +47,11 @@ export async function applyDecisions({
   const { runtime, action, scope } = request;
   const verified = await verifiedDecisions(request);
   const scoped = scope === undefined ? {} : { scope };
-  if (verified.length > 0) return runtime.decide({ executionId: action.executionId, decisions: verified, ...scoped }, options);
-  return { status: "paused", executionId: action.executionId, pending: await runtime.pending(action.executionId, scoped) };
+  if (verified.length > 0)
+    return runtime.decide({ executionId: action.executionId, decisions: verified, ...scoped }, options);
+  return {
+    status: "paused",
+    executionId: action.executionId,
+    pending: await runtime.pending(action.executionId, scoped),
+  };
 }

@@ -42,7 +42,13 @@ export interface ResumeCodemodeApprovalsOptions<UI_MESSAGE extends UIMessage> {
 export type ResolvedCodemodeApproval =
   | { toolCallId: string; approvalId: string; status: "approved"; output: CodeModeOutput }
   | { toolCallId: string; approvalId: string; status: "rejected"; output: RejectOutput }
-  | { toolCallId: string; approvalId: string; status: "invalid"; kind: CodemodeApprovalErrorKind | "conflict" | "reject-failed"; error: string };
+  | {
+      toolCallId: string;
+      approvalId: string;
+      status: "invalid";
+      kind: CodemodeApprovalErrorKind | "conflict" | "reject-failed";
+      error: string;
+    };
 
 /** Result of {@link resumeCodemodeApprovals}. */
 export interface ResumeCodemodeApprovalsResult<UI_MESSAGE extends UIMessage> {
@@ -132,8 +138,15 @@ interface PartResolution {
   continueModel: boolean;
 }
 
-async function resolvePart({ runtime, part, scope, writeProgress }: {
-  runtime: CodemodeApprovalRuntime; part: ToolPartRecord; scope: string | undefined;
+async function resolvePart({
+  runtime,
+  part,
+  scope,
+  writeProgress,
+}: {
+  runtime: CodemodeApprovalRuntime;
+  part: ToolPartRecord;
+  scope: string | undefined;
   writeProgress: ((chunk: UIMessageChunk) => void) | undefined;
 }): Promise<PartResolution> {
   const { toolCallId } = part;
@@ -164,11 +177,17 @@ async function resolvePart({ runtime, part, scope, writeProgress }: {
       verification.kind === "stale" && part.approval?.approved === true
         ? await outcomeApprovedElsewhere({ runtime, approvalId, scope })
         : undefined;
-    if (elsewhere === undefined) return refused({ part, approvalId, kind: verification.kind, error: verification.error });
+    if (elsewhere === undefined)
+      return refused({ part, approvalId, kind: verification.kind, error: verification.error });
     output = elsewhere;
   }
   if (output.status === "error" && output.kind === "conflict") {
-    return refused({ part, approvalId, kind: "conflict", error: `Approval "${approvalId}" was not applied by this request: ${output.error}` });
+    return refused({
+      part,
+      approvalId,
+      kind: "conflict",
+      error: `Approval "${approvalId}" was not applied by this request: ${output.error}`,
+    });
   }
   const resolved: ResolvedCodemodeApproval = { toolCallId, approvalId, status: "approved", output };
   if (isPausedCodemodeOutput(output)) {
@@ -210,11 +229,20 @@ async function rejectPart({
     ...(userReason === undefined ? {} : { reason: userReason }),
   });
   if (output.status !== "rejected") {
-    return refused({ part, approvalId, kind: "reject-failed", error: `Rejecting approval "${approvalId}" failed: ${output.error}` });
+    return refused({
+      part,
+      approvalId,
+      kind: "reject-failed",
+      error: `Rejecting approval "${approvalId}" failed: ${output.error}`,
+    });
   }
   const reason = describeDenial(action, userReason);
   return {
-    modelPart: { ...part, state: "output-denied", approval: { ...part.approval, id: approvalId, approved: false, reason } },
+    modelPart: {
+      ...part,
+      state: "output-denied",
+      approval: { ...part.approval, id: approvalId, approved: false, reason },
+    },
     chunks: [
       { type: "tool-approval-response", approvalId, approved: false, reason },
       { type: "tool-output-denied", toolCallId },

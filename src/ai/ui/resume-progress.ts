@@ -7,7 +7,9 @@
 import type { UIMessageChunk } from "ai";
 import type { ProgressListener } from "../../runtime/progress-events.js";
 import {
-  DEFAULT_PROGRESS_MAX_CALLS, DEFAULT_PROGRESS_MAX_LOGS, DEFAULT_PROGRESS_THROTTLE_MS,
+  DEFAULT_PROGRESS_MAX_CALLS,
+  DEFAULT_PROGRESS_MAX_LOGS,
+  DEFAULT_PROGRESS_THROTTLE_MS,
 } from "../build-codemode-tool.js";
 import type { CodemodeProgress } from "../codemode-progress.js";
 import { ProgressFeed } from "../progress-feed.js";
@@ -20,9 +22,19 @@ export interface ResumeProgress {
 }
 
 /** Writes throttled snapshots of tool call `toolCallId` to `write`. */
-export function resumeProgress({ toolCallId, write }: { toolCallId: string; write: (chunk: UIMessageChunk) => void }): ResumeProgress {
+export function resumeProgress({
+  toolCallId,
+  write,
+}: {
+  toolCallId: string;
+  write: (chunk: UIMessageChunk) => void;
+}): ResumeProgress {
   const feed = new ProgressFeed({
-    options: { throttleMs: DEFAULT_PROGRESS_THROTTLE_MS, maxCalls: DEFAULT_PROGRESS_MAX_CALLS, maxLogs: DEFAULT_PROGRESS_MAX_LOGS },
+    options: {
+      throttleMs: DEFAULT_PROGRESS_THROTTLE_MS,
+      maxCalls: DEFAULT_PROGRESS_MAX_CALLS,
+      maxLogs: DEFAULT_PROGRESS_MAX_LOGS,
+    },
     publish: (snapshot) => write({ type: "tool-output-available", toolCallId, output: snapshot, preliminary: true }),
   });
   let reported = false;

@@ -15,12 +15,19 @@ export interface CodemodeResumeOptions {
 /** The part of a codemode runtime that approvals in a chat UI use. */
 export interface CodemodeApprovalRuntime {
   /** Approves one pending call and runs the next pass from the store. */
-  approve(input: { executionId: string; seq?: number; scope?: string }, options?: CodemodeResumeOptions): Promise<CodeModeOutput>;
+  approve(
+    input: { executionId: string; seq?: number; scope?: string },
+    options?: CodemodeResumeOptions,
+  ): Promise<CodeModeOutput>;
   /** Rejects one pending call: the execution ends `rejected` and connector hooks run. */
   reject(input: { executionId: string; seq?: number; reason?: string; scope?: string }): Promise<RejectOutput>;
   /** Decides several pending calls of one pause at once and resumes once (approved run, rejected reject in the program). */
   decide(
-    input: { executionId: string; decisions: Array<{ seq: number; approved: boolean; reason?: string }>; scope?: string },
+    input: {
+      executionId: string;
+      decisions: Array<{ seq: number; approved: boolean; reason?: string }>;
+      scope?: string;
+    },
     options?: CodemodeResumeOptions,
   ): Promise<CodeModeOutput>;
   /** Calls waiting for approval, of one execution or of all (of `scope` only, when given). */

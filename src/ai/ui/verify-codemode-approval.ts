@@ -42,13 +42,19 @@ export async function verifyCodemodeApproval({
 }): Promise<CodemodeApprovalVerification> {
   const parsed = parseCodemodeApprovalId(approvalId);
   if (parsed === undefined) {
-    return refuse("malformed", `Approval id "${approvalId}" is not a codemode approval id (expected cm_<executionId>_<seq>_<hash>). Nothing was run.`);
+    return refuse(
+      "malformed",
+      `Approval id "${approvalId}" is not a codemode approval id (expected cm_<executionId>_<seq>_<hash>). Nothing was run.`,
+    );
   }
   const { executionId, seq, hash } = parsed;
   const scoped = scope === undefined ? {} : { scope };
   const execution = await runtime.execution(executionId, scoped);
   if (execution === undefined || execution === null) {
-    return refuse("not-found", `Approval id "${approvalId}" names execution ${executionId}, which does not exist. Nothing was run.`);
+    return refuse(
+      "not-found",
+      `Approval id "${approvalId}" names execution ${executionId}, which does not exist. Nothing was run.`,
+    );
   }
   if (execution.toolCallId !== toolCallId) {
     return refuse(
@@ -60,8 +66,12 @@ export async function verifyCodemodeApproval({
   const pending = await runtime.pending(executionId, scoped);
   const action = pending.find((candidate) => candidate.executionId === executionId && candidate.seq === seq);
   if (action === undefined) {
-    const state = execution.status === "paused" ? `paused, but call ${seq} is not waiting for approval` : execution.status;
-    return refuse("stale", `Approval id "${approvalId}" is stale: execution ${executionId} is ${state}. Nothing was run.`);
+    const state =
+      execution.status === "paused" ? `paused, but call ${seq} is not waiting for approval` : execution.status;
+    return refuse(
+      "stale",
+      `Approval id "${approvalId}" is stale: execution ${executionId} is ${state}. Nothing was run.`,
+    );
   }
   if ((await hashPendingAction(action)) !== hash) {
     return refuse(

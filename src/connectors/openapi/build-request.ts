@@ -44,7 +44,9 @@ function simple(value: unknown, explode: boolean, encode: (text: string) => stri
   if (Array.isArray(value)) return value.map((item) => encode(scalar(item))).join(",");
   if (isInput(value)) {
     return Object.entries(value)
-      .map(([key, item]) => (explode ? `${encode(scalar(key))}=${encode(scalar(item))}` : `${encode(scalar(key))},${encode(scalar(item))}`))
+      .map(([key, item]) =>
+        explode ? `${encode(scalar(key))}=${encode(scalar(item))}` : `${encode(scalar(key))},${encode(scalar(item))}`,
+      )
       .join(",");
   }
   return encode(scalar(value));
@@ -68,13 +70,24 @@ function appendQuery(search: URLSearchParams, parameter: OpenApiParameter, value
   const { name, style, explode } = parameter;
   if (Array.isArray(value)) {
     if (style === "form" && explode) for (const item of value) search.append(name, scalar(item));
-    else search.append(name, value.map(scalar).join(style === "spaceDelimited" ? " " : style === "pipeDelimited" ? "|" : ","));
+    else
+      search.append(
+        name,
+        value.map(scalar).join(style === "spaceDelimited" ? " " : style === "pipeDelimited" ? "|" : ","),
+      );
     return;
   }
   if (isInput(value)) {
-    if (style === "deepObject") for (const [key, item] of Object.entries(value)) search.append(`${name}[${key}]`, scalar(item));
+    if (style === "deepObject")
+      for (const [key, item] of Object.entries(value)) search.append(`${name}[${key}]`, scalar(item));
     else if (explode) for (const [key, item] of Object.entries(value)) search.append(key, scalar(item));
-    else search.append(name, Object.entries(value).flatMap(([key, item]) => [key, scalar(item)]).join(","));
+    else
+      search.append(
+        name,
+        Object.entries(value)
+          .flatMap(([key, item]) => [key, scalar(item)])
+          .join(","),
+      );
     return;
   }
   search.append(name, scalar(value));
@@ -125,24 +138,27 @@ function encodeBody(encoding: string, value: unknown): BodyInit {
  */
 function expandPath(operation: OpenApiOperation, input: Input): string {
   const template = operation.info.path;
-  return template.split("/").map((segment, index) => {
-    let expanded = segment;
-    const used: string[] = [];
-    for (const parameter of operation.parameters) {
-      if (parameter.in !== "path" || !segment.includes(`{${parameter.name}}`)) continue;
-      const value = input[parameter.key];
-      if (value === undefined) continue;
-      used.push(parameter.key);
-      expanded = expanded.replaceAll(`{${parameter.name}}`, pathValue(parameter, value));
-    }
-    if (index === 0 || used.length === 0 || (expanded !== "" && !DOT_SEGMENT.test(expanded))) return expanded;
-    const names = used.join(" and ");
-    const what = expanded === "" ? "empty" : `the dot segment ${JSON.stringify(expanded)}`;
-    throw new UnsafeRequestError(
-      `${operation.info.method.toUpperCase()} ${template}: path parameter ${names} would make a path segment ${what}, ` +
-        "which would send the request outside this operation's path. Pass the actual non-empty value (not \".\" or \"..\").",
-    );
-  }).join("/");
+  return template
+    .split("/")
+    .map((segment, index) => {
+      let expanded = segment;
+      const used: string[] = [];
+      for (const parameter of operation.parameters) {
+        if (parameter.in !== "path" || !segment.includes(`{${parameter.name}}`)) continue;
+        const value = input[parameter.key];
+        if (value === undefined) continue;
+        used.push(parameter.key);
+        expanded = expanded.replaceAll(`{${parameter.name}}`, pathValue(parameter, value));
+      }
+      if (index === 0 || used.length === 0 || (expanded !== "" && !DOT_SEGMENT.test(expanded))) return expanded;
+      const names = used.join(" and ");
+      const what = expanded === "" ? "empty" : `the dot segment ${JSON.stringify(expanded)}`;
+      throw new UnsafeRequestError(
+        `${operation.info.method.toUpperCase()} ${template}: path parameter ${names} would make a path segment ${what}, ` +
+          'which would send the request outside this operation\'s path. Pass the actual non-empty value (not "." or "..").',
+      );
+    })
+    .join("/");
 }
 
 /** Joins the base URL (whose own path is kept) and the expanded path, checking that URL parsing kept every segment. */
@@ -152,7 +168,9 @@ function joinUrl(baseUrl: string, path: string, operation: OpenApiOperation): UR
   base.pathname = `${prefix}${path}`;
   // Belt and braces: the parser must not have dropped or merged a segment.
   if (base.pathname.split("/").length !== `${prefix}${path}`.split("/").length) {
-    throw new UnsafeRequestError(`${operation.info.method.toUpperCase()} ${operation.info.path}: the path parameters change the request's path; pass their actual values.`);
+    throw new UnsafeRequestError(
+      `${operation.info.method.toUpperCase()} ${operation.info.path}: the path parameters change the request's path; pass their actual values.`,
+    );
   }
   return base;
 }
@@ -186,7 +204,8 @@ export function buildRequest(operation: OpenApiOperation, input: Input, baseUrl:
   if (body !== undefined && input[body.key] !== undefined) {
     request.body = encodeBody(body.encoding, input[body.key]);
     // FormData sets its own multipart boundary; URLSearchParams its own type too.
-    if (body.encoding !== "multipart" && body.encoding !== "form") headers["content-type"] = body.mediaType.includes("*") ? "application/json" : body.mediaType;
+    if (body.encoding !== "multipart" && body.encoding !== "form")
+      headers["content-type"] = body.mediaType.includes("*") ? "application/json" : body.mediaType;
   }
   return request;
 }

@@ -94,7 +94,12 @@ interface BuildContext {
 
 function buildOperation(
   { bundler, takenNames, document }: BuildContext,
-  { path, method, pathItem, operation }: { path: string; method: HttpMethod; pathItem: DocRecord; operation: DocRecord },
+  {
+    path,
+    method,
+    pathItem,
+    operation,
+  }: { path: string; method: HttpMethod; pathItem: DocRecord; operation: DocRecord },
 ): OpenApiOperation {
   const location = `spec.paths[${JSON.stringify(path)}].${method}`;
   const operationId = text(operation["operationId"]);
@@ -108,13 +113,16 @@ function buildOperation(
     path,
     ...(summary === undefined ? {} : { summary }),
     ...(detail === undefined ? {} : { description: detail }),
-    tags: Array.isArray(operation["tags"]) ? operation["tags"].filter((tag): tag is string => typeof tag === "string") : [],
+    tags: Array.isArray(operation["tags"])
+      ? operation["tags"].filter((tag): tag is string => typeof tag === "string")
+      : [],
     deprecated,
   };
 
   const { parameters, body, inputSchema } = operationInput({ bundler, path, location, pathItem, operation });
   const { outputSchema, accept } = responseSchema(bundler, operation["responses"]);
-  const serverUrl = serverUrlOf(operation["servers"]) ?? serverUrlOf(pathItem["servers"]) ?? serverUrlOf(document["servers"]);
+  const serverUrl =
+    serverUrlOf(operation["servers"]) ?? serverUrlOf(pathItem["servers"]) ?? serverUrlOf(document["servers"]);
   return {
     info,
     location,
@@ -139,13 +147,19 @@ export function collectOperations(document: DocRecord, bundler: SchemaBundler): 
       throw new InvalidOptionError({ path: `spec.paths[${JSON.stringify(path)}]`, message: "must start with /" });
     }
     if (!isRecord(pathItem)) {
-      throw new InvalidOptionError({ path: `spec.paths[${JSON.stringify(path)}]`, message: "must be a path item object" });
+      throw new InvalidOptionError({
+        path: `spec.paths[${JSON.stringify(path)}]`,
+        message: "must be a path item object",
+      });
     }
     for (const method of HTTP_METHODS) {
       const operation = pathItem[method];
       if (operation === undefined) continue;
       if (!isRecord(operation)) {
-        throw new InvalidOptionError({ path: `spec.paths[${JSON.stringify(path)}].${method}`, message: "must be an operation object" });
+        throw new InvalidOptionError({
+          path: `spec.paths[${JSON.stringify(path)}].${method}`,
+          message: "must be an operation object",
+        });
       }
       try {
         operations.push(buildOperation(context, { path, method, pathItem, operation }));

@@ -69,11 +69,20 @@ export interface OpenApiConnectorOptions {
 
 /** Every key of `OpenApiConnectorOptions`: any other is refused (a misspelt policy must not be ignored). */
 export const OPENAPI_OPTION_KEYS = [
-  "spec", "baseUrl", "headers", "fetch", "operations", "requireApproval", "replay", "include",
+  "spec",
+  "baseUrl",
+  "headers",
+  "fetch",
+  "operations",
+  "requireApproval",
+  "replay",
+  "include",
 ] as const satisfies ReadonlyArray<keyof OpenApiConnectorOptions>;
 
 /** Every key of `OpenApiOperationOptions`. */
-export const OPENAPI_OPERATION_KEYS = ["requiresApproval", "replay", "readOnly"] as const satisfies ReadonlyArray<keyof OpenApiOperationOptions>;
+export const OPENAPI_OPERATION_KEYS = ["requiresApproval", "replay", "readOnly"] as const satisfies ReadonlyArray<
+  keyof OpenApiOperationOptions
+>;
 
 /** Default replay policy of safe reads: recorded, so replay is deterministic. */
 export const DEFAULT_OPENAPI_READ_REPLAY: ReplayPolicy = "record";
@@ -130,7 +139,10 @@ export function resolveOpenApiConnectorOptions(options: OpenApiConnectorOptions)
   assertKnownKeys(options, OPENAPI_OPTION_KEYS, "options");
   const { spec, baseUrl, headers, fetch, operations, requireApproval, replay, include } = options;
   if (spec === undefined || spec === null) {
-    throw new InvalidOptionError({ path: "spec", message: "is required: an OpenAPI 3 document (object, JSON or YAML text)" });
+    throw new InvalidOptionError({
+      path: "spec",
+      message: "is required: an OpenAPI 3 document (object, JSON or YAML text)",
+    });
   }
   if (baseUrl !== undefined && typeof baseUrl !== "string") {
     throw new InvalidOptionError({ path: "baseUrl", message: `must be a string, got ${typeof baseUrl}` });
@@ -141,7 +153,11 @@ export function resolveOpenApiConnectorOptions(options: OpenApiConnectorOptions)
   else if (isRecord(headers)) {
     const fixed = checkHeaderRecord(headers, "headers");
     resolvedHeaders = () => fixed;
-  } else throw new InvalidOptionError({ path: "headers", message: "must be an object of strings or a function returning one" });
+  } else
+    throw new InvalidOptionError({
+      path: "headers",
+      message: "must be an object of strings or a function returning one",
+    });
   if (fetch !== undefined && typeof fetch !== "function") {
     throw new InvalidOptionError({ path: "fetch", message: "must be a function like globalThis.fetch" });
   }
@@ -154,7 +170,10 @@ export function resolveOpenApiConnectorOptions(options: OpenApiConnectorOptions)
     assertKnownKeys(policy, OPENAPI_OPERATION_KEYS, `operations.${key}`);
     const approval = policy["requiresApproval"];
     if (approval !== undefined && typeof approval !== "boolean" && typeof approval !== "function") {
-      throw new InvalidOptionError({ path: `operations.${key}.requiresApproval`, message: "must be a boolean or a function of the arguments" });
+      throw new InvalidOptionError({
+        path: `operations.${key}.requiresApproval`,
+        message: "must be a boolean or a function of the arguments",
+      });
     }
     checkReplay(policy["replay"], `operations.${key}.replay`);
   }

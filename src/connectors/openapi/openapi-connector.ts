@@ -38,7 +38,8 @@ function connectorDescription(document: Record<string, unknown>): string | undef
   const title = typeof info["title"] === "string" ? info["title"].trim() : "";
   const version = typeof info["version"] === "string" ? ` (version ${info["version"]})` : "";
   let about = typeof info["description"] === "string" ? info["description"].trim().split(/\n\s*\n/)[0]! : "";
-  if (about.length > DEFAULT_CONNECTOR_DESCRIPTION_MAX_CHARS) about = `${about.slice(0, DEFAULT_CONNECTOR_DESCRIPTION_MAX_CHARS)}…`;
+  if (about.length > DEFAULT_CONNECTOR_DESCRIPTION_MAX_CHARS)
+    about = `${about.slice(0, DEFAULT_CONNECTOR_DESCRIPTION_MAX_CHARS)}…`;
   const text = [title === "" ? "" : `${title}${version}.`, about].filter((part) => part !== "").join(" ");
   return text === "" ? undefined : text;
 }
@@ -54,10 +55,15 @@ function policyFor(
   operation: OpenApiOperation,
   options: ResolvedOpenApiConnectorOptions,
 ): {
-  key: string | undefined; requiresApproval: NonNullable<ConnectorMethod["requiresApproval"]>; replay: ReplayPolicy; readOnly: boolean;
+  key: string | undefined;
+  requiresApproval: NonNullable<ConnectorMethod["requiresApproval"]>;
+  replay: ReplayPolicy;
+  readOnly: boolean;
 } {
   const { info } = operation;
-  const key = [info.operationId, info.name].find((candidate) => candidate !== undefined && Object.hasOwn(options.operations, candidate));
+  const key = [info.operationId, info.name].find(
+    (candidate) => candidate !== undefined && Object.hasOwn(options.operations, candidate),
+  );
   const policy = key === undefined ? {} : options.operations[key]!;
   const requiresApproval = policy.requiresApproval ?? options.requireApproval(info);
   const approves = requiresApproval !== false;
@@ -69,8 +75,11 @@ function policyFor(
     });
   }
   const readOnly = readOnlyOf({
-    label: `${info.method.toUpperCase()} ${info.path}`, explicit: policy.readOnly, byDefault: SAFE_METHODS.has(info.method),
-    requiresApproval, policyPath: `operations.${key ?? info.name}`,
+    label: `${info.method.toUpperCase()} ${info.path}`,
+    explicit: policy.readOnly,
+    byDefault: SAFE_METHODS.has(info.method),
+    requiresApproval,
+    policyPath: `operations.${key ?? info.name}`,
   });
   return { key, requiresApproval, replay, readOnly };
 }
@@ -110,8 +119,10 @@ async function send(
     }));
   } catch (error) {
     if (signal?.aborted === true) throw new Error(`${label} was aborted before the server answered`, { cause: error });
-    if (error instanceof RedirectError) throw new Error(`${label} was not completed: ${redactText(error.message, secrets)}`);
-    const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+    if (error instanceof RedirectError)
+      throw new Error(`${label} was not completed: ${redactText(error.message, secrets)}`);
+    const reason =
+      error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
     throw new Error(`${label} could not reach the server: ${redactText(reason, secrets)}`, { cause: error });
   }
   return readResponse(response, { operation: label, secrets });
@@ -204,7 +215,9 @@ export async function openApiConnector(options: OpenApiConnectorOptions): Promis
   const operations = collectOperations(parsed.document, bundler);
   if (operations.length === 0) throw new InvalidOptionError({ path: "spec.paths", message: "defines no operations" });
 
-  const known = new Set(operations.flatMap(({ info }) => [info.name, ...(info.operationId === undefined ? [] : [info.operationId])]));
+  const known = new Set(
+    operations.flatMap(({ info }) => [info.name, ...(info.operationId === undefined ? [] : [info.operationId])]),
+  );
   for (const key of Object.keys(resolved.operations)) {
     if (known.has(key)) continue;
     const suggestion = closestName(key, known);
@@ -219,7 +232,8 @@ export async function openApiConnector(options: OpenApiConnectorOptions): Promis
     if (!resolved.include(operation.info)) continue;
     methods[operation.info.name] = methodFor(operation, resolved);
   }
-  if (Object.keys(methods).length === 0) throw new InvalidOptionError({ path: "include", message: "kept none of the document's operations" });
+  if (Object.keys(methods).length === 0)
+    throw new InvalidOptionError({ path: "include", message: "kept none of the document's operations" });
 
   const description = connectorDescription(parsed.document);
   return { ...(description === undefined ? {} : { description }), instructions: INSTRUCTIONS, methods };

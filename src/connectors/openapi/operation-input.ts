@@ -33,7 +33,12 @@ export interface OpenApiRequestBody {
 }
 
 const LOCATIONS: readonly ParameterLocation[] = ["path", "query", "header", "cookie"];
-const DEFAULT_STYLE: Record<ParameterLocation, string> = { path: "simple", query: "form", header: "simple", cookie: "form" };
+const DEFAULT_STYLE: Record<ParameterLocation, string> = {
+  path: "simple",
+  query: "form",
+  header: "simple",
+  cookie: "form",
+};
 
 type DocRecord = Record<string, unknown>;
 
@@ -55,9 +60,13 @@ function readParameters(list: unknown, location: string): RawParameter[] {
     if (!isRecord(parameter)) throw new InvalidOptionError({ path: at, message: "must be a parameter object" });
     const name = parameter["name"];
     const where = parameter["in"];
-    if (typeof name !== "string" || name === "") throw new InvalidOptionError({ path: `${at}.name`, message: "must be a non-empty string" });
+    if (typeof name !== "string" || name === "")
+      throw new InvalidOptionError({ path: `${at}.name`, message: "must be a non-empty string" });
     if (!LOCATIONS.includes(where as ParameterLocation)) {
-      throw new InvalidOptionError({ path: `${at}.in`, message: `must be one of ${LOCATIONS.join(", ")}, got ${JSON.stringify(where)}` });
+      throw new InvalidOptionError({
+        path: `${at}.in`,
+        message: `must be one of ${LOCATIONS.join(", ")}, got ${JSON.stringify(where)}`,
+      });
     }
     return { name, in: where as ParameterLocation, source: parameter };
   });
@@ -84,7 +93,6 @@ function withDescription(schema: JSONSchema7, description: string | undefined): 
   return { ...schema, description };
 }
 
-
 /** Input properties under construction, and the `$ref`s their schemas reach. */
 interface InputShape {
   properties: Record<string, JSONSchema7>;
@@ -97,7 +105,8 @@ function parameterProperties(bundler: SchemaBundler, raw: RawParameter[], shape:
   for (const parameter of raw) {
     const key = Object.hasOwn(shape.properties, parameter.name) ? `${parameter.in}_${parameter.name}` : parameter.name;
     const isRequired = parameter.in === "path" || parameter.source["required"] === true;
-    const style = typeof parameter.source["style"] === "string" ? parameter.source["style"] : DEFAULT_STYLE[parameter.in];
+    const style =
+      typeof parameter.source["style"] === "string" ? parameter.source["style"] : DEFAULT_STYLE[parameter.in];
     const explode = typeof parameter.source["explode"] === "boolean" ? parameter.source["explode"] : style === "form";
     parameters.push({ name: parameter.name, in: parameter.in, key, required: isRequired, style, explode });
     const schema = bundler.convert(parameterSchema(parameter.source), shape.references);
@@ -118,11 +127,14 @@ function bodyProperty(bundler: SchemaBundler, requestBody: unknown, shape: Input
   const media = requestBody["content"][mediaType];
   const encoding = encodingOf(mediaType);
   const body: OpenApiRequestBody = { key, mediaType, encoding, required: requestBody["required"] === true };
-  const description = [text(requestBody["description"]), `Request body (${mediaType}).`].filter((part) => part !== undefined).join(" ");
+  const description = [text(requestBody["description"]), `Request body (${mediaType}).`]
+    .filter((part) => part !== undefined)
+    .join(" ");
   if (encoding === "binary") {
     shape.properties[key] = { description: `${description} A Uint8Array, ArrayBuffer or string.` };
   } else {
-    const schema = isRecord(media) && media["schema"] !== undefined ? bundler.convert(media["schema"], shape.references) : {};
+    const schema =
+      isRecord(media) && media["schema"] !== undefined ? bundler.convert(media["schema"], shape.references) : {};
     shape.properties[key] = withDescription(schema, description);
   }
   if (body.required) shape.required.push(key);

@@ -112,7 +112,9 @@ export async function parseOpenApiDocument(spec: unknown): Promise<ParsedOpenApi
     document,
     resolvePointer: (pointer) => {
       if (!pointer.startsWith("#")) {
-        throw new Error(`$ref ${JSON.stringify(pointer)} points outside the document; bundle the document into one file first`);
+        throw new Error(
+          `$ref ${JSON.stringify(pointer)} points outside the document; bundle the document into one file first`,
+        );
       }
       return parser.$refs.get(pointer);
     },

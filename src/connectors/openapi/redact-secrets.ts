@@ -101,7 +101,10 @@ function bytePatterns(secrets: readonly string[]): BytePattern[] {
       patterns.push({ view: byteView(encoder.encode(text)), replacement: encoder.encode(REDACTED) });
     }
     for (const littleEndian of [true, false]) {
-      patterns.push({ view: byteView(utf16Bytes(secret, littleEndian)), replacement: utf16Bytes(REDACTED, littleEndian) });
+      patterns.push({
+        view: byteView(utf16Bytes(secret, littleEndian)),
+        replacement: utf16Bytes(REDACTED, littleEndian),
+      });
     }
   }
   return patterns.sort((a, b) => b.view.length - a.view.length);

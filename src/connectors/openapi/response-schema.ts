@@ -8,7 +8,9 @@ import type { SchemaBundler } from "./schema-bundler.js";
 import { isRecord } from "../../shared/is-record.js";
 
 function withDescription(schema: JSONSchema7, description: unknown): JSONSchema7 {
-  return typeof description === "string" && description.trim() !== "" ? { ...schema, description: description.trim() } : schema;
+  return typeof description === "string" && description.trim() !== ""
+    ? { ...schema, description: description.trim() }
+    : schema;
 }
 
 /** Output schema from the 2xx responses (one schema, or `anyOf` of several) and their media types. */

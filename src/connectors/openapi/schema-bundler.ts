@@ -120,7 +120,9 @@ export function createSchemaBundler({
     if (typeof schema === "boolean") return schema;
     if (!isRecord(schema)) return {};
     if (active.has(schema)) {
-      throw new Error("a schema contains itself as an object (a JavaScript cycle, not a $ref); pass the document with its $refs");
+      throw new Error(
+        "a schema contains itself as an object (a JavaScript cycle, not a $ref); pass the document with its $refs",
+      );
     }
     active.add(schema);
     try {
@@ -138,13 +140,17 @@ export function createSchemaBundler({
       // 3.0 ignores siblings of $ref; 3.1 (2020-12) keeps them, annotations included.
       if (version === "3.0") return target;
       const { $ref: _ignored, ...siblings } = schema;
-      return Object.keys(siblings).length === 0 ? target : { ...(convertNode(siblings, references) as SchemaRecord), ...target };
+      return Object.keys(siblings).length === 0
+        ? target
+        : { ...(convertNode(siblings, references) as SchemaRecord), ...target };
     }
     const out: SchemaRecord = {};
     for (const [key, value] of Object.entries(schema)) {
       if (key.startsWith("x-") || DROPPED_KEYWORDS.has(key)) continue;
       if (SCHEMA_KEYWORDS.has(key)) {
-        out[key] = Array.isArray(value) ? value.map((item) => convertNode(item, references)) : convertNode(value, references);
+        out[key] = Array.isArray(value)
+          ? value.map((item) => convertNode(item, references))
+          : convertNode(value, references);
       } else if (SCHEMA_ARRAY_KEYWORDS.has(key)) {
         out[key] = Array.isArray(value) ? value.map((item) => convertNode(item, references)) : value;
       } else if (SCHEMA_MAP_KEYWORDS.has(key)) {

@@ -9,13 +9,15 @@ import { ABBREVIATIONS, DOMAIN_SYNONYMS, DOMAIN_WEIGHT, VERB_SYNONYMS, VERB_WEIG
 
 /** Words too common to rank by (`create an issue` ranks on `create` and `issue`). */
 const STOP_WORDS: ReadonlySet<string> = new Set(
-  ("a an the of to in on for by with and or from is are be me my i all any this that it its into as at " +
-    "these those some can do does how what which who when where please want need via using").split(" "),
+  (
+    "a an the of to in on for by with and or from is are be me my i all any this that it its into as at " +
+    "these those some can do does how what which who when where please want need via using"
+  ).split(" "),
 );
 
 function own(table: Readonly<Record<string, string>>, key: string): string | undefined {
   // Own keys only: "constructor" or "__proto__" must not find Object.prototype members.
-  return  Object.hasOwn(table, key) ? table[key] : undefined;
+  return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
 /** `repos` → `repo`, so plural short forms and plural synonyms are found too. */
@@ -42,7 +44,8 @@ export function stem(word: string): string {
 /** The terms one lower-case word stands for: its short form expanded, stop words dropped, stemmed. */
 export function termsOfWord(word: string): string[] {
   // `prs`, `repos`: a plural short form is the short form.
-  const expansion = own(ABBREVIATIONS, word) ?? (word.endsWith("s") ? own(ABBREVIATIONS, word.slice(0, -1)) : undefined);
+  const expansion =
+    own(ABBREVIATIONS, word) ?? (word.endsWith("s") ? own(ABBREVIATIONS, word.slice(0, -1)) : undefined);
   const words = expansion === undefined ? [word] : expansion.split(" ");
   return words.filter((each) => !STOP_WORDS.has(each)).map(stem);
 }

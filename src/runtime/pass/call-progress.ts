@@ -25,7 +25,10 @@ export function reportCall(
   const listener = pass.options.onProgress;
   if (listener === undefined) return;
   reportProgress(listener, {
-    type: "call", executionId: pass.execution.executionId, ...call, state,
+    type: "call",
+    executionId: pass.execution.executionId,
+    ...call,
+    state,
     ...(extra.startedAt === undefined ? {} : { durationMs: Math.max(0, pass.deps.now() - extra.startedAt) }),
     ...(extra.error === undefined ? {} : { error: extra.error }),
   });

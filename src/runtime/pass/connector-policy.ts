@@ -112,7 +112,10 @@ async function readOnlyRun(
     journal.recordRead(pass, seq, read, { error: messageOf(error) });
     throw error;
   }
-  journal.recordRead(pass, seq, read, { result, what: `the result of ${target.connector}.${target.method} (call #${seq})` });
+  journal.recordRead(pass, seq, read, {
+    result,
+    what: `the result of ${target.connector}.${target.method} (call #${seq})`,
+  });
   return result;
 }
 
@@ -125,7 +128,13 @@ async function readOnlyRun(
  * executors that deliver them later. The program cannot have seen the pause before the guard is up.
  */
 async function pause(pass: PassContext, target: CallTarget, seq: number, args: unknown): Promise<Error> {
-  const action = { executionId: pass.execution.executionId, seq, connector: target.connector, method: target.method, args };
+  const action = {
+    executionId: pass.execution.executionId,
+    seq,
+    connector: target.connector,
+    method: target.method,
+    args,
+  };
   pass.pending.push(withRequest(action, target.definition));
   reportCall(pass, progressCall(target, seq, args), "needs-approval");
   await new Promise<void>((resolve) => setImmediate(resolve));
@@ -147,7 +156,9 @@ async function replay(
       return journal.replayedResult(pass, row);
     case "error": {
       const message = journal.replayedFailure(pass, row, `${target.connector}.${target.method} failed`);
-      reportCall(pass, progressCall(target, seq, call.args), isRejectedRow(row) ? "rejected" : "failed", { error: message });
+      reportCall(pass, progressCall(target, seq, call.args), isRejectedRow(row) ? "rejected" : "failed", {
+        error: message,
+      });
       throw new Error(message);
     }
     case "pending": {

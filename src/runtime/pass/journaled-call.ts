@@ -13,7 +13,12 @@
  */
 import { boundedText, MAX_STORED_MESSAGE_CHARS } from "../../shared/bounded-text.js";
 import { messageOf } from "../../shared/message-of.js";
-import { applyCallStatement, failCallStatement, insertCallStatement, readCallStatement } from "../store/call-statements.js";
+import {
+  applyCallStatement,
+  failCallStatement,
+  insertCallStatement,
+  readCallStatement,
+} from "../store/call-statements.js";
 import type { CallJournalRecord } from "../store/records.js";
 import {
   canonicalArguments,
@@ -142,9 +147,19 @@ export function recordRead(
   call: CallIdentity & { startedAt: number },
   outcome: { result: unknown; what: string } | { error: string },
 ): void {
-  const row = { seq, connector: call.connector, method: call.method, argsText: call.argsText, startedAt: call.startedAt };
+  const row = {
+    seq,
+    connector: call.connector,
+    method: call.method,
+    argsText: call.argsText,
+    startedAt: call.startedAt,
+  };
   const failed = (error: string) =>
-    readCallStatement(pass.lease, { ...row, now: pass.deps.now() }, { error: boundedText(error, MAX_STORED_MESSAGE_CHARS) });
+    readCallStatement(
+      pass.lease,
+      { ...row, now: pass.deps.now() },
+      { error: boundedText(error, MAX_STORED_MESSAGE_CHARS) },
+    );
   if ("error" in outcome) {
     pass.writer.defer(failed(outcome.error));
   } else {

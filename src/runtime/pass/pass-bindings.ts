@@ -52,12 +52,14 @@ function passBindings(pass: PassContext): CodeBindingNamespace[] {
       search: async (query) => pass.deps.search(textArgument(query)),
       describe: async (target) => pass.deps.describe(textArgument(target)),
       snippet: (name) => snippetSource(pass, name),
-      ...(outbound === undefined ? {} : {
-        fetch: (args: unknown) => {
-          const definition = outbound.connector.methods[OUTBOUND_METHOD]!;
-          return connectorCall(pass, { connector: outbound.name, method: OUTBOUND_METHOD, definition }, args);
-        },
-      }),
+      ...(outbound === undefined
+        ? {}
+        : {
+            fetch: (args: unknown) => {
+              const definition = outbound.connector.methods[OUTBOUND_METHOD]!;
+              return connectorCall(pass, { connector: outbound.name, method: OUTBOUND_METHOD, definition }, args);
+            },
+          }),
     },
   });
   return namespaces;
@@ -86,11 +88,15 @@ async function snippetSource(pass: PassContext, name: unknown): Promise<{ source
   const snippet = pass.deps.snippets.find((candidate) => candidate.name === name);
   if (snippet === undefined) {
     const names = pass.deps.snippets.map((candidate) => candidate.name);
-    return { error: `No snippet named ${quoted(name)}. Saved snippets: ${names.length > 0 ? names.join(", ") : "(none)"}.` };
+    return {
+      error: `No snippet named ${quoted(name)}. Saved snippets: ${names.length > 0 ? names.join(", ") : "(none)"}.`,
+    };
   }
   const missing = snippet.connectors.filter((connector) => !Object.hasOwn(pass.deps.connectors, connector));
   if (missing.length > 0) {
-    return { error: `Snippet "${snippet.name}" needs connector(s) ${missing.join(", ")}, which this runtime does not have.` };
+    return {
+      error: `Snippet "${snippet.name}" needs connector(s) ${missing.join(", ")}, which this runtime does not have.`,
+    };
   }
   const normalized = await normalizeProgram(snippet.code);
   if (!normalized.ok) return { error: `Snippet "${snippet.name}" does not compile: ${normalized.message}` };

@@ -66,7 +66,13 @@ export class PassContext {
   #nextSeq = 1;
   #leaseRenewedAt: number;
 
-  constructor({ deps, execution, calls, leaseToken, options }: {
+  constructor({
+    deps,
+    execution,
+    calls,
+    leaseToken,
+    options,
+  }: {
     deps: PassDependencies;
     execution: ExecutionRecord;
     calls: CallJournalRecord[];

@@ -26,9 +26,10 @@ export function divergenceFailure(
   recorded: { connector: string; method: string; argsText: string },
   actual: { connector: string; method: string; argsText: string },
 ): FatalFailure {
-  const what = recorded.connector !== actual.connector || recorded.method !== actual.method
-    ? `the journal recorded ${recorded.connector}.${recorded.method} but this pass called ${actual.connector}.${actual.method}`
-    : `${actual.connector}.${actual.method} was called with different arguments (recorded ${preview(recorded.argsText)}, now ${preview(actual.argsText)})`;
+  const what =
+    recorded.connector !== actual.connector || recorded.method !== actual.method
+      ? `the journal recorded ${recorded.connector}.${recorded.method} but this pass called ${actual.connector}.${actual.method}`
+      : `${actual.connector}.${actual.method} was called with different arguments (recorded ${preview(recorded.argsText)}, now ${preview(actual.argsText)})`;
   return {
     kind: "divergence",
     error:

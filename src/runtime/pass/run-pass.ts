@@ -31,10 +31,15 @@ function errorKind(pass: PassContext, error: { kind: FailureKind; message: strin
   return error.kind;
 }
 
-function decide(pass: PassContext, run: { value?: unknown; logs: string[]; error?: { kind: FailureKind; message: string } }): PassOutcome {
+function decide(
+  pass: PassContext,
+  run: { value?: unknown; logs: string[]; error?: { kind: FailureKind; message: string } },
+): PassOutcome {
   const { executionId } = pass.execution;
-  if (pass.fatal !== undefined) return { status: "error", executionId, error: pass.fatal.error, kind: pass.fatal.kind, logs: run.logs };
-  if (pass.pending.length > 0) return { status: "paused", executionId, pending: [...pass.pending].sort((a, b) => a.seq - b.seq) };
+  if (pass.fatal !== undefined)
+    return { status: "error", executionId, error: pass.fatal.error, kind: pass.fatal.kind, logs: run.logs };
+  if (pass.pending.length > 0)
+    return { status: "paused", executionId, pending: [...pass.pending].sort((a, b) => a.seq - b.seq) };
   if (run.error !== undefined) {
     // The program's own message (a thrown value): bounded, as every stored message.
     const error = boundedText(run.error.message, MAX_STORED_MESSAGE_CHARS);
@@ -50,16 +55,26 @@ export async function runPass(pass: PassContext): Promise<PassOutcome> {
   if (run.error !== undefined || pass.fatal !== undefined) {
     // The program is gone: tell connectors still running to stop, and do not wait forever.
     if (!pass.abort.signal.aborted) pass.abort.abort(new Error(run.error?.message ?? pass.fatal?.error));
-    await Promise.race([pass.settle(), new Promise((resolve) => setTimeout(resolve, pass.deps.inflightGraceMs).unref())]);
+    await Promise.race([
+      pass.settle(),
+      new Promise((resolve) => setTimeout(resolve, pass.deps.inflightGraceMs).unref()),
+    ]);
   } else {
     await pass.settle();
   }
   let outcome = decide(pass, run);
   if (pass.writer.failure === undefined && pass.writer.lostRows > 0) {
-    outcome = { status: "error", executionId, kind: "conflict", error: "This execution was taken over by another invocation while the pass ran (its lease expired); the pass's outcome was not recorded." };
+    outcome = {
+      status: "error",
+      executionId,
+      kind: "conflict",
+      error:
+        "This execution was taken over by another invocation while the pass ran (its lease expired); the pass's outcome was not recorded.",
+    };
   }
   outcome = settleUnfinishedWork(pass, outcome);
-  if (pass.replayed.length > 0) pass.writer.defer(countReplaysStatement(pass.lease, pass.replayed), { expectRow: false });
+  if (pass.replayed.length > 0)
+    pass.writer.defer(countReplaysStatement(pass.lease, pass.replayed), { expectRow: false });
   let resultText: string | undefined;
   if (outcome.status === "completed") {
     const encoded = encodeJournalValue(outcome.result, "the final result");
@@ -74,22 +89,40 @@ export async function runPass(pass: PassContext): Promise<PassOutcome> {
 async function finish(pass: PassContext, outcome: PassOutcome, resultText: string | undefined): Promise<PassOutcome> {
   const { executionId } = pass.execution;
   const now = pass.deps.now();
-  const end = outcome.status === "completed"
-    ? { status: "completed" as const, logs: outcome.logs, now, ...(resultText === undefined ? {} : { resultText }) }
-    : outcome.status === "paused"
-      ? { status: "paused" as const, logs: [], now }
-      : { status: "error" as const, logs: outcome.logs ?? [], error: outcome.error, kind: outcome.kind, now };
+  const end =
+    outcome.status === "completed"
+      ? { status: "completed" as const, logs: outcome.logs, now, ...(resultText === undefined ? {} : { resultText }) }
+      : outcome.status === "paused"
+        ? { status: "paused" as const, logs: [], now }
+        : { status: "error" as const, logs: outcome.logs ?? [], error: outcome.error, kind: outcome.kind, now };
   try {
     if (pass.writer.failure !== undefined) throw pass.writer.failure;
     const result = await pass.writer.commit(finishPassStatement(pass.lease, end));
     if (result.rowsAffected !== 1) {
-      return { status: "error", executionId, kind: "conflict", error: "This execution was taken over by another invocation while the pass ran (its lease expired); the pass's outcome was not recorded." };
+      return {
+        status: "error",
+        executionId,
+        kind: "conflict",
+        error:
+          "This execution was taken over by another invocation while the pass ran (its lease expired); the pass's outcome was not recorded.",
+      };
     }
     return outcome;
   } catch (error) {
-    const failure: PassOutcome = { status: "error", executionId, kind: "store", error: `The journal could not be written (${messageOf(error)}). The run stopped; it stays "running" until its lease expires and expirePaused() ends it.` };
+    const failure: PassOutcome = {
+      status: "error",
+      executionId,
+      kind: "store",
+      error: `The journal could not be written (${messageOf(error)}). The run stopped; it stays "running" until its lease expires and expirePaused() ends it.`,
+    };
     try {
-      await pass.deps.store.endPass(pass.lease, { status: "error", logs: [], error: failure.error, kind: "store", now });
+      await pass.deps.store.endPass(pass.lease, {
+        status: "error",
+        logs: [],
+        error: failure.error,
+        kind: "store",
+        now,
+      });
     } catch {
       // The store is down: the lease expires and expirePaused() ends the run.
     }

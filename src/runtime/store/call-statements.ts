@@ -63,9 +63,19 @@ export function insertCallStatement(
   },
 ): CallRowWrite {
   return {
-    kind: "call-row", mode: "insert", seq: call.seq, connector: call.connector, method: call.method, argsText: call.argsText,
-    status: call.status, resultText: null, error: null, replay: call.replay, requiresApproval: call.requiresApproval,
-    startedAt: call.status === "pending" ? null : call.now, finishedAt: call.status === "applied" ? call.now : null,
+    kind: "call-row",
+    mode: "insert",
+    seq: call.seq,
+    connector: call.connector,
+    method: call.method,
+    argsText: call.argsText,
+    status: call.status,
+    resultText: null,
+    error: null,
+    replay: call.replay,
+    requiresApproval: call.requiresApproval,
+    startedAt: call.status === "pending" ? null : call.now,
+    finishedAt: call.status === "applied" ? call.now : null,
   };
 }
 
@@ -80,21 +90,53 @@ export function readCallStatement(
 ): CallRowWrite {
   const failed = "error" in outcome;
   return {
-    kind: "call-row", mode: "insert", seq: call.seq, connector: call.connector, method: call.method, argsText: call.argsText,
-    status: failed ? "error" : "applied", resultText: failed ? null : outcome.resultText ?? null, error: failed ? outcome.error : null,
-    replay: "record", requiresApproval: false, startedAt: call.startedAt, finishedAt: call.now,
+    kind: "call-row",
+    mode: "insert",
+    seq: call.seq,
+    connector: call.connector,
+    method: call.method,
+    argsText: call.argsText,
+    status: failed ? "error" : "applied",
+    resultText: failed ? null : (outcome.resultText ?? null),
+    error: failed ? outcome.error : null,
+    replay: "record",
+    requiresApproval: false,
+    startedAt: call.startedAt,
+    finishedAt: call.now,
   };
 }
 
-function update(seq: number, status: "applied" | "error", resultText: string | null, error: string | null, now: number): CallRowWrite {
+function update(
+  seq: number,
+  status: "applied" | "error",
+  resultText: string | null,
+  error: string | null,
+  now: number,
+): CallRowWrite {
   return {
-    kind: "call-row", mode: "update", seq, connector: "", method: "", argsText: "", status, resultText, error,
-    replay: "record", requiresApproval: false, startedAt: null, finishedAt: now,
+    kind: "call-row",
+    mode: "update",
+    seq,
+    connector: "",
+    method: "",
+    argsText: "",
+    status,
+    resultText,
+    error,
+    replay: "record",
+    requiresApproval: false,
+    startedAt: null,
+    finishedAt: now,
   };
 }
 
 /** A running call finished: `executing → applied` with its recorded result (absent for `reexecute`). */
-export function applyCallStatement(_lease: PassLease, seq: number, resultText: string | undefined, now: number): CallRowWrite {
+export function applyCallStatement(
+  _lease: PassLease,
+  seq: number,
+  resultText: string | undefined,
+  now: number,
+): CallRowWrite {
   return update(seq, "applied", resultText ?? null, null, now);
 }
 
@@ -119,8 +161,20 @@ export function callRowsStatement(lease: PassLease, rows: CallRowWrite[]): InSta
   const args: InValue[] = [];
   for (const row of rows) {
     args.push(
-      lease.runtime, lease.executionId, row.seq, RECORD_VERSION, row.connector, row.method, row.argsText, row.status, row.resultText,
-      row.error, row.replay, row.requiresApproval ? 1 : 0, row.startedAt, row.finishedAt,
+      lease.runtime,
+      lease.executionId,
+      row.seq,
+      RECORD_VERSION,
+      row.connector,
+      row.method,
+      row.argsText,
+      row.status,
+      row.resultText,
+      row.error,
+      row.replay,
+      row.requiresApproval ? 1 : 0,
+      row.startedAt,
+      row.finishedAt,
     );
   }
   args.push(...leaseArgs(lease));
@@ -164,7 +218,12 @@ export function dropInterruptedStepStatement(lease: PassLease, seq: number): InS
 }
 
 /** Approved calls the pass never started (`pending`, approved) become `error` with `reason`. */
-export function failUnreachedApprovalsStatement(lease: PassLease, seqs: number[], reason: string, now: number): InStatement {
+export function failUnreachedApprovalsStatement(
+  lease: PassLease,
+  seqs: number[],
+  reason: string,
+  now: number,
+): InStatement {
   return {
     sql: `UPDATE codemode_calls SET status = 'error', error = ?, finished_at = ?
       WHERE runtime = ? AND execution_id = ? AND seq IN (SELECT value FROM json_each(?)) AND status = 'pending'
@@ -198,8 +257,15 @@ export function finishPassStatement(lease: PassLease, end: PassEnd): InStatement
         lease_token = NULL, lease_until = NULL
       WHERE runtime = ? AND id = ? AND lease_token = ? AND status = 'running'`,
     args: [
-      end.status, end.resultText ?? null, JSON.stringify(end.logs), end.error ?? null, end.kind ?? null, end.now,
-      lease.runtime, lease.executionId, lease.leaseToken,
+      end.status,
+      end.resultText ?? null,
+      JSON.stringify(end.logs),
+      end.error ?? null,
+      end.kind ?? null,
+      end.now,
+      lease.runtime,
+      lease.executionId,
+      lease.leaseToken,
     ],
   };
 }

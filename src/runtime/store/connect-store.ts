@@ -31,7 +31,8 @@ function prepareFolder(target: Extract<StoreTarget, { kind: "embedded" }>): void
   if (!existsSync(folder)) {
     const from = target.source === "option" ? "the store option" : target.source;
     throw new StoreConfigurationError({
-      message: `The database file ${target.path} (from ${from}) cannot be created: its folder ${folder} does not exist. ` +
+      message:
+        `The database file ${target.path} (from ${from}) cannot be created: its folder ${folder} does not exist. ` +
         `Create the folder, or point ${from} at a file in an existing one (only the default .codemode folder is created automatically).`,
     });
   }

@@ -38,7 +38,9 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
             start.scope ?? null,
           ],
         },
-        ...(start.programApproval === undefined ? [] : [programApprovalRow(runtime, start.executionId, start.programApproval)]),
+        ...(start.programApproval === undefined
+          ? []
+          : [programApprovalRow(runtime, start.executionId, start.programApproval)]),
         ...pruneStatements(runtime, start.keep),
       ]);
     },
@@ -64,28 +66,41 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
             WHERE runtime = ? AND id = ? AND status = 'paused'`,
           args: [claim.leaseToken, claim.leaseUntil, claim.now, runtime, claim.executionId],
         },
-        ...(claim.decisions === undefined ? [{
-          sql: `UPDATE codemode_calls SET approved_at = ?
+        ...(claim.decisions === undefined
+          ? [
+              {
+                sql: `UPDATE codemode_calls SET approved_at = ?
             WHERE runtime = ? AND execution_id = ? AND status = 'pending' AND approved_at IS NULL AND (? IS NULL OR seq = ?)
               AND EXISTS (SELECT 1 FROM codemode_executions WHERE runtime = ? AND id = ? AND lease_token = ?)`,
-          args: [
-            claim.now,
-            runtime,
-            claim.executionId,
-            claim.seq ?? null,
-            claim.seq ?? null,
-            runtime,
-            claim.executionId,
-            claim.leaseToken,
-          ],
-        }] : decisionStatements(runtime, { ...claim, decisions: claim.decisions })),
+                args: [
+                  claim.now,
+                  runtime,
+                  claim.executionId,
+                  claim.seq ?? null,
+                  claim.seq ?? null,
+                  runtime,
+                  claim.executionId,
+                  claim.leaseToken,
+                ],
+              },
+            ]
+          : decisionStatements(runtime, { ...claim, decisions: claim.decisions })),
         {
           // An approved whole-program row has nothing to run: it is applied as part of the claim.
           sql: `UPDATE codemode_calls SET status = 'applied', started_at = ?, finished_at = ?
             WHERE runtime = ? AND execution_id = ? AND seq = ? AND status = 'pending' AND approved_at = ?
               AND EXISTS (SELECT 1 FROM codemode_executions WHERE runtime = ? AND id = ? AND lease_token = ?)`,
-          args: [claim.now, claim.now, runtime, claim.executionId, WHOLE_PROGRAM_SEQ, claim.now, runtime, claim.executionId,
-            claim.leaseToken],
+          args: [
+            claim.now,
+            claim.now,
+            runtime,
+            claim.executionId,
+            WHOLE_PROGRAM_SEQ,
+            claim.now,
+            runtime,
+            claim.executionId,
+            claim.leaseToken,
+          ],
         },
       ]);
       return (cas?.rowsAffected ?? 0) === 1;
@@ -161,7 +176,12 @@ function programApprovalRow(
 /** The per-call writes of a claim that decides several pending calls (each guarded by the claim's new lease). */
 function decisionStatements(
   runtime: string,
-  claim: { executionId: string; leaseToken: string; now: number; decisions: { approve: number[]; reject: Array<{ seq: number; error: string }> } },
+  claim: {
+    executionId: string;
+    leaseToken: string;
+    now: number;
+    decisions: { approve: number[]; reject: Array<{ seq: number; error: string }> };
+  },
 ): InStatement[] {
   const guard = "AND EXISTS (SELECT 1 FROM codemode_executions WHERE runtime = ? AND id = ? AND lease_token = ?)";
   const owner = [runtime, claim.executionId, claim.leaseToken];

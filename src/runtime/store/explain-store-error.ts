@@ -12,7 +12,15 @@ import type { StoreTarget } from "./store-target.js";
 const MAX_CAUSE_DEPTH = 5;
 
 /** Errors of a local database that no retry fixes: the file or its folder cannot be opened or written. */
-const LOCAL_CONFIGURATION_CODES = new Set(["SQLITE_CANTOPEN", "SQLITE_READONLY", "SQLITE_PERM", "EACCES", "EROFS", "EPERM", "ENOENT"]);
+const LOCAL_CONFIGURATION_CODES = new Set([
+  "SQLITE_CANTOPEN",
+  "SQLITE_READONLY",
+  "SQLITE_PERM",
+  "EACCES",
+  "EROFS",
+  "EPERM",
+  "ENOENT",
+]);
 
 /** The URL without credentials or parameters, for messages. */
 export function redactStoreUrl(url: string): string {
@@ -64,24 +72,30 @@ function tokenAdvice(target: Extract<StoreTarget, { kind: "client" }>): string {
         ? "TURSO_AUTH_TOKEN is not set: set it to a token for the database in TURSO_DATABASE_URL."
         : "Check TURSO_AUTH_TOKEN: it must be a valid, unexpired token for the database in TURSO_DATABASE_URL.";
     case "CODEMODE_DATABASE_URL":
-      return "Check CODEMODE_DATABASE_URL: it carries no separate token, so a remote URL needs its own " +
-        "(?authToken=…); or set TURSO_DATABASE_URL and TURSO_AUTH_TOKEN instead.";
+      return (
+        "Check CODEMODE_DATABASE_URL: it carries no separate token, so a remote URL needs its own " +
+        "(?authToken=…); or set TURSO_DATABASE_URL and TURSO_AUTH_TOKEN instead."
+      );
     default:
       return target.authToken === undefined
         ? "The store option has no auth token: pass { url, authToken } (for example " +
-          "{ url: process.env.TURSO_DATABASE_URL, authToken: process.env.TURSO_AUTH_TOKEN }); a URL string alone sends none."
+            "{ url: process.env.TURSO_DATABASE_URL, authToken: process.env.TURSO_AUTH_TOKEN }); a URL string alone sends none."
         : "Check the authToken of the store option (usually TURSO_AUTH_TOKEN): the server refused it.";
   }
 }
 
 function localAdvice(target: Extract<StoreTarget, { kind: "embedded" }>, code: string, detail: string): string {
   if (target.source === "default") {
-    return `No database is configured, and the default local file ${target.path} cannot be created or written ` +
-      `(${code}: ${detail}); the working directory is probably read-only, as on Vercel or AWS Lambda. ${CONFIGURE_TURSO_HINT}`;
+    return (
+      `No database is configured, and the default local file ${target.path} cannot be created or written ` +
+      `(${code}: ${detail}); the working directory is probably read-only, as on Vercel or AWS Lambda. ${CONFIGURE_TURSO_HINT}`
+    );
   }
   const from = target.source === "option" ? "the store option" : target.source;
-  return `The database file ${target.path} (from ${from}) cannot be opened for writing (${code}: ${detail}). ` +
-    `Point ${from} at a writable file in an existing folder. On a read-only filesystem (serverless): ${CONFIGURE_TURSO_HINT}`;
+  return (
+    `The database file ${target.path} (from ${from}) cannot be opened for writing (${code}: ${detail}). ` +
+    `Point ${from} at a writable file in an existing folder. On a read-only filesystem (serverless): ${CONFIGURE_TURSO_HINT}`
+  );
 }
 
 /** `error` as a {@link StoreConfigurationError} when it is one in disguise; otherwise `error` itself. */
@@ -92,7 +106,8 @@ export function explainStoreError(error: unknown, target: StoreTarget): unknown 
     const status = authenticationStatus(error);
     if (status === undefined) return error;
     return new StoreConfigurationError({
-      message: `The database at ${redactStoreUrl(target.url)} refused the credentials (HTTP ${status}: ${detail}). ` +
+      message:
+        `The database at ${redactStoreUrl(target.url)} refused the credentials (HTTP ${status}: ${detail}). ` +
         `${tokenAdvice(target)} This is a configuration error; trying again will not help.`,
       cause: error,
     });

@@ -7,7 +7,13 @@
  */
 import type { PassLease } from "./call-statements.js";
 import type { JournalWriter } from "./journal-writer.js";
-import type { CallJournalRecord, ExecutionRecord, ExecutionRecordStatus, FailureRecordKind, SnippetRecord } from "./records.js";
+import type {
+  CallJournalRecord,
+  ExecutionRecord,
+  ExecutionRecordStatus,
+  FailureRecordKind,
+  SnippetRecord,
+} from "./records.js";
 
 /** The execution and its whole call log, read in one batch. */
 export interface LoadedExecution {
@@ -61,7 +67,11 @@ export interface ExecutionStore {
    * @returns false when another invocation changed the execution first.
    */
   claimPaused(claim: {
-    executionId: string; leaseToken: string; leaseUntil: number; now: number; seq?: number;
+    executionId: string;
+    leaseToken: string;
+    leaseUntil: number;
+    now: number;
+    seq?: number;
     /**
      * Several pending calls decided at once (instead of `seq`): `approve` are marked approved, `reject` become
      * `error` with their message (the program gets it as a rejection on the next pass), all in the claim's batch.
@@ -84,7 +94,11 @@ export interface ExecutionStore {
 export interface RollbackStore {
   /** Takes an ended execution for a rollback: sets a lease if none is live (compare-and-set on status too). */
   claimForRollback(claim: {
-    executionId: string; status: ExecutionRecordStatus; token: string; leaseUntil: number; now: number;
+    executionId: string;
+    status: ExecutionRecordStatus;
+    token: string;
+    leaseUntil: number;
+    now: number;
   }): Promise<boolean>;
   /**
    * Records, before its `revert` runs, that a rollback is reverting this applied call (its `error` becomes
@@ -112,7 +126,12 @@ export interface RetentionStore {
    * Ends stale runs in one batch: running runs whose lease expired → `error` (their `executing` calls → `error`,
    * never re-run); paused runs not touched since `pausedBefore` → `rejected` (their pending calls → `error`).
    */
-  expire(expire: { now: number; pausedBefore: number; runningMessage: string; pausedMessage: string }): Promise<ExpiredExecution[]>;
+  expire(expire: {
+    now: number;
+    pausedBefore: number;
+    runningMessage: string;
+    pausedMessage: string;
+  }): Promise<ExpiredExecution[]>;
   /** Drops every row of this runtime name. @returns the ids of executions that had not ended. */
   destroy(): Promise<string[]>;
 }

@@ -58,7 +58,10 @@ export class JournalWriter {
    * Queues a statement to commit with the next durable write; `send: true` starts that write now (without
    * waiting for it: a failure is reported by `failure` and `flush`, a changed-nothing by `lostRows`).
    */
-  defer(statement: InStatement | CallRowWrite, { expectRow = true, send = false }: { expectRow?: boolean; send?: boolean } = {}): void {
+  defer(
+    statement: InStatement | CallRowWrite,
+    { expectRow = true, send = false }: { expectRow?: boolean; send?: boolean } = {},
+  ): void {
     this.#queue.push({ statement, expectRow });
     if (send) this.#schedule();
   }
@@ -107,7 +110,9 @@ export class JournalWriter {
   #schedule(gather = false): void {
     if (this.#flushing !== undefined) return;
     // Gathering waits one macrotask: calls issued together reach the writer within it and share one write.
-    const start = gather ? new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.#drain()) : this.#drain();
+    const start = gather
+      ? new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.#drain())
+      : this.#drain();
     this.#flushing = start.finally(() => {
       this.#flushing = undefined;
       if (this.#queue.some((item) => item.resolve !== undefined)) this.#schedule();
@@ -121,18 +126,26 @@ export class JournalWriter {
       const rows = items.filter((item) => isCallRowWrite(item.statement));
       const others = items.filter((item) => !isCallRowWrite(item.statement));
       const chunks: Queued[][] = [];
-      for (let start = 0; start < rows.length; start += MAX_ROWS_PER_STATEMENT) chunks.push(rows.slice(start, start + MAX_ROWS_PER_STATEMENT));
+      for (let start = 0; start < rows.length; start += MAX_ROWS_PER_STATEMENT)
+        chunks.push(rows.slice(start, start + MAX_ROWS_PER_STATEMENT));
       const statements: InStatement[] = [];
       if (chunks.length > 0 && this.#lease === undefined) throw new Error("JournalWriter: call rows need a lease");
-      for (const chunk of chunks) statements.push(callRowsStatement(this.#lease as PassLease, chunk.map((item) => item.statement as CallRowWrite)));
+      for (const chunk of chunks)
+        statements.push(
+          callRowsStatement(
+            this.#lease as PassLease,
+            chunk.map((item) => item.statement as CallRowWrite),
+          ),
+        );
       for (const item of others) statements.push(item.statement as InStatement);
       this.#statements += statements.length;
       this.#roundTrips += 1;
       let results: Array<{ rowsAffected: number }>;
       try {
-        results = statements.length === 1 && statements[0] !== undefined
-          ? [await this.#client.execute(statements[0])]
-          : await this.#client.batch(statements, "write");
+        results =
+          statements.length === 1 && statements[0] !== undefined
+            ? [await this.#client.execute(statements[0])]
+            : await this.#client.batch(statements, "write");
       } catch (error) {
         this.#failure ??= error;
         for (const item of items) item.reject?.(error);

@@ -28,7 +28,11 @@ export const STATEMENT_CACHE_SIZE = 128;
 
 type BatchMode = "write" | "read" | "deferred";
 
-const BEGIN: Record<BatchMode, string> = { write: "BEGIN IMMEDIATE", read: "BEGIN DEFERRED", deferred: "BEGIN DEFERRED" };
+const BEGIN: Record<BatchMode, string> = {
+  write: "BEGIN IMMEDIATE",
+  read: "BEGIN DEFERRED",
+  deferred: "BEGIN DEFERRED",
+};
 
 /** Options of {@link LocalSqliteClient}. */
 export interface LocalSqliteClientOptions {
@@ -40,7 +44,8 @@ export interface LocalSqliteClientOptions {
 
 function toSqlValue(value: InValue): unknown {
   if (typeof value === "number") {
-    if (!Number.isFinite(value)) throw new RangeError("Only finite numbers (not Infinity or NaN) can be passed as arguments");
+    if (!Number.isFinite(value))
+      throw new RangeError("Only finite numbers (not Infinity or NaN) can be passed as arguments");
     return value;
   }
   if (typeof value === "boolean") return value ? 1 : 0;

@@ -176,7 +176,10 @@ export async function migrateStore(client: SqlClient, { local, now }: { local: b
   for (const migration of MIGRATIONS) {
     if (migration.version <= current) continue;
     const statements: InStatement[] = [
-      { sql: `INSERT INTO ${MIGRATIONS_TABLE} (version, name, applied_at) VALUES (?, ?, ?)`, args: [migration.version, migration.name, now] },
+      {
+        sql: `INSERT INTO ${MIGRATIONS_TABLE} (version, name, applied_at) VALUES (?, ?, ?)`,
+        args: [migration.version, migration.name, now],
+      },
       ...migration.statements,
     ];
     try {

@@ -119,7 +119,10 @@ export function checkStoreUrl(url: string, path: string): void {
     throw new InvalidOptionError({ path, message: `is not a valid URL; expected one of ${ACCEPTED_STORE_URLS}` });
   }
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1];
-  const got = scheme === undefined ? `a string without a scheme (for a local file write "file:${url.slice(0, 80)}")` : `a ${scheme}: URL`;
+  const got =
+    scheme === undefined
+      ? `a string without a scheme (for a local file write "file:${url.slice(0, 80)}")`
+      : `a ${scheme}: URL`;
   throw new InvalidOptionError({
     path,
     message: `must be a libSQL URL: ${ACCEPTED_STORE_URLS} (got ${got}). Other databases are not supported.`,
@@ -129,7 +132,8 @@ export function checkStoreUrl(url: string, path: string): void {
 /** What the runtime opens for a configuration: which driver, and the connection key it is shared under. */
 export function storeTarget(store: CodemodeStoreOptions, source: StoreSource): StoreTarget {
   const path = store.authToken === undefined ? localDatabasePath(store.url) : undefined;
-  if (path === ":memory:") return { kind: "embedded", path, url: store.url, source, createFolder: false, key: undefined };
+  if (path === ":memory:")
+    return { kind: "embedded", path, url: store.url, source, createFolder: false, key: undefined };
   if (path !== undefined) {
     const absolute = resolve(path);
     // The default location's folder, whatever the file's name in it (`file:.codemode/app.db`).

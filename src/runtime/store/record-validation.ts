@@ -6,8 +6,14 @@
 import { CorruptRecordError } from "../../errors/corrupt-record-error.js";
 import type { SqlRow as Row } from "./sql-client.js";
 import {
-  FAILURE_RECORD_KINDS, RECORD_VERSION, type CallJournalRecord, type CallRecordStatus, type ExecutionRecord,
-  type ExecutionRecordStatus, type FailureRecordKind, type SnippetRecord,
+  FAILURE_RECORD_KINDS,
+  RECORD_VERSION,
+  type CallJournalRecord,
+  type CallRecordStatus,
+  type ExecutionRecord,
+  type ExecutionRecordStatus,
+  type FailureRecordKind,
+  type SnippetRecord,
 } from "./records.js";
 
 const EXECUTION_STATUSES = new Set<string>(["running", "paused", "completed", "error", "rejected", "rolled_back"]);
@@ -51,14 +57,17 @@ function stringArray(row: Row, table: string, column: string): string[] {
   } catch {
     fail(table, column, "a JSON array of strings");
   }
-  if (!Array.isArray(parsed) || !parsed.every((item) => typeof item === "string")) fail(table, column, "a JSON array of strings");
+  if (!Array.isArray(parsed) || !parsed.every((item) => typeof item === "string"))
+    fail(table, column, "a JSON array of strings");
   return parsed;
 }
 
 function checkVersion(row: Row, table: string): void {
   const version = integer(row, table, "record_version");
   if (version !== RECORD_VERSION) {
-    throw new CorruptRecordError(`${table} row has record version ${version}; this package reads version ${RECORD_VERSION}.`);
+    throw new CorruptRecordError(
+      `${table} row has record version ${version}; this package reads version ${RECORD_VERSION}.`,
+    );
   }
 }
 

@@ -18,8 +18,22 @@ export type CallRecordStatus = "pending" | "executing" | "applied" | "error" | "
 
 /** Every failure kind a row may carry (the runtime's `FailureKind`); a row with another is corrupt. */
 export const FAILURE_RECORD_KINDS = [
-  "exception", "timeout", "abort", "worker-exit", "divergence", "rejected", "conflict", "limit",
-  "connector-missing", "validation", "not-found", "stale", "expired", "store", "interrupted", "approval-unreached",
+  "exception",
+  "timeout",
+  "abort",
+  "worker-exit",
+  "divergence",
+  "rejected",
+  "conflict",
+  "limit",
+  "connector-missing",
+  "validation",
+  "not-found",
+  "stale",
+  "expired",
+  "store",
+  "interrupted",
+  "approval-unreached",
 ] as const;
 
 /** A failure kind as stored. */
@@ -82,4 +96,9 @@ export interface SnippetRecord {
 }
 
 /** Execution statuses that end a run; only these are pruned by retention. */
-export const TERMINAL_EXECUTION_STATUSES: readonly ExecutionRecordStatus[] = ["completed", "error", "rejected", "rolled_back"];
+export const TERMINAL_EXECUTION_STATUSES: readonly ExecutionRecordStatus[] = [
+  "completed",
+  "error",
+  "rejected",
+  "rolled_back",
+];

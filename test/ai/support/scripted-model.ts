@@ -31,10 +31,22 @@ const usage = {
 
 function generateResult(turn: Turn, callIndex: number): LanguageModelV4GenerateResult {
   if ("text" in turn) {
-    return { content: [{ type: "text", text: turn.text }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] };
+    return {
+      content: [{ type: "text", text: turn.text }],
+      finishReason: { unified: "stop", raw: "stop" },
+      usage,
+      warnings: [],
+    };
   }
   return {
-    content: [{ type: "tool-call", toolCallId: `call_${callIndex}`, toolName: "codemode", input: JSON.stringify({ code: turn.code }) }],
+    content: [
+      {
+        type: "tool-call",
+        toolCallId: `call_${callIndex}`,
+        toolName: "codemode",
+        input: JSON.stringify({ code: turn.code }),
+      },
+    ],
     finishReason: { unified: "tool-calls", raw: "tool_calls" },
     usage,
     warnings: [],

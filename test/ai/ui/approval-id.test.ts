@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { createCodemodeApprovalId, hashPendingAction, parseCodemodeApprovalId } from "../../../src/ai/ui/approval-id.js";
+import {
+  createCodemodeApprovalId,
+  hashPendingAction,
+  parseCodemodeApprovalId,
+} from "../../../src/ai/ui/approval-id.js";
 import type { PendingAction } from "../../../src/runtime/types.js";
 
 const action: PendingAction = {
@@ -43,7 +47,17 @@ describe("codemode approval ids", () => {
   });
 
   it("refuse strings that are not codemode approval ids", () => {
-    for (const id of ["", "approval-1", "cm_", "cm_x_1", "cm_x_1_nothex!!!!!!!!!!", "cm__1_0123456789abcdef", "cm_x_-1_0123456789abcdef", "cm_x_01_0123456789abcdef", "cm_x_1_0123456789abcde"]) {
+    for (const id of [
+      "",
+      "approval-1",
+      "cm_",
+      "cm_x_1",
+      "cm_x_1_nothex!!!!!!!!!!",
+      "cm__1_0123456789abcdef",
+      "cm_x_-1_0123456789abcdef",
+      "cm_x_01_0123456789abcdef",
+      "cm_x_1_0123456789abcde",
+    ]) {
       expect(parseCodemodeApprovalId(id)).toBeUndefined();
     }
   });

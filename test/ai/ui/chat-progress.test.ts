@@ -98,7 +98,9 @@ describe("live nested calls through the SSE wire", () => {
     expect(readCodemodeProgress(part)).toMatchObject({ running: false, progress: { totalCalls: 3 } });
 
     const without = await converse("b", { progress: false });
-    expect(without.chat.chunks.some((chunk) => chunk.type === "tool-output-available" && chunk.preliminary === true)).toBe(false);
+    expect(
+      without.chat.chunks.some((chunk) => chunk.type === "tool-output-available" && chunk.preliminary === true),
+    ).toBe(false);
     expect(withProgress.model.doStreamCalls).toHaveLength(2);
     expect(without.model.doStreamCalls).toHaveLength(2);
     const input = (model: typeof without.model) => JSON.stringify(model.doStreamCalls[1]?.prompt);
@@ -122,7 +124,10 @@ describe("live nested calls through the SSE wire", () => {
     expect(final).toHaveLength(1);
     expect(outputs.indexOf(final[0]!)).toBe(outputs.length - 1);
     const [part] = chat.codemodeParts();
-    expect(readCodemodeProgress(part)).toMatchObject({ running: false, progress: { totalCalls: 3, counts: { done: 3 } } });
+    expect(readCodemodeProgress(part)).toMatchObject({
+      running: false,
+      progress: { totalCalls: 3, counts: { done: 3 } },
+    });
     // The model continued with the outcome only.
     expect(JSON.stringify(model.doStreamCalls[1]?.prompt)).not.toContain("totalCalls");
     expect(chat.lastText()).toContain('"result":60');

@@ -15,8 +15,20 @@ async function run(chunks: UIMessageChunk[], toolName?: string): Promise<UIMessa
   return readAll(stream);
 }
 
-const later: PendingAction = { executionId: "e1", seq: 4, connector: "bank", method: "transfer", args: { to: "bob", amount: 5 } };
-const first: PendingAction = { executionId: "e1", seq: 2, connector: "bank", method: "transfer", args: { to: "alice", amount: 10 } };
+const later: PendingAction = {
+  executionId: "e1",
+  seq: 4,
+  connector: "bank",
+  method: "transfer",
+  args: { to: "bob", amount: 5 },
+};
+const first: PendingAction = {
+  executionId: "e1",
+  seq: 2,
+  connector: "bank",
+  method: "transfer",
+  args: { to: "alice", amount: 10 },
+};
 const paused = { status: "paused", executionId: "e1", pending: [later, first] };
 
 describe("codemodeApprovalTransform", () => {
@@ -30,11 +42,27 @@ describe("codemodeApprovalTransform", () => {
       toolCallId: "c1",
       approvalId: await createCodemodeApprovalId(first),
       approvalDescriptor: {
-        connector: "bank", method: "transfer", args: { to: "alice", amount: 10 }, executionId: "e1", seq: 2,
+        connector: "bank",
+        method: "transfer",
+        args: { to: "alice", amount: 10 },
+        executionId: "e1",
+        seq: 2,
         // Both calls of the pause, lowest first, each with its own id (for per-call decisions).
         calls: [
-          { seq: 2, connector: "bank", method: "transfer", args: { to: "alice", amount: 10 }, approvalId: await createCodemodeApprovalId(first) },
-          { seq: 4, connector: "bank", method: "transfer", args: { to: "bob", amount: 5 }, approvalId: await createCodemodeApprovalId(later) },
+          {
+            seq: 2,
+            connector: "bank",
+            method: "transfer",
+            args: { to: "alice", amount: 10 },
+            approvalId: await createCodemodeApprovalId(first),
+          },
+          {
+            seq: 4,
+            connector: "bank",
+            method: "transfer",
+            args: { to: "bob", amount: 5 },
+            approvalId: await createCodemodeApprovalId(later),
+          },
         ],
       },
     });
@@ -45,9 +73,18 @@ describe("codemodeApprovalTransform", () => {
     const chunks: UIMessageChunk[] = [
       { type: "tool-input-start", toolCallId: "c1", toolName: "codemode" },
       { type: "tool-input-available", toolCallId: "c2", toolName: "other", input: {} },
-      { type: "tool-output-available", toolCallId: "c1", output: { status: "completed", executionId: "e1", result: 1 } },
+      {
+        type: "tool-output-available",
+        toolCallId: "c1",
+        output: { status: "completed", executionId: "e1", result: 1 },
+      },
       { type: "tool-output-available", toolCallId: "c2", output: paused },
-      { type: "tool-output-available", toolCallId: "c1", output: { status: "running", calls: [], logs: [], totalCalls: 0 }, preliminary: true },
+      {
+        type: "tool-output-available",
+        toolCallId: "c1",
+        output: { status: "running", calls: [], logs: [], totalCalls: 0 },
+        preliminary: true,
+      },
       { type: "text-delta", id: "t", delta: "hi" },
     ];
     expect(await run(chunks)).toEqual(chunks);
@@ -76,12 +113,27 @@ describe("codemodeApprovalTransform", () => {
     const when = new Date(0);
     const out = await run([
       { type: "tool-input-available", toolCallId: "c1", toolName: "codemode", input: {} },
-      { type: "tool-output-available", toolCallId: "c1", output: { status: "completed", executionId: "e1", result: { n: 5n, m: new Map([["k", when]]) } } },
+      {
+        type: "tool-output-available",
+        toolCallId: "c1",
+        output: { status: "completed", executionId: "e1", result: { n: 5n, m: new Map([["k", when]]) } },
+      },
       { type: "tool-input-available", toolCallId: "c2", toolName: "codemode", input: {} },
-      { type: "tool-output-available", toolCallId: "c2", output: { status: "paused", executionId: "e2", pending: [{ ...first, executionId: "e2", args: { at: when, n: 1n } }] } },
+      {
+        type: "tool-output-available",
+        toolCallId: "c2",
+        output: {
+          status: "paused",
+          executionId: "e2",
+          pending: [{ ...first, executionId: "e2", args: { at: when, n: 1n } }],
+        },
+      },
     ]);
     expect(JSON.parse(JSON.stringify(out))).toEqual(out);
     expect(out[1]).toMatchObject({ output: { result: { n: "5", m: { k: "1970-01-01T00:00:00.000Z" } } } });
-    expect(out[3]).toMatchObject({ type: "tool-approval-request", approvalDescriptor: { args: { at: "1970-01-01T00:00:00.000Z", n: "1" } } });
+    expect(out[3]).toMatchObject({
+      type: "tool-approval-request",
+      approvalDescriptor: { args: { at: "1970-01-01T00:00:00.000Z", n: "1" } },
+    });
   });
 });

@@ -23,7 +23,11 @@ const opened: Array<ReturnType<typeof createCodemodeRuntime>> = [];
 const executor = new QuickJSExecutor({ isolation: "in-process" });
 
 function openRuntime() {
-  const runtime = createCodemodeRuntime({ connectors: { bank: bankTools(ledger) }, store: `file:${path.join(directory, "codemode.db")}`, executor });
+  const runtime = createCodemodeRuntime({
+    connectors: { bank: bankTools(ledger) },
+    store: `file:${path.join(directory, "codemode.db")}`,
+    executor,
+  });
   opened.push(runtime);
   return runtime;
 }
@@ -62,9 +66,16 @@ describe("several pending calls decided together, through the SSE wire", () => {
 
     await chat.answer({
       approved: true,
-      reason: encodeCodemodeDecisions({ [alice!.approvalId]: true, [bob!.approvalId]: false, [carol!.approvalId]: true }),
+      reason: encodeCodemodeDecisions({
+        [alice!.approvalId]: true,
+        [bob!.approvalId]: false,
+        [carol!.approvalId]: true,
+      }),
     });
-    expect(ledger.transfers).toEqual([{ to: "alice", amount: 1 }, { to: "carol", amount: 3 }]);
+    expect(ledger.transfers).toEqual([
+      { to: "alice", amount: 1 },
+      { to: "carol", amount: 3 },
+    ]);
     expect(chat.codemodeParts()[0]?.state).toBe("output-available");
     expect(model.doStreamCalls).toHaveLength(2); // one round trip: resumed once, then the model continued
     expect(chat.lastText()).toContain("sent alice");
@@ -72,7 +83,11 @@ describe("several pending calls decided together, through the SSE wire", () => {
     expect(chat.lastText()).toContain("sent carol");
     const detail = await runtime.execution(executionId);
     expect(detail).toMatchObject({ status: "completed", passes: 2 });
-    expect(detail?.calls.map((call) => [call.seq, call.status])).toEqual([[1, "applied"], [2, "error"], [3, "applied"]]);
+    expect(detail?.calls.map((call) => [call.seq, call.status])).toEqual([
+      [1, "applied"],
+      [2, "error"],
+      [3, "applied"],
+    ]);
   });
 
   it("a request that decides only some leaves the rest pending, asked again on the same part", async () => {
@@ -86,8 +101,14 @@ describe("several pending calls decided together, through the SSE wire", () => {
     expect(remaining.map((call) => call.seq)).toEqual([1, 3]);
     expect(remaining.map((call) => call.approvalId)).toEqual([alice!.approvalId, carol!.approvalId]);
 
-    await chat.answer({ approved: true, reason: encodeCodemodeDecisions({ [alice!.approvalId]: false, [carol!.approvalId]: true }) });
-    expect(ledger.transfers).toEqual([{ to: "bob", amount: 2 }, { to: "carol", amount: 3 }]);
+    await chat.answer({
+      approved: true,
+      reason: encodeCodemodeDecisions({ [alice!.approvalId]: false, [carol!.approvalId]: true }),
+    });
+    expect(ledger.transfers).toEqual([
+      { to: "bob", amount: 2 },
+      { to: "carol", amount: 3 },
+    ]);
     expect(chat.lastText()).toContain("refused: Rejected by a human (bank.transfer, call #1)");
   });
 
@@ -109,7 +130,12 @@ describe("several pending calls decided together, through the SSE wire", () => {
   });
 
   it("reads only exactly-shaped documents as decisions", () => {
-    expect(parseCodemodeDecisions(encodeCodemodeDecisions({ a: true, b: false }))).toEqual(new Map([["a", true], ["b", false]]));
+    expect(parseCodemodeDecisions(encodeCodemodeDecisions({ a: true, b: false }))).toEqual(
+      new Map([
+        ["a", true],
+        ["b", false],
+      ]),
+    );
     expect(parseCodemodeDecisions("not today")).toBeUndefined();
     expect(parseCodemodeDecisions('{"codemodeDecisions":{"a":true},"x":1}')).toBeUndefined();
     expect(parseCodemodeDecisions('{"codemodeDecisions":[true]}')).toBeUndefined();

@@ -21,7 +21,10 @@ const executor = new QuickJSExecutor({ isolation: "in-process" });
 
 function openRuntime(approveProgram: ApproveProgramOption) {
   const runtime = createCodemodeRuntime({
-    connectors: { bank: bankTools(ledger) }, store: `file:${path.join(directory, "codemode.db")}`, executor, approveProgram,
+    connectors: { bank: bankTools(ledger) },
+    store: `file:${path.join(directory, "codemode.db")}`,
+    executor,
+    approveProgram,
   });
   opened.push(runtime);
   return runtime;
@@ -47,9 +50,18 @@ describe("program approval through useChat-style requests", () => {
 
     await chat.say("pay alice");
     const part = chat.openApproval();
-    expect(part.approval?.descriptor).toMatchObject({ connector: "codemode", method: "program", args: { code: PAYING }, seq: 0 });
+    expect(part.approval?.descriptor).toMatchObject({
+      connector: "codemode",
+      method: "program",
+      args: { code: PAYING },
+      seq: 0,
+    });
     const executionId = String(part.approval?.descriptor?.["executionId"]);
-    expect(await runtime.execution(executionId)).toMatchObject({ status: "paused", passes: 0, calls: [{ seq: 0, status: "pending" }] });
+    expect(await runtime.execution(executionId)).toMatchObject({
+      status: "paused",
+      passes: 0,
+      calls: [{ seq: 0, status: "pending" }],
+    });
     expect(ledger.transfers).toEqual([]);
     expect(model.doStreamCalls).toHaveLength(1);
 

@@ -4,7 +4,10 @@ import path from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCodemodeRuntime } from "../../../src/ai/create-codemode-runtime.js";
 import { parseCodemodeApprovalId } from "../../../src/ai/ui/approval-id.js";
-import { resumeCodemodeApprovals, type ResolvedCodemodeApproval } from "../../../src/ai/ui/resume-codemode-approvals.js";
+import {
+  resumeCodemodeApprovals,
+  type ResolvedCodemodeApproval,
+} from "../../../src/ai/ui/resume-codemode-approvals.js";
 import type { Connector, ConnectorLifecycleContext } from "../../../src/connectors/types.js";
 import { QuickJSExecutor } from "../../../src/sandbox/quickjs-executor.js";
 import { bankTools, chatRoute, Conversation, scriptedModel, type Ledger } from "./support/chat-harness.js";
@@ -67,7 +70,10 @@ describe("codemode approvals through useChat-style requests", () => {
       seq: expect.any(Number),
     });
     const executionId = String(first.approval?.descriptor?.["executionId"]);
-    expect(parseCodemodeApprovalId(first.approval?.id ?? "")).toMatchObject({ executionId, seq: first.approval?.descriptor?.["seq"] });
+    expect(parseCodemodeApprovalId(first.approval?.id ?? "")).toMatchObject({
+      executionId,
+      seq: first.approval?.descriptor?.["seq"],
+    });
     expect(model.doStreamCalls).toHaveLength(1); // the stop condition ended the loop on the pause
     expect(ledger.transfers).toEqual([]);
 
@@ -75,7 +81,11 @@ describe("codemode approvals through useChat-style requests", () => {
     const second = chat.openApproval();
     expect(second.toolCallId).toBe(first.toolCallId);
     expect(second.approval?.id).not.toBe(first.approval?.id);
-    expect(second.approval?.descriptor).toMatchObject({ method: "transfer", args: { to: "bob", amount: 20 }, executionId });
+    expect(second.approval?.descriptor).toMatchObject({
+      method: "transfer",
+      args: { to: "bob", amount: 20 },
+      executionId,
+    });
     expect(model.doStreamCalls).toHaveLength(1);
     expect(ledger.transfers).toEqual([{ to: "alice", amount: 10 }]);
 
@@ -114,7 +124,10 @@ describe("codemode approvals through useChat-style requests", () => {
     expect(ledger.transfers).toEqual([{ to: "alice", amount: 10 }]);
 
     await chat.answer({ approved: true });
-    expect(chat.codemodeParts()[0]?.output).toMatchObject({ status: "completed", result: { a: { to: "alice" }, b: { to: "bob" } } });
+    expect(chat.codemodeParts()[0]?.output).toMatchObject({
+      status: "completed",
+      result: { a: { to: "alice" }, b: { to: "bob" } },
+    });
     expect(ledger.transfers).toHaveLength(2);
     expect(model.doStreamCalls).toHaveLength(2);
   });
@@ -136,13 +149,20 @@ describe("codemode approvals through useChat-style requests", () => {
     expect((await runtime.execution(executionId))?.status).toBe("rejected");
     expect(disposed).toContainEqual({ executionId, connector: "audit", status: "rejected" });
     expect(resolved).toEqual([
-      { toolCallId: part?.toolCallId, approvalId: part?.approval?.id, status: "rejected", output: { status: "rejected", executionId } },
+      {
+        toolCallId: part?.toolCallId,
+        approvalId: part?.approval?.id,
+        status: "rejected",
+        output: { status: "rejected", executionId },
+      },
     ]);
     expect(ledger.transfers).toEqual([]);
     expect(model.doStreamCalls).toHaveLength(2);
     const toolMessage = model.doStreamCalls[1]?.prompt.at(-1);
     expect(toolMessage?.role).toBe("tool");
-    expect(JSON.stringify(toolMessage)).toContain('The user rejected bank.transfer({\\"to\\":\\"alice\\",\\"amount\\":10})');
+    expect(JSON.stringify(toolMessage)).toContain(
+      'The user rejected bank.transfer({\\"to\\":\\"alice\\",\\"amount\\":10})',
+    );
     expect(JSON.stringify(toolMessage)).toContain("Reason given: not today");
     expect(chat.lastText()).toContain("The user rejected bank.transfer");
   });
@@ -159,7 +179,10 @@ describe("codemode approvals through useChat-style requests", () => {
 
     const attempts: Array<{ id: string; message: RegExp }> = [
       { id: `${genuine.slice(0, -16)}0000000000000000`, message: /does not match the pending call bank\.transfer/ },
-      { id: genuine.replace(`_${approval?.descriptor?.["seq"]}_`, "_99_"), message: /is stale: execution .* is paused, but call 99 is not waiting for approval/ },
+      {
+        id: genuine.replace(`_${approval?.descriptor?.["seq"]}_`, "_99_"),
+        message: /is stale: execution .* is paused, but call 99 is not waiting for approval/,
+      },
       { id: genuine.replace(executionId, "no-such-execution"), message: /does not exist/ },
       { id: "approval-from-elsewhere", message: /is not a codemode approval id/ },
     ];
@@ -236,7 +259,13 @@ describe("codemode approvals through useChat-style requests", () => {
     const chat = new Conversation(chatRoute({ runtime, model }));
     await chat.say("pay alice");
     await chat.answer({ approved: true });
-    const expected = { sent: { to: "alice", amount: 10, ok: true }, big: "1180591620717411303424", at: "1970-01-01T00:00:00.000Z", seen: { alice: 1 }, tags: ["x"] };
+    const expected = {
+      sent: { to: "alice", amount: 10, ok: true },
+      big: "1180591620717411303424",
+      at: "1970-01-01T00:00:00.000Z",
+      seen: { alice: 1 },
+      tags: ["x"],
+    };
     expect(chat.codemodeParts()[0]?.output).toMatchObject({ status: "completed", result: expected });
     expect(chat.lastText()).toContain('"big":"1180591620717411303424"');
   });
@@ -258,7 +287,13 @@ describe("codemode approvals through useChat-style requests", () => {
 
     const renamed = await resumeCodemodeApprovals({ runtime, messages, toolName: "run_code" });
     expect(renamed.resolved).toEqual([
-      { toolCallId: "call-tool-run_code", approvalId: "approval-1", status: "invalid", kind: "malformed", error: expect.stringContaining("is not a codemode approval id") },
+      {
+        toolCallId: "call-tool-run_code",
+        approvalId: "approval-1",
+        status: "invalid",
+        kind: "malformed",
+        error: expect.stringContaining("is not a codemode approval id"),
+      },
     ]);
     expect(renamed.continueModel).toBe(false);
     expect(renamed.messages[1]?.parts[0]).toEqual(part("tool-deploy"));

@@ -14,7 +14,10 @@ interface Captured {
 const ctx = { abortSignal: new AbortController().signal } as ConnectorCallContext;
 
 /** A connector over `paths` whose fetch captures requests and answers `reply()`. */
-async function capture(paths: Record<string, unknown>, reply: () => Response = () => new Response(null, { status: 204 })) {
+async function capture(
+  paths: Record<string, unknown>,
+  reply: () => Response = () => new Response(null, { status: 204 }),
+) {
   const requests: Captured[] = [];
   const fetch: OpenApiFetch = async (url, init) => {
     const body = init.body;
@@ -22,7 +25,12 @@ async function capture(paths: Record<string, unknown>, reply: () => Response = (
       url: url.href,
       method: String(init.method),
       headers: init.headers as Record<string, string>,
-      body: body instanceof FormData ? [...(body as unknown as Iterable<[string, unknown]>)] : body instanceof URLSearchParams ? body.toString() : body,
+      body:
+        body instanceof FormData
+          ? [...(body as unknown as Iterable<[string, unknown]>)]
+          : body instanceof URLSearchParams
+            ? body.toString()
+            : body,
     });
     return reply();
   };
@@ -57,7 +65,14 @@ describe("request building", () => {
         },
       },
     });
-    await run(connector, "styles", { simple: ["x", "y z"], label: "l", matrix: [1, 2], session: "s 1", tags: ["a", "b"], ids: [1, 2] });
+    await run(connector, "styles", {
+      simple: ["x", "y z"],
+      label: "l",
+      matrix: [1, 2],
+      session: "s 1",
+      tags: ["a", "b"],
+      ids: [1, 2],
+    });
     expect(requests[0]!.url).toBe("https://api.example/base/a/x,y%20z/.l/;matrix=1;matrix=2?tags=a%7Cb&ids=1&ids=2");
     expect(requests[0]!.headers["cookie"]).toBe("session=s%201");
   });
@@ -82,15 +97,25 @@ describe("request building", () => {
       return checked.success ? "accepted" : checked.error;
     };
     // A label-style "." makes the segment "..": refused like a plain "..".
-    for (const args of [{ owner: "..", repo: "r", n: "1" }, { owner: ".", repo: "r", n: "1" }, { owner: "o", repo: ".", n: "1" }, { owner: "", repo: "r", n: "1" }]) {
-      expect(await refused(args), JSON.stringify(args)).toMatch(/^GET \/repos\/\{owner\}\/\{repo\}\/v\{n\}: path parameter (owner|repo) would make a path segment/);
+    for (const args of [
+      { owner: "..", repo: "r", n: "1" },
+      { owner: ".", repo: "r", n: "1" },
+      { owner: "o", repo: ".", n: "1" },
+      { owner: "", repo: "r", n: "1" },
+    ]) {
+      expect(await refused(args), JSON.stringify(args)).toMatch(
+        /^GET \/repos\/\{owner\}\/\{repo\}\/v\{n\}: path parameter (owner|repo) would make a path segment/,
+      );
       expect(method.describeRequest!(args)).toBeUndefined();
       await expect(run(connector, "repo", args)).rejects.toThrow(/outside this operation's path/);
     }
     // "%2e" and friends are encoded (%252e): ordinary segments, accepted, and the approver sees the exact URL.
     const args = { owner: "%2E%2E", repo: "..", n: "." };
     expect(await refused(args)).toBe("accepted");
-    expect(method.describeRequest!(args)).toEqual({ method: "GET", url: "https://api.example/base/repos/%252E%252E/.../v." });
+    expect(method.describeRequest!(args)).toEqual({
+      method: "GET",
+      url: "https://api.example/base/repos/%252E%252E/.../v.",
+    });
     await run(connector, "repo", args);
     expect(requests.map((request) => request.url)).toEqual(["https://api.example/base/repos/%252E%252E/.../v."]);
   });
@@ -110,7 +135,10 @@ describe("request building", () => {
         },
       },
     });
-    const schema = connector.methods["weird"]!.inputSchema as { properties: Record<string, unknown>; required: string[] };
+    const schema = connector.methods["weird"]!.inputSchema as {
+      properties: Record<string, unknown>;
+      required: string[];
+    };
     expect(Object.keys(schema.properties)).toEqual(["id", "query_id", "body", "requestBody"]);
     expect(schema.required).toEqual(["id"]);
     await run(connector, "weird", { id: "p", query_id: "q", body: "b", requestBody: { ok: true } });
@@ -121,7 +149,10 @@ describe("request building", () => {
 
   it("encodes form, multipart, text and binary bodies", async () => {
     const bodyOf = (type: string) => ({
-      post: { requestBody: { content: { [type]: { schema: { type: type.startsWith("text") ? "string" : "object" } } } }, responses: { "204": { description: "ok" } } },
+      post: {
+        requestBody: { content: { [type]: { schema: { type: type.startsWith("text") ? "string" : "object" } } } },
+        responses: { "204": { description: "ok" } },
+      },
     });
     const { connector, requests } = await capture({
       "/form": bodyOf("application/x-www-form-urlencoded"),
@@ -140,7 +171,9 @@ describe("request building", () => {
     expect(multipart[1]![1]).toBeInstanceOf(Blob);
     expect(requests[2]).toMatchObject({ body: "hello", headers: { "content-type": "text/plain" } });
     expect(new Uint8Array(await (requests[3]!.body as Blob).arrayBuffer())).toEqual(new Uint8Array([7, 8, 9]));
-    expect(connector.methods["post_binary"]!.inputSchema).toMatchObject({ properties: { body: { description: expect.stringContaining("Uint8Array") } } });
+    expect(connector.methods["post_binary"]!.inputSchema).toMatchObject({
+      properties: { body: { description: expect.stringContaining("Uint8Array") } },
+    });
   });
 
   it("lets the host's headers win over header parameters", async () => {
@@ -161,7 +194,9 @@ describe("request building", () => {
   it("reads text and binary responses, and redacts credential echoes only (not other headers)", async () => {
     let next: Response = new Response("");
     const { connector } = await capture(
-      { "/t": { get: { operationId: "t", responses: { "200": { description: "ok", content: { "text/plain": {} } } } } } },
+      {
+        "/t": { get: { operationId: "t", responses: { "200": { description: "ok", content: { "text/plain": {} } } } } },
+      },
       () => next,
     );
     next = new Response("key=host-key-123456789 agent=host-app", { headers: { "content-type": "text/plain" } });
@@ -170,7 +205,9 @@ describe("request building", () => {
     next = new Response(new Uint8Array([1, 2, 3]), { headers: { "content-type": "image/png" } });
     expect(await run(connector, "t", {})).toEqual(new Uint8Array([1, 2, 3]));
     next = new Response("not json", { headers: { "content-type": "application/json" } });
-    await expect(run(connector, "t", {})).rejects.toThrow("GET /t failed with HTTP 200 with a body that is not valid JSON: not json");
+    await expect(run(connector, "t", {})).rejects.toThrow(
+      "GET /t failed with HTTP 200 with a body that is not valid JSON: not json",
+    );
   });
 });
 
@@ -210,7 +247,8 @@ describe("request building, property-based", () => {
           expect(segments[5]!.split(",").map(Number)).toEqual(ids);
           expect(url.searchParams.get("q")).toBe(wellFormed(q));
           expect(url.searchParams.getAll("tags")).toEqual(tags.map(wellFormed));
-          for (const [key, value] of Object.entries(filter)) expect(url.searchParams.get(`filter[${key}]`)).toBe(wellFormed(value));
+          for (const [key, value] of Object.entries(filter))
+            expect(url.searchParams.get(`filter[${key}]`)).toBe(wellFormed(value));
         },
       ),
       { seed, numRuns: 200 },

@@ -31,7 +31,8 @@ describe("GitHub's OpenAPI description", () => {
     github = await openApiConnector({ spec: text, requireApproval: (operation) => operation.method !== "get" });
     const elapsed = performance.now() - started;
     const paths = (JSON.parse(text) as { paths: Record<string, Record<string, unknown>> }).paths;
-    for (const item of Object.values(paths)) for (const method of HTTP_METHODS) if (item[method] !== undefined) operationCount++;
+    for (const item of Object.values(paths))
+      for (const method of HTTP_METHODS) if (item[method] !== undefined) operationCount++;
     // Reported, not asserted (timings belong in bench/).
     console.log(
       `github openapi: ${(text.length / 1e6).toFixed(1)} MB, ${Object.keys(github.methods).length} methods, built in ${elapsed.toFixed(0)} ms`,
@@ -48,16 +49,26 @@ describe("GitHub's OpenAPI description", () => {
     expect(create.inputSchema).toMatchObject({
       type: "object",
       required: ["owner", "repo", "body"],
-      properties: { owner: { type: "string" }, repo: { type: "string" }, body: { type: "object", required: ["title"] } },
+      properties: {
+        owner: { type: "string" },
+        repo: { type: "string" },
+        body: { type: "object", required: ["title"] },
+      },
     });
   });
 
   it("validates arguments against the dereferenced schemas", async () => {
     const create = github.methods["issues_create"]!;
-    expect(await create.validate!({ owner: "octo", repo: "hello", body: { title: "Bug", labels: ["bug"] } })).toMatchObject({ success: true });
-    expect(await create.validate!({ owner: "octo", repo: "hello", body: { labels: ["bug"] } })).toMatchObject({ success: false });
+    expect(
+      await create.validate!({ owner: "octo", repo: "hello", body: { title: "Bug", labels: ["bug"] } }),
+    ).toMatchObject({ success: true });
+    expect(await create.validate!({ owner: "octo", repo: "hello", body: { labels: ["bug"] } })).toMatchObject({
+      success: false,
+    });
     const list = github.methods["issues_list_for_repo"]!;
-    expect(await list.validate!({ owner: "octo", repo: "hello", state: "open", per_page: 50 })).toMatchObject({ success: true });
+    expect(await list.validate!({ owner: "octo", repo: "hello", state: "open", per_page: 50 })).toMatchObject({
+      success: true,
+    });
     expect(await list.validate!({ owner: "octo", repo: "hello", state: "opened" })).toMatchObject({ success: false });
   });
 

@@ -12,7 +12,11 @@ function diagnostics(source: string): string[] {
 }
 
 describe("OpenAPI methods in the catalog", async () => {
-  const tracker = await openApiConnector({ spec: SPEC, baseUrl: "http://127.0.0.1:9/api", requireApproval: (op) => op.method !== "get" });
+  const tracker = await openApiConnector({
+    spec: SPEC,
+    baseUrl: "http://127.0.0.1:9/api",
+    requireApproval: (op) => op.method !== "get",
+  });
   const catalog = createCatalog({ connectors: { tracker }, snippets: [] });
 
   it("ranks the operation a task names first", () => {
@@ -28,7 +32,8 @@ describe("OpenAPI methods in the catalog", async () => {
     expect(described.types).toContain("Requires human approval");
     expect(described.types).toContain("POST /projects/{project}/issues/{number}/comments");
     expect(described.types).toContain('"X-Request-Id"?: string;');
-    const usage = 'async function use() { const c = await tracker.addComment({ project: "core", number: 1, body: { body: "hi", replies: [{ body: "yo" }] } }); return c.replies?.[0]?.body; }';
+    const usage =
+      'async function use() { const c = await tracker.addComment({ project: "core", number: 1, body: { body: "hi", replies: [{ body: "yo" }] } }); return c.replies?.[0]?.body; }';
     expect(diagnostics(`${described.types}\n${usage}\n`)).toEqual([]);
   });
 

@@ -93,18 +93,30 @@ describe("openApiConnector policy", () => {
   });
 
   it("keeps only the included operations", async () => {
-    const pets = await openApiConnector({ spec, include: (operation) => operation.tags.length === 0 && operation.method === "get" });
+    const pets = await openApiConnector({
+      spec,
+      include: (operation) => operation.tags.length === 0 && operation.method === "get",
+    });
     expect(Object.keys(pets.methods).sort()).toEqual(["getPet", "listPets"]);
     expect((await rejection({ spec, include: () => false })).path).toBe("include");
   });
 
   it("refuses unknown option and policy keys with the closest known key", async () => {
     const top = await rejection({ spec, requiresApproval: () => true } as never);
-    expect([top.path, top.message.includes('did you mean "requireApproval"?')]).toEqual(["options.requiresApproval", true]);
+    expect([top.path, top.message.includes('did you mean "requireApproval"?')]).toEqual([
+      "options.requiresApproval",
+      true,
+    ]);
     const policy = await rejection({ spec, operations: { deletePet: { requireApproval: true } as never } });
-    expect([policy.path, policy.message.includes('did you mean "requiresApproval"?')]).toEqual(["operations.deletePet.requireApproval", true]);
+    expect([policy.path, policy.message.includes('did you mean "requiresApproval"?')]).toEqual([
+      "operations.deletePet.requireApproval",
+      true,
+    ]);
     const operation = await rejection({ spec, operations: { deletePets: { requiresApproval: true } } });
-    expect([operation.path, operation.message.includes('did you mean "deletePet"?')]).toEqual(["operations.deletePets", true]);
+    expect([operation.path, operation.message.includes('did you mean "deletePet"?')]).toEqual([
+      "operations.deletePets",
+      true,
+    ]);
   });
 
   it("names the option when an option is malformed", async () => {
@@ -113,7 +125,9 @@ describe("openApiConnector policy", () => {
     expect((await rejection({ spec, headers: { authorization: 42 } as never })).path).toBe("headers.authorization");
     expect((await rejection({ spec, fetch: "fetch" as never })).path).toBe("fetch");
     expect((await rejection({ spec, replay: "sometimes" as never })).path).toBe("replay");
-    expect((await rejection({ spec, operations: { getPet: { replay: "never" as never } } })).path).toBe("operations.getPet.replay");
+    expect((await rejection({ spec, operations: { getPet: { replay: "never" as never } } })).path).toBe(
+      "operations.getPet.replay",
+    );
     expect((await rejection({ spec, requireApproval: true as never })).path).toBe("requireApproval");
     expect((await rejection({} as never)).path).toBe("spec");
   });

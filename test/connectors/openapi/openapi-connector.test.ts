@@ -75,7 +75,9 @@ describe("openApiConnector against a loopback issue tracker", () => {
         "whoami",
       ].sort(),
     );
-    expect(tracker.description).toBe("Issue Tracker (version 1.2.0). A small issue tracker: projects hold issues, issues hold threaded comments.");
+    expect(tracker.description).toBe(
+      "Issue Tracker (version 1.2.0). A small issue tracker: projects hold issues, issues hold threaded comments.",
+    );
     expect(method(tracker, "listIssues").description).toBe(
       "List issues in a project\n\nReturns the project's issues, newest first. Filter by state and labels.\n\nGET /projects/{project}/issues",
     );
@@ -85,7 +87,12 @@ describe("openApiConnector against a loopback issue tracker", () => {
   });
 
   it("lists with path and query parameters, sending the host's credentials", async () => {
-    const issues = await call(tracker, "listIssues", { project: "core", state: "all", labels: ["feature", "ui"], limit: 10 });
+    const issues = await call(tracker, "listIssues", {
+      project: "core",
+      state: "all",
+      labels: ["feature", "ui"],
+      limit: 10,
+    });
     expect(issues).toMatchObject([{ number: 2, title: "Add dark mode" }]);
     const request = server.requests.at(-1)!;
     expect(request.path).toBe("/api/projects/core/issues");
@@ -98,8 +105,17 @@ describe("openApiConnector against a loopback issue tracker", () => {
 
   it("creates with a JSON body and returns the parsed 201 body", async () => {
     const before = server.count("POST");
-    const created = await call(tracker, "createIssue", { project: "core", body: { title: "Flaky test", labels: ["ci"] } });
-    expect(created).toMatchObject({ number: 3, title: "Flaky test", state: "open", labels: [{ name: "ci" }], assignee: null });
+    const created = await call(tracker, "createIssue", {
+      project: "core",
+      body: { title: "Flaky test", labels: ["ci"] },
+    });
+    expect(created).toMatchObject({
+      number: 3,
+      title: "Flaky test",
+      state: "open",
+      labels: [{ name: "ci" }],
+      assignee: null,
+    });
     expect(server.count("POST")).toBe(before + 1);
     const request = server.requests.at(-1)!;
     expect(request.headers["content-type"]).toBe("application/json");
@@ -121,7 +137,9 @@ describe("openApiConnector against a loopback issue tracker", () => {
   it("rejects a 500 with a short excerpt in which the echoed token is redacted", async () => {
     const failure = (await call(tracker, "crash", {}).catch((error: unknown) => error)) as OpenApiResponseError;
     expect(failure.status).toBe(500);
-    expect(failure.message).toMatch(/^GET \/crash failed with HTTP 500 Internal Server Error: Internal error while handling request with authorization \[redacted\] stack frame/);
+    expect(failure.message).toMatch(
+      /^GET \/crash failed with HTTP 500 Internal Server Error: Internal error while handling request with authorization \[redacted\] stack frame/,
+    );
     expect(failure.message).not.toContain(TOKEN);
     expect(failure.excerpt.length).toBe(301);
     expect(failure.excerpt.endsWith("…")).toBe(true);
@@ -142,10 +160,23 @@ describe("openApiConnector against a loopback issue tracker", () => {
 
   it("sends header parameters and recursive JSON bodies", async () => {
     const comment = { body: "Seen on CI too", replies: [{ body: "Same here", replies: [{ body: "Fixed?" }] }] };
-    const first = await call(tracker, "addComment", { project: "core", number: 1, "X-Request-Id": "req-7", body: comment });
-    expect(first).toMatchObject({ body: "Seen on CI too", replies: [{ body: "Same here", replies: [{ body: "Fixed?" }] }] });
+    const first = await call(tracker, "addComment", {
+      project: "core",
+      number: 1,
+      "X-Request-Id": "req-7",
+      body: comment,
+    });
+    expect(first).toMatchObject({
+      body: "Seen on CI too",
+      replies: [{ body: "Same here", replies: [{ body: "Fixed?" }] }],
+    });
     expect(server.requests.at(-1)!.headers["x-request-id"]).toBe("req-7");
-    const again = await call(tracker, "addComment", { project: "core", number: 1, "X-Request-Id": "req-7", body: comment });
+    const again = await call(tracker, "addComment", {
+      project: "core",
+      number: 1,
+      "X-Request-Id": "req-7",
+      body: comment,
+    });
     expect(again).toEqual(first);
     expect(conforms(method(tracker, "addComment").outputSchema, first)).toBe(true);
   });
@@ -157,11 +188,15 @@ describe("openApiConnector against a loopback issue tracker", () => {
   });
 
   it("patches, deletes (204 → undefined) and then reads a 404", async () => {
-    expect(await call(tracker, "updateIssue", { project: "core", number: 1, body: { state: "closed" } })).toMatchObject({
-      number: 1,
-      state: "closed",
-    });
-    expect(await call(tracker, "delete_projects_by_project_issues_by_number", { project: "core", number: 1 })).toBeUndefined();
+    expect(await call(tracker, "updateIssue", { project: "core", number: 1, body: { state: "closed" } })).toMatchObject(
+      {
+        number: 1,
+        state: "closed",
+      },
+    );
+    expect(
+      await call(tracker, "delete_projects_by_project_issues_by_number", { project: "core", number: 1 }),
+    ).toBeUndefined();
     await expect(call(tracker, "getIssue", { project: "core", number: 1 })).rejects.toThrow("HTTP 404");
   });
 
@@ -195,7 +230,11 @@ describe("openApiConnector against a loopback issue tracker", () => {
   it("keeps credentials out of the error when the server cannot be reached", async () => {
     const closed = await startIssueTrackerServer({ token: TOKEN });
     await closed.close();
-    const unreachable = await openApiConnector({ spec: SPEC, baseUrl: closed.baseUrl, headers: { authorization: `Bearer ${TOKEN}` } });
+    const unreachable = await openApiConnector({
+      spec: SPEC,
+      baseUrl: closed.baseUrl,
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
     const failure = (await call(unreachable, "whoami", {}).catch((error: unknown) => error)) as Error;
     expect(failure.message).toMatch(/^GET \/whoami could not reach the server: /);
     expect(failure.message).not.toContain(TOKEN);

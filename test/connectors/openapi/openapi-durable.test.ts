@@ -18,7 +18,9 @@ const TOKEN = "durable-tracker-token-42";
 const FIXTURE = fileURLToPath(new URL("./fixtures/tracker-program.ts", import.meta.url));
 const run = promisify(execFile);
 
-async function invocation(args: string[]): Promise<{ output: Record<string, unknown>; detail?: Record<string, unknown> }> {
+async function invocation(
+  args: string[],
+): Promise<{ output: Record<string, unknown>; detail?: Record<string, unknown> }> {
   const { stdout } = await run(process.execPath, ["--import", "tsx", FIXTURE, ...args], {
     env: { ...process.env, TRACKER_TOKEN: TOKEN },
     timeout: 60_000,
@@ -43,12 +45,20 @@ describe("OpenAPI connector: pause in one process, approve in another", () => {
   it("lists, pauses before the POST, resumes elsewhere and POSTs exactly once", async () => {
     const store = `file:${join(directory, "codemode.db")}`;
     const issuesPath = "/api/projects/core/issues";
-    const gets = () => server.requests.filter((request) => request.method === "GET" && request.path === issuesPath).length;
+    const gets = () =>
+      server.requests.filter((request) => request.method === "GET" && request.path === issuesPath).length;
 
     const first = await invocation(["start", store, server.baseUrl]);
     expect(first.output).toMatchObject({
       status: "paused",
-      pending: [{ seq: expect.any(Number), connector: "tracker", method: "createIssue", args: { project: "core", body: { title: "Follow-up to #2", labels: ["triage"] } } }],
+      pending: [
+        {
+          seq: expect.any(Number),
+          connector: "tracker",
+          method: "createIssue",
+          args: { project: "core", body: { title: "Follow-up to #2", labels: ["triage"] } },
+        },
+      ],
     });
     expect(server.count("POST")).toBe(0);
     expect(gets()).toBe(1);

@@ -64,13 +64,22 @@ describe("parseOpenApiDocument", () => {
             },
           },
           parameters: { Limit: { name: "limit", in: "query", schema: { type: ["integer", "null"] } } },
-          responses: { Pets: { description: "pets", content: { "application/json": { schema: { type: "array", items: { $ref: "#/components/schemas/Pet" } } } } } },
+          responses: {
+            Pets: {
+              description: "pets",
+              content: {
+                "application/json": { schema: { type: "array", items: { $ref: "#/components/schemas/Pet" } } },
+              },
+            },
+          },
           schemas: { Pet: { type: "object", properties: { name: { type: "string" } } } },
         },
       },
     });
     expect(Object.keys(connector.methods)).toEqual(["listPets"]);
-    expect(connector.methods["listPets"]!.inputSchema).toMatchObject({ properties: { limit: { type: ["integer", "null"] } } });
+    expect(connector.methods["listPets"]!.inputSchema).toMatchObject({
+      properties: { limit: { type: ["integer", "null"] } },
+    });
     expect(connector.methods["listPets"]!.outputSchema).toMatchObject({
       type: "array",
       items: { $ref: "#/$defs/Pet" },
@@ -79,7 +88,9 @@ describe("parseOpenApiDocument", () => {
   });
 
   it("names the path of what is wrong", async () => {
-    expect((await invalid({ swagger: "2.0", paths: {} })).message).toContain("Swagger 2.0 document; convert it to OpenAPI 3");
+    expect((await invalid({ swagger: "2.0", paths: {} })).message).toContain(
+      "Swagger 2.0 document; convert it to OpenAPI 3",
+    );
     expect((await invalid({ openapi: "4.0.0", paths: {} })).path).toBe("spec.openapi");
     expect((await invalid(42)).path).toBe("spec");
     expect((await invalid("./openapi.yaml")).message).toContain("To use a file, read it first");
@@ -89,18 +100,31 @@ describe("parseOpenApiDocument", () => {
     expect((await invalid(minimal({ "/x": { get: { parameters: [{ in: "query" }], responses: {} } } }))).path).toBe(
       'spec.paths["/x"].get.parameters[0].name',
     );
-    expect((await invalid(minimal({ "/x": { get: { parameters: [{ name: "a", in: "body" }], responses: {} } } }))).path).toBe(
-      'spec.paths["/x"].get.parameters[0].in',
-    );
+    expect(
+      (await invalid(minimal({ "/x": { get: { parameters: [{ name: "a", in: "body" }], responses: {} } } }))).path,
+    ).toBe('spec.paths["/x"].get.parameters[0].in');
     expect((await invalid(minimal({ x: { get: { responses: {} } } }))).path).toBe('spec.paths["x"]');
   });
 
   it("rejects $refs that do not resolve, at the operation that uses them", async () => {
-    const missingParameter = await invalid(minimal({ "/x": { get: { parameters: [{ $ref: "#/components/parameters/Nope" }], responses: {} } } }));
+    const missingParameter = await invalid(
+      minimal({ "/x": { get: { parameters: [{ $ref: "#/components/parameters/Nope" }], responses: {} } } }),
+    );
     expect(missingParameter.path).toBe("spec");
     expect(missingParameter.message).toContain("#/components/parameters/Nope");
     const missingSchema = await invalid(
-      minimal({ "/x": { get: { responses: { "200": { description: "ok", content: { "application/json": { schema: { $ref: "#/components/schemas/Nope" } } } } } } } }),
+      minimal({
+        "/x": {
+          get: {
+            responses: {
+              "200": {
+                description: "ok",
+                content: { "application/json": { schema: { $ref: "#/components/schemas/Nope" } } },
+              },
+            },
+          },
+        },
+      }),
     );
     expect(missingSchema.path).toBe('spec.paths["/x"].get');
     expect(missingSchema.message).toContain("Nope");
@@ -109,7 +133,13 @@ describe("parseOpenApiDocument", () => {
   it("never reads files or the network for external $refs", async () => {
     const error = await invalid(
       minimal({
-        "/x": { get: { responses: { "200": { description: "ok", content: { "application/json": { schema: { $ref: "/etc/passwd#/x" } } } } } } },
+        "/x": {
+          get: {
+            responses: {
+              "200": { description: "ok", content: { "application/json": { schema: { $ref: "/etc/passwd#/x" } } } },
+            },
+          },
+        },
       }),
     );
     expect(error.path).toBe('spec.paths["/x"].get');

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { collectSecrets, REDACTED, redactBytes, redactText, redactValue } from "../../../src/connectors/openapi/redact-secrets.js";
+import {
+  collectSecrets,
+  REDACTED,
+  redactBytes,
+  redactText,
+  redactValue,
+} from "../../../src/connectors/openapi/redact-secrets.js";
 
 describe("redact-secrets", () => {
   it("treats credential-like headers as secrets, the token after a scheme included, and ignores short or ordinary values", () => {
@@ -10,7 +16,13 @@ describe("redact-secrets", () => {
       cookie: "sid=s3ssion-value-xyz; theme=dark",
       "x-short-token": "abc",
     });
-    expect(secrets).toEqual(["sid=s3ssion-value-xyz; theme=dark", "Bearer abcdefgh12345", "s3ssion-value-xyz", "key-0123456789", "abcdefgh12345"]);
+    expect(secrets).toEqual([
+      "sid=s3ssion-value-xyz; theme=dark",
+      "Bearer abcdefgh12345",
+      "s3ssion-value-xyz",
+      "key-0123456789",
+      "abcdefgh12345",
+    ]);
   });
 
   it("redacts inside strings and keys, keeps the value when nothing matches, and keeps __proto__ an ordinary key", () => {
@@ -32,12 +44,18 @@ describe("redactBytes", () => {
   const bytesOf = (text: string, encoding: "utf8" | "utf16le" = "utf8") => new Uint8Array(Buffer.from(text, encoding));
 
   it("redacts a credential echoed as UTF-8, UTF-16 (both byte orders) or percent-encoded bytes, and keeps the bytes around it", () => {
-    expect(Buffer.from(redactBytes(bytesOf("\u0000\u00ff token abcdefgh12345 \u0001"), secrets)).toString("latin1")).toBe(
-      `\u0000\u00c3\u00bf token ${REDACTED} \u0001`,
+    expect(
+      Buffer.from(redactBytes(bytesOf("\u0000\u00ff token abcdefgh12345 \u0001"), secrets)).toString("latin1"),
+    ).toBe(`\u0000\u00c3\u00bf token ${REDACTED} \u0001`);
+    expect(Buffer.from(redactBytes(bytesOf("x abcdefgh12345 y", "utf16le"), secrets)).toString("utf16le")).toBe(
+      `x ${REDACTED} y`,
     );
-    expect(Buffer.from(redactBytes(bytesOf("x abcdefgh12345 y", "utf16le"), secrets)).toString("utf16le")).toBe(`x ${REDACTED} y`);
     const bigEndian = Buffer.from("abcdefgh12345", "utf16le").swap16();
-    expect(Buffer.from(redactBytes(new Uint8Array(bigEndian), secrets)).swap16().toString("utf16le")).toBe(REDACTED);
+    expect(
+      Buffer.from(redactBytes(new Uint8Array(bigEndian), secrets))
+        .swap16()
+        .toString("utf16le"),
+    ).toBe(REDACTED);
     expect(Buffer.from(redactBytes(bytesOf("q=a%20b%3Dc12345"), ["a b=c12345"])).toString()).toBe(`q=${REDACTED}`);
   });
 

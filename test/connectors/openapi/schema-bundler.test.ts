@@ -28,10 +28,17 @@ describe("createSchemaBundler", () => {
     const components = {
       "tree-node": {
         type: "object",
-        properties: { value: { type: "integer" }, children: { type: "array", items: { $ref: "#/components/schemas/tree-node" } }, owner: { $ref: "#/components/schemas/user" } },
+        properties: {
+          value: { type: "integer" },
+          children: { type: "array", items: { $ref: "#/components/schemas/tree-node" } },
+          owner: { $ref: "#/components/schemas/user" },
+        },
       },
       user: { type: "object", properties: { login: { type: "string" }, team: { $ref: "#/components/schemas/team" } } },
-      team: { type: "object", properties: { members: { type: "array", items: { $ref: "#/components/schemas/user" } } } },
+      team: {
+        type: "object",
+        properties: { members: { type: "array", items: { $ref: "#/components/schemas/user" } } },
+      },
       unused: { type: "string" },
     };
     const schema = bundle("3.0", components, { $ref: "#/components/schemas/tree-node" });
@@ -42,7 +49,11 @@ describe("createSchemaBundler", () => {
         Team: { type: "object", properties: { members: { type: "array", items: { $ref: "#/$defs/User" } } } },
         TreeNode: {
           type: "object",
-          properties: { value: { type: "integer" }, children: { type: "array", items: { $ref: "#/$defs/TreeNode" } }, owner: { $ref: "#/$defs/User" } },
+          properties: {
+            value: { type: "integer" },
+            children: { type: "array", items: { $ref: "#/$defs/TreeNode" } },
+            owner: { $ref: "#/$defs/User" },
+          },
         },
         User: { type: "object", properties: { login: { type: "string" }, team: { $ref: "#/$defs/Team" } } },
       },
@@ -83,7 +94,11 @@ describe("createSchemaBundler", () => {
       $ref: "#/$defs/Id",
       $defs: { Id: { type: "string" } },
     });
-    expect(bundle("3.0", components, source)).toEqual({ $schema: JSON_SCHEMA_DIALECT, $ref: "#/$defs/Id", $defs: { Id: { type: "string" } } });
+    expect(bundle("3.0", components, source)).toEqual({
+      $schema: JSON_SCHEMA_DIALECT,
+      $ref: "#/$defs/Id",
+      $defs: { Id: { type: "string" } },
+    });
     // 3.1 keeps `null` types as they are.
     expect(bundle("3.1", {}, { type: ["string", "null"], examples: ["a"] })).toEqual({
       $schema: JSON_SCHEMA_DIALECT,

@@ -25,18 +25,26 @@ export type CrashPhase = "pass" | "approval" | "rollback";
 export const CRASH_PHASES: CrashPhase[] = ["pass", "approval", "rollback"];
 
 /** Runs one phase (`pass` starts the execution and returns its id). */
-export async function runPhase(runtime: DurableRuntime, phase: CrashPhase, executionId: string | undefined): Promise<{ executionId: string; output: unknown }> {
+export async function runPhase(
+  runtime: DurableRuntime,
+  phase: CrashPhase,
+  executionId: string | undefined,
+): Promise<{ executionId: string; output: unknown }> {
   if (phase === "pass") {
     const output = await runtime.execute({ code: CRASH_PROGRAM });
     return { executionId: output.executionId, output };
   }
   if (executionId === undefined) throw new Error(`phase ${phase} needs an execution`);
-  const output = phase === "approval" ? await runtime.approve({ executionId }) : await runtime.rollback({ executionId });
+  const output =
+    phase === "approval" ? await runtime.approve({ executionId }) : await runtime.rollback({ executionId });
   return { executionId, output };
 }
 
 /** Recovery and continuation: approve while paused, then roll back once the run ended. Returns the outputs seen. */
-export async function finishScenario(runtime: DurableRuntime, executionId: string): Promise<Array<CodeModeOutput | unknown>> {
+export async function finishScenario(
+  runtime: DurableRuntime,
+  executionId: string,
+): Promise<Array<CodeModeOutput | unknown>> {
   const seen: unknown[] = [];
   for (let round = 0; round < 4; round += 1) {
     const detail = await runtime.execution(executionId);
@@ -64,11 +72,17 @@ export interface ObservedEffect {
  * revert; nothing revertible is left applied once the scenario finished; a
  * completed run has the right result. Returns the problems (empty when fine).
  */
-export function scenarioProblems(detail: ExecutionDetail | undefined, effects: ObservedEffect[], finished: boolean): string[] {
+export function scenarioProblems(
+  detail: ExecutionDetail | undefined,
+  effects: ObservedEffect[],
+  finished: boolean,
+): string[] {
   const problems: string[] = [];
-  const count = (kind: ObservedEffect["kind"], key: string) => effects.filter((effect) => effect.kind === kind && effect.key === key).length;
+  const count = (kind: ObservedEffect["kind"], key: string) =>
+    effects.filter((effect) => effect.kind === kind && effect.key === key).length;
   for (const effect of effects) {
-    if (effect.method !== "read" && count(effect.kind, effect.key) > 1) problems.push(`${effect.kind} of ${effect.key} ran ${count(effect.kind, effect.key)} times`);
+    if (effect.method !== "read" && count(effect.kind, effect.key) > 1)
+      problems.push(`${effect.kind} of ${effect.key} ran ${count(effect.kind, effect.key)} times`);
   }
   if (detail === undefined) {
     if (effects.length > 0) problems.push("effects ran for an execution that does not exist");
@@ -78,15 +92,20 @@ export function scenarioProblems(detail: ExecutionDetail | undefined, effects: O
     if (call.connector !== "svc") continue;
     const key = `${detail.executionId}:${call.seq}`;
     const ran = count("execute", key);
-    if ((call.status === "applied" || call.status === "reverted") && ran !== 1) problems.push(`#${call.seq} is ${call.status} but ran ${ran} times`);
+    if ((call.status === "applied" || call.status === "reverted") && ran !== 1)
+      problems.push(`#${call.seq} is ${call.status} but ran ${ran} times`);
     if (call.status === "pending" && ran !== 0) problems.push(`#${call.seq} is pending but ran ${ran} times`);
-    if (call.status === "reverted" && count("revert", key) !== 1) problems.push(`#${call.seq} is reverted but was reverted ${count("revert", key)} times`);
+    if (call.status === "reverted" && count("revert", key) !== 1)
+      problems.push(`#${call.seq} is reverted but was reverted ${count("revert", key)} times`);
     const reverting = call.error?.startsWith("reverting:") === true;
-    if (call.status === "applied" && !reverting && count("revert", key) !== 0) problems.push(`#${call.seq} is applied but was reverted`);
+    if (call.status === "applied" && !reverting && count("revert", key) !== 0)
+      problems.push(`#${call.seq} is applied but was reverted`);
     // A call marked "reverting" by a rollback that died has an unknown outcome: it is reported, never reverted twice.
-    if (finished && call.status === "applied" && call.method !== "plain" && !reverting) problems.push(`#${call.seq} (${call.method}) is still applied after the rollback`);
+    if (finished && call.status === "applied" && call.method !== "plain" && !reverting)
+      problems.push(`#${call.seq} (${call.method}) is still applied after the rollback`);
   }
   if (detail.status === "running") problems.push("the execution is still running after recovery");
-  if (detail.status === "completed" && JSON.stringify(detail.result) !== JSON.stringify(CRASH_RESULT)) problems.push(`wrong result ${JSON.stringify(detail.result)}`);
+  if (detail.status === "completed" && JSON.stringify(detail.result) !== JSON.stringify(CRASH_RESULT))
+    problems.push(`wrong result ${JSON.stringify(detail.result)}`);
   return [...new Set(problems)];
 }

@@ -91,7 +91,11 @@ export function faultyClient(inner: Client): FaultyClient {
     if (shouldFail(record)) {
       if (plan?.midBatch === true && statements.length > 0) {
         const half = Math.max(1, Math.floor(statements.length / 2));
-        const broken = [...statements.slice(0, half), "SELECT * FROM codemode_dropped_connection_injected", ...statements.slice(half)];
+        const broken = [
+          ...statements.slice(0, half),
+          "SELECT * FROM codemode_dropped_connection_injected",
+          ...statements.slice(half),
+        ];
         fault();
         // The first half runs inside the transaction; the broken statement aborts it.
         await inner.batch(broken, (mode ?? "write") as never);

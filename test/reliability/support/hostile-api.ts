@@ -30,22 +30,40 @@ export const HOSTILE_SPEC = {
         { name: "owner", in: "path", required: true, schema: { type: "string" } },
         { name: "repo", in: "path", required: true, schema: { type: "string" } },
       ],
-      get: { operationId: "list_issues", responses: { "200": { description: "issues", content: { "application/json": {} } } } },
+      get: {
+        operationId: "list_issues",
+        responses: { "200": { description: "issues", content: { "application/json": {} } } },
+      },
       post: {
         operationId: "create_issue",
-        requestBody: { content: { "application/json": { schema: { type: "object", properties: { title: { type: "string" } } } } } },
+        requestBody: {
+          content: { "application/json": { schema: { type: "object", properties: { title: { type: "string" } } } } },
+        },
         responses: { "201": { description: "created", content: { "application/json": {} } } },
       },
     },
-    "/echo": { get: { operationId: "echo", responses: { "200": { description: "headers", content: { "application/octet-stream": {} } } } } },
-    "/echo16": { get: { operationId: "echo16", responses: { "200": { description: "headers", content: { "text/plain": {} } } } } },
-    "/away": { get: { operationId: "away", responses: { "200": { description: "moved", content: { "application/json": {} } } } } },
-    "/here": { get: { operationId: "here", responses: { "200": { description: "moved", content: { "application/json": {} } } } } },
+    "/echo": {
+      get: {
+        operationId: "echo",
+        responses: { "200": { description: "headers", content: { "application/octet-stream": {} } } },
+      },
+    },
+    "/echo16": {
+      get: { operationId: "echo16", responses: { "200": { description: "headers", content: { "text/plain": {} } } } },
+    },
+    "/away": {
+      get: { operationId: "away", responses: { "200": { description: "moved", content: { "application/json": {} } } } },
+    },
+    "/here": {
+      get: { operationId: "here", responses: { "200": { description: "moved", content: { "application/json": {} } } } },
+    },
   },
 };
 
 function listen(server: Server): Promise<string> {
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
 }
 
 function close(server: Server): Promise<void> {
@@ -65,14 +83,20 @@ export async function startHostileApi(): Promise<HostileApi> {
     requests.push(`${request.method} ${request.url}`);
     const path = (request.url ?? "").split("?")[0]!;
     const echoed = JSON.stringify(request.headers);
-    if (path === `${TENANT_PATH}/echo`) response.writeHead(200, { "content-type": "application/octet-stream" }).end(Buffer.from(echoed));
-    else if (path === `${TENANT_PATH}/echo16`) response.writeHead(200, { "content-type": "text/plain" }).end(Buffer.from(echoed, "utf16le"));
+    if (path === `${TENANT_PATH}/echo`)
+      response.writeHead(200, { "content-type": "application/octet-stream" }).end(Buffer.from(echoed));
+    else if (path === `${TENANT_PATH}/echo16`)
+      response.writeHead(200, { "content-type": "text/plain" }).end(Buffer.from(echoed, "utf16le"));
     else if (path === `${TENANT_PATH}/away`) response.writeHead(302, { location: `${otherOrigin}/collect` }).end();
     else if (path === `${TENANT_PATH}/here`) response.writeHead(302, { location: `${TENANT_PATH}/whoami` }).end();
     else if (path === `${TENANT_PATH}/whoami`) {
-      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ key: request.headers["x-api-key"] !== undefined }));
+      response
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ key: request.headers["x-api-key"] !== undefined }));
     } else if (/^\/api\/v1\/tenant-42\/repos\/[^/]+\/[^/]+\/issues$/.test(path)) {
-      response.writeHead(request.method === "POST" ? 201 : 200, { "content-type": "application/json" }).end(request.method === "POST" ? '{"number":1}' : "[]");
+      response
+        .writeHead(request.method === "POST" ? 201 : 200, { "content-type": "application/json" })
+        .end(request.method === "POST" ? '{"number":1}' : "[]");
     } else response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ escaped: path }));
   });
   const origin = await listen(api);

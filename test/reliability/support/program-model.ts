@@ -14,7 +14,10 @@ import { createMockConnector, type MockConnector } from "../../../src/test/index
 /** Methods of `svc`. */
 export type CallKind = "plain" | "rev" | "gated" | "fail" | "read";
 /** One call site. */
-export interface Call { kind: CallKind; n: number }
+export interface Call {
+  kind: CallKind;
+  n: number;
+}
 /** One part of a program. */
 export type Part =
   | { t: "call"; call: Call }
@@ -35,7 +38,10 @@ const callArb: fc.Arbitrary<Call> = fc.record({
 
 const leafArb: fc.Arbitrary<Part> = fc.oneof(
   { weight: 5, arbitrary: callArb.map((call) => ({ t: "call" as const, call })) },
-  { weight: 2, arbitrary: fc.array(callArb, { minLength: 2, maxLength: 3 }).map((calls) => ({ t: "all" as const, calls })) },
+  {
+    weight: 2,
+    arbitrary: fc.array(callArb, { minLength: 2, maxLength: 3 }).map((calls) => ({ t: "all" as const, calls })),
+  },
   { weight: 1, arbitrary: fc.integer({ min: 0, max: 9 }).map((n) => ({ t: "step" as const, n })) },
   { weight: 1, arbitrary: fc.integer({ min: 0, max: 9 }).map((n) => ({ t: "catch" as const, n })) },
   { weight: 1, arbitrary: fc.integer({ min: 0, max: 9 }).map((n) => ({ t: "snippet" as const, n })) },
@@ -48,11 +54,13 @@ export const programArb: fc.Arbitrary<Part[]> = fc.array(
     { weight: 6, arbitrary: leafArb },
     {
       weight: 1,
-      arbitrary: fc.record({
-        n: fc.integer({ min: 0, max: 9 }),
-        yes: fc.array(leafArb, { maxLength: 2 }),
-        no: fc.array(leafArb, { maxLength: 2 }),
-      }).map((branch) => ({ t: "branch" as const, ...branch })),
+      arbitrary: fc
+        .record({
+          n: fc.integer({ min: 0, max: 9 }),
+          yes: fc.array(leafArb, { maxLength: 2 }),
+          no: fc.array(leafArb, { maxLength: 2 }),
+        })
+        .map((branch) => ({ t: "branch" as const, ...branch })),
     },
   ),
   { minLength: 1, maxLength: 5 },
@@ -62,22 +70,31 @@ export const programArb: fc.Arbitrary<Part[]> = fc.array(
 export function programSource(parts: Part[]): string {
   let site = 0;
   const expr = (call: Call): string => `svc.${call.kind}({ n: ${call.n}, k: "c${++site}" })`;
-  const lines = (list: Part[]): string => list.map((part) => {
-    switch (part.t) {
-      case "call": return `out.push((await ${expr(part.call)}).d);`;
-      case "all": return `out.push(...(await Promise.all([${part.calls.map(expr).join(", ")}])).map((r) => r.d));`;
-      case "step": return `out.push(await codemode.step("s${++site}", () => ${part.n} * 3));`;
-      case "catch": return `try { await ${expr({ kind: "fail", n: part.n })}; out.push("no"); } catch (e) { out.push("caught " + e.message); }`;
-      case "snippet": return `out.push(await codemode.run("snip", { n: ${part.n}, k: "c${++site}" }));`;
-      case "throw": return `throw new Error("boom");`;
-      case "branch": {
-        const head = `{ const r = await ${expr({ kind: "plain", n: part.n })}; out.push(r.d); if (r.d % 4 === 0) { ${lines(part.yes)} } else { ${lines(part.no)} } }`;
-        return head;
-      }
-      default:
-        return "";
-    }
-  }).join(" ");
+  const lines = (list: Part[]): string =>
+    list
+      .map((part) => {
+        switch (part.t) {
+          case "call":
+            return `out.push((await ${expr(part.call)}).d);`;
+          case "all":
+            return `out.push(...(await Promise.all([${part.calls.map(expr).join(", ")}])).map((r) => r.d));`;
+          case "step":
+            return `out.push(await codemode.step("s${++site}", () => ${part.n} * 3));`;
+          case "catch":
+            return `try { await ${expr({ kind: "fail", n: part.n })}; out.push("no"); } catch (e) { out.push("caught " + e.message); }`;
+          case "snippet":
+            return `out.push(await codemode.run("snip", { n: ${part.n}, k: "c${++site}" }));`;
+          case "throw":
+            return `throw new Error("boom");`;
+          case "branch": {
+            const head = `{ const r = await ${expr({ kind: "plain", n: part.n })}; out.push(r.d); if (r.d % 4 === 0) { ${lines(part.yes)} } else { ${lines(part.no)} } }`;
+            return head;
+          }
+          default:
+            return "";
+        }
+      })
+      .join(" ");
   return `async () => { const out = []; ${lines(parts)} return out; }`;
 }
 
@@ -191,14 +208,18 @@ export function modelPass(parts: Part[], exec: ModelExecution): ModelOutcome {
   const walk = (list: Part[]): void => {
     for (const part of list) {
       switch (part.t) {
-        case "call": out.push(must(invoke(part.call, `c${++site}`))); break;
+        case "call":
+          out.push(must(invoke(part.call, `c${++site}`)));
+          break;
         case "all": {
           const got = part.calls.map((call) => invoke(call, `c${++site}`));
           if (got.some((entry) => "pause" in entry)) throw new Pause();
           out.push(...got.map(must));
           break;
         }
-        case "step": out.push(step(part.n)); break;
+        case "step":
+          out.push(step(part.n));
+          break;
         case "catch": {
           const got = invoke({ kind: "fail", n: part.n }, `c${++site}`);
           out.push(!("pause" in got) && !got.ok ? `caught ${got.error}` : "no");
@@ -209,7 +230,8 @@ export function modelPass(parts: Part[], exec: ModelExecution): ModelOutcome {
           out.push(must(invoke({ kind: "plain", n: part.n }, k)) + 1);
           break;
         }
-        case "throw": throw new Thrown("boom");
+        case "throw":
+          throw new Thrown("boom");
         case "branch": {
           const d = must(invoke({ kind: "plain", n: part.n }, `c${++site}`));
           out.push(d);
@@ -255,7 +277,14 @@ function countSites(list: Part[]): number {
 
 /** A fresh execution: the first pass. */
 export function modelExecute(parts: Part[]): { exec: ModelExecution; outcome: ModelOutcome } {
-  const exec: ModelExecution = { status: "paused", rows: new Map(), pending: [], effects: new Map(), reads: 0, reverts: new Map() };
+  const exec: ModelExecution = {
+    status: "paused",
+    rows: new Map(),
+    pending: [],
+    effects: new Map(),
+    reads: 0,
+    reverts: new Map(),
+  };
   return { exec, outcome: modelPass(parts, exec) };
 }
 
@@ -278,16 +307,22 @@ export function modelReject(exec: ModelExecution): { status: "rejected" } | { st
 }
 
 /** Rollback: reverts the applied revertible calls newest first. */
-export function modelRollback(exec: ModelExecution): { status: "rolled_back"; reverted: number[] } | { status: "error"; kind: string } {
+export function modelRollback(
+  exec: ModelExecution,
+): { status: "rolled_back"; reverted: number[] } | { status: "error"; kind: string } {
   if (exec.status === "paused") return { status: "error", kind: "stale" };
   const revertible = [...exec.rows].filter(([, row]) => row.status === "applied" && REVERTIBLE.has(row.method));
   const stuck = revertible.filter(([, row]) => row.stuck === true).length;
-  const reverted = revertible.filter(([, row]) => row.stuck !== true).map(([seq]) => seq).sort((a, b) => b - a);
+  const reverted = revertible
+    .filter(([, row]) => row.stuck !== true)
+    .map(([seq]) => seq)
+    .sort((a, b) => b - a);
   for (const seq of reverted) {
     (exec.rows.get(seq) as ModelRow).status = "reverted";
     exec.reverts.set(seq, (exec.reverts.get(seq) ?? 0) + 1);
   }
-  if (reverted.length === 0 && exec.status !== "rolled_back") return { status: "error", kind: stuck > 0 ? "exception" : "stale" };
+  if (reverted.length === 0 && exec.status !== "rolled_back")
+    return { status: "error", kind: stuck > 0 ? "exception" : "stale" };
   exec.status = "rolled_back";
   return { status: "rolled_back", reverted };
 }

@@ -21,10 +21,13 @@ export function readCrashConnector(onRead: () => void): MockConnector {
   return createMockConnector("svc", {
     methods: {
       rev: { result, revert: true },
-      look: { readOnly: true, result: (args: unknown) => {
-        onRead();
-        return result(args);
-      } },
+      look: {
+        readOnly: true,
+        result: (args: unknown) => {
+          onRead();
+          return result(args);
+        },
+      },
       gated: { result, requiresApproval: true, revert: true },
     },
   });
@@ -35,15 +38,22 @@ export function readCrashConnector(onRead: () => void): MockConnector {
  * the read ran once and its row exists only if the write committed; the call after it never ran (its `pending`
  * row travelled in the same write); `rev` ran once. Returns the problems (empty when fine).
  */
-export function readCrashProblems(detail: ExecutionDetail | undefined, svc: MockConnector, committed: boolean): string[] {
+export function readCrashProblems(
+  detail: ExecutionDetail | undefined,
+  svc: MockConnector,
+  committed: boolean,
+): string[] {
   const problems: string[] = [];
   const ran = (method: string) => svc.ledger.count(`svc.${method}`);
   if (ran("look") !== 1) problems.push(`the read ran ${ran("look")} times`);
   if (ran("rev") !== 1) problems.push(`rev ran ${ran("rev")} times`);
   if (ran("gated") !== 0) problems.push(`gated ran ${ran("gated")} times`);
   const rows = new Map((detail?.calls ?? []).map((call) => [call.method, call]));
-  if (committed !== rows.has("look")) problems.push(`the read's row ${committed ? "is missing" : "was written before its carrying write"}`);
-  if (committed !== rows.has("gated")) problems.push(`gated's row ${committed ? "is missing" : "exists without the read's"}`);
-  if (rows.get("look") !== undefined && rows.get("look")?.status !== "applied") problems.push(`the read's row is ${rows.get("look")?.status}`);
+  if (committed !== rows.has("look"))
+    problems.push(`the read's row ${committed ? "is missing" : "was written before its carrying write"}`);
+  if (committed !== rows.has("gated"))
+    problems.push(`gated's row ${committed ? "is missing" : "exists without the read's"}`);
+  if (rows.get("look") !== undefined && rows.get("look")?.status !== "applied")
+    problems.push(`the read's row is ${rows.get("look")?.status}`);
   return problems;
 }

@@ -17,7 +17,9 @@ beforeAll(async () => {
     seen.push({ path: request.url, authorization: request.headers.authorization });
     const status = Number(/^\/(\d{3})\//.exec(request.url ?? "")?.[1] ?? 500);
     request.resume();
-    response.writeHead(status, { "content-type": "text/plain" }).end(status === 401 ? "Unauthorized" : "Forbidden or broken");
+    response
+      .writeHead(status, { "content-type": "text/plain" })
+      .end(status === 401 ? "Unauthorized" : "Forbidden or broken");
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -25,11 +27,18 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 async function firstRun({ store, env }: { store?: StoreOption; env?: Record<string, string> }) {
-  const runtime = createDurableRuntime({ ...(store === undefined ? {} : { store }), executor: sharedExecutor(), _internal: { env: env ?? {} } });
+  const runtime = createDurableRuntime({
+    ...(store === undefined ? {} : { store }),
+    executor: sharedExecutor(),
+    _internal: { env: env ?? {} },
+  });
   try {
     const executed = await runtime.execute({ code: "1" });
     const approved = await runtime.approve({ executionId: "missing" });
-    const listed = await runtime.executions().then(() => undefined, (error: unknown) => error);
+    const listed = await runtime.executions().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     return { executed, approved, listed };
   } finally {
     await runtime.close();

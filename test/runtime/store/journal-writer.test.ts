@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { applyCallStatement, failCallStatement, insertCallStatement } from "../../../src/runtime/store/call-statements.js";
+import {
+  applyCallStatement,
+  failCallStatement,
+  insertCallStatement,
+} from "../../../src/runtime/store/call-statements.js";
 import { JournalWriter, MAX_ROWS_PER_STATEMENT } from "../../../src/runtime/store/journal-writer.js";
 import { migrateStore } from "../../../src/runtime/store/migrations.js";
 import { memoryClient, memoryLibsqlClient } from "../runtime-fixture.js";
@@ -59,9 +63,23 @@ describe.each([
     return client;
   }
   const lease = { runtime: "r", executionId: "e", leaseToken: "L" };
-  const row = (seq: number) => insertCallStatement(lease, { seq, connector: "svc", method: "m", argsText: "{}", status: "executing", replay: "record", requiresApproval: false, now: 5 });
+  const row = (seq: number) =>
+    insertCallStatement(lease, {
+      seq,
+      connector: "svc",
+      method: "m",
+      argsText: "{}",
+      status: "executing",
+      replay: "record",
+      requiresApproval: false,
+      now: 5,
+    });
   const statuses = async (client: ReturnType<typeof memoryClient>) =>
-    (await client.execute("SELECT seq, status, result FROM codemode_calls ORDER BY seq")).rows.map((entry) => [entry["seq"], entry["status"], entry["result"]]);
+    (await client.execute("SELECT seq, status, result FROM codemode_calls ORDER BY seq")).rows.map((entry) => [
+      entry["seq"],
+      entry["status"],
+      entry["result"],
+    ]);
 
   it("merges the previous call's applied update and the next executing insert into one statement", async () => {
     const client = await leasedExecution();
@@ -71,7 +89,10 @@ describe.each([
     expect((await writer.commit(row(2))).rowsAffected).toBe(1);
     expect(writer.statements).toBe(2);
     expect(writer.roundTrips).toBe(2);
-    expect(await statuses(client)).toEqual([[1, "applied", '"done"'], [2, "executing", null]]);
+    expect(await statuses(client)).toEqual([
+      [1, "applied", '"done"'],
+      [2, "executing", null],
+    ]);
   });
 
   it("splits many rows (Promise.all of hundreds of calls) into statements SQLite accepts", async () => {

@@ -26,19 +26,26 @@ function specifiersResolved(store: string | undefined): string[] {
   const log = join(folder, `resolved-${Math.random().toString(36).slice(2)}.log`);
   writeFileSync(log, "");
   const entry = pathToFileURL(resolve("dist/index.js")).href;
-  const program = store === undefined
-    ? `await import(${JSON.stringify(entry)});`
-    : `const { createCodemodeRuntime, QuickJSExecutor } = await import(${JSON.stringify(entry)});
+  const program =
+    store === undefined
+      ? `await import(${JSON.stringify(entry)});`
+      : `const { createCodemodeRuntime, QuickJSExecutor } = await import(${JSON.stringify(entry)});
        const executor = new QuickJSExecutor({ isolation: "in-process" });
        const runtime = createCodemodeRuntime({ store: ${JSON.stringify(store)}, executor });
        await runtime.execute({ code: "1" });
        await runtime.close();
        await executor.dispose();`;
-  execFileSync(process.execPath, ["--import", pathToFileURL(join(folder, "register.mjs")).href, "--input-type=module", "-e", program], {
-    env: { ...process.env, RESOLVE_LOG: log },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  return readFileSync(log, "utf8").split("\n").filter((specifier) => specifier !== "" && !/^[./]|^file:|^node:/.test(specifier));
+  execFileSync(
+    process.execPath,
+    ["--import", pathToFileURL(join(folder, "register.mjs")).href, "--input-type=module", "-e", program],
+    {
+      env: { ...process.env, RESOLVE_LOG: log },
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
+  return readFileSync(log, "utf8")
+    .split("\n")
+    .filter((specifier) => specifier !== "" && !/^[./]|^file:|^node:/.test(specifier));
 }
 
 describe("database drivers are imported at the first statement, for the URL kind in use", () => {

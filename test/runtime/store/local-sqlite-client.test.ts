@@ -27,17 +27,25 @@ afterEach(() => {
 });
 
 async function withTable(client: LocalSqliteClient): Promise<void> {
-  await client.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT NOT NULL, flag INTEGER, at INTEGER, data BLOB)");
+  await client.execute(
+    "CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT NOT NULL, flag INTEGER, at INTEGER, data BLOB)",
+  );
 }
 
 describe("LocalSqliteClient", () => {
   it("returns rows by column name and rows changed by writes", async () => {
     const client = open(":memory:");
     await withTable(client);
-    const insert = await client.execute({ sql: "INSERT INTO t (id, name) VALUES (?, ?), (?, ?)", args: [1, "a", 2, "b"] });
+    const insert = await client.execute({
+      sql: "INSERT INTO t (id, name) VALUES (?, ?), (?, ?)",
+      args: [1, "a", 2, "b"],
+    });
     expect(insert).toEqual({ rows: [], rowsAffected: 2 });
     const read = await client.execute({ sql: "SELECT id, name FROM t ORDER BY id", args: [] });
-    expect(read.rows).toEqual([{ id: 1, name: "a" }, { id: 2, name: "b" }]);
+    expect(read.rows).toEqual([
+      { id: 1, name: "a" },
+      { id: 2, name: "b" },
+    ]);
     expect(read.rowsAffected).toBe(0);
     const update = await client.execute({ sql: "UPDATE t SET name = 'c' WHERE id = ?", args: [1] });
     expect(update.rowsAffected).toBe(1);
@@ -49,14 +57,22 @@ describe("LocalSqliteClient", () => {
     const client = open(":memory:");
     await withTable(client);
     const at = new Date("2026-01-02T03:04:05.000Z");
-    await client.execute({ sql: "INSERT INTO t (id, name, flag, at, data) VALUES (?, ?, ?, ?, ?)", args: [1, "x", true, at, new Uint8Array([1, 2]).buffer] });
-    await client.execute({ sql: "INSERT INTO t (id, name, flag) VALUES (:id, $name, @flag)", args: { ":id": 2, $name: "y", "@flag": false } });
+    await client.execute({
+      sql: "INSERT INTO t (id, name, flag, at, data) VALUES (?, ?, ?, ?, ?)",
+      args: [1, "x", true, at, new Uint8Array([1, 2]).buffer],
+    });
+    await client.execute({
+      sql: "INSERT INTO t (id, name, flag) VALUES (:id, $name, @flag)",
+      args: { ":id": 2, $name: "y", "@flag": false },
+    });
     const rows = (await client.execute("SELECT id, flag, at, length(data) AS bytes FROM t ORDER BY id")).rows;
     expect(rows).toEqual([
       { id: 1, flag: 1, at: at.valueOf(), bytes: 2 },
       { id: 2, flag: 0, at: null, bytes: null },
     ]);
-    await expect(client.execute({ sql: "SELECT ?", args: [undefined as never] })).rejects.toThrow(/undefined cannot be passed/);
+    await expect(client.execute({ sql: "SELECT ?", args: [undefined as never] })).rejects.toThrow(
+      /undefined cannot be passed/,
+    );
     await expect(client.execute({ sql: "SELECT ?", args: [Number.NaN] })).rejects.toThrow(/finite numbers/);
   });
 
@@ -64,7 +80,8 @@ describe("LocalSqliteClient", () => {
     const client = open(":memory:");
     await withTable(client);
     const prepare = vi.spyOn(Database.prototype, "prepare");
-    for (let id = 0; id < 20; id++) await client.execute({ sql: "INSERT INTO t (id, name) VALUES (?, ?)", args: [id, `n${id}`] });
+    for (let id = 0; id < 20; id++)
+      await client.execute({ sql: "INSERT INTO t (id, name) VALUES (?, ?)", args: [id, `n${id}`] });
     expect(prepare.mock.calls.filter(([sql]) => String(sql).startsWith("INSERT"))).toHaveLength(1);
     expect((await client.execute("SELECT COUNT(*) AS n FROM t")).rows[0]?.["n"]).toBe(20);
   });
@@ -86,16 +103,22 @@ describe("LocalSqliteClient", () => {
     const client = open(databaseFile());
     await withTable(client);
     await expect(
-      client.batch([
-        { sql: "INSERT INTO t (id, name) VALUES (1, 'kept?')", args: [] },
-        { sql: "INSERT INTO t (id, name) VALUES (1, 'duplicate')", args: [] },
-      ], "write"),
+      client.batch(
+        [
+          { sql: "INSERT INTO t (id, name) VALUES (1, 'kept?')", args: [] },
+          { sql: "INSERT INTO t (id, name) VALUES (1, 'duplicate')", args: [] },
+        ],
+        "write",
+      ),
     ).rejects.toThrow(/UNIQUE/);
     expect((await client.execute("SELECT COUNT(*) AS n FROM t")).rows[0]?.["n"]).toBe(0);
-    const results = await client.batch([
-      { sql: "INSERT INTO t (id, name) VALUES (1, 'a')", args: [] },
-      { sql: "SELECT name FROM t", args: [] },
-    ], "write");
+    const results = await client.batch(
+      [
+        { sql: "INSERT INTO t (id, name) VALUES (1, 'a')", args: [] },
+        { sql: "SELECT name FROM t", args: [] },
+      ],
+      "write",
+    );
     expect(results.map((result) => result.rows)).toEqual([[], [{ name: "a" }]]);
   });
 
@@ -107,10 +130,17 @@ describe("LocalSqliteClient", () => {
     const other = new Database(path);
     other.exec("BEGIN IMMEDIATE");
     try {
-      const codes = await Promise.all([
-        client.batch([{ sql: "INSERT INTO t (id, name) VALUES (1, 'a')", args: [] }], "write"),
-        client.execute({ sql: "INSERT INTO t (id, name) VALUES (2, 'b')", args: [] }),
-      ].map((request) => request.then(() => "ok", (failure: unknown) => (failure as { code?: string }).code)));
+      const codes = await Promise.all(
+        [
+          client.batch([{ sql: "INSERT INTO t (id, name) VALUES (1, 'a')", args: [] }], "write"),
+          client.execute({ sql: "INSERT INTO t (id, name) VALUES (2, 'b')", args: [] }),
+        ].map((request) =>
+          request.then(
+            () => "ok",
+            (failure: unknown) => (failure as { code?: string }).code,
+          ),
+        ),
+      );
       expect(codes).toEqual(["SQLITE_BUSY", "SQLITE_BUSY"]);
     } finally {
       other.exec("ROLLBACK");

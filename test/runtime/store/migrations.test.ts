@@ -11,17 +11,28 @@ describe("migrateStore", () => {
     await migrateStore(client, { local: false, now: 1 });
     await migrateStore(client, { local: false, now: 2 });
     const versions = await client.execute(`SELECT version, applied_at FROM ${MIGRATIONS_TABLE}`);
-    expect(versions.rows.map((row) => [row["version"], row["applied_at"]])).toEqual(MIGRATIONS.map((migration) => [migration.version, 1]));
-    const tables = await client.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'codemode_%' ORDER BY name");
+    expect(versions.rows.map((row) => [row["version"], row["applied_at"]])).toEqual(
+      MIGRATIONS.map((migration) => [migration.version, 1]),
+    );
+    const tables = await client.execute(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'codemode_%' ORDER BY name",
+    );
     expect(tables.rows.map((row) => row["name"])).toEqual([
-      "codemode_calls", "codemode_executions", "codemode_schema_migrations", "codemode_search_vectors", "codemode_snippets",
+      "codemode_calls",
+      "codemode_executions",
+      "codemode_schema_migrations",
+      "codemode_search_vectors",
+      "codemode_snippets",
     ]);
   });
 
   it("refuses a database migrated by a newer package", async () => {
     const client = memoryClient();
     await migrateStore(client, { local: false, now: 1 });
-    await client.execute({ sql: `INSERT INTO ${MIGRATIONS_TABLE} (version, name, applied_at) VALUES (?, 'future', 0)`, args: [SCHEMA_VERSION + 1] });
+    await client.execute({
+      sql: `INSERT INTO ${MIGRATIONS_TABLE} (version, name, applied_at) VALUES (?, 'future', 0)`,
+      args: [SCHEMA_VERSION + 1],
+    });
     await expect(migrateStore(client, { local: false, now: 1 })).rejects.toThrow(/newer than this package supports/);
   });
 
@@ -40,18 +51,51 @@ describe("migrateStore", () => {
   it("version 2 moves call rows into a WITHOUT ROWID table and keeps every one of them", async () => {
     const client = memoryClient();
     const [first] = MIGRATIONS;
-    await client.execute(`CREATE TABLE ${MIGRATIONS_TABLE} (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
-    await client.batch([{ sql: `INSERT INTO ${MIGRATIONS_TABLE} VALUES (1, 'v1', 0)`, args: [] }, ...first!.statements], "write");
+    await client.execute(
+      `CREATE TABLE ${MIGRATIONS_TABLE} (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`,
+    );
+    await client.batch(
+      [{ sql: `INSERT INTO ${MIGRATIONS_TABLE} VALUES (1, 'v1', 0)`, args: [] }, ...first!.statements],
+      "write",
+    );
     const rows = [
       ["default", "e1", 0, "svc", "a", "{}", "applied", '"r"', null, 1, 2, 3, 0],
-      ["default", "e1", 1, "svc", "b", "{\"x\":1}", "pending", null, null, null, null, null, 2],
+      ["default", "e1", 1, "svc", "b", '{"x":1}', "pending", null, null, null, null, null, 2],
       ["other", "e2", 0, "gh", "c", "[]", "error", null, "boom", null, 5, 6, 0],
     ];
-    for (const [runtime, execution, seq, connector, method, args, status, result, error, approved, started, finished, replayed] of rows) {
+    for (const [
+      runtime,
+      execution,
+      seq,
+      connector,
+      method,
+      args,
+      status,
+      result,
+      error,
+      approved,
+      started,
+      finished,
+      replayed,
+    ] of rows) {
       await client.execute({
         sql: `INSERT INTO codemode_calls (runtime, execution_id, seq, record_version, connector, method, args, status, result, error, replay, requires_approval, approved_at, started_at, finished_at, replayed_count)
           VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, 'record', 1, ?, ?, ?, ?)`,
-        args: [runtime, execution, seq, connector, method, args, status, result, error, approved, started, finished, replayed] as never,
+        args: [
+          runtime,
+          execution,
+          seq,
+          connector,
+          method,
+          args,
+          status,
+          result,
+          error,
+          approved,
+          started,
+          finished,
+          replayed,
+        ] as never,
       });
     }
     const before = await client.execute("SELECT * FROM codemode_calls ORDER BY runtime, execution_id, seq");

@@ -31,12 +31,17 @@ describe("localDatabasePath", () => {
     expect(localDatabasePath(url)).toBe(path);
   });
 
-  it.each(["libsql://db.turso.io", "https://db.turso.io", "ws://127.0.0.1:8080", "file://host/a.db", "file:a.db?mode=ro", "file:", "file:/tmp/bad%zz.db"])(
-    "leaves %s to @libsql/client",
-    (url) => {
-      expect(localDatabasePath(url)).toBeUndefined();
-    },
-  );
+  it.each([
+    "libsql://db.turso.io",
+    "https://db.turso.io",
+    "ws://127.0.0.1:8080",
+    "file://host/a.db",
+    "file:a.db?mode=ro",
+    "file:",
+    "file:/tmp/bad%zz.db",
+  ])("leaves %s to @libsql/client", (url) => {
+    expect(localDatabasePath(url)).toBeUndefined();
+  });
 });
 
 describe("store URLs no libSQL driver opens", () => {
@@ -56,14 +61,20 @@ describe("store URLs no libSQL driver opens", () => {
   });
 
   it("refuses the { url } form the same way", () => {
-    const thrown = thrownBy(() => createDurableRuntime({ store: { url: "postgres://h/db", authToken: "t" }, executor: sharedExecutor() }));
+    const thrown = thrownBy(() =>
+      createDurableRuntime({ store: { url: "postgres://h/db", authToken: "t" }, executor: sharedExecutor() }),
+    );
     expect((thrown as InvalidOptionError).path).toBe("store");
   });
 
   it("names the environment variable a bad URL came from", () => {
-    const thrown = thrownBy(() => defaultStoreOptions({ TURSO_DATABASE_URL: "postgres://h/db", TURSO_AUTH_TOKEN: "t" }));
+    const thrown = thrownBy(() =>
+      defaultStoreOptions({ TURSO_DATABASE_URL: "postgres://h/db", TURSO_AUTH_TOKEN: "t" }),
+    );
     expect((thrown as InvalidOptionError).path).toBe("TURSO_DATABASE_URL");
-    expect((thrownBy(() => defaultStoreOptions({ CODEMODE_DATABASE_URL: "db.sqlite" })) as InvalidOptionError).path).toBe("CODEMODE_DATABASE_URL");
+    expect(
+      (thrownBy(() => defaultStoreOptions({ CODEMODE_DATABASE_URL: "db.sqlite" })) as InvalidOptionError).path,
+    ).toBe("CODEMODE_DATABASE_URL");
   });
 
   it("refuses a remote URL that does not parse", () => {
@@ -92,7 +103,10 @@ describe("openStore", () => {
     const path = join(folder, "nested", "deeper", "db.sqlite");
     const opened = openStore({ url: `file:${path}` });
     try {
-      const error = await opened.client.execute("SELECT 1").then(() => undefined, (caught: unknown) => caught);
+      const error = await opened.client.execute("SELECT 1").then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
       expect(StoreConfigurationError.isInstance(error)).toBe(true);
       expect((error as Error).message).toContain(`its folder ${join(folder, "nested", "deeper")} does not exist`);
       expect((error as Error).message).toContain("the store option");

@@ -4,13 +4,24 @@
  * The built package runs from a world-readable copy in a temp folder.
  */
 import { execFileSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const isRoot = process.getuid?.() === 0;
-if (!isRoot) console.log("read-only-filesystem.test.ts skipped: switching to an unprivileged user needs root (setpriv)");
+if (!isRoot)
+  console.log("read-only-filesystem.test.ts skipped: switching to an unprivileged user needs root (setpriv)");
 
 let root = "";
 
@@ -30,7 +41,11 @@ function runAsNobody(env: Record<string, string>): Record<string, unknown> {
   const output = execFileSync(
     "setpriv",
     ["--reuid=nobody", "--regid=nogroup", "--clear-groups", process.execPath, "check.mjs"],
-    { cwd: join(root, "app"), env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: join(root, "app"), ...env }, encoding: "utf8" },
+    {
+      cwd: join(root, "app"),
+      env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: join(root, "app"), ...env },
+      encoding: "utf8",
+    },
   );
   return JSON.parse(output.trim().split("\n").at(-1) ?? "{}") as Record<string, unknown>;
 }

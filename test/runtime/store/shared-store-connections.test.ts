@@ -22,7 +22,10 @@ describe("one store connection per URL per process", () => {
     for (let request = 0; request < 300; request += 1) {
       // Per request, the way a route handler builds the drop-in, and never closed.
       const runtime = createDurableRuntime({ store: url, executor: sharedExecutor() });
-      expect(await runtime.execute({ code: `${request} * 2` })).toMatchObject({ status: "completed", result: request * 2 });
+      expect(await runtime.execute({ code: `${request} * 2` })).toMatchObject({
+        status: "completed",
+        result: request * 2,
+      });
     }
     expect(storeConnectionCounts().opened - before.opened).toBe(1);
     expect(openFds()).toBeLessThanOrEqual(fds + 2);
@@ -72,7 +75,9 @@ describe("one store connection per URL per process", () => {
     const folder = tempFolder("codemode-shared-store-");
     const script = join(folder, "collect.mts");
     const src = resolve("src/runtime");
-    writeFileSync(script, `
+    writeFileSync(
+      script,
+      `
       import { createDurableRuntime } from ${JSON.stringify(join(src, "durable-runtime.ts"))};
       import { storeConnectionPolicy, storeConnectionCounts } from ${JSON.stringify(join(src, "store/shared-store-connections.ts"))};
       import { QuickJSExecutor } from ${JSON.stringify(resolve("src/sandbox/quickjs-executor.ts"))};
@@ -94,9 +99,13 @@ describe("one store connection per URL per process", () => {
       }
       console.log(JSON.stringify({ during, after: storeConnectionCounts() }));
       await executor.dispose();
-    `);
+    `,
+    );
     const output = execFileSync(process.execPath, ["--expose-gc", "--import", "tsx", script], { encoding: "utf8" });
-    const { during, after } = JSON.parse(output.trim().split("\n").at(-1) ?? "{}") as Record<string, { open: number; opened: number }>;
+    const { during, after } = JSON.parse(output.trim().split("\n").at(-1) ?? "{}") as Record<
+      string,
+      { open: number; opened: number }
+    >;
     expect(during).toEqual({ open: 1, opened: 1 });
     expect(after).toEqual({ open: 0, opened: 1 });
   });

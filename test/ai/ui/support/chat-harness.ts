@@ -83,12 +83,21 @@ function replyStream({ prompt }: LanguageModelV4CallOptions, code: string): Read
     last?.role === "tool"
       ? [
           { type: "text-start", id: "t" },
-          { type: "text-delta", id: "t", delta: `model saw: ${JSON.stringify(last.content.map((part) => ("output" in part ? part.output : part)))}` },
+          {
+            type: "text-delta",
+            id: "t",
+            delta: `model saw: ${JSON.stringify(last.content.map((part) => ("output" in part ? part.output : part)))}`,
+          },
           { type: "text-end", id: "t" },
           { type: "finish", usage, finishReason: { unified: "stop", raw: "stop" } },
         ]
       : [
-          { type: "tool-call", toolCallId: `call_${prompt.length}`, toolName: "codemode", input: JSON.stringify({ code }) },
+          {
+            type: "tool-call",
+            toolCallId: `call_${prompt.length}`,
+            toolName: "codemode",
+            input: JSON.stringify({ code }),
+          },
           { type: "finish", usage, finishReason: { unified: "tool-calls", raw: "tool_calls" } },
         ];
   return new ReadableStream({
@@ -150,10 +159,23 @@ export class Conversation {
   }
 
   /** Answers the open approval request like `addToolApprovalResponse` and sends the conversation. */
-  async answer({ approved, reason, approvalId }: { approved: boolean; reason?: string; approvalId?: string }): Promise<void> {
+  async answer({
+    approved,
+    reason,
+    approvalId,
+  }: {
+    approved: boolean;
+    reason?: string;
+    approvalId?: string;
+  }): Promise<void> {
     const part = this.openApproval();
     part.state = "approval-responded";
-    part.approval = { ...part.approval, id: approvalId ?? part.approval?.id ?? "", approved, ...(reason === undefined ? {} : { reason }) };
+    part.approval = {
+      ...part.approval,
+      id: approvalId ?? part.approval?.id ?? "",
+      approved,
+      ...(reason === undefined ? {} : { reason }),
+    };
     await this.request();
   }
 
@@ -198,7 +220,11 @@ export class Conversation {
         controller.close();
       },
     });
-    for await (const snapshot of readUIMessageStream({ ...(continuing === undefined ? {} : { message: continuing }), stream: replay, terminateOnError: true })) {
+    for await (const snapshot of readUIMessageStream({
+      ...(continuing === undefined ? {} : { message: continuing }),
+      stream: replay,
+      terminateOnError: true,
+    })) {
       message = snapshot;
     }
     if (message === undefined) return;

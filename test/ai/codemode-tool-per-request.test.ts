@@ -4,38 +4,18 @@
  * requests took a process from 15 to 95 threads and +733 MB). Now the executor's workers and the store connection
  * are shared per process, so threads, descriptors and memory stay flat.
  */
-import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { tool } from "@ai-sdk/provider-utils";
 import { generateText, isStepCount } from "ai";
 import { describe, expect, it } from "vitest";
+import { fds, settle, threads } from "../support/process-resources.js";
 import { z } from "zod";
 import { codemodeTool } from "../../src/ai/codemode-tool.js";
 import { tempFolder } from "../support/temp-folder.js";
 import { lastToolOutput, scriptedModel } from "./support/scripted-model.js";
 
-setFlagsFromString("--expose-gc");
-const gc = runInNewContext("gc") as () => void;
 const MIB = 1024 * 1024;
 const REQUESTS = 200;
-
-function threads(): number {
-  return Number(/^Threads:\s+(\d+)/m.exec(readFileSync("/proc/self/status", "utf8"))?.[1]);
-}
-
-function fds(): number {
-  return readdirSync("/proc/self/fd").length;
-}
-
-async function settle(): Promise<void> {
-  for (let round = 0; round < 5; round++) {
-    gc();
-    // FinalizationRegistry callbacks, idle timers and worker exits run in later turns.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 const tools = {
   add: tool({

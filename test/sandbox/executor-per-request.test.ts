@@ -1,31 +1,11 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
+import { fds, settle, threads } from "../support/process-resources.js";
 import { QuickJSExecutor } from "../../src/sandbox/quickjs-executor.js";
 import { sharedWorkerThreads } from "../../src/sandbox/shared-worker-pool.js";
 import type { CodeBindingNamespace } from "../../src/sandbox/types.js";
 
-setFlagsFromString("--expose-gc");
-const gc = runInNewContext("gc") as () => void;
 const MIB = 1024 * 1024;
 const REQUESTS = 200;
-
-function threads(): number {
-  return Number(/^Threads:\s+(\d+)/m.exec(readFileSync("/proc/self/status", "utf8"))?.[1]);
-}
-
-function fds(): number {
-  return readdirSync("/proc/self/fd").length;
-}
-
-async function settle(): Promise<void> {
-  for (let round = 0; round < 5; round++) {
-    gc();
-    // FinalizationRegistry callbacks and worker exits run in later turns.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 const bindings: CodeBindingNamespace[] = [
   { global: "host", functions: { add: async (args) => (args as { n: number }).n + 1 } },

@@ -239,7 +239,7 @@ describe("createCodemodeRuntime().tool() in the AI SDK loop", () => {
   it("maxOutputChars bounds what the model gets of a large result; the tool output and the journal keep it whole", async () => {
     const runtime = createCodemodeRuntime({ store: `file:${join(directory, "big.db")}`, maxOutputChars: 5_000 });
     opened.push(runtime);
-    const codemode = runtime.tool();
+    const codemode = runtime.tool({ progress: false }); // `execute` resolves with the final output itself
     const code =
       "async () => { for (let i = 0; i < 50; i += 1) console.log('row ' + i + ' '.padEnd(200, '.')); return Array.from({ length: 20000 }, (_, i) => ({ id: i, name: 'item ' + i })); }";
     const output = await codemode.execute!({ code }, { toolCallId: "t1", messages: [], context: undefined });

@@ -31,7 +31,9 @@ import { existsSync } from "node:fs";
 import { codemodeTool, createCodemodeRuntime } from "../pkg/dist/index.js";
 const tool = codemodeTool({ tools: {} });
 const runtime = createCodemodeRuntime({});
-const first = await tool.execute({ code: "async () => 6 * 7" }, { toolCallId: "call_1", messages: [] });
+// The tool yields progress snapshots, then its final output.
+let first;
+for await (const value of await tool.execute({ code: "async () => 6 * 7" }, { toolCallId: "call_1", messages: [] })) first = value;
 const viaRuntime = await runtime.execute({ code: "1" });
 console.log(JSON.stringify({ first, viaRuntime, createdFolder: existsSync(".codemode") }));
 process.exit(0);

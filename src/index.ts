@@ -10,6 +10,7 @@ export type { ExecutorIsolation, QuickJSExecutorOptions } from "./sandbox/execut
 export { CodecError } from "./sandbox/codec.js";
 export type {
   ArgumentValidation,
+  CallRequest,
   Connector,
   ConnectorCallContext,
   ConnectorLifecycleContext,
@@ -35,6 +36,9 @@ export type {
 export { createCodemodeRuntime } from "./ai/create-codemode-runtime.js";
 export type { CodemodeRuntime, CodemodeRuntimeOptions } from "./ai/create-codemode-runtime.js";
 export type { CodemodeSearchOptions } from "./ai/search-options.js";
+export type { ApproveProgramOption } from "./runtime/program-approval.js";
+export type { CallDecision } from "./runtime/decide-pending.js";
+export type { ProgressFeedOptions } from "./ai/progress-feed.js";
 export { codemodeTool } from "./ai/codemode-tool.js";
 export type { CodemodeToolFactoryOptions } from "./ai/codemode-tool.js";
 export type { CodemodeTool, CodemodeToolOptions, CodemodeToolOutput } from "./ai/build-codemode-tool.js";

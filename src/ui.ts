@@ -30,6 +30,6 @@ export type {
   ResumeCodemodeApprovalsResult,
 } from "./ai/ui/resume-codemode-approvals.js";
 export { resumeCodemodeApprovals } from "./ai/ui/resume-codemode-approvals.js";
-export type { CodemodeApprovalRuntime } from "./ai/ui/types.js";
+export type { CodemodeApprovalRuntime, CodemodeResumeOptions } from "./ai/ui/types.js";
 export type { CodemodeApprovalErrorKind, CodemodeApprovalVerification } from "./ai/ui/verify-codemode-approval.js";
 export { verifyCodemodeApproval } from "./ai/ui/verify-codemode-approval.js";

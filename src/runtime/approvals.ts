@@ -11,10 +11,11 @@ import { outputId, readExecutionRequest, type ExecutionRequest } from "./executi
 import { loadForRequest } from "./load-execution.js";
 import { disposeExecution } from "./lifecycle-hooks.js";
 import { failure, storeFailure } from "./failure-output.js";
+import { claimPaused } from "./claim-paused.js";
 import { runClaimedPass } from "./run-claimed-pass.js";
 import type { RuntimeCore } from "./runtime-core.js";
 import type { LoadedExecution } from "./store/journal-store.js";
-import { WHOLE_PROGRAM_SEQ, type CallJournalRecord, type SnippetRecord } from "./store/records.js";
+import { WHOLE_PROGRAM_SEQ, type CallJournalRecord } from "./store/records.js";
 import type { CodeModeOutput, ExecuteOptions, ExecutionStatus, RejectOutput } from "./types.js";
 
 const WHY_NOT_PAUSED: Record<ExecutionStatus, string> = {
@@ -94,41 +95,14 @@ export async function approveExecution(
   const read = await loadRequested(core, "approve", approval);
   if (!read.ok) return read.error;
   const {
-    request: { executionId, seq },
+    request: { seq },
     loaded,
   } = read.value;
   const refused = refusal(loaded, "approve", seq);
   if (refused !== undefined) return refused;
-  const missing = loaded.execution.connectors.filter((name) => !Object.hasOwn(core.connectors, name));
-  if (missing.length > 0) {
-    return failure(
-      executionId,
-      "connector-missing",
-      `Cannot resume execution ${executionId}: it was started with connector(s) ${missing.join(", ")}, which this runtime does not have. Configure them and approve again; the execution stays paused.`,
-    );
-  }
-  const { now, generateId, leaseMs } = core.options;
-  const leaseToken = generateId();
-  const at = now();
-  let snippets: SnippetRecord[];
-  try {
-    const won = await core.store.claimPaused({
-      executionId,
-      leaseToken,
-      leaseUntil: at + leaseMs,
-      now: at,
-      ...(seq === undefined ? {} : { seq }),
-    });
-    if (!won)
-      return failure(
-        executionId,
-        "conflict",
-        `Execution ${executionId} was changed by another invocation first (a concurrent approval or rejection). Nothing was run.`,
-      );
-    snippets = await core.store.snippets();
-  } catch (error) {
-    return storeFailure(executionId, error);
-  }
+  const claimed = await claimPaused(core, loaded, seq === undefined ? {} : { seq });
+  if (!claimed.ok) return claimed.error;
+  const { leaseToken, at, snippets } = claimed.value;
   const calls = loaded.calls.map((call): CallJournalRecord => {
     if (call.status !== "pending" || call.approvedAt !== undefined || (seq !== undefined && call.seq !== seq))
       return call;

@@ -6,10 +6,11 @@
  * gives the program the same rejection on every later pass.
  */
 import { loadRequested, refusal } from "./approvals.js";
-import { failure, storeFailure } from "./failure-output.js";
+import { failure } from "./failure-output.js";
 import type { RuntimeCore } from "./runtime-core.js";
+import { claimPaused } from "./claim-paused.js";
 import { runClaimedPass } from "./run-claimed-pass.js";
-import { WHOLE_PROGRAM_SEQ, type CallJournalRecord, type SnippetRecord } from "./store/records.js";
+import { WHOLE_PROGRAM_SEQ, type CallJournalRecord } from "./store/records.js";
 import type { CodeModeOutput, ExecuteOptions } from "./types.js";
 
 /** One decision about a pending call. */
@@ -71,25 +72,11 @@ export async function decidePending(
   if (malformed !== undefined) return malformed;
   const read = await loadRequested(core, "decide", { executionId: request.executionId, ...named });
   if (!read.ok) return read.error;
-  const {
-    request: { executionId },
-    loaded,
-  } = read.value;
+  const { loaded } = read.value;
   for (const decision of decisions) {
     const refused = refusal(loaded, decision.approved ? "approve" : "reject", decision.seq);
     if (refused !== undefined) return refused;
   }
-  const missing = loaded.execution.connectors.filter((name) => !Object.hasOwn(core.connectors, name));
-  if (missing.length > 0) {
-    return failure(
-      executionId,
-      "connector-missing",
-      `Cannot resume execution ${executionId}: it was started with connector(s) ${missing.join(", ")}, which this runtime does not have. Nothing was changed.`,
-    );
-  }
-  const { now, generateId, leaseMs } = core.options;
-  const leaseToken = generateId();
-  const at = now();
   const bySeq = new Map(loaded.calls.map((call) => [call.seq, call]));
   const reject = decisions
     .filter((decision) => !decision.approved)
@@ -101,25 +88,9 @@ export async function decidePending(
       ),
     }));
   const approve = decisions.filter((decision) => decision.approved).map((decision) => decision.seq);
-  let snippets: SnippetRecord[];
-  try {
-    const won = await core.store.claimPaused({
-      executionId,
-      leaseToken,
-      leaseUntil: at + leaseMs,
-      now: at,
-      decisions: { approve, reject },
-    });
-    if (!won)
-      return failure(
-        executionId,
-        "conflict",
-        `Execution ${executionId} was changed by another invocation first (a concurrent approval or rejection). Nothing was run.`,
-      );
-    snippets = await core.store.snippets();
-  } catch (error) {
-    return storeFailure(executionId, error);
-  }
+  const claimed = await claimPaused(core, loaded, { decisions: { approve, reject } });
+  if (!claimed.ok) return claimed.error;
+  const { leaseToken, at, snippets } = claimed.value;
   const rejected = new Map(reject.map((entry) => [entry.seq, entry.error]));
   const calls = loaded.calls.map((call): CallJournalRecord => {
     if (approve.includes(call.seq)) return { ...call, approvedAt: at };

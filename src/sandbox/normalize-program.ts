@@ -4,7 +4,16 @@
  * turned into one script whose completion value is the program's result. Line numbers of the
  * model's own source are preserved, so runtime errors and syntax errors point at its lines.
  */
-import { parse, type ModuleDeclaration, type Node, type Program, type Statement } from "acorn";
+import type { ModuleDeclaration, Node, Program, Statement } from "acorn";
+
+type Parse = typeof import("acorn").parse;
+let acorn: Promise<Parse> | undefined;
+
+/** acorn, imported at the first program (~7 ms at start-up, off the path of importing the package). */
+function loadParser(): Promise<Parse> {
+  acorn ??= import("acorn").then((module) => module.parse);
+  return acorn;
+}
 
 /** A program ready for QuickJS, or a syntax error written for the model. */
 export type NormalizedProgram = { ok: true; script: string } | { ok: false; message: string };
@@ -42,6 +51,7 @@ let sucrase: Promise<Sucrase> | undefined;
 
 /** Strips TypeScript if the source is not already plain JavaScript (sucrase loads on first need: it costs ~60 ms at start-up). */
 async function toJavaScript(
+  parse: Parse,
   source: string,
 ): Promise<{ ok: true; code: string; program: Program } | { ok: false; message: string }> {
   let firstError: unknown;
@@ -77,7 +87,7 @@ function isFunctionNode(node: Node): boolean {
 }
 
 /** True when the source is exactly one expression (so `{ a: 1 }` is an object, not a block). */
-function asExpression(code: string): Node | undefined {
+function asExpression(parse: Parse, code: string): Node | undefined {
   try {
     const program = parse(`(${code}\n)`, {
       ecmaVersion: "latest",
@@ -124,10 +134,11 @@ function hasTopLevelReturn(statements: Array<Statement | ModuleDeclaration>): bo
  */
 export async function normalizeProgram(source: string): Promise<NormalizedProgram> {
   const unfenced = stripFence(source);
-  const converted = await toJavaScript(unfenced);
+  const parse = await loadParser();
+  const converted = await toJavaScript(parse, unfenced);
   if (!converted.ok) return converted;
   const { code, program } = converted;
-  const expression = asExpression(code);
+  const expression = asExpression(parse, code);
   if (expression !== undefined) {
     // An async arrow / function is called; any other expression is the result.
     return { ok: true, script: isFunctionNode(expression) ? `(${code}\n)()` : `(async () => (${code}\n))()` };

@@ -19,7 +19,7 @@ describe("validation messages", () => {
     expect(text).toContain("… and 4 more");
   });
 
-  it("reports nested JSON Schema failures at the deepest path, with the expected input type", () => {
+  it("reports nested JSON Schema failures at the deepest path, with the expected input type", async () => {
     const validate = createJsonSchemaValidator(
       {
         type: "object",
@@ -35,7 +35,7 @@ describe("validation messages", () => {
       },
       { label: "shop.order", expectedType: () => "{ items: { qty: number }[] }" },
     );
-    const result = validate({ items: [{ qty: 0 }, {}], mode: "slow", when: 3 });
+    const result = await validate({ items: [{ qty: 0 }, {}], mode: "slow", when: 3 });
     expect(result.success).toBe(false);
     if (result.success) return;
     expect(result.error).toContain("Invalid arguments for shop.order(input):");
@@ -48,12 +48,12 @@ describe("validation messages", () => {
     expect(result.error).not.toContain("(arguments): Property");
   });
 
-  it("folds the branches of a failed anyOf into one line", () => {
+  it("folds the branches of a failed anyOf into one line", async () => {
     const validate = createJsonSchemaValidator(
       { anyOf: [{ type: "object", properties: { id: { type: "string" } }, required: ["id"] }, { type: "string" }] },
       { label: "x.y" },
     );
-    const result = validate({});
+    const result = await validate({});
     expect(result.success).toBe(false);
     if (!result.success)
       expect(result.error).toContain('(arguments): expected an object with "id" | string, got object');

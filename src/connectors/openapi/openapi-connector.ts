@@ -4,7 +4,8 @@
  */
 import { InvalidOptionError } from "../../errors.js";
 import { closestName } from "../../shared/closest-name.js";
-import { createJsonSchemaValidator } from "../argument-validator.js";
+import { Validator } from "@cfworker/json-schema";
+import { createSyncJsonSchemaValidator } from "../argument-validator.js";
 import { fetchFollowingRedirects, RedirectError } from "../follow-redirects.js";
 import type { Connector, ConnectorCallContext, ConnectorMethod, ReplayPolicy } from "../types.js";
 import { UnsafeRequestError } from "../../errors/unsafe-request-error.js";
@@ -143,7 +144,7 @@ function methodFor(operation: OpenApiOperation, options: ResolvedOpenApiConnecto
   }
   checkBaseUrl(baseUrl, options.baseUrl === undefined ? `${operation.location}.servers[0].url` : "baseUrl");
   const { requiresApproval, replay, readOnly } = policyFor(operation, options);
-  const validate = createJsonSchemaValidator(operation.inputSchema, { label: info.name });
+  const validate = createSyncJsonSchemaValidator(Validator, operation.inputSchema, { label: info.name });
   return {
     description: operation.description,
     inputSchema: operation.inputSchema,

@@ -66,6 +66,13 @@ describe("database drivers are imported at the first statement, for the URL kind
     expect(resolved).not.toContain("@libsql/client");
   });
 
+  it("importing the package loads neither the program parser nor the JSON Schema validator (the first run does)", () => {
+    expect(specifiersResolved(undefined)).not.toEqual(
+      expect.arrayContaining([expect.stringMatching(/^(acorn|@cfworker\/json-schema)$/)]),
+    );
+    expect(specifiersResolved(`file:${join(folder, "parser.sqlite")}`)).toContain("acorn");
+  });
+
   it("a file: store loads the embedded driver only", () => {
     const resolved = specifiersResolved(`file:${join(folder, "db.sqlite")}`);
     expect(resolved).toContain("libsql");

@@ -164,6 +164,38 @@ async function measure(
   return out as Record<Pass, Measured>;
 }
 
+/**
+ * What a cold instance pays before its first pass: round trips of `execute("async () => 0")` on a new
+ * runtime, over a database this package never opened and over one already at the current schema.
+ */
+async function coldOpen(server: HranaServer, executor: QuickJSExecutor): Promise<string[]> {
+  server.latencyMs = 0;
+  const trips = async (name: string): Promise<number> => {
+    const inner = createClient({ url: server.databaseUrl(name) });
+    const { client, roundTrips } = counting(inner);
+    const runtime = createCodemodeRuntime({ store: client, executor, connectors: {} });
+    try {
+      const out = await runtime.execute({ code: "async () => 0" });
+      if (out.status !== "completed") throw new Error(`cold open: ${JSON.stringify(out)}`);
+      return roundTrips();
+    } finally {
+      await runtime.close();
+      inner.close();
+    }
+  };
+  const fresh = await trips("cold-open");
+  const current = await trips("cold-open");
+  return [
+    "Round trips of a new runtime's first `execute` of `async () => 0` (schema check or migration, then the pass):",
+    "",
+    "| database | round trips |",
+    "| --- | ---: |",
+    `| never opened by this package | ${fresh} |`,
+    `| at the current schema (every later cold start) | ${current} |`,
+    "",
+  ];
+}
+
 /** The markdown section. */
 export async function run(): Promise<string> {
   const folder = mkdtempSync(join(tmpdir(), "codemode-bench-roundtrips-"));
@@ -185,6 +217,7 @@ export async function run(): Promise<string> {
       `${(loadavg()[0] ?? 0).toFixed(1)} at the end of this section: a bare loopback \`fetch\` costs more the busier it is).`,
       readOnly ? "" : "The `readOnly` method policy is not implemented yet: its columns read n/a.",
       "",
+      ...(await coldOpen(server, executor)),
       "| program | pass | latency | round trips (today) | wall (today) | round trips (`readOnly`) | wall (`readOnly`) | reads re-run |",
       "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
       ...rows,

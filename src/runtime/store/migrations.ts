@@ -152,42 +152,52 @@ async function appliedVersion(client: SqlClient): Promise<number> {
   return typeof value === "number" ? value : typeof value === "bigint" ? Number(value) : 0;
 }
 
+const CREATE_MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`;
+
+/** The write batch applying every migration after `current`: each one's version row, then its statements. */
+function pendingBatch(current: number, now: number): InStatement[] {
+  const statements: InStatement[] = [CREATE_MIGRATIONS_TABLE];
+  for (const migration of MIGRATIONS) {
+    if (migration.version <= current) continue;
+    statements.push(
+      {
+        sql: `INSERT INTO ${MIGRATIONS_TABLE} (version, name, applied_at) VALUES (?, ?, ?)`,
+        args: [migration.version, migration.name, now],
+      },
+      ...migration.statements,
+    );
+  }
+  return statements;
+}
+
 /**
- * Brings the schema up to {@link SCHEMA_VERSION}. Safe to run from several
- * processes at once: each migration is one write batch whose first statement
- * inserts its version row, so a second migrator's batch fails whole and it
- * re-reads the version. Local files are switched to WAL so readers and one
- * writer share the file.
+ * Brings the schema up to {@link SCHEMA_VERSION}, in as few round trips as a
+ * remote database allows (each costs a cold serverless invocation 5–30 ms):
+ * one read when the schema is current; on a new database, the failed read and
+ * one write batch holding every pending migration. Safe to run from several
+ * processes at once: the batch's version rows make a second migrator's batch
+ * fail whole, and it re-reads the version. Local files are switched to WAL so
+ * readers and one writer share the file.
  */
 export async function migrateStore(client: SqlClient, { local, now }: { local: boolean; now: number }): Promise<void> {
   if (local) {
     await client.execute("PRAGMA journal_mode=WAL");
     for (const pragma of LOCAL_CONNECTION_PRAGMAS) await client.execute(pragma);
   }
-  await client.execute(
-    `CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`,
-  );
-  let current = await appliedVersion(client);
+  // A database this package never opened has no version table: the read fails, and the batch creates it.
+  const current = await appliedVersion(client).catch(() => 0);
   if (current > SCHEMA_VERSION) {
     throw new StoreError({
       message: `The database schema is at version ${current}, newer than this package supports (${SCHEMA_VERSION}). Upgrade ai-codemode.`,
     });
   }
-  for (const migration of MIGRATIONS) {
-    if (migration.version <= current) continue;
-    const statements: InStatement[] = [
-      {
-        sql: `INSERT INTO ${MIGRATIONS_TABLE} (version, name, applied_at) VALUES (?, ?, ?)`,
-        args: [migration.version, migration.name, now],
-      },
-      ...migration.statements,
-    ];
-    try {
-      await client.batch(statements, "write");
-    } catch (error) {
-      // Another process applied it first: its version row makes ours fail whole.
-      if ((await appliedVersion(client)) < migration.version) throw error;
-    }
-    current = migration.version;
+  if (current === SCHEMA_VERSION) return;
+  try {
+    await client.batch(pendingBatch(current, now), "write");
+  } catch (error) {
+    // Another process applied them first: its version rows make ours fail whole.
+    const applied = await appliedVersion(client).catch(() => 0);
+    if (applied < SCHEMA_VERSION) throw error;
+    if (applied > SCHEMA_VERSION) await migrateStore(client, { local: false, now });
   }
 }

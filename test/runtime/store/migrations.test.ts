@@ -26,6 +26,47 @@ describe("migrateStore", () => {
     ]);
   });
 
+  it("costs one round trip on a current schema, two on a new database (cold serverless starts pay each)", async () => {
+    const inner = memoryClient();
+    const sent: string[] = [];
+    const client = new Proxy(inner, {
+      get(target, property) {
+        const value = Reflect.get(target, property, target) as unknown;
+        if (typeof value !== "function") return value;
+        const bound = (value as (...args: unknown[]) => unknown).bind(target);
+        if (property !== "execute" && property !== "batch") return bound;
+        return (...args: unknown[]) => {
+          sent.push(String(property));
+          return bound(...args);
+        };
+      },
+    });
+    await migrateStore(client, { local: false, now: 1 });
+    expect(sent).toEqual(["execute", "batch"]);
+    sent.length = 0;
+    await migrateStore(client, { local: false, now: 2 });
+    expect(sent).toEqual(["execute"]);
+    const versions = await inner.execute(`SELECT COUNT(*) AS n FROM ${MIGRATIONS_TABLE}`);
+    expect(versions.rows[0]?.["n"]).toBe(SCHEMA_VERSION);
+  });
+
+  it("applies only the migrations a database lacks, in one batch", async () => {
+    const client = memoryClient();
+    const [first] = MIGRATIONS;
+    await client.execute(
+      `CREATE TABLE ${MIGRATIONS_TABLE} (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`,
+    );
+    await client.batch(
+      [{ sql: `INSERT INTO ${MIGRATIONS_TABLE} VALUES (1, 'v1', 0)`, args: [] }, ...first!.statements],
+      "write",
+    );
+    await migrateStore(client, { local: false, now: 7 });
+    const versions = await client.execute(`SELECT version, applied_at FROM ${MIGRATIONS_TABLE} ORDER BY version`);
+    expect(versions.rows.map((row) => [row["version"], row["applied_at"]])).toEqual(
+      MIGRATIONS.map((migration) => [migration.version, migration.version === 1 ? 0 : 7]),
+    );
+  });
+
   it("refuses a database migrated by a newer package", async () => {
     const client = memoryClient();
     await migrateStore(client, { local: false, now: 1 });

@@ -44,8 +44,14 @@ export async function claimPaused(
   const leaseToken = generateId();
   const at = now();
   try {
-    const won = await core.store.claimPaused({ executionId, leaseToken, leaseUntil: at + leaseMs, now: at, ...change });
-    if (!won) {
+    const snippets = await core.store.claimPaused({
+      executionId,
+      leaseToken,
+      leaseUntil: at + leaseMs,
+      now: at,
+      ...change,
+    });
+    if (snippets === undefined) {
       return err(
         failure(
           executionId,
@@ -54,7 +60,7 @@ export async function claimPaused(
         ),
       );
     }
-    return ok({ leaseToken, at, snippets: await core.store.snippets() });
+    return ok({ leaseToken, at, snippets });
   } catch (error) {
     return err(storeFailure(executionId, error));
   }

@@ -59,7 +59,7 @@ export async function startExecution(
   }
   let snippets: SnippetRecord[];
   try {
-    await core.store.startExecution({
+    snippets = await core.store.startExecution({
       executionId,
       code,
       connectors: connectorNames,
@@ -70,7 +70,6 @@ export async function startExecution(
       ...(options.toolCallId === undefined ? {} : { toolCallId: options.toolCallId }),
       ...(scope === undefined ? {} : { scope }),
     });
-    snippets = await core.store.snippets();
   } catch (error) {
     return storeFailure(executionId, error);
   }

@@ -75,27 +75,28 @@ const READS_THEN_WRITE = `async () => {
 }`;
 
 describe("read-only calls cost no round trip of their own", () => {
-  it("20 reads + 1 approved write: 4 round trips in the first pass (24 without readOnly), 5 to approve, no read re-run", async () => {
+  it("20 reads + 1 approved write: 3 round trips in the first pass (23 without readOnly), 4 to approve, no read re-run", async () => {
     const marked = setup({ readOnly: true });
     const first = await marked.counted(() => marked.runtime.execute({ code: READS_THEN_WRITE }));
     expect(first.out.status).toBe("paused");
-    // Start, snippets, the pause's `pending` row carrying the 20 read rows, the pass's end.
-    expect(first.trips).toBe(4);
+    // Start (the snippets read in its batch), the pause's `pending` row carrying the 20 read rows, the pass's end.
+    expect(first.trips).toBe(3);
     const approval = await marked.counted(() => marked.runtime.approve({ executionId: first.out.executionId }));
     expect(approval.out).toMatchObject({ status: "completed", result: { total: 210 } });
-    expect(approval.trips).toBe(5);
+    // Load, the claim (snippets read in its batch), the write's intent, the end.
+    expect(approval.trips).toBe(4);
     expect(marked.shop.ledger.count("shop.read")).toBe(20);
 
     const today = setup({ readOnly: false });
     const before = await today.counted(() => today.runtime.execute({ code: READS_THEN_WRITE }));
-    expect(before.trips).toBe(24);
+    expect(before.trips).toBe(23);
   });
 
-  it("100 reads: 3 round trips (103 without readOnly)", async () => {
+  it("100 reads: 2 round trips (102 without readOnly)", async () => {
     const code = "async () => { let t = 0; for (let i = 0; i < 100; i++) t += (await shop.read({ i })).v; return t; }";
     for (const [readOnly, trips] of [
-      [true, 3],
-      [false, 103],
+      [true, 2],
+      [false, 102],
     ] as const) {
       const { runtime, counted } = setup({ readOnly });
       const run = await counted(() => runtime.execute({ code }));
@@ -110,8 +111,8 @@ describe("read-only calls cost no round trip of their own", () => {
     const run = await counted(() => runtime.execute({ code }));
     expect(run.out.status).toBe("completed");
     expect(shop.ledger.count("shop.write")).toBe(10);
-    // Start, snippets, the ten `executing` rows in one write, the end carrying the ten results.
-    expect(run.trips).toBe(4);
+    // Start (and snippets), the ten `executing` rows in one write, the end carrying the ten results.
+    expect(run.trips).toBe(3);
   });
 
   it("replay returns the recorded reads: the approval pass sees what the first pass saw", async () => {
@@ -166,6 +167,6 @@ describe("read-only calls cost no round trip of their own", () => {
       .filter((statements) => statements.some((sql) => sql.includes("SET lease_until")));
     // 8 reads of a quarter lease each: a renewal every half lease (after reads 2, 4, 6, 8), each its own round trip.
     expect(renewals.length).toBe(4);
-    expect(run.trips).toBe(3 + 4);
+    expect(run.trips).toBe(2 + 4);
   });
 });

@@ -10,6 +10,7 @@ import type { InStatement } from "@libsql/client";
 import type { StartExecution } from "./journal-store.js";
 import { RECORD_VERSION, WHOLE_PROGRAM_SEQ } from "./records.js";
 import { pruneStatements } from "./retention-rows.js";
+import { listSnippetsStatement, snippetsOf } from "./snippet-rows.js";
 import type { StoreContext } from "./store-context.js";
 
 /** The execution operations over `context`. */
@@ -17,7 +18,7 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
   return {
     async startExecution(start) {
       const awaiting = start.programApproval !== undefined;
-      await write([
+      const results = await write([
         {
           sql: `INSERT INTO codemode_executions (runtime, id, record_version, status, code, connectors, created_at,
               updated_at, passes, logs, lease_token, lease_until, tool_call_id, scope)
@@ -42,7 +43,9 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
           ? []
           : [programApprovalRow(runtime, start.executionId, start.programApproval)]),
         ...pruneStatements(runtime, start.keep),
+        listSnippetsStatement(runtime),
       ]);
+      return snippetsOf(results[results.length - 1]);
     },
 
     async load(executionId) {
@@ -59,7 +62,7 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
     },
 
     async claimPaused(claim) {
-      const [cas] = await write([
+      const results = await write([
         {
           sql: `UPDATE codemode_executions SET status = 'running', lease_token = ?, lease_until = ?, passes = passes + 1,
               updated_at = ?
@@ -102,8 +105,10 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
             claim.leaseToken,
           ],
         },
+        listSnippetsStatement(runtime),
       ]);
-      return (cas?.rowsAffected ?? 0) === 1;
+      // The compare-and-set is the first statement; the snippets are read last.
+      return (results[0]?.rowsAffected ?? 0) === 1 ? snippetsOf(results[results.length - 1]) : undefined;
     },
 
     async rejectPaused(reject) {

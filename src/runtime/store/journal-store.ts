@@ -58,13 +58,18 @@ export interface PassEnd {
 
 /** Executions: start, load, approve (claim), reject, list. */
 export interface ExecutionStore {
-  startExecution(start: StartExecution): Promise<void>;
+  /**
+   * Inserts the execution (pruning past `keep` in the same batch). @returns the saved snippets, read in that
+   * batch (a pass needs them; a separate read would cost a cold invocation one more round trip).
+   */
+  startExecution(start: StartExecution): Promise<SnippetRecord[]>;
   /** An execution and its whole call log in one batch (a constant number of queries); undefined when unknown. */
   load(executionId: string): Promise<LoadedExecution | undefined>;
   /**
    * Approval: `paused → running` under a new lease (compare-and-set) and marks the approved pending call(s)
    * (`seq`, or all) in the same batch; an approved whole-program row (sequence 0) becomes `applied` there too.
-   * @returns false when another invocation changed the execution first.
+   * @returns the saved snippets (read in the claim's batch), or undefined when another invocation changed the
+   * execution first.
    */
   claimPaused(claim: {
     executionId: string;
@@ -77,7 +82,7 @@ export interface ExecutionStore {
      * `error` with their message (the program gets it as a rejection on the next pass), all in the claim's batch.
      */
     decisions?: { approve: number[]; reject: Array<{ seq: number; error: string }> };
-  }): Promise<boolean>;
+  }): Promise<SnippetRecord[] | undefined>;
   /** Rejection: `paused → rejected` (compare-and-set); the pending calls become `error` in the same batch. */
   rejectPaused(reject: { executionId: string; token: string; now: number; reason: string }): Promise<boolean>;
   /** Newest executions first (of `scope` only, when given). */

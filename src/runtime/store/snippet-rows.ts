@@ -1,9 +1,11 @@
 /**
  * The snippet operations of the libSQL store: save (or replace), list, delete. See `journal-store.ts`.
  */
+import type { InStatement } from "@libsql/client";
 import type { SnippetStore } from "./journal-store.js";
 import { parseSnippetRow } from "./record-validation.js";
-import { RECORD_VERSION } from "./records.js";
+import { RECORD_VERSION, type SnippetRecord } from "./records.js";
+import type { SqlResult } from "./sql-client.js";
 import type { StoreContext } from "./store-context.js";
 
 /** The snippet operations over `context`. */
@@ -31,10 +33,8 @@ export function snippetRows({ runtime, read, write }: StoreContext): SnippetStor
     },
 
     async snippets() {
-      const [result] = await read([
-        { sql: "SELECT * FROM codemode_snippets WHERE runtime = ? ORDER BY name", args: [runtime] },
-      ]);
-      return (result?.rows ?? []).map(parseSnippetRow);
+      const [result] = await read([listSnippetsStatement(runtime)]);
+      return snippetsOf(result);
     },
 
     async deleteSnippet(name) {
@@ -44,4 +44,14 @@ export function snippetRows({ runtime, read, write }: StoreContext): SnippetStor
       return (result?.rows.length ?? 0) === 1;
     },
   };
+}
+
+/** Reads every snippet of `runtime` (also appended to the batches that start or claim a pass). */
+export function listSnippetsStatement(runtime: string): InStatement {
+  return { sql: "SELECT * FROM codemode_snippets WHERE runtime = ? ORDER BY name", args: [runtime] };
+}
+
+/** The snippets in the result of {@link listSnippetsStatement}. */
+export function snippetsOf(result: SqlResult | undefined): SnippetRecord[] {
+  return (result?.rows ?? []).map(parseSnippetRow);
 }

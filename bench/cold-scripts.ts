@@ -111,7 +111,17 @@ export const IMPORT_TARGETS: ImportTarget[] = [
   { key: "ai", name: "`ai` (reference, alone)", url: (urls) => urls.ai, afterAi: false },
   { key: "libsql-client", name: "`@libsql/client` (reference)", url: (urls) => urls.resolve("@libsql/client") },
   { key: "libsql", name: "`libsql` (reference)", url: (urls) => urls.resolve("libsql") },
-  { key: "sucrase", name: "`sucrase` (reference)", url: (urls) => urls.resolve("sucrase") },
+  {
+    key: "sucrase",
+    name: "`sucrase` (reference; only for TypeScript programs)",
+    url: (urls) => urls.resolve("sucrase"),
+  },
+  { key: "acorn", name: "`acorn` (reference; loaded by the first program)", url: (urls) => urls.resolve("acorn") },
+  {
+    key: "json-schema",
+    name: "`@cfworker/json-schema` (reference; loaded by the first validation)",
+    url: (urls) => urls.resolve("@cfworker/json-schema"),
+  },
   { key: "quickjs", name: "`quickjs-emscripten-core` (reference)", url: (urls) => urls.quickjsCore },
 ];
 
@@ -123,5 +133,20 @@ export function importScript(url: string, after?: string): string {
   return `${after === undefined ? "" : `await import(${JSON.stringify(after)});\n`}const started = performance.now();
 await import(${JSON.stringify(url)});
 console.log((performance.now() - started).toFixed(1));
+`;
+}
+
+/**
+ * A script printing the ms from `new Worker(…)` to the first message of an empty CommonJS worker: the
+ * floor under the default executor's first run (its worker thread boots on the second core meanwhile).
+ */
+export function workerBootScript(): string {
+  return `import { Worker } from "node:worker_threads";
+const started = performance.now();
+const worker = new Worker("require('node:worker_threads').parentPort.postMessage(0)", { eval: true });
+worker.once("message", () => {
+  console.log((performance.now() - started).toFixed(1));
+  worker.terminate();
+});
 `;
 }

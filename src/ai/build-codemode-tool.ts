@@ -19,7 +19,12 @@ import type { CodeModeInput, CodeModeOutput, ExecuteInput, ExecuteOptions } from
 import { CODEMODE_INPUT_JSON_SCHEMA, validateCodemodeInput } from "./codemode-input-schema.js";
 import { codemodeModelOutput, toModelJson } from "./codemode-model-output.js";
 import { isCodemodeProgress, type CodemodeProgress, type WithProgress } from "./codemode-progress.js";
-import type { ProgressFeedOptions } from "./progress-feed.js";
+import {
+  DEFAULT_PROGRESS_MAX_CALLS,
+  DEFAULT_PROGRESS_MAX_LOGS,
+  DEFAULT_PROGRESS_THROTTLE_MS,
+  type ProgressFeedOptions,
+} from "./progress-feed.js";
 import { streamWithProgress } from "./progress-stream.js";
 import { buildToolDescription, type InlineTypes } from "./tool-description.js";
 
@@ -51,13 +56,6 @@ export interface CodemodeToolOptions {
    */
   scope?: string;
 }
-
-/** Default minimum time between two progress snapshots. */
-export const DEFAULT_PROGRESS_THROTTLE_MS = 100;
-/** Default number of calls a progress snapshot keeps (the latest). */
-export const DEFAULT_PROGRESS_MAX_CALLS = 50;
-/** Default number of console lines a progress snapshot keeps (the latest). */
-export const DEFAULT_PROGRESS_MAX_LOGS = 50;
 
 /** `CodemodeToolOptions` with defaults applied. */
 export interface ResolvedCodemodeToolOptions {

@@ -11,6 +11,13 @@ import type { CallProgressState, ProgressEvent } from "../runtime/progress-event
 import { toModelJson } from "./codemode-model-output.js";
 import type { CodemodeProgress, CodemodeProgressCall } from "./codemode-progress.js";
 
+/** Default minimum time between two progress snapshots. */
+export const DEFAULT_PROGRESS_THROTTLE_MS = 100;
+/** Default number of calls a progress snapshot keeps (the latest). */
+export const DEFAULT_PROGRESS_MAX_CALLS = 50;
+/** Default number of console lines a progress snapshot keeps (the latest). */
+export const DEFAULT_PROGRESS_MAX_LOGS = 50;
+
 /** Arguments longer than this (as JSON) are shown as a preview. */
 export const MAX_PROGRESS_ARGS_CHARS = 1_000;
 

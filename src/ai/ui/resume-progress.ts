@@ -6,13 +6,13 @@
  */
 import type { UIMessageChunk } from "ai";
 import type { ProgressListener } from "../../runtime/progress-events.js";
+import type { CodemodeProgress } from "../codemode-progress.js";
 import {
   DEFAULT_PROGRESS_MAX_CALLS,
   DEFAULT_PROGRESS_MAX_LOGS,
   DEFAULT_PROGRESS_THROTTLE_MS,
-} from "../build-codemode-tool.js";
-import type { CodemodeProgress } from "../codemode-progress.js";
-import { ProgressFeed } from "../progress-feed.js";
+  ProgressFeed,
+} from "../progress-feed.js";
 
 /** A listener for one resumed execution, and the last snapshot once it ended. */
 export interface ResumeProgress {

@@ -18,11 +18,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { createClient, type Client } from "@libsql/client";
+import { createClient } from "@libsql/client";
 import { jsonSchema, tool } from "ai";
 import { connector, type ConnectorOptions } from "../src/connectors/connector.js";
 import { createCodemodeRuntime } from "../src/ai/create-codemode-runtime.js";
 import { QuickJSExecutor } from "../src/sandbox/quickjs-executor.js";
+import { countingClient } from "../test/support/counting-client.js";
 import { startHranaServer, type HranaServer } from "../test/support/hrana-server.js";
 import { roundtripRows, type Pass, type PolicyKey, type RoundtripProgram } from "./roundtrips-programs.js";
 
@@ -32,24 +33,6 @@ const SAMPLES = 3;
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
-}
-
-/** A Client whose `execute`/`batch` calls are counted. */
-function counting(inner: Client): { client: Client; roundTrips: () => number } {
-  let roundTrips = 0;
-  const client = new Proxy(inner, {
-    get(target, property) {
-      if (property === "execute" || property === "batch") {
-        return (...args: unknown[]) => {
-          roundTrips += 1;
-          return (target[property] as (...rest: unknown[]) => unknown)(...args);
-        };
-      }
-      const value = Reflect.get(target, property, target) as unknown;
-      return typeof value === "function" ? (value as (...rest: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-  return { client, roundTrips: () => roundTrips };
 }
 
 /** The `shop` tools; `effects` counts executions per method. */
@@ -107,7 +90,7 @@ async function sample(
 ): Promise<Record<Pass, Measured>> {
   const effects = new Map<string, number>();
   const inner = createClient({ url: server.databaseUrl(name) });
-  const { client, roundTrips } = counting(inner);
+  const { client, roundTrips } = countingClient(inner);
   const runtime = createCodemodeRuntime({
     store: client,
     executor,
@@ -172,7 +155,7 @@ async function coldOpen(server: HranaServer, executor: QuickJSExecutor): Promise
   server.latencyMs = 0;
   const trips = async (name: string): Promise<number> => {
     const inner = createClient({ url: server.databaseUrl(name) });
-    const { client, roundTrips } = counting(inner);
+    const { client, roundTrips } = countingClient(inner);
     const runtime = createCodemodeRuntime({ store: client, executor, connectors: {} });
     try {
       const out = await runtime.execute({ code: "async () => 0" });

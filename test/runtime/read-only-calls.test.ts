@@ -3,32 +3,11 @@
  * store round trip of their own — their rows travel with the pass's next write. Round trips are counted as
  * `execute`/`batch` calls on a wrapped client (each one is a network round trip against Turso).
  */
-import type { Client } from "@libsql/client";
 import { describe, expect, it } from "vitest";
 import { createDurableRuntime, type DurableRuntime } from "../../src/runtime/durable-runtime.js";
 import { createMockConnector } from "../../src/test/mock-connector.js";
+import { countingClient } from "../support/counting-client.js";
 import { memoryClient, sequentialIds, sharedExecutor, testClock } from "./runtime-fixture.js";
-
-/** A client whose `execute`/`batch` calls are counted (`sent`: the SQL of each, in order). */
-function counting(inner: Client): { client: Client; roundTrips: () => number; sent: string[][] } {
-  let roundTrips = 0;
-  const sent: string[][] = [];
-  const client = new Proxy(inner, {
-    get(target, property) {
-      const value = Reflect.get(target, property, target) as unknown;
-      if (typeof value !== "function") return value;
-      const bound = (value as (...args: unknown[]) => unknown).bind(target);
-      if (property !== "execute" && property !== "batch") return bound;
-      return (...args: unknown[]) => {
-        roundTrips += 1;
-        const statements = (Array.isArray(args[0]) ? args[0] : [args[0]]) as Array<string | { sql: string }>;
-        sent.push(statements.map((statement) => (typeof statement === "string" ? statement : statement.sql)));
-        return bound(...args);
-      };
-    },
-  });
-  return { client, roundTrips: () => roundTrips, sent };
-}
 
 let runtimes = 0;
 const LEASE_MS = 60_000;
@@ -51,7 +30,7 @@ function setup({ readOnly, msPerRead = 0 }: { readOnly: boolean; msPerRead?: num
       approvedWrite: { requiresApproval: true },
     },
   });
-  const { client, roundTrips, sent } = counting(memoryClient());
+  const { client, roundTrips, sent } = countingClient(memoryClient());
   const runtime: DurableRuntime = createDurableRuntime({
     store: client,
     executor: sharedExecutor(),

@@ -4,13 +4,25 @@
  * (with `--misses`) each development query not found first, with its rank and the top hits. It never
  * ranks or prints a test-half query, so it can be run as often as tuning needs.
  *
- * Run: `node --import tsx bench/search-dev.ts [--misses]`.
+ * Run: `node --import tsx bench/search-dev.ts [--misses] [--vectors]` (`--vectors`: the blended search with the
+ * bench's word-vector embedding model instead of the lexical one).
  */
 import { createCatalog } from "../src/connectors/catalog.js";
-import { githubRestConnector, mcpConnectors, readQueries } from "./search.js";
+import { githubRestConnector, mcpConnectors, readQueries, wordVectorRanker } from "./search.js";
 
-const mcp = createCatalog({ connectors: mcpConnectors(), snippets: [] });
-const rest = createCatalog({ connectors: { github: await githubRestConnector() }, snippets: [] });
+type Rank = (query: string) => Promise<string[]>;
+function lexical(catalog: ReturnType<typeof createCatalog>): Rank {
+  return async (query) => catalog.search(query, { limit: 50 }).results.map((hit) => hit.path);
+}
+const vectors = process.argv.includes("--vectors");
+const mcpConnectorsOf = mcpConnectors();
+const restConnectors = { github: await githubRestConnector() };
+const mcp: Rank = vectors
+  ? wordVectorRanker(mcpConnectorsOf)
+  : lexical(createCatalog({ connectors: mcpConnectorsOf, snippets: [] }));
+const rest: Rank = vectors
+  ? wordVectorRanker(restConnectors)
+  : lexical(createCatalog({ connectors: restConnectors, snippets: [] }));
 const original = [...readQueries("queries-mcp.tsv", "mcp"), ...readQueries("queries-github-rest.tsv", "github-rest")]
   .filter((query) => query.split === "dev")
   .map((query) => ({ ...query, set: "dev" }));
@@ -23,7 +35,7 @@ const queries = [...original, ...extra];
 const showMisses = process.argv.includes("--misses");
 const rows: Array<{ queryClass: string; corpus: string; set: string; rank: number }> = [];
 for (const query of queries) {
-  const paths = (query.corpus === "mcp" ? mcp : rest).search(query.text, { limit: 50 }).results.map((hit) => hit.path);
+  const paths = await (query.corpus === "mcp" ? mcp : rest)(query.text);
   const index = paths.findIndex((path) => query.wanted.includes(path));
   const rank = index === -1 ? Infinity : index + 1;
   rows.push({ queryClass: query.queryClass, corpus: query.corpus, set: query.set, rank });

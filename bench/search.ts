@@ -19,7 +19,11 @@ import { cosineSimilarity } from "../src/connectors/search/semantic-blend.js";
 import { openApiConnector } from "../src/connectors/openapi/openapi-connector.js";
 import { resolveConnector } from "../src/connectors/resolve-connector.js";
 import type { Connector } from "../src/connectors/types.js";
+import { resolveSearchOptions } from "../src/ai/search-options.js";
+import { createCatalogSearch } from "../src/runtime/catalog-search.js";
+import type { EmbeddingStore, SearchVector } from "../src/runtime/store/journal-store.js";
 import { syntheticToolSets } from "./synthetic-tools.js";
+import { wordVectorEmbeddingModel } from "./word-vector-embedding.js";
 
 export type Split = "dev" | "test";
 
@@ -92,6 +96,28 @@ export async function githubRestConnector(): Promise<Connector> {
 function ourRanker(connectors: Record<string, Connector>): Ranker {
   const catalog = createCatalog({ connectors, snippets: [] });
   return (query) => catalog.search(query, { limit: 50 }).results.map((result) => result.path);
+}
+
+/** The store's vector cache, in memory (the bench measures ranking, not the libSQL round trip). */
+function memoryVectorStore(): EmbeddingStore {
+  const rows = new Map<string, SearchVector>();
+  return {
+    searchVectors: async (model, hashes) => hashes.flatMap((hash) => rows.get(`${model}\0${hash}`) ?? []),
+    saveSearchVectors: async (model, vectors) => {
+      for (const vector of vectors) rows.set(`${model}\0${vector.textHash}`, vector);
+    },
+  };
+}
+
+/**
+ * The runtime's blended search (`search: { embeddingModel }`, `src/runtime/catalog-search.ts`) with the
+ * bench's word-vector model: the same embedding texts, query embedding, cosine and blend as a runtime.
+ */
+export function wordVectorRanker(connectors: Record<string, Connector>): (query: string) => Promise<string[]> {
+  const catalog = createCatalog({ connectors, snippets: [] });
+  const embedder = resolveSearchOptions({ embeddingModel: wordVectorEmbeddingModel() })!;
+  const search = createCatalogSearch({ embedder, store: memoryVectorStore() });
+  return async (query) => (await search(catalog, query, { limit: 50 })).results.map((result) => result.path);
 }
 
 /** Reference: minisearch's defaults (its tokenizer, no stemming, no weights) over the path and the description. */

@@ -4,7 +4,9 @@
  * as their words, Porter stems) in the name, the description's first sentence (weighted most: it is
  * how a tool says what it does), the rest of the description and the parameter names. A query also
  * searches the thesaurus' synonyms of its words at a lower weight; hits are re-ranked by how much of
- * the query their name and first sentence cover. A query's cost is bounded (`MAX_QUERY_*`).
+ * the query their name and first sentence cover. A query word or two-word phrase the catalog uses in no name
+ * and no first sentence also searches its WordNet expansions (`search/expansions.ts`), lower still. A query's
+ * cost is bounded (`MAX_QUERY_*`).
  * Order is deterministic: score (unrounded), then path.
  */
 import MiniSearch from "minisearch";
@@ -142,6 +144,11 @@ export interface SearchOptions {
    * blend it with the lexical score (`search/semantic-blend.ts`). Without it, the ranking is lexical only.
    */
   similarity?: ReadonlyMap<string, number>;
+  /**
+   * Whether query words the catalog does not use search their WordNet expansions (`search/expansions.ts`).
+   * @default true (false ranks as without the generated data: for benchmarks and tests)
+   */
+  expansions?: boolean;
 }
 
 /** A built index; immutable after creation. */
@@ -250,6 +257,10 @@ export function createSearchIndex(documents: SearchDocument[]): SearchIndex {
       },
     ]),
   );
+  // Terms of any name or first sentence: a query word among them is the catalog's own word, never expanded.
+  const vocabulary = new Set<string>();
+  for (const key of keyTerms.values()) for (const term of [...key.name, ...key.summary]) vocabulary.add(term);
+  const known = (term: string): boolean => vocabulary.has(term);
   const index = new MiniSearch<IndexedDocument>({
     fields: ["connector", "method", "summary", "description", "namespace", "params", "details"],
     storeFields: [],
@@ -275,12 +286,13 @@ export function createSearchIndex(documents: SearchDocument[]): SearchIndex {
       details: document.details ?? "",
     })),
   );
-  function ranked(query: string): RankedResult[] {
+  function ranked(query: string, expansions: boolean): RankedResult[] {
     const concepts = queryConcepts(
       boundQuery(query)
         .split(" ")
         .filter((word) => word !== "")
         .map((word) => word.toLowerCase()),
+      expansions ? known : undefined,
     );
     const terms = weightedTerms(concepts);
     if (terms.size === 0) return [];
@@ -308,12 +320,13 @@ export function createSearchIndex(documents: SearchDocument[]): SearchIndex {
   return {
     search(query, options) {
       const limit = clampLimit(options?.limit);
+      const expansions = options?.expansions !== false;
       const hits: RankedResult[] =
         query.trim() === ""
           ? documents.map((document) => ({ document, rank: 0 }))
           : options?.similarity === undefined
-            ? ranked(query)
-            : blended(ranked(query), options.similarity);
+            ? ranked(query, expansions)
+            : blended(ranked(query, expansions), options.similarity);
       hits.sort(byScoreThenPath);
       return { results: hits.slice(0, limit).map(toResult), total: hits.length, truncated: hits.length > limit };
     },

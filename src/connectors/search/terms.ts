@@ -2,10 +2,19 @@
  * The words search compares: a name or text split into words (on `_`, `-`, `.`, spaces and
  * camelCase), short forms read as the words they stand for, stop words dropped, and each word
  * reduced to its Porter stem (`creating`, `created` and `creates` all become `creat`). Queries
- * also search the thesaurus' verb and domain synonyms of their words, at a lower weight.
+ * also search the thesaurus' verb and domain synonyms of their words, at a lower weight, and the
+ * generated WordNet expansions of words the catalog does not use, lower still.
  */
 import { stemmer } from "stemmer";
-import { ABBREVIATIONS, DOMAIN_SYNONYMS, DOMAIN_WEIGHT, VERB_SYNONYMS, VERB_WEIGHT } from "./thesaurus.js";
+import { expansionOf } from "./expansions.js";
+import {
+  ABBREVIATIONS,
+  DOMAIN_SYNONYMS,
+  DOMAIN_WEIGHT,
+  VERB_SYNONYMS,
+  VERB_WEIGHT,
+  WORDNET_WEIGHT,
+} from "./thesaurus.js";
 
 /** Words too common to rank by (`create an issue` ranks on `create` and `issue`). */
 const STOP_WORDS: ReadonlySet<string> = new Set(
@@ -62,27 +71,34 @@ function addTerms(concept: Concept, words: string | undefined, weight: number): 
   }
 }
 
-function synonymsOf(concept: Concept, key: string): void {
+/** Whether the catalog uses a term in a name or first sentence (a word it uses is never expanded). */
+export type KnownTerm = (term: string) => boolean;
+
+function synonymsOf(concept: Concept, key: string, known: KnownTerm | undefined): void {
   addTerms(concept, own(VERB_SYNONYMS, key) ?? own(VERB_SYNONYMS, singular(key)), VERB_WEIGHT);
   addTerms(concept, own(DOMAIN_SYNONYMS, key) ?? own(DOMAIN_SYNONYMS, singular(key)), DOMAIN_WEIGHT);
+  if (known !== undefined && !key.split(" ").every((word) => termsOfWord(word).some(known))) {
+    addTerms(concept, expansionOf(key), WORDNET_WEIGHT);
+  }
 }
 
 /**
  * The concepts of a query's words (lower-case, in order): one per word that is not a stop word
  * or has a synonym, and one per two-word phrase the thesaurus knows (`chat room`, `text box`).
+ * With `known`, a word or phrase the catalog does not use also searches its WordNet expansions.
  */
-export function queryConcepts(words: string[]): Concept[] {
+export function queryConcepts(words: string[], known?: KnownTerm): Concept[] {
   const concepts: Concept[] = [];
   for (let index = 0; index < words.length; index++) {
     const word = words[index]!;
     const concept: Concept = new Map();
     addTerms(concept, word, 1);
-    synonymsOf(concept, word);
+    synonymsOf(concept, word, known);
     if (concept.size > 0) concepts.push(concept);
     const next = words[index + 1];
     if (next !== undefined) {
       const phrase: Concept = new Map();
-      synonymsOf(phrase, `${word} ${next}`);
+      synonymsOf(phrase, `${word} ${next}`, known);
       if (phrase.size > 0) concepts.push(phrase);
     }
   }

@@ -13,6 +13,8 @@ import {
   DOMAIN_WEIGHT,
   VERB_SYNONYMS,
   VERB_WEIGHT,
+  REVERSAL_WEIGHT,
+  REVERSING_VERBS,
   WORDNET_WEIGHT,
 } from "./thesaurus.js";
 
@@ -83,6 +85,22 @@ function synonymsOf(concept: Concept, key: string, known: KnownTerm | undefined)
 }
 
 /**
+ * Reversal: "stop following", "remove my star" name the `un-` operation (`unfollow`, `unstar`): the first
+ * word with terms after a reversing verb also searches its `un-` form.
+ */
+function reversalOf(concept: Concept, words: string[], index: number): void {
+  const word = words[index]!;
+  for (let back = index - 1; back >= 0; back--) {
+    const before = words[back]!;
+    if (REVERSING_VERBS.split(" ").includes(before)) {
+      addTerms(concept, `un${word}`, REVERSAL_WEIGHT);
+      break;
+    }
+    if (termsOfWord(before).length > 0) break;
+  }
+}
+
+/**
  * The concepts of a query's words (lower-case, in order): one per word that is not a stop word
  * or has a synonym, and one per two-word phrase the thesaurus knows (`chat room`, `text box`).
  * With `known`, a word or phrase the catalog does not use also searches its WordNet expansions.
@@ -94,6 +112,7 @@ export function queryConcepts(words: string[], known?: KnownTerm): Concept[] {
     const concept: Concept = new Map();
     addTerms(concept, word, 1);
     synonymsOf(concept, word, known);
+    reversalOf(concept, words, index);
     if (concept.size > 0) concepts.push(concept);
     const next = words[index + 1];
     if (next !== undefined) {

@@ -190,3 +190,8 @@ export const DOMAIN_WEIGHT = 0.8;
  * development queries).
  */
 export const WORDNET_WEIGHT = 0.5;
+
+/** Verbs that undo what the word after them names ("stop following" is `unfollow`). */
+export const REVERSING_VERBS = "stop remove undo revoke withdraw cancel";
+/** Weight of the `un-` form a reversing verb implies, and of the reversing verbs an `un-` word implies. */
+export const REVERSAL_WEIGHT = 0.8;

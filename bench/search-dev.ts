@@ -4,15 +4,16 @@
  * (with `--misses`) each development query not found first, with its rank and the top hits. It never
  * ranks or prints a test-half query, so it can be run as often as tuning needs.
  *
- * Run: `node --import tsx bench/search-dev.ts [--misses] [--vectors]` (`--vectors`: the blended search with the
+ * Run: `node --import tsx bench/search-dev.ts [--misses] [--vectors] [--no-expansions]` (`--vectors`: the blended search with the
  * bench's word-vector embedding model instead of the lexical one).
  */
 import { createCatalog } from "../src/connectors/catalog.js";
 import { githubRestConnector, mcpConnectors, readQueries, wordVectorRanker } from "./search.js";
 
 type Rank = (query: string) => Promise<string[]>;
+const expansions = !process.argv.includes("--no-expansions");
 function lexical(catalog: ReturnType<typeof createCatalog>): Rank {
-  return async (query) => catalog.search(query, { limit: 50 }).results.map((hit) => hit.path);
+  return async (query) => catalog.search(query, { limit: 50, expansions }).results.map((hit) => hit.path);
 }
 const vectors = process.argv.includes("--vectors");
 const mcpConnectorsOf = mcpConnectors();

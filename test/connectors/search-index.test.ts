@@ -203,6 +203,33 @@ describe("vocabulary gaps (stems, short forms, synonyms from the thesaurus)", ()
     expect(first(documents, "list pull requests")).toBe("b.pulls_list");
   });
 
+  it("prefer the name that uses the query's word as written when stems tie (followers, not followed)", () => {
+    const documents = [
+      doc("a.users_list_followed", "List users of an account."),
+      doc("b.users_list_followers", "List users of an account."),
+    ];
+    expect(first(documents, "followers of an account")).toBe("b.users_list_followers");
+  });
+
+  it("count a catalog word that extends the query's word (assign → assignees) as covering it", () => {
+    const documents = [
+      doc("a.issues_add_assignees", "Adds up to 10 assignees to an issue."),
+      doc("b.issues_check_user_can_be_assigned", "Checks if a user has permission to be assigned to an issue."),
+      doc("c.issues_get", "Get an issue."),
+      doc("d.issues_list", "List issues."),
+    ];
+    const ranked = createSearchIndex(documents)
+      .search("assign a user to an issue")
+      .results.map((result) => result.path);
+    expect(ranked.slice(0, 2)).toEqual(["b.issues_check_user_can_be_assigned", "a.issues_add_assignees"]);
+  });
+
+  it("read a reversing verb before a word as the un- operation (remove my star → unstar)", () => {
+    const documents = [doc("a.repos_star", "Star a repository."), doc("b.repos_unstar", "Unstar a repository.")];
+    expect(first(documents, "remove my star from a repository")).toBe("b.repos_unstar");
+    expect(first(documents, "star a repository")).toBe("a.repos_star");
+  });
+
   it("treat words that are Object.prototype members as plain words", () => {
     const index = createSearchIndex([doc("a.build_constructor", "Build a constructor.")]);
     expect(index.search("constructor __proto__ toString").results[0]?.path).toBe("a.build_constructor");

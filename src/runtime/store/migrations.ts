@@ -180,12 +180,13 @@ function pendingBatch(current: number, now: number): InStatement[] {
  * readers and one writer share the file.
  */
 export async function migrateStore(client: SqlClient, { local, now }: { local: boolean; now: number }): Promise<void> {
+  // A database this package never opened has no version table: the read fails, and the batch creates it.
+  const current = await appliedVersion(client).catch(() => 0);
+  // After that read: a failed statement may cost a local client its connection, and these settings are per connection.
   if (local) {
     await client.execute("PRAGMA journal_mode=WAL");
     for (const pragma of LOCAL_CONNECTION_PRAGMAS) await client.execute(pragma);
   }
-  // A database this package never opened has no version table: the read fails, and the batch creates it.
-  const current = await appliedVersion(client).catch(() => 0);
   if (current > SCHEMA_VERSION) {
     throw new StoreError({
       message: `The database schema is at version ${current}, newer than this package supports (${SCHEMA_VERSION}). Upgrade ai-codemode.`,

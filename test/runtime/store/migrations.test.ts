@@ -3,6 +3,7 @@ import { MIGRATIONS, MIGRATIONS_TABLE, SCHEMA_VERSION, migrateStore } from "../.
 import { memoryClient } from "../runtime-fixture.js";
 import { createClient } from "@libsql/client";
 import { join } from "node:path";
+import { LocalSqliteClient } from "../../../src/runtime/store/local-sqlite-client.js";
 import { countingClient } from "../../support/counting-client.js";
 import { tempFolder } from "../../support/temp-folder.js";
 
@@ -63,6 +64,15 @@ describe("migrateStore", () => {
     expect(versions.rows.map((row) => [row["version"], row["applied_at"]])).toEqual(
       MIGRATIONS.map((migration) => [migration.version, migration.version === 1 ? 0 : 7]),
     );
+  });
+
+  it("leaves a local connection with its settings even after the failed version read of a new file", async () => {
+    const client = new LocalSqliteClient(join(tempFolder("codemode-migrate-pragmas-"), "db.sqlite"), { timeout: 5000 });
+    await migrateStore(client, { local: true, now: 1 });
+    // 1 = NORMAL: with WAL, a commit then costs no fsync (FULL, the default, costs one per journaled call).
+    expect((await client.execute("PRAGMA synchronous")).rows[0]?.["synchronous"]).toBe(1);
+    expect((await client.execute("PRAGMA journal_mode")).rows[0]?.["journal_mode"]).toBe("wal");
+    client.close();
   });
 
   it("refuses a database migrated by a newer package", async () => {

@@ -10,6 +10,7 @@ import {
   tokenize,
   type SearchDocument,
 } from "../../src/connectors/search-index.js";
+import { methodDocument } from "./fixtures/search-document.js";
 
 describe("search terms", () => {
   it("split names on _, -, . and camelCase", () => {
@@ -38,14 +39,7 @@ describe("scores", () => {
   });
 
   it("rank on the unrounded score, not on the rounded one (then by path)", () => {
-    const doc = (path: string, description: string): SearchDocument => ({
-      path,
-      connector: path.split(".")[0]!,
-      method: path.split(".")[1]!,
-      kind: "method",
-      params: [],
-      description,
-    });
+    const doc = methodDocument;
     // alpha's longer description scores slightly lower; both round to the same shown score.
     const index = createSearchIndex([
       doc("alpha.send_email", "Send an email to a list. Attachments allowed."),
@@ -154,14 +148,7 @@ describe("query bounds (the program controls the query)", () => {
 });
 
 describe("vocabulary gaps (stems, short forms, synonyms from the thesaurus)", () => {
-  const doc = (path: string, description: string, params: string[] = []): SearchDocument => ({
-    path,
-    connector: path.split(".")[0]!,
-    method: path.split(".")[1]!,
-    kind: "method",
-    params,
-    description,
-  });
+  const doc = methodDocument;
   const first = (documents: SearchDocument[], query: string): string | undefined =>
     createSearchIndex(documents).search(query).results[0]?.path;
 

@@ -1,16 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { createSearchIndex, type SearchDocument } from "../../../src/connectors/search-index.js";
+import { createSearchIndex } from "../../../src/connectors/search-index.js";
 import { expansionOf } from "../../../src/connectors/search/expansions.js";
 import { WORDNET_EXPANSIONS } from "../../../src/connectors/search/wordnet-expansions.js";
+import { methodDocument } from "../fixtures/search-document.js";
 
-const doc = (path: string, description: string): SearchDocument => ({
-  path,
-  connector: path.split(".")[0]!,
-  method: path.split(".")[1]!,
-  kind: "method",
-  params: [],
-  description,
-});
+const doc = methodDocument;
 
 describe("WordNet expansions (generated data)", () => {
   it("map everyday words, in any inflection, to the API words WordNet lists them as synonyms of", () => {

@@ -171,34 +171,53 @@ function pendingBatch(current: number, now: number): InStatement[] {
 }
 
 /**
+ * How long a database found at the current schema is not checked again by this process (runtimes built per
+ * request on one shared connection would otherwise each pay the check's round trip). A database migrated by a
+ * newer package meanwhile is still refused, at most this long after.
+ */
+export const SCHEMA_RECHECK_MS = 60_000;
+
+/** When each database (by `SqlClient.database`) was last found at the current schema. */
+const checkedAt = new WeakMap<object, number>();
+
+/**
  * Brings the schema up to {@link SCHEMA_VERSION}, in as few round trips as a
  * remote database allows (each costs a cold serverless invocation 5–30 ms):
- * one read when the schema is current; on a new database, the failed read and
- * one write batch holding every pending migration. Safe to run from several
+ * one read when the schema is current (none when this process found it current
+ * less than {@link SCHEMA_RECHECK_MS} ago); on a new database, the failed read
+ * and one write batch holding every pending migration. Safe to run from several
  * processes at once: the batch's version rows make a second migrator's batch
  * fail whole, and it re-reads the version. Local files are switched to WAL so
  * readers and one writer share the file.
  */
-export async function migrateStore(client: SqlClient, { local, now }: { local: boolean; now: number }): Promise<void> {
+export async function migrateStore(client: SqlClient, options: { local: boolean; now: number }): Promise<void> {
+  const database = client.database ?? client;
+  const checked = checkedAt.get(database);
+  if (checked !== undefined && options.now >= checked && options.now - checked < SCHEMA_RECHECK_MS) return;
+  await bringUpToDate(client, options);
+  checkedAt.set(database, options.now);
+}
+
+async function bringUpToDate(client: SqlClient, { local, now }: { local: boolean; now: number }): Promise<void> {
   // A database this package never opened has no version table: the read fails, and the batch creates it.
-  const current = await appliedVersion(client).catch(() => 0);
+  const version = await appliedVersion(client).catch(() => 0);
   // After that read: a failed statement may cost a local client its connection, and these settings are per connection.
   if (local) {
     await client.execute("PRAGMA journal_mode=WAL");
     for (const pragma of LOCAL_CONNECTION_PRAGMAS) await client.execute(pragma);
   }
-  if (current > SCHEMA_VERSION) {
+  if (version > SCHEMA_VERSION) {
     throw new StoreError({
-      message: `The database schema is at version ${current}, newer than this package supports (${SCHEMA_VERSION}). Upgrade ai-codemode.`,
+      message: `The database schema is at version ${version}, newer than this package supports (${SCHEMA_VERSION}). Upgrade ai-codemode.`,
     });
   }
-  if (current === SCHEMA_VERSION) return;
+  if (version === SCHEMA_VERSION) return;
   try {
-    await client.batch(pendingBatch(current, now), "write");
+    await client.batch(pendingBatch(version, now), "write");
   } catch (error) {
     // Another process applied them first: its version rows make ours fail whole.
     const applied = await appliedVersion(client).catch(() => 0);
     if (applied < SCHEMA_VERSION) throw error;
-    if (applied > SCHEMA_VERSION) await migrateStore(client, { local: false, now });
+    if (applied > SCHEMA_VERSION) await bringUpToDate(client, { local: false, now });
   }
 }

@@ -117,6 +117,11 @@ class StoreConnectionHandle implements SqlClient {
     this.#target = target;
   }
 
+  /** Every runtime's handle on this connection names the same database (its schema is checked once). */
+  get database(): object {
+    return this.#shared;
+  }
+
   execute(statement: InStatement): Promise<SqlResult> {
     return this.#use((client) => client.execute(statement));
   }

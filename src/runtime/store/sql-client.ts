@@ -22,4 +22,9 @@ export interface SqlClient {
   /** Runs the statements as one transaction: all or nothing. */
   batch(statements: InStatement[], mode?: "write" | "read" | "deferred"): Promise<SqlResult[]>;
   close(): void;
+  /**
+   * What stands for the database behind this client when the runtime remembers that its schema is current
+   * (a shared connection's handles all name the connection); the client itself when absent.
+   */
+  readonly database?: object;
 }

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { createDurableRuntime } from "../../../src/runtime/durable-runtime.js";
 import { openStore } from "../../../src/runtime/store/open-store.js";
 import { storeConnectionCounts } from "../../../src/runtime/store/shared-store-connections.js";
+import { startHranaServer } from "../../support/hrana-server.js";
 import { tempFolder } from "../../support/temp-folder.js";
 import { sharedExecutor } from "../runtime-fixture.js";
 
@@ -32,6 +33,32 @@ describe("one store connection per URL per process", () => {
     // One database: the first runtime sees what the last one wrote.
     expect((await first.executions(1))[0]?.code).toBe("299 * 2");
     await first.close();
+  });
+
+  it("a runtime built per request on a shared remote connection skips the schema check the first one made", async () => {
+    const folder = tempFolder("codemode-shared-schema-");
+    const server = await startHranaServer({ path: join(folder, "root.db") });
+    try {
+      const url = server.databaseUrl("schema");
+      const passOf = async (): Promise<{ pipelines: number; reads: number }> => {
+        const before = { pipelines: server.stats.pipelines, reads: server.stats.requests["execute"] ?? 0 };
+        const runtime = createDurableRuntime({ store: url, executor: sharedExecutor() });
+        expect(await runtime.execute({ code: "1 + 1" })).toMatchObject({ status: "completed", result: 2 });
+        await runtime.close();
+        return {
+          pipelines: server.stats.pipelines - before.pipelines,
+          reads: (server.stats.requests["execute"] ?? 0) - before.reads,
+        };
+      };
+      const first = createDurableRuntime({ store: url, executor: sharedExecutor() });
+      await first.executions(1); // the new database is migrated; `first` keeps the connection open
+      // The pass alone: its start (with the snippets) and its end; no `SELECT MAX(version)` of its own.
+      expect(await passOf()).toEqual({ pipelines: 2, reads: 1 });
+      expect(await passOf()).toEqual({ pipelines: 2, reads: 1 });
+      await first.close();
+    } finally {
+      await server.close();
+    }
   });
 
   it("a closed handle leaves the connection to the runtimes still using it; the last one closes it", async () => {

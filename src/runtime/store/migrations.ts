@@ -4,6 +4,7 @@
  */
 import type { InStatement } from "@libsql/client";
 import { StoreError } from "../../errors/store-error.js";
+import { messageOf } from "../../shared/message-of.js";
 import type { SqlClient } from "./sql-client.js";
 
 /** One forward migration: statements applied together with its version row. */
@@ -200,7 +201,11 @@ export async function migrateStore(client: SqlClient, options: { local: boolean;
 
 async function bringUpToDate(client: SqlClient, { local, now }: { local: boolean; now: number }): Promise<void> {
   // A database this package never opened has no version table: the read fails, and the batch creates it.
-  const version = await appliedVersion(client).catch(() => 0);
+  // Any other failure (network, auth) is the store's error, reported as it is.
+  const version = await appliedVersion(client).catch((error: unknown) => {
+    if (/no such table/i.test(messageOf(error))) return 0;
+    throw error;
+  });
   // After that read: a failed statement may cost a local client its connection, and these settings are per connection.
   if (local) {
     await client.execute("PRAGMA journal_mode=WAL");

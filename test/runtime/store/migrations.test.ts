@@ -65,6 +65,19 @@ describe("migrateStore", () => {
     expect(versions.rows[0]?.["n"]).toBe(SCHEMA_VERSION);
   });
 
+  it("reports a failed version read that is not a missing table as it is, and writes nothing", async () => {
+    const inner = memoryClient();
+    const { client, sent } = countingClient(inner);
+    const down = new Proxy(client, {
+      get(target, property, receiver) {
+        if (property === "execute") return () => Promise.reject(new Error("fetch failed: ECONNRESET"));
+        return Reflect.get(target, property, receiver) as unknown;
+      },
+    });
+    await expect(migrateStore(down, { local: false, now: 1 })).rejects.toThrow("fetch failed: ECONNRESET");
+    expect(sent).toEqual([]);
+  });
+
   it("applies only the migrations a database lacks, in one batch", async () => {
     const client = memoryClient();
     await migrateToVersion1(client);

@@ -11,8 +11,8 @@
  * and `PRAGMA integrity_check` must pass.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { createDurableRuntime, type DurableRuntime } from "../../src/runtime/durable-runtime.js";
-import { memoryClient, sequentialIds, sharedExecutor, testClock, type TestClock } from "../runtime/runtime-fixture.js";
+import type { DurableRuntime } from "../../src/runtime/durable-runtime.js";
+import { memoryClient, testClock, type TestClock } from "../runtime/runtime-fixture.js";
 import {
   CRASH_PHASES,
   CRASH_RESULT,
@@ -20,11 +20,11 @@ import {
   runPhase,
   scenarioProblems,
   type CrashPhase,
-  type ObservedEffect,
 } from "./support/crash-scenario.js";
 import { faultyClient, INJECTED_MESSAGE } from "./support/faulty-client.js";
 import { svcConnector } from "./support/program-model.js";
-import { READ_CRASH_PROGRAM, readCrashConnector, readCrashProblems } from "./support/read-crash.js";
+import { runReadCrashCase } from "./support/read-crash.js";
+import { effectsOf, scenarioRuntime } from "./support/scenario-runtime.js";
 
 const LEASE_MS = 60_000;
 const inner = memoryClient();
@@ -39,17 +39,7 @@ function runtimeFor(
   svc: ReturnType<typeof svcConnector>,
   generation: number,
 ): DurableRuntime {
-  return createDurableRuntime({
-    store: faulty.client,
-    executor: sharedExecutor(),
-    connectors: { svc },
-    name,
-    _internal: { now: clock.now, generateId: sequentialIds(`${name}-${generation}`), leaseMs: LEASE_MS },
-  });
-}
-
-function effectsOf(svc: ReturnType<typeof svcConnector>): ObservedEffect[] {
-  return svc.ledger.entries.map((entry) => ({ kind: entry.kind, method: entry.method, key: entry.idempotencyKey }));
+  return scenarioRuntime(faulty.client, { name, clock, svc, generation, leaseMs: LEASE_MS });
 }
 
 /** Writes per phase on a clean run. */
@@ -136,29 +126,12 @@ describe("crash-point matrix: a store fault at every write of a pass, an approva
 
   it("a crash between a buffered read and the write that carries it loses only the read", async () => {
     for (const { mode, plan } of MODES) {
-      const name = `read-crash-${mode}`;
-      const clock = testClock();
-      let armed = false;
-      const svc = readCrashConnector(() => {
-        // The read ran; its row waits in the writer. The next write (the one carrying it) fails.
-        if (!armed) faulty.arm({ atWrite: 1, ...plan });
-        armed = true;
+      await runReadCrashCase(faulty.client, {
+        name: `read-crash-${mode}`,
+        faults: { failNextWrite: () => faulty.arm({ atWrite: 1, ...plan }), recover: () => faulty.revive() },
+        committed: mode === "lost-ack",
+        leaseMs: LEASE_MS,
       });
-      const runtime = createDurableRuntime({
-        store: faulty.client,
-        executor: sharedExecutor(),
-        connectors: { svc },
-        name,
-        _internal: { now: clock.now, generateId: sequentialIds(name), leaseMs: LEASE_MS },
-      });
-      const out = await runtime.execute({ code: READ_CRASH_PROGRAM });
-      faulty.revive();
-      expect(out, mode).toMatchObject({ status: "error", kind: "store" });
-      clock.advance(LEASE_MS + 1);
-      await runtime.expirePaused();
-      const detail = await runtime.execution(out.executionId);
-      expect(readCrashProblems(detail, svc, mode === "lost-ack"), mode).toEqual([]);
-      expect(detail?.status, mode).toBe("error");
     }
   });
 });

@@ -11,9 +11,9 @@
  * must match its effects, and `PRAGMA integrity_check` must pass.
  */
 import { describe, expect, it } from "vitest";
-import { createDurableRuntime, type DurableRuntime } from "../../src/runtime/durable-runtime.js";
+import type { DurableRuntime } from "../../src/runtime/durable-runtime.js";
 import { httpClient, hranaServer } from "../runtime/http-store-fixture.js";
-import { sequentialIds, sharedExecutor, testClock, type TestClock } from "../runtime/runtime-fixture.js";
+import { testClock, type TestClock } from "../runtime/runtime-fixture.js";
 import type { FaultOptions, HranaFault } from "../support/hrana-server.js";
 import type { HranaStreamRequest } from "../support/hrana-stream.js";
 import {
@@ -23,10 +23,10 @@ import {
   runPhase,
   scenarioProblems,
   type CrashPhase,
-  type ObservedEffect,
 } from "./support/crash-scenario.js";
 import { svcConnector } from "./support/program-model.js";
-import { READ_CRASH_PROGRAM, readCrashConnector, readCrashProblems } from "./support/read-crash.js";
+import { runReadCrashCase } from "./support/read-crash.js";
+import { effectsOf, scenarioRuntime } from "./support/scenario-runtime.js";
 
 const LEASE_MS = 60_000;
 const client = httpClient();
@@ -56,17 +56,7 @@ function runtimeFor(
   svc: ReturnType<typeof svcConnector>,
   generation: number,
 ): DurableRuntime {
-  return createDurableRuntime({
-    store: client,
-    executor: sharedExecutor(),
-    connectors: { svc },
-    name,
-    _internal: { now: clock.now, generateId: sequentialIds(`${name}-${generation}`), leaseMs: LEASE_MS },
-  });
-}
-
-function effectsOf(svc: ReturnType<typeof svcConnector>): ObservedEffect[] {
-  return svc.ledger.entries.map((entry) => ({ kind: entry.kind, method: entry.method, key: entry.idempotencyKey }));
+  return scenarioRuntime(client, { name, clock, svc, generation, leaseMs: LEASE_MS });
 }
 
 /** Write requests per phase on a clean run, counted at the server. */
@@ -155,29 +145,15 @@ describe("crash-point matrix over HTTP: a server fault at every write request of
     timeout: 120_000,
   }, async () => {
     for (const { mode, fault, times } of MODES) {
-      const name = `read-crash-${mode}`;
-      const clock = testClock();
-      let armed = false;
-      const svc = readCrashConnector(() => {
-        // The read ran; its row waits in the writer. The next write request (the one carrying it) fails.
-        if (!armed) hranaServer.injectFault(fault, { ...atWrite(1), times });
-        armed = true;
+      await runReadCrashCase(client, {
+        name: `read-crash-${mode}`,
+        faults: {
+          failNextWrite: () => hranaServer.injectFault(fault, { ...atWrite(1), times }),
+          recover: () => hranaServer.clearFaults(),
+        },
+        committed: mode === "lost-response",
+        leaseMs: LEASE_MS,
       });
-      const runtime = createDurableRuntime({
-        store: client,
-        executor: sharedExecutor(),
-        connectors: { svc },
-        name,
-        _internal: { now: clock.now, generateId: sequentialIds(name), leaseMs: LEASE_MS },
-      });
-      const out = await runtime.execute({ code: READ_CRASH_PROGRAM });
-      hranaServer.clearFaults();
-      expect(out, mode).toMatchObject({ status: "error", kind: "store" });
-      clock.advance(LEASE_MS + 1);
-      await runtime.expirePaused();
-      const detail = await runtime.execution(out.executionId);
-      expect(readCrashProblems(detail, svc, mode === "lost-response"), mode).toEqual([]);
-      expect(detail?.status, mode).toBe("error");
     }
   });
 });

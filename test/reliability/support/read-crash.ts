@@ -4,8 +4,12 @@
  * matrices (store errors, and over HTTP) fail that carrying write from inside the read, that is after the read
  * ran and before its row is durable, and check what recovery leaves.
  */
+import type { Client } from "@libsql/client";
+import { expect } from "vitest";
 import type { ExecutionDetail } from "../../../src/runtime/types.js";
 import { createMockConnector, type MockConnector } from "../../../src/test/mock-connector.js";
+import { testClock } from "../../runtime/runtime-fixture.js";
+import { scenarioRuntime } from "./scenario-runtime.js";
 
 /** The program: `look` (read-only) runs between `rev` and `gated`. */
 export const READ_CRASH_PROGRAM = `async () => {
@@ -56,4 +60,38 @@ export function readCrashProblems(
   if (rows.get("look") !== undefined && rows.get("look")?.status !== "applied")
     problems.push(`the read's row is ${rows.get("look")?.status}`);
   return problems;
+}
+
+/** How a matrix fails the carrying write and brings the store back. */
+export interface ReadCrashFaults {
+  /** Called once, from inside the read: the next write (the one carrying the read's row) must fail. */
+  failNextWrite(): void;
+  /** Ends the fault. */
+  recover(): void;
+}
+
+/**
+ * One case: runs the program on `store` with the carrying write failed by `faults`, recovers (the lease runs
+ * out, `expirePaused` ends the dead pass) and checks what is left (`committed`: that write committed, its answer
+ * was lost).
+ */
+export async function runReadCrashCase(
+  store: Client,
+  { name, faults, committed, leaseMs }: { name: string; faults: ReadCrashFaults; committed: boolean; leaseMs: number },
+): Promise<void> {
+  const clock = testClock();
+  let armed = false;
+  const svc = readCrashConnector(() => {
+    if (!armed) faults.failNextWrite();
+    armed = true;
+  });
+  const runtime = scenarioRuntime(store, { name, clock, svc, generation: 0, leaseMs });
+  const out = await runtime.execute({ code: READ_CRASH_PROGRAM });
+  faults.recover();
+  expect(out, name).toMatchObject({ status: "error", kind: "store" });
+  clock.advance(leaseMs + 1);
+  await runtime.expirePaused();
+  const detail = await runtime.execution(out.executionId);
+  expect(readCrashProblems(detail, svc, committed), name).toEqual([]);
+  expect(detail?.status, name).toBe("error");
 }

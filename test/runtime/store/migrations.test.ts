@@ -131,39 +131,13 @@ describe("migrateStore", () => {
       ["default", "e1", 1, "svc", "b", '{"x":1}', "pending", null, null, null, null, null, 2],
       ["other", "e2", 0, "gh", "c", "[]", "error", null, "boom", null, 5, 6, 0],
     ];
-    for (const [
-      runtime,
-      execution,
-      seq,
-      connector,
-      method,
-      args,
-      status,
-      result,
-      error,
-      approved,
-      started,
-      finished,
-      replayed,
-    ] of rows) {
+    for (const row of rows) {
+      // runtime, execution_id, seq, connector, method, args, status, result, error, approved_at, started_at,
+      // finished_at, replayed_count
       await client.execute({
         sql: `INSERT INTO codemode_calls (runtime, execution_id, seq, record_version, connector, method, args, status, result, error, replay, requires_approval, approved_at, started_at, finished_at, replayed_count)
           VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, 'record', 1, ?, ?, ?, ?)`,
-        args: [
-          runtime,
-          execution,
-          seq,
-          connector,
-          method,
-          args,
-          status,
-          result,
-          error,
-          approved,
-          started,
-          finished,
-          replayed,
-        ] as never,
+        args: row as never,
       });
     }
     const before = await client.execute("SELECT * FROM codemode_calls ORDER BY runtime, execution_id, seq");

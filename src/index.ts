@@ -43,7 +43,7 @@ export { codemodeTool } from "./ai/codemode-tool.js";
 export type { CodemodeToolFactoryOptions } from "./ai/codemode-tool.js";
 export type { CodemodeTool, CodemodeToolOptions, CodemodeToolOutput } from "./ai/build-codemode-tool.js";
 export type { CodemodeProgress, CodemodeProgressCall, WithProgress } from "./ai/codemode-progress.js";
-export type { CallProgressState, ProgressEvent, ProgressListener } from "./runtime/progress-events.js";
+export type { CallProgress, CallProgressState, ProgressEvent, ProgressListener } from "./runtime/progress-events.js";
 export type { InlineTypes } from "./ai/tool-description.js";
 export type {
   CallRecord,

@@ -4,20 +4,10 @@
  * lines. The final output carries the last snapshot as `progress`; the model never reads it
  * (`toModelOutput` keeps only status, result, error, logs and pending calls).
  */
-import type { CallProgressState } from "../runtime/progress-events.js";
+import type { CallProgress, CallProgressState } from "../runtime/progress-events.js";
 
 /** One connector call as a person sees it in the chat. */
-export interface CodemodeProgressCall {
-  seq: number;
-  connector: string;
-  method: string;
-  /** The arguments as JSON; longer than `MAX_PROGRESS_ARGS_CHARS` they become `{ preview }`. */
-  args: unknown;
-  state: CallProgressState;
-  /** Milliseconds the call took on this pass (absent while running and for replayed calls). */
-  durationMs?: number;
-  error?: string;
-}
+export type CodemodeProgressCall = CallProgress;
 
 /** A snapshot of a running program, yielded as an AI SDK preliminary tool result. */
 export interface CodemodeProgress {

@@ -15,21 +15,23 @@
  */
 export type CallProgressState = "running" | "done" | "replayed" | "needs-approval" | "rejected" | "failed";
 
+/** One connector call as a run reports it, and as a progress snapshot shows it to a person. */
+export interface CallProgress {
+  seq: number;
+  connector: string;
+  method: string;
+  /** The arguments (in a snapshot: as JSON; longer than `MAX_PROGRESS_ARGS_CHARS` they become `{ preview }`). */
+  args: unknown;
+  state: CallProgressState;
+  /** Milliseconds the call took on this pass (absent while running and for replayed calls). */
+  durationMs?: number;
+  /** The error text, for `failed` and `rejected`. */
+  error?: string;
+}
+
 /** One report of a run. */
 export type ProgressEvent =
-  | {
-      type: "call";
-      executionId: string;
-      seq: number;
-      connector: string;
-      method: string;
-      args: unknown;
-      state: CallProgressState;
-      /** Milliseconds from `running` to this report; set when the call settled on this pass. */
-      durationMs?: number;
-      /** The error text, for `failed` and `rejected`. */
-      error?: string;
-    }
+  | ({ type: "call"; executionId: string } & CallProgress)
   | { type: "log"; executionId: string; line: string };
 
 /** Receives progress reports; called synchronously, so keep it cheap. */

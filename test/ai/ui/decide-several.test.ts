@@ -1,12 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createCodemodeRuntime } from "../../../src/ai/create-codemode-runtime.js";
+import { describe, expect, it } from "vitest";
 import type { CodemodeApprovalCall } from "../../../src/ai/ui/approval-descriptor.js";
 import { encodeCodemodeDecisions, parseCodemodeDecisions } from "../../../src/ai/ui/codemode-decisions.js";
-import { QuickJSExecutor } from "../../../src/sandbox/quickjs-executor.js";
-import { bankTools, chatRoute, Conversation, scriptedModel, type Ledger } from "./support/chat-harness.js";
+import { bankRuntimes } from "./support/bank-runtimes.js";
+import { chatRoute, Conversation, scriptedModel } from "./support/chat-harness.js";
 
 const THREE = `async () => {
   const settled = await Promise.allSettled([
@@ -17,32 +13,7 @@ const THREE = `async () => {
   return settled.map((r) => (r.status === "fulfilled" ? "sent " + r.value.to : "refused: " + r.reason.message));
 }`;
 
-let directory: string;
-let ledger: Ledger;
-const opened: Array<ReturnType<typeof createCodemodeRuntime>> = [];
-const executor = new QuickJSExecutor({ isolation: "in-process" });
-
-function openRuntime() {
-  const runtime = createCodemodeRuntime({
-    connectors: { bank: bankTools(ledger) },
-    store: `file:${path.join(directory, "codemode.db")}`,
-    executor,
-  });
-  opened.push(runtime);
-  return runtime;
-}
-
-beforeEach(() => {
-  directory = mkdtempSync(path.join(tmpdir(), "codemode-decide-"));
-  ledger = { transfers: [] };
-});
-afterEach(async () => {
-  for (const runtime of opened.splice(0)) await runtime.close();
-  rmSync(directory, { recursive: true, force: true });
-});
-afterAll(async () => {
-  await executor.dispose();
-});
+const { ledger, open: openRuntime } = bankRuntimes("codemode-decide-");
 
 async function pausedOnThree() {
   const runtime = openRuntime();

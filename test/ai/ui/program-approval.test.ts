@@ -1,12 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createCodemodeRuntime } from "../../../src/ai/create-codemode-runtime.js";
+import { describe, expect, it } from "vitest";
 import { InvalidOptionError } from "../../../src/errors.js";
-import type { ApproveProgramOption } from "../../../src/runtime/program-approval.js";
-import { QuickJSExecutor } from "../../../src/sandbox/quickjs-executor.js";
-import { bankTools, chatRoute, Conversation, scriptedModel, type Ledger } from "./support/chat-harness.js";
+import { bankRuntimes } from "./support/bank-runtimes.js";
+import { chatRoute, Conversation, scriptedModel } from "./support/chat-harness.js";
 
 const READ_ONLY = `async () => ({ balance: await bank.balance({}) })`;
 const PAYING = `async () => {
@@ -14,33 +9,7 @@ const PAYING = `async () => {
   return { sent, balance: await bank.balance({}) };
 }`;
 
-let directory: string;
-let ledger: Ledger;
-const opened: Array<ReturnType<typeof createCodemodeRuntime>> = [];
-const executor = new QuickJSExecutor({ isolation: "in-process" });
-
-function openRuntime(approveProgram: ApproveProgramOption) {
-  const runtime = createCodemodeRuntime({
-    connectors: { bank: bankTools(ledger) },
-    store: `file:${path.join(directory, "codemode.db")}`,
-    executor,
-    approveProgram,
-  });
-  opened.push(runtime);
-  return runtime;
-}
-
-beforeEach(() => {
-  directory = mkdtempSync(path.join(tmpdir(), "codemode-program-approval-"));
-  ledger = { transfers: [] };
-});
-afterEach(async () => {
-  for (const runtime of opened.splice(0)) await runtime.close();
-  rmSync(directory, { recursive: true, force: true });
-});
-afterAll(async () => {
-  await executor.dispose();
-});
+const { ledger, open: openRuntime } = bankRuntimes("codemode-program-approval-");
 
 describe("program approval through useChat-style requests", () => {
   it("pauses before the first pass with one item for the whole program; approving runs it, its calls follow their own policy", async () => {

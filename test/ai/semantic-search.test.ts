@@ -51,6 +51,16 @@ function documentValues(calls: string[][], query: string): string[] {
   return calls.flat().filter((value) => value !== query);
 }
 
+/** Rows of the vector cache in the database at `path`. */
+async function vectorRows(path: string): Promise<unknown> {
+  const client = new LocalSqliteClient(path, { timeout: 1_000 });
+  try {
+    return (await client.execute("SELECT COUNT(*) AS n FROM codemode_search_vectors")).rows[0]?.["n"];
+  } finally {
+    client.close();
+  }
+}
+
 const NO_OVERLAP = "will I need an umbrella tomorrow";
 /** Two methods match it about as well (a customer, a person): the lexical ranking leaves it open. */
 const OPEN_WITH_HITS = "a customer or a person";
@@ -81,13 +91,7 @@ describe("search.embeddingModel", () => {
     const blended = await runtimeOn(`file:${path}`, { search: { embeddingModel: model } }).search("send an email");
     expect(blended).toEqual(await runtimeOn(`file:${path}`).search("send an email"));
     expect(calls).toEqual([]);
-    const client = new LocalSqliteClient(path, { timeout: 1_000 });
-    try {
-      const rows = await client.execute("SELECT COUNT(*) AS n FROM codemode_search_vectors");
-      expect(rows.rows[0]?.["n"]).toBe(0);
-    } finally {
-      client.close();
-    }
+    expect(await vectorRows(path)).toBe(0);
   });
 
   it("embeds methods once per database: a second runtime embeds only its query", async () => {
@@ -158,13 +162,7 @@ describe("search.embeddingModel", () => {
     const plain = await runtimeOn(`file:${path}`).search("send an email");
     const empty = await runtimeOn(`file:${path}`, { search: {} }).search("send an email");
     expect(empty).toEqual(plain);
-    const client = new LocalSqliteClient(path, { timeout: 1_000 });
-    try {
-      const rows = await client.execute("SELECT COUNT(*) AS n FROM codemode_search_vectors");
-      expect(rows.rows[0]?.["n"]).toBe(0);
-    } finally {
-      client.close();
-    }
+    expect(await vectorRows(path)).toBe(0);
   });
 
   it("ranks lexically when the embedding model fails, and tries again on the next search", async () => {

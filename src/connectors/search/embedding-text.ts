@@ -1,6 +1,6 @@
 /**
  * What a method or snippet is embedded as for `search: { embeddingModel }`: the words of its name and the first
- * sentence of its description (`list for repo. List repository issues.`). Chosen on the development queries with a
+ * sentence of its description (`issues list for repo. List repository issues.`). Chosen on the development queries with a
  * real sentence encoder (`bench/search-dev.ts --encoder`): the whole description, path and parameter names that were
  * embedded before ranked worse (a long description's boilerplate dilutes its meaning) and cost ~8× the encoder time.
  */

@@ -4,11 +4,14 @@
  * (with `--misses`) each development query not found first, with its rank and the top hits. It never
  * ranks or prints a test-half query, so it can be run as often as tuning needs.
  *
- * Run: `node --import tsx bench/search-dev.ts [--misses] [--vectors] [--no-expansions]` (`--vectors`: the blended search with the
- * bench's word-vector embedding model instead of the lexical one).
+ * Run: `node --import tsx bench/search-dev.ts [--misses] [--encoder | --vectors] [--no-expansions]` (`--encoder`: the
+ * blended search with the sentence encoder, `--vectors`: with the word-vector model, instead of the lexical one).
  */
 import { createCatalog } from "../src/connectors/catalog.js";
 import { githubRestConnector, mcpConnectors, readQueries } from "./search.js";
+import { blendedRanker } from "./blended-ranker.js";
+import { sentenceEncoderEmbeddingModel } from "./sentence-encoder-embedding.js";
+import type { Connector } from "../src/connectors/types.js";
 import { wordVectorRanker } from "./word-vector-embedding.js";
 
 type Rank = (query: string) => Promise<string[]>;
@@ -17,14 +20,13 @@ function lexical(catalog: ReturnType<typeof createCatalog>): Rank {
   return async (query) => catalog.search(query, { limit: 50, expansions }).results.map((hit) => hit.path);
 }
 const vectors = process.argv.includes("--vectors");
-const mcpConnectorsOf = mcpConnectors();
-const restConnectors = { github: await githubRestConnector() };
-const mcp: Rank = vectors
-  ? wordVectorRanker(mcpConnectorsOf)
-  : lexical(createCatalog({ connectors: mcpConnectorsOf, snippets: [] }));
-const rest: Rank = vectors
-  ? wordVectorRanker(restConnectors)
-  : lexical(createCatalog({ connectors: restConnectors, snippets: [] }));
+const encoder = process.argv.includes("--encoder");
+function rankerOf(connectors: Record<string, Connector>): Rank {
+  if (encoder) return blendedRanker(connectors, sentenceEncoderEmbeddingModel()).rank;
+  return vectors ? wordVectorRanker(connectors) : lexical(createCatalog({ connectors, snippets: [] }));
+}
+const mcp = rankerOf(mcpConnectors());
+const rest = rankerOf({ github: await githubRestConnector() });
 const original = [...readQueries("queries-mcp.tsv", "mcp"), ...readQueries("queries-github-rest.tsv", "github-rest")]
   .filter((query) => query.split === "dev")
   .map((query) => ({ ...query, set: "dev" }));

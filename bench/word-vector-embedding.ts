@@ -8,12 +8,9 @@
  */
 import type { EmbeddingModelV4 } from "@ai-sdk/provider";
 import { createRequire } from "node:module";
-import { resolveSearchOptions } from "../src/ai/search-options.js";
-import { createCatalog } from "../src/connectors/catalog.js";
 import { tokenize } from "../src/connectors/search-index.js";
 import type { Connector } from "../src/connectors/types.js";
-import { createCatalogSearch } from "../src/runtime/catalog-search.js";
-import type { EmbeddingStore, SearchVector } from "../src/runtime/store/journal-store.js";
+import { blendedRanker } from "./blended-ranker.js";
 
 interface WordVectors {
   dimensions: number;
@@ -70,24 +67,7 @@ export function wordVectorEmbeddingModel(): EmbeddingModelV4 {
   };
 }
 
-/** The store's vector cache, in memory (the bench measures ranking, not the libSQL round trip). */
-function memoryVectorStore(): EmbeddingStore {
-  const rows = new Map<string, SearchVector>();
-  return {
-    searchVectors: async (model, hashes) => hashes.flatMap((hash) => rows.get(`${model}\0${hash}`) ?? []),
-    saveSearchVectors: async (model, vectors) => {
-      for (const vector of vectors) rows.set(`${model}\0${vector.textHash}`, vector);
-    },
-  };
-}
-
-/**
- * The runtime's blended search (`search: { embeddingModel }`, `src/runtime/catalog-search.ts`) with the
- * bench's word-vector model: the same embedding texts, query embedding, cosine and blend as a runtime.
- */
+/** The runtime's blended search with the bench's word-vector model. */
 export function wordVectorRanker(connectors: Record<string, Connector>): (query: string) => Promise<string[]> {
-  const catalog = createCatalog({ connectors, snippets: [] });
-  const embedder = resolveSearchOptions({ embeddingModel: wordVectorEmbeddingModel() })!;
-  const search = createCatalogSearch({ embedder, store: memoryVectorStore() });
-  return async (query) => (await search(catalog, query, { limit: 50 })).results.map((result) => result.path);
+  return blendedRanker(connectors, wordVectorEmbeddingModel()).rank;
 }

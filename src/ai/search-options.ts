@@ -12,8 +12,10 @@ import { assertKnownKeys } from "../shared/known-keys.js";
 export interface CodemodeSearchOptions {
   /**
    * Ranks by meaning too: an AI SDK embedding model (e.g. `openai.embedding("text-embedding-3-small")`)
-   * whose vector similarity is blended with the lexical score. Method and snippet vectors are computed once
-   * and cached in the store; each search embeds its query (one call). @default undefined (lexical only)
+   * whose vector similarity is blended with the lexical score when the lexical ranking leaves a query open (its
+   * best hit less than 10% ahead of the next, or no hit); such a query is embedded (one call), a clearly decided
+   * one is not. Method and snippet vectors (name words and first sentence) are computed once, on the first open
+   * query, and cached in the store. @default undefined (lexical only)
    */
   embeddingModel?: EmbeddingModel;
 }

@@ -12,7 +12,7 @@ import {
   type CatalogSnippet,
 } from "./declarations.js";
 import { createSearchIndex, summarise, type SearchDocument, type SearchOptions } from "./search-index.js";
-import { embeddingText } from "./search/semantic-blend.js";
+import { embeddingText } from "./search/embedding-text.js";
 import type { Connector, DescribeOutput, SearchOutput } from "./types.js";
 
 export type { CatalogSnippet } from "./declarations.js";
@@ -26,6 +26,8 @@ export interface Catalog {
   search(query: string, options?: SearchOptions): SearchOutput;
   /** What each method and snippet is embedded as for semantic ranking (path → text), in catalog order. */
   embeddingTexts(): ReadonlyMap<string, string>;
+  /** Whether the lexical ranking settles `query`: a blended search then neither embeds it nor reads vectors. */
+  isLexicallyDecided(query: string): boolean;
   /**
    * Declarations for `connector`, `connector.method` or `snippets.name`; `{ error }` with suggestions otherwise.
    * The description is in `types`, as JSDoc, so the optional `description` field is left out (not said twice).
@@ -195,6 +197,7 @@ export function createCatalog({
 
   return {
     search: (query, options) => index.search(typeof query === "string" ? query : String(query), options),
+    isLexicallyDecided: (query) => index.isLexicallyDecided(typeof query === "string" ? query : String(query)),
     embeddingTexts: () => (texts ??= new Map(documents.map((document) => [document.path, embeddingText(document)]))),
     describe(target) {
       if (typeof target !== "string" || target.trim() === "") {

@@ -11,7 +11,7 @@
  */
 import MiniSearch from "minisearch";
 import { type KeyTerms, rerank, withExtensions } from "./search/rerank.js";
-import { blendScores } from "./search/semantic-blend.js";
+import { blendScores, lexicallyDecided } from "./search/semantic-blend.js";
 import { queryConcepts, termsOfWord, weightedTerms } from "./search/terms.js";
 import type { SearchOutput, SearchResult } from "./types.js";
 import { firstSentence } from "../shared/first-sentence.js";
@@ -155,6 +155,11 @@ export interface SearchOptions {
 /** A built index; immutable after creation. */
 export interface SearchIndex {
   search(query: string, options?: SearchOptions): SearchOutput;
+  /**
+   * Whether the lexical ranking settles `query` (its best hit clearly ahead: `search/semantic-blend.ts`), so a
+   * blended search would not ask for its similarity. An empty query is decided; a query with no hit is not.
+   */
+  isLexicallyDecided(query: string, options?: Pick<SearchOptions, "expansions">): boolean;
 }
 
 function clampLimit(limit: number | undefined): number {
@@ -279,6 +284,13 @@ export function createSearchIndex(documents: SearchDocument[]): SearchIndex {
         : [{ document, rank: rerank(hit.score, best, key, extended, terms, contentWords) }];
     });
   }
+  // The last query's lexical ranking: a blended search asks `isLexicallyDecided` and then searches the same query.
+  let last: { query: string; expansions: boolean; hits: RankedResult[] } | undefined;
+  function rankedOnce(query: string, expansions: boolean): RankedResult[] {
+    if (last?.query !== query || last.expansions !== expansions)
+      last = { query, expansions, hits: ranked(query, expansions) };
+    return last.hits;
+  }
   function blended(lexical: RankedResult[], similarity: ReadonlyMap<string, number>): RankedResult[] {
     const scores = blendScores(new Map(lexical.map((hit) => [hit.document.path, hit.rank])), similarity);
     return [...scores].flatMap(([path, rank]) => {
@@ -294,10 +306,14 @@ export function createSearchIndex(documents: SearchDocument[]): SearchIndex {
         query.trim() === ""
           ? documents.map((document) => ({ document, rank: 0 }))
           : options?.similarity === undefined
-            ? ranked(query, expansions)
-            : blended(ranked(query, expansions), options.similarity);
+            ? rankedOnce(query, expansions) // sorted in place below: always into the same order
+            : blended(rankedOnce(query, expansions), options.similarity);
       hits.sort(byScoreThenPath);
       return { results: hits.slice(0, limit).map(toResult), total: hits.length, truncated: hits.length > limit };
+    },
+    isLexicallyDecided(query, options) {
+      if (query.trim() === "") return true;
+      return lexicallyDecided(rankedOnce(query, options?.expansions !== false).map((hit) => hit.rank));
     },
   };
 }

@@ -1,15 +1,17 @@
 /**
  * `codemode.search` and the handle's `search` over a catalog: lexical, or — with an embedding model
- * (`search.embeddingModel`) — blended with vector similarity. Method and snippet vectors are computed once:
- * kept in memory for the runtime's life and cached in the store by model and text hash, so a cold
- * invocation reads them instead of embedding again; only texts never seen (a changed description, a new
- * snippet) are embedded, in one batch. The query is embedded once per search. A failing embedding model or
- * store never fails a search: it ranks lexically, and the next search tries again.
+ * (`search.embeddingModel`) — blended with vector similarity when the lexical ranking leaves the query open (its
+ * best hit without a clear lead, or no hit: `Catalog.isLexicallyDecided`). A decided query embeds nothing and reads
+ * no vector. Method and snippet vectors are computed once, on the first open query: kept in memory for the
+ * runtime's life and cached in the store by model and text hash, so a cold invocation reads them instead of
+ * embedding again; only texts never seen (a changed description, a new snippet) are embedded, in one batch. An
+ * open query is embedded once per search. A failing embedding model or store never fails a search: it ranks
+ * lexically, and the next search tries again.
  */
 import { createHash } from "node:crypto";
 import type { Catalog } from "../connectors/catalog.js";
 import { MAX_QUERY_CHARS } from "../connectors/search-index.js";
-import { cosineSimilarity } from "../connectors/search/semantic-blend.js";
+import { dotProduct, unitVector } from "../connectors/search/semantic-blend.js";
 import type { SearchOutput } from "../connectors/types.js";
 import type { EmbeddingStore, SearchVector } from "./store/journal-store.js";
 
@@ -46,6 +48,10 @@ function toVectors(embeddings: unknown, count: number): Float32Array[] {
   });
 }
 
+function scaledToUnit({ textHash: hash, vector }: SearchVector): SearchVector {
+  return { textHash: hash, vector: unitVector(vector) };
+}
+
 /** Lexical search only: what a runtime without `search.embeddingModel` does (and calls nothing). */
 const lexicalSearch: CatalogSearch = async (catalog, query, options) => catalog.search(query, options);
 
@@ -68,7 +74,10 @@ export function createCatalogSearch({
     for (const { textHash: hash, vector } of vectors) known.set(hash, vector);
   }
 
-  /** Path → vector for every method and snippet of the catalog: from memory, else the store, else the model. */
+  /**
+   * Path → unit vector for every method and snippet of the catalog: from memory, else the store, else the model.
+   * The store keeps the model's vectors as they are; memory keeps them scaled to length 1.
+   */
   async function documentVectors(catalog: Catalog): Promise<Map<string, Float32Array>> {
     const hashes = new Map<string, string>();
     const textsByHash = new Map<string, string>();
@@ -85,17 +94,18 @@ export function createCatalogSearch({
     }
     const notInMemory = [...textsByHash.keys()].filter((hash) => !vectors.has(hash));
     if (notInMemory.length > 0) {
-      const cached = await store.searchVectors(model, notInMemory);
+      const cached = (await store.searchVectors(model, notInMemory)).map(scaledToUnit);
       for (const { textHash: hash, vector } of cached) vectors.set(hash, vector);
       const missing = notInMemory.filter((hash) => !vectors.has(hash));
       let embedded: SearchVector[] = [];
       if (missing.length > 0) {
         const texts = missing.map((hash) => textsByHash.get(hash)!);
         const fresh = toVectors(await embed(texts), texts.length);
-        embedded = missing.map((hash, index) => ({ textHash: hash, vector: fresh[index]! }));
+        const raw = missing.map((hash, index) => ({ textHash: hash, vector: fresh[index]! }));
+        embedded = raw.map(scaledToUnit);
         for (const { textHash: hash, vector } of embedded) vectors.set(hash, vector);
         // Not cached is not fatal: the vectors serve this process, and a later invocation embeds them again.
-        await store.saveSearchVectors(model, embedded).catch(() => undefined);
+        await store.saveSearchVectors(model, raw).catch(() => undefined);
       }
       remember([...cached, ...embedded]);
     }
@@ -116,15 +126,16 @@ export function createCatalogSearch({
   }
 
   return async (catalog, query, options) => {
-    if (typeof query !== "string" || query.trim() === "") return catalog.search(query, options);
+    if (typeof query !== "string" || catalog.isLexicallyDecided(query)) return catalog.search(query, options);
     try {
       const [documents, queryVectors] = await Promise.all([
         vectorsOf(catalog),
         embed([query.slice(0, MAX_QUERY_CHARS)]).then((embeddings) => toVectors(embeddings, 1)),
       ]);
-      const queryVector = queryVectors[0]!;
+      const queryVector = unitVector(queryVectors[0]!);
       const similarity = new Map<string, number>();
-      for (const [path, vector] of documents) similarity.set(path, cosineSimilarity(queryVector, vector));
+      // Unit vectors: cosine similarity is their dot product.
+      for (const [path, vector] of documents) similarity.set(path, dotProduct(queryVector, vector));
       return catalog.search(query, { ...(options?.limit === undefined ? {} : { limit: options.limit }), similarity });
     } catch {
       return catalog.search(query, options);

@@ -14,7 +14,7 @@ import { LocalSqliteClient } from "../../src/runtime/store/local-sqlite-client.j
 
 const CONCEPTS: Concepts = {
   weather: ["weather", "forecast", "rain", "umbrella", "temperature"],
-  money: ["invoice", "payment", "bill", "charge"],
+  money: ["invoice", "payment", "bill", "charge", "owe"],
   mail: ["email", "mail", "message", "inbox"],
 };
 
@@ -51,7 +51,19 @@ function documentValues(calls: string[][], query: string): string[] {
   return calls.flat().filter((value) => value !== query);
 }
 
+/** Rows of the vector cache in the database at `path`. */
+async function vectorRows(path: string): Promise<unknown> {
+  const client = new LocalSqliteClient(path, { timeout: 1_000 });
+  try {
+    return (await client.execute("SELECT COUNT(*) AS n FROM codemode_search_vectors")).rows[0]?.["n"];
+  } finally {
+    client.close();
+  }
+}
+
 const NO_OVERLAP = "will I need an umbrella tomorrow";
+/** Two methods match it about as well (a customer, a person): the lexical ranking leaves it open. */
+const OPEN_WITH_HITS = "a customer or a person";
 
 describe("search.embeddingModel", () => {
   it("finds the semantically closest method for a query that shares no word with any method", async () => {
@@ -63,13 +75,23 @@ describe("search.embeddingModel", () => {
     expect(semantic.results[0]?.path).toBe("office.get_forecast");
   });
 
-  it("keeps the lexical order when similarity does not tell the methods apart", async () => {
+  it("keeps the lexical order of an open query when similarity does not tell the methods apart", async () => {
     const url = `file:${join(tempFolder("codemode-semantic-"), "db.sqlite")}`;
-    const { model } = conceptEmbeddingModel({}); // every text gets the same vector
-    const blended = await runtimeOn(url, { search: { embeddingModel: model } }).search("send an email");
-    const lexical = await runtimeOn(url).search("send an email");
-    expect(blended.results[0]?.path).toBe("office.send_email");
+    const { model, calls } = conceptEmbeddingModel({}); // every text gets the same vector
+    const blended = await runtimeOn(url, { search: { embeddingModel: model } }).search(OPEN_WITH_HITS);
+    const lexical = await runtimeOn(url).search(OPEN_WITH_HITS);
+    expect(calls.flat()).toContain(OPEN_WITH_HITS); // blended, not left to the lexical ranking
+    expect(lexical.results.length).toBeGreaterThan(1);
     expect(blended.results.map((result) => result.path)).toEqual(lexical.results.map((result) => result.path));
+  });
+
+  it("embeds nothing and reads no vector for a query the lexical ranking settles", async () => {
+    const path = join(tempFolder("codemode-semantic-"), "db.sqlite");
+    const { model, calls } = conceptEmbeddingModel(CONCEPTS);
+    const blended = await runtimeOn(`file:${path}`, { search: { embeddingModel: model } }).search("send an email");
+    expect(blended).toEqual(await runtimeOn(`file:${path}`).search("send an email"));
+    expect(calls).toEqual([]);
+    expect(await vectorRows(path)).toBe(0);
   });
 
   it("embeds methods once per database: a second runtime embeds only its query", async () => {
@@ -78,8 +100,8 @@ describe("search.embeddingModel", () => {
     const runtime = runtimeOn(url, { search: { embeddingModel: first.model } });
     await runtime.search(NO_OVERLAP);
     expect(documentValues(first.calls, NO_OVERLAP)).toHaveLength(3);
-    await runtime.search("charge a customer");
-    expect(first.calls).toHaveLength(3); // documents once, then one call per query
+    await runtime.search(OPEN_WITH_HITS);
+    expect(first.calls).toHaveLength(3); // documents once, then one call per open query
 
     const second = conceptEmbeddingModel(CONCEPTS);
     const cold = runtimeOn(url, { search: { embeddingModel: second.model } });
@@ -103,8 +125,8 @@ describe("search.embeddingModel", () => {
       search: { embeddingModel: changed.model },
     });
     opened.push(runtime);
-    const output = await runtime.search("payment");
-    expect(documentValues(changed.calls, "payment")).toEqual([expect.stringContaining(description)]);
+    const output = await runtime.search("what do I owe"); // no method's words: open
+    expect(documentValues(changed.calls, "what do I owe")).toEqual([expect.stringContaining(description)]);
     expect(
       output.results
         .slice(0, 2)
@@ -140,23 +162,17 @@ describe("search.embeddingModel", () => {
     const plain = await runtimeOn(`file:${path}`).search("send an email");
     const empty = await runtimeOn(`file:${path}`, { search: {} }).search("send an email");
     expect(empty).toEqual(plain);
-    const client = new LocalSqliteClient(path, { timeout: 1_000 });
-    try {
-      const rows = await client.execute("SELECT COUNT(*) AS n FROM codemode_search_vectors");
-      expect(rows.rows[0]?.["n"]).toBe(0);
-    } finally {
-      client.close();
-    }
+    expect(await vectorRows(path)).toBe(0);
   });
 
   it("ranks lexically when the embedding model fails, and tries again on the next search", async () => {
     const url = `file:${join(tempFolder("codemode-semantic-"), "db.sqlite")}`;
     const { model, calls } = conceptEmbeddingModel(CONCEPTS, { fail: true });
     const runtime = runtimeOn(url, { search: { embeddingModel: model } });
-    const lexical = await runtimeOn(url).search("send an email");
-    expect(await runtime.search("send an email")).toEqual(lexical);
+    const lexical = await runtimeOn(url).search(OPEN_WITH_HITS);
+    expect(await runtime.search(OPEN_WITH_HITS)).toEqual(lexical);
     const before = calls.length;
-    expect(await runtime.search("send an email")).toEqual(lexical);
+    expect(await runtime.search(OPEN_WITH_HITS)).toEqual(lexical);
     expect(calls.length).toBeGreaterThan(before);
   });
 

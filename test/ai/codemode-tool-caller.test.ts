@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
-import { generateText, isStepCount, streamText, type ModelMessage } from "ai";
+import { generateText, isStepCount, streamText, type ModelMessage, type ToolSet } from "ai";
 import type { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { codemodeTool } from "../../src/ai/codemode-tool.js";
@@ -119,9 +119,8 @@ describe("codemodeTool() as a tool caller", () => {
     expect(announced(one)).toContain("(1 method)");
     expect(announced(two)).toContain("(2 methods)");
     // Before (a plain tool over the same sets), the definitions differ.
-    const plain = (tools: Parameters<typeof codemodeTool>[0]) =>
-      JSON.stringify(createCodemodeRuntime({ store, ...tools }).tool().description);
-    expect(plain({ tools: { getBalance } })).not.toBe(plain({ tools: { getBalance, transfer } }));
+    const plain = (tools: ToolSet) => JSON.stringify(createCodemodeRuntime({ store, tools }).tool().description);
+    expect(plain({ getBalance })).not.toBe(plain({ getBalance, transfer }));
   });
 
   it("the steps of one request bind once: the same routed tools give the same bound tool", () => {

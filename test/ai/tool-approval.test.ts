@@ -42,10 +42,12 @@ async function request({
   const model = scriptedModel((prompt, index) =>
     index === 0 || lastToolOutput(prompt) === undefined ? turn : { text: "done" },
   );
-  const approval = toolApproval === undefined ? {} : { toolApproval };
+  // Typed for any tool set here; an app's literal object types against its own tools in both places.
+  const approval = toolApproval === undefined ? {} : { toolApproval: toolApproval as never };
+  const codemode = codemodeTool(toolApproval === undefined ? { store, executor } : { store, executor, toolApproval });
   const result = await generateText({
     model,
-    tools: { ...routedTools(ledger), codemode: codemodeTool({ store, executor, ...approval }) },
+    tools: { ...routedTools(ledger), codemode },
     experimental_toolCallers: { transfer: ["codemode", "AI_SDK_DIRECT_TOOL_CALL"], getBalance: ["codemode"] },
     ...approval,
     stopWhen: [isStepCount(3), hasPausedCodemode()],

@@ -5,7 +5,8 @@
  * says there is no network (or, with the runtime's `outbound` option, which
  * origins `fetch` reaches). It stays under ~1,000 tokens whatever the number of
  * tools: namespaces beyond the budget are counted, not listed, and full
- * declarations are inlined only when they fit.
+ * declarations are inlined only when they fit. As a tool caller, the tool keeps
+ * a fixed description and the namespaces go into an announcement message.
  */
 import { fullConnectorDeclaration } from "../connectors/declarations.js";
 import { normaliseTerm, tokenize } from "../connectors/search-index.js";

@@ -41,6 +41,23 @@ async function request(store: string, n: number): Promise<string> {
   return text;
 }
 
+/** The same request with the tool-caller wiring: a new caller per request, bound by the SDK to the routed tools. */
+async function callerRequest(store: string, n: number): Promise<string> {
+  const model = scriptedModel((prompt) => {
+    const output = lastToolOutput(prompt) as { status?: string; result?: unknown } | undefined;
+    if (output === undefined) return { code: `async () => tools.add({ a: ${n}, b: 1 })` };
+    return { text: `${output.status}: ${String(output.result)}` };
+  });
+  const { text } = await generateText({
+    model,
+    tools: { ...tools, codemode: codemodeTool({ store }) },
+    experimental_toolCallers: { add: ["codemode"] },
+    stopWhen: isStepCount(3),
+    prompt: "add",
+  });
+  return text;
+}
+
 describe("codemodeTool created per request through generateText, never closed", () => {
   it(`${REQUESTS} requests: threads, file descriptors and RSS stay flat`, async () => {
     const store = `file:${join(tempFolder("codemode-per-request-"), "codemode.db")}`;
@@ -61,6 +78,23 @@ describe("codemodeTool created per request through generateText, never closed", 
     expect(after.threads).toBeLessThanOrEqual(before.threads + 2);
     expect(after.fds).toBeLessThanOrEqual(before.fds + 4);
     // Before the fix 40 requests alone added +733 MB.
+    expect(after.rss - before.rss).toBeLessThan(150 * MIB);
+  });
+
+  it(`${REQUESTS} requests of the tool caller (bound on every step): threads and file descriptors stay flat`, async () => {
+    const store = `file:${join(tempFolder("codemode-per-request-caller-"), "codemode.db")}`;
+    expect(await callerRequest(store, 0)).toBe("completed: 1");
+    await settle();
+    const before = { threads: threads(), fds: fds(), rss: process.memoryUsage().rss };
+    for (let n = 1; n <= REQUESTS; n++) expect(await callerRequest(store, n)).toBe(`completed: ${n + 1}`);
+    await settle();
+    const after = { threads: threads(), fds: fds(), rss: process.memoryUsage().rss };
+    console.info(
+      `per request (${REQUESTS} × generateText + codemodeTool() caller): threads ${before.threads} → ${after.threads}; ` +
+        `fds ${before.fds} → ${after.fds}; RSS ${(before.rss / MIB).toFixed(0)} → ${(after.rss / MIB).toFixed(0)} MiB`,
+    );
+    expect(after.threads).toBeLessThanOrEqual(before.threads + 2);
+    expect(after.fds).toBeLessThanOrEqual(before.fds + 4);
     expect(after.rss - before.rss).toBeLessThan(150 * MIB);
   });
 });

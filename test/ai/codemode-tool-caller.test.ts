@@ -123,6 +123,29 @@ describe("codemodeTool() as a tool caller", () => {
     expect(plain({ getBalance })).not.toBe(plain({ getBalance, transfer }));
   });
 
+  it("runtime options and tool options apply to the bound tool: name, scope, limits", async () => {
+    const { store, ledger } = workspace();
+    const { getBalance } = routedTools(ledger);
+    const run = (code: string) =>
+      generateText({
+        model: runsOnce(code),
+        tools: {
+          getBalance,
+          codemode: codemodeTool({ store, name: "shop", scope: "alice", limits: { timeoutMs: 300 } }),
+        },
+        experimental_toolCallers: { getBalance: ["codemode"] },
+        stopWhen: isStepCount(3),
+        prompt: "go",
+      });
+    await run(TWO_TOOLS);
+    const spin = await run("async () => { for (;;) {} }");
+    expect(spin.steps[0]?.toolResults[0]?.output).toMatchObject({ status: "error", kind: "timeout" });
+    const shop = createCodemodeRuntime({ store, name: "shop" });
+    expect((await shop.executions()).map((execution) => execution.scope)).toEqual(["alice", "alice"]);
+    expect(await shop.executions(10, { scope: "bob" })).toEqual([]);
+    expect(await createCodemodeRuntime({ store }).executions()).toEqual([]);
+  });
+
   it("the steps of one request bind once: the same routed tools give the same bound tool", () => {
     const { ledger } = workspace();
     const caller = codemodeTool({ store: ":memory:" });

@@ -172,42 +172,45 @@ describe("codemodeTool() as a tool caller", () => {
     expect(await createCodemodeRuntime({ store }).executions()).toEqual([]);
   });
 
-  it("a routed tool's needsApproval pauses the program; another process approves; the model continues", async () => {
-    const { store, ledger } = workspace();
-    const tools = { ...routedTools(ledger), codemode: codemodeTool({ store, executor }) };
-    const toolCallers = { getBalance: ["codemode"], transfer: ["codemode"] } as const;
-    const model = runsOnce(PAY);
-    const messages: ModelMessage[] = [{ role: "user", content: "pay alice" }];
-    const paused = await generateText({
-      model,
-      tools,
-      experimental_toolCallers: toolCallers,
-      stopWhen: [isStepCount(3), hasPausedCodemode()],
-      messages,
-    });
-    const pausedOutput = paused.steps[0]?.toolResults[0]?.output as CodeModeOutput;
-    expect(pausedOutput).toMatchObject({
-      status: "paused",
-      pending: [{ connector: "tools", method: "transfer", args: { to: "alice", amount: 10 } }],
-    });
-    expect(readLedger(ledger)).toEqual([]);
+  it.each(["generateText", "streamText"] as const)(
+    "%s: a routed tool's needsApproval pauses the program; another process approves; the model continues",
+    async (call) => {
+      const { store, ledger } = workspace();
+      const tools = { ...routedTools(ledger), codemode: codemodeTool({ store, executor }) };
+      const toolCallers = { getBalance: ["codemode"], transfer: ["codemode"] } as const;
+      const model = runsOnce(PAY);
+      const generate = async (messages: ModelMessage[]) => {
+        const options = {
+          model,
+          tools,
+          experimental_toolCallers: toolCallers,
+          stopWhen: [isStepCount(3), hasPausedCodemode()],
+          messages,
+        };
+        if (call === "generateText") return generateText(options);
+        const result = streamText(options);
+        return { steps: await result.steps, response: await result.response, text: await result.text };
+      };
+      const messages: ModelMessage[] = [{ role: "user", content: "pay alice" }];
+      const paused = await generate(messages);
+      const pausedOutput = paused.steps[0]?.toolResults[0]?.output as CodeModeOutput;
+      expect(pausedOutput).toMatchObject({
+        status: "paused",
+        pending: [{ connector: "tools", method: "transfer", args: { to: "alice", amount: 10 } }],
+      });
+      expect(readLedger(ledger)).toEqual([]);
 
-    const approved = await approveInAnotherProcess({ store, ledger, executionId: pausedOutput.executionId });
-    expect(approved.output).toMatchObject({ status: "completed", result: { before: 100, sent: { ok: true } } });
-    expect(readLedger(ledger)).toEqual([{ pid: approved.pid, to: "alice", amount: 10 }]);
-    expect(approved.pid).not.toBe(process.pid);
+      const approved = await approveInAnotherProcess({ store, ledger, executionId: pausedOutput.executionId });
+      expect(approved.output).toMatchObject({ status: "completed", result: { before: 100, sent: { ok: true } } });
+      expect(readLedger(ledger)).toEqual([{ pid: approved.pid, to: "alice", amount: 10 }]);
+      expect(approved.pid).not.toBe(process.pid);
 
-    // The next request gives the model the outcome on the same tool call.
-    const answered = await generateText({
-      model,
-      tools,
-      experimental_toolCallers: toolCallers,
-      stopWhen: isStepCount(2),
-      messages: [...messages, ...withCodemodeOutput(paused.response.messages, approved.output)],
-    });
-    expect(answered.text).toContain('"status":"completed"');
-    expect(readLedger(ledger)).toHaveLength(1);
-  });
+      // The next request gives the model the outcome on the same tool call.
+      const answered = await generate([...messages, ...withCodemodeOutput(paused.response.messages, approved.output)]);
+      expect(answered.text).toContain('"status":"completed"');
+      expect(readLedger(ledger)).toHaveLength(1);
+    },
+  );
 
   it("runtime.toolCaller(): the routed tools must be the runtime's own tools, the same objects", async () => {
     const { store, ledger } = workspace();

@@ -18,6 +18,7 @@ import { run as roundtrips } from "./roundtrips.js";
 import { run as search } from "./search.js";
 import { run as progress } from "./progress.js";
 import { run as tokens } from "./tokens.js";
+import { run as definition } from "./tool-definition.js";
 
 const SUITES: Array<[name: string, run: () => Promise<string>]> = [
   ["executor", executor],
@@ -29,6 +30,7 @@ const SUITES: Array<[name: string, run: () => Promise<string>]> = [
   ["search", search],
   ["hostile", hostile],
   ["progress", progress],
+  ["definition", definition],
 ];
 
 function machine(): string {

@@ -13,6 +13,11 @@ declare global {
   const billingApi: { cancelRefund(refundId: string): Promise<void> };
   const mcpClient: { tools(): Promise<import("ai").ToolSet> };
   const runtime: import("ai-codemode").CodemodeRuntime;
+  // Tools of the tool-caller samples (the migration section defines the last two).
+  const getWeather: import("ai").Tool<{ city: string }, { tempC: number }>;
+  const transfer: import("ai").Tool<{ to: string; amount: number }, { ok: boolean }>;
+  const getInventory: import("ai").Tool<{ productId: string }, { productId: string; availableUnits: number }>;
+  const placeOrder: import("ai").Tool<{ productId: string; units: number }, { orderId: string }>;
   const executionId: string;
   function getToken(): Promise<string>;
   function isAdmin(request: Request): boolean | Promise<boolean>;

@@ -40,7 +40,13 @@ export type { ApproveProgramOption } from "./runtime/program-approval.js";
 export type { CallDecision } from "./runtime/decide-pending.js";
 export type { ProgressFeedOptions } from "./ai/progress-feed.js";
 export { codemodeTool } from "./ai/codemode-tool.js";
-export type { CodemodeToolFactoryOptions } from "./ai/codemode-tool.js";
+export type {
+  CodemodeToolCallerOptions,
+  CodemodeToolFactoryOptions,
+  CodemodeToolWithNamespacesOptions,
+} from "./ai/codemode-tool.js";
+export type { CodemodeToolCaller } from "./ai/codemode-tool-caller.js";
+export type { CodemodeToolApproval } from "./ai/tool-approval.js";
 export type { CodemodeTool, CodemodeToolOptions, CodemodeToolOutput } from "./ai/build-codemode-tool.js";
 export type { CodemodeProgress, CodemodeProgressCall, WithProgress } from "./ai/codemode-progress.js";
 export type { CallProgress, CallProgressState, ProgressEvent, ProgressListener } from "./runtime/progress-events.js";

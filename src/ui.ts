@@ -5,6 +5,7 @@
 export type { CodemodeApprovalCall, CodemodeApprovalDescriptor } from "./ai/ui/approval-descriptor.js";
 export { isCodemodeApprovalDescriptor, toCodemodeApprovalDescriptor } from "./ai/ui/approval-descriptor.js";
 export type { ParsedCodemodeApprovalId } from "./ai/ui/approval-id.js";
+export type { CodemodeApprovalSecret } from "./ai/ui/approval-signature.js";
 export { CODEMODE_APPROVAL_ID_PREFIX, createCodemodeApprovalId, parseCodemodeApprovalId } from "./ai/ui/approval-id.js";
 export type { CodemodeApprovalTransformOptions } from "./ai/ui/codemode-approval-transform.js";
 export { codemodeApprovalTransform, DEFAULT_CODEMODE_TOOL_NAME } from "./ai/ui/codemode-approval-transform.js";

@@ -150,6 +150,7 @@ export function buildCodemodeTool({
   options,
   fetchOrigins,
   maxOutputChars,
+  description: given,
 }: {
   runtime: CodemodeToolRuntime;
   connectors: Record<string, Connector>;
@@ -158,8 +159,11 @@ export function buildCodemodeTool({
   fetchOrigins?: string | undefined;
   /** The model's share of a result (`maxOutputChars`). @default DEFAULT_MAX_OUTPUT_CHARS */
   maxOutputChars?: number | undefined;
+  /** The description, when the caller made it (a tool caller's fixed one); else generated from `connectors`. */
+  description?: string | undefined;
 }): CodemodeTool {
   const description =
+    given ??
     options.description ??
     buildToolDescription({
       connectors,

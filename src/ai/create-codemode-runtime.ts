@@ -1,7 +1,9 @@
 /**
  * `createCodemodeRuntime(options)`: the durable runtime plus `tool()`, which
- * makes the AI SDK `codemode` tool for it.
+ * makes the AI SDK `codemode` tool for it, and `toolCaller()`, the same tool as
+ * an AI SDK tool caller.
  */
+import type { ToolSet } from "ai";
 import { describeAllowedOrigins } from "../connectors/outbound-fetch.js";
 import { durableRuntimeFromResolved, type DurableRuntime } from "../runtime/durable-runtime.js";
 import { isRecord } from "../shared/is-record.js";
@@ -11,8 +13,17 @@ import {
   resolveCodemodeToolOptions,
   type CodemodeTool,
   type CodemodeToolOptions,
+  type ResolvedCodemodeToolOptions,
 } from "./build-codemode-tool.js";
+import {
+  assertRoutedTools,
+  buildCodemodeToolCaller,
+  notBoundOutput,
+  type CodemodeToolCaller,
+} from "./codemode-tool-caller.js";
 import { resolveSearchOptions, type CodemodeSearchOptions } from "./search-options.js";
+import { applyToolApproval, type CodemodeToolApproval } from "./tool-approval.js";
+import { buildCallerToolDescription, buildNamespaceAnnouncement } from "./tool-description.js";
 
 /** Options of `createCodemodeRuntime` (SPEC §3.1, §3.6). */
 export interface CodemodeRuntimeOptions extends DurableRuntimeOptions {
@@ -21,6 +32,16 @@ export interface CodemodeRuntimeOptions extends DurableRuntimeOptions {
    * @default undefined (lexical ranking; no embedding call)
    */
   search?: CodemodeSearchOptions;
+  /**
+   * The AI SDK's `toolApproval` configuration (the object or function `streamText`, `generateText` and
+   * `ToolLoopAgent` take), applied to the calls programs make to the global `tools`, with the SDK's precedence over
+   * each tool's `needsApproval`: `"user-approval"` pauses durably, `"approved"` / `"not-applicable"` run without
+   * asking, `"denied"` rejects the call inside the program without running it. A tool caller is never handed the
+   * generation's own `toolApproval`: give the same object to both, so that a tool routed to both paths follows one
+   * policy. Function forms get `toolsContext` and `runtimeContext` as `{}`.
+   * @default undefined (each tool's own `needsApproval`)
+   */
+  toolApproval?: CodemodeToolApproval;
 }
 
 /** The runtime handle: every durable-runtime method plus `tool()`. */
@@ -32,6 +53,20 @@ export interface CodemodeRuntime extends DurableRuntime {
    * `tool-codemode`).
    */
   tool(options?: CodemodeToolOptions): CodemodeTool;
+  /**
+   * The same tool as an AI SDK local tool caller (`experimental_toolCaller`): put it next to the tools it may call,
+   * name it in `experimental_toolCallers`, and the model sees one definition that never changes (the namespaces are
+   * announced in a message). The tools routed to it must be exactly this runtime's `tools`, the same objects (else
+   * the first step throws `InvalidOptionError` naming `experimental_toolCallers`): they are what `approve` replays
+   * with, in any process.
+   *
+   * @example
+   * const routed = { getWeather, transfer };
+   * const runtime = createCodemodeRuntime({ tools: routed });
+   * streamText({ model, tools: { ...routed, codemode: runtime.toolCaller() },
+   *   experimental_toolCallers: { getWeather: ["codemode"], transfer: ["codemode"] }, prompt });
+   */
+  toolCaller(options?: CodemodeToolOptions): CodemodeToolCaller;
 }
 
 /**
@@ -53,8 +88,14 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions = {}): Cod
   // Resolved once: the runtime and the tool description share the same connectors.
   // `search` is resolved here (its model needs `ai`); options that are not an object are refused by
   // resolveRuntimeOptions.
-  const { search, ...runtimeOptions }: CodemodeRuntimeOptions = isRecord(options) ? options : {};
+  // `toolApproval` wraps the global `tools` here (its statuses are the AI SDK's).
+  const { search, toolApproval, ...runtimeOptions }: CodemodeRuntimeOptions = isRecord(options) ? options : {};
   const embedder = resolveSearchOptions(search);
+  const tools = runtimeOptions.tools;
+  if (toolApproval !== undefined) {
+    const applied = applyToolApproval(isRecord(tools) ? (tools as ToolSet) : {}, toolApproval);
+    if (tools !== undefined) runtimeOptions.tools = applied;
+  }
   const resolved = resolveRuntimeOptions(
     isRecord(options) ? runtimeOptions : options,
     embedder === undefined ? {} : { embedder },
@@ -63,15 +104,41 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions = {}): Cod
   // The namespaces; the outbound connector is never one (it is described as the global `fetch`).
   const { connectors } = resolved;
   const fetchOrigins = resolved.outbound === undefined ? undefined : describeAllowedOrigins(resolved.outbound.allow);
+  const build = (toolOptions: ResolvedCodemodeToolOptions, description?: string) =>
+    buildCodemodeTool({
+      runtime,
+      connectors,
+      options: toolOptions,
+      fetchOrigins,
+      maxOutputChars: resolved.maxOutputChars,
+      ...(description === undefined ? {} : { description }),
+    });
   return {
     ...runtime,
-    tool: (toolOptions) =>
-      buildCodemodeTool({
-        runtime,
+    tool: (toolOptions) => build(resolveCodemodeToolOptions(toolOptions)),
+    toolCaller: (toolOptions) => {
+      const resolvedTool = resolveCodemodeToolOptions(toolOptions);
+      const description =
+        resolvedTool.description ??
+        buildCallerToolDescription({
+          ...(fetchOrigins === undefined ? {} : { fetchOrigins }),
+          ...(resolvedTool.instructions === undefined ? {} : { instructions: resolvedTool.instructions }),
+        });
+      const bound = build(resolvedTool, description);
+      const unbound = buildCodemodeTool({
+        runtime: { execute: async () => notBoundOutput() },
         connectors,
-        options: resolveCodemodeToolOptions(toolOptions),
-        fetchOrigins,
-        maxOutputChars: resolved.maxOutputChars,
-      }),
+        options: { ...resolvedTool, progress: undefined },
+        description,
+      });
+      const announcement = () => buildNamespaceAnnouncement({ connectors, inlineTypes: resolvedTool.inlineTypes });
+      return buildCodemodeToolCaller({
+        unbound,
+        bindingFor: (routed: ToolSet) => {
+          assertRoutedTools({ routed, tools: isRecord(tools) ? (tools as ToolSet) : {} });
+          return { tool: bound, announcement };
+        },
+      });
+    },
   };
 }

@@ -5,7 +5,8 @@
  * says there is no network (or, with the runtime's `outbound` option, which
  * origins `fetch` reaches). It stays under ~1,000 tokens whatever the number of
  * tools: namespaces beyond the budget are counted, not listed, and full
- * declarations are inlined only when they fit.
+ * declarations are inlined only when they fit. As a tool caller, the tool keeps
+ * a fixed description and the namespaces go into an announcement message.
  */
 import { fullConnectorDeclaration } from "../connectors/declarations.js";
 import { normaliseTerm, tokenize } from "../connectors/search-index.js";
@@ -141,15 +142,72 @@ export function buildToolDescription({
   const fixed = `${INTRO}\n\n${example(names[0])}\n${rulesText}${tail}`;
   const listBudget = Math.max(200, maxChars - fixed.length - 2);
   const base = `${INTRO}\n${namespaceLines(connectors, listBudget).join("\n")}\n\n${example(names[0])}\n${rulesText}${tail}`;
-  if (inlineTypes === false || names.length === 0) return base;
+  return withDeclarations({ text: base, connectors, inlineTypes, maxChars });
+}
+
+/**
+ * `text` followed by the connectors' full declarations when `inlineTypes` allows them: `true` always, `"auto"` when
+ * the whole text still fits in `maxChars`, `false` never (nor when there are no connectors).
+ */
+function withDeclarations({
+  text,
+  connectors,
+  inlineTypes,
+  maxChars,
+}: {
+  text: string;
+  connectors: Record<string, Connector>;
+  inlineTypes: InlineTypes;
+  maxChars: number;
+}): string {
+  const names = Object.keys(connectors);
+  if (inlineTypes === false || names.length === 0) return text;
   const heading = "\n\nDeclarations (no need to describe these):\n```ts\n";
-  let budget = inlineTypes === true ? Number.POSITIVE_INFINITY : maxChars - base.length - heading.length - 4;
+  let budget = inlineTypes === true ? Number.POSITIVE_INFINITY : maxChars - text.length - heading.length - 4;
   const declarations: string[] = [];
   for (const name of names) {
     const declaration = fullConnectorDeclaration(name, connectors[name]!, budget);
-    if (declaration === undefined) return base;
+    if (declaration === undefined) return text;
     declarations.push(declaration);
     budget -= declaration.length + 1;
   }
-  return `${base}${heading}${declarations.join("\n")}\n\`\`\``;
+  return `${text}${heading}${declarations.join("\n")}\n\`\`\``;
+}
+
+/** The first words of the message that announces a tool caller's namespaces (see {@link buildNamespaceAnnouncement}). */
+export const NAMESPACE_ANNOUNCEMENT_HEADING = "Code Mode namespaces";
+
+const CALLER_INTRO =
+  "Runs JavaScript/TypeScript in a sandbox. Namespaces are globals of async methods taking one object; " +
+  `they are listed in a message of the conversation that starts "${NAMESPACE_ANNOUNCEMENT_HEADING}" ` +
+  "(`tools` holds the app's tools routed to this tool).";
+
+/**
+ * The description of the codemode tool as an AI SDK tool caller (SPEC §3.7): the same for every request and every
+ * tool set, so that a provider's prompt cache keeps the tool definitions. What varies (the namespaces and their
+ * methods) is in {@link buildNamespaceAnnouncement}, which the AI SDK adds to the conversation as a message.
+ */
+export function buildCallerToolDescription({
+  instructions,
+  fetchOrigins,
+}: Pick<ToolDescriptionOptions, "instructions" | "fetchOrigins">): string {
+  const tail = instructions === undefined || instructions.trim() === "" ? "" : `\n${instructions.trim()}`;
+  return `${CALLER_INTRO}\n\n${example("tools")}\n${rules(fetchOrigins)}${tail}`;
+}
+
+/**
+ * The message a tool caller's `prepareModelMessage` returns: each namespace with a hint (within `maxChars`, the rest
+ * counted), then, as `inlineTypes` allows, their full declarations.
+ */
+export function buildNamespaceAnnouncement({
+  connectors,
+  inlineTypes = "auto",
+  maxChars = DEFAULT_DESCRIPTION_MAX_CHARS,
+}: Pick<ToolDescriptionOptions, "connectors" | "inlineTypes" | "maxChars">): string {
+  const heading = `${NAMESPACE_ANNOUNCEMENT_HEADING} of the codemode tool (find methods with codemode.search, exact types with codemode.describe):`;
+  if (Object.keys(connectors).length === 0) {
+    return `${heading}\n(none: no tools are routed to it; codemode.search still finds saved snippets)`;
+  }
+  const text = `${heading}\n${namespaceLines(connectors, Math.max(200, maxChars - heading.length - 1)).join("\n")}`;
+  return withDeclarations({ text, connectors, inlineTypes, maxChars });
 }

@@ -121,8 +121,8 @@ export interface DurableRuntimeOptions {
 
 /**
  * Top-level keys of {@link DurableRuntimeOptions}; any other key is refused with the closest known one. `search`
- * (its embedding model needs `ai`) is taken out and resolved by `createCodemodeRuntime` before these are checked;
- * it is listed so a misspelt `search` is told so.
+ * (its embedding model needs `ai`) and `toolApproval` (the AI SDK's statuses) are taken out and resolved by
+ * `createCodemodeRuntime` before these are checked; they are listed so a misspelt one is told so.
  */
 const RUNTIME_OPTION_KEYS = [
   "connectors",
@@ -136,9 +136,10 @@ const RUNTIME_OPTION_KEYS = [
   "maxOutputChars",
   "outbound",
   "search",
+  "toolApproval",
   "approveProgram",
   "_internal",
-] as const satisfies ReadonlyArray<keyof DurableRuntimeOptions | "search">;
+] as const satisfies ReadonlyArray<keyof DurableRuntimeOptions | "search" | "toolApproval">;
 const INTERNAL_KEYS = ["now", "generateId", "leaseMs", "inflightGraceMs", "hookTimeoutMs", "env"] as const;
 
 /** Fully resolved options: values only (the runtime core builds the executor and the outbound connector). */

@@ -5,6 +5,7 @@
  */
 import type { UIMessageChunk } from "ai";
 import { toModelJson } from "../codemode-model-output.js";
+import { assertApprovalSecret, type CodemodeApprovalSecret } from "./approval-signature.js";
 import { createCodemodeApprovalRequest, isPausedCodemodeOutput } from "./paused-output.js";
 
 /** Name under which the codemode tool is registered in `tools`. */
@@ -17,6 +18,12 @@ export interface CodemodeApprovalTransformOptions {
    * @default "codemode"
    */
   toolName?: string;
+  /**
+   * Signs every codemode approval request: give it the value given to `streamText({ experimental_toolApprovalSecret })`
+   * (and to `resumeCodemodeApprovals`, which then refuses unsigned or forged answers).
+   * @default undefined (unsigned)
+   */
+  toolApprovalSecret?: CodemodeApprovalSecret;
 }
 
 /**
@@ -34,7 +41,10 @@ export interface CodemodeApprovalTransformOptions {
  */
 export function codemodeApprovalTransform({
   toolName = DEFAULT_CODEMODE_TOOL_NAME,
+  toolApprovalSecret,
 }: CodemodeApprovalTransformOptions = {}): TransformStream<UIMessageChunk, UIMessageChunk> {
+  if (toolApprovalSecret !== undefined) assertApprovalSecret(toolApprovalSecret, "toolApprovalSecret");
+  const signing = toolApprovalSecret === undefined ? undefined : { secret: toolApprovalSecret, toolName };
   const codemodeCalls = new Set<string>();
   return new TransformStream<UIMessageChunk, UIMessageChunk>({
     async transform(chunk, controller) {
@@ -50,7 +60,7 @@ export function codemodeApprovalTransform({
         // a preliminary `paused` is that copy, and the final one becomes the approval request.
         if (chunk.preliminary !== true) {
           controller.enqueue(
-            await createCodemodeApprovalRequest({ toolCallId: chunk.toolCallId, output: chunk.output }),
+            await createCodemodeApprovalRequest({ toolCallId: chunk.toolCallId, output: chunk.output, signing }),
           );
         }
         return;

@@ -4,6 +4,7 @@
  * approval requests.
  */
 import { createUIMessageStream, type UIMessage, type UIMessageChunk, type UIMessageStreamOnFinishCallback } from "ai";
+import type { CodemodeApprovalSecret } from "./approval-signature.js";
 import { codemodeApprovalTransform, DEFAULT_CODEMODE_TOOL_NAME } from "./codemode-approval-transform.js";
 import { resumeCodemodeApprovals, type ResolvedCodemodeApproval } from "./resume-codemode-approvals.js";
 import type { CodemodeApprovalRuntime } from "./types.js";
@@ -32,6 +33,14 @@ export interface CreateCodemodeChatStreamOptions<UI_MESSAGE extends UIMessage> {
    * Approvals of executions of another scope are refused as `not-found`.
    */
   scope?: string;
+  /**
+   * The value given to `streamText({ experimental_toolApprovalSecret })`: codemode approval requests are signed with
+   * it, and an answer without this bridge's signature for its approval and tool call is refused (`signature`) with
+   * nothing run. The store binding (pending call, tool call, scope) applies either way. Without it, an answer that
+   * carries a signature is refused (the route that issued it had a secret).
+   * @default undefined (unsigned)
+   */
+  toolApprovalSecret?: CodemodeApprovalSecret;
   /** Called with the answered approvals before anything is streamed (for logging or audit). */
   onResolved?: (resolved: ResolvedCodemodeApproval[]) => void | PromiseLike<void>;
   /** Turns an error into the text the client sees. */
@@ -65,10 +74,16 @@ export function createCodemodeChatStream<UI_MESSAGE extends UIMessage>({
   respond,
   toolName = DEFAULT_CODEMODE_TOOL_NAME,
   scope,
+  toolApprovalSecret,
   onResolved,
   onError,
   onFinish,
 }: CreateCodemodeChatStreamOptions<UI_MESSAGE>): ReadableStream<UIMessageChunk> {
+  // Checked now, before anything streams (a bad secret is a misconfiguration, not a chat error).
+  const transform = codemodeApprovalTransform({
+    toolName,
+    ...(toolApprovalSecret === undefined ? {} : { toolApprovalSecret }),
+  });
   return createUIMessageStream<UIMessage>({
     originalMessages: messages,
     ...(onError === undefined ? {} : { onError }),
@@ -82,6 +97,7 @@ export function createCodemodeChatStream<UI_MESSAGE extends UIMessage>({
         toolName,
         writeProgress,
         ...(scope === undefined ? {} : { scope }),
+        ...(toolApprovalSecret === undefined ? {} : { toolApprovalSecret }),
       });
       if (resumed.resolved.length > 0) await onResolved?.(resumed.resolved);
       if (!resumed.continueModel) {
@@ -92,7 +108,7 @@ export function createCodemodeChatStream<UI_MESSAGE extends UIMessage>({
       }
       for (const chunk of resumed.chunks) writer.write(chunk);
       const stream = await respond({ messages: resumed.messages });
-      writer.merge(stream.pipeThrough(codemodeApprovalTransform({ toolName })));
+      writer.merge(stream.pipeThrough(transform));
     },
   });
 }

@@ -7,6 +7,7 @@ import type { CodeModeOutput, PendingAction } from "../../runtime/types.js";
 import { toModelJson } from "../codemode-model-output.js";
 import { toCodemodeApprovalDescriptor, type CodemodeApprovalDescriptor } from "./approval-descriptor.js";
 import { createCodemodeApprovalId } from "./approval-id.js";
+import { signCodemodeApproval, type CodemodeApprovalSecret } from "./approval-signature.js";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
 
 /** A codemode result that waits for approval. */
@@ -43,13 +44,18 @@ export function nextPendingAction(output: PausedCodemodeOutput): PendingAction {
   return rest.reduce((lowest, action) => (action.seq < lowest.seq ? action : lowest), first);
 }
 
-/** The approval request chunk for a paused codemode result on tool call `toolCallId`. */
+/**
+ * The approval request chunk for a paused codemode result on tool call `toolCallId`, signed when `signing` gives the
+ * app's secret (`toolApprovalSecret`) and the codemode tool's name.
+ */
 export async function createCodemodeApprovalRequest({
   toolCallId,
   output,
+  signing,
 }: {
   toolCallId: string;
   output: PausedCodemodeOutput;
+  signing?: { secret: CodemodeApprovalSecret; toolName: string } | undefined;
 }): Promise<ToolApprovalRequestChunk> {
   const action = nextPendingAction(output);
   const descriptor: CodemodeApprovalDescriptor = {
@@ -68,11 +74,17 @@ export async function createCodemodeApprovalRequest({
       })),
     );
   }
+  const approvalId = await createCodemodeApprovalId(action);
+  const signature =
+    signing === undefined
+      ? undefined
+      : await signCodemodeApproval(signing.secret, { approvalId, toolCallId, toolName: signing.toolName });
   return {
     type: "tool-approval-request",
-    approvalId: await createCodemodeApprovalId(action),
+    approvalId,
     toolCallId,
     // Shown to a person; the arguments made JSON-safe (the id binds the journaled ones).
     approvalDescriptor: descriptor,
+    ...(signature === undefined ? {} : { signature }),
   };
 }

@@ -7,6 +7,7 @@ import type { CodeModeOutput, PendingAction, RejectOutput } from "../../runtime/
 import { toModelJson } from "../codemode-model-output.js";
 import { DEFAULT_CODEMODE_TOOL_NAME } from "./codemode-approval-transform.js";
 import { outcomeApprovedElsewhere } from "./approved-elsewhere.js";
+import { assertApprovalSecret, signatureProblem, type CodemodeApprovalSecret } from "./approval-signature.js";
 import { parseCodemodeDecisions } from "./codemode-decisions.js";
 import { createCodemodeApprovalRequest, isPausedCodemodeOutput } from "./paused-output.js";
 import { applyDecisions } from "./resolve-codemode-decisions.js";
@@ -36,6 +37,14 @@ export interface ResumeCodemodeApprovalsOptions<UI_MESSAGE extends UIMessage> {
    * `createCodemodeChatStream` does. Without it, a resumed run shows only its outcome.
    */
   writeProgress?: (chunk: UIMessageChunk) => void;
+  /**
+   * The app's approval secret (the value given to `streamText({ experimental_toolApprovalSecret })`): an answer is
+   * acted on only if it carries the signature this bridge issued for that approval and tool call (`signature`
+   * otherwise), and a new approval request is signed. Without it, an answer that carries a signature is refused.
+   * The binding to the store applies either way.
+   * @default undefined (approvals are unsigned)
+   */
+  toolApprovalSecret?: CodemodeApprovalSecret;
 }
 
 /** What happened to one answered approval. */
@@ -46,7 +55,8 @@ export type ResolvedCodemodeApproval =
       toolCallId: string;
       approvalId: string;
       status: "invalid";
-      kind: CodemodeApprovalErrorKind | "conflict" | "reject-failed";
+      /** `signature`: the answer's signature is missing, wrong, or cannot be checked (see `toolApprovalSecret`). */
+      kind: CodemodeApprovalErrorKind | "conflict" | "reject-failed" | "signature";
       error: string;
     };
 
@@ -68,7 +78,7 @@ export interface ResumeCodemodeApprovalsResult<UI_MESSAGE extends UIMessage> {
 type ToolPartRecord = Record<string, unknown> & {
   toolCallId: string;
   state: string;
-  approval?: { id: string; approved?: boolean; reason?: string };
+  approval?: { id: string; approved?: boolean; reason?: string; signature?: unknown };
 };
 
 /**
@@ -93,7 +103,10 @@ export async function resumeCodemodeApprovals<UI_MESSAGE extends UIMessage>({
   toolName = DEFAULT_CODEMODE_TOOL_NAME,
   scope,
   writeProgress,
+  toolApprovalSecret,
 }: ResumeCodemodeApprovalsOptions<UI_MESSAGE>): Promise<ResumeCodemodeApprovalsResult<UI_MESSAGE>> {
+  if (toolApprovalSecret !== undefined) assertApprovalSecret(toolApprovalSecret, "toolApprovalSecret");
+  const signing = { secret: toolApprovalSecret, toolName };
   const last = messages.at(-1);
   const result: ResumeCodemodeApprovalsResult<UI_MESSAGE> = { messages, chunks: [], continueModel: true, resolved: [] };
   if (last === undefined || last.role !== "assistant") return result;
@@ -104,7 +117,13 @@ export async function resumeCodemodeApprovals<UI_MESSAGE extends UIMessage>({
       parts.push(part);
       continue;
     }
-    const { modelPart, chunks, resolved, continueModel } = await resolvePart({ runtime, part, scope, writeProgress });
+    const { modelPart, chunks, resolved, continueModel } = await resolvePart({
+      runtime,
+      part,
+      scope,
+      writeProgress,
+      signing,
+    });
     parts.push(modelPart);
     result.chunks.push(...chunks);
     result.resolved.push(resolved);
@@ -143,14 +162,23 @@ async function resolvePart({
   part,
   scope,
   writeProgress,
+  signing,
 }: {
   runtime: CodemodeApprovalRuntime;
   part: ToolPartRecord;
   scope: string | undefined;
   writeProgress: ((chunk: UIMessageChunk) => void) | undefined;
+  signing: { secret: CodemodeApprovalSecret | undefined; toolName: string };
 }): Promise<PartResolution> {
   const { toolCallId } = part;
   const approvalId = part.approval?.id ?? "";
+  // Checked before the store is read: a forged or unsigned answer changes nothing.
+  const unsigned = await signatureProblem({
+    secret: signing.secret,
+    signature: part.approval?.signature,
+    approval: { approvalId, toolCallId, toolName: signing.toolName },
+  });
+  if (unsigned !== undefined) return refused({ part, approvalId, kind: "signature", error: unsigned });
   // Bound to the tool call: the execution must have been started by this part's call (and owned by `scope`).
   const verification = await verifyCodemodeApproval({ runtime, approvalId, toolCallId, scope });
   let output: CodeModeOutput;
@@ -191,7 +219,12 @@ async function resolvePart({
   }
   const resolved: ResolvedCodemodeApproval = { toolCallId, approvalId, status: "approved", output };
   if (isPausedCodemodeOutput(output)) {
-    const request = await createCodemodeApprovalRequest({ toolCallId, output });
+    const { secret, toolName } = signing;
+    const request = await createCodemodeApprovalRequest({
+      toolCallId,
+      output,
+      signing: secret === undefined ? undefined : { secret, toolName },
+    });
     return { modelPart: part, chunks: [request], resolved, continueModel: false };
   }
   const { approval: _approval, ...rest } = part;
@@ -260,7 +293,7 @@ function refused({
 }: {
   part: ToolPartRecord;
   approvalId: string;
-  kind: CodemodeApprovalErrorKind | "conflict" | "reject-failed";
+  kind: CodemodeApprovalErrorKind | "conflict" | "reject-failed" | "signature";
   error: string;
 }): PartResolution {
   const { approval: _approval, ...rest } = part;

@@ -11,13 +11,32 @@ import type {
   LanguageModelV4StreamPart,
 } from "@ai-sdk/provider";
 import { MockLanguageModelV4 } from "ai/test";
+import { NAMESPACE_ANNOUNCEMENT_HEADING } from "../../../src/ai/tool-description.js";
 
-/** One model turn: run this code, or answer with this text. */
-export type Turn = { code: string } | { text: string };
+/** One model turn: run this code, call another tool directly, or answer with this text. */
+export type Turn = { code: string } | { text: string } | { toolName: string; input: unknown; code?: never };
 
-/** The output of the newest codemode tool result in the prompt, as the model saw it (JSON), if any. */
+/** The tool call a turn makes (`undefined` for text). */
+function callOf(turn: Turn): { toolName: string; input: string } | undefined {
+  if ("text" in turn) return undefined;
+  if ("code" in turn) return { toolName: "codemode", input: JSON.stringify({ code: turn.code }) };
+  return { toolName: turn.toolName, input: JSON.stringify(turn.input) };
+}
+
+/** Whether a prompt message is a tool caller's announcement of its namespaces (the SDK appends it to a request). */
+function isAnnouncement(message: LanguageModelV4Prompt[number]): boolean {
+  return (
+    message.role === "user" &&
+    message.content.every((part) => part.type === "text" && part.text.startsWith(NAMESPACE_ANNOUNCEMENT_HEADING))
+  );
+}
+
+/**
+ * The output of the newest codemode tool result in the prompt, as the model saw it (JSON), if any. A tool caller's
+ * announcement after it (the SDK adds one to every request) does not count as a new user turn.
+ */
 export function lastToolOutput(prompt: LanguageModelV4Prompt): unknown {
-  const last = prompt.at(-1);
+  const last = prompt.findLast((message) => !isAnnouncement(message));
   if (last?.role !== "tool") return undefined;
   const part = last.content.findLast((candidate) => candidate.type === "tool-result");
   if (part === undefined || part.type !== "tool-result") return undefined;
@@ -30,9 +49,10 @@ const usage = {
 };
 
 function generateResult(turn: Turn, callIndex: number): LanguageModelV4GenerateResult {
-  if ("text" in turn) {
+  const call = callOf(turn);
+  if (call === undefined) {
     return {
-      content: [{ type: "text", text: turn.text }],
+      content: [{ type: "text", text: "text" in turn ? turn.text : "" }],
       finishReason: { unified: "stop", raw: "stop" },
       usage,
       warnings: [],
@@ -43,8 +63,7 @@ function generateResult(turn: Turn, callIndex: number): LanguageModelV4GenerateR
       {
         type: "tool-call",
         toolCallId: `call_${callIndex}`,
-        toolName: "codemode",
-        input: JSON.stringify({ code: turn.code }),
+        ...call,
       },
     ],
     finishReason: { unified: "tool-calls", raw: "tool_calls" },
@@ -54,23 +73,25 @@ function generateResult(turn: Turn, callIndex: number): LanguageModelV4GenerateR
 }
 
 function streamParts(turn: Turn, callIndex: number): LanguageModelV4StreamPart[] {
-  if ("text" in turn) {
+  const call = callOf(turn);
+  if (call === undefined) {
+    const text = "text" in turn ? turn.text : "";
     return [
       { type: "stream-start", warnings: [] },
       { type: "text-start", id: "t" },
-      { type: "text-delta", id: "t", delta: turn.text },
+      { type: "text-delta", id: "t", delta: text },
       { type: "text-end", id: "t" },
       { type: "finish", usage, finishReason: { unified: "stop", raw: "stop" } },
     ];
   }
   const toolCallId = `call_${callIndex}`;
-  const input = JSON.stringify({ code: turn.code });
+  const { toolName, input } = call;
   return [
     { type: "stream-start", warnings: [] },
-    { type: "tool-input-start", id: toolCallId, toolName: "codemode" },
+    { type: "tool-input-start", id: toolCallId, toolName },
     { type: "tool-input-delta", id: toolCallId, delta: input },
     { type: "tool-input-end", id: toolCallId },
-    { type: "tool-call", toolCallId, toolName: "codemode", input },
+    { type: "tool-call", toolCallId, toolName, input },
     { type: "finish", usage, finishReason: { unified: "tool-calls", raw: "tool_calls" } },
   ];
 }

@@ -179,6 +179,11 @@ export class Conversation {
     await this.request();
   }
 
+  /** Sends the conversation as it stands (after a test edited its parts by hand). */
+  send(): Promise<void> {
+    return this.request();
+  }
+
   /** The codemode part waiting for an answer. */
   openApproval(): CodemodePart {
     const part = this.codemodeParts().find((candidate) => candidate.state === "approval-requested");

@@ -5,6 +5,7 @@
 import type { UIMessageChunk } from "ai";
 import type { CodeModeOutput, PendingAction } from "../../runtime/types.js";
 import { toModelJson } from "../codemode-model-output.js";
+import { isCodemodeProgress, type CodemodeProgress } from "../codemode-progress.js";
 import { toCodemodeApprovalDescriptor, type CodemodeApprovalDescriptor } from "./approval-descriptor.js";
 import { createCodemodeApprovalId } from "./approval-id.js";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
@@ -43,19 +44,28 @@ export function nextPendingAction(output: PausedCodemodeOutput): PendingAction {
   return rest.reduce((lowest, action) => (action.seq < lowest.seq ? action : lowest), first);
 }
 
-/** The approval request chunk for a paused codemode result on tool call `toolCallId`. */
+/**
+ * The approval request chunk for a paused codemode result on tool call `toolCallId`. `progress` (the last
+ * snapshot of the pass that paused) travels in the descriptor, so the card can say what already ran.
+ */
 export async function createCodemodeApprovalRequest({
   toolCallId,
   output,
+  progress,
 }: {
   toolCallId: string;
   output: PausedCodemodeOutput;
+  /** The last progress snapshot of the pass that paused, if progress was on. */
+  progress?: CodemodeProgress | undefined;
 }): Promise<ToolApprovalRequestChunk> {
   const action = nextPendingAction(output);
   const descriptor: CodemodeApprovalDescriptor = {
     ...toCodemodeApprovalDescriptor(action),
     args: toModelJson(action.args),
   };
+  // JSON-safe like every codemode output (a call's arguments may hold a BigInt or a Date).
+  if (progress !== undefined && isCodemodeProgress(progress))
+    descriptor.progress = toModelJson(progress) as unknown as CodemodeProgress;
   if (output.pending.length > 1) {
     const sorted = [...output.pending].sort((a, b) => a.seq - b.seq);
     descriptor.calls = await Promise.all(

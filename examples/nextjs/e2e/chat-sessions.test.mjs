@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { ask, launchBrowser, openChat, startServer, stopServer } from "./support/app-server.mjs";
+import { ask, launchBrowser, openChat, STEP_TIMEOUT_MS, startServer, stopServer } from "./support/app-server.mjs";
 
 const tmpDir = path.join(import.meta.dirname, ".tmp-sessions");
 const port = Number(process.env.E2E_SESSIONS_PORT ?? 3419);
@@ -20,7 +20,12 @@ let browser;
 before(async () => {
   rmSync(tmpDir, { recursive: true, force: true });
   mkdirSync(tmpDir, { recursive: true });
-  server = await startServer({ port, databaseUrl, env: { CODEMODE_INSPECTOR_TOKEN: TOKEN } });
+  // Slow reads (3 × 1.5 s for "Review the pull requests"), so a reply is surely still streaming while a test looks.
+  server = await startServer({
+    port,
+    databaseUrl,
+    env: { CODEMODE_INSPECTOR_TOKEN: TOKEN, REVIEW_DELAY_MS: "1500" },
+  });
   browser = await launchBrowser();
 });
 
@@ -52,6 +57,21 @@ async function pendingExecutionId(page) {
   return match[1];
 }
 
+/**
+ * Reloads until `locator` shows: the server saves a response when its stream has ended, which may be a moment
+ * after the browser read its last chunk.
+ */
+async function reloadUntilShown(page, locator) {
+  const deadline = Date.now() + STEP_TIMEOUT_MS;
+  for (;;) {
+    await page.reload();
+    await page.getByTestId("user-id").waitFor();
+    if ((await locator.count()) > 0) return;
+    if (Date.now() > deadline) assert.fail(`not shown after reloads: ${locator}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 async function shot(page, name) {
   await page.screenshot({ path: path.join(tmpDir, name), fullPage: true });
 }
@@ -74,7 +94,7 @@ test("an approval card left behind while the chat went on: disabled with the rea
   );
   await shot(page, "stale-card-waiting.png");
   await page.getByText("Reviewed #42 (passing), #43 (failing), #44 (passing).").waitFor();
-  assert.equal(await card.getByTestId("approval-disabled-reason").count(), 0);
+  await card.getByTestId("approval-disabled-reason").waitFor({ state: "detached" });
 
   // Now the older card's Approve is sent (with its own message's id) and resolved on that card.
   await card.getByTestId("approve").click();
@@ -88,8 +108,10 @@ test("an approval card left behind while the chat went on: disabled with the rea
   await shot(page, "stale-card-approved.png");
 
   // Stored that way: a reload shows the outcome on the older card.
-  await page.reload();
-  await page.getByTestId("codemode-call").first().locator('[data-testid="output"][data-status="completed"]').waitFor();
+  await reloadUntilShown(
+    page,
+    page.getByTestId("codemode-call").first().locator('[data-testid="output"][data-status="completed"]'),
+  );
   assert.equal(await page.getByTestId("approval").count(), 0);
   await page.close();
 });
@@ -102,9 +124,8 @@ test("a reload shows the pending approval and it can be approved; another device
   await page.locator('[data-testid="approval-args"]', { hasText: '"number": 44' }).waitFor();
   const chatUrl = page.url();
 
-  await page.reload();
   const card = page.getByTestId("approval");
-  await card.locator('[data-testid="approval-args"]', { hasText: '"number": 44' }).waitFor();
+  await reloadUntilShown(page, card.locator('[data-testid="approval-args"]', { hasText: '"number": 44' }));
   assert.equal(page.url(), chatUrl);
   // What already ran is still said after the reload.
   assert.match((await card.getByTestId("already-ran").textContent()) ?? "", /already ran 2 calls/);
@@ -122,8 +143,7 @@ test("a reload shows the pending approval and it can be approved; another device
   await device.close();
 
   // The first device, reloaded, shows the outcome decided on the other one.
-  await page.reload();
-  await page.getByText("Done. Merged #43 (c0ffee43) and #44 (c0ffee44).").waitFor();
+  await reloadUntilShown(page, page.getByText("Done. Merged #43 (c0ffee43) and #44 (c0ffee44)."));
   assert.equal(await page.getByTestId("approval").count(), 0);
   await page.close();
 });

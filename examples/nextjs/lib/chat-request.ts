@@ -1,6 +1,3 @@
-import { safeValidateUIMessages, type UIMessage } from "ai";
-import type { StoredMessage } from "./chat-store";
-
 /**
  * What the browser sends, and how it meets the stored chat. The client sends one message per
  * request (`prepareSendMessagesRequest` in app/chat.tsx): a new user message, or the assistant
@@ -8,6 +5,11 @@ import type { StoredMessage } from "./chat-store";
  * message it takes only the answers (approved, reason) to approval requests the stored message is
  * waiting for, never the client's parts, so a client cannot write tool results the model will read.
  */
+import { safeValidateUIMessages, type UIMessage } from "ai";
+import type { ResolvedCodemodeApproval } from "ai-codemode/ui";
+import { appendMessage, loadChat, type StoredMessage, updateMessage } from "./chat-store";
+import { userOfRequest } from "./session";
+
 /** An answer to one approval request, as the client sent it. */
 export interface ApprovalAnswer {
   toolCallId: string;
@@ -35,11 +37,18 @@ const MAX_REASON_CHARS = 20_000;
 /** More tool parts than a message of this example holds. */
 const MAX_PARTS = 100;
 
+/** More than one message of this example can be (an assistant message carries its parts back). */
+const MAX_BODY_CHARS = 2_000_000;
+
 /** Reads and checks the request body. */
 export async function readChatRequest(request: Request): Promise<ChatRequest | ChatRequestError> {
+  const tooLarge = { status: 413, error: "The request is too large." };
+  if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_CHARS) return tooLarge;
+  const raw = await request.text();
+  if (raw.length > MAX_BODY_CHARS) return tooLarge;
   let body: { id?: unknown; message?: unknown };
   try {
-    body = (await request.json()) as typeof body;
+    body = JSON.parse(raw) as typeof body;
   } catch {
     return { status: 400, error: "The request body is not JSON." };
   }
@@ -85,6 +94,33 @@ function readAnswers(chatId: string, sent: { id?: unknown; parts?: unknown }): C
   }
   if (answers.length === 0) return { status: 400, error: "The message answers no approval." };
   return { chatId, kind: "answers", messageId: sent.id, answers };
+}
+
+/** A request that may go on: who asks, in which chat, and what to answer. */
+export interface OpenedTurn {
+  userId: string;
+  chatId: string;
+  turn: ChatTurn;
+}
+
+/**
+ * Everything before the model: the user from the signed cookie (the owner of the chat and the codemode
+ * `scope`), the request read, the stored chat with it applied, and a new user message saved.
+ */
+export async function openChatTurn(request: Request): Promise<OpenedTurn | ChatRequestError> {
+  const userId = await userOfRequest(request);
+  if (userId === undefined) return { status: 401, error: "Not signed in: reload the page." };
+  const sent = await readChatRequest(request);
+  if ("error" in sent) return sent;
+  const chat = await loadChat({ chatId: sent.chatId, userId });
+  // Another user's chat is answered exactly like a chat that does not exist: nothing is run or revealed.
+  if (chat.status === "foreign") return { status: 404, error: "No such chat." };
+  const turn = applyRequest(chat.status === "mine" ? chat.messages : [], sent);
+  if ("error" in turn) return turn;
+  if (turn.kind === "user-message" && !(await appendMessage({ chatId: sent.chatId, userId, message: turn.message }))) {
+    return { status: 409, error: "This chat changed meanwhile: reload the page." };
+  }
+  return { userId, chatId: sent.chatId, turn };
 }
 
 /** The conversation to answer, and the stored version of the message the request updates. */
@@ -142,4 +178,33 @@ function withAnswers(stored: UIMessage, answers: ApprovalAnswer[]): UIMessage | 
     } as ToolPart;
   });
   return applied === 0 ? undefined : { ...stored, parts };
+}
+
+/**
+ * Keeps what the person saw. An answered message is replaced only if nobody changed it since it was read
+ * (the first outcome of two tabs wins), and not at all when every answer was refused (a stale or forged
+ * approval id): the stored card stays as it was and can still be decided.
+ */
+export async function saveResponse({
+  chatId,
+  userId,
+  turn,
+  resolved,
+  responseMessage,
+  isContinuation,
+}: {
+  chatId: string;
+  userId: string;
+  turn: ChatTurn;
+  resolved: ResolvedCodemodeApproval[];
+  responseMessage: UIMessage;
+  isContinuation: boolean;
+}): Promise<void> {
+  if (!isContinuation) {
+    await appendMessage({ chatId, userId, message: responseMessage });
+    return;
+  }
+  if (turn.kind !== "answers") return;
+  if (resolved.length > 0 && resolved.every((answer) => answer.status === "invalid")) return;
+  await updateMessage({ chatId, message: responseMessage, version: turn.version });
 }

@@ -1,6 +1,3 @@
-import type { UIMessage } from "ai";
-import { getDatabase } from "./database";
-
 /**
  * The chats, in the example's own tables of the same libSQL database as the codemode journal
  * (prefixed `example_`; the runtime's tables are `codemode_*`). A chat belongs to the user who
@@ -8,6 +5,9 @@ import { getDatabase } from "./database";
  * version number: an update names the version it read, so of two tabs answering the same card,
  * only the first outcome is kept.
  */
+import type { UIMessage } from "ai";
+import { getDatabase } from "./database";
+
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS example_chats (
     chat_id TEXT PRIMARY KEY,

@@ -1,12 +1,13 @@
-import { mkdirSync } from "node:fs";
-import path from "node:path";
-import { createClient, type Client } from "@libsql/client";
-
 /**
  * The example's one database: the codemode journal (executions, calls, snippets) and the chats
  * (`lib/chat-store.ts`) live side by side in it, so one connection, one URL and one backup cover
  * both. An embedded file by default; any libSQL URL (Turso) through CODEMODE_DATABASE_URL.
  */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { createClient, type Client } from "@libsql/client";
+
+/** Where it is: CODEMODE_DATABASE_URL, else an embedded file. */
 export const DATABASE_URL = process.env.CODEMODE_DATABASE_URL ?? "file:.codemode/example.db";
 
 let client: Client | undefined;

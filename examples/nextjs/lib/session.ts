@@ -1,6 +1,3 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { getDatabase } from "./database";
-
 /**
  * Who is asking: an anonymous user in an HMAC-signed, HttpOnly cookie. The first visit mints one
  * (`app/session/route.ts`); every request reads it back and refuses a cookie whose signature does
@@ -9,6 +6,10 @@ import { getDatabase } from "./database";
  * A real app uses its own sign-in here; what matters is that the id comes from a verified session,
  * never from the request body.
  */
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { getDatabase } from "./database";
+
+/** The session cookie's name. */
 export const SESSION_COOKIE = "codemode_example_session";
 /** How long a session cookie lives. */
 export const SESSION_MAX_AGE_S = 365 * 24 * 60 * 60;

@@ -1,17 +1,8 @@
-import {
-  consumeStream,
-  convertToModelMessages,
-  createUIMessageStreamResponse,
-  isStepCount,
-  streamText,
-  type UIMessage,
-} from "ai";
+import { consumeStream, convertToModelMessages, createUIMessageStreamResponse, isStepCount, streamText } from "ai";
 import { createCodemodeChatStream, hasPausedCodemode, type ResolvedCodemodeApproval } from "ai-codemode/ui";
-import { applyRequest, readChatRequest, type ChatTurn } from "@/lib/chat-request";
-import { appendMessage, loadChat, updateMessage } from "@/lib/chat-store";
+import { openChatTurn, saveResponse } from "@/lib/chat-request";
 import { getCodemodeRuntime } from "@/lib/codemode";
 import { getModel } from "@/lib/model";
-import { userOfRequest } from "@/lib/session";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -25,19 +16,10 @@ function refuse(status: number, error: string): Response {
 }
 
 export async function POST(request: Request): Promise<Response> {
-  // Who asks: the signed session cookie (lib/session.ts). It owns the chat and is the codemode `scope`.
-  const userId = await userOfRequest(request);
-  if (userId === undefined) return refuse(401, "Not signed in: reload the page.");
-  const sent = await readChatRequest(request);
-  if ("error" in sent) return refuse(sent.status, sent.error);
-  const chat = await loadChat({ chatId: sent.chatId, userId });
-  // Another user's chat is answered exactly like a chat that does not exist: nothing is run or revealed.
-  if (chat.status === "foreign") return refuse(404, "No such chat.");
-  const turn = applyRequest(chat.status === "mine" ? chat.messages : [], sent);
-  if ("error" in turn) return refuse(turn.status, turn.error);
-  if (turn.kind === "user-message" && !(await appendMessage({ chatId: sent.chatId, userId, message: turn.message }))) {
-    return refuse(409, "This chat changed meanwhile: reload the page.");
-  }
+  // The signed-in user, the stored chat with this request applied (lib/chat-request.ts).
+  const opened = await openChatTurn(request);
+  if ("error" in opened) return refuse(opened.status, opened.error);
+  const { userId, chatId, turn } = opened;
 
   const codemode = getCodemodeRuntime();
   const tools = { codemode: codemode.tool({ scope: userId }) };
@@ -60,38 +42,9 @@ export async function POST(request: Request): Promise<Response> {
       resolved = answered;
     },
     onFinish: ({ responseMessage, isContinuation }) =>
-      saveResponse({ chatId: sent.chatId, userId, turn, resolved, responseMessage, isContinuation }),
+      saveResponse({ chatId, userId, turn, resolved, responseMessage, isContinuation }),
     onError: (error) => (error instanceof Error ? error.message : String(error)),
   });
   // Consumed to the end even if the browser goes away, so the outcome is saved.
   return createUIMessageStreamResponse({ stream, consumeSseStream: ({ stream }) => consumeStream({ stream }) });
-}
-
-/**
- * Keeps what the person saw. An answered message is replaced only if nobody changed it since it was read
- * (the first outcome of two tabs wins), and not at all when every answer was refused (a stale or forged
- * approval id): the stored card stays as it was and can still be decided.
- */
-async function saveResponse({
-  chatId,
-  userId,
-  turn,
-  resolved,
-  responseMessage,
-  isContinuation,
-}: {
-  chatId: string;
-  userId: string;
-  turn: ChatTurn;
-  resolved: ResolvedCodemodeApproval[];
-  responseMessage: UIMessage;
-  isContinuation: boolean;
-}): Promise<void> {
-  if (!isContinuation) {
-    await appendMessage({ chatId, userId, message: responseMessage });
-    return;
-  }
-  if (turn.kind !== "answers") return;
-  if (resolved.length > 0 && resolved.every((answer) => answer.status === "invalid")) return;
-  await updateMessage({ chatId, message: responseMessage, version: turn.version });
 }

@@ -52,6 +52,7 @@ export type { CodemodeProgress, CodemodeProgressCall, WithProgress } from "./ai/
 export type { CallProgress, CallProgressState, ProgressEvent, ProgressListener } from "./runtime/progress-events.js";
 export type { InlineTypes } from "./ai/tool-description.js";
 export type {
+  AppliedCall,
   CallRecord,
   CallStatus,
   CodeModeInput,

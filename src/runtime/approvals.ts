@@ -9,6 +9,7 @@ import { boundedText, MAX_STORED_MESSAGE_CHARS } from "../shared/bounded-text.js
 import { err, ok, type Result } from "../shared/result.js";
 import { outputId, readExecutionRequest, type ExecutionRequest } from "./execution-request.js";
 import { loadForRequest } from "./load-execution.js";
+import { appliedCalls } from "./execution-views.js";
 import { disposeExecution } from "./lifecycle-hooks.js";
 import { failure, storeFailure } from "./failure-output.js";
 import { claimPaused } from "./claim-paused.js";
@@ -127,6 +128,8 @@ export async function rejectExecution(core: RuntimeCore, rejection: unknown): Pr
   const reason = typeof given === "string" ? boundedText(given, MAX_STORED_MESSAGE_CHARS) : undefined;
   const refused = refusal(loaded, "reject", seq);
   if (refused !== undefined) return refused as RejectOutput;
+  // Read before anything changes: what stays applied is what had run when the person said no.
+  const applied = appliedCalls(loaded.calls);
   const target = seq === undefined ? "" : ` at call #${seq}`;
   const message = `Rejected by a human${target}${reason === undefined || reason === "" ? "" : `: ${reason}`}.`;
   try {
@@ -146,5 +149,5 @@ export async function rejectExecution(core: RuntimeCore, rejection: unknown): Pr
     return storeFailure(executionId, error) as RejectOutput;
   }
   await disposeExecution(core.hooks, executionId, "rejected");
-  return { status: "rejected", executionId };
+  return { status: "rejected", executionId, applied };
 }

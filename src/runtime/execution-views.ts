@@ -5,8 +5,9 @@
  */
 import type { ConnectorMethod } from "../connectors/types.js";
 import { decodeJournalValue } from "./journal-values.js";
+import { STEP_CONNECTOR } from "./pass/step-policy.js";
 import type { CallJournalRecord, ExecutionRecord, SnippetRecord } from "./store/records.js";
-import type { CallRecord, ExecutionDetail, ExecutionSummary, PendingAction, Snippet } from "./types.js";
+import type { AppliedCall, CallRecord, ExecutionDetail, ExecutionSummary, PendingAction, Snippet } from "./types.js";
 
 /** A stored execution as listed by `executions()`. */
 export function executionSummary(record: ExecutionRecord): ExecutionSummary {
@@ -44,6 +45,27 @@ export function callRecord(record: CallJournalRecord): CallRecord {
   if (record.startedAt !== undefined) call.startedAt = record.startedAt;
   if (record.finishedAt !== undefined) call.finishedAt = record.finishedAt;
   return call;
+}
+
+/**
+ * Whether a stored call took effect on a connector: `applied`, and neither a `codemode.step` nor the
+ * whole-program approval row (both are journaled under the `codemode` connector and touch nothing).
+ */
+export function isAppliedEffect(record: CallJournalRecord): boolean {
+  return record.status === "applied" && record.connector !== STEP_CONNECTOR;
+}
+
+/** The calls of an execution that took effect, in sequence order (what a rejection leaves applied). */
+export function appliedCalls(records: readonly CallJournalRecord[]): AppliedCall[] {
+  return records
+    .filter(isAppliedEffect)
+    .sort((a, b) => a.seq - b.seq)
+    .map((record) => ({
+      seq: record.seq,
+      connector: record.connector,
+      method: record.method,
+      args: decodeJournalValue(record.argsText),
+    }));
 }
 
 /** Finds the configured definition of a journaled call, if its connector and method still exist. */

@@ -10,7 +10,7 @@
 import { decodeJournalValue } from "./journal-values.js";
 import { disposeExecution } from "./lifecycle-hooks.js";
 import type { RuntimeCore } from "./runtime-core.js";
-import { STEP_CONNECTOR } from "./pass/step-policy.js";
+import { isAppliedEffect } from "./execution-views.js";
 import { outputId, readExecutionRequest } from "./execution-request.js";
 import { loadForRequest } from "./load-execution.js";
 import type { CallJournalRecord } from "./store/records.js";
@@ -130,9 +130,7 @@ export async function rollbackExecution(core: RuntimeCore, request: unknown): Pr
         "conflict",
         `Execution ${executionId} is being changed by another invocation (another rollback?). Nothing was reverted.`,
       );
-    const applied = calls
-      .filter((call) => call.status === "applied" && call.connector !== STEP_CONNECTOR)
-      .sort((a, b) => b.seq - a.seq);
+    const applied = calls.filter(isAppliedEffect).sort((a, b) => b.seq - a.seq);
     for (const call of applied) {
       if (!Object.hasOwn(core.connectors, call.connector)) tally.skipped.push(call.seq);
       else await revertOne(core, executionId, token, call, tally);

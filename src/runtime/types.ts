@@ -182,7 +182,21 @@ export type RollbackOutput =
       errors: Array<{ seq: number; error: string }>;
     };
 
-/** Result of `reject`. */
+/**
+ * A connector call that took effect in an execution (status `applied`): what a rejection leaves in place.
+ * `codemode.step` results and the whole-program approval are not calls with an effect and are not listed.
+ */
+export interface AppliedCall {
+  seq: number;
+  connector: string;
+  method: string;
+  args: unknown;
+}
+
+/**
+ * Result of `reject`. `applied` lists the execution's calls that had already run, in order: rejection
+ * undoes none of them (see `rollback`), so whoever tells the model or the person what happened can name them.
+ */
 export type RejectOutput =
-  | { status: "rejected"; executionId: string }
+  | { status: "rejected"; executionId: string; applied: AppliedCall[] }
   | { status: "error"; executionId: string; error: string; kind: FailureKind };

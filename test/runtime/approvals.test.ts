@@ -46,6 +46,7 @@ describe.each([
     expect(await runtime.reject({ executionId: paused.executionId, reason: "not today" })).toEqual({
       status: "rejected",
       executionId: paused.executionId,
+      applied: [{ seq: 1, connector: "deploy", method: "status", args: {} }],
     });
     const afterReject = await runtime.approve({ executionId: paused.executionId });
     expect(afterReject).toMatchObject({ status: "error", kind: "stale" });
@@ -65,6 +66,51 @@ describe.each([
     expect(detail?.calls.map((call) => call.status)).toEqual(["applied", "error"]);
     expect(await runtime.pending()).toEqual([]);
     expect(await runtime.reject({ executionId: paused.executionId })).toMatchObject({ status: "error", kind: "stale" });
+  });
+
+  it("reject lists the calls applied before it (approved ones included; steps, failures and the program row not)", async () => {
+    const connector = createMockConnector("github", {
+      methods: {
+        list: { result: [43, 44] },
+        broken: { fails: "boom" },
+        merge: { requiresApproval: true, result: (args: unknown) => ({ merged: args }) },
+      },
+    });
+    const runtime = testRuntime({ connectors: { github: connector }, store: newClient(), approveProgram: true });
+    const code = [
+      "async () => {",
+      "  const open = await github.list({ repo: 'acme/web' });",
+      "  await github.broken({}).catch(() => 'ignored');",
+      "  const note = await codemode.step('note', () => 'merging');",
+      "  const merged = [];",
+      "  for (const number of open) merged.push(await github.merge({ repo: 'acme/web', number }));",
+      "  return { note, merged };",
+      "}",
+    ].join("\n");
+    const paused = await runtime.execute({ code });
+    await runtime.approve({ executionId: paused.executionId, seq: 0 }); // the program row; pauses on #43
+    const second = await runtime.approve({ executionId: paused.executionId }); // merges #43, pauses on #44
+    expect(second).toMatchObject({ status: "paused", pending: [{ method: "merge", args: { number: 44 } }] });
+    const rejected = await runtime.reject({ executionId: paused.executionId, reason: "not #44" });
+    expect(rejected).toEqual({
+      status: "rejected",
+      executionId: paused.executionId,
+      applied: [
+        { seq: 1, connector: "github", method: "list", args: { repo: "acme/web" } },
+        { seq: 4, connector: "github", method: "merge", args: { repo: "acme/web", number: 43 } },
+      ],
+    });
+    expect(connector.ledger.count("github.merge")).toBe(1);
+  });
+
+  it("reject of a program that never ran lists nothing applied", async () => {
+    const runtime = testRuntime({ connectors: { deploy: deploy() }, store: newClient(), approveProgram: true });
+    const paused = await runtime.execute({ code: CODE });
+    expect(await runtime.reject({ executionId: paused.executionId })).toEqual({
+      status: "rejected",
+      executionId: paused.executionId,
+      applied: [],
+    });
   });
 
   it("of two approvals at once exactly one resumes; the other gets conflict and runs nothing", async () => {

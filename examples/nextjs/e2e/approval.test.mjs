@@ -114,3 +114,47 @@ test("the server restarts between the pause and the approval; two approvals in s
   assert.match((await page.getByTestId("logs").textContent()) ?? "", /merged #43 as c0ffee43\nmerged #44 as c0ffee44/);
   await page.close();
 });
+
+test("approve #43, reject #44: the second card says what already ran; the rejection and the answer name the merge", async () => {
+  const page = await openChat();
+  await ask(page, "Merge pull requests 43 and 44");
+  await (await expectApproval(page, { method: "github.merge_pull_request", args: { repo: "acme/web", number: 43 } }))
+    .getByTestId("approve")
+    .click();
+  const second = await expectApproval(page, {
+    method: "github.merge_pull_request",
+    args: { repo: "acme/web", number: 44 },
+  });
+  // The second card of the program: the calls before it are listed, and it says they already ran.
+  assert.equal(
+    await second.getByTestId("already-ran").textContent(),
+    "This execution already ran 2 calls (listed above). Rejecting stops the program; it does not undo them.",
+  );
+  const calls = page.getByTestId("progress-call");
+  assert.deepEqual(await calls.evaluateAll((items) => items.map((item) => item.getAttribute("data-state"))), [
+    "replayed",
+    "done",
+    "needs-approval",
+  ]);
+  assert.match(
+    (await calls.nth(1).textContent()) ?? "",
+    /github\.merge_pull_request\(\{"repo":"acme\/web","number":43\}\)/,
+  );
+  await page.screenshot({ path: path.join(tmpDir, "second-card.png"), fullPage: true });
+
+  await second.getByTestId("reject").click();
+  const denied = page.getByTestId("denied");
+  await denied.waitFor();
+  assert.match(
+    (await denied.textContent()) ?? "",
+    /Calls that had already run stay applied \(they were not undone\): .*github\.merge_pull_request\(\{"repo":"acme\/web","number":43\}\) \(call 2\)/,
+  );
+  // The model read the same text and its answer names the merge that happened.
+  await page
+    .getByText(
+      /^Merged before the rejection: #43\. Nothing more was merged: The user rejected github\.merge_pull_request/,
+    )
+    .waitFor();
+  await page.screenshot({ path: path.join(tmpDir, "mixed-decision.png"), fullPage: true });
+  await page.close();
+});

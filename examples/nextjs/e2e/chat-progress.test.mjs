@@ -23,7 +23,8 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await stopServer(server);
-  rmSync(tmpDir, { recursive: true, force: true });
+  // KEEP_SCREENSHOTS=1 keeps the folder to look at the screenshots.
+  if (process.env.KEEP_SCREENSHOTS !== "1") rmSync(tmpDir, { recursive: true, force: true });
 });
 
 test("connector calls appear on the tool part while the program runs, then the result", async () => {
@@ -43,19 +44,28 @@ test("connector calls appear on the tool part while the program runs, then the r
   await page.getByText("Reviewed #42 (passing), #43 (failing), #44 (passing).").waitFor();
   const kept = page.locator('[data-testid="progress"][data-running="false"]');
   assert.equal(await kept.locator('[data-testid="progress-call"][data-state="done"]').count(), 4);
-  assert.match((await kept.getByTestId("progress-logs").textContent()) ?? "", /#43: checks failing/);
   assert.equal(await page.getByTestId("output").getAttribute("data-status"), "completed");
+  // The console lines once: with the output, not again under the calls.
+  assert.equal(await page.getByTestId("progress-logs").count(), 0);
+  assert.equal(await page.getByTestId("logs").count(), 1);
+  assert.match((await page.getByTestId("logs").textContent()) ?? "", /#43: checks failing/);
   await page.close();
 });
 
-test("program approval: the code is shown before anything runs; Approve runs it", async () => {
+test("program approval: the code is shown once before anything runs; Approve runs it", async () => {
   const page = await openChat(browser, server.baseUrl);
   await ask(page, "Close pull request 43");
   const approval = page.getByTestId("approval");
-  await approval.getByTestId("approval-program").waitFor();
+  await approval.getByTestId("approve").waitFor();
   assert.equal(await approval.getByTestId("approval-call").textContent(), "codemode.program");
-  assert.match((await approval.getByTestId("approval-program").textContent()) ?? "", /github\.close_pull_request/);
+  assert.match((await approval.textContent()) ?? "", /^Run the program above\? Nothing has run yet\./);
+  // The code once (the program above is the one approved), and no "call 0".
+  assert.match((await page.getByTestId("code").textContent()) ?? "", /github\.close_pull_request/);
+  assert.equal(await approval.getByTestId("approval-program").count(), 0);
+  assert.match((await approval.textContent()) ?? "", / · the whole program, before it runs/);
+  assert.doesNotMatch((await approval.textContent()) ?? "", /call 0/);
   assert.equal(await page.getByTestId("progress").count(), 0, "nothing ran before the approval");
+  await page.screenshot({ path: path.join(tmpDir, "program-approval.png"), fullPage: true });
   await approval.getByTestId("approve").click();
   await page.getByText("Closed #43.").waitFor();
   // The approved program ran in the next request; its calls were streamed there and stay on the part.
@@ -69,10 +79,12 @@ test("program approval: Reject ends it with nothing run", async () => {
   const page = await openChat(browser, server.baseUrl);
   await ask(page, "Close pull request 44");
   const approval = page.getByTestId("approval");
-  await approval.getByTestId("approval-program").waitFor();
+  await approval.getByTestId("approve").waitFor();
   await approval.getByTestId("reject").click();
   await page.getByTestId("denied").waitFor();
-  await page.getByText(/^Nothing more was merged: The user rejected codemode\.program/).waitFor();
+  await page
+    .getByText(/^Nothing more was merged: The user rejected the program \(execution \S+\) before it ran: nothing ran\./)
+    .waitFor();
   assert.equal(await page.getByTestId("progress").count(), 0);
   await page.close();
 });
@@ -83,6 +95,9 @@ test("three calls of one Promise.all: approve / reject / approve in one request"
   const decisions = page.getByTestId("decision");
   await page.getByTestId("decisions").waitFor();
   assert.equal(await decisions.count(), 3);
+  // Nothing ran before them: the card lists them once (no progress list above it), and names all three.
+  assert.equal(await page.getByTestId("progress").count(), 0);
+  assert.match((await page.getByTestId("approval").textContent()) ?? "", / · calls 1, 2, 3/);
   await page.locator('[data-testid="decision"][data-seq="1"]').getByTestId("decide-approve").check();
   await page.locator('[data-testid="decision"][data-seq="2"]').getByTestId("decide-reject").check();
   await page.locator('[data-testid="decision"][data-seq="3"]').getByTestId("decide-approve").check();

@@ -54,7 +54,8 @@ async function startServer() {
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}:\n${output}`);
     try {
-      if ((await fetch(baseUrl)).ok) return child;
+      // A visitor without a session is redirected to /session: up is any answer.
+      if ((await fetch(baseUrl, { redirect: "manual" })).status < 500) return child;
     } catch {
       // not listening yet
     }

@@ -90,7 +90,13 @@ function summarise(content: Array<{ type: string; output?: unknown }>): string {
   const result = content.find((part) => part.type === "tool-result");
   const output = (result?.output ?? {}) as { type?: string; value?: unknown; reason?: string };
   if (output.type === "error-text" || output.type === "execution-denied") {
-    return `Nothing more was merged: ${String(output.value ?? output.reason ?? "the call was not approved")}`;
+    const denial = String(output.value ?? output.reason ?? "the call was not approved");
+    // The denial lists the calls that had already run ("… (call N)"); the rejected one is "(call N of execution …)".
+    const merged = [...denial.matchAll(/merge_pull_request\(\{[^)]*"number":(\d+)\}\) \(call \d+\)/g)].map(
+      (match) => `#${match[1]}`,
+    );
+    const before = merged.length === 0 ? "" : `Merged before the rejection: ${merged.join(" and ")}. `;
+    return `${before}Nothing more was merged: ${denial}`;
   }
   const value = (output.value ?? {}) as {
     status?: string;

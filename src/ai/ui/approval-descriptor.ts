@@ -4,6 +4,7 @@
  * verified against the store, see `verify-codemode-approval.ts`).
  */
 import type { PendingAction } from "../../runtime/types.js";
+import type { CodemodeProgress } from "../codemode-progress.js";
 
 /** Shown next to the stock Approve / Reject buttons: one nested connector call. */
 export interface CodemodeApprovalDescriptor {
@@ -24,6 +25,13 @@ export interface CodemodeApprovalDescriptor {
    * so the person can decide each one (`encodeCodemodeDecisions`). Absent for a single pending call.
    */
   calls?: CodemodeApprovalCall[];
+  /**
+   * What the pass that paused had done: its last progress snapshot (calls replayed from earlier passes, calls
+   * run in this one, the ones waiting; console lines). Lets a card say that earlier calls already ran. Absent
+   * when nothing ran yet (a program awaiting approval) or progress is off (`runtime.tool({ progress: false })`).
+   * `readCodemodeProgress(part)` returns it for a part waiting for (or answered on) this approval.
+   */
+  progress?: CodemodeProgress;
 }
 
 /** One pending call of a pause with several, as the approval descriptor lists it. */

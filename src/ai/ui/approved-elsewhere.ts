@@ -1,8 +1,9 @@
 /**
  * A chat approval answered after someone else already approved the same call (the web
- * inspector, the CLI, another tab) and the execution has ended: instead of a stale-id
- * error, the chat gets the execution's outcome from the store (its result or its error).
- * Nothing runs again. An execution still paused or running keeps the stale-id answer.
+ * inspector, the CLI, another tab or device): instead of a stale-id error, the chat gets the
+ * execution's state from the store — its result or its error when it has ended, the next
+ * pending calls when it paused again (the card then asks about those). Nothing runs again.
+ * An execution still running keeps the stale-id answer.
  */
 import type { CodeModeOutput } from "../../runtime/types.js";
 import { hashPendingAction, parseCodemodeApprovalId } from "./approval-id.js";
@@ -10,8 +11,8 @@ import type { CodemodeApprovalRuntime } from "./types.js";
 
 /**
  * The stored outcome of the execution an approval id names, when its call was approved
- * elsewhere with the same arguments and the execution has since completed or failed.
- * `undefined` otherwise (the id stays stale).
+ * elsewhere with the same arguments and the execution has since completed, failed, or paused
+ * again on other calls. `undefined` otherwise (the id stays stale).
  */
 export async function outcomeApprovedElsewhere({
   runtime,
@@ -36,6 +37,9 @@ export async function outcomeApprovedElsewhere({
     return undefined;
   const logs = execution.logs.length > 0 ? { logs: execution.logs } : {};
   if (execution.status === "completed") return { status: "completed", executionId, result: execution.result, ...logs };
+  if (execution.status === "paused" && execution.pending.length > 0) {
+    return { status: "paused", executionId, pending: execution.pending };
+  }
   if (execution.status === "error" && execution.kind !== undefined) {
     return {
       status: "error",

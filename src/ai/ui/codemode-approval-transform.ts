@@ -5,8 +5,9 @@
  */
 import type { UIMessageChunk } from "ai";
 import { toModelJson } from "../codemode-model-output.js";
+import { isCodemodeProgress, type CodemodeProgress, type WithProgress } from "../codemode-progress.js";
 import { assertApprovalSecret, type CodemodeApprovalSecret } from "./approval-signature.js";
-import { createCodemodeApprovalRequest, isPausedCodemodeOutput } from "./paused-output.js";
+import { createCodemodeApprovalRequest, isPausedCodemodeOutput, type PausedCodemodeOutput } from "./paused-output.js";
 
 /** Name under which the codemode tool is registered in `tools`. */
 export const DEFAULT_CODEMODE_TOOL_NAME = "codemode";
@@ -46,6 +47,8 @@ export function codemodeApprovalTransform({
   if (toolApprovalSecret !== undefined) assertApprovalSecret(toolApprovalSecret, "toolApprovalSecret");
   const signing = toolApprovalSecret === undefined ? undefined : { secret: toolApprovalSecret, toolName };
   const codemodeCalls = new Set<string>();
+  // The last snapshot seen per call, for the approval request of a pause (when the final output does not carry it).
+  const lastSnapshots = new Map<string, CodemodeProgress>();
   return new TransformStream<UIMessageChunk, UIMessageChunk>({
     async transform(chunk, controller) {
       if ((chunk.type === "tool-input-start" || chunk.type === "tool-input-available") && chunk.toolName === toolName) {
@@ -59,12 +62,23 @@ export function codemodeApprovalTransform({
         // The SDK repeats an iterable tool's last value as a preliminary result before the final one:
         // a preliminary `paused` is that copy, and the final one becomes the approval request.
         if (chunk.preliminary !== true) {
+          const kept = (chunk.output as WithProgress<PausedCodemodeOutput>).progress;
+          const progress = isCodemodeProgress(kept) ? kept : lastSnapshots.get(chunk.toolCallId);
+          lastSnapshots.delete(chunk.toolCallId);
           controller.enqueue(
-            await createCodemodeApprovalRequest({ toolCallId: chunk.toolCallId, output: chunk.output, signing }),
+            await createCodemodeApprovalRequest({
+              toolCallId: chunk.toolCallId,
+              output: chunk.output,
+              progress,
+              signing,
+            }),
           );
         }
         return;
       }
+      if (chunk.preliminary === true && isCodemodeProgress(chunk.output))
+        lastSnapshots.set(chunk.toolCallId, chunk.output);
+      else if (chunk.preliminary !== true) lastSnapshots.delete(chunk.toolCallId);
       // Journal values (BigInt, Map, Date, …) as JSON the client can receive, as the model sees them.
       controller.enqueue({ ...chunk, output: toModelJson(chunk.output) });
     },

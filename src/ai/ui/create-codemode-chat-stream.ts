@@ -4,6 +4,7 @@
  * approval requests.
  */
 import { createUIMessageStream, type UIMessage, type UIMessageChunk, type UIMessageStreamOnFinishCallback } from "ai";
+import { answeredMessageIndex } from "./answered-message.js";
 import type { CodemodeApprovalSecret } from "./approval-signature.js";
 import { codemodeApprovalTransform, DEFAULT_CODEMODE_TOOL_NAME } from "./codemode-approval-transform.js";
 import { resumeCodemodeApprovals, type ResolvedCodemodeApproval } from "./resume-codemode-approvals.js";
@@ -13,8 +14,15 @@ import type { CodemodeApprovalRuntime } from "./types.js";
 export interface CreateCodemodeChatStreamOptions<UI_MESSAGE extends UIMessage> {
   /** The runtime behind the codemode tool (any instance on the same store and name). */
   runtime: CodemodeApprovalRuntime;
-  /** The conversation as the client sent it. */
+  /** The conversation as the client sent it (or as the server stored it, with the client's answers applied). */
   messages: UI_MESSAGE[];
+  /**
+   * The id of the assistant message whose approvals the request answers: useChat's `messageId` (the default
+   * transport sends it in the body; pass it on). An approval answered on an earlier message than the last is
+   * resolved there: the stream continues that message, the model is not called, and `onFinish` gets the whole
+   * conversation with that message updated. Without it, the last message is the one answered.
+   */
+  messageId?: string | undefined;
   /**
    * Calls the model with the resolved conversation and returns its UI message stream,
    * typically `streamText({ ..., messages: await convertToModelMessages(messages), stopWhen: [isStepCount(10), hasPausedCodemode()] }).toUIMessageStream()`.
@@ -45,7 +53,11 @@ export interface CreateCodemodeChatStreamOptions<UI_MESSAGE extends UIMessage> {
   onResolved?: (resolved: ResolvedCodemodeApproval[]) => void | PromiseLike<void>;
   /** Turns an error into the text the client sees. */
   onError?: (error: unknown) => string;
-  /** Called with the final messages when the stream ends (to persist the conversation). */
+  /**
+   * Called with the final messages when the stream ends (to persist the conversation). `responseMessage` is the
+   * message this request wrote or updated; `messages` is the whole conversation, including the messages after an
+   * earlier message that was answered.
+   */
   onFinish?: UIMessageStreamOnFinishCallback<UI_MESSAGE>;
 }
 
@@ -67,10 +79,14 @@ export interface CreateCodemodeChatStreamOptions<UI_MESSAGE extends UIMessage> {
  *   return createUIMessageStreamResponse({ stream });
  * }
  * ```
+ *
+ * With useChat's default transport the body also carries `messageId`: pass it as `messageId` so that an
+ * approval answered on an older card (after the conversation went on) is resolved on that card.
  */
 export function createCodemodeChatStream<UI_MESSAGE extends UIMessage>({
   runtime,
   messages,
+  messageId,
   respond,
   toolName = DEFAULT_CODEMODE_TOOL_NAME,
   scope,
@@ -84,16 +100,26 @@ export function createCodemodeChatStream<UI_MESSAGE extends UIMessage>({
     toolName,
     ...(toolApprovalSecret === undefined ? {} : { toolApprovalSecret }),
   });
+  const index = answeredMessageIndex(messages, messageId);
+  // An earlier message is continued where it is: the stream's message is that one, and the ones after it come back
+  // in `onFinish`.
+  const later = index === -1 ? [] : messages.slice(index + 1);
+  const continued = later.length === 0 ? messages : messages.slice(0, index + 1);
+  const finish: UIMessageStreamOnFinishCallback<UIMessage> | undefined =
+    onFinish === undefined
+      ? undefined
+      : (event) => onFinish({ ...event, messages: [...event.messages, ...later] } as Parameters<typeof onFinish>[0]);
   return createUIMessageStream<UIMessage>({
-    originalMessages: messages,
+    originalMessages: continued,
     ...(onError === undefined ? {} : { onError }),
-    ...(onFinish === undefined ? {} : { onFinish: onFinish as UIMessageStreamOnFinishCallback<UIMessage> }),
+    ...(finish === undefined ? {} : { onFinish: finish }),
     execute: async ({ writer }) => {
       // Progress of resumed runs streams as it comes (preliminary results), before the outcome chunks.
       const writeProgress = (chunk: UIMessageChunk): void => writer.write(chunk);
       const resumed = await resumeCodemodeApprovals({
         runtime,
         messages,
+        messageId,
         toolName,
         writeProgress,
         ...(scope === undefined ? {} : { scope }),

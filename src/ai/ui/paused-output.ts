@@ -5,6 +5,7 @@
 import type { UIMessageChunk } from "ai";
 import type { CodeModeOutput, PendingAction } from "../../runtime/types.js";
 import { toModelJson } from "../codemode-model-output.js";
+import { isCodemodeProgress, type CodemodeProgress } from "../codemode-progress.js";
 import { toCodemodeApprovalDescriptor, type CodemodeApprovalDescriptor } from "./approval-descriptor.js";
 import { createCodemodeApprovalId } from "./approval-id.js";
 import { signCodemodeApproval, type CodemodeApprovalSecret } from "./approval-signature.js";
@@ -46,15 +47,19 @@ export function nextPendingAction(output: PausedCodemodeOutput): PendingAction {
 
 /**
  * The approval request chunk for a paused codemode result on tool call `toolCallId`, signed when `signing` gives the
- * app's secret (`toolApprovalSecret`) and the codemode tool's name.
+ * app's secret (`toolApprovalSecret`) and the codemode tool's name. `progress` (the last snapshot of the pass that
+ * paused) travels in the descriptor, so the card can say what already ran.
  */
 export async function createCodemodeApprovalRequest({
   toolCallId,
   output,
+  progress,
   signing,
 }: {
   toolCallId: string;
   output: PausedCodemodeOutput;
+  /** The last progress snapshot of the pass that paused, if progress was on. */
+  progress?: CodemodeProgress | undefined;
   signing?: { secret: CodemodeApprovalSecret; toolName: string } | undefined;
 }): Promise<ToolApprovalRequestChunk> {
   const action = nextPendingAction(output);
@@ -62,6 +67,9 @@ export async function createCodemodeApprovalRequest({
     ...toCodemodeApprovalDescriptor(action),
     args: toModelJson(action.args),
   };
+  // JSON-safe like every codemode output (a call's arguments may hold a BigInt or a Date).
+  if (progress !== undefined && isCodemodeProgress(progress))
+    descriptor.progress = toModelJson(progress) as unknown as CodemodeProgress;
   if (output.pending.length > 1) {
     const sorted = [...output.pending].sort((a, b) => a.seq - b.seq);
     descriptor.calls = await Promise.all(

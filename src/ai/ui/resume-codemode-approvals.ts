@@ -5,10 +5,12 @@
 import type { UIMessage, UIMessageChunk } from "ai";
 import type { CodeModeOutput, PendingAction, RejectOutput } from "../../runtime/types.js";
 import { toModelJson } from "../codemode-model-output.js";
+import { answeredMessageIndex } from "./answered-message.js";
 import { DEFAULT_CODEMODE_TOOL_NAME } from "./codemode-approval-transform.js";
 import { outcomeApprovedElsewhere } from "./approved-elsewhere.js";
 import { assertApprovalSecret, signatureProblem, type CodemodeApprovalSecret } from "./approval-signature.js";
 import { parseCodemodeDecisions } from "./codemode-decisions.js";
+import { describeDenial } from "./denial-text.js";
 import { createCodemodeApprovalRequest, isPausedCodemodeOutput } from "./paused-output.js";
 import { applyDecisions } from "./resolve-codemode-decisions.js";
 import { resumeProgress } from "./resume-progress.js";
@@ -21,6 +23,13 @@ export interface ResumeCodemodeApprovalsOptions<UI_MESSAGE extends UIMessage> {
   runtime: CodemodeApprovalRuntime;
   /** The conversation as the client sent it. */
   messages: UI_MESSAGE[];
+  /**
+   * The assistant message whose approvals this request answers: the `messageId` useChat sends with the request
+   * that carries an approval (`trigger: "submit-message"`). An earlier message than the last is answered where it
+   * is (the person approved an older card after the conversation moved on): its parts get their outcomes and the
+   * model is not called. Without it, or when it names no assistant message, the last message is the one answered.
+   */
+  messageId?: string | undefined;
   /**
    * Name of the codemode tool in `tools`.
    * @default "codemode"
@@ -64,14 +73,18 @@ export type ResolvedCodemodeApproval =
 export interface ResumeCodemodeApprovalsResult<UI_MESSAGE extends UIMessage> {
   /** The conversation with every answered codemode approval resolved; give it to `convertToModelMessages`. */
   messages: UI_MESSAGE[];
+  /** Index in `messages` of the assistant message that was answered, or -1 when the request answers none. */
+  messageIndex: number;
   /** Chunks that update the client's codemode parts; write them before anything else. */
   chunks: UIMessageChunk[];
   /**
    * Whether the model should be called now: `false` when an execution paused again (a new
-   * approval request is in `chunks`) or an approval id was refused (its error is in `chunks`).
+   * approval request is in `chunks`), an approval id was refused (its error is in `chunks`), or the
+   * answered message is not the last one (the conversation has moved on; the model reads the
+   * outcome with the next message).
    */
   continueModel: boolean;
-  /** Every answered approval of the last assistant message, in part order. */
+  /** Every answered approval of the answered assistant message, in part order. */
   resolved: ResolvedCodemodeApproval[];
 }
 
@@ -82,7 +95,8 @@ type ToolPartRecord = Record<string, unknown> & {
 };
 
 /**
- * Resolves the codemode approvals the user answered in the last assistant message.
+ * Resolves the codemode approvals the user answered in an assistant message (the last one, or the one
+ * `messageId` names).
  * Approved: the runtime resumes the execution from the store (`approve`); a new pause
  * becomes a new approval request and the model is not called, a final result becomes
  * the tool output the model continues with. Denied: the runtime rejects the execution
@@ -100,6 +114,7 @@ type ToolPartRecord = Record<string, unknown> & {
 export async function resumeCodemodeApprovals<UI_MESSAGE extends UIMessage>({
   runtime,
   messages,
+  messageId,
   toolName = DEFAULT_CODEMODE_TOOL_NAME,
   scope,
   writeProgress,
@@ -107,12 +122,21 @@ export async function resumeCodemodeApprovals<UI_MESSAGE extends UIMessage>({
 }: ResumeCodemodeApprovalsOptions<UI_MESSAGE>): Promise<ResumeCodemodeApprovalsResult<UI_MESSAGE>> {
   if (toolApprovalSecret !== undefined) assertApprovalSecret(toolApprovalSecret, "toolApprovalSecret");
   const signing = { secret: toolApprovalSecret, toolName };
-  const last = messages.at(-1);
-  const result: ResumeCodemodeApprovalsResult<UI_MESSAGE> = { messages, chunks: [], continueModel: true, resolved: [] };
-  if (last === undefined || last.role !== "assistant") return result;
+  const messageIndex = answeredMessageIndex(messages, messageId);
+  const answered = messages[messageIndex];
+  const result: ResumeCodemodeApprovalsResult<UI_MESSAGE> = {
+    messages,
+    messageIndex,
+    chunks: [],
+    continueModel: true,
+    resolved: [],
+  };
+  if (answered === undefined) return result;
+  // The conversation went on after this message: its outcome is shown where it is; the model reads it next time.
+  if (messageIndex < messages.length - 1) result.continueModel = false;
 
   const parts: unknown[] = [];
-  for (const part of last.parts as unknown[]) {
+  for (const part of answered.parts as unknown[]) {
     if (!isAnsweredCodemodePart(part, toolName)) {
       parts.push(part);
       continue;
@@ -130,7 +154,9 @@ export async function resumeCodemodeApprovals<UI_MESSAGE extends UIMessage>({
     result.continueModel &&= continueModel;
   }
   if (result.resolved.length === 0) return result;
-  result.messages = [...messages.slice(0, -1), { ...last, parts } as UI_MESSAGE];
+  result.messages = messages.map((message, index) =>
+    index === messageIndex ? ({ ...answered, parts } as UI_MESSAGE) : message,
+  );
   return result;
 }
 
@@ -219,10 +245,12 @@ async function resolvePart({
   }
   const resolved: ResolvedCodemodeApproval = { toolCallId, approvalId, status: "approved", output };
   if (isPausedCodemodeOutput(output)) {
+    // The next card says what this pass already did (the calls it replayed and ran before pausing again).
     const { secret, toolName } = signing;
     const request = await createCodemodeApprovalRequest({
       toolCallId,
       output,
+      ...(lastProgress === undefined ? {} : { progress: lastProgress }),
       signing: secret === undefined ? undefined : { secret, toolName },
     });
     return { modelPart: part, chunks: [request], resolved, continueModel: false };
@@ -269,7 +297,7 @@ async function rejectPart({
       error: `Rejecting approval "${approvalId}" failed: ${output.error}`,
     });
   }
-  const reason = describeDenial(action, userReason);
+  const reason = describeDenial({ action, applied: output.applied, userReason });
   return {
     modelPart: {
       ...part,
@@ -303,22 +331,4 @@ function refused({
     resolved: { toolCallId: part.toolCallId, approvalId, status: "invalid", kind, error },
     continueModel: false,
   };
-}
-
-/** The text the model reads for a denied nested call. */
-function describeDenial(action: PendingAction, userReason: string | undefined): string {
-  const call = `${action.connector}.${action.method}(${safeJson(action.args)})`;
-  const because = userReason === undefined || userReason === "" ? "" : ` Reason given: ${userReason}`;
-  return (
-    `The user rejected ${call} (call ${action.seq} of execution ${action.executionId}). ` +
-    `The program was stopped: that call did not run, and calls made before it were not undone.${because}`
-  );
-}
-
-function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? "undefined";
-  } catch {
-    return String(value);
-  }
 }

@@ -7,6 +7,10 @@ import { QuickJSExecutor } from "../../../src/sandbox/quickjs-executor.js";
 import { bankTools, chatRoute, Conversation, scriptedModel, type Ledger } from "./support/chat-harness.js";
 
 const ONE_TRANSFER = `async () => bank.transfer({ to: "alice", amount: 10 })`;
+const TWO_TRANSFERS = `async () => {
+  await bank.transfer({ to: "alice", amount: 10 });
+  return bank.transfer({ to: "bob", amount: 20 });
+}`;
 
 let directory: string;
 let ledger: Ledger;
@@ -48,6 +52,28 @@ describe("a chat approval answered after the call was approved elsewhere (the in
     });
     expect(ledger.transfers).toEqual([{ to: "alice", amount: 10 }]);
     expect(model.doStreamCalls).toHaveLength(2);
+  });
+
+  it("approved elsewhere and paused again on the next call: the card shows that call's approval, nothing runs", async () => {
+    const model = scriptedModel(TWO_TRANSFERS);
+    const chat = new Conversation(chatRoute({ runtime, model }));
+    await chat.say("pay alice and bob");
+    const first = chat.openApproval();
+    const executionId = String(first.approval?.descriptor?.["executionId"]);
+    // Approved in the inspector (or by another device whose answer the chat never recorded): paused on bob.
+    expect(await runtime.approve({ executionId })).toMatchObject({ status: "paused" });
+
+    await chat.answer({ approved: true });
+    const next = chat.openApproval();
+    expect(next.toolCallId).toBe(first.toolCallId);
+    expect(next.approval?.id).not.toBe(first.approval?.id);
+    expect(next.approval?.descriptor).toMatchObject({ executionId, args: { to: "bob", amount: 20 } });
+    expect(ledger.transfers).toEqual([{ to: "alice", amount: 10 }]);
+    expect(model.doStreamCalls).toHaveLength(1);
+
+    await chat.answer({ approved: true });
+    expect(chat.codemodeParts()[0]?.output).toMatchObject({ status: "completed" });
+    expect(ledger.transfers).toHaveLength(2);
   });
 
   it("keeps refusing a denial, a forged id, and an execution rejected elsewhere", async () => {

@@ -99,6 +99,44 @@ describe("codemodeApprovalTransform", () => {
     expect(out.map((chunk) => chunk.type)).toEqual(["tool-input-available", "tool-approval-request"]);
   });
 
+  it("the approval request carries the paused pass's progress: the final output's, else the last snapshot seen", async () => {
+    const snapshot = (done: number) => ({
+      status: "running",
+      executionId: "e1",
+      calls: [{ seq: 1, connector: "bank", method: "balance", args: {}, state: "done" }],
+      totalCalls: done,
+      counts: { running: 0, done, replayed: 0, "needs-approval": 0, rejected: 0, failed: 0 },
+      logs: ["checked"],
+      totalLogs: 1,
+    });
+    const descriptorOf = (chunks: UIMessageChunk[]) =>
+      (chunks.find((chunk) => chunk.type === "tool-approval-request") as { approvalDescriptor: unknown })
+        .approvalDescriptor;
+
+    const kept = await run([
+      { type: "tool-input-available", toolCallId: "c1", toolName: "codemode", input: {} },
+      { type: "tool-output-available", toolCallId: "c1", output: snapshot(1), preliminary: true },
+      { type: "tool-output-available", toolCallId: "c1", output: { ...paused, progress: snapshot(2) } },
+    ]);
+    expect(descriptorOf(kept)).toMatchObject({ seq: 2, progress: snapshot(2) });
+
+    const seen = await run([
+      { type: "tool-input-available", toolCallId: "c1", toolName: "codemode", input: {} },
+      { type: "tool-output-available", toolCallId: "c1", output: snapshot(1), preliminary: true },
+      { type: "tool-output-available", toolCallId: "c1", output: paused },
+    ]);
+    expect(descriptorOf(seen)).toMatchObject({ progress: snapshot(1) });
+
+    // Another call's snapshot is not this call's progress; without any, the descriptor has none.
+    const none = await run([
+      { type: "tool-input-available", toolCallId: "c1", toolName: "codemode", input: {} },
+      { type: "tool-input-available", toolCallId: "c2", toolName: "codemode", input: {} },
+      { type: "tool-output-available", toolCallId: "c2", output: snapshot(1), preliminary: true },
+      { type: "tool-output-available", toolCallId: "c1", output: paused },
+    ]);
+    expect(descriptorOf(none)).not.toHaveProperty("progress");
+  });
+
   it("uses the configured tool name", async () => {
     const out = await run(
       [

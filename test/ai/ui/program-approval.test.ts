@@ -74,7 +74,10 @@ describe("program approval through useChat-style requests", () => {
     expect(detail).toMatchObject({ status: "rejected", passes: 0 });
     expect(detail?.calls.map((call) => [call.seq, call.status])).toEqual([[0, "error"]]);
     expect(ledger.transfers).toEqual([]);
-    expect(chat.lastText()).toContain("The user rejected codemode.program");
+    // The model is told it never ran, without the program's own text quoted back as escaped JSON.
+    expect(chat.lastText()).toContain("The user rejected the program");
+    expect(chat.lastText()).toContain("before it ran: nothing ran.");
+    expect(chat.lastText()).not.toContain("codemode.program(");
   });
 
   it("a function approves only some programs: the others run at once", async () => {

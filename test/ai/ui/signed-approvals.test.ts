@@ -242,7 +242,7 @@ describe("signed approvals (experimental_toolApprovalSecret) through the SSE cha
     expect(ledger.transfers).toEqual([{ to: "mallory", amount: 500 }]);
   });
 
-  it("a replayed old approval (validly signed) runs nothing again: refused while paused, the stored outcome after", async () => {
+  it("a replayed old approval (validly signed) runs nothing again: the current card while paused, the stored outcome after", async () => {
     const tools = bankTools(ledger);
     const llm = model({ code: SEQUENTIAL });
     const chat = new Conversation(route({ tools, llm }));
@@ -250,13 +250,15 @@ describe("signed approvals (experimental_toolApprovalSecret) through the SSE cha
     const answeredFirst = structuredClone(chat.messages);
     await chat.answer({ approved: true });
     const pausedAgain = structuredClone(chat.messages);
+    const secondApproval = chat.openApproval().approval as SignedApproval;
     expect(ledger.transfers).toHaveLength(1);
 
     // The first answer again, while the execution waits on its second call.
     const replay = new Conversation(route({ tools, llm }));
     replay.messages = structuredClone(answeredFirst);
     await replay.answer({ approved: true });
-    expect(replay.codemodeParts()[0]?.errorText).toMatch(/is stale: execution .* is paused, but call 1 is not waiting/);
+    // Call 1 was approved elsewhere: the card becomes the request for call 2 (signed), and nothing runs.
+    expect(replay.openApproval().approval).toMatchObject({ id: secondApproval.id, signature: expect.any(String) });
     expect(ledger.transfers).toHaveLength(1);
 
     chat.messages = pausedAgain;

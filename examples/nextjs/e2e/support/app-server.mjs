@@ -20,13 +20,13 @@ function chromiumPath() {
   return execFileSync("which", ["chromium"], { encoding: "utf8" }).trim();
 }
 
-/** Starts the built app on `port` with its journal at `databaseUrl`; resolves once it answers. */
-export async function startServer({ port, databaseUrl }) {
+/** Starts the built app on `port` with its database at `databaseUrl` (and `env`); resolves once it answers. */
+export async function startServer({ port, databaseUrl, env: extra = {} }) {
   const { OPENAI_API_KEY: _ignored, ...env } = process.env;
   const next = path.join(appDir, "node_modules/next/dist/bin/next");
   const child = spawn(process.execPath, [next, "start", "-p", String(port), "-H", "127.0.0.1"], {
     cwd: appDir,
-    env: { ...env, CODEMODE_DATABASE_URL: databaseUrl, NODE_ENV: "production" },
+    env: { ...env, ...extra, CODEMODE_DATABASE_URL: databaseUrl, NODE_ENV: "production" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -37,7 +37,8 @@ export async function startServer({ port, databaseUrl }) {
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}:\n${output}`);
     try {
-      if ((await fetch(baseUrl)).ok) return { child, baseUrl, output: () => output };
+      // The page redirects a visitor without a session to /session (which sets the cookie): up is any answer.
+      if ((await fetch(baseUrl, { redirect: "manual" })).status < 500) return { child, baseUrl, output: () => output };
     } catch {
       // not listening yet
     }
@@ -60,11 +61,15 @@ export function launchBrowser() {
   return chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_FLAGS });
 }
 
-/** Opens the chat page. */
-export async function openChat(browser, baseUrl) {
-  const page = await browser.newPage({ viewport: { width: 900, height: 900 } });
+/**
+ * Opens the chat page in a new browser context: a new anonymous user (its own session cookie) and a new chat.
+ * `context` opens it in an existing one instead (the same user).
+ */
+export async function openChat(browser, baseUrl, { context, path = "/" } = {}) {
+  const page = await (context ?? browser).newPage({ viewport: { width: 900, height: 900 } });
   page.setDefaultTimeout(STEP_TIMEOUT_MS);
-  await page.goto(baseUrl);
+  await page.goto(new URL(path, baseUrl).href);
+  await page.getByTestId("user-id").waitFor();
   return page;
 }
 

@@ -108,27 +108,34 @@ function replyStream({ prompt }: LanguageModelV4CallOptions, code: string): Read
   });
 }
 
+/** A chat route: the conversation, and the id of the message whose approvals it answers (useChat's `messageId`). */
+export type ChatRoute = (messages: UIMessage[], messageId?: string) => ReadableStream<UIMessageChunk>;
+
 /** The route under test: the same wiring as examples/nextjs/app/api/chat/route.ts. */
 export function chatRoute({
   runtime,
   model,
   onResolved,
+  onFinish,
   scope,
   toolOptions,
 }: {
   runtime: CodemodeApprovalRuntime & { tool(options?: CodemodeToolOptions): ToolSet[string] };
   model: MockLanguageModelV4;
   onResolved?: (resolved: ResolvedCodemodeApproval[]) => void;
+  /** Receives what the route would persist when the stream ends. */
+  onFinish?: (event: { messages: UIMessage[]; responseMessage: UIMessage; isContinuation: boolean }) => void;
   /** The owner the route acts for (the signed-in user), given to the tool and the chat stream. */
   scope?: string;
   /** Options of `runtime.tool()` (besides `scope`). */
   toolOptions?: CodemodeToolOptions;
-}): (messages: UIMessage[]) => ReadableStream<UIMessageChunk> {
-  return (messages) => {
+}): ChatRoute {
+  return (messages, messageId) => {
     const tools = { codemode: runtime.tool({ ...toolOptions, ...(scope === undefined ? {} : { scope }) }) };
     return createCodemodeChatStream({
       runtime,
       messages,
+      messageId,
       ...(scope === undefined ? {} : { scope }),
       respond: async ({ messages: resolved }) =>
         streamText({
@@ -139,6 +146,7 @@ export function chatRoute({
         }).toUIMessageStream(),
       onError: (error) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error)),
       ...(onResolved === undefined ? {} : { onResolved }),
+      ...(onFinish === undefined ? {} : { onFinish }),
     });
   };
 }
@@ -150,7 +158,7 @@ export class Conversation {
   chunks: UIMessageChunk[] = [];
   private nextId = 0;
 
-  constructor(public route: (messages: UIMessage[]) => ReadableStream<UIMessageChunk>) {}
+  constructor(public route: ChatRoute) {}
 
   /** Sends a user message. */
   async say(text: string): Promise<void> {
@@ -158,17 +166,23 @@ export class Conversation {
     await this.request();
   }
 
-  /** Answers the open approval request like `addToolApprovalResponse` and sends the conversation. */
+  /**
+   * Answers the open approval request (of tool call `toolCallId`, else the first one open) like
+   * `addToolApprovalResponse` and sends the conversation. An answer in an earlier message than the last is sent
+   * with that message's id, as useChat's `sendMessage()` does, and the response continues that message.
+   */
   async answer({
     approved,
     reason,
     approvalId,
+    toolCallId,
   }: {
     approved: boolean;
     reason?: string;
     approvalId?: string;
+    toolCallId?: string;
   }): Promise<void> {
-    const part = this.openApproval();
+    const part = this.openApproval(toolCallId);
     part.state = "approval-responded";
     part.approval = {
       ...part.approval,
@@ -176,7 +190,8 @@ export class Conversation {
       approved,
       ...(reason === undefined ? {} : { reason }),
     };
-    await this.request();
+    const answered = this.messages.find((message) => message.parts.includes(part as never));
+    await this.request(answered === this.messages.at(-1) ? undefined : answered?.id);
   }
 
   /** Sends the conversation as it stands (after a test edited its parts by hand). */
@@ -184,9 +199,12 @@ export class Conversation {
     return this.request();
   }
 
-  /** The codemode part waiting for an answer. */
-  openApproval(): CodemodePart {
-    const part = this.codemodeParts().find((candidate) => candidate.state === "approval-requested");
+  /** The codemode part waiting for an answer (of tool call `toolCallId`, else the first one). */
+  openApproval(toolCallId?: string): CodemodePart {
+    const part = this.codemodeParts().find(
+      (candidate) =>
+        candidate.state === "approval-requested" && (toolCallId === undefined || candidate.toolCallId === toolCallId),
+    );
     if (part === undefined) throw new Error(`no open approval; parts: ${JSON.stringify(this.codemodeParts())}`);
     return part;
   }
@@ -203,10 +221,10 @@ export class Conversation {
     return texts.at(-1) ?? "";
   }
 
-  private async request(): Promise<void> {
+  private async request(messageId?: string): Promise<void> {
     const sent = structuredClone(this.messages);
     // Over the wire as useChat's transport gets it: SSE, parsed and validated against the chunk schema.
-    const response = createUIMessageStreamResponse({ stream: this.route(sent) });
+    const response = createUIMessageStreamResponse({ stream: this.route(sent, messageId) });
     if (response.body === null) throw new Error("the route returned no body");
     const chunks: UIMessageChunk[] = [];
     for (const parsed of await readAll(parseJsonEventStream({ stream: response.body, schema: uiMessageChunkSchema }))) {
@@ -216,8 +234,11 @@ export class Conversation {
     this.chunks = chunks;
     const errors = chunks.filter((chunk) => chunk.type === "error");
     if (errors.length > 0) throw new Error(`the route streamed errors: ${JSON.stringify(errors)}`);
-    const last = this.messages.at(-1);
-    const continuing = last?.role === "assistant" ? structuredClone(last) : undefined;
+    // The message the response continues: the one answered (useChat's `messageId`), else the last assistant message.
+    const index =
+      messageId === undefined ? this.messages.length - 1 : this.messages.findIndex((m) => m.id === messageId);
+    const target = this.messages[index];
+    const continuing = target?.role === "assistant" ? structuredClone(target) : undefined;
     let message: UIMessage | undefined;
     const replay = new ReadableStream<UIMessageChunk>({
       start(controller) {
@@ -233,7 +254,7 @@ export class Conversation {
       message = snapshot;
     }
     if (message === undefined) return;
-    if (continuing !== undefined) this.messages[this.messages.length - 1] = message;
+    if (continuing !== undefined) this.messages[index] = message;
     else this.messages.push(message);
   }
 }

@@ -1,10 +1,12 @@
 /**
  * Node's `http` server in front of a Fetch-API handler: an `IncomingMessage` becomes a `Request`
  * (its body streamed, its signal aborted when the client goes away before the answer is sent),
- * and a `Response` is written back as it streams (server-sent events included).
+ * and the `Response` is written back as it streams (server-sent events included). A handler that
+ * answers before reading the whole body (a 413) gets the rest drained, not the socket reset, so
+ * the client reads the answer; that connection then closes.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { Readable } from "node:stream";
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import { messageOf } from "../shared/message-of.js";
 
 /** The request's headers as a `Headers`. */
 export function fetchHeaders(request: IncomingMessage): Headers {
@@ -16,8 +18,29 @@ export function fetchHeaders(request: IncomingMessage): Headers {
   return headers;
 }
 
-/** `request` as a Fetch `Request` on `origin`, its body streamed; aborted when `response` closes unfinished. */
-export function streamingFetchRequest(request: IncomingMessage, response: ServerResponse, origin: string): Request {
+/** The body as a web stream with back-pressure; cancelling it drains the rest instead of destroying the socket. */
+function bodyStream(request: IncomingMessage): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      request.on("data", (chunk: Buffer) => {
+        controller.enqueue(new Uint8Array(chunk));
+        if ((controller.desiredSize ?? 0) <= 0) request.pause();
+      });
+      request.once("end", () => controller.close());
+      request.once("error", (error) => controller.error(error));
+    },
+    pull() {
+      request.resume();
+    },
+    cancel() {
+      request.removeAllListeners("data");
+      request.resume();
+    },
+  });
+}
+
+/** `request` as a Fetch `Request` on `origin`; its signal aborts when `response` closes unfinished. */
+function toFetchRequest(request: IncomingMessage, response: ServerResponse, origin: string): Request {
   const controller = new AbortController();
   response.once("close", () => {
     if (!response.writableFinished) controller.abort();
@@ -28,16 +51,22 @@ export function streamingFetchRequest(request: IncomingMessage, response: Server
     method,
     headers: fetchHeaders(request),
     signal: controller.signal,
-    ...(hasBody ? { body: Readable.toWeb(request) as ReadableStream<Uint8Array>, duplex: "half" } : {}),
+    ...(hasBody ? { body: bodyStream(request), duplex: "half" } : {}),
   } as RequestInit);
 }
 
 /** Writes `result` to `response`, streaming its body chunk by chunk. */
-export async function sendFetchResponse(response: ServerResponse, result: Response): Promise<void> {
+async function sendFetchResponse(request: IncomingMessage, response: ServerResponse, result: Response): Promise<void> {
   const headers: Record<string, string> = {};
   result.headers.forEach((value, name) => {
     headers[name] = value;
   });
+  // The handler answered before the body ended: drain it and close this connection after the answer.
+  if (!request.complete) {
+    headers["connection"] = "close";
+    request.removeAllListeners("data");
+    request.resume();
+  }
   response.writeHead(result.status, headers);
   response.flushHeaders();
   if (result.body === null) {
@@ -52,4 +81,17 @@ export async function sendFetchResponse(response: ServerResponse, result: Respon
   } finally {
     response.end();
   }
+}
+
+/** A Node request listener answering every request with `handler`. */
+export function fetchRequestListener(handler: (request: Request) => Promise<Response>): RequestListener {
+  return (request, response) => {
+    const fetchRequest = toFetchRequest(request, response, `http://${request.headers.host ?? "127.0.0.1"}`);
+    void handler(fetchRequest)
+      .then((result) => sendFetchResponse(request, response, result))
+      .catch((error: unknown) => {
+        if (!response.headersSent) response.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
+        response.end(messageOf(error));
+      });
+  };
 }

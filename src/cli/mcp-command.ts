@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import type { CodemodeRuntime } from "../ai/create-codemode-runtime.js";
 import { messageOf } from "../shared/message-of.js";
-import { sendFetchResponse, streamingFetchRequest } from "./fetch-over-node-http.js";
+import { fetchRequestListener } from "./fetch-over-node-http.js";
 import { loadRuntimeModule } from "./load-runtime-module.js";
 import type { CliIo } from "./run-cli.js";
 import { resolveCliStore } from "./open-store-runtime.js";
@@ -138,18 +138,13 @@ async function serveHttp(
       return sameMachine ? { unscoped: true } : new Response("Forbidden: loopback clients only.", { status: 403 });
     },
   });
+  const answer = fetchRequestListener(handler);
   const server: Server = createServer((request, response) => {
     if (new URL(request.url ?? "/", "http://localhost").pathname !== MCP_HTTP_PATH) {
       response.writeHead(404, { "content-type": "text/plain" }).end(`MCP is served at ${MCP_HTTP_PATH}.`);
       return;
     }
-    const fetchRequest = streamingFetchRequest(request, response, `http://${request.headers.host ?? "127.0.0.1"}`);
-    void handler(fetchRequest)
-      .then((result) => sendFetchResponse(response, result))
-      .catch((error: unknown) => {
-        if (!response.headersSent) response.writeHead(500, { "content-type": "text/plain" });
-        response.end(messageOf(error));
-      });
+    answer(request, response);
   });
   await new Promise<void>((done, fail) => {
     server.once("error", fail);

@@ -19,36 +19,22 @@ export const OUTCOME_TOOL = "codemode_outcome";
 /** Largest `limit` the search tool accepts. */
 export const MAX_SEARCH_LIMIT = 50;
 
-const EXECUTION_ID = { type: "string", description: "The execution id a codemode result gave" } as const;
-
-/** One pending call, as the model sees it. */
-const PENDING_SCHEMA: JSONSchema7 = {
-  type: "object",
-  properties: {
-    seq: { type: "integer" },
-    connector: { type: "string" },
-    method: { type: "string" },
-    args: {},
-    request: { type: "object", properties: { method: { type: "string" }, url: { type: "string" } } },
-  },
-  required: ["seq", "connector", "method"],
-};
-
 /**
  * The structured result of `codemode` and `codemode_outcome`: a `CodeModeOutput` in JSON form
  * (`status` completed / paused / error), or, for the outcome tool, an execution still `running`
- * elsewhere, `rejected` or `rolled_back`. `message` says what to do next.
+ * elsewhere, `rejected` or `rolled_back`; `message` says what to do next. Field types only (the
+ * `codemode` description explains them): every host pays this schema on every request.
  */
 export const OUTPUT_SCHEMA: JSONSchema7 = {
   type: "object",
   properties: {
-    status: { type: "string", enum: ["completed", "paused", "error", "running", "rejected", "rolled_back"] },
+    status: { enum: ["completed", "paused", "error", "running", "rejected", "rolled_back"] },
     executionId: { type: "string" },
     result: {},
-    logs: { type: "array", items: { type: "string" } },
-    pending: { type: "array", items: PENDING_SCHEMA },
+    pending: { type: "array", items: { type: "object" } },
     error: { type: "string" },
     kind: { type: "string" },
+    logs: { type: "array", items: { type: "string" } },
     message: { type: "string" },
   },
   required: ["status", "executionId"],
@@ -61,7 +47,8 @@ export interface McpToolDefinition {
   description: string;
   inputSchema: JSONSchema7 & { type: "object" };
   outputSchema?: JSONSchema7 & { type: "object" };
-  annotations: { readOnlyHint: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint: boolean };
+  /** Omitted for `codemode`: MCP's defaults (not read-only, destructive, open world) are what it is. */
+  annotations?: { readOnlyHint: true; openWorldHint: false };
 }
 
 /** The `codemode` tool: `description` and `inputSchema` are the ones `runtime.tool()` has. */
@@ -72,8 +59,6 @@ export function codemodeToolDefinition(description: string, inputSchema: JSONSch
     description,
     inputSchema: { ...inputSchema, type: "object" },
     outputSchema: { ...OUTPUT_SCHEMA, type: "object" },
-    // A program may call any connector method; methods that need approval pause for a person.
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   };
 }
 
@@ -81,14 +66,12 @@ export function codemodeToolDefinition(description: string, inputSchema: JSONSch
 export const SEARCH_TOOL_DEFINITION: McpToolDefinition = {
   name: SEARCH_TOOL,
   title: "Search codemode methods",
-  description:
-    "Ranked paths of the namespaces' methods and saved snippets matching a query (no schemas: " +
-    "codemode_describe gives those). The same as codemode.search() inside a program.",
+  description: "codemode.search(query) without a program: ranked method and snippet paths.",
   inputSchema: {
     type: "object",
     properties: {
-      query: { type: "string", description: "What you need, in words" },
-      limit: { type: "integer", minimum: 1, maximum: MAX_SEARCH_LIMIT, description: "Results (default 10)" },
+      query: { type: "string" },
+      limit: { type: "integer", minimum: 1, maximum: MAX_SEARCH_LIMIT },
     },
     required: ["query"],
     additionalProperties: false,
@@ -100,12 +83,10 @@ export const SEARCH_TOOL_DEFINITION: McpToolDefinition = {
 export const DESCRIBE_TOOL_DEFINITION: McpToolDefinition = {
   name: DESCRIBE_TOOL,
   title: "Describe a codemode method",
-  description:
-    'TypeScript declarations of a namespace ("github"), a method ("github.list_issues") or a snippet. ' +
-    "The same as codemode.describe() inside a program.",
+  description: 'codemode.describe(target) without a program: TypeScript types of "ns", "ns.method" or a snippet.',
   inputSchema: {
     type: "object",
-    properties: { target: { type: "string", description: "namespace, namespace.method or snippets.name" } },
+    properties: { target: { type: "string" } },
     required: ["target"],
     additionalProperties: false,
   },
@@ -116,15 +97,13 @@ export const DESCRIBE_TOOL_DEFINITION: McpToolDefinition = {
 export const OUTCOME_TOOL_DEFINITION: McpToolDefinition = {
   name: OUTCOME_TOOL,
   title: "Read a codemode execution's outcome",
-  description:
-    "The current outcome of a codemode execution: after a paused result, once a person decided it " +
-    "(approved or rejected elsewhere), this returns the resumed result. Read-only: it decides nothing.",
+  description: "Read-only: the outcome of a paused codemode execution once a person decided it elsewhere.",
   inputSchema: {
     type: "object",
-    properties: { executionId: EXECUTION_ID },
+    properties: { executionId: { type: "string" } },
     required: ["executionId"],
     additionalProperties: false,
   },
   outputSchema: { ...OUTPUT_SCHEMA, type: "object" },
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: true, openWorldHint: false },
 };

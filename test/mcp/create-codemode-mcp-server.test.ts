@@ -7,6 +7,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createCodemodeRuntime, type CodemodeRuntime } from "../../src/ai/create-codemode-runtime.js";
@@ -259,5 +260,48 @@ describe("createCodemodeMcpServer", () => {
     expect(structured(out)).toMatchObject({ status: "error" });
     expect(structured(out)["message"]).toMatch(/Someone else decided or resumed/);
     expect(bank.ledger.count("bank.transfer")).toBe(1);
+  });
+});
+
+describe("createCodemodeMcpServer options", () => {
+  it("refuses bad options at construction, naming the path and the closest key", () => {
+    const { runtime } = bankRuntime(tempFolder("codemode-mcp-"));
+    expect(() => createCodemodeMcpServer({ runtime: {} as never })).toThrow(
+      /createCodemodeMcpServer\.runtime must be a runtime/,
+    );
+    expect(() => createCodemodeMcpServer({ runtime, discoveryTool: false } as never)).toThrow(
+      /createCodemodeMcpServer\.discoveryTool is not a known option \(did you mean "discoveryTools"\?\)/,
+    );
+    expect(() => createCodemodeMcpServer({ runtime, elicitation: { timeoutMs: 0 } })).toThrow(
+      /elicitation\.timeoutMs must be a positive integer/,
+    );
+    expect(() => createCodemodeMcpServer({ runtime, scope: "" })).toThrow(
+      /createCodemodeMcpServer\.scope must be a non-empty string/,
+    );
+  });
+
+  it("sends the package's name and version as serverInfo", async () => {
+    const { runtime } = bankRuntime(tempFolder("codemode-mcp-"));
+    const client = await connect({ runtime });
+    const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+      version: string;
+    };
+    expect(client.getServerVersion()).toEqual({ name: "ai-codemode", version });
+  });
+
+  it("with elicitation: false, never asks even a client that could answer", async () => {
+    const { runtime, bank } = bankRuntime(tempFolder("codemode-mcp-"));
+    let asked = 0;
+    const client = await connect({ runtime, elicitation: false }, async () => {
+      asked++;
+      return { action: "decline" };
+    });
+    const out = await client.callTool({
+      name: "codemode",
+      arguments: { code: "async () => bank.transfer({ to: 'x' })" },
+    });
+    expect(structured(out)).toMatchObject({ status: "paused" });
+    expect(asked).toBe(0);
+    expect(bank.ledger.count("bank.transfer")).toBe(0);
   });
 });

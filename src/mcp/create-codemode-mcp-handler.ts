@@ -44,7 +44,10 @@ export interface CodemodeMcpHandlerOptions extends Omit<CodemodeMcpServerOptions
   /** Largest request body, in bytes. @default 1048576 */
   maxBodyBytes?: number;
   /** Test seams. */
-  _internal?: { now?: () => number };
+  _internal?: {
+    /** The clock sessions expire by (ms). */
+    now?: () => number;
+  };
 }
 
 const HANDLER_KEYS = ["authorize", "sessions", "maxBodyBytes", "_internal"];
@@ -137,7 +140,10 @@ function resolveAuthorization(granted: unknown): { scope: string | undefined } |
 }
 
 /** The handler, and `close()` ending its open sessions (their in-flight calls are cancelled). */
-export type CodemodeMcpHandler = ((request: Request) => Promise<Response>) & { close(): Promise<void> };
+export type CodemodeMcpHandler = ((request: Request) => Promise<Response>) & {
+  /** Ends every open session. */
+  close(): Promise<void>;
+};
 
 /**
  * Creates the Streamable HTTP handler. Mount it for GET, POST and DELETE.

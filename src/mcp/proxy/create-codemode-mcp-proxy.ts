@@ -38,7 +38,10 @@ export interface CodemodeMcpProxyOptions {
   /** How long after a failed start the server is tried again, in ms. @default 30000 */
   retryMs?: number;
   /** Test seams. */
-  _internal?: { now?: () => number };
+  _internal?: {
+    /** The clock retries are timed by (ms). */
+    now?: () => number;
+  };
 }
 
 /** A running proxy. */

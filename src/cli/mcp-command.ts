@@ -112,6 +112,19 @@ async function serveStdio(runtime: CodemodeRuntime | (() => Promise<CodemodeRunt
   ]);
   const server = createCodemodeMcpServer({ runtime });
   const transport = new StdioServerTransport();
+  // A line that is not JSON (or not JSON-RPC) gets a JSON-RPC error instead of silence; the session goes on.
+  transport.onerror = (error) => {
+    const code = error instanceof SyntaxError ? -32700 : error.name === "ZodError" ? -32600 : undefined;
+    if (code === undefined) {
+      io.stderr(`ai-codemode mcp: ${error.message}\n`);
+      return;
+    }
+    const message =
+      code === -32700
+        ? `Parse error: a line is not JSON (${error.message}).`
+        : "Invalid Request: the line is JSON but not a JSON-RPC 2.0 message.";
+    void transport.send({ jsonrpc: "2.0", id: null, error: { code, message } } as never).catch(() => undefined);
+  };
   await server.connect(transport);
   io.stderr("ai-codemode MCP server on stdio\n");
   // The host closing our stdin ends the session: in-flight calls are cancelled (their passes end) before exit.

@@ -13,7 +13,7 @@ import { assertKnownKeys } from "../shared/known-keys.js";
 import { scopeProblem } from "../runtime/execution-request.js";
 import { createCodemodeMcpServer } from "./create-codemode-mcp-server.js";
 import { createMcpHttpSessions, type McpHttpSession } from "./mcp-http-sessions.js";
-import type { CodemodeMcpServerOptions } from "./mcp-server-options.js";
+import { MCP_SERVER_OPTION_KEYS, type CodemodeMcpServerOptions } from "./mcp-server-options.js";
 
 /** Largest request body read, in bytes (a program is at most 256 KiB by default). */
 export const DEFAULT_MCP_MAX_BODY_BYTES = 1024 * 1024;
@@ -51,15 +51,8 @@ export interface CodemodeMcpHandlerOptions extends Omit<CodemodeMcpServerOptions
 }
 
 const HANDLER_KEYS = ["authorize", "sessions", "maxBodyBytes", "_internal"];
-const SERVER_KEYS = [
-  "runtime",
-  "discoveryTools",
-  "inlineTypes",
-  "instructions",
-  "elicitation",
-  "approvalHint",
-  "serverInfo",
-];
+/** The server's options a handler passes on (`scope` comes from `authorize`). */
+const SERVER_KEYS = MCP_SERVER_OPTION_KEYS.filter((key) => key !== "scope");
 
 function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), {

@@ -64,7 +64,8 @@ export interface ResolvedMcpServerOptions {
   serverInfo: { name: string; version: string };
 }
 
-const KNOWN_OPTIONS = [
+/** Every option of `createCodemodeMcpServer`. */
+export const MCP_SERVER_OPTION_KEYS = [
   "runtime",
   "scope",
   "discoveryTools",
@@ -75,8 +76,9 @@ const KNOWN_OPTIONS = [
   "serverInfo",
 ] as const;
 // Every option is listed (the reverse of `satisfies`): adding one without listing it fails the build.
-const _allListed: Exclude<keyof CodemodeMcpServerOptions, (typeof KNOWN_OPTIONS)[number]> extends never ? true : never =
-  true;
+const _allListed: Exclude<keyof CodemodeMcpServerOptions, (typeof MCP_SERVER_OPTION_KEYS)[number]> extends never
+  ? true
+  : never = true;
 void _allListed;
 
 /** What the model is told about deciding a paused execution without elicitation. */
@@ -138,7 +140,7 @@ function optionalString(value: unknown, path: string): string | undefined {
 export function resolveMcpServerOptions(options: CodemodeMcpServerOptions): ResolvedMcpServerOptions {
   if (typeof options !== "object" || options === null)
     throw new InvalidOptionError({ path: "createCodemodeMcpServer", message: "takes { runtime, … }" });
-  assertKnownKeys(options, KNOWN_OPTIONS, "createCodemodeMcpServer");
+  assertKnownKeys(options, MCP_SERVER_OPTION_KEYS, "createCodemodeMcpServer");
   const scopeIssue = scopeProblem(options.scope);
   if (scopeIssue !== undefined)
     throw new InvalidOptionError({ path: "createCodemodeMcpServer.scope", message: scopeIssue.replace(/^scope /, "") });

@@ -235,8 +235,11 @@ describe("ai-codemode mcp --http (a real server on 127.0.0.1) over server-memory
       })
       .catch((error: unknown) => error);
     const running = async () => (await runtime.executions(20)).find((execution) => execution.status === "running");
-    let started: Awaited<ReturnType<typeof running>>;
-    while ((started = await running()) === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+    let started = await running();
+    while (started === undefined) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      started = await running();
+    }
     await client.close();
     expect(await call).toBeInstanceOf(Error);
     while ((await runtime.execution(started.executionId))?.status === "running")

@@ -6,6 +6,7 @@
  */
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -112,5 +113,63 @@ describe("ai-codemode mcp on stdio (a real child process) over server-memory and
     expect(await person.approve(executionId)).toMatchObject({ output: { status: "completed", result: 0 } });
     const after = await silent.callTool({ name: "codemode_outcome", arguments: { executionId } });
     expect(structured(after)).toMatchObject({ status: "completed", executionId, result: 0 });
+  });
+});
+
+describe("ai-codemode mcp on stdio, given lines that are not JSON-RPC", () => {
+  it("answers each with a JSON-RPC error and keeps serving; closing stdin ends the process", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "codemode-mcp-stdio-raw-"));
+    try {
+      const { file } = writeProxyConfig(folder);
+      const child = spawn(process.execPath, [CLI, "mcp", "--proxy", file], {
+        cwd: folder,
+        env: { PATH: process.env["PATH"] ?? "" },
+        stdio: ["pipe", "pipe", "ignore"],
+      });
+      const lines: Array<Record<string, unknown>> = [];
+      let buffered = "";
+      const answered = new Promise<void>((resolve) => {
+        child.stdout.on("data", (chunk: Buffer) => {
+          buffered += chunk.toString();
+          for (let end = buffered.indexOf("\n"); end !== -1; end = buffered.indexOf("\n")) {
+            lines.push(JSON.parse(buffered.slice(0, end)) as Record<string, unknown>);
+            buffered = buffered.slice(end + 1);
+            if (lines.some((line) => line["id"] === 2)) resolve();
+          }
+        });
+      });
+      const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+      child.stdin.write(
+        [
+          "this is not json",
+          '{"hello":"world"}',
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "initialize",
+            params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+          }),
+          JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id: 2,
+            method: "tools/call",
+            params: { name: "no_such_tool", arguments: {} },
+          }),
+          "",
+        ].join("\n"),
+      );
+      await answered;
+      expect(lines[0]).toMatchObject({ id: null, error: { code: -32700 } });
+      expect(lines[1]).toMatchObject({ id: null, error: { code: -32600 } });
+      expect(lines.find((line) => line["id"] === 1)).toMatchObject({ result: { serverInfo: { name: "ai-codemode" } } });
+      expect(lines.find((line) => line["id"] === 2)).toMatchObject({
+        error: { message: expect.stringMatching(/Unknown tool "no_such_tool"/) },
+      });
+      child.stdin.end();
+      expect(await exited).toBe(0);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

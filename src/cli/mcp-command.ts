@@ -135,6 +135,15 @@ async function serveStdio(runtime: CodemodeRuntime | (() => Promise<CodemodeRunt
   await server.close();
 }
 
+/** The host of an `Origin` header (`""` for `null` or anything that is not a URL). */
+function originHost(origin: string): string {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return "";
+  }
+}
+
 async function serveHttp(
   runtime: CodemodeRuntime | (() => Promise<CodemodeRuntime>),
   listen: { host: string; port: number },
@@ -147,7 +156,7 @@ async function serveHttp(
     authorize: (request) => {
       const host = request.headers.get("host") ?? "";
       const origin = request.headers.get("origin");
-      const sameMachine = LOOPBACK.test(host) && (origin === null || LOOPBACK.test(new URL(origin).host));
+      const sameMachine = LOOPBACK.test(host) && (origin === null || LOOPBACK.test(originHost(origin)));
       return sameMachine ? { unscoped: true } : new Response("Forbidden: loopback clients only.", { status: 403 });
     },
   });

@@ -28,11 +28,13 @@ const SERVER_INSTRUCTIONS =
 export function createCodemodeMcpServer(options: CodemodeMcpServerOptions): McpServer {
   const resolved = resolveMcpServerOptions(options);
   const server = new McpServer(resolved.serverInfo, {
-    capabilities: { tools: {} },
+    capabilities: { tools: { listChanged: true } },
     instructions: SERVER_INSTRUCTIONS,
   });
-  const calls = createMcpToolCalls(resolved);
   const lowLevel = server.server;
+  const calls = createMcpToolCalls(resolved, () => {
+    void lowLevel.sendToolListChanged().catch(() => undefined);
+  });
   lowLevel.setRequestHandler(ListToolsRequestSchema, async () => {
     try {
       return { tools: await calls.list() };

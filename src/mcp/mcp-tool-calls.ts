@@ -52,9 +52,13 @@ function descriptionOf(tool: CodemodeTool): string {
   return typeof tool.description === "string" ? tool.description : "";
 }
 
-/** The tool calls of a server with `options`. */
-export function createMcpToolCalls(options: ResolvedMcpServerOptions): McpToolCalls {
+/**
+ * The tool calls of a server with `options`. `onListChanged` is told when a call meets another runtime
+ * than the one the tool list came from (a proxy rebuilt it: a server that failed to start is back).
+ */
+export function createMcpToolCalls(options: ResolvedMcpServerOptions, onListChanged: () => void): McpToolCalls {
   const tools = new WeakMap<CodemodeRuntime, CodemodeTool>();
+  let listed: CodemodeRuntime | undefined;
   const { scope } = options;
   const scoped = scope === undefined ? {} : { scope };
 
@@ -84,6 +88,10 @@ export function createMcpToolCalls(options: ResolvedMcpServerOptions): McpToolCa
       runtime = await options.runtime();
     } catch (error) {
       return errorResult(`The codemode runtime could not start: ${messageOf(error)}`);
+    }
+    if (listed !== undefined && listed !== runtime) {
+      listed = runtime;
+      onListChanged();
     }
     try {
       return await run(runtime);
@@ -154,6 +162,7 @@ export function createMcpToolCalls(options: ResolvedMcpServerOptions): McpToolCa
     names,
     async list() {
       const runtime = await options.runtime();
+      listed = runtime;
       const codemode = codemodeToolDefinition(descriptionOf(toolOf(runtime)), CODEMODE_INPUT_JSON_SCHEMA);
       return options.discoveryTools
         ? [codemode, SEARCH_TOOL_DEFINITION, DESCRIBE_TOOL_DEFINITION, OUTCOME_TOOL_DEFINITION]

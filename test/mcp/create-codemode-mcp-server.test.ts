@@ -6,7 +6,11 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ElicitRequestSchema,
+  type ElicitResult,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -278,6 +282,32 @@ describe("createCodemodeMcpServer options", () => {
     expect(() => createCodemodeMcpServer({ runtime, scope: "" })).toThrow(
       /createCodemodeMcpServer\.scope must be a non-empty string/,
     );
+  });
+
+  it("tells the client the tool list changed when the runtime function returns another runtime (a proxy rebuilt)", async () => {
+    const folder = tempFolder("codemode-mcp-");
+    const first = bankRuntime(folder).runtime;
+    const second = createCodemodeRuntime({
+      connectors: { other: createMockConnector("other", { methods: { ping: {} } }) },
+      store: `file:${join(folder, "b.db")}`,
+    });
+    closers.push(() => second.close());
+    let current = first;
+    const client = await connect({ runtime: () => current });
+    let changed = 0;
+    const noticed = new Promise<void>((resolve) => {
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        changed++;
+        resolve();
+      });
+    });
+    expect((await client.listTools()).tools[0]?.description).toContain("bank");
+    await client.callTool({ name: "codemode", arguments: { code: "async () => 1" } });
+    expect(changed).toBe(0);
+    current = second;
+    await client.callTool({ name: "codemode", arguments: { code: "async () => other.ping({})" } });
+    await noticed;
+    expect((await client.listTools()).tools[0]?.description).toContain("other");
   });
 
   it("sends the package's name and version as serverInfo", async () => {

@@ -217,6 +217,8 @@ describe("ai-codemode mcp --http (a real server on 127.0.0.1) over server-memory
       body,
     });
     expect(crossSite.status).toBe(403);
+    const opaque = await raw(server.url, { headers: { "content-type": "application/json", origin: "null" }, body });
+    expect(opaque.status).toBe(403);
   });
 
   it("a client that disconnects mid-run ends the pass: nothing after it runs, the journal is consistent, the server serves on", async () => {

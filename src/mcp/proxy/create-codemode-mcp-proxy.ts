@@ -104,7 +104,7 @@ export function createCodemodeMcpProxy(options: CodemodeMcpProxyOptions): Codemo
     ["servers", "runtime", "stderr", "startTimeoutMs", "retryMs", "_internal"],
     "createCodemodeMcpProxy",
   );
-  const servers = resolveUpstreams(options.servers, {}, "createCodemodeMcpProxy.servers");
+  const servers = resolveUpstreams(options.servers, undefined, "createCodemodeMcpProxy.servers");
   const { runtime: runtimeOptions = {}, stderr = "inherit" } = options;
   if (stderr !== "inherit" && stderr !== "ignore")
     throw new InvalidOptionError({ path: "createCodemodeMcpProxy.stderr", message: 'must be "inherit" or "ignore"' });
@@ -123,7 +123,11 @@ export function createCodemodeMcpProxy(options: CodemodeMcpProxyOptions): Codemo
   // The runtime options are checked now (values only: nothing is opened).
   const { search, ...durableOptions } = runtimeOptions;
   resolveSearchOptions(search);
-  resolveRuntimeOptions(durableOptions);
+  // The namespaces too (as empty connectors: their methods are known once the servers start).
+  resolveRuntimeOptions({
+    ...durableOptions,
+    connectors: Object.fromEntries(Object.keys(servers).map((name) => [name, { methods: {} }])),
+  });
 
   const upstreams = Object.entries(servers).map(
     ([name, config]) => [name, new UpstreamServer({ name, config, stderr, startTimeoutMs })] as const,

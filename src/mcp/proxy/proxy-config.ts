@@ -39,7 +39,9 @@ export interface ProxyConfigFile {
 /** A namespace is a JavaScript global inside the sandbox: an identifier. */
 const NAMESPACE = /^[A-Za-z_$][\w$]*$/;
 
-function expand(value: string, env: Record<string, string | undefined>, path: string): string {
+/** `${VAR}` replaced from `env`; without `env` (servers given in code) the value is taken as written. */
+function expand(value: string, env: Record<string, string | undefined> | undefined, path: string): string {
+  if (env === undefined) return value;
   return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
     const found = env[name];
     if (found === undefined)
@@ -48,7 +50,11 @@ function expand(value: string, env: Record<string, string | undefined>, path: st
   });
 }
 
-function stringRecord(value: unknown, path: string, env: Record<string, string | undefined>): Record<string, string> {
+function stringRecord(
+  value: unknown,
+  path: string,
+  env: Record<string, string | undefined> | undefined,
+): Record<string, string> {
   if (!isRecord(value)) throw new InvalidOptionError({ path, message: "must be an object of strings" });
   const out: Record<string, string> = {};
   for (const [key, item] of Object.entries(value)) {
@@ -58,7 +64,7 @@ function stringRecord(value: unknown, path: string, env: Record<string, string |
   return out;
 }
 
-function upstream(value: unknown, path: string, env: Record<string, string | undefined>): UpstreamConfig {
+function upstream(value: unknown, path: string, env: Record<string, string | undefined> | undefined): UpstreamConfig {
   if (!isRecord(value))
     throw new InvalidOptionError({ path, message: 'must be { "command", "args"?, "env"? } or { "url", "headers"? }' });
   if (typeof value["command"] === "string") {
@@ -103,10 +109,10 @@ function upstream(value: unknown, path: string, env: Record<string, string | und
   throw new InvalidOptionError({ path, message: 'needs a "command" (stdio) or a "url" (Streamable HTTP)' });
 }
 
-/** Validates the upstream servers (a record of name → config); `${VAR}`s are read from `env`. */
+/** Validates the upstream servers (a record of name → config); with `env`, `${VAR}`s are read from it. */
 export function resolveUpstreams(
   servers: unknown,
-  env: Record<string, string | undefined>,
+  env: Record<string, string | undefined> | undefined,
   path = "servers",
 ): Record<string, UpstreamConfig> {
   if (!isRecord(servers) || Object.keys(servers).length === 0)

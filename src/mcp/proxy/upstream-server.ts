@@ -104,9 +104,12 @@ export class UpstreamServer {
 
   /** Forgets `client` (closing it) so the next call starts the server again. */
   #discard(client: MCPClient): void {
-    void this.#client?.then((current) => {
-      if (current.client === client) this.#client = undefined;
-    });
+    void this.#client?.then(
+      (current) => {
+        if (current.client === client) this.#client = undefined;
+      },
+      () => undefined,
+    );
     void client.close().catch(() => undefined);
   }
 

@@ -126,8 +126,9 @@ function cancelOnAbort(
 function resolveAuthorization(granted: unknown): { scope: string | undefined } | undefined {
   if (typeof granted !== "object" || granted === null) return undefined;
   const record = granted as Record<string, unknown>;
-  if (record["unscoped"] === true) return { scope: undefined };
   const scope = record["scope"];
+  // Both, or neither: a confused grant is a refusal.
+  if (record["unscoped"] === true) return scope === undefined ? { scope: undefined } : undefined;
   if (typeof scope === "string" && scopeProblem(scope) === undefined) return { scope };
   return undefined;
 }

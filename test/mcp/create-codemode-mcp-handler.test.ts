@@ -99,6 +99,8 @@ describe("createCodemodeMcpHandler", () => {
     expect(answer.headers.get("www-authenticate")).toBe("Bearer");
     const malformed = handlerFor({ runtime, authorize: () => ({ scope: "" }) });
     expect((await post(malformed, {}, INITIALIZE)).status).toBe(401);
+    const confused = handlerFor({ runtime, authorize: () => ({ scope: "ada", unscoped: true }) as never });
+    expect((await post(confused, {}, INITIALIZE)).status).toBe(401);
   });
 
   it("a session belongs to the scope that began it: another scope's request with its id finds no session", async () => {

@@ -19,6 +19,7 @@ import { createCodemodeMcpServer } from "../../src/mcp/create-codemode-mcp-serve
 import type { CodemodeMcpServerOptions } from "../../src/mcp/mcp-server-options.js";
 import { createMockConnector, type MockConnector } from "../../src/test/mock-connector.js";
 import { tempFolder } from "../support/temp-folder.js";
+import { DEFAULT_TOOL_NAMES } from "./support/proxy-scenario.js";
 
 type Elicit = (params: {
   message: string;
@@ -74,12 +75,7 @@ describe("createCodemodeMcpServer", () => {
     const { runtime } = bankRuntime(tempFolder("codemode-mcp-"));
     const client = await connect({ runtime });
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual([
-      "codemode",
-      "codemode_search",
-      "codemode_describe",
-      "codemode_outcome",
-    ]);
+    expect(tools.map((tool) => tool.name)).toEqual(DEFAULT_TOOL_NAMES);
     const codemode = tools[0]!;
     expect(codemode.description).toBe(runtime.tool().description);
     expect(codemode.inputSchema).toMatchObject({ type: "object", required: ["code"] });

@@ -21,6 +21,7 @@ import {
   approveAll,
   BOTH_SERVERS_PROGRAM,
   CLI,
+  DEFAULT_TOOL_NAMES,
   DELETE_PROGRAM,
   personInspector,
   sdkClient,
@@ -109,12 +110,7 @@ describe("ai-codemode mcp --http (a real server on 127.0.0.1) over server-memory
   it("lists the tools and runs a program over both upstream servers", async () => {
     const { client } = await connect(false);
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual([
-      "codemode",
-      "codemode_search",
-      "codemode_describe",
-      "codemode_outcome",
-    ]);
+    expect(tools.map((tool) => tool.name)).toEqual(DEFAULT_TOOL_NAMES);
     const out = await client.callTool({ name: "codemode", arguments: { code: BOTH_SERVERS_PROGRAM } });
     expect(structured(out)).toMatchObject({ status: "completed", result: { names: ["Ada"] } });
   });

@@ -15,6 +15,7 @@ import {
   approveAll,
   BOTH_SERVERS_PROGRAM,
   CLI,
+  DEFAULT_TOOL_NAMES,
   DELETE_PROGRAM,
   personInspector,
   sdkClient,
@@ -61,12 +62,7 @@ describe("ai-codemode mcp on stdio (a real child process) over server-memory and
 
   it("lists codemode and its companion tools; the description names both upstream namespaces", async () => {
     const { tools } = await silent.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual([
-      "codemode",
-      "codemode_search",
-      "codemode_describe",
-      "codemode_outcome",
-    ]);
+    expect(tools.map((tool) => tool.name)).toEqual(DEFAULT_TOOL_NAMES);
     expect(tools[0]!.description).toMatch(/- memory: .*\n- everything: /);
   });
 

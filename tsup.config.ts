@@ -8,6 +8,7 @@ export default defineConfig({
     test: "src/test/index.ts",
     sandbox: "src/sandbox.ts",
     inspector: "src/inspector.ts",
+    mcp: "src/mcp.ts",
     // The `ai-codemode` executable (package.json `bin`).
     cli: "src/cli/bin.ts",
     // The QuickJS worker thread's entry, located at run time beside the chunk that starts it.

@@ -5,7 +5,8 @@
  * directly (each tool's name, description and JSON Schema, in the function
  * format providers send). Synthetic tool sets of 10, 100 and 1,000 tools, the
  * GitHub REST API (every operation, through `openApiConnector`) and the
- * catalogs of two real MCP servers.
+ * catalogs of two real MCP servers; then MCP hosts' tool lists, upstream servers vs the code-mode proxy
+ * (`bench/mcp-tokens.ts`).
  *
  * Run: `node --import tsx bench/tokens.ts` (or through `bench/index.ts`).
  */
@@ -22,6 +23,7 @@ import { createCatalog } from "../src/connectors/catalog.js";
 import { openApiConnector } from "../src/connectors/openapi/openapi-connector.js";
 import { resolveConnector } from "../src/connectors/resolve-connector.js";
 import type { Connector } from "../src/connectors/types.js";
+import { mcpTokensSection } from "./mcp-tokens.js";
 import { syntheticToolSets } from "./synthetic-tools.js";
 
 interface Row {
@@ -171,6 +173,7 @@ export async function run(): Promise<string> {
     );
   }
   lines.push("", "Targets: >= 95% saved at 100 tools, >= 99% at 1,000, the tool description alone < 1,000 tokens.");
+  lines.push("", await mcpTokensSection());
   return lines.join("\n");
 }
 

@@ -38,6 +38,8 @@ const OPTIONS = {
   reason: { type: "string" },
   web: { type: "boolean" },
   port: { type: "string" },
+  http: { type: "string" },
+  proxy: { type: "string" },
 } as const;
 
 const COMMON = ["store", "name", "runtime", "json", "help"];
@@ -108,6 +110,17 @@ async function openRuntime(
   return { runtime: opened.runtime, fromModule: false, close: () => opened.runtime.close() };
 }
 
+/** `ai-codemode mcp` opens its own runtime (the app's module, or a proxy) and serves until stopped. */
+async function runMcp(values: Record<string, string | boolean | undefined>, io: CliIo): Promise<number> {
+  try {
+    const { runMcpCommand } = await import("./mcp-command.js");
+    return await runMcpCommand({ values, io });
+  } catch (error) {
+    io.stderr(`${(error as Error).message}\n`);
+    return (error as { usage?: boolean }).usage === true ? 2 : 1;
+  }
+}
+
 /** Runs `ai-codemode` with `argv` (without `node` and the script). Resolves with the exit code. */
 export async function runCli(argv: string[], overrides: Partial<CliIo> = {}): Promise<number> {
   const io: CliIo = {
@@ -130,6 +143,7 @@ export async function runCli(argv: string[], overrides: Partial<CliIo> = {}): Pr
     (command === undefined && values["help"] !== true ? io.stderr : io.stdout)(USAGE);
     return command === undefined && values["help"] !== true ? 2 : 0;
   }
+  if (command === "mcp") return runMcp(values, io);
   let opened: Awaited<ReturnType<typeof openRuntime>>;
   try {
     opened = await openRuntime(values, command, io);

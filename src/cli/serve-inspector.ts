@@ -7,10 +7,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { createCodemodeInspector } from "../inspector/create-codemode-inspector.js";
 import type { InspectorRuntime } from "../inspector/inspector-runtime.js";
+import { fetchHeaders } from "./fetch-over-node-http.js";
 
 /** Largest request body read (actions carry a call number and a reason). */
 const MAX_BODY_BYTES = 64 * 1024;
-const LOOPBACK = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/;
+/** A Host header naming a loopback address (a DNS name rebound to 127.0.0.1 does not match). */
+export const LOOPBACK = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/;
 
 /** A running inspector server. */
 export interface InspectorServer {
@@ -31,14 +33,9 @@ async function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
 }
 
 function toRequest(request: IncomingMessage, body: Buffer | undefined, origin: string): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (typeof value === "string") headers.set(name, value);
-    else if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-  }
   return new Request(new URL(request.url ?? "/", origin), {
     method: request.method ?? "GET",
-    headers,
+    headers: fetchHeaders(request),
     ...(body === undefined ? {} : { body: new Uint8Array(body) }),
   });
 }

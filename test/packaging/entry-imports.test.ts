@@ -43,4 +43,16 @@ describe("entry points load only what they need", () => {
     for (const lazy of ["acorn", "@cfworker/json-schema", "sucrase", "libsql", "@libsql/client"])
       expect(packages).not.toContain(lazy);
   });
+
+  it("only ai-codemode/mcp loads the MCP SDK (an optional peer); @ai-sdk/mcp loads when a proxy starts a server", () => {
+    for (const entry of ["index.js", "ui.js", "inspector.js", "openapi.js", "sandbox.js", "test.js", "cli.js"]) {
+      const packages = staticPackages(entry);
+      expect(packages.filter((name) => name.startsWith("@modelcontextprotocol/") || name === "@ai-sdk/mcp")).toEqual(
+        [],
+      );
+    }
+    const mcp = staticPackages("mcp.js");
+    expect(mcp).toContain("@modelcontextprotocol/sdk/server/mcp.js");
+    expect(mcp).not.toContain("@ai-sdk/mcp");
+  });
 });

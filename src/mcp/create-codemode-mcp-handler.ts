@@ -1,0 +1,268 @@
+/**
+ * `createCodemodeMcpHandler({ runtime, authorize })`: the codemode MCP server over Streamable
+ * HTTP as a Fetch-API handler (`(request) => Promise<Response>`), for a Next.js route
+ * (`app/api/mcp/route.ts`) or any server that speaks `Request`/`Response`. Every request passes
+ * `authorize` first, which decides the scope of what it may run and read. The body is read with
+ * a size limit and parsed here (malformed JSON is a JSON-RPC parse error); a client that goes
+ * away mid-call cancels its calls, so their passes end and the journal stays consistent.
+ */
+import { randomUUID } from "node:crypto";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { InvalidOptionError } from "../errors.js";
+import { assertKnownKeys } from "../shared/known-keys.js";
+import { scopeProblem } from "../runtime/execution-request.js";
+import { createCodemodeMcpServer } from "./create-codemode-mcp-server.js";
+import { createMcpHttpSessions, type McpHttpSession } from "./mcp-http-sessions.js";
+import { MCP_SERVER_OPTION_KEYS, type CodemodeMcpServerOptions } from "./mcp-server-options.js";
+
+/** Largest request body read, in bytes (a program is at most 256 KiB by default). */
+export const DEFAULT_MCP_MAX_BODY_BYTES = 1024 * 1024;
+/** Sessions kept open at most by one handler. */
+export const DEFAULT_MCP_MAX_SESSIONS = 1000;
+/** A session without a request for this long is closed. */
+export const DEFAULT_MCP_SESSION_IDLE_MS = 30 * 60_000;
+
+/**
+ * What `authorize` grants: `{ scope }` runs and reads the executions of that owner (e.g. the
+ * signed-in user's id); `{ unscoped: true }` sees every execution, and must be said explicitly.
+ */
+export type McpAuthorization = { scope: string } | { unscoped: true };
+
+/** Options of {@link createCodemodeMcpHandler}: the server's, with `authorize` instead of `scope`. */
+export interface CodemodeMcpHandlerOptions extends Omit<CodemodeMcpServerOptions, "scope"> {
+  /**
+   * Decides each request: an {@link McpAuthorization}, `false` (answered 401), or a `Response` sent as
+   * the refusal. Check the session cookie or bearer token here.
+   */
+  authorize: (request: Request) => McpAuthorization | false | Response | Promise<McpAuthorization | false | Response>;
+  /**
+   * Keep MCP sessions in this process (needed for elicitation, which answers on the session). `false`:
+   * every request stands alone (serverless hosts with many instances); paused calls are then decided
+   * through the inspector. @default { max: 1000, idleMs: 1800000 }
+   */
+  sessions?: boolean | { max?: number; idleMs?: number };
+  /** Largest request body, in bytes. @default 1048576 */
+  maxBodyBytes?: number;
+  /** Test seams. */
+  _internal?: {
+    /** The clock sessions expire by (ms). */
+    now?: () => number;
+  };
+}
+
+const HANDLER_KEYS = ["authorize", "sessions", "maxBodyBytes", "_internal"];
+/** The server's options a handler passes on (`scope` comes from `authorize`). */
+const SERVER_KEYS = MCP_SERVER_OPTION_KEYS.filter((key) => key !== "scope");
+
+function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+  });
+}
+
+function positiveInteger(value: unknown, fallback: number, path: string): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1)
+    throw new InvalidOptionError({ path, message: "must be a positive integer" });
+  return value;
+}
+
+/** Reads at most `max` bytes of the body; `undefined` when it is larger. */
+async function readBody(request: Request, max: number): Promise<string | undefined> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > max) return undefined;
+  if (request.body === null) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > max) return undefined;
+    chunks.push(chunk);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+/** The ids of the JSON-RPC requests in a body (a message or a batch). */
+function requestIds(body: unknown): Array<string | number> {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.flatMap((message) => {
+    const record = typeof message === "object" && message !== null ? (message as Record<string, unknown>) : {};
+    const id = record["id"];
+    return typeof record["method"] === "string" && (typeof id === "string" || typeof id === "number") ? [id] : [];
+  });
+}
+
+function isInitialize(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some(
+    (message) =>
+      typeof message === "object" && message !== null && (message as { method?: unknown }).method === "initialize",
+  );
+}
+
+/** Cancels `ids` on `session` the way a client's `notifications/cancelled` would: their handlers see an aborted signal. */
+function cancelOnAbort(
+  request: Request,
+  transport: WebStandardStreamableHTTPServerTransport,
+  ids: Array<string | number>,
+): void {
+  if (ids.length === 0) return;
+  request.signal.addEventListener(
+    "abort",
+    () => {
+      for (const requestId of ids) {
+        transport.onmessage?.({
+          jsonrpc: "2.0",
+          method: "notifications/cancelled",
+          params: { requestId, reason: "The client disconnected." },
+        });
+      }
+    },
+    { once: true },
+  );
+}
+
+function resolveAuthorization(granted: unknown): { scope: string | undefined } | undefined {
+  if (typeof granted !== "object" || granted === null) return undefined;
+  const record = granted as Record<string, unknown>;
+  const scope = record["scope"];
+  // Both, or neither: a confused grant is a refusal.
+  if (record["unscoped"] === true) return scope === undefined ? { scope: undefined } : undefined;
+  if (typeof scope === "string" && scopeProblem(scope) === undefined) return { scope };
+  return undefined;
+}
+
+/** The handler, and `close()` ending its open sessions (their in-flight calls are cancelled). */
+export type CodemodeMcpHandler = ((request: Request) => Promise<Response>) & {
+  /** Ends every open session. */
+  close(): Promise<void>;
+};
+
+/**
+ * Creates the Streamable HTTP handler. Mount it for GET, POST and DELETE.
+ *
+ * @example
+ * // app/api/mcp/route.ts
+ * import { createCodemodeMcpHandler } from "ai-codemode/mcp";
+ * const handler = createCodemodeMcpHandler({
+ *   runtime,
+ *   authorize: async (request) => {
+ *     const user = await userFromBearer(request.headers.get("authorization"));
+ *     return user === undefined ? false : { scope: user.id };
+ *   },
+ * });
+ * export { handler as GET, handler as POST, handler as DELETE };
+ */
+export function createCodemodeMcpHandler(options: CodemodeMcpHandlerOptions): CodemodeMcpHandler {
+  if (typeof options !== "object" || options === null)
+    throw new InvalidOptionError({ path: "createCodemodeMcpHandler", message: "takes { runtime, authorize, … }" });
+  assertKnownKeys(options, [...SERVER_KEYS, ...HANDLER_KEYS], "createCodemodeMcpHandler");
+  const { authorize, sessions: sessionOption = true, maxBodyBytes, _internal, ...serverOptions } = options;
+  if (typeof authorize !== "function") {
+    throw new InvalidOptionError({
+      path: "createCodemodeMcpHandler.authorize",
+      message:
+        "is required: a function (request) => { scope } | { unscoped: true } | false deciding who may run programs over HTTP",
+    });
+  }
+  const maxBody = positiveInteger(maxBodyBytes, DEFAULT_MCP_MAX_BODY_BYTES, "createCodemodeMcpHandler.maxBodyBytes");
+  if (
+    sessionOption !== true &&
+    sessionOption !== false &&
+    (typeof sessionOption !== "object" || sessionOption === null)
+  )
+    throw new InvalidOptionError({
+      path: "createCodemodeMcpHandler.sessions",
+      message: "must be true, false or { max, idleMs }",
+    });
+  const sessionLimits = typeof sessionOption === "object" ? sessionOption : {};
+  assertKnownKeys(sessionLimits, ["max", "idleMs"], "createCodemodeMcpHandler.sessions");
+  const now = _internal?.now ?? Date.now;
+  const sessions = createMcpHttpSessions({
+    max: positiveInteger(sessionLimits.max, DEFAULT_MCP_MAX_SESSIONS, "createCodemodeMcpHandler.sessions.max"),
+    idleMs: positiveInteger(
+      sessionLimits.idleMs,
+      DEFAULT_MCP_SESSION_IDLE_MS,
+      "createCodemodeMcpHandler.sessions.idleMs",
+    ),
+    now,
+  });
+  // Validated once here (a bad server option throws now, not at the first request).
+  createCodemodeMcpServer(serverOptions);
+  const serverFor = (scope: string | undefined) =>
+    createCodemodeMcpServer(scope === undefined ? serverOptions : { ...serverOptions, scope });
+
+  const stateless = async (request: Request, body: unknown, scope: string | undefined): Promise<Response> => {
+    const server = serverFor(scope);
+    const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
+    await server.connect(transport);
+    cancelOnAbort(request, transport, requestIds(body));
+    try {
+      return await transport.handleRequest(request, body === undefined ? {} : { parsedBody: body });
+    } finally {
+      await transport.close().catch(() => undefined);
+      await server.close().catch(() => undefined);
+    }
+  };
+
+  const stateful = async (request: Request, body: unknown, scope: string | undefined): Promise<Response> => {
+    const sessionId = request.headers.get("mcp-session-id");
+    let session: McpHttpSession | undefined;
+    if (sessionId !== null) {
+      session = sessions.get(sessionId, scope);
+      if (session === undefined)
+        return jsonRpcError(404, -32001, "Session not found (it ended or expired): initialize a new one.");
+    } else if (request.method === "POST" && isInitialize(body)) {
+      await sessions.sweep();
+      const server = serverFor(scope);
+      const created: McpHttpSession = {
+        server,
+        transport: new WebStandardStreamableHTTPServerTransport({
+          sessionIdGenerator: randomUUID,
+          onsessioninitialized: (id) => sessions.add(id, created),
+          onsessionclosed: (id) => sessions.delete(id),
+        }),
+        scope,
+        lastSeenMs: now(),
+      };
+      created.transport.onclose = () => {
+        if (created.transport.sessionId !== undefined) sessions.delete(created.transport.sessionId);
+      };
+      await server.connect(created.transport);
+      session = created;
+    } else {
+      return jsonRpcError(400, -32000, "Bad request: no mcp-session-id header; start with an initialize request.");
+    }
+    cancelOnAbort(request, session.transport, requestIds(body));
+    return session.transport.handleRequest(request, body === undefined ? {} : { parsedBody: body });
+  };
+
+  const handle = async (request: Request): Promise<Response> => {
+    const granted = await authorize(request);
+    if (granted instanceof Response) return granted;
+    const access = resolveAuthorization(granted);
+    if (access === undefined) return jsonRpcError(401, -32001, "Not authorized.");
+    let body: unknown;
+    if (request.method === "POST") {
+      const text = await readBody(request, maxBody);
+      if (text === undefined)
+        return jsonRpcError(
+          413,
+          -32600,
+          `Request body too large: at most ${maxBody} bytes (a program is at most 256 KiB by default).`,
+        );
+      try {
+        body = JSON.parse(text);
+      } catch (error) {
+        return jsonRpcError(
+          400,
+          -32700,
+          `Parse error: the body is not JSON (${error instanceof Error ? error.message : String(error)}).`,
+        );
+      }
+    }
+    return sessionOption === false ? stateless(request, body, access.scope) : stateful(request, body, access.scope);
+  };
+  return Object.assign(handle, { close: () => sessions.closeAll() });
+}

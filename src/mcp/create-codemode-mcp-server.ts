@@ -1,0 +1,68 @@
+/**
+ * `createCodemodeMcpServer({ runtime })`: an `McpServer` of the official MCP SDK exposing a
+ * codemode runtime to any MCP host. Its tools are registered on the SDK's low-level server
+ * with plain JSON Schemas (the package needs no schema library for them): `codemode`,
+ * `codemode_search`, `codemode_describe` and the read-only `codemode_outcome`. A paused
+ * program is put to the person through elicitation when the client declared it.
+ */
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { createMcpToolCalls, type ToolCallContext } from "./mcp-tool-calls.js";
+import { resolveMcpServerOptions, type CodemodeMcpServerOptions } from "./mcp-server-options.js";
+
+const SERVER_INSTRUCTIONS =
+  "Use the codemode tool: write one program that calls the namespaces' methods (search and describe them first). " +
+  "A paused result waits for a person; never try to approve it yourself.";
+
+/**
+ * Creates an MCP server for `runtime`. Connect it to any transport (`StdioServerTransport`,
+ * Streamable HTTP); `createCodemodeMcpHandler` does that for a Fetch-API route. The server's
+ * tools are its own: do not `registerTool` more on it.
+ *
+ * @example
+ * import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+ * import { createCodemodeMcpServer } from "ai-codemode/mcp";
+ * const server = createCodemodeMcpServer({ runtime: createCodemodeRuntime({ connectors }) });
+ * await server.connect(new StdioServerTransport());
+ */
+export function createCodemodeMcpServer(options: CodemodeMcpServerOptions): McpServer {
+  const resolved = resolveMcpServerOptions(options);
+  const server = new McpServer(resolved.serverInfo, {
+    capabilities: { tools: { listChanged: true } },
+    instructions: SERVER_INSTRUCTIONS,
+  });
+  const lowLevel = server.server;
+  const calls = createMcpToolCalls(resolved, () => {
+    void lowLevel.sendToolListChanged().catch(() => undefined);
+  });
+  lowLevel.setRequestHandler(ListToolsRequestSchema, async () => {
+    try {
+      return { tools: await calls.list() };
+    } catch (error) {
+      throw new McpError(
+        ErrorCode.InternalError,
+        `The codemode runtime could not start: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  });
+  lowLevel.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name, arguments: args } = request.params;
+    const timeout = resolved.elicitationTimeoutMs;
+    const canAsk = timeout !== undefined && lowLevel.getClientCapabilities()?.elicitation?.form !== undefined;
+    const context: ToolCallContext = {
+      signal: extra.signal,
+      ask: canAsk
+        ? (form) => lowLevel.elicitInput(form, { relatedRequestId: extra.requestId, signal: extra.signal, timeout })
+        : undefined,
+    };
+    const result = calls.call(name, args ?? {}, context);
+    if (result === undefined) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown tool ${JSON.stringify(String(name).slice(0, 100))}. This server's tools: ${calls.names().join(", ")}.`,
+      );
+    }
+    return result;
+  });
+  return server;
+}

@@ -1,0 +1,180 @@
+/**
+ * What each codemode MCP tool does with its arguments: `codemode` runs the program (and asks
+ * for approvals when it pauses), the discovery tools search and describe, `codemode_outcome`
+ * reads an execution. Failures are results (`isError`), never thrown: only an unknown tool
+ * is a protocol error.
+ */
+import { CODEMODE_INPUT_JSON_SCHEMA } from "../ai/codemode-input-schema.js";
+import type { CodemodeRuntime } from "../ai/create-codemode-runtime.js";
+import type { CodemodeTool } from "../ai/build-codemode-tool.js";
+import type { CodeModeOutput } from "../runtime/types.js";
+import { messageOf } from "../shared/message-of.js";
+import { executionOutcome } from "./execution-outcome.js";
+import type { ResolvedMcpServerOptions } from "./mcp-server-options.js";
+import {
+  CODEMODE_TOOL,
+  codemodeToolDefinition,
+  DESCRIBE_TOOL,
+  DESCRIBE_TOOL_DEFINITION,
+  MAX_SEARCH_LIMIT,
+  OUTCOME_TOOL,
+  OUTCOME_TOOL_DEFINITION,
+  SEARCH_TOOL,
+  SEARCH_TOOL_DEFINITION,
+  type McpToolDefinition,
+} from "./mcp-tools.js";
+import { settleApprovals, undecidedMessage, type AskPerson } from "./settle-approvals.js";
+import { errorResult, structuredResult, textResult, type ToolResult } from "./tool-result.js";
+
+/** What a tool call gets from the MCP request. */
+export interface ToolCallContext {
+  /** Aborted when the client cancels the call or goes away. */
+  signal: AbortSignal;
+  /** Asks the person (elicitation), when the client can be asked and the server may. */
+  ask: AskPerson | undefined;
+}
+
+/** The codemode MCP tools over one server's options (one scope). */
+export interface McpToolCalls {
+  list(): Promise<McpToolDefinition[]>;
+  /** `undefined` for a tool this server does not have. */
+  call(name: string, args: unknown, context: ToolCallContext): Promise<ToolResult> | undefined;
+  names(): string[];
+}
+
+function stringArgument(args: unknown, key: string): string | undefined {
+  const value = typeof args === "object" && args !== null ? (args as Record<string, unknown>)[key] : undefined;
+  return typeof value === "string" ? value : undefined;
+}
+
+/** The `codemode` tool's description (always a string: `runtime.tool()` builds it from the connectors). */
+function descriptionOf(tool: CodemodeTool): string {
+  return typeof tool.description === "string" ? tool.description : "";
+}
+
+/**
+ * The tool calls of a server with `options`. `onListChanged` is told when a call meets another runtime
+ * than the one the tool list came from (a proxy rebuilt it: a server that failed to start is back).
+ */
+export function createMcpToolCalls(options: ResolvedMcpServerOptions, onListChanged: () => void): McpToolCalls {
+  const tools = new WeakMap<CodemodeRuntime, CodemodeTool>();
+  let listed: CodemodeRuntime | undefined;
+  const { scope } = options;
+  const scoped = scope === undefined ? {} : { scope };
+
+  const toolOf = (runtime: CodemodeRuntime): CodemodeTool => {
+    let tool = tools.get(runtime);
+    if (tool === undefined) {
+      tool = runtime.tool({
+        inlineTypes: options.inlineTypes,
+        progress: false,
+        ...scoped,
+        ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+      });
+      tools.set(runtime, tool);
+    }
+    return tool;
+  };
+
+  /** The model's view of `output` (the same as `runtime.tool()`'s `toModelOutput`), with `message`. */
+  const present = async (runtime: CodemodeRuntime, output: CodeModeOutput, message?: string): Promise<ToolResult> => {
+    const model = await toolOf(runtime).toModelOutput?.({ toolCallId: "", input: { code: "" }, output });
+    return structuredResult(model?.type === "json" ? model.value : null, message);
+  };
+
+  const withRuntime = async (run: (runtime: CodemodeRuntime) => Promise<ToolResult>): Promise<ToolResult> => {
+    let runtime: CodemodeRuntime;
+    try {
+      runtime = await options.runtime();
+    } catch (error) {
+      return errorResult(`The codemode runtime could not start: ${messageOf(error)}`);
+    }
+    if (listed !== undefined && listed !== runtime) {
+      listed = runtime;
+      onListChanged();
+    }
+    try {
+      return await run(runtime);
+    } catch (error) {
+      return errorResult(`The codemode server failed: ${messageOf(error)}`);
+    }
+  };
+
+  const runProgram = (args: unknown, context: ToolCallContext): Promise<ToolResult> =>
+    withRuntime(async (runtime) => {
+      const code = stringArgument(args, "code");
+      if (code === undefined)
+        return errorResult('codemode takes { "code": string }: the program (an async arrow function) as a string.');
+      const output = await runtime.execute({ code, ...scoped }, { abortSignal: context.signal });
+      const settled = await settleApprovals({
+        runtime,
+        output,
+        scope,
+        ask: context.ask,
+        hint: options.approvalHint,
+        signal: context.signal,
+      });
+      return present(runtime, settled.output, settled.message);
+    });
+
+  const search = (args: unknown): Promise<ToolResult> =>
+    withRuntime(async (runtime) => {
+      const query = stringArgument(args, "query");
+      if (query === undefined) return errorResult(`${SEARCH_TOOL} takes { "query": string, "limit"?: number }.`);
+      const limit = (args as { limit?: unknown }).limit;
+      if (
+        limit !== undefined &&
+        (!Number.isSafeInteger(limit) || (limit as number) < 1 || (limit as number) > MAX_SEARCH_LIMIT)
+      )
+        return errorResult(`${SEARCH_TOOL}: limit must be an integer from 1 to ${MAX_SEARCH_LIMIT}.`);
+      const found = await runtime.search(query, limit === undefined ? {} : { limit: limit as number });
+      return textResult(JSON.stringify(found));
+    });
+
+  const describe = (args: unknown): Promise<ToolResult> =>
+    withRuntime(async (runtime) => {
+      const target = stringArgument(args, "target");
+      if (target === undefined) return errorResult(`${DESCRIBE_TOOL} takes { "target": string }.`);
+      const described = await runtime.describe(target);
+      if ("error" in described) return errorResult(described.error);
+      return textResult(described.types);
+    });
+
+  const outcome = (args: unknown): Promise<ToolResult> =>
+    withRuntime(async (runtime) => {
+      const executionId = stringArgument(args, "executionId");
+      if (executionId === undefined) return errorResult(`${OUTCOME_TOOL} takes { "executionId": string }.`);
+      const detail = await runtime.execution(executionId, scoped);
+      if (detail === undefined) return errorResult(`No execution ${JSON.stringify(executionId.slice(0, 200))} here.`);
+      const read = executionOutcome(detail);
+      if (read.kind === "state") return structuredResult(read.view, read.message);
+      const message =
+        read.output.status === "paused"
+          ? undecidedMessage("No person has decided it yet", executionId, options.approvalHint)
+          : undefined;
+      return present(runtime, read.output, message);
+    });
+
+  const names = (): string[] =>
+    options.discoveryTools ? [CODEMODE_TOOL, SEARCH_TOOL, DESCRIBE_TOOL, OUTCOME_TOOL] : [CODEMODE_TOOL, OUTCOME_TOOL];
+
+  return {
+    names,
+    async list() {
+      const runtime = await options.runtime();
+      listed = runtime;
+      const codemode = codemodeToolDefinition(descriptionOf(toolOf(runtime)), CODEMODE_INPUT_JSON_SCHEMA);
+      return options.discoveryTools
+        ? [codemode, SEARCH_TOOL_DEFINITION, DESCRIBE_TOOL_DEFINITION, OUTCOME_TOOL_DEFINITION]
+        : [codemode, OUTCOME_TOOL_DEFINITION];
+    },
+    call(name, args, context) {
+      if (name === CODEMODE_TOOL) return runProgram(args, context);
+      if (name === OUTCOME_TOOL) return outcome(args);
+      if (!options.discoveryTools) return undefined;
+      if (name === SEARCH_TOOL) return search(args);
+      if (name === DESCRIBE_TOOL) return describe(args);
+      return undefined;
+    },
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * The tools a codemode MCP server lists: their names, input and output JSON Schemas and
+ * annotations. `codemode` runs a program (the same description and `{ code }` input as
+ * `runtime.tool()`); `codemode_search` and `codemode_describe` are the discovery tools for
+ * hosts whose model would rather look methods up than write a program to do it;
+ * `codemode_outcome` reads (never decides) an execution a person decided elsewhere.
+ */
+import type { JSONSchema7 } from "@ai-sdk/provider";
+
+/** The tool that runs a program. */
+export const CODEMODE_TOOL = "codemode";
+/** Ranked paths of methods and snippets (`runtime.search`). */
+export const SEARCH_TOOL = "codemode_search";
+/** TypeScript declarations of a namespace, method or snippet (`runtime.describe`). */
+export const DESCRIBE_TOOL = "codemode_describe";
+/** The current outcome of an execution (read-only: no tool approves, rejects or resumes). */
+export const OUTCOME_TOOL = "codemode_outcome";
+
+/** Largest `limit` the search tool accepts. */
+export const MAX_SEARCH_LIMIT = 50;
+
+/**
+ * The structured result of `codemode` and `codemode_outcome`: a `CodeModeOutput` in JSON form
+ * (`status` completed / paused / error), or, for the outcome tool, an execution still `running`
+ * elsewhere, `rejected` or `rolled_back`; `message` says what to do next. Field types only (the
+ * `codemode` description explains them): every host pays this schema on every request.
+ */
+export const OUTPUT_SCHEMA: JSONSchema7 = {
+  type: "object",
+  properties: {
+    status: { enum: ["completed", "paused", "error", "running", "rejected", "rolled_back"] },
+    executionId: { type: "string" },
+    result: {},
+    pending: { type: "array", items: { type: "object" } },
+    error: { type: "string" },
+    kind: { type: "string" },
+    logs: { type: "array", items: { type: "string" } },
+    message: { type: "string" },
+  },
+  required: ["status", "executionId"],
+};
+
+/** A tool as `tools/list` returns it. */
+export interface McpToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JSONSchema7 & { type: "object" };
+  outputSchema?: JSONSchema7 & { type: "object" };
+  /** Omitted for `codemode`: MCP's defaults (not read-only, destructive, open world) are what it is. */
+  annotations?: { readOnlyHint: true; openWorldHint: false };
+}
+
+/** The `codemode` tool: `description` and `inputSchema` are the ones `runtime.tool()` has. */
+export function codemodeToolDefinition(description: string, inputSchema: JSONSchema7): McpToolDefinition {
+  return {
+    name: CODEMODE_TOOL,
+    title: "Run a codemode program",
+    description,
+    inputSchema: { ...inputSchema, type: "object" },
+    outputSchema: { ...OUTPUT_SCHEMA, type: "object" },
+  };
+}
+
+/** `codemode_search`. */
+export const SEARCH_TOOL_DEFINITION: McpToolDefinition = {
+  name: SEARCH_TOOL,
+  title: "Search codemode methods",
+  description: "codemode.search(query) without a program: ranked method and snippet paths.",
+  inputSchema: {
+    type: "object",
+    properties: {
+      query: { type: "string" },
+      limit: { type: "integer", minimum: 1, maximum: MAX_SEARCH_LIMIT },
+    },
+    required: ["query"],
+    additionalProperties: false,
+  },
+  annotations: { readOnlyHint: true, openWorldHint: false },
+};
+
+/** `codemode_describe`. */
+export const DESCRIBE_TOOL_DEFINITION: McpToolDefinition = {
+  name: DESCRIBE_TOOL,
+  title: "Describe a codemode method",
+  description: 'codemode.describe(target) without a program: TypeScript types of "ns", "ns.method" or a snippet.',
+  inputSchema: {
+    type: "object",
+    properties: { target: { type: "string" } },
+    required: ["target"],
+    additionalProperties: false,
+  },
+  annotations: { readOnlyHint: true, openWorldHint: false },
+};
+
+/** `codemode_outcome`. */
+export const OUTCOME_TOOL_DEFINITION: McpToolDefinition = {
+  name: OUTCOME_TOOL,
+  title: "Read a codemode execution's outcome",
+  description: "Read-only: the outcome of a paused codemode execution once a person decided it elsewhere.",
+  inputSchema: {
+    type: "object",
+    properties: { executionId: { type: "string" } },
+    required: ["executionId"],
+    additionalProperties: false,
+  },
+  outputSchema: { ...OUTPUT_SCHEMA, type: "object" },
+  annotations: { readOnlyHint: true, openWorldHint: false },
+};

@@ -1,0 +1,182 @@
+/**
+ * `createCodemodeMcpProxy({ servers })`: a codemode runtime whose namespaces are upstream MCP
+ * servers (stdio commands and URLs), so a host talks to one codemode server instead of ten.
+ * Each server becomes a connector through `@ai-sdk/mcp` (annotations set the policy, as for any
+ * MCP tool set: `destructiveHint` → approval, `readOnlyHint` → `readOnly`). Servers start at the
+ * first request that needs the catalog (not at start-up), together, and are reused; one that
+ * fails to start is a namespace without methods whose description says why, tried again at a
+ * later request; one that dies is started again at its next call. Credentials given in `env` and
+ * `headers` stay in the proxy: the sandbox sees only the tools.
+ */
+import type { ToolSet } from "ai";
+import {
+  createCodemodeRuntime,
+  type CodemodeRuntime,
+  type CodemodeRuntimeOptions,
+} from "../../ai/create-codemode-runtime.js";
+import type { Connector } from "../../connectors/types.js";
+import { InvalidOptionError } from "../../errors.js";
+import { resolveSearchOptions } from "../../ai/search-options.js";
+import { resolveRuntimeOptions } from "../../runtime/runtime-options.js";
+import { assertKnownKeys } from "../../shared/known-keys.js";
+import { resolveUpstreams, type UpstreamConfig } from "./proxy-config.js";
+import { DEFAULT_UPSTREAM_START_TIMEOUT_MS, UpstreamServer, type UpstreamStderr } from "./upstream-server.js";
+
+/** How long after a failed start the proxy tries that server again (at the next request after it). */
+export const DEFAULT_UPSTREAM_RETRY_MS = 30_000;
+
+/** Options of {@link createCodemodeMcpProxy}. */
+export interface CodemodeMcpProxyOptions {
+  /** The upstream servers by namespace: `{ command, args?, env?, cwd? }` or `{ url, headers?, transport? }`. */
+  servers: Record<string, UpstreamConfig>;
+  /** The runtime's other options (store, name, limits, …); its connectors are the servers. */
+  runtime?: Omit<CodemodeRuntimeOptions, "connectors">;
+  /** The children's stderr. @default "inherit" */
+  stderr?: UpstreamStderr;
+  /** How long one server may take to start and list its tools, in ms. @default 30000 */
+  startTimeoutMs?: number;
+  /** How long after a failed start the server is tried again, in ms. @default 30000 */
+  retryMs?: number;
+  /** Test seams. */
+  _internal?: {
+    /** The clock retries are timed by (ms). */
+    now?: () => number;
+  };
+}
+
+/** A running proxy. */
+export interface CodemodeMcpProxy {
+  /**
+   * The runtime over the servers (pass it as `createCodemodeMcpServer({ runtime: proxy.runtime })`):
+   * the first call starts the servers; later calls reuse them.
+   */
+  runtime(): Promise<CodemodeRuntime>;
+  /** Stops every server and closes the runtimes. */
+  close(): Promise<void>;
+}
+
+/** The namespace of a server that did not start: no methods, and a description the model reads. */
+function unavailableConnector(name: string, error: string): Connector {
+  return {
+    description:
+      `Unavailable now: the MCP server "${name}" did not start (${error.slice(0, 300)}); ` +
+      "the proxy tries again in a later request",
+    methods: {},
+  };
+}
+
+/** The server's tools, each calling through `upstream` (which restarts a dead server). */
+function proxiedTools(tools: ToolSet, upstream: UpstreamServer): ToolSet {
+  const out: ToolSet = {};
+  for (const [name, tool] of Object.entries(tools)) {
+    out[name] = {
+      ...tool,
+      execute: (args: unknown, options: unknown) => upstream.call(name, args, options),
+    } as ToolSet[string];
+  }
+  return out;
+}
+
+function positive(value: unknown, fallback: number, path: string): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1)
+    throw new InvalidOptionError({ path, message: "must be a positive integer (milliseconds)" });
+  return value;
+}
+
+/**
+ * Creates a code-mode proxy over upstream MCP servers. Nothing starts until `runtime()` is called.
+ *
+ * @example
+ * const proxy = createCodemodeMcpProxy({
+ *   servers: {
+ *     memory: { command: "npx", args: ["-y", "@modelcontextprotocol/server-memory"] },
+ *     linear: { url: "https://mcp.linear.app/mcp", headers: { authorization: `Bearer ${process.env.LINEAR_TOKEN}` } },
+ *   },
+ * });
+ * const server = createCodemodeMcpServer({ runtime: proxy.runtime });
+ */
+export function createCodemodeMcpProxy(options: CodemodeMcpProxyOptions): CodemodeMcpProxy {
+  if (typeof options !== "object" || options === null)
+    throw new InvalidOptionError({ path: "createCodemodeMcpProxy", message: "takes { servers, … }" });
+  assertKnownKeys(
+    options,
+    ["servers", "runtime", "stderr", "startTimeoutMs", "retryMs", "_internal"],
+    "createCodemodeMcpProxy",
+  );
+  const servers = resolveUpstreams(options.servers, undefined, "createCodemodeMcpProxy.servers");
+  const { runtime: runtimeOptions = {}, stderr = "inherit" } = options;
+  if (stderr !== "inherit" && stderr !== "ignore")
+    throw new InvalidOptionError({ path: "createCodemodeMcpProxy.stderr", message: 'must be "inherit" or "ignore"' });
+  if ("connectors" in runtimeOptions)
+    throw new InvalidOptionError({
+      path: "createCodemodeMcpProxy.runtime.connectors",
+      message: "is not taken: the servers are the connectors",
+    });
+  const startTimeoutMs = positive(
+    options.startTimeoutMs,
+    DEFAULT_UPSTREAM_START_TIMEOUT_MS,
+    "createCodemodeMcpProxy.startTimeoutMs",
+  );
+  const retryMs = positive(options.retryMs, DEFAULT_UPSTREAM_RETRY_MS, "createCodemodeMcpProxy.retryMs");
+  const now = options._internal?.now ?? Date.now;
+  // The runtime options are checked now (values only: nothing is opened).
+  const { search, ...durableOptions } = runtimeOptions;
+  resolveSearchOptions(search);
+  // The namespaces too (as empty connectors: their methods are known once the servers start).
+  resolveRuntimeOptions({
+    ...durableOptions,
+    connectors: Object.fromEntries(Object.keys(servers).map((name) => [name, { methods: {} }])),
+  });
+
+  const upstreams = Object.entries(servers).map(
+    ([name, config]) => [name, new UpstreamServer({ name, config, stderr, startTimeoutMs })] as const,
+  );
+  const runtimes: CodemodeRuntime[] = [];
+  let current: Promise<{ runtime: CodemodeRuntime; retryAtMs: number | undefined }> | undefined;
+  let closed = false;
+
+  const build = async (): Promise<{ runtime: CodemodeRuntime; retryAtMs: number | undefined }> => {
+    const catalogs = await Promise.all(
+      upstreams.map(async ([name, upstream]) => [name, upstream, await upstream.catalog()] as const),
+    );
+    const connectors: Record<string, ToolSet | Connector> = {};
+    let failed = false;
+    for (const [name, upstream, catalog] of catalogs) {
+      if (catalog.ok) connectors[name] = proxiedTools(catalog.tools, upstream);
+      else {
+        failed = true;
+        connectors[name] = unavailableConnector(name, catalog.error);
+      }
+    }
+    const runtime = createCodemodeRuntime({ ...runtimeOptions, connectors });
+    runtimes.push(runtime);
+    return { runtime, retryAtMs: failed ? now() + retryMs : undefined };
+  };
+
+  const rebuild = (): Promise<{ runtime: CodemodeRuntime; retryAtMs: number | undefined }> => {
+    const attempt = build();
+    attempt.catch(() => {
+      if (current === attempt) current = undefined;
+    });
+    return attempt;
+  };
+
+  return {
+    async runtime() {
+      if (closed) throw new Error("The codemode MCP proxy is closed.");
+      current ??= rebuild();
+      const attempt = current;
+      const built = await attempt;
+      if (built.retryAtMs === undefined || now() < built.retryAtMs) return built.runtime;
+      // A server failed to start and its retry time has come: the first caller to see it rebuilds, for everyone.
+      if (current === attempt) current = rebuild();
+      return (await current).runtime;
+    },
+    async close() {
+      closed = true;
+      await Promise.all(upstreams.map(([, upstream]) => upstream.close()));
+      await Promise.all(runtimes.map((runtime) => runtime.close()));
+    },
+  };
+}

@@ -1,0 +1,160 @@
+/**
+ * The upstream MCP servers a code-mode proxy fronts, in the shape desktop hosts already use
+ * (`{ "mcpServers": { "memory": { "command": "npx", "args": [...], "env": {...} },
+ * "linear": { "url": "https://…", "headers": {...} } } }`), validated with errors that name the
+ * path. `${VAR}` in `env`, `headers`, `url` and `args` is taken from the proxy's environment, so
+ * credentials stay in the proxy's environment and out of the config file.
+ */
+import { InvalidOptionError } from "../../errors.js";
+import { isRecord } from "../../shared/is-record.js";
+import { assertKnownKeys } from "../../shared/known-keys.js";
+
+/** An upstream server started as a child process speaking MCP over stdio. */
+export interface StdioUpstreamConfig {
+  command: string;
+  args?: string[];
+  /** Added to the few variables the child inherits (PATH, HOME, …): each server sees only its own secrets. */
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+/** An upstream server reached over Streamable HTTP (or the older SSE transport). */
+export interface HttpUpstreamConfig {
+  url: string;
+  headers?: Record<string, string>;
+  /** @default "http" */
+  transport?: "http" | "sse";
+}
+
+/** One upstream server. */
+export type UpstreamConfig = StdioUpstreamConfig | HttpUpstreamConfig;
+
+/** A proxy config file: the servers, and optionally the journal's store and runtime name. */
+export interface ProxyConfigFile {
+  mcpServers: Record<string, UpstreamConfig>;
+  store?: string;
+  name?: string;
+}
+
+/** A namespace is a JavaScript global inside the sandbox: an identifier. */
+const NAMESPACE = /^[A-Za-z_$][\w$]*$/;
+
+/** `${VAR}` replaced from `env`; without `env` (servers given in code) the value is taken as written. */
+function expand(value: string, env: Record<string, string | undefined> | undefined, path: string): string {
+  if (env === undefined) return value;
+  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
+    const found = env[name];
+    if (found === undefined)
+      throw new InvalidOptionError({ path, message: `names \${${name}}, which is not set in the proxy's environment` });
+    return found;
+  });
+}
+
+function stringRecord(
+  value: unknown,
+  path: string,
+  env: Record<string, string | undefined> | undefined,
+): Record<string, string> {
+  if (!isRecord(value)) throw new InvalidOptionError({ path, message: "must be an object of strings" });
+  const out: Record<string, string> = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (typeof item !== "string") throw new InvalidOptionError({ path: `${path}.${key}`, message: "must be a string" });
+    out[key] = expand(item, env, `${path}.${key}`);
+  }
+  return out;
+}
+
+function upstream(value: unknown, path: string, env: Record<string, string | undefined> | undefined): UpstreamConfig {
+  if (!isRecord(value))
+    throw new InvalidOptionError({ path, message: 'must be { "command", "args"?, "env"? } or { "url", "headers"? }' });
+  if (typeof value["command"] === "string") {
+    assertKnownKeys(value, ["command", "args", "env", "cwd", "type"], path);
+    const { command, args, env: childEnv, cwd } = value;
+    if (args !== undefined && (!Array.isArray(args) || !args.every((arg) => typeof arg === "string")))
+      throw new InvalidOptionError({ path: `${path}.args`, message: "must be an array of strings" });
+    if (cwd !== undefined && typeof cwd !== "string")
+      throw new InvalidOptionError({ path: `${path}.cwd`, message: "must be a string" });
+    return {
+      command: expand(command as string, env, `${path}.command`),
+      ...(args === undefined
+        ? {}
+        : { args: (args as string[]).map((arg, index) => expand(arg, env, `${path}.args.${index}`)) }),
+      ...(childEnv === undefined ? {} : { env: stringRecord(childEnv, `${path}.env`, env) }),
+      ...(cwd === undefined ? {} : { cwd: cwd as string }),
+    };
+  }
+  if (typeof value["url"] === "string") {
+    assertKnownKeys(value, ["url", "headers", "transport", "type"], path);
+    const url = expand(value["url"], env, `${path}.url`);
+    try {
+      const parsed = new URL(url);
+      if (parsed.protocol !== "https:" && parsed.protocol !== "http:") throw new Error(parsed.protocol);
+    } catch {
+      throw new InvalidOptionError({
+        path: `${path}.url`,
+        message: `must be an http(s) URL (got ${JSON.stringify(url.slice(0, 100))})`,
+      });
+    }
+    const transport = value["transport"] ?? value["type"];
+    const kind =
+      transport === undefined || transport === "http" || transport === "streamable-http" ? "http" : transport;
+    if (kind !== "http" && kind !== "sse")
+      throw new InvalidOptionError({ path: `${path}.transport`, message: 'must be "http" or "sse"' });
+    return {
+      url,
+      ...(value["headers"] === undefined ? {} : { headers: stringRecord(value["headers"], `${path}.headers`, env) }),
+      transport: kind,
+    };
+  }
+  throw new InvalidOptionError({ path, message: 'needs a "command" (stdio) or a "url" (Streamable HTTP)' });
+}
+
+/** Validates the upstream servers (a record of name → config); with `env`, `${VAR}`s are read from it. */
+export function resolveUpstreams(
+  servers: unknown,
+  env: Record<string, string | undefined> | undefined,
+  path = "servers",
+): Record<string, UpstreamConfig> {
+  if (!isRecord(servers) || Object.keys(servers).length === 0)
+    throw new InvalidOptionError({
+      path,
+      message: "must name at least one MCP server ({ name: { command } | { url } })",
+    });
+  const out: Record<string, UpstreamConfig> = {};
+  for (const [name, value] of Object.entries(servers)) {
+    if (!NAMESPACE.test(name) || name === "codemode" || name === "fetch" || name === "tools")
+      throw new InvalidOptionError({
+        path: `${path}.${name}`,
+        message:
+          "is not a usable namespace: a JavaScript identifier other than codemode, fetch and tools (e.g. github_api)",
+      });
+    out[name] = upstream(value, `${path}.${name}`, env);
+  }
+  return out;
+}
+
+/** Parses a proxy config file's text (JSON). */
+export function parseProxyConfig(text: string, env: Record<string, string | undefined>, file: string): ProxyConfigFile {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new InvalidOptionError({
+      path: file,
+      message: `is not JSON (${error instanceof Error ? error.message : String(error)})`,
+    });
+  }
+  if (!isRecord(value))
+    throw new InvalidOptionError({ path: file, message: 'must be a JSON object { "mcpServers": { … } }' });
+  assertKnownKeys(value, ["mcpServers", "store", "name"], file);
+  const { store, name } = value;
+  if (store !== undefined && typeof store !== "string")
+    throw new InvalidOptionError({ path: `${file}.store`, message: "must be a libSQL URL string" });
+  if (name !== undefined && typeof name !== "string")
+    throw new InvalidOptionError({ path: `${file}.name`, message: "must be a string" });
+  return {
+    mcpServers: resolveUpstreams(value["mcpServers"], env, `${file}.mcpServers`),
+    ...(store === undefined ? {} : { store: expand(store, env, `${file}.store`) }),
+    ...(name === undefined ? {} : { name }),
+  };
+}

@@ -39,6 +39,8 @@ export interface PendingAction {
  * - `interrupted`: a call was found `executing` on a later pass (its process died mid-call); it is never run again.
  * - `approval-unreached`: the resumed program ended without reaching a call that was approved (it took another
  *   path); the approved call did not run and is recorded `error`. Never reported as `completed`.
+ * - `nothing-to-revert`: a rollback found no applied call it could revert (none has a `revert`, or its connector is
+ *   not configured); the execution is unchanged.
  */
 export type FailureKind =
   | ExecutorFailureKind
@@ -53,7 +55,8 @@ export type FailureKind =
   | "expired"
   | "store"
   | "interrupted"
-  | "approval-unreached";
+  | "approval-unreached"
+  | "nothing-to-revert";
 
 /** Output of the `codemode` tool and of `execute`/`approve`. */
 export type CodeModeOutput =

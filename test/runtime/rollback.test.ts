@@ -60,9 +60,12 @@ describe("rollback", () => {
     const before = testRuntime({ connectors: { gone, plain }, store: client });
     const done = await before.execute({ code: "async () => { await gone.x({}); await plain.y({}); }" });
     const after = testRuntime({ connectors: { plain }, store: client });
+    const ended = await after.execution(done.executionId);
+    after.clock.advance(5 * 60_000);
     const out = await after.rollback({ executionId: done.executionId });
-    expect(out).toMatchObject({ status: "error", kind: "stale", reverted: [], skipped: [2, 1] });
-    expect((await after.execution(done.executionId))?.status).toBe("completed");
+    expect(out).toMatchObject({ status: "error", kind: "nothing-to-revert", reverted: [], skipped: [2, 1] });
+    // Unchanged, its last update too (the inspector's duration and timeline end there).
+    expect(await after.execution(done.executionId)).toEqual(ended);
     expect(gone.ledger.of("revert")).toEqual([]);
   });
 

@@ -2,6 +2,7 @@
  * The text tables of `ai-codemode executions` and `ai-codemode pending`.
  */
 import type { ExecutionRow } from "../inspector/list-executions.js";
+import { isProgramApproval } from "../runtime/program-approval.js";
 import type { PendingAction } from "../runtime/types.js";
 import { formatAge, formatColumns, formatDuration, formatInstant, inlineValue, terminalSafe } from "./text-format.js";
 
@@ -27,6 +28,14 @@ export function formatExecutionsTable(rows: ExecutionRow[], now: number): string
   );
 }
 
+/** A program waiting for approval, in one cell: its first line and where to read it whole. */
+function programSummary(args: unknown, executionId: string): string {
+  const code = typeof (args as { code?: unknown })?.code === "string" ? (args as { code: string }).code : "";
+  const lines = code.split("\n");
+  const first = inlineValue((lines[0] ?? "").trim());
+  return `program: ${first}${lines.length > 1 ? ` … (${lines.length} lines; ai-codemode show ${terminalSafe(executionId)})` : ""}`;
+}
+
 /** The pending table: execution, call, method, arguments. */
 export function formatPendingTable(pending: PendingAction[]): string {
   if (pending.length === 0) return "Nothing is waiting for approval.";
@@ -36,7 +45,8 @@ export function formatPendingTable(pending: PendingAction[]): string {
       terminalSafe(action.executionId),
       `#${action.seq}`,
       terminalSafe(`${action.connector}.${action.method}`),
-      inlineValue(action.args),
+      // The program's code is printed as code by `show`, not as an escaped JSON string here.
+      isProgramApproval(action) ? programSummary(action.args, action.executionId) : inlineValue(action.args),
     ]),
   );
 }

@@ -3,6 +3,7 @@
  * execution from the store, and say what the client and the model should see.
  */
 import type { UIMessage, UIMessageChunk } from "ai";
+import { isProgramApproval } from "../../runtime/program-approval.js";
 import type { CodeModeOutput, PendingAction, RejectOutput } from "../../runtime/types.js";
 import { toModelJson } from "../codemode-model-output.js";
 import { DEFAULT_CODEMODE_TOOL_NAME } from "./codemode-approval-transform.js";
@@ -274,8 +275,11 @@ function refused({
 
 /** The text the model reads for a denied nested call. */
 function describeDenial(action: PendingAction, userReason: string | undefined): string {
-  const call = `${action.connector}.${action.method}(${safeJson(action.args)})`;
   const because = userReason === undefined || userReason === "" ? "" : ` Reason given: ${userReason}`;
+  // The model wrote the program: it is named, not repeated as an escaped JSON string.
+  if (isProgramApproval(action))
+    return `The user rejected the program before it ran (execution ${action.executionId}): nothing ran.${because}`;
+  const call = `${action.connector}.${action.method}(${safeJson(action.args)})`;
   return (
     `The user rejected ${call} (call ${action.seq} of execution ${action.executionId}). ` +
     `The program was stopped: that call did not run, and calls made before it were not undone.${because}`

@@ -74,7 +74,11 @@ describe("program approval through useChat-style requests", () => {
     expect(detail).toMatchObject({ status: "rejected", passes: 0 });
     expect(detail?.calls.map((call) => [call.seq, call.status])).toEqual([[0, "error"]]);
     expect(ledger.transfers).toEqual([]);
-    expect(chat.lastText()).toContain("The user rejected codemode.program");
+    // The program is named, not quoted back as escaped JSON.
+    expect(chat.lastText()).toContain(
+      `The user rejected the program before it ran (execution ${executionId}): nothing ran. Reason given: no`,
+    );
+    expect(chat.lastText()).not.toContain('{"code"');
   });
 
   it("a function approves only some programs: the others run at once", async () => {

@@ -12,11 +12,19 @@ function statusCell(row: ExecutionRow): string {
   return row.status;
 }
 
-/** The executions table: id, status, passes, calls, started, duration. */
+/** Characters of an execution's summary the table shows (`--json` has it whole). */
+export const TABLE_SUMMARY_CHARS = 80;
+
+function summaryCell(summary: string): string {
+  const safe = terminalSafe(summary);
+  return safe.length <= TABLE_SUMMARY_CHARS ? safe : `${safe.slice(0, TABLE_SUMMARY_CHARS - 1)}…`;
+}
+
+/** The executions table: id, status, passes, calls, started, duration, what it did. */
 export function formatExecutionsTable(rows: ExecutionRow[], now: number): string {
   if (rows.length === 0) return "No executions.";
   return formatColumns(
-    ["ID", "STATUS", "PASSES", "CALLS", "STARTED", "DURATION"],
+    ["ID", "STATUS", "PASSES", "CALLS", "STARTED", "DURATION", "SUMMARY"],
     rows.map((row) => [
       terminalSafe(row.executionId),
       statusCell(row),
@@ -24,6 +32,7 @@ export function formatExecutionsTable(rows: ExecutionRow[], now: number): string
       String(row.calls),
       `${formatInstant(row.startedAt)} (${formatAge(row.startedAt, now)})`,
       formatDuration(row.durationMs),
+      summaryCell(row.summary),
     ]),
   );
 }

@@ -52,6 +52,8 @@ export interface TimelineCall {
   requiresApproval: boolean;
   /** Whether this is the approval of the whole program (call #0, `codemode.program`, arguments `{ code }`). */
   program: boolean;
+  /** Whether `rollback` can revert it (the runtime has its connector and the method a `revert`). */
+  revertible: boolean;
   /** The pass that ran the call (or, for a call still pending, requested it); 0 for the program's approval. */
   pass: number;
   startedAt?: number;
@@ -172,6 +174,7 @@ function timelineCall(call: CallRecord, starts: number[], executionStatus: Execu
     state: callState(call, executionStatus),
     requiresApproval: call.requiresApproval,
     program: isProgramApproval(call),
+    revertible: call.revertible,
     pass,
     replayedInPasses,
   };

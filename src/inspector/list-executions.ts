@@ -1,9 +1,10 @@
 /**
  * The executions list the CLI table and the web page show: the public summaries
- * with their call and pending counts (read from each execution's call log), filtered
- * by status and age.
+ * with their call and pending counts and a one-line summary (read from each execution's
+ * call log), filtered by status and age.
  */
 import type { ExecutionStatus, FailureKind } from "../runtime/types.js";
+import { executionSummaryText } from "./execution-summary.js";
 import type { InspectorRuntime } from "./inspector-runtime.js";
 
 /** Statuses an execution can have, in the order the CLI documents them. */
@@ -39,6 +40,8 @@ export interface ExecutionRow {
   durationMs: number;
   kind?: FailureKind;
   error?: string;
+  /** What it did, in one line: its first calls, what it waits for, the first words of its result or error. */
+  summary: string;
 }
 
 /** Filters of {@link listExecutions}. */
@@ -84,6 +87,7 @@ export async function listExecutions(
         startedAt: summary.createdAt,
         updatedAt: summary.updatedAt,
         durationMs: Math.max(0, (ENDED.has(summary.status) ? summary.updatedAt : at) - summary.createdAt),
+        summary: detail === undefined ? "" : executionSummaryText(detail),
       };
       if (summary.kind !== undefined) row.kind = summary.kind;
       if (summary.error !== undefined) row.error = summary.error;

@@ -26,8 +26,8 @@ export function executionSummary(record: ExecutionRecord): ExecutionSummary {
   return summary;
 }
 
-/** A stored call as shown by `execution(id)`. */
-export function callRecord(record: CallJournalRecord): CallRecord {
+/** A stored call as shown by `execution(id)`; `lookup` finds its method in this runtime (for `revertible`). */
+export function callRecord(record: CallJournalRecord, lookup?: MethodLookup): CallRecord {
   const call: CallRecord = {
     seq: record.seq,
     connector: record.connector,
@@ -37,6 +37,7 @@ export function callRecord(record: CallJournalRecord): CallRecord {
     replay: record.replay,
     requiresApproval: record.requiresApproval,
     replayedCount: record.replayedCount,
+    revertible: lookup?.(record.connector, record.method)?.revert !== undefined,
   };
   if (record.resultText !== undefined) call.result = decodeJournalValue(record.resultText);
   if (record.error !== undefined) call.error = record.error;
@@ -88,7 +89,7 @@ export function executionDetail(
             .filter((call) => call.status === "pending" && call.approvedAt === undefined)
             .map((call) => pendingAction(record.executionId, call, lookup))
         : [],
-    calls: calls.map(callRecord),
+    calls: calls.map((call) => callRecord(call, lookup)),
     connectors: record.connectors,
   };
   if (record.resultText !== undefined) detail.result = decodeJournalValue(record.resultText);

@@ -90,6 +90,11 @@ export interface CallRecord {
   finishedAt?: number;
   /** Number of passes that returned this call from the journal instead of running it. */
   replayedCount: number;
+  /**
+   * Whether `rollback` can revert it: this runtime has its connector and the method a `revert` (a runtime opened
+   * without the app's connectors, such as the CLI's on a store, says `false`).
+   */
+  revertible: boolean;
 }
 
 /** An execution as listed by `executions()`. */

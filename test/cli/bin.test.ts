@@ -52,7 +52,7 @@ describe("the ai-codemode executable (dist/cli.js, the package's bin)", () => {
     expect((await ai(["--help"], fixture.dir)).stdout).toContain("Usage: ai-codemode <command> [options]");
     const out = await ai(["executions", "--store", fixture.storeUrl], fixture.dir);
     expect(out.code).toBe(0);
-    expect(out.stdout.split("\n")[0]).toMatch(/^ID +STATUS +PASSES +CALLS +STARTED +DURATION$/);
+    expect(out.stdout.split("\n")[0]).toMatch(/^ID +STATUS +PASSES +CALLS +STARTED +DURATION +SUMMARY$/);
     expect(out.stdout).toContain(`${fixture.ids.paused}  paused (1 pending)`);
   });
 

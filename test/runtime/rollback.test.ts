@@ -69,6 +69,28 @@ describe("rollback", () => {
     expect(gone.ledger.of("revert")).toEqual([]);
   });
 
+  it("execution(id) says which calls rollback can revert: configured here, with a revert", async () => {
+    const client = memoryClient();
+    const ops = createMockConnector("ops", { methods: { undoable: { revert: true }, final: {} } });
+    const gone = createMockConnector("gone", { methods: { x: { revert: true } } });
+    const before = testRuntime({ connectors: { ops, gone }, store: client });
+    const done = await before.execute({
+      code: "async () => { await ops.undoable({}); await ops.final({}); await gone.x({}); }",
+    });
+    const revertible = async (runtime: typeof before) =>
+      (await runtime.execution(done.executionId))?.calls.map((call) => [call.method, call.revertible]);
+    expect(await revertible(before)).toEqual([
+      ["undoable", true],
+      ["final", false],
+      ["x", true],
+    ]);
+    expect(await revertible(testRuntime({ connectors: { ops }, store: client }))).toEqual([
+      ["undoable", true],
+      ["final", false],
+      ["x", false],
+    ]);
+  });
+
   it("refuses a paused execution", async () => {
     const ops = createMockConnector("ops", { methods: { gate: { requiresApproval: true, revert: true } } });
     const runtime = testRuntime({ connectors: { ops } });

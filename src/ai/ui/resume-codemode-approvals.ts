@@ -6,6 +6,7 @@ import type { UIMessage, UIMessageChunk } from "ai";
 import { isProgramApproval } from "../../runtime/program-approval.js";
 import type { CodeModeOutput, PendingAction, RejectOutput } from "../../runtime/types.js";
 import { toModelJson } from "../codemode-model-output.js";
+import { withFinalProgress } from "../codemode-progress.js";
 import { DEFAULT_CODEMODE_TOOL_NAME } from "./codemode-approval-transform.js";
 import { outcomeApprovedElsewhere } from "./approved-elsewhere.js";
 import { parseCodemodeDecisions } from "./codemode-decisions.js";
@@ -198,7 +199,7 @@ async function resolvePart({
   const { approval: _approval, ...rest } = part;
   const json = toModelJson(output);
   // The client keeps the last snapshot on the part (the model never reads `progress`).
-  const shown = lastProgress === undefined ? json : toModelJson({ ...output, progress: lastProgress });
+  const shown = lastProgress === undefined ? json : toModelJson(withFinalProgress(output, lastProgress));
   return {
     modelPart: { ...rest, state: "output-available", output: json },
     chunks: [{ type: "tool-output-available", toolCallId, output: shown }],

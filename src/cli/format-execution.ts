@@ -109,10 +109,11 @@ function outcomeLines(detail: ExecutionDetail): string[] {
 
 /** Everything `show <id>` prints for an execution. */
 export function formatExecution(detail: ExecutionDetail, timeline: ExecutionTimeline): string {
+  const calls = detail.calls.filter((call) => !isProgramApproval(call)).length;
   const header = [
     `Execution ${terminalSafe(detail.executionId)}  ${detail.status}  (runtime "${terminalSafe(detail.runtime)}")`,
     `Started ${formatInstant(detail.createdAt)}, last update ${formatInstant(detail.updatedAt)} (${formatOffset(detail.updatedAt, detail.createdAt)}); ` +
-      `${detail.passes} pass${detail.passes === 1 ? "" : "es"}, ${detail.calls.length} call${detail.calls.length === 1 ? "" : "s"}`,
+      `${detail.passes} pass${detail.passes === 1 ? "" : "es"}, ${calls} call${calls === 1 ? "" : "s"}`,
   ];
   const sections = [header, ["Program", ...programLines(detail.code)], ["Timeline", ...timelineLines(timeline)]];
   if (timeline.decisions.length > 0)

@@ -86,16 +86,16 @@ export const INSPECTOR_SCRIPT = `"use strict";
       var link = el("a", { href: "#/e/" + encodeURIComponent(row.executionId), text: shortId, title: row.executionId,
         "aria-label": "Execution " + row.executionId, "data-key": "row:" + row.executionId, "aria-current": current ? "true" : null });
       return el("tr", { "aria-current": current ? "true" : null, "data-testid": "execution-row", "data-status": row.status }, [
-        el("td", { className: "mono" }, [link]),
+        el("td", { className: "what" }, [el("span", { className: "mono" }, [link]),
+          el("div", { className: "summary", "data-testid": "summary", text: row.summary, title: row.summary })]),
         el("td", {}, [statusBadge(row.status, row.status === "paused" ? " (" + row.pending + ")" : "")]),
-        el("td", { className: "summary", "data-testid": "summary", text: row.summary, title: row.summary }),
         el("td", { className: "num", text: row.calls }),
-        el("td", { text: instant(row.startedAt).slice(5, -1), title: new Date(row.startedAt).toString() }),
+        el("td", { text: instant(row.startedAt).slice(11, -1), title: instant(row.startedAt) + " (" + new Date(row.startedAt).toString() + ")" }),
         el("td", { className: "num", text: duration(row.durationMs) }),
       ]);
     });
     var table = rows.length === 0 ? el("p", { className: "empty", text: "No executions yet." }) : el("table", { "aria-label": "Executions" }, [
-      el("thead", {}, [el("tr", {}, ["ID", "Status", "What it did", "Calls", "Started (UTC)", "Duration"].map(function (title) {
+      el("thead", {}, [el("tr", {}, ["Execution: what it did", "Status", "Calls", "Started (UTC)", "Duration"].map(function (title) {
         return el("th", { scope: "col", text: title });
       }))]),
       el("tbody", {}, rows),
@@ -315,10 +315,11 @@ export const INSPECTOR_SCRIPT = `"use strict";
   function renderDetail(data) {
     var d = data.execution;
     var t = data.timeline;
+    var calls = d.calls.filter(function (c) { return !isProgram(c); }).length;
     var nodes = [
       el("h2", { id: "detail-title" }, ["Execution ", el("span", { className: "mono", text: d.executionId }), " ", statusBadge(d.status)]),
       el("p", { className: "meta", text: "Started " + instant(d.createdAt) + " \\u00b7 " + d.passes + " pass" + (d.passes === 1 ? "" : "es") +
-        " \\u00b7 " + d.calls.length + " call" + (d.calls.length === 1 ? "" : "s") + " \\u00b7 last update +" + duration(d.updatedAt - d.createdAt) }),
+        " \\u00b7 " + calls + " call" + (calls === 1 ? "" : "s") + " \\u00b7 last update +" + duration(d.updatedAt - d.createdAt) }),
       actionBar(d),
       el("h3", { text: "Timeline" }), renderTimeline(t, d.status, data.now),
       el("h3", { text: "Calls" }), t.calls.some(function (c) { return !isProgram(c); }) ? callsTable(t) : el("p", { className: "empty", text: "No calls." }),

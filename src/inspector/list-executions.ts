@@ -3,6 +3,7 @@
  * with their call and pending counts and a one-line summary (read from each execution's
  * call log), filtered by status and age.
  */
+import { isProgramApproval } from "../runtime/program-approval.js";
 import type { ExecutionStatus, FailureKind } from "../runtime/types.js";
 import { executionSummaryText } from "./execution-summary.js";
 import type { InspectorRuntime } from "./inspector-runtime.js";
@@ -82,7 +83,8 @@ export async function listExecutions(
         executionId: summary.executionId,
         status: summary.status,
         passes: summary.passes,
-        calls: detail?.calls.length ?? 0,
+        // The approval of a whole program (call #0) is not a call it made.
+        calls: detail?.calls.filter((call) => !isProgramApproval(call)).length ?? 0,
         pending: detail?.pending.length ?? 0,
         startedAt: summary.createdAt,
         updatedAt: summary.updatedAt,

@@ -84,6 +84,7 @@ describe("the timeline of a program approved before it ran (approveProgram)", ()
     expect(pending.waits).toEqual([{ seq: 0, pass: 0, from: pending.startedAt }]);
     expect(pending.calls).toMatchObject([{ seq: 0, program: true, state: "pending", pass: 0, requestedInPass: 0 }]);
     const pendingText = formatExecution(await detail(runtime, waiting.executionId), pending);
+    expect(pendingText).toContain("; 0 passes, 0 calls");
     expect(pendingText).toContain("⏸ waiting for approval of the program since +0 ms");
     expect(pendingText).toContain("Waiting for approval\n  the program above (nothing has run yet)");
 

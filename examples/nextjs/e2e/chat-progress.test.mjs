@@ -72,7 +72,11 @@ test("program approval: Reject ends it with nothing run", async () => {
   await approval.getByTestId("approval-program").waitFor();
   await approval.getByTestId("reject").click();
   await page.getByTestId("denied").waitFor();
-  await page.getByText(/^Nothing more was merged: The user rejected codemode\.program/).waitFor();
+  await page
+    .getByText(
+      /^Nothing more was merged: The user rejected the program before it ran \(execution [^)]+\): nothing ran\./,
+    )
+    .waitFor();
   assert.equal(await page.getByTestId("progress").count(), 0);
   await page.close();
 });

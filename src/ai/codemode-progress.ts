@@ -10,9 +10,6 @@ import type { CodeModeOutput } from "../runtime/types.js";
 /** One connector call as a person sees it in the chat. */
 export type CodemodeProgressCall = CallProgress;
 
-/** The states a snapshot can report: `running` while the program runs, then how the run ended. */
-export type CodemodeProgressStatus = "running" | CodeModeOutput["status"];
-
 const PROGRESS_STATUSES: ReadonlySet<unknown> = new Set(["running", "completed", "paused", "error"]);
 
 /**
@@ -20,7 +17,8 @@ const PROGRESS_STATUSES: ReadonlySet<unknown> = new Set(["running", "completed",
  * runs (`status: "running"`), and kept on the final output as `progress` with the run's final status.
  */
 export interface CodemodeProgress {
-  status: CodemodeProgressStatus;
+  /** `running` while the program runs; on the snapshot kept with a final output, how the run ended. */
+  status: "running" | CodeModeOutput["status"];
   /** Set from the first report on. */
   executionId?: string;
   /** The latest calls (at most `maxCalls`), in the order they started. */

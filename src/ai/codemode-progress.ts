@@ -1,17 +1,24 @@
 /**
  * The preliminary output of the `codemode` tool while a program runs (`status: "running"`):
  * the latest connector calls with their state, counts over all calls, and the latest console
- * lines. The final output carries the last snapshot as `progress`; the model never reads it
- * (`toModelOutput` keeps only status, result, error, logs and pending calls).
+ * lines. The final output carries the last snapshot as `progress`, with the run's final status;
+ * the model never reads it (`toModelOutput` keeps only status, result, error, logs and pending calls).
  */
 import type { CallProgress, CallProgressState } from "../runtime/progress-events.js";
+import type { CodeModeOutput } from "../runtime/types.js";
 
 /** One connector call as a person sees it in the chat. */
 export type CodemodeProgressCall = CallProgress;
 
-/** A snapshot of a running program, yielded as an AI SDK preliminary tool result. */
+const PROGRESS_STATUSES: ReadonlySet<unknown> = new Set(["running", "completed", "paused", "error"]);
+
+/**
+ * A snapshot of a program's calls and console lines: yielded as an AI SDK preliminary tool result while it
+ * runs (`status: "running"`), and kept on the final output as `progress` with the run's final status.
+ */
 export interface CodemodeProgress {
-  status: "running";
+  /** `running` while the program runs; on the snapshot kept with a final output, how the run ended. */
+  status: "running" | CodeModeOutput["status"];
   /** Set from the first report on. */
   executionId?: string;
   /** The latest calls (at most `maxCalls`), in the order they started. */
@@ -29,12 +36,20 @@ export interface CodemodeProgress {
 /** A final `codemode` output as the tool returns it when progress is on: the runtime's output plus the last snapshot. */
 export type WithProgress<T> = T & { progress?: CodemodeProgress };
 
-/** Whether a value is a running-program snapshot. */
+/**
+ * The final output with the last snapshot as `progress`, saying how the run ended (a snapshot that still said
+ * `running` on a completed run misled every reader of the part).
+ */
+export function withFinalProgress<T extends CodeModeOutput>(output: T, last: CodemodeProgress): WithProgress<T> {
+  return { ...output, progress: { ...last, status: output.status } };
+}
+
+/** Whether a value is a progress snapshot (a running program's, or the one kept on a final output). */
 export function isCodemodeProgress(value: unknown): value is CodemodeProgress {
   if (typeof value !== "object" || value === null) return false;
   const record = value as Record<string, unknown>;
   return (
-    record["status"] === "running" &&
+    PROGRESS_STATUSES.has(record["status"]) &&
     Array.isArray(record["calls"]) &&
     Array.isArray(record["logs"]) &&
     typeof record["totalCalls"] === "number" &&

@@ -5,12 +5,14 @@
  */
 import type { ProgressListener } from "../runtime/progress-events.js";
 import type { CodeModeOutput } from "../runtime/types.js";
-import type { CodemodeProgress, WithProgress } from "./codemode-progress.js";
+import { withFinalProgress, type CodemodeProgress, type WithProgress } from "./codemode-progress.js";
 import { ProgressFeed, type FeedClock, type ProgressFeedOptions } from "./progress-feed.js";
 
 /**
  * Runs `run` with a progress listener and yields snapshots, then the final output with the
- * last snapshot attached as `progress` (the model never reads that field).
+ * last snapshot attached as `progress` (the model never reads that field). The SDK sends that
+ * last value twice (as a preliminary result, then as the final one): `codemodeApprovalTransform`
+ * drops the preliminary copy, so a large result crosses the wire once.
  */
 export async function* streamWithProgress({
   run,
@@ -53,5 +55,5 @@ export async function* streamWithProgress({
   }
   const output = await running;
   const last = feed.close();
-  yield last.totalCalls === 0 && last.totalLogs === 0 ? output : { ...output, progress: last };
+  yield last.totalCalls === 0 && last.totalLogs === 0 ? output : withFinalProgress(output, last);
 }

@@ -46,6 +46,42 @@ function executionIdArgument(context: CommandContext, command: string): string {
   return executionId;
 }
 
+/** How many of the newest executions a short id is looked up among. */
+export const PREFIX_SCAN_LIMIT = 1000;
+
+/**
+ * The execution `given` names: its full id, or a unique prefix of one (the 8 characters the web list shows);
+ * `given` itself when nothing matches.
+ * An ambiguous prefix is refused with the candidates; so is any prefix once the store holds more executions
+ * than are scanned (an older one could match too), for the actions that change something.
+ */
+async function resolveExecutionId(context: CommandContext, given: string, acts: boolean): Promise<string> {
+  if ((await context.runtime.execution(given)) !== undefined) return given;
+  const newest = await context.runtime.executions(PREFIX_SCAN_LIMIT);
+  const lower = given.toLowerCase();
+  const matches = newest.filter((summary) => summary.executionId.toLowerCase().startsWith(lower));
+  // Unknown: the command reports it as it reports any missing execution.
+  if (given === "" || matches.length === 0) return given;
+  if (matches.length > 1) {
+    const listed = matches.slice(0, 5).map((summary) => terminalSafe(summary.executionId));
+    throw Object.assign(
+      new Error(
+        `${matches.length} executions start with ${terminalSafe(given)}: ${listed.join(", ")}${matches.length > 5 ? ", …" : ""}. Give more of the id.`,
+      ),
+      { usage: true },
+    );
+  }
+  if (acts && newest.length >= PREFIX_SCAN_LIMIT) {
+    throw Object.assign(
+      new Error(
+        `${terminalSafe(given)} is not a full execution id, and the store has more than ${PREFIX_SCAN_LIMIT} executions, so another could start with it too: give the whole id (${terminalSafe(matches[0]?.executionId ?? "")}?).`,
+      ),
+      { usage: true },
+    );
+  }
+  return matches[0]?.executionId ?? given;
+}
+
 function print(context: CommandContext, value: unknown, text: () => string): void {
   context.io.stdout(`${context.json ? inspectorJson(value, 2) : text()}\n`);
 }
@@ -71,11 +107,11 @@ async function executions(context: CommandContext): Promise<number> {
 }
 
 async function show(context: CommandContext): Promise<number> {
-  const executionId = executionIdArgument(context, "show");
+  const executionId = await resolveExecutionId(context, executionIdArgument(context, "show"), false);
   const detail = await context.runtime.execution(executionId);
   if (detail === undefined) {
     context.io.stderr(
-      `No execution ${terminalSafe(executionId)} in runtime "${terminalSafe(context.runtime.name)}".\n`,
+      `No execution ${terminalSafe(executionId)} in runtime "${terminalSafe(context.runtime.name)}" (nor one whose id starts with it).\n`,
     );
     return 1;
   }
@@ -85,7 +121,8 @@ async function show(context: CommandContext): Promise<number> {
 }
 
 async function pending(context: CommandContext): Promise<number> {
-  const [executionId] = context.positionals;
+  const [given] = context.positionals;
+  const executionId = given === undefined ? undefined : await resolveExecutionId(context, given, false);
   const actions = await context.runtime.pending(executionId);
   print(context, { pending: actions }, () => formatPendingTable(actions));
   return 0;
@@ -146,7 +183,7 @@ function outcomeText(output: CodeModeOutput | RejectOutput | RollbackOutput): st
 }
 
 async function act(context: CommandContext, command: string): Promise<number> {
-  const executionId = executionIdArgument(context, command);
+  const executionId = await resolveExecutionId(context, executionIdArgument(context, command), true);
   const seq = integerOption(context, "seq", 0);
   const target = seq === undefined ? { executionId } : { executionId, seq };
   const reason = context.values["reason"];

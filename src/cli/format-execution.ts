@@ -4,6 +4,7 @@
  * and what happened to it; replays; waits for approval), decisions, logs and outcome.
  */
 import type { ExecutionTimeline, TimelineCall } from "../inspector/execution-timeline.js";
+import { isProgramApproval } from "../runtime/program-approval.js";
 import type { ExecutionDetail } from "../runtime/types.js";
 import { formatDuration, formatInstant, formatOffset, inlineValue, terminalSafe } from "./text-format.js";
 
@@ -44,39 +45,47 @@ function callLines(call: TimelineCall, start: number): string[] {
   return lines;
 }
 
+/** What a call waited for, as a person reads it: the program (its code is printed above) or call `#seq`. */
+function waitedFor(call: TimelineCall | undefined, seq: number): string {
+  return call?.program === true ? "the program" : `#${seq}`;
+}
+
+function waitLine(timeline: ExecutionTimeline, wait: ExecutionTimeline["waits"][number]): string {
+  const call = timeline.calls.find((candidate) => candidate.seq === wait.seq);
+  const ending =
+    call?.state === "rejected" ? ", then rejected" : call?.approvedAt === undefined ? ", then the run ended" : "";
+  return wait.to === undefined
+    ? `  ⏸ waiting for approval of ${waitedFor(call, wait.seq)} since ${formatOffset(wait.from, timeline.startedAt)}`
+    : `  ⏸ waited ${formatDuration(wait.to - wait.from)} for approval of ${waitedFor(call, wait.seq)}${ending}`;
+}
+
+function passTrigger(timeline: ExecutionTimeline, pass: ExecutionTimeline["passes"][number]): string {
+  if (pass.trigger === "start") return "started";
+  const approved = timeline.calls.filter((call) => call.approvedAt === pass.startedAt);
+  if (approved.some((call) => call.program)) return "started by the approval of the program";
+  return `resumed by the approval of ${approved.map((call) => `#${call.seq}`).join(", ") || "a call"}`;
+}
+
 function timelineLines(timeline: ExecutionTimeline): string[] {
   const start = timeline.startedAt;
-  const lines: string[] = [];
+  // The program's own approval comes before any pass.
+  const lines: string[] = timeline.waits.filter((wait) => wait.pass === 0).map((wait) => waitLine(timeline, wait));
   for (const pass of timeline.passes) {
-    const approvedSeqs = timeline.calls
-      .filter((call) => call.approvedAt === pass.startedAt && pass.trigger === "approval")
-      .map((call) => `#${call.seq}`);
-    const trigger =
-      pass.trigger === "start" ? "started" : `resumed by the approval of ${approvedSeqs.join(", ") || "a call"}`;
-    lines.push(`Pass ${pass.pass}  ${formatOffset(pass.startedAt, start)}  ${trigger}`);
+    lines.push(`Pass ${pass.pass}  ${formatOffset(pass.startedAt, start)}  ${passTrigger(timeline, pass)}`);
     const replayed = timeline.calls
       .filter((call) => call.replayedInPasses.includes(pass.pass))
       .map((call) => `#${call.seq}`);
     if (replayed.length > 0) lines.push(`  replayed from the journal: ${replayed.join(", ")}`);
     for (const call of timeline.calls) if (call.pass === pass.pass) lines.push(...callLines(call, start));
-    for (const wait of timeline.waits) {
-      if (wait.pass !== pass.pass) continue;
-      const call = timeline.calls.find((candidate) => candidate.seq === wait.seq);
-      const ending =
-        call?.state === "rejected" ? ", then rejected" : call?.approvedAt === undefined ? ", then the run ended" : "";
-      lines.push(
-        wait.to === undefined
-          ? `  ⏸ waiting for approval of #${wait.seq} since ${formatOffset(wait.from, start)}`
-          : `  ⏸ waited ${formatDuration(wait.to - wait.from)} for approval of #${wait.seq}${ending}`,
-      );
-    }
+    for (const wait of timeline.waits) if (wait.pass === pass.pass) lines.push(waitLine(timeline, wait));
   }
   return lines;
 }
 
 function decisionLines(timeline: ExecutionTimeline): string[] {
   return timeline.decisions.map((decision) => {
-    const target = decision.seq === undefined ? "" : ` #${decision.seq}`;
+    const call = timeline.calls.find((candidate) => candidate.seq === decision.seq);
+    const target = decision.seq === undefined ? "" : ` ${waitedFor(call, decision.seq)}`;
     const reason = decision.reason === undefined ? "" : `: ${inlineValue(decision.reason)}`;
     return `  ${decision.decision}${target} at ${formatInstant(decision.at)} (${formatOffset(decision.at, timeline.startedAt)})${reason}`;
   });
@@ -88,9 +97,10 @@ function outcomeLines(detail: ExecutionDetail): string[] {
   if (detail.status === "paused") {
     return [
       "Waiting for approval",
-      ...detail.pending.map(
-        (action) =>
-          `  #${action.seq} ${terminalSafe(`${action.connector}.${action.method}`)} ${inlineValue(action.args)}`,
+      ...detail.pending.map((action) =>
+        isProgramApproval(action)
+          ? "  the program above (nothing has run yet)"
+          : `  #${action.seq} ${terminalSafe(`${action.connector}.${action.method}`)} ${inlineValue(action.args)}`,
       ),
     ];
   }
@@ -99,10 +109,11 @@ function outcomeLines(detail: ExecutionDetail): string[] {
 
 /** Everything `show <id>` prints for an execution. */
 export function formatExecution(detail: ExecutionDetail, timeline: ExecutionTimeline): string {
+  const calls = detail.calls.filter((call) => !isProgramApproval(call)).length;
   const header = [
     `Execution ${terminalSafe(detail.executionId)}  ${detail.status}  (runtime "${terminalSafe(detail.runtime)}")`,
     `Started ${formatInstant(detail.createdAt)}, last update ${formatInstant(detail.updatedAt)} (${formatOffset(detail.updatedAt, detail.createdAt)}); ` +
-      `${detail.passes} pass${detail.passes === 1 ? "" : "es"}, ${detail.calls.length} call${detail.calls.length === 1 ? "" : "s"}`,
+      `${detail.passes} pass${detail.passes === 1 ? "" : "es"}, ${calls} call${calls === 1 ? "" : "s"}`,
   ];
   const sections = [header, ["Program", ...programLines(detail.code)], ["Timeline", ...timelineLines(timeline)]];
   if (timeline.decisions.length > 0)

@@ -2,6 +2,7 @@
  * The text tables of `ai-codemode executions` and `ai-codemode pending`.
  */
 import type { ExecutionRow } from "../inspector/list-executions.js";
+import { isProgramApproval } from "../runtime/program-approval.js";
 import type { PendingAction } from "../runtime/types.js";
 import { formatAge, formatColumns, formatDuration, formatInstant, inlineValue, terminalSafe } from "./text-format.js";
 
@@ -11,11 +12,19 @@ function statusCell(row: ExecutionRow): string {
   return row.status;
 }
 
-/** The executions table: id, status, passes, calls, started, duration. */
+/** Characters of an execution's summary the table shows (`--json` has it whole). */
+export const TABLE_SUMMARY_CHARS = 80;
+
+function summaryCell(summary: string): string {
+  const safe = terminalSafe(summary);
+  return safe.length <= TABLE_SUMMARY_CHARS ? safe : `${safe.slice(0, TABLE_SUMMARY_CHARS - 1)}…`;
+}
+
+/** The executions table: id, status, passes, calls, started, duration, what it did. */
 export function formatExecutionsTable(rows: ExecutionRow[], now: number): string {
   if (rows.length === 0) return "No executions.";
   return formatColumns(
-    ["ID", "STATUS", "PASSES", "CALLS", "STARTED", "DURATION"],
+    ["ID", "STATUS", "PASSES", "CALLS", "STARTED", "DURATION", "SUMMARY"],
     rows.map((row) => [
       terminalSafe(row.executionId),
       statusCell(row),
@@ -23,8 +32,17 @@ export function formatExecutionsTable(rows: ExecutionRow[], now: number): string
       String(row.calls),
       `${formatInstant(row.startedAt)} (${formatAge(row.startedAt, now)})`,
       formatDuration(row.durationMs),
+      summaryCell(row.summary),
     ]),
   );
+}
+
+/** A program waiting for approval, in one cell: its first line and where to read it whole. */
+function programSummary(args: unknown, executionId: string): string {
+  const code = typeof (args as { code?: unknown })?.code === "string" ? (args as { code: string }).code : "";
+  const lines = code.split("\n");
+  const first = inlineValue((lines[0] ?? "").trim());
+  return `program: ${first}${lines.length > 1 ? ` … (${lines.length} lines; ai-codemode show ${terminalSafe(executionId)})` : ""}`;
 }
 
 /** The pending table: execution, call, method, arguments. */
@@ -36,7 +54,8 @@ export function formatPendingTable(pending: PendingAction[]): string {
       terminalSafe(action.executionId),
       `#${action.seq}`,
       terminalSafe(`${action.connector}.${action.method}`),
-      inlineValue(action.args),
+      // The program's code is printed as code by `show`, not as an escaped JSON string here.
+      isProgramApproval(action) ? programSummary(action.args, action.executionId) : inlineValue(action.args),
     ]),
   );
 }

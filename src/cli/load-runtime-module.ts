@@ -1,8 +1,11 @@
 /**
  * `--runtime <module>[#export]`: loads the app's module and finds its runtime (an
- * export that is a runtime handle, or a function returning one). TypeScript modules
- * load when Node can already import them (`node --import tsx`), or through the `tsx`
- * the app has installed (its programmatic `tsImport`); otherwise the CLI says how.
+ * export that is a runtime handle, or a function returning one). A TypeScript module
+ * loads through the `tsx` the app has installed (its programmatic `tsImport`, found
+ * from the module's folder, then the working directory), which resolves what Node's
+ * own type stripping does not: `nodenext`-style imports (`./bank.js` naming `bank.ts`),
+ * enums, parameter properties. Without tsx, Node imports it if it can (type stripping,
+ * or `node --import tsx`); otherwise the CLI says how to load it.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -14,10 +17,15 @@ export type LoadedRuntime = { ok: true; runtime: InspectorRuntime } | { ok: fals
 
 const TYPESCRIPT = /\.(ts|mts|cts|tsx)$/;
 /**
- * Node could not import a TypeScript file itself: no type stripping (Node 20), or syntax that stripping alone
- * cannot handle (an `enum`, parameter properties: Node ≥ 22.18 strips types by default).
+ * Node could not import a TypeScript file itself: no type stripping (Node 20), syntax that stripping alone
+ * cannot handle (an `enum`, parameter properties: Node ≥ 22.18 strips types by default), or an import of
+ * `./x.js` that only exists as `./x.ts` (TypeScript's `nodenext` style, which stripping does not map).
  */
-const NEEDS_TRANSFORM = new Set(["ERR_UNKNOWN_FILE_EXTENSION", "ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX"]);
+const NEEDS_TRANSFORM = new Set([
+  "ERR_UNKNOWN_FILE_EXTENSION",
+  "ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX",
+  "ERR_MODULE_NOT_FOUND",
+]);
 const PREFERRED_EXPORTS = ["runtime", "default"];
 
 function errorCode(error: unknown): string | undefined {
@@ -38,33 +46,39 @@ function tsxApiEntry(cwd: string): string | undefined {
   }
 }
 
-async function importWithTsx(file: string, cwd: string): Promise<Record<string, unknown> | undefined> {
-  const api = tsxApiEntry(cwd);
-  if (api === undefined) return undefined;
+async function importWithTsx(api: string, file: string, cwd: string): Promise<Record<string, unknown>> {
   const { tsImport } = (await import(pathToFileURL(api).href)) as {
     tsImport: (specifier: string, parent: string) => Promise<Record<string, unknown>>;
   };
   return tsImport(pathToFileURL(file).href, pathToFileURL(resolve(cwd, "index.js")).href);
 }
 
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 async function importModule(file: string, cwd: string): Promise<Record<string, unknown> | string> {
-  try {
-    return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
-  } catch (error) {
-    if (!TYPESCRIPT.test(file) || !NEEDS_TRANSFORM.has(errorCode(error) ?? "")) {
-      return `Could not load --runtime ${file}: ${error instanceof Error ? error.message : String(error)}`;
+  const typescript = TYPESCRIPT.test(file);
+  // The app's tsx first: it loads everything Node's type stripping loads, and the imports stripping cannot resolve.
+  const tsx = typescript ? (tsxApiEntry(dirname(file)) ?? tsxApiEntry(cwd)) : undefined;
+  if (tsx !== undefined) {
+    try {
+      return await importWithTsx(tsx, file, cwd);
+    } catch (error) {
+      return `Could not load --runtime ${file} with tsx (${tsx}): ${messageOf(error)}`;
     }
   }
   try {
-    const loaded = await importWithTsx(file, cwd);
-    if (loaded !== undefined) return loaded;
+    return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   } catch (error) {
-    return `Could not load --runtime ${file} with tsx: ${error instanceof Error ? error.message : String(error)}`;
+    if (!typescript || !NEEDS_TRANSFORM.has(errorCode(error) ?? ""))
+      return `Could not load --runtime ${file}: ${messageOf(error)}`;
+    return (
+      `--runtime ${file} is TypeScript, and this Node cannot import it (${messageOf(error)}): install tsx in the app ` +
+      "(npm install -D tsx), or run the CLI with a loader (node --import tsx node_modules/.bin/ai-codemode …), " +
+      "or point --runtime at a .js/.mjs build."
+    );
   }
-  return (
-    `--runtime ${file} is TypeScript, and this Node cannot import it: install tsx in the app (npm install -D tsx), ` +
-    "or run the CLI with a loader (node --import tsx node_modules/.bin/ai-codemode …), or point --runtime at a .js/.mjs build."
-  );
 }
 
 async function runtimeFrom(value: unknown): Promise<InspectorRuntime | undefined> {

@@ -68,7 +68,7 @@ function validate(options: CodemodeInspectorOptions): void {
     throw new InvalidOptionError({
       path: "runtime",
       message:
-        "must be a runtime from createCodemodeRuntime() (with executions, execution, pending, approve, reject, rollback)",
+        "must be a runtime from createCodemodeRuntime() (with executions, execution, pending, approve, reject, decide, rollback)",
     });
   }
   if (options.authorize !== undefined && typeof options.authorize !== "function") {

@@ -8,7 +8,12 @@
  * approval starts a new pass). A pending call records no request time, so a wait for
  * approval is drawn from the last journal instant of the pass that paused (for the
  * current pause: the instant it paused) to the approval.
+ *
+ * A program that had to be approved before it ran (`approveProgram`) has its approval row at
+ * call #0 (`codemode.program`): it belongs to no pass (its `pass` is 0), its wait runs from
+ * the execution's creation to the decision, and pass 1 starts at its approval.
  */
+import { isProgramApproval } from "../runtime/program-approval.js";
 import type { CallRecord, CallStatus, ExecutionDetail, ExecutionStatus } from "../runtime/types.js";
 
 /** What happened to a call, as a person reads it. */
@@ -30,7 +35,7 @@ export interface TimelinePass {
   startedAt: number;
   /** Its last journal instant when a later pass followed (it paused there), else the execution's last update. */
   endedAt: number;
-  /** What started it: the execution's start or an approval. */
+  /** What started it: the execution's start or an approval (for pass 1, the program's approval, when it needed one). */
   trigger: "start" | "approval";
 }
 
@@ -45,13 +50,17 @@ export interface TimelineCall {
   status: CallStatus;
   state: TimelineCallState;
   requiresApproval: boolean;
-  /** The pass that ran the call (or, for a call still pending, requested it). */
+  /** Whether this is the approval of the whole program (call #0, `codemode.program`, arguments `{ code }`). */
+  program: boolean;
+  /** Whether `rollback` can revert it (the runtime has its connector and the method a `revert`). */
+  revertible: boolean;
+  /** The pass that ran the call (or, for a call still pending, requested it); 0 for the program's approval. */
   pass: number;
   startedAt?: number;
   finishedAt?: number;
   durationMs?: number;
   approvedAt?: number;
-  /** For a call that needed approval: the pass that paused on it. */
+  /** For a call that needed approval: the pass that paused on it (0: the program's approval, before any pass). */
   requestedInPass?: number;
   /** Passes that returned this call from the journal instead of running it. */
   replayedInPasses: number[];
@@ -60,7 +69,7 @@ export interface TimelineCall {
 /** A wait for a human. */
 export interface TimelineWait {
   seq: number;
-  /** The pass that paused on the call. */
+  /** The pass that paused on the call; 0 for the program's approval (before pass 1). */
   pass: number;
   from: number;
   /** When the wait ended (approval, rejection or expiry); absent while still waiting. */
@@ -83,26 +92,33 @@ export interface ExecutionTimeline {
   status: ExecutionStatus;
   startedAt: number;
   endedAt: number;
+  /** Every pass that ran (none while a program waits for its approval, or after it was rejected). */
   passes: TimelinePass[];
   calls: TimelineCall[];
   waits: TimelineWait[];
   decisions: TimelineDecision[];
 }
 
+/** When each pass started: the first at creation (or at the program's approval), each later one at an approval. */
 function passStarts(detail: ExecutionDetail): number[] {
+  const program = detail.calls.find(isProgramApproval);
   const approvals = [
-    ...new Set(detail.calls.flatMap((call) => (call.approvedAt === undefined ? [] : [call.approvedAt]))),
+    ...new Set(
+      detail.calls.flatMap((call) => (call.approvedAt === undefined || call === program ? [] : [call.approvedAt])),
+    ),
   ];
   approvals.sort((a, b) => a - b);
-  const starts = [detail.createdAt, ...approvals];
+  // A program still waiting for its approval, or rejected, never ran: no pass.
+  if (program !== undefined && program.approvedAt === undefined) return [];
+  const starts = [program?.approvedAt ?? detail.createdAt, ...approvals];
   // Passes the journal cannot place (none expected) share the last known start.
   while (starts.length < detail.passes) starts.push(starts[starts.length - 1] ?? detail.createdAt);
   return starts.slice(0, Math.max(detail.passes, 1));
 }
 
-/** The 1-based pass whose start is the latest one at or before `at`. */
+/** The 1-based pass whose start is the latest one at or before `at` (0 when no pass ran). */
 function passAt(starts: number[], at: number): number {
-  let pass = 1;
+  let pass = Math.min(1, starts.length);
   for (let index = 0; index < starts.length; index++) if ((starts[index] ?? 0) <= at) pass = index + 1;
   return pass;
 }
@@ -119,6 +135,8 @@ function wasRejected(call: CallRecord, executionStatus: ExecutionStatus): boolea
 
 function callState(call: CallRecord, executionStatus: ExecutionStatus): TimelineCallState {
   if (wasRejected(call, executionStatus)) return "rejected";
+  // The program's approval row is applied by the approval itself: nothing ran for it.
+  if (isProgramApproval(call) && call.approvedAt !== undefined) return "approved";
   switch (call.status) {
     case "pending":
       return call.approvedAt === undefined ? "pending" : "approved";
@@ -135,6 +153,7 @@ function callState(call: CallRecord, executionStatus: ExecutionStatus): Timeline
 
 /** The pass that ran (or requested) a call. */
 function callPass(call: CallRecord, starts: number[]): number {
+  if (isProgramApproval(call)) return 0;
   if (call.startedAt !== undefined && call.status !== "pending") return passAt(starts, call.startedAt);
   if (call.approvedAt !== undefined) return Math.max(1, passAt(starts, call.approvedAt) - 1);
   if (call.finishedAt !== undefined && call.status !== "reverted") return passAt(starts, call.finishedAt);
@@ -154,6 +173,8 @@ function timelineCall(call: CallRecord, starts: number[], executionStatus: Execu
     status: call.status,
     state: callState(call, executionStatus),
     requiresApproval: call.requiresApproval,
+    program: isProgramApproval(call),
+    revertible: call.revertible,
     pass,
     replayedInPasses,
   };
@@ -161,10 +182,13 @@ function timelineCall(call: CallRecord, starts: number[], executionStatus: Execu
   if (call.error !== undefined) entry.error = call.error;
   if (call.startedAt !== undefined) entry.startedAt = call.startedAt;
   if (call.finishedAt !== undefined) entry.finishedAt = call.finishedAt;
-  if (call.startedAt !== undefined && call.finishedAt !== undefined && call.status !== "reverted") {
+  if (call.startedAt !== undefined && call.finishedAt !== undefined && call.status !== "reverted" && !entry.program) {
     entry.durationMs = Math.max(0, call.finishedAt - call.startedAt);
   }
-  if (call.approvedAt !== undefined) {
+  if (entry.program) {
+    if (call.approvedAt !== undefined) entry.approvedAt = call.approvedAt;
+    entry.requestedInPass = 0;
+  } else if (call.approvedAt !== undefined) {
     entry.approvedAt = call.approvedAt;
     entry.requestedInPass = Math.max(1, passAt(starts, call.approvedAt) - 1);
   } else if (call.requiresApproval && (call.status === "pending" || wasRejected(call, executionStatus))) {
@@ -191,7 +215,13 @@ function waitsOf(detail: ExecutionDetail, starts: number[], calls: TimelineCall[
   for (const call of calls) {
     const pass = call.requestedInPass;
     if (pass === undefined) continue;
-    if (call.approvedAt !== undefined) {
+    if (call.program) {
+      // From the execution's creation to the decision (approval, rejection, expiry), or still waiting.
+      const wait: TimelineWait = { seq: call.seq, pass: 0, from: detail.createdAt };
+      const to = call.approvedAt ?? (detail.status === "paused" ? undefined : detail.updatedAt);
+      if (to !== undefined) wait.to = to;
+      waits.push(wait);
+    } else if (call.approvedAt !== undefined) {
       waits.push({ seq: call.seq, pass, from: lastInstantOf(pass, starts, calls), to: call.approvedAt });
     } else {
       const from = detail.status === "paused" ? detail.updatedAt : lastInstantOf(pass, starts, calls);
@@ -222,6 +252,7 @@ function decisionsOf(detail: ExecutionDetail, calls: TimelineCall[]): TimelineDe
 export function executionTimeline(detail: ExecutionDetail): ExecutionTimeline {
   const starts = passStarts(detail);
   const calls = detail.calls.map((call) => timelineCall(call, starts, detail.status)).sort((a, b) => a.seq - b.seq);
+  const approvedProgram = calls.some((call) => call.program && call.approvedAt !== undefined);
   let endedAt = detail.updatedAt;
   for (const call of calls)
     for (const at of [call.finishedAt, call.approvedAt]) if (at !== undefined && at > endedAt) endedAt = at;
@@ -233,7 +264,7 @@ export function executionTimeline(detail: ExecutionDetail): ExecutionTimeline {
       index + 1 < starts.length
         ? Math.min(starts[index + 1] ?? endedAt, lastInstantOf(index + 1, starts, calls))
         : endedAt,
-    trigger: index === 0 ? "start" : "approval",
+    trigger: index === 0 && !approvedProgram ? "start" : "approval",
   }));
   return {
     executionId: detail.executionId,

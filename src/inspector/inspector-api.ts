@@ -7,9 +7,12 @@
  *   GET  …/api/executions/:id                      one execution and its timeline
  *   GET  …/api/pending                             calls waiting for approval
  *   POST …/api/executions/:id/approve  { seq? }
- *   POST …/api/executions/:id/reject   { seq?, reason? }
+ *   POST …/api/executions/:id/reject   { seq?, reason? }       ends the run (SPEC §4)
+ *   POST …/api/executions/:id/decide   { decisions: [{ seq, approved, reason? }] }
+ *                                       several calls at once: a rejected one rejects inside the program
  *   POST …/api/executions/:id/rollback
  */
+import type { CallDecision } from "../runtime/decide-pending.js";
 import type { ExecutionStatus } from "../runtime/types.js";
 import { executionTimeline } from "./execution-timeline.js";
 import { inspectorJson } from "./inspector-json.js";
@@ -18,8 +21,10 @@ import { DEFAULT_INSPECTOR_LIST_LIMIT, EXECUTION_STATUSES, listExecutions } from
 
 /** Largest `limit` the list accepts. */
 export const MAX_API_LIST_LIMIT = 500;
-/** Largest JSON body an action accepts (it carries a call number and a reason). */
-export const MAX_ACTION_BODY_CHARS = 10_000;
+/** Largest JSON body an action accepts (a call number and a reason, or one decision per pending call). */
+export const MAX_ACTION_BODY_CHARS = 64_000;
+/** Most decisions one `decide` request carries. */
+export const MAX_API_DECISIONS = 200;
 
 /** What the API needs besides the request. */
 export interface InspectorApiContext {
@@ -101,6 +106,24 @@ async function readBody(request: Request): Promise<Record<string, unknown> | str
   }
 }
 
+/** The `decisions` of a decide body, or what is wrong with them. */
+function readDecisions(value: unknown): CallDecision[] | string {
+  if (!Array.isArray(value) || value.length === 0 || value.length > MAX_API_DECISIONS)
+    return `decisions must be a list of 1 to ${MAX_API_DECISIONS} { seq, approved, reason? }`;
+  const decisions: CallDecision[] = [];
+  for (const entry of value as unknown[]) {
+    const { seq, approved, reason } = (typeof entry === "object" && entry !== null ? entry : {}) as Record<
+      string,
+      unknown
+    >;
+    if (typeof seq !== "number" || !Number.isSafeInteger(seq) || seq < 0 || typeof approved !== "boolean")
+      return "each decision must be { seq: call number, approved: true | false, reason?: string }";
+    if (reason !== undefined && typeof reason !== "string") return "a decision's reason must be a string";
+    decisions.push(reason === undefined ? { seq, approved } : { seq, approved, reason });
+  }
+  return decisions;
+}
+
 async function actionRoute(
   context: InspectorApiContext,
   request: Request,
@@ -120,16 +143,24 @@ async function actionRoute(
   const reason = body["reason"];
   if (reason !== undefined && typeof reason !== "string") return badRequest("reason must be a string");
   const target = seq === undefined ? { executionId } : { executionId, seq };
-  const output =
-    action === "approve"
-      ? await context.runtime.approve(target)
-      : action === "reject"
-        ? await context.runtime.reject(reason === undefined ? target : { ...target, reason })
-        : await context.runtime.rollback({ executionId });
-  return jsonResponse(200, { output });
+  switch (action) {
+    case "approve":
+      return jsonResponse(200, { output: await context.runtime.approve(target) });
+    case "reject":
+      return jsonResponse(200, {
+        output: await context.runtime.reject(reason === undefined ? target : { ...target, reason }),
+      });
+    case "decide": {
+      const decisions = readDecisions(body["decisions"]);
+      if (typeof decisions === "string") return badRequest(decisions);
+      return jsonResponse(200, { output: await context.runtime.decide({ executionId, decisions }) });
+    }
+    default:
+      return jsonResponse(200, { output: await context.runtime.rollback({ executionId }) });
+  }
 }
 
-const ROUTE = /^\/executions(?:\/([^/]+)(?:\/(approve|reject|rollback))?)?$/;
+const ROUTE = /^\/executions(?:\/([^/]+)(?:\/(approve|reject|decide|rollback))?)?$/;
 
 /** Answers one API request; `path` is what follows `/api`. */
 export async function handleApiRequest(

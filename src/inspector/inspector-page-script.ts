@@ -2,13 +2,22 @@
  * The web inspector's browser script (inline, allowed by its hash in the page's CSP).
  * It builds every element with `textContent` and DOM calls, never from HTML strings:
  * program text, arguments and results are untrusted. Everything comes from `./api`.
+ * The time axis is `timeline-scale.ts`, embedded as source (and unit-tested there).
+ *
+ * Rejecting means the same here as in the chat (docs/decisions/reject-stops-the-program.md):
+ * "Reject and stop the program" ends the run; when several calls wait together, each can be
+ * rejected inside the program instead (`decide`), which may go on.
  */
+import { timelineScale } from "./timeline-scale.js";
+
 export const INSPECTOR_SCRIPT = `"use strict";
 (function () {
+  var timelineScale = (${timelineScale.toString()});
   var body = document.body;
   var refreshMs = Number(body.getAttribute("data-refresh-ms")) || 2000;
   var base = location.pathname.replace(/\\/+$/, "");
-  var state = { selected: null, readOnly: false, listKey: "", detailKey: "" };
+  // chosen and reason: what the person picked for a paused execution, kept across the page's refreshes.
+  var state = { selected: null, readOnly: false, listKey: "", detailKey: "", chosen: {}, reason: "" };
 
   function api(path) { return base + "/api" + path; }
   function $(id) { return document.getElementById(id); }
@@ -37,9 +46,13 @@ export const INSPECTOR_SCRIPT = `"use strict";
   function instant(at) { return new Date(at).toISOString().replace("T", " ").replace(/\\.\\d{3}Z$/, "Z"); }
   function json(value) {
     if (value === undefined) return "undefined";
+    // Text with line breaks (code, a message) reads as text, not as one escaped JSON string.
+    if (typeof value === "string" && value.indexOf("\\n") >= 0) return value;
     var compact = JSON.stringify(value);
     return compact.length <= 72 ? compact : JSON.stringify(value, null, 2);
   }
+  function isProgram(call) { return call.seq === 0 && call.connector === "codemode" && call.method === "program"; }
+  function callName(call) { return "#" + call.seq + " " + call.connector + "." + call.method; }
   function say(text, bad) { var line = $("status-line"); line.textContent = text; line.className = bad ? "bad" : ""; }
 
   function getJson(path, init) {
@@ -73,16 +86,16 @@ export const INSPECTOR_SCRIPT = `"use strict";
       var link = el("a", { href: "#/e/" + encodeURIComponent(row.executionId), text: shortId, title: row.executionId,
         "aria-label": "Execution " + row.executionId, "data-key": "row:" + row.executionId, "aria-current": current ? "true" : null });
       return el("tr", { "aria-current": current ? "true" : null, "data-testid": "execution-row", "data-status": row.status }, [
-        el("td", { className: "mono" }, [link]),
+        el("td", { className: "what" }, [el("span", { className: "mono" }, [link]),
+          el("div", { className: "summary", "data-testid": "summary", text: row.summary, title: row.summary })]),
         el("td", {}, [statusBadge(row.status, row.status === "paused" ? " (" + row.pending + ")" : "")]),
-        el("td", { className: "num", text: row.passes }),
         el("td", { className: "num", text: row.calls }),
-        el("td", { text: instant(row.startedAt).slice(5, -1), title: new Date(row.startedAt).toString() }),
+        el("td", { text: instant(row.startedAt).slice(11, -1), title: instant(row.startedAt) + " (" + new Date(row.startedAt).toString() + ")" }),
         el("td", { className: "num", text: duration(row.durationMs) }),
       ]);
     });
     var table = rows.length === 0 ? el("p", { className: "empty", text: "No executions yet." }) : el("table", { "aria-label": "Executions" }, [
-      el("thead", {}, [el("tr", {}, ["ID", "Status", "Passes", "Calls", "Started (UTC)", "Duration"].map(function (title) {
+      el("thead", {}, [el("tr", {}, ["Execution: what it did", "Status", "Calls", "Started (UTC)", "Duration"].map(function (title) {
         return el("th", { scope: "col", text: title });
       }))]),
       el("tbody", {}, rows),
@@ -97,26 +110,6 @@ export const INSPECTOR_SCRIPT = `"use strict";
       var key = JSON.stringify([data.executions, state.selected]);
       if (key !== state.listKey) { state.listKey = key; renderList(data); }
     }).catch(function (error) { say("Could not load the executions: " + error.message, true); });
-  }
-
-  // Time axis: waits for approval are compressed so that calls of a few ms stay visible next to hours of waiting.
-  function scaleFor(timeline, end) {
-    var waits = timeline.waits.map(function (w) { return [w.from, w.to === undefined ? end : w.to]; }).sort(function (a, b) { return a[0] - b[0]; });
-    var waited = waits.reduce(function (sum, w) { return sum + Math.max(0, w[1] - w[0]); }, 0);
-    var active = Math.max(end - timeline.startedAt - waited, 1);
-    var cap = Math.max(active * 0.6, 1);
-    function scaled(t) {
-      var position = t - timeline.startedAt;
-      waits.forEach(function (w) {
-        var length = w[1] - w[0];
-        if (length <= cap || t <= w[0]) return;
-        var inside = Math.min(t, w[1]) - w[0];
-        position -= inside - inside * (cap / length);
-      });
-      return position;
-    }
-    var total = Math.max(scaled(end), 1);
-    return function (t) { return Math.min(100, Math.max(0, (scaled(t) / total) * 100)); };
   }
 
   function bar(track, className, from, to, x, title) {
@@ -139,7 +132,8 @@ export const INSPECTOR_SCRIPT = `"use strict";
   function renderTimeline(timeline, status, now) {
     var end = status === "paused" || status === "running" ? Math.max(timeline.endedAt, now) : timeline.endedAt;
     if (end <= timeline.startedAt) end = timeline.startedAt + 1;
-    var x = scaleFor(timeline, end);
+    // Waits for approval are compressed so that calls of a few ms stay visible next to hours of waiting.
+    var x = timelineScale(timeline.startedAt, end, timeline.waits);
     var start = timeline.startedAt;
     var passStart = {};
     timeline.passes.forEach(function (p) { passStart[p.pass] = p.startedAt; });
@@ -149,10 +143,11 @@ export const INSPECTOR_SCRIPT = `"use strict";
       });
     });
     timeline.calls.forEach(function (call) {
-      rows.push(row("#" + call.seq + " " + call.connector + "." + call.method, function (track) {
+      rows.push(row(isProgram(call) ? "Program approval" : callName(call), function (track) {
         var from = call.startedAt !== undefined ? call.startedAt : (call.finishedAt !== undefined ? call.finishedAt : passStart[call.pass]);
         var to = call.state === "reverted" ? from : (call.finishedAt !== undefined ? call.finishedAt : from);
-        if (call.state !== "pending") {
+        // Nothing runs for the program's approval row: only its wait is drawn.
+        if (call.state !== "pending" && !isProgram(call)) {
           bar(track, call.state === "replayed" ? "executed" : call.state, from, to, x,
             "#" + call.seq + " " + call.state + (call.durationMs !== undefined ? ", " + duration(call.durationMs) : ""));
         }
@@ -166,7 +161,7 @@ export const INSPECTOR_SCRIPT = `"use strict";
       }));
     });
     var ticks = el("div", { className: "ticks" });
-    var instants = [start].concat(timeline.passes.slice(1).map(function (p) { return p.startedAt; }), [end]);
+    var instants = [start].concat(timeline.passes.filter(function (p) { return p.startedAt > start; }).map(function (p) { return p.startedAt; }), [end]);
     var lastLeft = -100;
     instants.forEach(function (at, index) {
       var left = x(at);
@@ -190,39 +185,101 @@ export const INSPECTOR_SCRIPT = `"use strict";
   function act(action, body, label) {
     var id = state.selected;
     say(label + "\\u2026");
-    Array.prototype.forEach.call(document.querySelectorAll("#actions button"), function (b) { b.disabled = true; });
+    Array.prototype.forEach.call(document.querySelectorAll("#actions button, #actions input"), function (b) { b.disabled = true; });
     return getJson("/executions/" + encodeURIComponent(id) + "/" + action, {
       method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
     }).then(function (data) {
       var out = data.output;
+      state.chosen = {};
+      state.reason = "";
       say(label + ": " + out.status + (out.error ? " \\u2014 " + out.error : ""), out.status === "error");
     }).catch(function (error) { say(label + " failed: " + error.message, true); })
       .then(function () { state.detailKey = ""; return Promise.all([loadDetail(), loadList()]); });
+  }
+
+  function reasonInput() {
+    var input = el("input", { type: "text", id: "reject-reason", "aria-label": "Reason for rejecting (optional)",
+      placeholder: "Reason (optional)", "data-key": "reason" });
+    input.value = state.reason;
+    input.addEventListener("input", function () { state.reason = input.value; });
+    return input;
+  }
+  function stopButton(reason, label, disabled) {
+    return el("button", { className: "reject", type: "button", disabled: disabled, "data-key": "reject",
+      title: "The execution ends rejected: nothing more runs; calls that already ran stay done (Rollback undoes them).",
+      onclick: function () { act("reject", reason.value ? { reason: reason.value } : {}, label); } }, [label]);
+  }
+
+  // Several calls wait together: each can be approved or rejected inside the program (decided in one request).
+  function decisionsForm(pending, disabled) {
+    var chosen = state.chosen;
+    var submit = el("button", { className: "approve", type: "button", disabled: disabled || Object.keys(chosen).length === 0,
+      "data-key": "submit-decisions" }, ["Submit decisions"]);
+    var rows = pending.map(function (p) {
+      var name = "decide-" + p.seq;
+      return el("div", { className: "decision", "data-testid": "decision", "data-seq": p.seq }, [
+        el("code", { className: "mono", text: callName(p) + " " + JSON.stringify(p.args) }),
+        ["approve", "reject"].map(function (choice) {
+          var input = el("input", { type: "radio", name: name, value: choice, "data-key": name + ":" + choice, disabled: disabled,
+            checked: chosen[p.seq] === (choice === "approve"),
+            "aria-label": (choice === "approve" ? "Approve " : "Reject inside the program ") + callName(p) });
+          input.addEventListener("change", function () {
+            chosen[p.seq] = choice === "approve";
+            submit.disabled = disabled;
+          });
+          return el("label", {}, [input, choice === "approve" ? " approve" : " reject (the program gets an error)"]);
+        }),
+      ].flat());
+    });
+    submit.addEventListener("click", function () {
+      var decisions = Object.keys(chosen).map(function (seq) { return { seq: Number(seq), approved: chosen[seq] }; });
+      act("decide", { decisions: decisions }, "Decide " + decisions.length + " call" + (decisions.length === 1 ? "" : "s"));
+    });
+    var all = el("button", { className: "approve", type: "button", disabled: disabled, "data-key": "approve-all",
+      onclick: function () { act("approve", {}, "Approve all " + pending.length + " calls"); } }, ["Approve all " + pending.length]);
+    return el("fieldset", { className: "decisions", "data-testid": "decisions" }, [
+      el("legend", { text: pending.length + " calls wait together. Decide each (unanswered ones stay pending): a call rejected here fails inside the program, which may go on." }),
+    ].concat(rows, [el("div", { className: "actions" }, [submit, all])]));
+  }
+
+  // Rollback only where it can undo something; otherwise say why not.
+  function rollbackControl(detail, disabled) {
+    if (["completed", "error", "rejected", "rolled_back"].indexOf(detail.status) < 0) return [];
+    var applied = detail.calls.filter(function (c) { return c.status === "applied" && !isProgram(c); });
+    if (state.readOnly) return applied.length ? [el("span", { className: "empty", text: "Read-only: start the inspector with the app's runtime to roll back." })] : [];
+    var undoable = applied.filter(function (c) { return c.revertible; });
+    if (undoable.length === 0) {
+      if (detail.status === "rolled_back") return [];
+      var why = applied.length === 0 ? "no call took effect."
+        : "no applied call has a revert (" + applied.map(callName).join(", ") + ").";
+      return [el("span", { className: "empty", "data-testid": "no-rollback", text: "Nothing to roll back: " + why })];
+    }
+    var label = "Rollback (undo " + undoable.length + " call" + (undoable.length === 1 ? "" : "s") + ")";
+    return [el("button", { className: "rollback", type: "button", disabled: disabled, "data-key": "rollback", onclick: function () {
+      if (confirm("Roll back execution " + detail.executionId + "? " + undoable.map(callName).join(", ") + " will be reverted, newest first.")) act("rollback", {}, "Rollback");
+    } }, [label])];
   }
 
   function actionBar(detail) {
     var nodes = [];
     var disabled = state.readOnly;
     if (detail.status === "paused") {
-      detail.pending.forEach(function (p) {
-        var what = "#" + p.seq + " " + p.connector + "." + p.method;
+      var reason = reasonInput();
+      if (detail.pending.length === 1 && isProgram(detail.pending[0])) {
+        nodes.push(el("button", { className: "approve", type: "button", disabled: disabled, "data-key": "approve:0",
+          onclick: function () { act("approve", { seq: 0 }, "Approve the program"); } }, ["Approve and run the program"]));
+        nodes.push(reason, stopButton(reason, "Reject the program", disabled));
+      } else if (detail.pending.length === 1) {
+        var p = detail.pending[0];
         nodes.push(el("button", { className: "approve", type: "button", disabled: disabled, "data-key": "approve:" + p.seq,
-          onclick: function () { act("approve", { seq: p.seq }, "Approve " + what); } }, ["Approve " + what]));
-      });
-      var reason = el("input", { type: "text", id: "reject-reason", "aria-label": "Reason for rejecting (optional)",
-        placeholder: "Reason (optional)", "data-key": "reason" });
-      nodes.push(reason);
-      nodes.push(el("button", { className: "reject", type: "button", disabled: disabled, "data-key": "reject", onclick: function () {
-        act("reject", reason.value ? { reason: reason.value } : {}, "Reject");
-      } }, ["Reject"]));
+          onclick: function () { act("approve", { seq: p.seq }, "Approve " + callName(p)); } }, ["Approve " + callName(p)]));
+        nodes.push(reason, stopButton(reason, "Reject and stop the program", disabled));
+      } else {
+        nodes.push(decisionsForm(detail.pending, disabled), reason, stopButton(reason, "Stop the program", disabled));
+      }
     }
-    var applied = detail.calls.some(function (c) { return c.status === "applied" && c.connector !== "codemode"; });
-    if (["completed", "error", "rejected"].indexOf(detail.status) >= 0 && applied) {
-      nodes.push(el("button", { className: "rollback", type: "button", disabled: disabled, "data-key": "rollback", onclick: function () {
-        if (confirm("Roll back execution " + detail.executionId + "? Applied calls with a revert are undone, newest first.")) act("rollback", {}, "Rollback");
-      } }, ["Rollback"]));
-    }
-    if (state.readOnly && nodes.length > 0) nodes.push(el("span", { className: "empty", text: "Read-only: start the inspector with the app's runtime to act." }));
+    nodes = nodes.concat(rollbackControl(detail, disabled));
+    if (state.readOnly && detail.status === "paused") nodes.push(el("span", { className: "empty", text: "Read-only: start the inspector with the app's runtime to act." }));
     return el("div", { className: "actions", id: "actions" }, nodes);
   }
 
@@ -232,6 +289,7 @@ export const INSPECTOR_SCRIPT = `"use strict";
         return el("th", { scope: "col", text: t });
       }))]),
       el("tbody", {}, timeline.calls.reduce(function (rows, c) {
+        if (isProgram(c)) return rows; // the code is under Program, its approval in the timeline and decisions
         var happened = (c.state === "replayed" ? "executed" : c.state) +
           (c.replayedInPasses.length ? ", replayed in pass " + c.replayedInPasses.join(", ") : "") +
           (c.approvedAt !== undefined ? ", approved " + instant(c.approvedAt) : "");
@@ -257,20 +315,25 @@ export const INSPECTOR_SCRIPT = `"use strict";
   function renderDetail(data) {
     var d = data.execution;
     var t = data.timeline;
+    var calls = d.calls.filter(function (c) { return !isProgram(c); }).length;
     var nodes = [
       el("h2", { id: "detail-title" }, ["Execution ", el("span", { className: "mono", text: d.executionId }), " ", statusBadge(d.status)]),
       el("p", { className: "meta", text: "Started " + instant(d.createdAt) + " \\u00b7 " + d.passes + " pass" + (d.passes === 1 ? "" : "es") +
-        " \\u00b7 " + d.calls.length + " call" + (d.calls.length === 1 ? "" : "s") + " \\u00b7 last update +" + duration(d.updatedAt - d.createdAt) }),
+        " \\u00b7 " + calls + " call" + (calls === 1 ? "" : "s") + " \\u00b7 last update +" + duration(d.updatedAt - d.createdAt) }),
       actionBar(d),
       el("h3", { text: "Timeline" }), renderTimeline(t, d.status, data.now),
-      el("h3", { text: "Calls" }), t.calls.length ? callsTable(t) : el("p", { className: "empty", text: "No calls." }),
+      el("h3", { text: "Calls" }), t.calls.some(function (c) { return !isProgram(c); }) ? callsTable(t) : el("p", { className: "empty", text: "No calls." }),
     ];
     if (t.decisions.length) {
       nodes.push(el("h3", { text: "Decisions" }), el("ul", {}, t.decisions.map(function (x) {
-        return el("li", { text: x.decision + (x.seq !== undefined ? " #" + x.seq : "") + " at " + instant(x.at) + (x.reason ? " \\u2014 " + x.reason : "") });
+        var target = x.seq === undefined ? "" : x.seq === 0 && t.calls.some(isProgram) ? " the program" : " #" + x.seq;
+        return el("li", { text: x.decision + target + " at " + instant(x.at) + (x.reason ? " \\u2014 " + x.reason : "") });
       })));
     }
-    nodes.push(el("h3", { text: "Program" }), el("ol", { className: "code", "data-testid": "program", "aria-label": "Program" },
+    var program = t.calls.filter(isProgram)[0];
+    var programNote = program === undefined ? "" : program.state === "pending" ? " \\u2014 waiting for approval: nothing has run yet"
+      : program.state === "rejected" ? " \\u2014 rejected before it ran" : " \\u2014 approved before it ran";
+    nodes.push(el("h3", { text: "Program" + programNote }), el("ol", { className: "code", "data-testid": "program", "aria-label": "Program" },
       d.code.split("\\n").map(function (line) { return el("li", { text: line }); })));
     nodes.push(el("h3", { text: "Logs" }), d.logs.length ? el("pre", { "data-testid": "logs", text: d.logs.join("\\n") }) : el("p", { className: "empty", text: "No logs." }));
     if (d.error !== undefined) nodes.push(el("h3", { text: "Error (" + (d.kind || "error") + ")" }), el("pre", { className: "c-failed", text: d.error }));
@@ -296,6 +359,8 @@ export const INSPECTOR_SCRIPT = `"use strict";
   function route() {
     var match = /^#\\/e\\/(.+)$/.exec(location.hash);
     state.selected = match ? decodeURIComponent(match[1]) : null;
+    state.chosen = {};
+    state.reason = "";
     state.detailKey = "";
     state.listKey = "";
     return Promise.all([loadList(), loadDetail()]).then(function () {

@@ -10,8 +10,9 @@ header { display: flex; gap: 16px; align-items: center; padding: 10px 20px; bord
 header h1 { font-size: 16px; margin: 0; }
 header .runtime { color: var(--muted); }
 header label { margin-left: auto; }
-main { display: grid; grid-template-columns: minmax(530px, 40%) 1fr; min-height: calc(100vh - 50px); }
-section { padding: 14px 20px; }
+main { display: grid; grid-template-columns: minmax(620px, 48%) 1fr; min-height: calc(100vh - 50px); }
+section { padding: 14px 20px; min-width: 0; }
+#detail:focus { outline: none; }
 #list-panel { border-right: 1px solid var(--line); overflow: auto; }
 h2 { font-size: 15px; margin: 0 0 8px; }
 h3 { font-size: 13px; margin: 18px 0 6px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); }
@@ -20,6 +21,9 @@ th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line
 th { font-size: 12px; color: var(--muted); font-weight: 600; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 #list td, #list th { white-space: nowrap; padding: 4px 6px; }
+#list td.what { white-space: normal; }
+#list .summary { max-width: 330px; font-size: 12px; line-height: 1.35; color: var(--muted); overflow-wrap: anywhere; display: -webkit-box;
+  -webkit-line-clamp: 3; -webkit-box-orient: vertical; overflow: hidden; }
 tr[aria-current="true"] { background: #ddf4ff; }
 a { color: var(--accent); }
 code, pre, .mono { font: 12px/1.5 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
@@ -67,4 +71,10 @@ tr.call-head td { border-bottom: none; padding-top: 8px; }
 .io { display: grid; grid-template-columns: 1fr 1fr; gap: 10px; }
 .io-label { font-size: 11px; color: var(--muted); text-transform: uppercase; letter-spacing: .04em; }
 .tick.start { transform: none; } .tick.end { transform: translateX(-100%); }
+fieldset.decisions { border: 1px solid var(--line); border-radius: 6px; margin: 0; padding: 6px 10px; flex-basis: 100%; }
+fieldset.decisions legend { font-size: 12px; color: var(--muted); padding: 0 4px; }
+.decision { display: flex; gap: 12px; align-items: center; margin: 4px 0; flex-wrap: wrap; }
+.decision { gap: 4px 16px; margin: 6px 0; }
+.decision code { flex-basis: 100%; min-width: 0; overflow-wrap: anywhere; }
+.decision label { white-space: nowrap; }
 `;

@@ -7,7 +7,7 @@ import type { DurableRuntime } from "../runtime/durable-runtime.js";
 /** The runtime methods the inspector reads and acts through. */
 export type InspectorRuntime = Pick<
   DurableRuntime,
-  "name" | "executions" | "execution" | "pending" | "approve" | "reject" | "rollback"
+  "name" | "executions" | "execution" | "pending" | "approve" | "reject" | "decide" | "rollback"
 >;
 
 /** The runtime methods the CLI's housekeeping commands (`prune`, `expire`) add. */
@@ -17,7 +17,7 @@ export type HousekeepingRuntime = Pick<DurableRuntime, "pruneExecutions" | "expi
 export function isInspectorRuntime(value: unknown): value is InspectorRuntime {
   if (typeof value !== "object" || value === null) return false;
   const record = value as Record<string, unknown>;
-  return ["executions", "execution", "pending", "approve", "reject", "rollback"].every(
+  return ["executions", "execution", "pending", "approve", "reject", "decide", "rollback"].every(
     (key) => typeof record[key] === "function",
   );
 }

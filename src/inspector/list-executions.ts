@@ -1,9 +1,11 @@
 /**
  * The executions list the CLI table and the web page show: the public summaries
- * with their call and pending counts (read from each execution's call log), filtered
- * by status and age.
+ * with their call and pending counts and a one-line summary (read from each execution's
+ * call log), filtered by status and age.
  */
+import { isProgramApproval } from "../runtime/program-approval.js";
 import type { ExecutionStatus, FailureKind } from "../runtime/types.js";
+import { executionSummaryText } from "./execution-summary.js";
 import type { InspectorRuntime } from "./inspector-runtime.js";
 
 /** Statuses an execution can have, in the order the CLI documents them. */
@@ -39,6 +41,8 @@ export interface ExecutionRow {
   durationMs: number;
   kind?: FailureKind;
   error?: string;
+  /** What it did, in one line: its first calls, what it waits for, the first words of its result or error. */
+  summary: string;
 }
 
 /** Filters of {@link listExecutions}. */
@@ -79,11 +83,13 @@ export async function listExecutions(
         executionId: summary.executionId,
         status: summary.status,
         passes: summary.passes,
-        calls: detail?.calls.length ?? 0,
+        // The approval of a whole program (call #0) is not a call it made.
+        calls: detail?.calls.filter((call) => !isProgramApproval(call)).length ?? 0,
         pending: detail?.pending.length ?? 0,
         startedAt: summary.createdAt,
         updatedAt: summary.updatedAt,
         durationMs: Math.max(0, (ENDED.has(summary.status) ? summary.updatedAt : at) - summary.createdAt),
+        summary: detail === undefined ? "" : executionSummaryText(detail),
       };
       if (summary.kind !== undefined) row.kind = summary.kind;
       if (summary.error !== undefined) row.error = summary.error;

@@ -27,8 +27,8 @@ export function executionSummary(record: ExecutionRecord): ExecutionSummary {
   return summary;
 }
 
-/** A stored call as shown by `execution(id)`. */
-export function callRecord(record: CallJournalRecord): CallRecord {
+/** A stored call as shown by `execution(id)`; `lookup` finds its method in this runtime (for `revertible`). */
+export function callRecord(record: CallJournalRecord, lookup?: MethodLookup): CallRecord {
   const call: CallRecord = {
     seq: record.seq,
     connector: record.connector,
@@ -38,6 +38,7 @@ export function callRecord(record: CallJournalRecord): CallRecord {
     replay: record.replay,
     requiresApproval: record.requiresApproval,
     replayedCount: record.replayedCount,
+    revertible: lookup?.(record.connector, record.method)?.revert !== undefined,
   };
   if (record.resultText !== undefined) call.result = decodeJournalValue(record.resultText);
   if (record.error !== undefined) call.error = record.error;
@@ -110,7 +111,7 @@ export function executionDetail(
             .filter((call) => call.status === "pending" && call.approvedAt === undefined)
             .map((call) => pendingAction(record.executionId, call, lookup))
         : [],
-    calls: calls.map(callRecord),
+    calls: calls.map((call) => callRecord(call, lookup)),
     connectors: record.connectors,
   };
   if (record.resultText !== undefined) detail.result = decodeJournalValue(record.resultText);

@@ -49,3 +49,12 @@ export function programApprovalAction(executionId: string, code: string): Pendin
     args: { code },
   };
 }
+
+/** Whether a journal row or pending item is the approval of the whole program, never a call the program made. */
+export function isProgramApproval(call: { seq: number; connector: string; method: string }): boolean {
+  return (
+    call.seq === PROGRAM_APPROVAL_SEQ &&
+    call.connector === PROGRAM_APPROVAL_CONNECTOR &&
+    call.method === PROGRAM_APPROVAL_METHOD
+  );
+}

@@ -154,7 +154,7 @@ export async function rollbackExecution(core: RuntimeCore, request: unknown): Pr
   return {
     status: "error",
     executionId,
-    kind: tally.errors.length > 0 ? "exception" : "stale",
+    kind: tally.errors.length > 0 ? "exception" : "nothing-to-revert",
     error: `Nothing was rolled back: ${why}.`,
     ...tally,
   };

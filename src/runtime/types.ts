@@ -39,6 +39,8 @@ export interface PendingAction {
  * - `interrupted`: a call was found `executing` on a later pass (its process died mid-call); it is never run again.
  * - `approval-unreached`: the resumed program ended without reaching a call that was approved (it took another
  *   path); the approved call did not run and is recorded `error`. Never reported as `completed`.
+ * - `nothing-to-revert`: a rollback found no applied call it could revert (none has a `revert`, or its connector is
+ *   not configured); the execution is unchanged.
  */
 export type FailureKind =
   | ExecutorFailureKind
@@ -53,7 +55,8 @@ export type FailureKind =
   | "expired"
   | "store"
   | "interrupted"
-  | "approval-unreached";
+  | "approval-unreached"
+  | "nothing-to-revert";
 
 /** Output of the `codemode` tool and of `execute`/`approve`. */
 export type CodeModeOutput =
@@ -87,6 +90,11 @@ export interface CallRecord {
   finishedAt?: number;
   /** Number of passes that returned this call from the journal instead of running it. */
   replayedCount: number;
+  /**
+   * Whether `rollback` can revert it: this runtime has its connector and the method a `revert` (a runtime opened
+   * without the app's connectors, such as the CLI's on a store, says `false`).
+   */
+  revertible: boolean;
 }
 
 /** An execution as listed by `executions()`. */

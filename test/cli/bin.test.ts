@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
@@ -52,7 +52,7 @@ describe("the ai-codemode executable (dist/cli.js, the package's bin)", () => {
     expect((await ai(["--help"], fixture.dir)).stdout).toContain("Usage: ai-codemode <command> [options]");
     const out = await ai(["executions", "--store", fixture.storeUrl], fixture.dir);
     expect(out.code).toBe(0);
-    expect(out.stdout.split("\n")[0]).toMatch(/^ID +STATUS +PASSES +CALLS +STARTED +DURATION$/);
+    expect(out.stdout.split("\n")[0]).toMatch(/^ID +STATUS +PASSES +CALLS +STARTED +DURATION +SUMMARY$/);
     expect(out.stdout).toContain(`${fixture.ids.paused}  paused (1 pending)`);
   });
 
@@ -97,6 +97,32 @@ describe("the ai-codemode executable (dist/cli.js, the package's bin)", () => {
       code: 1,
       stdout: 'Execution nope: not-found: No execution "nope" in runtime "default".\n',
     });
+  });
+});
+
+describe("--runtime in an app whose TypeScript imports use the nodenext style", () => {
+  it("loads ./src/bank-revert.ts importing ./bank.js through the app's tsx (Node's type stripping alone cannot)", async () => {
+    const app = join(fixture.dir, "nodenext-app");
+    mkdirSync(join(app, "src"), { recursive: true });
+    // The app's own dependencies, tsx among them (as `npm install -D tsx` leaves them).
+    symlinkSync(join(root, "node_modules"), join(app, "node_modules"), "dir");
+    writeFileSync(
+      join(app, "src", "bank.ts"),
+      `export const bank: { methods: Record<string, { execute: () => unknown; revert?: () => void }> } = {
+  methods: { list: { execute: () => [] }, buy: { execute: () => ({}), revert: () => undefined } },
+};
+`,
+    );
+    writeFileSync(
+      join(app, "src", "bank-revert.ts"),
+      `import { createCodemodeRuntime } from ${JSON.stringify(distIndex)};
+import { bank } from "./bank.js";
+export const runtime = createCodemodeRuntime({ store: ${JSON.stringify(fixture.storeUrl)}, connectors: { shop: bank } });
+`,
+    );
+    const out = await ai(["pending", "--runtime", "./src/bank-revert.ts", "--json"], app);
+    expect(out).toMatchObject({ code: 0, stderr: "" });
+    expect(JSON.parse(out.stdout)).toHaveProperty("pending");
   });
 });
 

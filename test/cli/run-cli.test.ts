@@ -1,6 +1,17 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExecutionRow } from "../../src/inspector/list-executions.js";
-import { createJournalFixture, expectedPending, type JournalFixture } from "../inspector/journal-fixture.js";
+import { createDurableRuntime } from "../../src/runtime/durable-runtime.js";
+import {
+  createJournalFixture,
+  expectedPending,
+  shopConnector,
+  type JournalFixture,
+} from "../inspector/journal-fixture.js";
+import { sharedExecutor, testClock } from "../runtime/runtime-fixture.js";
+import { tempFolder } from "../support/temp-folder.js";
 import { cli } from "./cli-support.js";
 
 let fixture: JournalFixture;
@@ -99,7 +110,7 @@ describe("ai-codemode show", () => {
     expect(await run("show", "nope")).toMatchObject({
       code: 1,
       stdout: "",
-      stderr: 'No execution nope in runtime "default".\n',
+      stderr: 'No execution nope in runtime "default" (nor one whose id starts with it).\n',
     });
   });
 });
@@ -158,5 +169,72 @@ describe("ai-codemode expire and prune (they change the database: last)", () => 
       fixture.ids.paused,
       fixture.ids.rolledBack,
     ]);
+  });
+});
+
+describe("short ids and where the database is", () => {
+  /** A store holding executions whose ids share a prefix, and the app module that acts on it. */
+  async function shortIdStore(): Promise<{ dir: string; storeUrl: string; module: string }> {
+    const dir = tempFolder("codemode-cli-ids-");
+    const storeUrl = `file:${join(dir, "app.db")}`;
+    const ids = ["3347ec2d-aaaa", "lease-1", "3347ec2d-bbbb", "lease-2", "9f00c1de-cccc", "lease-3"];
+    const runtime = createDurableRuntime({
+      store: storeUrl,
+      executor: sharedExecutor(),
+      connectors: { shop: shopConnector(testClock(), new Promise(() => {})) },
+      _internal: { generateId: () => ids.shift() ?? "spare" },
+    });
+    await runtime.execute({ code: "async () => shop.list({})" });
+    await runtime.execute({ code: "async () => shop.list({})" });
+    await runtime.execute({ code: "async () => shop.buy({ sku: 'tea' })" });
+    await runtime.close();
+    const module = join(dir, "app.mjs");
+    writeFileSync(
+      module,
+      `import { createCodemodeRuntime } from ${JSON.stringify(pathToFileURL(resolve("dist/index.js")).href)};
+export const runtime = createCodemodeRuntime({ store: ${JSON.stringify(storeUrl)},
+  connectors: { shop: { methods: { list: { execute: () => [] }, buy: { requiresApproval: true, execute: (args) => ({ order: 9, ...args }) } } } } });
+`,
+    );
+    return { dir, storeUrl, module };
+  }
+
+  it("show, pending and approve take a unique prefix of an id (the 8 characters the web list shows)", async () => {
+    const { dir, storeUrl, module } = await shortIdStore();
+    const at = { now: Date.now(), cwd: dir };
+    const shown = await cli(["show", "9f00c1de", "--store", storeUrl], at);
+    expect(shown).toMatchObject({ code: 0, stderr: "" });
+    expect(shown.stdout).toMatch(/^Execution 9f00c1de-cccc {2}paused/);
+    expect(JSON.parse((await cli(["pending", "9F00", "--json", "--store", storeUrl], at)).stdout)).toMatchObject({
+      pending: [{ executionId: "9f00c1de-cccc", seq: 1 }],
+    });
+    const approved = await cli(["approve", "9f00c1de", "--runtime", module, "--json"], at);
+    expect(approved).toMatchObject({ code: 0, stderr: "" });
+    expect(JSON.parse(approved.stdout)).toMatchObject({ status: "completed", executionId: "9f00c1de-cccc" });
+  });
+
+  it("refuses an ambiguous prefix with the candidates (exit code 2), running nothing", async () => {
+    const { dir, module } = await shortIdStore();
+    const out = await cli(["approve", "3347ec2d", "--runtime", module], { now: Date.now(), cwd: dir });
+    expect(out).toMatchObject({ code: 2, stdout: "" });
+    expect(out.stderr).toContain(
+      "2 executions start with 3347ec2d: 3347ec2d-bbbb, 3347ec2d-aaaa. Give more of the id.",
+    );
+  });
+
+  it("without --store, says where it looked and names the database files it found", async () => {
+    const { dir } = await shortIdStore();
+    mkdirSync(join(dir, ".codemode"));
+    writeFileSync(join(dir, ".codemode", "example.db"), "");
+    const out = await cli(["executions"], { now: Date.now(), cwd: dir });
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain(
+      `No codemode database at ${join(dir, ".codemode", "codemode.db")} (the default: no --store, and neither CODEMODE_DATABASE_URL nor TURSO_DATABASE_URL is set).`,
+    );
+    expect(out.stderr).toContain(
+      "Found here: .codemode/example.db, app.db — e.g. ai-codemode executions --store file:.codemode/example.db.",
+    );
+    const named = await cli(["executions", "--store", "file:missing.db"], { now: Date.now(), cwd: dir });
+    expect(named.stderr).toContain(`No codemode database at ${join(dir, "missing.db")} (--store file:missing.db).`);
   });
 });

@@ -206,3 +206,46 @@ describe("the JSON API", () => {
     expect(reject.output).toMatchObject({ status: "error", kind: "stale" });
   });
 });
+
+describe("deciding several calls that wait together (decide), as the chat does", () => {
+  it("approves one and rejects the other inside the program, which goes on", async () => {
+    const code =
+      "async () => (await Promise.allSettled([shop.buy({ sku: 'tea', quantity: 1 }), shop.buy({ sku: 'cake', quantity: 1 })])).map((r) => r.status)";
+    const paused = await fixture.runtime.execute({ code });
+    expect(paused).toMatchObject({ status: "paused", pending: [{ seq: 1 }, { seq: 2 }] });
+    const path = `/codemode/api/executions/${paused.executionId}/decide`;
+    for (const decisions of [
+      undefined,
+      [],
+      [{ seq: 1 }],
+      [{ seq: "1", approved: true }],
+      [{ seq: 1, approved: true, reason: 7 }],
+    ])
+      expect((await post(path, { decisions })).status).toBe(400);
+    const readOnly = createCodemodeInspector({ runtime: fixture.runtime, readOnly: true, authorize: () => true });
+    const refused = await readOnly(
+      new Request(`${ORIGIN}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ decisions: [{ seq: 1, approved: true }] }),
+      }),
+    );
+    expect(refused.status).toBe(403);
+    const decided = await post(path, {
+      decisions: [
+        { seq: 1, approved: true },
+        { seq: 2, approved: false, reason: "not the cake" },
+      ],
+    });
+    expect(await decided.json()).toEqual({
+      output: { status: "completed", executionId: paused.executionId, result: ["fulfilled", "rejected"] },
+    });
+    const shown = (await (await get(`/codemode/api/executions/${paused.executionId}`)).json()) as {
+      execution: { calls: Array<{ seq: number; status: string; error?: string; revertible: boolean }> };
+    };
+    expect(shown.execution.calls).toMatchObject([
+      { seq: 1, status: "applied", revertible: true },
+      { seq: 2, status: "error", error: expect.stringContaining("Rejected by a human: not the cake") },
+    ]);
+  });
+});

@@ -109,6 +109,23 @@ describe("pauses", () => {
     expect(connector.ledger.count("bank.pay")).toBe(1);
   });
 
+  it("keeps the lines a paused pass printed, through a rejection, until a later pass replaces them", async () => {
+    const runtime = testRuntime({ connectors: { bank: bank() } });
+    const code = "async () => { console.log('checking', 1); await bank.pay({ n: 1 }); console.log('paid'); return 1; }";
+    const paused = await runtime.execute({ code });
+    expect(paused).toEqual({ status: "paused", executionId: paused.executionId, pending: expect.any(Array) });
+    expect((await runtime.execution(paused.executionId))?.logs).toEqual(["checking 1"]);
+    await runtime.reject({ executionId: paused.executionId, reason: "no" });
+    expect(await runtime.execution(paused.executionId)).toMatchObject({ status: "rejected", logs: ["checking 1"] });
+
+    const approved = await runtime.execute({ code });
+    expect(await runtime.approve({ executionId: approved.executionId })).toMatchObject({
+      status: "completed",
+      logs: ["checking 1", "paid"],
+    });
+    expect((await runtime.execution(approved.executionId))?.logs).toEqual(["checking 1", "paid"]);
+  });
+
   it("a call found executing on a later pass is never run again: the run ends interrupted", async () => {
     const connector = bank();
     const client = memoryClient();

@@ -60,10 +60,35 @@ describe("rollback", () => {
     const before = testRuntime({ connectors: { gone, plain }, store: client });
     const done = await before.execute({ code: "async () => { await gone.x({}); await plain.y({}); }" });
     const after = testRuntime({ connectors: { plain }, store: client });
+    const ended = await after.execution(done.executionId);
+    after.clock.advance(5 * 60_000);
     const out = await after.rollback({ executionId: done.executionId });
-    expect(out).toMatchObject({ status: "error", kind: "stale", reverted: [], skipped: [2, 1] });
-    expect((await after.execution(done.executionId))?.status).toBe("completed");
+    expect(out).toMatchObject({ status: "error", kind: "nothing-to-revert", reverted: [], skipped: [2, 1] });
+    // Unchanged, its last update too (the inspector's duration and timeline end there).
+    expect(await after.execution(done.executionId)).toEqual(ended);
     expect(gone.ledger.of("revert")).toEqual([]);
+  });
+
+  it("execution(id) says which calls rollback can revert: configured here, with a revert", async () => {
+    const client = memoryClient();
+    const ops = createMockConnector("ops", { methods: { undoable: { revert: true }, final: {} } });
+    const gone = createMockConnector("gone", { methods: { x: { revert: true } } });
+    const before = testRuntime({ connectors: { ops, gone }, store: client });
+    const done = await before.execute({
+      code: "async () => { await ops.undoable({}); await ops.final({}); await gone.x({}); }",
+    });
+    const revertible = async (runtime: typeof before) =>
+      (await runtime.execution(done.executionId))?.calls.map((call) => [call.method, call.revertible]);
+    expect(await revertible(before)).toEqual([
+      ["undoable", true],
+      ["final", false],
+      ["x", true],
+    ]);
+    expect(await revertible(testRuntime({ connectors: { ops }, store: client }))).toEqual([
+      ["undoable", true],
+      ["final", false],
+      ["x", false],
+    ]);
   });
 
   it("refuses a paused execution", async () => {

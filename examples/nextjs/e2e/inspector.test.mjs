@@ -1,16 +1,15 @@
 // End-to-end: the web inspector mounted at /codemode in the example app (after `next build`),
 // next to the chat, driven in headless Chromium (Debian's `chromium`, via playwright-core).
-// Run: npm run e2e. UPDATE_SCREENSHOT=1 refreshes docs/inspector-list.png and docs/inspector-timeline.png.
+// Run: npm run e2e. The inspector's screenshots in docs/ come from e2e/inspector-figures.test.mjs.
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
-import { copyFileSync, mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { after, afterEach, before, test } from "node:test";
 import { createCodemodeRuntime } from "ai-codemode";
 import { chromium } from "playwright-core";
 
 const appDir = path.join(import.meta.dirname, "..");
-const docsDir = path.join(appDir, "../../docs");
 const tmpDir = path.join(import.meta.dirname, ".tmp-inspector");
 const port = Number(process.env.E2E_INSPECTOR_PORT ?? 3418);
 const baseUrl = `http://127.0.0.1:${port}`;
@@ -97,12 +96,6 @@ function pausedRow(page) {
   return page.locator('[data-testid="execution-row"][data-status="paused"]');
 }
 
-async function screenshot(page, name) {
-  const file = path.join(tmpDir, name);
-  await page.screenshot({ path: file });
-  if (process.env.UPDATE_SCREENSHOT === "1") copyFileSync(file, path.join(docsDir, name));
-}
-
 before(async () => {
   rmSync(tmpDir, { recursive: true, force: true });
   mkdirSync(tmpDir, { recursive: true });
@@ -134,7 +127,6 @@ test("the list shows a paused execution from the chat; its timeline; Approve in 
   await pausedRow(inspector).getByRole("link").click();
   const timeline = inspector.getByTestId("timeline");
   await timeline.waitFor();
-  await screenshot(inspector, "inspector-list.png");
   assert.equal(await timeline.locator(".bar.pass").count(), 1);
   assert.equal(await timeline.locator(".bar.wait").count(), 1);
   assert.match((await inspector.getByTestId("program").textContent()) ?? "", /github\.merge_pull_request/);
@@ -148,7 +140,6 @@ test("the list shows a paused execution from the chat; its timeline; Approve in 
   assert.equal(await timeline.locator(".bar.pass").count(), 2);
   assert.ok((await timeline.locator(".mark.replay").count()) >= 1, "replayed calls are marked in pass 2");
   assert.match((await inspector.getByTestId("logs").textContent()) ?? "", /merged #42 as c0ffee42/);
-  await screenshot(inspector, "inspector-timeline.png");
 
   // The chat still shows the approval request; answering it now shows the outcome already in the store.
   await chat.getByTestId("approve").click();
@@ -195,7 +186,7 @@ test("an unauthorised request is refused", async () => {
   await browserPage.context().close();
 });
 
-test("keyboard only: focus order, the row link opens by Enter, Approve and Reject reachable by Tab, Reject by Space", async () => {
+test("keyboard only: focus order, the row link opens by Enter, Approve and Reject reachable by Tab, Reject and stop by Space", async () => {
   const chat = await pauseFromChat(43);
   const inspector = await openInspector();
   await pausedRow(inspector).waitFor();
@@ -248,9 +239,9 @@ test("keyboard only: focus order, the row link opens by Enter, Approve and Rejec
   });
   await inspector.keyboard.type("not this one");
   await inspector.keyboard.press("Tab");
-  assert.equal((await focused()).text, "Reject");
+  assert.equal((await focused()).text, "Reject and stop the program");
   await inspector.keyboard.press("Space");
-  await inspector.locator("#status-line").getByText("Reject: rejected").waitFor();
+  await inspector.locator("#status-line").getByText("Reject and stop the program: rejected").waitFor();
   await inspector.locator("#detail .badge.s-rejected").waitFor();
   assert.match((await inspector.locator("#detail").textContent()) ?? "", /Rejected by a human: not this one\./);
   await chat.context().close();

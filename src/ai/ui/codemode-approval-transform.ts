@@ -9,6 +9,12 @@ import { isCodemodeProgress, type CodemodeProgress, type WithProgress } from "..
 import { assertApprovalSecret, type CodemodeApprovalSecret } from "./approval-signature.js";
 import { createCodemodeApprovalRequest, isPausedCodemodeOutput, type PausedCodemodeOutput } from "./paused-output.js";
 
+/** A codemode tool's final output (completed, paused or error), as opposed to a running program's snapshot. */
+function isFinalCodemodeOutput(output: unknown): boolean {
+  const status = typeof output === "object" && output !== null ? (output as { status?: unknown }).status : undefined;
+  return status === "completed" || status === "paused" || status === "error";
+}
+
 /** Name under which the codemode tool is registered in `tools`. */
 export const DEFAULT_CODEMODE_TOOL_NAME = "codemode";
 
@@ -28,8 +34,8 @@ export interface CodemodeApprovalTransformOptions {
 }
 
 /**
- * Turns each paused codemode tool output in a UI message stream into an approval request
- * (dropping the preliminary copy of it), passes progress snapshots (preliminary results) on,
+ * Turns each paused codemode tool output in a UI message stream into an approval request,
+ * drops the SDK's preliminary copy of every final output, passes progress snapshots (preliminary results) on,
  * and makes other codemode outputs JSON-safe (BigInt as a decimal string, Map as an object,
  * Date as an ISO string, bytes as base64, as the model sees them). Every other chunk passes
  * through unchanged.
@@ -58,6 +64,9 @@ export function codemodeApprovalTransform({
         controller.enqueue(chunk);
         return;
       }
+      // The SDK sends an iterable tool's last value twice, as a preliminary result and then the final one: only the
+      // final one is sent on, so a large result crosses the wire once (snapshots of a running program pass).
+      if (chunk.preliminary === true && isFinalCodemodeOutput(chunk.output)) return;
       if (isPausedCodemodeOutput(chunk.output)) {
         // The SDK repeats an iterable tool's last value as a preliminary result before the final one:
         // a preliminary `paused` is that copy, and the final one becomes the approval request.

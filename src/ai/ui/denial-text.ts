@@ -4,7 +4,7 @@
  * the execution had already taken effect and stay applied — so that after "approve #43, reject
  * #44" nobody is left believing that nothing happened.
  */
-import { PROGRAM_APPROVAL_CONNECTOR, PROGRAM_APPROVAL_METHOD } from "../../runtime/program-approval.js";
+import { isProgramApproval } from "../../runtime/program-approval.js";
 import type { AppliedCall, PendingAction } from "../../runtime/types.js";
 import { boundedText } from "../../shared/bounded-text.js";
 
@@ -24,7 +24,7 @@ export function describeDenial({
   userReason: string | undefined;
 }): string {
   const because = userReason === undefined || userReason === "" ? "" : ` Reason given: ${userReason}`;
-  if (action.connector === PROGRAM_APPROVAL_CONNECTOR && action.method === PROGRAM_APPROVAL_METHOD) {
+  if (isProgramApproval(action)) {
     return `The user rejected the program (execution ${action.executionId}) before it ran: nothing ran.${because}`;
   }
   return (

@@ -6,6 +6,7 @@ import type { UIMessage, UIMessageChunk } from "ai";
 import type { CodeModeOutput, PendingAction, RejectOutput } from "../../runtime/types.js";
 import { toModelJson } from "../codemode-model-output.js";
 import { answeredMessageIndex } from "./answered-message.js";
+import { withFinalProgress } from "../codemode-progress.js";
 import { DEFAULT_CODEMODE_TOOL_NAME } from "./codemode-approval-transform.js";
 import { outcomeApprovedElsewhere } from "./approved-elsewhere.js";
 import { assertApprovalSecret, signatureProblem, type CodemodeApprovalSecret } from "./approval-signature.js";
@@ -258,7 +259,7 @@ async function resolvePart({
   const { approval: _approval, ...rest } = part;
   const json = toModelJson(output);
   // The client keeps the last snapshot on the part (the model never reads `progress`).
-  const shown = lastProgress === undefined ? json : toModelJson({ ...output, progress: lastProgress });
+  const shown = lastProgress === undefined ? json : toModelJson(withFinalProgress(output, lastProgress));
   return {
     modelPart: { ...rest, state: "output-available", output: json },
     chunks: [{ type: "tool-output-available", toolCallId, output: shown }],

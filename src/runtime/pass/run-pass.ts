@@ -81,19 +81,28 @@ export async function runPass(pass: PassContext): Promise<PassOutcome> {
     resultText = encoded.ok ? encoded.value : omittedResultText(encoded.error);
     outcome.journaled = encoded.ok;
   }
-  const stored = await finish(pass, outcome, resultText);
+  const stored = await finish(pass, outcome, resultText, run.logs);
   await afterPass(pass.deps.hooks, executionId, stored.status);
   return stored;
 }
 
-async function finish(pass: PassContext, outcome: PassOutcome, resultText: string | undefined): Promise<PassOutcome> {
+/**
+ * Records the pass's end. A paused pass keeps the lines it printed (the model's `paused` output has no logs, but
+ * `execution(id)` shows them until a later pass, which replays the program from the start, replaces them).
+ */
+async function finish(
+  pass: PassContext,
+  outcome: PassOutcome,
+  resultText: string | undefined,
+  printed: string[],
+): Promise<PassOutcome> {
   const { executionId } = pass.execution;
   const now = pass.deps.now();
   const end =
     outcome.status === "completed"
       ? { status: "completed" as const, logs: outcome.logs, now, ...(resultText === undefined ? {} : { resultText }) }
       : outcome.status === "paused"
-        ? { status: "paused" as const, logs: [], now }
+        ? { status: "paused" as const, logs: printed, now }
         : { status: "error" as const, logs: outcome.logs ?? [], error: outcome.error, kind: outcome.kind, now };
   try {
     if (pass.writer.failure !== undefined) throw pass.writer.failure;

@@ -84,16 +84,22 @@ function tokenAdvice(target: Extract<StoreTarget, { kind: "client" }>): string {
   }
 }
 
+/** `CODE: detail`, once: Node's own messages already start with their code (`EACCES: permission denied, …`). */
+function codeAndDetail(code: string, detail: string): string {
+  return detail.startsWith(`${code}:`) || detail.startsWith(`${code} `) ? detail : `${code}: ${detail}`;
+}
+
 function localAdvice(target: Extract<StoreTarget, { kind: "embedded" }>, code: string, detail: string): string {
+  const why = codeAndDetail(code, detail);
   if (target.source === "default") {
     return (
       `No database is configured, and the default local file ${target.path} cannot be created or written ` +
-      `(${code}: ${detail}); the working directory is probably read-only, as on Vercel or AWS Lambda. ${CONFIGURE_TURSO_HINT}`
+      `(${why}); the working directory is probably read-only, as on Vercel or AWS Lambda. ${CONFIGURE_TURSO_HINT}`
     );
   }
   const from = target.source === "option" ? "the store option" : target.source;
   return (
-    `The database file ${target.path} (from ${from}) cannot be opened for writing (${code}: ${detail}). ` +
+    `The database file ${target.path} (from ${from}) cannot be opened for writing (${why}). ` +
     `Point ${from} at a writable file in an existing folder. On a read-only filesystem (serverless): ${CONFIGURE_TURSO_HINT}`
   );
 }

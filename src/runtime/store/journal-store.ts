@@ -115,7 +115,7 @@ export interface RollbackStore {
   clearReverting(mark: { executionId: string; token: string; seq: number }): Promise<void>;
   /** Marks one call reverted (`applied → reverted`, its note cleared), guarded by the rollback's lease. */
   markReverted(mark: { executionId: string; token: string; seq: number; now: number }): Promise<boolean>;
-  /** Ends a rollback: releases the lease, moving to `rolled_back` when something was reverted. */
+  /** Ends a rollback: releases the lease; moves to `rolled_back` (updated now) when something was reverted, else changes nothing. */
   finishRollback(finish: { executionId: string; token: string; rolledBack: boolean; now: number }): Promise<void>;
 }
 

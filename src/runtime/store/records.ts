@@ -34,6 +34,7 @@ export const FAILURE_RECORD_KINDS = [
   "store",
   "interrupted",
   "approval-unreached",
+  "nothing-to-revert",
 ] as const;
 
 /** A failure kind as stored. */

@@ -47,10 +47,18 @@ export function rollbackRows({ runtime, execute }: StoreContext): RollbackStore 
 
     async finishRollback(finish) {
       await execute({
+        // A rollback that reverted nothing leaves the execution as it was, its last update included.
         sql: `UPDATE codemode_executions SET status = CASE WHEN ? THEN 'rolled_back' ELSE status END,
-            updated_at = ?, lease_token = NULL, lease_until = NULL
+            updated_at = CASE WHEN ? THEN ? ELSE updated_at END, lease_token = NULL, lease_until = NULL
           WHERE runtime = ? AND id = ? AND lease_token = ?`,
-        args: [finish.rolledBack ? 1 : 0, finish.now, runtime, finish.executionId, finish.token],
+        args: [
+          finish.rolledBack ? 1 : 0,
+          finish.rolledBack ? 1 : 0,
+          finish.now,
+          runtime,
+          finish.executionId,
+          finish.token,
+        ],
       });
     },
   };

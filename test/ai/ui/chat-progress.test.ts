@@ -109,6 +109,27 @@ describe("live nested calls through the SSE wire", () => {
     expect(withProgress.chat.lastText()).toContain('"result":60');
   });
 
+  it("a completed result crosses the wire once, and the progress kept on it says the run completed", async () => {
+    const runtime = openRuntime("big");
+    const big = "async () => { console.log('making it'); await tools.step({ n: 1 }); return 'x'.repeat(600000); }";
+    const chat = new Conversation(
+      chatRoute({ runtime, model: scriptedModel(big), toolOptions: { progress: { throttleMs: 0 } } }),
+    );
+    await chat.say("run it");
+    const outputs = chat.chunks.filter((chunk) => chunk.type === "tool-output-available");
+    // Preliminary results are snapshots of the running program only; the SDK's preliminary copy of the final is gone.
+    const preliminary = outputs.filter((chunk) => chunk.preliminary === true).map((chunk) => chunk.output);
+    expect(preliminary.length).toBeGreaterThan(0);
+    expect(preliminary.every((output) => isCodemodeProgress(output) && output.status === "running")).toBe(true);
+    const carrying = outputs.filter((chunk) => JSON.stringify(chunk.output).includes("x".repeat(1000)));
+    expect(carrying).toHaveLength(1);
+    const wire = JSON.stringify(chat.chunks).length;
+    expect(wire).toBeLessThan(1.5 * 600_000);
+    const [part] = chat.codemodeParts();
+    expect(part?.output).toMatchObject({ status: "completed", progress: { status: "completed", totalCalls: 1 } });
+    expect(readCodemodeProgress(part)).toMatchObject({ running: false, progress: { status: "completed" } });
+  });
+
   it("a run resumed by an approval streams its calls too (program approval: the whole program runs there)", async () => {
     const runtime = openRuntime("c", true);
     const model = scriptedModel(PROGRAM);
@@ -126,7 +147,7 @@ describe("live nested calls through the SSE wire", () => {
     const [part] = chat.codemodeParts();
     expect(readCodemodeProgress(part)).toMatchObject({
       running: false,
-      progress: { totalCalls: 3, counts: { done: 3 } },
+      progress: { status: "completed", totalCalls: 3, counts: { done: 3 } },
     });
     // The model continued with the outcome only.
     expect(JSON.stringify(model.doStreamCalls[1]?.prompt)).not.toContain("totalCalls");

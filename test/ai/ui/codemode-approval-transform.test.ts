@@ -90,6 +90,23 @@ describe("codemodeApprovalTransform", () => {
     expect(await run(chunks)).toEqual(chunks);
   });
 
+  it("drops the preliminary copy of a completed or failed output: the final one alone carries the result", async () => {
+    const completed = { status: "completed", executionId: "e1", result: "x".repeat(100) };
+    const failed = { status: "error", executionId: "e2", error: "boom", kind: "exception" };
+    const out = await run([
+      { type: "tool-input-available", toolCallId: "c1", toolName: "codemode", input: { code: "x" } },
+      { type: "tool-output-available", toolCallId: "c1", output: completed, preliminary: true },
+      { type: "tool-output-available", toolCallId: "c1", output: completed },
+      { type: "tool-input-available", toolCallId: "c2", toolName: "codemode", input: { code: "y" } },
+      { type: "tool-output-available", toolCallId: "c2", output: failed, preliminary: true },
+      { type: "tool-output-available", toolCallId: "c2", output: failed },
+    ]);
+    expect(out.filter((chunk) => chunk.type === "tool-output-available")).toEqual([
+      { type: "tool-output-available", toolCallId: "c1", output: completed },
+      { type: "tool-output-available", toolCallId: "c2", output: failed },
+    ]);
+  });
+
   it("drops the preliminary copy of a paused output (the SDK repeats an iterable's last value) and keeps the final request", async () => {
     const out = await run([
       { type: "tool-input-available", toolCallId: "c1", toolName: "codemode", input: { code: "x" } },

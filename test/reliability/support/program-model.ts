@@ -322,7 +322,7 @@ export function modelRollback(
     exec.reverts.set(seq, (exec.reverts.get(seq) ?? 0) + 1);
   }
   if (reverted.length === 0 && exec.status !== "rolled_back")
-    return { status: "error", kind: stuck > 0 ? "exception" : "stale" };
+    return { status: "error", kind: stuck > 0 ? "exception" : "nothing-to-revert" };
   exec.status = "rolled_back";
   return { status: "rolled_back", reverted };
 }

@@ -4,7 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDurableRuntime } from "../../../src/runtime/durable-runtime.js";
 import { StoreError } from "../../../src/errors/store-error.js";
 import type { StoreOption } from "../../../src/runtime/store/open-store.js";
-import { authenticationStatus, redactStoreUrl } from "../../../src/runtime/store/explain-store-error.js";
+import {
+  authenticationStatus,
+  explainStoreError,
+  redactStoreUrl,
+} from "../../../src/runtime/store/explain-store-error.js";
 import { sharedExecutor } from "../runtime-fixture.js";
 
 /** A stand-in for Turso that answers every request with one HTTP status (port 0, loopback only). */
@@ -86,6 +90,29 @@ describe("an authentication failure is a configuration error naming what to chec
     expect(executed).toMatchObject({ status: "error", kind: "store" });
     expect((executed as { error: string }).error).toContain("Try again later");
     expect((executed as { error: string }).error).not.toContain("credentials");
+  });
+});
+
+describe("a local file that cannot be written", () => {
+  it("names the error code once (Node's message already starts with it) and the hint", () => {
+    const denied = Object.assign(new Error("EACCES: permission denied, mkdir '/var/task/.codemode'"), {
+      code: "EACCES",
+    });
+    const target = {
+      kind: "embedded",
+      path: "/var/task/.codemode/codemode.db",
+      url: "file:.codemode/codemode.db",
+      source: "default",
+      createFolder: true,
+      key: "/var/task/.codemode/codemode.db",
+    } as const;
+    const message = (explainStoreError(denied, target) as Error).message;
+    expect(message).toContain("(EACCES: permission denied, mkdir '/var/task/.codemode');");
+    expect(message).not.toContain("EACCES: EACCES");
+    const driver = Object.assign(new Error("unable to open database file"), { code: "SQLITE_CANTOPEN" });
+    expect((explainStoreError(driver, { ...target, source: "option" }) as Error).message).toContain(
+      "(SQLITE_CANTOPEN: unable to open database file)",
+    );
   });
 });
 

@@ -77,6 +77,7 @@ describe.skipIf(!isRoot)("on a read-only working directory, as an unprivileged u
     const { error } = first as { error: string };
     expect(error).toContain("No database is configured");
     expect(error).toContain("EACCES");
+    expect(error).not.toContain("EACCES: EACCES");
     expect(error).toContain("TURSO_DATABASE_URL and TURSO_AUTH_TOKEN (or CODEMODE_DATABASE_URL)");
     expect(error).toContain("cannot carry a paused execution from one serverless instance to another");
     expect(error).not.toContain("Try again later");

@@ -5,6 +5,7 @@
 import { describeAllowedOrigins } from "../connectors/outbound-fetch.js";
 import { durableRuntimeFromResolved, type DurableRuntime } from "../runtime/durable-runtime.js";
 import { isRecord } from "../shared/is-record.js";
+import { aiTelemetryRecording, watchAiTelemetry } from "./ai-telemetry-recording.js";
 import { resolveRuntimeOptions, type DurableRuntimeOptions } from "../runtime/runtime-options.js";
 import {
   buildCodemodeTool,
@@ -55,10 +56,11 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions = {}): Cod
   // resolveRuntimeOptions.
   const { search, ...runtimeOptions }: CodemodeRuntimeOptions = isRecord(options) ? options : {};
   const embedder = resolveSearchOptions(search);
-  const resolved = resolveRuntimeOptions(
-    isRecord(options) ? runtimeOptions : options,
-    embedder === undefined ? {} : { embedder },
-  );
+  const resolved = resolveRuntimeOptions(isRecord(options) ? runtimeOptions : options, {
+    ...(embedder === undefined ? {} : { embedder }),
+    traceRecording: aiTelemetryRecording,
+  });
+  if (resolved.tracing) watchAiTelemetry();
   const runtime = durableRuntimeFromResolved(resolved);
   // The namespaces; the outbound connector is never one (it is described as the global `fetch`).
   const { connectors } = resolved;
@@ -72,6 +74,7 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions = {}): Cod
         options: resolveCodemodeToolOptions(toolOptions),
         fetchOrigins,
         maxOutputChars: resolved.maxOutputChars,
+        tracing: resolved.tracing,
       }),
   };
 }

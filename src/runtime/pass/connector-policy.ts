@@ -218,7 +218,7 @@ async function firstRun(
 
 /** One call from the program. Must be invoked synchronously by the binding so the sequence number follows call order. */
 export function connectorCall(pass: PassContext, target: CallTarget, args: unknown): Promise<unknown> {
-  return journal.journaledCall(pass, async (seq) => {
+  return journal.journaledCall(pass, target, args, async (seq) => {
     const what = `the arguments of ${target.connector}.${target.method} (call #${seq})`;
     const call: journal.CallIdentity = {
       connector: target.connector,

@@ -1,0 +1,304 @@
+/**
+ * The spans of one pass (OpenTelemetry GenAI conventions where they apply): the pass span (`codemode pass N`:
+ * execution id, pass number, status, failure kind, events for the pause and the decisions it resumed from), and
+ * under it one `execute_tool <connector>.<method>` span per connector call and outbound `fetch`, one
+ * `codemode.step` span per step and one `execute_tool codemode.search` / `codemode.describe` span per lookup:
+ * sequence number, replayed or executed, approved, pending, error status. Arguments and results are recorded
+ * only when the AI SDK call's telemetry records inputs / outputs (`TraceRecording`), bounded and masked
+ * (`span-values.ts`). A connector runs inside its call's span, so spans it makes itself nest under it.
+ *
+ * The pass calls this only when tracing is on (`pass.trace` is undefined otherwise): every method assumes spans
+ * are wanted. Nothing here throws into the pass: the OpenTelemetry API is built not to.
+ */
+import type { Attributes, Context, Span, SpanContext, Tracer } from "@opentelemetry/api";
+import { OUTBOUND_CONNECTOR } from "../../connectors/outbound-fetch.js";
+import { messageOf } from "../../shared/message-of.js";
+import type { OtelApi } from "./otel-api.js";
+import { redactText } from "../../connectors/openapi/redact-secrets.js";
+import { credentialValues, spanMessage, spanValueText } from "./span-values.js";
+import type { TraceRecording } from "./trace-record.js";
+
+/** A journaled call as the tracer names it. */
+export interface TracedCall {
+  connector: string;
+  method: string;
+  /** A `codemode.step`: its span stays open until the step's callback settles (`stepEnded`). */
+  step?: true;
+}
+
+/** What the tracer reads of the pass when a call settles (a `PassContext` is one). */
+export interface TracedPassState {
+  readonly pending: ReadonlyArray<{ seq: number }>;
+  readonly startedApprovals: ReadonlySet<number>;
+  readonly fatal: { kind: string } | undefined;
+}
+
+/** How a pass ended, as the pass span records it. */
+export interface TracedPassEnd {
+  status: "completed" | "paused" | "error";
+  kind?: string;
+  error?: string;
+  pending?: ReadonlyArray<{ seq: number; connector: string; method: string }>;
+}
+
+/** How a call or a step settled: its value, or what it was rejected with. */
+export type Settled = { value: unknown } | { error: unknown };
+
+/** What a step's callback did (`stepEnded`). */
+export type StepOutcome = Settled | { interrupted: true };
+
+interface OpenCall {
+  span: Span;
+  step: boolean;
+  /** An outbound `fetch`: its response's status is recorded. */
+  outbound: boolean;
+  /** Credential values of the call's arguments, redacted wherever they appear in what is recorded. */
+  secrets: readonly string[];
+  replayed?: Settled;
+}
+
+/** Span and attribute names (GenAI semantic conventions, then ours under `codemode.*`). */
+const GEN_AI_OPERATION = "gen_ai.operation.name";
+const GEN_AI_TOOL_NAME = "gen_ai.tool.name";
+const GEN_AI_TOOL_TYPE = "gen_ai.tool.type";
+const GEN_AI_TOOL_CALL_ID = "gen_ai.tool.call.id";
+const GEN_AI_ARGUMENTS = "gen_ai.tool.call.arguments";
+const GEN_AI_RESULT = "gen_ai.tool.call.result";
+const ERROR_TYPE = "error.type";
+
+function responseStatus(value: unknown): number | undefined {
+  const status = typeof value === "object" && value !== null ? (value as { status?: unknown }).status : undefined;
+  return typeof status === "number" ? status : undefined;
+}
+
+/** `error.type`: the failure kind when the call ended the pass, else the error's class name. */
+function errorType(error: unknown, fatal: { kind: string } | undefined): string {
+  if (fatal !== undefined) return fatal.kind;
+  return error instanceof Error ? error.name : "_OTHER";
+}
+
+/** The spans of one pass; see the file header. */
+export class PassTrace {
+  readonly #api: OtelApi;
+  readonly #tracer: Tracer;
+  readonly #span: Span;
+  /** The context whose active span is the pass span: every call span's parent. */
+  readonly #context: Context;
+  readonly #executionId: string;
+  readonly #recording: TraceRecording;
+  /** Calls whose span is open, by sequence number. */
+  readonly #open = new Map<number, OpenCall>();
+  /** False when the pass span is not sampled: its calls would not be either, so none is started. */
+  readonly #sampled: boolean;
+
+  constructor({
+    api,
+    tracer,
+    span,
+    parent,
+    executionId,
+    recording,
+  }: {
+    api: OtelApi;
+    tracer: Tracer;
+    span: Span;
+    parent: Context;
+    executionId: string;
+    recording: TraceRecording;
+  }) {
+    this.#api = api;
+    this.#tracer = tracer;
+    this.#span = span;
+    this.#context = api.trace.setSpan(parent, span);
+    this.#executionId = executionId;
+    this.#recording = recording;
+    this.#sampled = span.isRecording();
+  }
+
+  /** The pass span's identity (stored with the execution by its first pass). */
+  get spanContext(): SpanContext {
+    return this.#span.spanContext();
+  }
+
+  /** What this pass may record of the program's values. */
+  get recording(): TraceRecording {
+    return this.#recording;
+  }
+
+  /** An event on the pass span (`codemode.approval`, `codemode.rejection`, …). */
+  event(name: string, attributes: Attributes): void {
+    this.#span.addEvent(name, attributes);
+  }
+
+  /** Runs journaled call `seq` inside its span, and ends the span when it settles (a step: when it finishes). */
+  call<T>(pass: TracedPassState, seq: number, call: TracedCall, args: unknown, run: () => Promise<T>): Promise<T> {
+    if (!this.#sampled) return run();
+    // Error messages are recorded whatever the settings: the request's credentials are redacted from them too.
+    const secrets = credentialValues(args);
+    const span = this.#startCall(seq, call, args, secrets);
+    const open: OpenCall = {
+      span,
+      step: call.step === true,
+      outbound: call.connector === OUTBOUND_CONNECTOR,
+      secrets,
+    };
+    this.#open.set(seq, open);
+    return this.#api.context.with(this.#api.trace.setSpan(this.#context, span), run).then(
+      (value) => {
+        // A step begun (not replayed) goes on until its callback settles in the sandbox.
+        if (open.step && open.replayed === undefined) return value;
+        const outcome = open.step && open.replayed !== undefined ? open.replayed : { value };
+        this.#endCall(pass, seq, open, outcome);
+        return value;
+      },
+      (error: unknown) => {
+        this.#endCall(pass, seq, open, { error });
+        throw error;
+      },
+    );
+  }
+
+  /** Call `seq` was answered from the journal (its recorded value or failure). */
+  replayed(seq: number, recorded: Settled): void {
+    const open = this.#open.get(seq);
+    if (open === undefined) return;
+    open.replayed = recorded;
+    open.span.setAttribute("codemode.call.replayed", true);
+  }
+
+  /** Step `seq`'s callback settled (or a pause interrupted it: the resumed pass runs it again). */
+  stepEnded(seq: number, outcome: StepOutcome): void {
+    const open = this.#open.get(seq);
+    if (open === undefined) return;
+    if ("interrupted" in outcome) {
+      open.span.setAttribute("codemode.step.interrupted", true);
+      this.#close(seq, open);
+      return;
+    }
+    this.#finish(open, outcome, undefined);
+    this.#close(seq, open);
+  }
+
+  /** Runs `codemode.search` / `codemode.describe` inside its span. */
+  lookup<T>(kind: "search" | "describe", input: string, run: () => Promise<T>): Promise<T> {
+    if (!this.#sampled) return run();
+    const name = `codemode.${kind}`;
+    const attributes: Attributes = {
+      [GEN_AI_OPERATION]: "execute_tool",
+      [GEN_AI_TOOL_NAME]: name,
+      [GEN_AI_TOOL_TYPE]: "function",
+      "codemode.execution.id": this.#executionId,
+    };
+    if (this.#recording.inputs) attributes[GEN_AI_ARGUMENTS] = spanValueText(input);
+    const open: OpenCall = {
+      span: this.#tracer.startSpan(`execute_tool ${name}`, { attributes }, this.#context),
+      step: false,
+      outbound: false,
+      secrets: [],
+    };
+    return run().then(
+      (value) => {
+        this.#finish(open, { value }, undefined);
+        open.span.end();
+        return value;
+      },
+      (error: unknown) => {
+        this.#finish(open, { error }, undefined);
+        open.span.end();
+        throw error;
+      },
+    );
+  }
+
+  /** Ends the pass span with the pass's outcome (and any call span still open: the program left it running). */
+  end(outcome: TracedPassEnd): void {
+    for (const [seq, open] of this.#open) {
+      open.span.setAttribute("codemode.call.unfinished", true);
+      this.#close(seq, open);
+    }
+    const span = this.#span;
+    span.setAttribute("codemode.pass.status", outcome.status);
+    if (outcome.status === "paused" && outcome.pending !== undefined) {
+      span.addEvent("codemode.pause", {
+        "codemode.pending.seqs": outcome.pending.map((action) => action.seq),
+        "codemode.pending.calls": outcome.pending.map((action) => `${action.connector}.${action.method}`),
+      });
+    }
+    if (outcome.status === "error") {
+      if (outcome.kind !== undefined) {
+        span.setAttribute("codemode.failure.kind", outcome.kind);
+        span.setAttribute(ERROR_TYPE, outcome.kind);
+      }
+      span.setStatus({ code: this.#api.SpanStatusCode.ERROR, message: spanMessage(outcome.error ?? "") });
+    }
+    span.end();
+  }
+
+  #startCall(seq: number, call: TracedCall, args: unknown, secrets: readonly string[]): Span {
+    const outbound = call.connector === OUTBOUND_CONNECTOR;
+    const toolName = outbound ? call.method : `${call.connector}.${call.method}`;
+    const attributes: Attributes = { "codemode.call.seq": seq, "codemode.call.replayed": false };
+    if (call.step === true) {
+      if (this.#recording.inputs) attributes["codemode.step.name"] = call.method;
+    } else {
+      attributes[GEN_AI_OPERATION] = "execute_tool";
+      attributes[GEN_AI_TOOL_NAME] = toolName;
+      attributes[GEN_AI_TOOL_TYPE] = "function";
+      attributes[GEN_AI_TOOL_CALL_ID] = `${this.#executionId}:${seq}`;
+      attributes["codemode.connector"] = call.connector;
+      attributes["codemode.method"] = call.method;
+      if (outbound) Object.assign(attributes, requestAttributes(args));
+      if (this.#recording.inputs) attributes[GEN_AI_ARGUMENTS] = spanValueText(args, secrets);
+    }
+    const name = call.step === true ? "codemode.step" : `execute_tool ${toolName}`;
+    return this.#tracer.startSpan(name, { kind: this.#api.SpanKind.INTERNAL, attributes }, this.#context);
+  }
+
+  #endCall(pass: TracedPassState, seq: number, open: OpenCall, outcome: Settled): void {
+    if (pass.startedApprovals.has(seq)) open.span.setAttribute("codemode.call.approved", true);
+    if ("error" in outcome && pass.pending.some((action) => action.seq === seq)) {
+      // Not a failure: the call waits for a human and the pass ends paused.
+      open.span.setAttribute("codemode.call.pending", true);
+    } else {
+      this.#finish(open, outcome, pass.fatal);
+    }
+    this.#close(seq, open);
+  }
+
+  /** Records a settled call's result (when outputs are recorded) or its failure (always: status and type). */
+  #finish({ span, outbound, secrets }: OpenCall, outcome: Settled, fatal: { kind: string } | undefined): void {
+    if ("error" in outcome) {
+      const message = messageOf(outcome.error);
+      span.setAttribute(ERROR_TYPE, errorType(outcome.error, fatal));
+      span.setStatus({
+        code: this.#api.SpanStatusCode.ERROR,
+        message: spanMessage(secrets.length === 0 ? message : redactText(message, secrets)),
+      });
+      return;
+    }
+    const status = outbound ? responseStatus(outcome.value) : undefined;
+    if (status !== undefined) span.setAttribute("http.response.status_code", status);
+    if (this.#recording.outputs) span.setAttribute(GEN_AI_RESULT, spanValueText(outcome.value, secrets));
+  }
+
+  #close(seq: number, open: OpenCall): void {
+    this.#open.delete(seq);
+    open.span.end();
+  }
+}
+
+/** `http.request.method` and `server.address` of an outbound request (structure, recorded always). */
+function requestAttributes(args: unknown): Attributes {
+  if (typeof args !== "object" || args === null) return {};
+  const { method, url } = args as { method?: unknown; url?: unknown };
+  const attributes: Attributes = {};
+  attributes["http.request.method"] = typeof method === "string" ? method.toUpperCase() : "GET";
+  if (typeof url === "string") {
+    try {
+      attributes["server.address"] = new URL(url).hostname;
+    } catch {
+      // not a URL: the connector refuses it, and the span says so
+    }
+  }
+  return attributes;
+}

@@ -43,4 +43,9 @@ describe("entry points load only what they need", () => {
     for (const lazy of ["acorn", "@cfworker/json-schema", "sucrase", "libsql", "@libsql/client"])
       expect(packages).not.toContain(lazy);
   });
+
+  it("no entry imports @opentelemetry/api statically (an optional peer, loaded once a tracer provider is registered)", () => {
+    for (const entry of ["index.js", "ui.js", "openapi.js", "test.js", "sandbox.js", "inspector.js", "cli.js"])
+      expect(staticPackages(entry), entry).not.toContain("@opentelemetry/api");
+  });
 });

@@ -182,6 +182,27 @@ describe("spans under the AI SDK's tool-call span", () => {
   });
 });
 
+describe("the active context", () => {
+  it("is the call's span only inside the connector: progress listeners keep the caller's", async () => {
+    const tracer = trace.getTracer("app");
+    const runtime = runtimeWith();
+    await tracer.startActiveSpan("POST /chat", async (request) => {
+      await runtime.execute(
+        { code: `async () => shop.quote({ item: "lamp" })` },
+        { onProgress: () => tracer.startSpan("write progress chunk").end() },
+      );
+      request.end();
+    });
+    const spans = tracing.spans();
+    const request = spanNamed(spans, "POST /chat");
+    const writes = spans.filter((span) => span.name === "write progress chunk");
+    expect(writes.length).toBeGreaterThan(0);
+    for (const write of writes) expect(write.parentSpanContext?.spanId).toBe(request.spanContext().spanId);
+    expect(spanNamed(spans, "codemode pass 1").parentSpanContext?.spanId).toBe(request.spanContext().spanId);
+    await runtime.close();
+  });
+});
+
 describe("across a pause", () => {
   const BUY = `async () => {
     const quote = await shop.quote({ item: "lamp" });

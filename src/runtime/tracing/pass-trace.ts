@@ -5,7 +5,8 @@
  * `codemode.step` span per step and one `execute_tool codemode.search` / `codemode.describe` span per lookup:
  * sequence number, replayed or executed, approved, pending, error status. Arguments and results are recorded
  * only when the AI SDK call's telemetry records inputs / outputs (`TraceRecording`), bounded and masked
- * (`span-values.ts`). A connector runs inside its call's span, so spans it makes itself nest under it.
+ * (`span-values.ts`). A connector's method runs with its call's span active (`inCall`), so spans it makes itself
+ * nest under it; nothing else of the pass changes the active context.
  *
  * The pass calls this only when tracing is on (`pass.trace` is undefined otherwise): every method assumes spans
  * are wanted. Nothing here throws into the pass: the OpenTelemetry API is built not to.
@@ -130,7 +131,7 @@ export class PassTrace {
     this.#span.addEvent(name, attributes);
   }
 
-  /** Runs journaled call `seq` inside its span, and ends the span when it settles (a step: when it finishes). */
+  /** Starts journaled call `seq`'s span, runs it, and ends the span when it settles (a step: when it finishes). */
   call<T>(pass: TracedPassState, seq: number, call: TracedCall, args: unknown, run: () => Promise<T>): Promise<T> {
     if (!this.#sampled) return run();
     // Error messages are recorded whatever the settings: the request's credentials are redacted from them too.
@@ -143,7 +144,7 @@ export class PassTrace {
       secrets,
     };
     this.#open.set(seq, open);
-    return this.#api.context.with(this.#api.trace.setSpan(this.#context, span), run).then(
+    return run().then(
       (value) => {
         // A step begun (not replayed) goes on until its callback settles in the sandbox.
         if (open.step && open.replayed === undefined) return value;
@@ -156,6 +157,17 @@ export class PassTrace {
         throw error;
       },
     );
+  }
+
+  /**
+   * Runs `work` (a connector's method) with call `seq`'s span active, so spans the connector makes are its
+   * children. Only the connector's own work: the runtime's bookkeeping and progress listeners keep the caller's.
+   */
+  inCall<T>(seq: number, work: () => T): T {
+    const open = this.#open.get(seq);
+    return open === undefined
+      ? work()
+      : this.#api.context.with(this.#api.trace.setSpan(this.#context, open.span), work);
   }
 
   /** Call `seq` was answered from the journal (its recorded value or failure). */

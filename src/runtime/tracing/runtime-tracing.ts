@@ -100,10 +100,13 @@ function continued(
   return { parent, links, recording, invoker };
 }
 
-/** A link from the span of the invocation that continued the execution to the span it started (API ≥ 1.9 SDKs). */
+/**
+ * A link from the span of the invocation that continued the execution to the span it started, while that span is
+ * still open (a route handler's span may have ended while its response streams) and its SDK has `addLink` (1.9).
+ */
 function linkBack(invoker: Span | undefined, span: Span, what: string): void {
-  if (typeof invoker?.addLink === "function")
-    invoker.addLink({ context: span.spanContext(), attributes: { "codemode.link": what } });
+  if (invoker === undefined || typeof invoker.addLink !== "function" || !invoker.isRecording()) return;
+  invoker.addLink({ context: span.spanContext(), attributes: { "codemode.link": what } });
 }
 
 function baseAttributes(tracing: RuntimeTracing, executionId: string): Attributes {

@@ -26,7 +26,7 @@ import {
   decodeJournalValue,
   encodeJournalValue,
 } from "../journal-values.js";
-import type { TracedCall } from "../tracing/pass-trace.js";
+import type { TracedCall } from "../tracing/call-attributes.js";
 import type { PassContext } from "./pass-context.js";
 import { divergenceFailure } from "./pass-signals.js";
 
@@ -42,7 +42,7 @@ export interface CallIdentity {
 
 /**
  * Rules 1, 2 and 6: numbers the call, refuses it after a fatal failure or a pause, tracks it until it settles.
- * When the pass is traced, the call runs inside its span (`call` and `args` name it there).
+ * When the pass is traced, the call gets a span (`call` and `args` name it).
  */
 export function journaledCall<T>(
   pass: PassContext,

@@ -11,21 +11,22 @@
  * The pass calls this only when tracing is on (`pass.trace` is undefined otherwise): every method assumes spans
  * are wanted. Nothing here throws into the pass: the OpenTelemetry API is built not to.
  */
-import type { Attributes, Context, Span, SpanContext, Tracer } from "@opentelemetry/api";
+import type { Attributes, Context, Span, Tracer } from "@opentelemetry/api";
 import { OUTBOUND_CONNECTOR } from "../../connectors/outbound-fetch.js";
-import { messageOf } from "../../shared/message-of.js";
-import type { OtelApi } from "./otel-api.js";
 import { redactText } from "../../connectors/openapi/redact-secrets.js";
+import { messageOf } from "../../shared/message-of.js";
+import {
+  callSpanStart,
+  ERROR_TYPE,
+  errorType,
+  GEN_AI_RESULT,
+  lookupSpanStart,
+  responseStatus,
+  type TracedCall,
+} from "./call-attributes.js";
+import type { OtelApi } from "./otel-api.js";
 import { credentialValues, spanMessage, spanValueText } from "./span-values.js";
 import type { TraceRecording } from "./trace-record.js";
-
-/** A journaled call as the tracer names it. */
-export interface TracedCall {
-  connector: string;
-  method: string;
-  /** A `codemode.step`: its span stays open until the step's callback settles (`stepEnded`). */
-  step?: true;
-}
 
 /** What the tracer reads of the pass when a call settles (a `PassContext` is one). */
 export interface TracedPassState {
@@ -56,26 +57,6 @@ interface OpenCall {
   /** Credential values of the call's arguments, redacted wherever they appear in what is recorded. */
   secrets: readonly string[];
   replayed?: Settled;
-}
-
-/** Span and attribute names (GenAI semantic conventions, then ours under `codemode.*`). */
-const GEN_AI_OPERATION = "gen_ai.operation.name";
-const GEN_AI_TOOL_NAME = "gen_ai.tool.name";
-const GEN_AI_TOOL_TYPE = "gen_ai.tool.type";
-const GEN_AI_TOOL_CALL_ID = "gen_ai.tool.call.id";
-const GEN_AI_ARGUMENTS = "gen_ai.tool.call.arguments";
-const GEN_AI_RESULT = "gen_ai.tool.call.result";
-const ERROR_TYPE = "error.type";
-
-function responseStatus(value: unknown): number | undefined {
-  const status = typeof value === "object" && value !== null ? (value as { status?: unknown }).status : undefined;
-  return typeof status === "number" ? status : undefined;
-}
-
-/** `error.type`: the failure kind when the call ended the pass, else the error's class name. */
-function errorType(error: unknown, fatal: { kind: string } | undefined): string {
-  if (fatal !== undefined) return fatal.kind;
-  return error instanceof Error ? error.name : "_OTHER";
 }
 
 /** The spans of one pass; see the file header. */
@@ -114,16 +95,6 @@ export class PassTrace {
     this.#executionId = executionId;
     this.#recording = recording;
     this.#sampled = span.isRecording();
-  }
-
-  /** The pass span's identity (stored with the execution by its first pass). */
-  get spanContext(): SpanContext {
-    return this.#span.spanContext();
-  }
-
-  /** What this pass may record of the program's values. */
-  get recording(): TraceRecording {
-    return this.#recording;
   }
 
   /** An event on the pass span (`codemode.approval`, `codemode.rejection`, …). */
@@ -194,16 +165,14 @@ export class PassTrace {
   /** Runs `codemode.search` / `codemode.describe` inside its span. */
   lookup<T>(kind: "search" | "describe", input: string, run: () => Promise<T>): Promise<T> {
     if (!this.#sampled) return run();
-    const name = `codemode.${kind}`;
-    const attributes: Attributes = {
-      [GEN_AI_OPERATION]: "execute_tool",
-      [GEN_AI_TOOL_NAME]: name,
-      [GEN_AI_TOOL_TYPE]: "function",
-      "codemode.execution.id": this.#executionId,
-    };
-    if (this.#recording.inputs) attributes[GEN_AI_ARGUMENTS] = spanValueText(input);
+    const { name, attributes } = lookupSpanStart({
+      kind,
+      input,
+      executionId: this.#executionId,
+      recording: this.#recording,
+    });
     const open: OpenCall = {
-      span: this.#tracer.startSpan(`execute_tool ${name}`, { attributes }, this.#context),
+      span: this.#tracer.startSpan(name, { attributes }, this.#context),
       step: false,
       outbound: false,
       secrets: [],
@@ -247,22 +216,14 @@ export class PassTrace {
   }
 
   #startCall(seq: number, call: TracedCall, args: unknown, secrets: readonly string[]): Span {
-    const outbound = call.connector === OUTBOUND_CONNECTOR;
-    const toolName = outbound ? call.method : `${call.connector}.${call.method}`;
-    const attributes: Attributes = { "codemode.call.seq": seq, "codemode.call.replayed": false };
-    if (call.step === true) {
-      if (this.#recording.inputs) attributes["codemode.step.name"] = call.method;
-    } else {
-      attributes[GEN_AI_OPERATION] = "execute_tool";
-      attributes[GEN_AI_TOOL_NAME] = toolName;
-      attributes[GEN_AI_TOOL_TYPE] = "function";
-      attributes[GEN_AI_TOOL_CALL_ID] = `${this.#executionId}:${seq}`;
-      attributes["codemode.connector"] = call.connector;
-      attributes["codemode.method"] = call.method;
-      if (outbound) Object.assign(attributes, requestAttributes(args));
-      if (this.#recording.inputs) attributes[GEN_AI_ARGUMENTS] = spanValueText(args, secrets);
-    }
-    const name = call.step === true ? "codemode.step" : `execute_tool ${toolName}`;
+    const { name, attributes } = callSpanStart({
+      seq,
+      call,
+      executionId: this.#executionId,
+      args,
+      recording: this.#recording,
+      secrets,
+    });
     return this.#tracer.startSpan(name, { kind: this.#api.SpanKind.INTERNAL, attributes }, this.#context);
   }
 
@@ -297,20 +258,4 @@ export class PassTrace {
     this.#open.delete(seq);
     open.span.end();
   }
-}
-
-/** `http.request.method` and `server.address` of an outbound request (structure, recorded always). */
-function requestAttributes(args: unknown): Attributes {
-  if (typeof args !== "object" || args === null) return {};
-  const { method, url } = args as { method?: unknown; url?: unknown };
-  const attributes: Attributes = {};
-  attributes["http.request.method"] = typeof method === "string" ? method.toUpperCase() : "GET";
-  if (typeof url === "string") {
-    try {
-      attributes["server.address"] = new URL(url).hostname;
-    } catch {
-      // not a URL: the connector refuses it, and the span says so
-    }
-  }
-  return attributes;
 }

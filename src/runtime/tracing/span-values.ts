@@ -59,13 +59,24 @@ function masked(value: unknown): unknown {
   };
 }
 
-/** The values `masked` hides in a call's arguments (credential-like headers and URL parameters). */
+/**
+ * Credential values searched for in what a span records, at most: each costs a scan of the recorded text, and a
+ * program controls how many headers it sends (past this many, the rest are masked but not searched for).
+ */
+export const MAX_SPAN_SECRETS = 16;
+
+/** The values `masked` hides in a call's arguments (credential-like headers and URL parameters), longest first. */
 export function credentialValues(args: unknown): string[] {
   if (!isRecord(args)) return [];
   const { headers, url } = args;
   const named: Record<string, string> = {};
+  let found = 0;
   if (isRecord(headers)) {
-    for (const [name, value] of Object.entries(headers)) if (typeof value === "string") named[name] = value;
+    for (const [name, value] of Object.entries(headers)) {
+      if (typeof value !== "string" || !CREDENTIAL_HEADER.test(name)) continue;
+      named[name] = value;
+      if (++found === MAX_SPAN_SECRETS) break;
+    }
   }
   const secrets = collectSecrets(named);
   if (typeof url === "string" && url.includes("?")) {
@@ -77,7 +88,7 @@ export function credentialValues(args: unknown): string[] {
       // not a URL: nothing to find in it
     }
   }
-  return secrets.sort((a, b) => b.length - a.length);
+  return secrets.sort((a, b) => b.length - a.length).slice(0, MAX_SPAN_SECRETS);
 }
 
 /** The attribute text of a program value (arguments, a result), with `secrets` redacted. Never throws. */

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { credentialValues, MAX_SPAN_VALUE_CHARS, spanValueText } from "../../../src/runtime/tracing/span-values.js";
+import {
+  credentialValues,
+  MAX_SPAN_SECRETS,
+  MAX_SPAN_VALUE_CHARS,
+  spanValueText,
+} from "../../../src/runtime/tracing/span-values.js";
 
 describe("program values on spans", () => {
   it("are the codec's text: plain JSON for JSON values, tags for the others", () => {
@@ -36,6 +41,12 @@ describe("program values on spans", () => {
     const text = spanValueText({ body: "you sent tok-header-12345678 and tok-url-12345678" }, secrets);
     expect(text).toBe('{"body":"you sent [redacted] and [redacted]"}');
     expect(credentialValues({ headers: { accept: "text/plain" } })).toEqual([]);
+    // A program controls how many headers it sends: the search is bounded (the rest are still masked).
+    const many = Object.fromEntries(
+      Array.from({ length: 10_000 }, (_, index) => [`x-token-${index}`, `secret-${index}-abcdefgh`]),
+    );
+    expect(credentialValues({ headers: many })).toHaveLength(MAX_SPAN_SECRETS);
+    expect(spanValueText({ headers: many })).not.toMatch(/secret-/);
     expect(credentialValues("not a request")).toEqual([]);
   });
 

@@ -6,7 +6,8 @@
  *   through the durable runtime on a `file:` database, for both executor isolations;
  * - resume cost (approve → replay → finish) for logs of 100 / 1,000 / 10,000
  *   calls, with round trips and statements counted by a wrapped client;
- * - statements and round trips per connector call.
+ * - statements and round trips per connector call;
+ * - tracing off and on, side by side (`tracing-cost.ts`).
  *
  * Run: `node --import tsx bench/journal.ts` (or through `bench/index.ts`).
  */
@@ -19,6 +20,7 @@ import type { Connector } from "../src/connectors/types.js";
 import { createDurableRuntime } from "../src/runtime/durable-runtime.js";
 import { LocalSqliteClient } from "../src/runtime/store/local-sqlite-client.js";
 import { collectGarbage } from "./gc.js";
+import { tracingCostSection } from "./tracing-cost.js";
 import { QuickJSExecutor } from "../src/sandbox/quickjs-executor.js";
 import type { Executor } from "../src/sandbox/types.js";
 
@@ -176,6 +178,7 @@ async function resumeRows(): Promise<string[]> {
 export async function run(): Promise<string> {
   const overhead = await overheadRows();
   const resume = await resumeRows();
+  const tracing = await tracingCostSection();
   return [
     "## Journal (durable runtime on a file database)",
     "",
@@ -193,6 +196,7 @@ export async function run(): Promise<string> {
     "|---:|---:|---:|---:|---:|",
     ...resume,
     "",
+    tracing,
   ].join("\n");
 }
 

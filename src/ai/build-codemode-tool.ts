@@ -14,6 +14,7 @@ import { jsonSchema, tool, type Tool } from "ai";
 import type { Connector } from "../connectors/types.js";
 import { InvalidOptionError } from "../errors.js";
 import { assertKnownKeys } from "../shared/known-keys.js";
+import { watchAiTelemetry } from "./ai-telemetry-recording.js";
 import { scopeProblem } from "../runtime/execution-request.js";
 import type { CodeModeInput, CodeModeOutput, ExecuteInput, ExecuteOptions } from "../runtime/types.js";
 import { CODEMODE_INPUT_JSON_SCHEMA, validateCodemodeInput } from "./codemode-input-schema.js";
@@ -151,6 +152,7 @@ export function buildCodemodeTool({
   fetchOrigins,
   maxOutputChars,
   description: given,
+  tracing = false,
 }: {
   runtime: CodemodeToolRuntime;
   connectors: Record<string, Connector>;
@@ -161,6 +163,8 @@ export function buildCodemodeTool({
   maxOutputChars?: number | undefined;
   /** The description, when the caller made it (a tool caller's fixed one); else generated from `connectors`. */
   description?: string | undefined;
+  /** The runtime's `tracing` option: read the AI SDK call's telemetry settings once a tracer provider exists. */
+  tracing?: boolean;
 }): CodemodeTool {
   const description =
     given ??
@@ -175,6 +179,8 @@ export function buildCodemodeTool({
     description,
     inputSchema,
     execute: ({ code }, { abortSignal, messages, context, toolCallId }) => {
+      // A provider registered after the runtime was made: later calls read the AI SDK's settings.
+      if (tracing) watchAiTelemetry();
       const executeOptions: ExecuteOptions = { messages, context, toolCallId };
       if (abortSignal !== undefined) executeOptions.abortSignal = abortSignal;
       // The scope comes from the tool's options only, never from the model's input.

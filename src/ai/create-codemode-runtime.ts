@@ -7,6 +7,7 @@ import type { ToolSet } from "ai";
 import { describeAllowedOrigins } from "../connectors/outbound-fetch.js";
 import { durableRuntimeFromResolved, type DurableRuntime } from "../runtime/durable-runtime.js";
 import { isRecord } from "../shared/is-record.js";
+import { aiTelemetryRecording, watchAiTelemetry } from "./ai-telemetry-recording.js";
 import { resolveRuntimeOptions, type DurableRuntimeOptions } from "../runtime/runtime-options.js";
 import {
   buildCodemodeTool,
@@ -96,10 +97,11 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions = {}): Cod
     const applied = applyToolApproval(isRecord(tools) ? (tools as ToolSet) : {}, toolApproval);
     if (tools !== undefined) runtimeOptions.tools = applied;
   }
-  const resolved = resolveRuntimeOptions(
-    isRecord(options) ? runtimeOptions : options,
-    embedder === undefined ? {} : { embedder },
-  );
+  const resolved = resolveRuntimeOptions(isRecord(options) ? runtimeOptions : options, {
+    ...(embedder === undefined ? {} : { embedder }),
+    traceRecording: aiTelemetryRecording,
+  });
+  if (resolved.tracing) watchAiTelemetry();
   const runtime = durableRuntimeFromResolved(resolved);
   // The namespaces; the outbound connector is never one (it is described as the global `fetch`).
   const { connectors } = resolved;
@@ -111,6 +113,7 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions = {}): Cod
       options: toolOptions,
       fetchOrigins,
       maxOutputChars: resolved.maxOutputChars,
+      tracing: resolved.tracing,
       ...(description === undefined ? {} : { description }),
     });
   return {

@@ -15,9 +15,10 @@ import { failure, storeFailure } from "./failure-output.js";
 import { claimPaused } from "./claim-paused.js";
 import { runClaimedPass } from "./run-claimed-pass.js";
 import type { RuntimeCore } from "./runtime-core.js";
+import { traceOutsidePass, traceResumedPass } from "./tracing/runtime-tracing.js";
 import type { LoadedExecution } from "./store/journal-store.js";
 import { WHOLE_PROGRAM_SEQ, type CallJournalRecord } from "./store/records.js";
-import type { CodeModeOutput, ExecuteOptions, ExecutionStatus, RejectOutput } from "./types.js";
+import type { AppliedCall, CodeModeOutput, ExecuteOptions, ExecutionStatus, RejectOutput } from "./types.js";
 
 const WHY_NOT_PAUSED: Record<ExecutionStatus, string> = {
   running: "is running (another invocation is resuming it, or its process died; expirePaused() ends a dead one)",
@@ -104,16 +105,19 @@ export async function approveExecution(
   const claimed = await claimPaused(core, loaded, seq === undefined ? {} : { seq });
   if (!claimed.ok) return claimed.error;
   const { leaseToken, at, snippets } = claimed.value;
+  const approved: number[] = [];
   const calls = loaded.calls.map((call): CallJournalRecord => {
     if (call.status !== "pending" || call.approvedAt !== undefined || (seq !== undefined && call.seq !== seq))
       return call;
+    approved.push(call.seq);
     // The claim applied an approved whole-program row (nothing runs for it); the others run when the pass reaches them.
     return call.seq === WHOLE_PROGRAM_SEQ
       ? { ...call, status: "applied", approvedAt: at }
       : { ...call, approvedAt: at };
   });
   const execution = { ...loaded.execution, status: "running" as const, passes: loaded.execution.passes + 1 };
-  return runClaimedPass(core, { execution, calls, snippets, leaseToken, options });
+  const trace = await traceResumedPass(core.tracing, execution, { approved, rejected: [] });
+  return runClaimedPass(core, { execution, calls, snippets, leaseToken, options, trace });
 }
 
 /** Rejects a paused execution: it ends `rejected`; earlier calls stay applied (see rollback). */
@@ -132,6 +136,29 @@ export async function rejectExecution(core: RuntimeCore, rejection: unknown): Pr
   const applied = appliedCalls(loaded.calls);
   const target = seq === undefined ? "" : ` at call #${seq}`;
   const message = `Rejected by a human${target}${reason === undefined || reason === "" ? "" : `: ${reason}`}.`;
+  return traceOutsidePass(
+    core.tracing,
+    loaded.execution,
+    "reject",
+    () => rejectPaused(core, executionId, message, applied),
+    (output) => ({
+      attributes: { "codemode.call.seqs": loaded.calls.filter(isWaiting).map((call) => call.seq) },
+      ...(output.status === "error" ? { error: output.error, kind: output.kind } : {}),
+    }),
+  );
+}
+
+function isWaiting(call: CallJournalRecord): boolean {
+  return call.status === "pending" && call.approvedAt === undefined;
+}
+
+/** The rejection's compare-and-set (`paused → rejected`) and the `disposeExecution` hook; `applied` is reported. */
+async function rejectPaused(
+  core: RuntimeCore,
+  executionId: string,
+  message: string,
+  applied: AppliedCall[],
+): Promise<RejectOutput> {
   try {
     const won = await core.store.rejectPaused({
       executionId,

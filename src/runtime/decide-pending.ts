@@ -8,6 +8,7 @@
 import { loadRequested, refusal } from "./approvals.js";
 import { failure } from "./failure-output.js";
 import type { RuntimeCore } from "./runtime-core.js";
+import { traceResumedPass } from "./tracing/runtime-tracing.js";
 import { claimPaused } from "./claim-paused.js";
 import { runClaimedPass } from "./run-claimed-pass.js";
 import { WHOLE_PROGRAM_SEQ, type CallJournalRecord } from "./store/records.js";
@@ -98,5 +99,6 @@ export async function decidePending(
     return error === undefined ? call : { ...call, status: "error", error, finishedAt: at };
   });
   const execution = { ...loaded.execution, status: "running" as const, passes: loaded.execution.passes + 1 };
-  return runClaimedPass(core, { execution, calls, snippets, leaseToken, options });
+  const trace = await traceResumedPass(core.tracing, execution, { approved: approve, rejected: [...rejected.keys()] });
+  return runClaimedPass(core, { execution, calls, snippets, leaseToken, options, trace });
 }

@@ -13,7 +13,8 @@ import type { RuntimeCore } from "./runtime-core.js";
 import { isAppliedEffect } from "./execution-views.js";
 import { outputId, readExecutionRequest } from "./execution-request.js";
 import { loadForRequest } from "./load-execution.js";
-import type { CallJournalRecord } from "./store/records.js";
+import type { CallJournalRecord, ExecutionRecord } from "./store/records.js";
+import { traceOutsidePass } from "./tracing/runtime-tracing.js";
 import type { RollbackOutput } from "./types.js";
 import { messageOf } from "../shared/message-of.js";
 
@@ -95,7 +96,6 @@ async function revertOne(
 
 /** Rolls back an ended execution. */
 export async function rollbackExecution(core: RuntimeCore, request: unknown): Promise<RollbackOutput> {
-  const tally: Tally = { reverted: [], skipped: [], errors: [] };
   const read = readExecutionRequest("rollback", request, { seq: false });
   if (!read.ok)
     return refused(outputId((request as { executionId?: unknown } | undefined)?.executionId), "validation", read.error);
@@ -113,6 +113,30 @@ export async function rollbackExecution(core: RuntimeCore, request: unknown): Pr
       `Cannot roll back execution ${executionId} while it is ${execution.status}. Reject it first (or let it finish), then roll back.`,
     );
   }
+  return traceOutsidePass(
+    core.tracing,
+    execution,
+    "rollback",
+    () => rollbackEnded(core, execution, calls),
+    (output) => ({
+      attributes: {
+        "codemode.rollback.reverted": output.reverted,
+        "codemode.rollback.skipped": output.skipped,
+        "codemode.rollback.errors": output.errors.map((entry) => entry.seq),
+      },
+      ...(output.status === "error" ? { error: output.error, kind: output.kind } : {}),
+    }),
+  );
+}
+
+/** Claims an ended execution for its rollback, reverts its applied calls newest first and records the outcome. */
+async function rollbackEnded(
+  core: RuntimeCore,
+  execution: ExecutionRecord,
+  calls: CallJournalRecord[],
+): Promise<RollbackOutput> {
+  const tally: Tally = { reverted: [], skipped: [], errors: [] };
+  const { executionId } = execution;
   const { now, generateId, leaseMs } = core.options;
   const token = generateId();
   try {

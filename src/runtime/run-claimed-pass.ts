@@ -7,6 +7,7 @@ import { failure } from "./failure-output.js";
 import { PassContext } from "./pass/pass-context.js";
 import { runPass } from "./pass/run-pass.js";
 import type { RuntimeCore } from "./runtime-core.js";
+import type { PassTrace } from "./tracing/pass-trace.js";
 import type { CallJournalRecord, ExecutionRecord, SnippetRecord } from "./store/records.js";
 import type { CodeModeOutput, ExecuteOptions } from "./types.js";
 
@@ -17,12 +18,14 @@ export interface ClaimedExecution {
   snippets: SnippetRecord[];
   leaseToken: string;
   options: ExecuteOptions;
+  /** The pass's spans (`tracing/runtime-tracing.ts`); undefined when tracing is off. */
+  trace: PassTrace | undefined;
 }
 
 /** Runs one pass of a claimed execution and presents its outcome (applying `transformResult`). */
 export async function runClaimedPass(
   core: RuntimeCore,
-  { execution, calls, snippets, leaseToken, options }: ClaimedExecution,
+  { execution, calls, snippets, leaseToken, options, trace }: ClaimedExecution,
 ): Promise<CodeModeOutput> {
   const catalog = core.catalog(snippets);
   const pass = new PassContext({
@@ -44,8 +47,10 @@ export async function runClaimedPass(
     calls,
     leaseToken,
     options,
+    trace,
   });
   const outcome = await runPass(pass);
+  trace?.end(outcome);
   if (outcome.status !== "completed") {
     if (outcome.status === "error" && outcome.logs !== undefined && outcome.logs.length === 0) delete outcome.logs;
     return outcome;

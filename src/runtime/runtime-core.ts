@@ -14,6 +14,7 @@ import type { ResolvedRuntimeOptions } from "./runtime-options.js";
 import { createLibsqlJournalStore } from "./store/libsql-journal-store.js";
 import type { JournalStore } from "./store/journal-store.js";
 import { openStore, type OpenedStore } from "./store/open-store.js";
+import type { RuntimeTracing } from "./tracing/runtime-tracing.js";
 
 /** The outbound connector and its journal name, when the `outbound` option is set. */
 export interface OutboundBinding {
@@ -39,6 +40,8 @@ export interface RuntimeCore {
   catalog: CatalogCache;
   /** Searches a catalog: lexical, or blended with vector similarity when an embedding model is configured. */
   search: CatalogSearch;
+  /** Whether and how passes, rejections and rollbacks are traced. */
+  tracing: RuntimeTracing;
 }
 
 /** Opens the store and builds the shared state. */
@@ -68,5 +71,6 @@ export function createRuntimeCore(options: ResolvedRuntimeOptions): RuntimeCore 
     hooks: { connectors, hookTimeoutMs: options.hookTimeoutMs },
     catalog: createCatalogCache(options.connectors, globals),
     search: createCatalogSearch({ embedder: options.embedder, store }),
+    tracing: { enabled: options.tracing, runtimeName: options.name, recording: options.traceRecording },
   };
 }

@@ -32,6 +32,7 @@ import {
 } from "./store/open-store.js";
 import type { Client } from "@libsql/client";
 import type { SearchEmbedder } from "./catalog-search.js";
+import type { TraceRecording } from "./tracing/trace-record.js";
 
 /** Default `name`: the history used when none is given. */
 export const DEFAULT_RUNTIME_NAME = "default";
@@ -106,6 +107,15 @@ export interface DurableRuntimeOptions {
    * @default false
    */
   approveProgram?: ApproveProgramOption;
+  /**
+   * OpenTelemetry spans for every pass and every connector call, `codemode.step`, outbound `fetch`, `search` and
+   * `describe`, nested under the active span (with `@ai-sdk/otel`, the AI SDK's tool-call span), one trace per
+   * execution across invocations. Only when the app registered a tracer provider (`@opentelemetry/api`, an
+   * optional peer dependency, is loaded then and not before); arguments and results only when the AI SDK call's
+   * telemetry records inputs and outputs. `false` turns every span off.
+   * @default true
+   */
+  tracing?: boolean;
   /** Test seams: clock, id generation, lease length, environment. */
   _internal?: {
     /** Clock in ms since epoch. @default Date.now */
@@ -138,6 +148,7 @@ const RUNTIME_OPTION_KEYS = [
   "search",
   "toolApproval",
   "approveProgram",
+  "tracing",
   "_internal",
 ] as const satisfies ReadonlyArray<keyof DurableRuntimeOptions | "search" | "toolApproval">;
 const INTERNAL_KEYS = ["now", "generateId", "leaseMs", "inflightGraceMs", "hookTimeoutMs", "env"] as const;
@@ -166,6 +177,10 @@ export interface ResolvedRuntimeOptions {
   hookTimeoutMs: number;
   /** Embeds search texts (from `search.embeddingModel`, resolved in `src/ai`); undefined: lexical search only. */
   embedder: SearchEmbedder | undefined;
+  /** Spans through `@opentelemetry/api` when a tracer provider is registered. */
+  tracing: boolean;
+  /** What the AI SDK call around an invocation records (read in `src/ai`); undefined: nothing of the values. */
+  traceRecording: (() => TraceRecording | undefined) | undefined;
 }
 
 function resolveStore(store: unknown, env: Record<string, string | undefined>): Client | CodemodeStoreOptions {
@@ -241,11 +256,12 @@ function resolveOutbound(
 
 /**
  * Validates the options and fills every default. `embedder` is the resolved `search.embeddingModel` (see
- * `src/ai/search-options.ts`), passed apart because only `src/ai` may turn an AI SDK model into one.
+ * `src/ai/search-options.ts`), passed apart because only `src/ai` may turn an AI SDK model into one; so is
+ * `traceRecording`, which reads the AI SDK call's telemetry settings (`src/ai/ai-telemetry-recording.ts`).
  */
 export function resolveRuntimeOptions(
   options: DurableRuntimeOptions = {},
-  { embedder }: { embedder?: SearchEmbedder } = {},
+  { embedder, traceRecording }: { embedder?: SearchEmbedder; traceRecording?: () => TraceRecording | undefined } = {},
 ): ResolvedRuntimeOptions {
   if (typeof options !== "object" || options === null)
     throw new InvalidOptionError({ path: "options", message: "must be an object" });
@@ -272,6 +288,8 @@ export function resolveRuntimeOptions(
   if (options.executor !== undefined && (!isRecord(options.executor) || typeof options.executor.run !== "function")) {
     throw new InvalidOptionError({ path: "executor", message: "must implement run(request) and dispose()" });
   }
+  if (options.tracing !== undefined && typeof options.tracing !== "boolean")
+    throw new InvalidOptionError({ path: "tracing", message: "must be true or false" });
   const connectors = resolveConnectors(options);
   const outbound = resolveOutbound(options, connectors);
   return {
@@ -292,5 +310,7 @@ export function resolveRuntimeOptions(
     inflightGraceMs: positiveInteger("_internal.inflightGraceMs", internal.inflightGraceMs, DEFAULT_INFLIGHT_GRACE_MS),
     hookTimeoutMs: positiveInteger("_internal.hookTimeoutMs", internal.hookTimeoutMs, DEFAULT_HOOK_TIMEOUT_MS),
     embedder,
+    tracing: options.tracing ?? true,
+    traceRecording,
   };
 }

@@ -11,6 +11,7 @@ import { checkJournalSize, encodeJournalValue } from "./journal-values.js";
 import { programApprovalAction, programNeedsApproval } from "./program-approval.js";
 import { runClaimedPass } from "./run-claimed-pass.js";
 import type { RuntimeCore } from "./runtime-core.js";
+import { traceFirstPass, tracePausedStart } from "./tracing/runtime-tracing.js";
 import type { SnippetRecord } from "./store/records.js";
 import type { CodeModeOutput, ExecuteInput, ExecuteOptions } from "./types.js";
 
@@ -57,6 +58,8 @@ export async function startExecution(
       scope,
     });
   }
+  // The first pass's span exists before the insert, which stores its context: a resumed pass joins its trace.
+  const traced = await traceFirstPass(core.tracing, executionId);
   let snippets: SnippetRecord[];
   try {
     snippets = await core.store.startExecution({
@@ -69,9 +72,12 @@ export async function startExecution(
       keep: maxExecutions,
       ...(options.toolCallId === undefined ? {} : { toolCallId: options.toolCallId }),
       ...(scope === undefined ? {} : { scope }),
+      ...(traced === undefined ? {} : { traceContext: traced.record }),
     });
   } catch (error) {
-    return storeFailure(executionId, error);
+    const output = storeFailure(executionId, error);
+    traced?.trace.end(output);
+    return output;
   }
   const execution = {
     runtime: core.options.name,
@@ -85,7 +91,7 @@ export async function startExecution(
     logs: [],
     ...(scope === undefined ? {} : { scope }),
   };
-  return runClaimedPass(core, { execution, calls: [], snippets, leaseToken, options });
+  return runClaimedPass(core, { execution, calls: [], snippets, leaseToken, options, trace: traced?.trace });
 }
 
 /** Records an execution that waits for its program to be approved (`program-approval.ts`), and returns that pause. */
@@ -110,6 +116,7 @@ async function startAwaitingApproval(
   const action = programApprovalAction(executionId, code);
   const argsText = encodeJournalValue(action.args, "the program");
   if (!argsText.ok) return failure(executionId, "limit", argsText.error);
+  const traceContext = await tracePausedStart(core.tracing, executionId);
   try {
     await core.store.startExecution({
       executionId,
@@ -122,6 +129,7 @@ async function startAwaitingApproval(
       programApproval: { connector: action.connector, method: action.method, argsText: argsText.value },
       ...(options.toolCallId === undefined ? {} : { toolCallId: options.toolCallId }),
       ...(scope === undefined ? {} : { scope }),
+      ...(traceContext === undefined ? {} : { traceContext }),
     });
   } catch (error) {
     return storeFailure(executionId, error);

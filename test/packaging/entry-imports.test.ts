@@ -55,4 +55,18 @@ describe("entry points load only what they need", () => {
     expect(mcp).toContain("@modelcontextprotocol/sdk/server/mcp.js");
     expect(mcp).not.toContain("@ai-sdk/mcp");
   });
+
+  it("no entry imports @opentelemetry/api statically (an optional peer, loaded once a tracer provider is registered)", () => {
+    for (const entry of [
+      "index.js",
+      "ui.js",
+      "openapi.js",
+      "test.js",
+      "sandbox.js",
+      "inspector.js",
+      "cli.js",
+      "mcp.js",
+    ])
+      expect(staticPackages(entry), entry).not.toContain("@opentelemetry/api");
+  });
 });

@@ -48,6 +48,17 @@ describe("resolveRuntimeOptions", () => {
     );
   });
 
+  it("accepts tracing (default true), refuses anything but a boolean, and names it for a misspelt key", () => {
+    expect(resolveRuntimeOptions({ executor: sharedExecutor() }).tracing).toBe(true);
+    expect(resolveRuntimeOptions({ executor: sharedExecutor(), tracing: false }).tracing).toBe(false);
+    expect(() => resolveRuntimeOptions({ executor: sharedExecutor(), tracing: "off" as unknown as boolean })).toThrow(
+      /tracing must be true or false/,
+    );
+    expect(() => resolveRuntimeOptions({ executor: sharedExecutor(), tracng: false } as never)).toThrow(
+      /options\.tracng .*"tracing"/,
+    );
+  });
+
   it("refuses unknown keys in the options, limits and _internal with the path and the closest known key", () => {
     const refused = (options: unknown, path: string, closest: string): void => {
       let thrown: unknown;

@@ -38,6 +38,12 @@ function callContext(pass: PassContext, target: CallTarget, seq: number): Connec
   };
 }
 
+/** Runs the connector's method (inside its call's span when the pass is traced, so the spans it makes nest there). */
+function runConnector(pass: PassContext, target: CallTarget, seq: number, args: unknown): unknown {
+  const run = () => target.definition.execute(args, callContext(pass, target, seq));
+  return pass.trace === undefined ? run() : pass.trace.inCall(seq, run);
+}
+
 function progressCall(target: CallTarget, seq: number, args: unknown): ProgressCall {
   return { seq, connector: target.connector, method: target.method, args };
 }
@@ -57,7 +63,7 @@ async function runAndRecord(pass: PassContext, target: CallTarget, seq: number, 
   return reportedRun(pass, progressCall(target, seq, args), async () => {
     let result: unknown;
     try {
-      result = await target.definition.execute(args, callContext(pass, target, seq));
+      result = await runConnector(pass, target, seq, args);
     } catch (error) {
       journal.recordFailure(pass, seq, messageOf(error));
       throw error;
@@ -77,7 +83,7 @@ async function reexecute(
 ): Promise<unknown> {
   const args = await validated(pass, target, call.args, seq);
   const result = await reportedRun(pass, progressCall(target, seq, args), async () =>
-    target.definition.execute(args, callContext(pass, target, seq)),
+    runConnector(pass, target, seq, args),
   );
   if (log) {
     pass.writer.defer(
@@ -107,7 +113,7 @@ async function readOnlyRun(
   const read = { ...call, startedAt: pass.deps.now() };
   let result: unknown;
   try {
-    result = await target.definition.execute(args, callContext(pass, target, seq));
+    result = await runConnector(pass, target, seq, args);
   } catch (error) {
     journal.recordRead(pass, seq, read, { error: messageOf(error) });
     throw error;
@@ -218,7 +224,7 @@ async function firstRun(
 
 /** One call from the program. Must be invoked synchronously by the binding so the sequence number follows call order. */
 export function connectorCall(pass: PassContext, target: CallTarget, args: unknown): Promise<unknown> {
-  return journal.journaledCall(pass, async (seq) => {
+  return journal.journaledCall(pass, target, args, async (seq) => {
     const what = `the arguments of ${target.connector}.${target.method} (call #${seq})`;
     const call: journal.CallIdentity = {
       connector: target.connector,

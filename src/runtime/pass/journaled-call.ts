@@ -26,6 +26,7 @@ import {
   decodeJournalValue,
   encodeJournalValue,
 } from "../journal-values.js";
+import type { TracedCall } from "../tracing/call-attributes.js";
 import type { PassContext } from "./pass-context.js";
 import { divergenceFailure } from "./pass-signals.js";
 
@@ -39,17 +40,25 @@ export interface CallIdentity {
   args: unknown;
 }
 
-/** Rules 1, 2 and 6: numbers the call, refuses it after a fatal failure or a pause, tracks it until it settles. */
-export function journaledCall<T>(pass: PassContext, body: (seq: number) => Promise<T>): Promise<T> {
+/**
+ * Rules 1, 2 and 6: numbers the call, refuses it after a fatal failure or a pause, tracks it until it settles.
+ * When the pass is traced, the call gets a span (`call` and `args` name it).
+ */
+export function journaledCall<T>(
+  pass: PassContext,
+  call: TracedCall,
+  args: unknown,
+  body: (seq: number) => Promise<T>,
+): Promise<T> {
   const seq = pass.takeSeq();
   pass.reached.add(seq);
   if (pass.fatal !== undefined) return Promise.reject(new Error(pass.fatal.error));
   if (pass.pauseMessage !== undefined) return Promise.reject(new Error(pass.pauseMessage));
-  return pass.track(
+  const run = (): Promise<T> =>
     body(seq).catch((error: unknown) => {
       throw storeFailureOr(pass, error);
-    }),
-  );
+    });
+  return pass.track(pass.trace === undefined ? run() : pass.trace.call(pass, seq, call, args, run));
 }
 
 /** Serializes a call's arguments for the journal; too large ends the pass with kind `limit`. */
@@ -78,13 +87,17 @@ export function recordedCall(pass: PassContext, seq: number, call: CallIdentity)
 export function replayedResult(pass: PassContext, row: CallJournalRecord): unknown {
   pass.replayed.push(row.seq);
   const text = row.resultText;
-  return text === undefined ? undefined : readRecorded(pass, row.seq, () => decodeJournalValue(text));
+  const value = text === undefined ? undefined : readRecorded(pass, row.seq, () => decodeJournalValue(text));
+  pass.trace?.replayed(row.seq, { value });
+  return value;
 }
 
 /** A recorded failure returned instead of running the call: its message, counted as a replay. */
 export function replayedFailure(pass: PassContext, row: CallJournalRecord, fallback: string): string {
   pass.replayed.push(row.seq);
-  return row.error ?? fallback;
+  const message = row.error ?? fallback;
+  pass.trace?.replayed(row.seq, { error: new Error(message) });
+  return message;
 }
 
 /** Rule 4: inserts the call's row (`executing`, `pending`, or an `applied` re-execute log row) under the lease. */

@@ -49,8 +49,8 @@ function passBindings(pass: PassContext): CodeBindingNamespace[] {
     global: HOST_NAMESPACE,
     functions: {
       ...stepHostFunctions(pass),
-      search: async (query) => pass.deps.search(textArgument(query)),
-      describe: async (target) => pass.deps.describe(textArgument(target)),
+      search: (query) => lookup(pass, "search", query, pass.deps.search),
+      describe: (target) => lookup(pass, "describe", target, pass.deps.describe),
       snippet: (name) => snippetSource(pass, name),
       ...(outbound === undefined
         ? {}
@@ -63,6 +63,19 @@ function passBindings(pass: PassContext): CodeBindingNamespace[] {
     },
   });
   return namespaces;
+}
+
+/** `codemode.search` / `describe` (in its span when the pass is traced). */
+function lookup(
+  pass: PassContext,
+  kind: "search" | "describe",
+  argument: unknown,
+  run: (text: string) => unknown,
+): Promise<unknown> {
+  const answer = async () => run(textArgument(argument));
+  return pass.trace === undefined
+    ? answer()
+    : pass.trace.lookup(kind, typeof argument === "string" ? argument : "", answer);
 }
 
 /**

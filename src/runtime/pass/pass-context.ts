@@ -12,6 +12,7 @@ import type { JournalStore } from "../store/journal-store.js";
 import type { JournalWriter } from "../store/journal-writer.js";
 import type { CallJournalRecord, ExecutionRecord, SnippetRecord } from "../store/records.js";
 import type { ExecuteOptions, PendingAction } from "../types.js";
+import type { PassTrace } from "../tracing/pass-trace.js";
 import type { FatalFailure } from "./pass-signals.js";
 
 /** What a pass needs from the runtime that runs it. */
@@ -44,6 +45,8 @@ export class PassContext {
   readonly writer: JournalWriter;
   readonly options: ExecuteOptions;
   readonly recorded: Map<number, CallJournalRecord>;
+  /** The pass's spans; undefined when tracing is off (the hooks then cost a property read). */
+  readonly trace: PassTrace | undefined;
   /** Aborted when the pass hits a fatal failure, or when the caller aborts. */
   readonly abort = new AbortController();
   /** Sequence numbers of calls answered from the journal this pass. */
@@ -72,14 +75,17 @@ export class PassContext {
     calls,
     leaseToken,
     options,
+    trace,
   }: {
     deps: PassDependencies;
     execution: ExecutionRecord;
     calls: CallJournalRecord[];
     leaseToken: string;
     options: ExecuteOptions;
+    trace?: PassTrace | undefined;
   }) {
     this.deps = deps;
+    this.trace = trace;
     this.execution = execution;
     this.options = options;
     this.lease = { runtime: execution.runtime, executionId: execution.executionId, leaseToken };

@@ -74,22 +74,28 @@ export function stepHostFunctions(pass: PassContext): Record<string, (args: unkn
           ),
         );
       }
-      return journal.journaledCall(pass, async (seq) => {
-        const pausesBefore = pass.pending.length;
-        const begun = await begin(pass, seq, name);
-        if (!begun.replayed) {
-          running.add(seq);
-          pass.openSteps.add(seq);
-          pausesAtBegin.set(seq, pausesBefore);
-        }
-        return begun;
-      });
+      return journal.journaledCall(
+        pass,
+        { connector: STEP_CONNECTOR, method: name, step: true },
+        undefined,
+        async (seq) => {
+          const pausesBefore = pass.pending.length;
+          const begun = await begin(pass, seq, name);
+          if (!begun.replayed) {
+            running.add(seq);
+            pass.openSteps.add(seq);
+            pausesAtBegin.set(seq, pausesBefore);
+          }
+          return begun;
+        },
+      );
     },
     stepEnd: (args) => {
       const { seq, value } = args as { seq: number; value: unknown };
       if (!running.has(seq) || failed.has(seq)) return notRunning(seq);
       if (interrupted(seq)) {
         close(seq);
+        pass.trace?.stepEnded(seq, { interrupted: true });
         pass.writer.defer(dropInterruptedStepStatement(pass.lease, seq), { expectRow: false });
         return Promise.resolve(undefined);
       }
@@ -97,9 +103,11 @@ export function stepHostFunctions(pass: PassContext): Record<string, (args: unkn
         journal.recordSuccess(pass, seq, value, `the result of step #${seq}`);
       } catch (error) {
         failed.add(seq);
+        pass.trace?.stepEnded(seq, { error });
         return Promise.reject(error);
       }
       close(seq);
+      pass.trace?.stepEnded(seq, { value });
       return Promise.resolve(undefined);
     },
     stepFail: (args) => {
@@ -107,6 +115,7 @@ export function stepHostFunctions(pass: PassContext): Record<string, (args: unkn
       if (!running.has(seq)) return notRunning(seq);
       const paused = interrupted(seq);
       close(seq);
+      pass.trace?.stepEnded(seq, paused ? { interrupted: true } : { error: String(error) });
       if (paused && !failed.has(seq)) {
         pass.writer.defer(dropInterruptedStepStatement(pass.lease, seq), { expectRow: false });
         return Promise.resolve(undefined);

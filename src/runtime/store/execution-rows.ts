@@ -21,8 +21,8 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
       const results = await write([
         {
           sql: `INSERT INTO codemode_executions (runtime, id, record_version, status, code, connectors, created_at,
-              updated_at, passes, logs, lease_token, lease_until, tool_call_id, scope)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', ?, ?, ?, ?)`,
+              updated_at, passes, logs, lease_token, lease_until, tool_call_id, scope, trace_context)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', ?, ?, ?, ?, ?)`,
           args: [
             runtime,
             start.executionId,
@@ -37,6 +37,7 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
             awaiting ? null : start.leaseUntil,
             start.toolCallId ?? null,
             start.scope ?? null,
+            start.traceContext ?? null,
           ],
         },
         ...(start.programApproval === undefined

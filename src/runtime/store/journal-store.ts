@@ -37,6 +37,8 @@ export interface StartExecution {
   leaseUntil: number;
   toolCallId?: string;
   scope?: string;
+  /** The trace context of the first pass (or of the span it was started under), kept for the passes that resume it. */
+  traceContext?: string;
   /** Terminal executions kept; older ones are pruned in the same batch. */
   keep: number;
   /**

@@ -134,6 +134,13 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID`,
     ],
   },
+  {
+    version: 5,
+    name: "execution trace context",
+    // The trace context of the execution's first pass (a version-tagged JSON the runtime's tracing reads), so a
+    // pass resumed in another invocation joins the same trace. NULL when the first pass was not traced.
+    statements: ["ALTER TABLE codemode_executions ADD COLUMN trace_context TEXT"],
+  },
 ];
 
 /**

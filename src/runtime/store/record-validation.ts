@@ -108,6 +108,8 @@ export function parseExecutionRow(row: Row): ExecutionRecord {
   if (toolCallId !== undefined) record.toolCallId = toolCallId;
   const scope = optionalText(row, table, "scope");
   if (scope !== undefined) record.scope = scope;
+  const traceContext = optionalText(row, table, "trace_context");
+  if (traceContext !== undefined) record.traceContext = traceContext;
   return record;
 }
 

@@ -63,6 +63,8 @@ export interface ExecutionRecord {
   toolCallId?: string;
   /** The owner the execution was started for; other scopes do not see it. */
   scope?: string;
+  /** The trace context its first pass left (`src/runtime/tracing/trace-record.ts` reads it); opaque to the store. */
+  traceContext?: string;
 }
 
 /** A stored connector call or `codemode.step`. */

@@ -85,16 +85,19 @@ function recordedRow(seq: number, overrides: Partial<CallJournalRecord> = {}): C
   };
 }
 
+/** Who the calls are, for the tracer (these passes are not traced). */
+const CALL = { connector: "svc", method: "op" };
+
 describe("journaledCall", () => {
   it("numbers calls synchronously in call order and refuses every call after a fatal failure", async () => {
     const { pass } = await openPass();
     const seen: number[] = [];
-    const first = journal.journaledCall(pass, async (seq) => seen.push(seq));
-    const second = journal.journaledCall(pass, async (seq) => seen.push(seq));
+    const first = journal.journaledCall(pass, CALL, undefined, async (seq) => seen.push(seq));
+    const second = journal.journaledCall(pass, CALL, undefined, async (seq) => seen.push(seq));
     await Promise.all([first, second]);
     expect(seen).toEqual([1, 2]);
     pass.failWith({ kind: "limit", error: "too big" });
-    await expect(journal.journaledCall(pass, async () => "ran")).rejects.toThrow("too big");
+    await expect(journal.journaledCall(pass, CALL, undefined, async () => "ran")).rejects.toThrow("too big");
     expect(pass.reached.has(3)).toBe(true);
   });
 
@@ -103,7 +106,7 @@ describe("journaledCall", () => {
     pass.pauseMessage = "Paused: mail.send (call #1) needs human approval.";
     let ran = false;
     await expect(
-      journal.journaledCall(pass, async () => {
+      journal.journaledCall(pass, CALL, undefined, async () => {
         ran = true;
       }),
     ).rejects.toThrow(/Paused: mail.send/);
@@ -115,7 +118,7 @@ describe("journaledCall", () => {
     const broken = new Error("disk I/O error");
     Object.defineProperty(pass.writer, "failure", { get: () => broken });
     await expect(
-      journal.journaledCall(pass, async () => {
+      journal.journaledCall(pass, CALL, undefined, async () => {
         throw broken;
       }),
     ).rejects.toThrow(/journal could not be written/);

@@ -6,7 +6,8 @@ import {
   SCHEMA_VERSION,
   migrateStore,
 } from "../../../src/runtime/store/migrations.js";
-import { memoryClient } from "../runtime-fixture.js";
+import { memoryClient, sharedExecutor } from "../runtime-fixture.js";
+import { createDurableRuntime } from "../../../src/runtime/durable-runtime.js";
 import { createClient } from "@libsql/client";
 import { join } from "node:path";
 import { LocalSqliteClient } from "../../../src/runtime/store/local-sqlite-client.js";
@@ -148,5 +149,42 @@ describe("migrateStore", () => {
     expect(String(table.rows[0]?.["sql"])).toMatch(/WITHOUT ROWID\s*$/);
     const leftovers = await client.execute("SELECT name FROM sqlite_master WHERE name LIKE 'codemode_calls_%'");
     expect(leftovers.rows).toEqual([]);
+  });
+
+  it("version 5 adds the executions' trace context: a paused execution written before it resumes untraced", async () => {
+    const client = memoryClient();
+    await client.execute(
+      `CREATE TABLE ${MIGRATIONS_TABLE} (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`,
+    );
+    for (const migration of MIGRATIONS.filter((entry) => entry.version <= 4)) {
+      await client.batch(
+        [
+          { sql: `INSERT INTO ${MIGRATIONS_TABLE} VALUES (?, ?, 0)`, args: [migration.version, migration.name] },
+          ...migration.statements,
+        ],
+        "write",
+      );
+    }
+    await client.execute(
+      `INSERT INTO codemode_executions (runtime, id, record_version, status, code, connectors, created_at, updated_at,
+        passes, logs) VALUES ('default', 'old', 1, 'paused', 'async () => svc.go({})', '["svc"]', 0, 0, 1, '[]')`,
+    );
+    await client.execute(
+      `INSERT INTO codemode_calls (runtime, execution_id, seq, record_version, connector, method, args, status, replay,
+        requires_approval) VALUES ('default', 'old', 1, 1, 'svc', 'go', '{}', 'pending', 'record', 1)`,
+    );
+    const runtime = createDurableRuntime({
+      store: client,
+      executor: sharedExecutor(),
+      connectors: { svc: { methods: { go: { requiresApproval: true, execute: () => "gone" } } } },
+    });
+    expect(await runtime.approve({ executionId: "old" })).toEqual({
+      status: "completed",
+      executionId: "old",
+      result: "gone",
+    });
+    const columns = await client.execute("SELECT trace_context FROM codemode_executions WHERE id = 'old'");
+    expect(columns.rows[0]?.["trace_context"]).toBeNull();
+    await runtime.close();
   });
 });

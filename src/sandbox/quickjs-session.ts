@@ -3,8 +3,11 @@
  * main thread for in-process isolation, a worker otherwise). Host calls are bridged with the sync
  * build: the sandbox gets a call id, the host settles it later and drains the job queue. The
  * interrupt handler enforces the deadline and the abort flag. The runtime is reused after runs
- * that ended cleanly (see `SandboxModule.runtime`) and replaced after anything else.
+ * that ended cleanly (see `SandboxModule.runtime`) and replaced after anything else. The deadline is
+ * a state, not a wake-up: `whenPast` sets the stop when the monotonic clock passes it, whatever the pump
+ * is doing, and the pump checks that state before every wait.
  */
+import { monotonicNow, whenPast, type MonotonicClock } from "./deadline.js";
 import { timeoutMessage } from "./timeout-message.js";
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten-core";
 import { useFreshScratchViews } from "./quickjs-fresh-views.js";
@@ -70,6 +73,7 @@ class QuickJSSession {
   private wake: (() => void) | undefined;
   private readonly runtime: QuickJSRuntime;
   private readonly context: QuickJSContext;
+  private readonly clock: MonotonicClock;
   private globals: SandboxGlobals | undefined;
 
   constructor(
@@ -78,6 +82,7 @@ class QuickJSSession {
     private readonly controls: SessionControls,
     private readonly callHost: HostCaller,
   ) {
+    this.clock = controls.clock ?? monotonicNow;
     this.runtime = sandbox.runtime ?? sandbox.module.newRuntime();
     sandbox.runtime = undefined;
     sandbox.runtimeRuns++;
@@ -91,7 +96,14 @@ class QuickJSSession {
   async run(): Promise<SessionOutcome> {
     const signalWake = (): void => this.signalWake();
     const unsubscribe = this.controls.onAbort(signalWake);
-    const timer = setTimeout(signalWake, Math.max(0, this.controls.deadline - Date.now()) + 1);
+    const cancelDeadline = whenPast(
+      this.controls.deadline,
+      () => {
+        this.stop ??= "timeout";
+        signalWake();
+      },
+      this.clock,
+    );
     try {
       this.start();
       await this.pump();
@@ -108,7 +120,7 @@ class QuickJSSession {
       // Set-up interrupted by the deadline or an abort is not a crash.
       if (this.stop === undefined) this.crash = error;
     } finally {
-      clearTimeout(timer);
+      cancelDeadline();
       unsubscribe();
     }
     if (this.globals?.hostFailure !== undefined) this.crash ??= this.globals.hostFailure;
@@ -125,7 +137,7 @@ class QuickJSSession {
 
   private checkStop(): void {
     if (this.controls.isAborted()) this.stop = "abort";
-    else if (Date.now() > this.controls.deadline) this.stop = "timeout";
+    else if (this.clock() >= this.controls.deadline) this.stop = "timeout";
   }
 
   private signalWake(): void {

@@ -31,7 +31,8 @@ export type MainToWorker =
       script: string;
       bindings: SessionBinding[];
       environment?: CodeRunEnvironment | undefined;
-      deadline: number;
+      /** Time left of the run's budget when the main thread posted it (clocks are per thread). */
+      budgetMs: number;
       timeoutMs: number;
       memoryLimitBytes: number;
       maxStackBytes: number;

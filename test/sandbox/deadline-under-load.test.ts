@@ -1,0 +1,132 @@
+/**
+ * Issue 23 item 1, through the public executor: a seeded schedule of out-of-memory runs (a `Promise.all` of
+ * 100,000 host calls, and a plain allocation loop) followed by runs that await a host call that never settles,
+ * on a busy event loop (an interval that spins for a few milliseconds on every tick), in both isolations.
+ * Every run must end at its budget. Before the fix, about one in-process run in sixteen never ended: its
+ * one-shot wake-up timer fired while `Date.now()` still read the deadline, and nothing woke it again.
+ * Replay a failing schedule with `DEADLINE_SEED=<seed>`.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { QuickJSExecutor } from "../../src/sandbox/quickjs-executor.js";
+import type { CodeBindingNamespace, CodeRunResult } from "../../src/sandbox/types.js";
+
+const MIB = 1024 * 1024;
+const SEED = Number(process.env["DEADLINE_SEED"] ?? 20_231);
+/** Runs awaiting a host call that never settles, per isolation (enough to meet the old defect many times over). */
+const NEVER_RUNS = 160;
+/** A run that has not ended this long after its budget has lost its deadline (a liveness bound, not a timing). */
+const LOST_AFTER_MS = 30_000;
+
+/** mulberry32: a small seeded generator. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+const bindings: CodeBindingNamespace[] = [
+  {
+    global: "h",
+    functions: {
+      echo: async (value) => value,
+      never: () => new Promise(() => undefined),
+    },
+  },
+];
+
+const OUT_OF_MEMORY = [
+  "async () => { await Promise.all(Array.from({ length: 100000 }, (_, i) => h.echo(i))); return 'fit'; }",
+  "async () => { const kept = []; for (;;) kept.push(new Array(100000).fill(kept.length)); }",
+];
+
+type Step = { kind: "out-of-memory"; program: string } | { kind: "never"; timeoutMs: number; spinMs: number };
+
+/** The schedule: out-of-memory runs at the start and twice more, each followed by never-settling runs. */
+function schedule(random: () => number): Step[] {
+  const steps: Step[] = [];
+  const perGroup = NEVER_RUNS / 4;
+  for (let group = 0; group < 4; group++) {
+    if (group !== 2) steps.push({ kind: "out-of-memory", program: OUT_OF_MEMORY[group % 2] as string });
+    for (let index = 0; index < perGroup; index++)
+      steps.push({
+        kind: "never",
+        timeoutMs: 3 + Math.floor(random() * 12),
+        spinMs: random() < 0.3 ? random() * 8 : 0,
+      });
+  }
+  return steps;
+}
+
+/** Spins the event loop on every tick for up to `maxSpinMs` (seeded), until stopped. */
+function busyEventLoop(random: () => number, maxSpinMs: number): () => void {
+  const timer = setInterval(() => {
+    const until = performance.now() + random() * maxSpinMs;
+    while (performance.now() < until) {
+      // busy
+    }
+  }, 1);
+  return () => clearInterval(timer);
+}
+
+/** The run's result, or a failure naming the step if it has not ended `LOST_AFTER_MS` after its budget. */
+async function ended(run: Promise<CodeRunResult>, budgetMs: number, label: string): Promise<CodeRunResult> {
+  let guard: NodeJS.Timeout | undefined;
+  const lost = new Promise<never>((_, reject) => {
+    guard = setTimeout(
+      () => reject(new Error(`${label}: the run never ended (its deadline was lost)`)),
+      budgetMs + LOST_AFTER_MS,
+    );
+  });
+  try {
+    return await Promise.race([run, lost]);
+  } finally {
+    clearTimeout(guard);
+  }
+}
+
+describe.each(["in-process", "worker-thread"] as const)("deadlines under load (%s)", (isolation) => {
+  const executors: QuickJSExecutor[] = [];
+  afterAll(async () => {
+    await Promise.all(executors.map((executor) => executor.dispose()));
+  });
+
+  it(`ends every run of the seeded schedule (seed ${SEED}) at its budget`, async () => {
+    const random = seeded(SEED);
+    const memoryLimitBytes = 24 * MIB;
+    const outOfMemory = new QuickJSExecutor({ isolation, timeoutMs: 60_000, memoryLimitBytes });
+    executors.push(outOfMemory);
+    const stopSpinning = busyEventLoop(random, 3);
+    try {
+      for (const [index, step] of schedule(random).entries()) {
+        const label = `seed ${SEED}, step ${index} (${step.kind})`;
+        if (step.kind === "out-of-memory") {
+          const result = await ended(outOfMemory.run({ program: step.program, bindings }), 60_000, label);
+          expect(result.error?.kind, `${label}: ${result.error?.message}`).toBe("worker-exit");
+          expect(result.error?.message, label).toMatch(/ran out of memory/);
+          continue;
+        }
+        // A fresh executor per budget (executors share the substrate: this is the per-request pattern).
+        const executor = new QuickJSExecutor({ isolation, timeoutMs: step.timeoutMs, memoryLimitBytes });
+        const until = performance.now() + step.spinMs;
+        while (performance.now() < until) {
+          // The loop is busy right before the run starts.
+        }
+        const result = await ended(
+          executor.run({ program: "async () => { await h.never(); }", bindings }),
+          step.timeoutMs,
+          label,
+        );
+        expect(result.error, label).toMatchObject({ kind: "timeout" });
+        expect(result.error?.message, label).toContain(`${step.timeoutMs} ms (timeoutMs)`);
+        await executor.dispose();
+      }
+    } finally {
+      stopSpinning();
+    }
+  });
+});

@@ -33,6 +33,7 @@ function sessionRequest(job: BackendJob, options: ResolvedExecutorOptions): Sess
     maxStackBytes: options.maxStackBytes,
     maxLogChars: options.maxLogChars,
     maxValueChars: options.maxValueChars,
+    maxCallsInFlight: options.maxCallsInFlight,
   };
 }
 

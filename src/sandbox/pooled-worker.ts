@@ -155,7 +155,7 @@ export class PooledWorker {
       this.active = active;
       signal?.addEventListener("abort", onAbort, { once: true });
       const { script, bindings, environment } = job;
-      const { timeoutMs, memoryLimitBytes, maxStackBytes, maxLogChars, maxValueChars } = options;
+      const { timeoutMs, memoryLimitBytes, maxStackBytes, maxLogChars, maxValueChars, maxCallsInFlight } = options;
       this.post({
         type: "run",
         jobId,
@@ -169,6 +169,7 @@ export class PooledWorker {
         maxStackBytes,
         maxLogChars,
         maxValueChars,
+        maxCallsInFlight,
       });
       if (signal?.aborted) onAbort();
     });

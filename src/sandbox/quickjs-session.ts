@@ -37,6 +37,17 @@ export const MAX_RESULT_VALUES = 4;
 /** Memory within this of the cap counts as exhausted when the run failed. */
 const MEMORY_FULL_SLACK_BYTES = 4 * MIB;
 
+/** The error of a run stopped for starting more than `limit` calls without awaiting them. */
+export function callsInFlightMessage(limit: number): string {
+  const count = limit.toLocaleString("en-US");
+  return (
+    `The program started more than ${count} connector calls without waiting for them (at most ${count} may be in ` +
+    "flight at once: maxCallsInFlight) and was stopped (calls it had already started are not undone). Await each call, or " +
+    "await them in batches (a Promise.all of at most a few hundred at a time), or pass many items to one call when " +
+    "the method accepts a list."
+  );
+}
+
 function describeBytes(bytes: number): string {
   return bytes % MIB === 0 ? `${bytes / MIB} MiB` : `${bytes} bytes`;
 }
@@ -63,7 +74,8 @@ class QuickJSSession {
   private settledWith: QuickJSHandle | undefined;
   /** Set while the host encodes the result: the deadline still applies, leftover jobs do not run. */
   private finishing = false;
-  private stop: "timeout" | "abort" | undefined;
+  /** Why the run is being stopped: its deadline, an abort, or one call too many in flight (`maxCallsInFlight`). */
+  private stop: "timeout" | "abort" | "calls" | undefined;
   private crash: unknown;
   private inflight = 0;
   /** Characters of encoded arguments of calls in flight. */
@@ -211,8 +223,16 @@ class QuickJSSession {
     this.controls.onLog?.(line);
   }
 
-  /** Starts a host call; refuses it (a message) when the arguments of calls in flight would pass their bound. */
+  /**
+   * Starts a host call; refuses it (a message) when the arguments of calls in flight would pass their bound,
+   * and stops the run when it would be one call too many in flight (a program that never awaits its calls
+   * would not read a refusal: the run's error must say it).
+   */
   private call(ns: number, fn: number, json: string, tagged: boolean, oversize?: number): number | string {
+    if (this.stop !== undefined || this.inflight >= this.request.maxCallsInFlight) {
+      this.stop ??= "calls";
+      return callsInFlightMessage(this.request.maxCallsInFlight);
+    }
     const maxInflight = MAX_INFLIGHT_VALUES * this.request.maxValueChars;
     if (this.inflightChars + json.length > maxInflight) {
       return (
@@ -311,6 +331,8 @@ class QuickJSSession {
       return { type: "error", kind: "worker-exit", message: `The sandbox crashed and was replaced: ${reason}${hint}` };
     }
     if (stop === "timeout") return { type: "error", kind: "timeout", message: timeoutMessage(request.timeoutMs) };
+    if (stop === "calls")
+      return { type: "error", kind: "exception", message: callsInFlightMessage(request.maxCallsInFlight) };
     if (stop === "abort") return { type: "error", kind: "abort", message: "The run was aborted." };
     if (outOfMemory) {
       return {

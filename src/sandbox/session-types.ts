@@ -55,6 +55,8 @@ export interface SessionRequest {
   maxLogChars: number;
   /** Largest encoded value (arguments, the result), measured before the host sees it. */
   maxValueChars: number;
+  /** Host calls started and not yet settled at once; one more stops the run. */
+  maxCallsInFlight: number;
 }
 
 /** The completion: codec JSON, a string rendering (value could not cross), or a failure. */

@@ -38,6 +38,7 @@ export type MainToWorker =
       maxStackBytes: number;
       maxLogChars: number;
       maxValueChars: number;
+      maxCallsInFlight: number;
     }
   | { type: "replies"; replies: Array<{ callId: number; reply: HostReply }> }
   | { type: "abort"; jobId: number };

@@ -122,7 +122,13 @@ describe.each(["in-process", "worker-thread"] as const)("deadlines under load (%
   it(`ends every run of the seeded schedule (seed ${SEED}) at its budget`, async () => {
     const steps = schedule(seeded(SEED));
     const memoryLimitBytes = 24 * MIB;
-    const outOfMemory = new QuickJSExecutor({ isolation, timeoutMs: 60_000, memoryLimitBytes });
+    // maxCallsInFlight raised so the Promise.all of 100,000 calls runs out of memory, as it did in the report.
+    const outOfMemory = new QuickJSExecutor({
+      isolation,
+      timeoutMs: 60_000,
+      memoryLimitBytes,
+      maxCallsInFlight: 200_000,
+    });
     executors.push(outOfMemory);
     const stopSpinning = busyEventLoop(seeded(SEED + 1), 3);
     try {

@@ -6,6 +6,7 @@
 import type { UIMessageChunk } from "ai";
 import { toModelJson } from "../codemode-model-output.js";
 import { createCodemodeApprovalRequest, isPausedCodemodeOutput } from "./paused-output.js";
+import { assertKnownKeys, keysOf } from "../../shared/known-keys.js";
 
 /** Name under which the codemode tool is registered in `tools`. */
 export const DEFAULT_CODEMODE_TOOL_NAME = "codemode";
@@ -18,6 +19,8 @@ export interface CodemodeApprovalTransformOptions {
    */
   toolName?: string;
 }
+
+const TRANSFORM_OPTION_KEYS = keysOf<CodemodeApprovalTransformOptions>({ toolName: true });
 
 /**
  * Turns each paused codemode tool output in a UI message stream into an approval request
@@ -34,7 +37,9 @@ export interface CodemodeApprovalTransformOptions {
  */
 export function codemodeApprovalTransform({
   toolName = DEFAULT_CODEMODE_TOOL_NAME,
+  ...unknown
 }: CodemodeApprovalTransformOptions = {}): TransformStream<UIMessageChunk, UIMessageChunk> {
+  assertKnownKeys(unknown, TRANSFORM_OPTION_KEYS, "codemodeApprovalTransform");
   const codemodeCalls = new Set<string>();
   return new TransformStream<UIMessageChunk, UIMessageChunk>({
     async transform(chunk, controller) {

@@ -7,6 +7,7 @@ import { createUIMessageStream, type UIMessage, type UIMessageChunk, type UIMess
 import { codemodeApprovalTransform, DEFAULT_CODEMODE_TOOL_NAME } from "./codemode-approval-transform.js";
 import { resumeCodemodeApprovals, type ResolvedCodemodeApproval } from "./resume-codemode-approvals.js";
 import type { CodemodeApprovalRuntime } from "./types.js";
+import { assertKnownKeys, keysOf } from "../../shared/known-keys.js";
 
 /** Options of {@link createCodemodeChatStream}. */
 export interface CreateCodemodeChatStreamOptions<UI_MESSAGE extends UIMessage> {
@@ -40,6 +41,17 @@ export interface CreateCodemodeChatStreamOptions<UI_MESSAGE extends UIMessage> {
   onFinish?: UIMessageStreamOnFinishCallback<UI_MESSAGE>;
 }
 
+const CHAT_STREAM_OPTION_KEYS = keysOf<CreateCodemodeChatStreamOptions<UIMessage>>({
+  runtime: true,
+  messages: true,
+  respond: true,
+  toolName: true,
+  scope: true,
+  onResolved: true,
+  onError: true,
+  onFinish: true,
+});
+
 /**
  * The UI message stream for one chat request with codemode approvals. Give it to
  * `createUIMessageStreamResponse({ stream })`.
@@ -68,7 +80,9 @@ export function createCodemodeChatStream<UI_MESSAGE extends UIMessage>({
   onResolved,
   onError,
   onFinish,
+  ...unknown
 }: CreateCodemodeChatStreamOptions<UI_MESSAGE>): ReadableStream<UIMessageChunk> {
+  assertKnownKeys(unknown, CHAT_STREAM_OPTION_KEYS, "createCodemodeChatStream");
   return createUIMessageStream<UIMessage>({
     originalMessages: messages,
     ...(onError === undefined ? {} : { onError }),

@@ -5,6 +5,7 @@
 import type { UIMessageChunk } from "ai";
 import type { CodeModeOutput, PendingAction } from "../../runtime/types.js";
 import { toModelJson } from "../codemode-model-output.js";
+import { assertKnownKeys, keysOf } from "../../shared/known-keys.js";
 import { toCodemodeApprovalDescriptor, type CodemodeApprovalDescriptor } from "./approval-descriptor.js";
 import { createCodemodeApprovalId } from "./approval-id.js";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
@@ -43,14 +44,21 @@ export function nextPendingAction(output: PausedCodemodeOutput): PendingAction {
   return rest.reduce((lowest, action) => (action.seq < lowest.seq ? action : lowest), first);
 }
 
+const APPROVAL_REQUEST_OPTION_KEYS = keysOf<Parameters<typeof createCodemodeApprovalRequest>[0]>({
+  toolCallId: true,
+  output: true,
+});
+
 /** The approval request chunk for a paused codemode result on tool call `toolCallId`. */
 export async function createCodemodeApprovalRequest({
   toolCallId,
   output,
+  ...unknown
 }: {
   toolCallId: string;
   output: PausedCodemodeOutput;
 }): Promise<ToolApprovalRequestChunk> {
+  assertKnownKeys(unknown, APPROVAL_REQUEST_OPTION_KEYS, "createCodemodeApprovalRequest");
   const action = nextPendingAction(output);
   const descriptor: CodemodeApprovalDescriptor = {
     ...toCodemodeApprovalDescriptor(action),

@@ -13,6 +13,7 @@ import { applyDecisions } from "./resolve-codemode-decisions.js";
 import { resumeProgress } from "./resume-progress.js";
 import type { CodemodeApprovalRuntime } from "./types.js";
 import { verifyCodemodeApproval, type CodemodeApprovalErrorKind } from "./verify-codemode-approval.js";
+import { assertKnownKeys, keysOf } from "../../shared/known-keys.js";
 
 /** Options of {@link resumeCodemodeApprovals}. */
 export interface ResumeCodemodeApprovalsOptions<UI_MESSAGE extends UIMessage> {
@@ -71,6 +72,14 @@ type ToolPartRecord = Record<string, unknown> & {
   approval?: { id: string; approved?: boolean; reason?: string };
 };
 
+const RESUME_OPTION_KEYS = keysOf<ResumeCodemodeApprovalsOptions<UIMessage>>({
+  runtime: true,
+  messages: true,
+  toolName: true,
+  scope: true,
+  writeProgress: true,
+});
+
 /**
  * Resolves the codemode approvals the user answered in the last assistant message.
  * Approved: the runtime resumes the execution from the store (`approve`); a new pause
@@ -93,7 +102,9 @@ export async function resumeCodemodeApprovals<UI_MESSAGE extends UIMessage>({
   toolName = DEFAULT_CODEMODE_TOOL_NAME,
   scope,
   writeProgress,
+  ...unknown
 }: ResumeCodemodeApprovalsOptions<UI_MESSAGE>): Promise<ResumeCodemodeApprovalsResult<UI_MESSAGE>> {
+  assertKnownKeys(unknown, RESUME_OPTION_KEYS, "resumeCodemodeApprovals");
   const last = messages.at(-1);
   const result: ResumeCodemodeApprovalsResult<UI_MESSAGE> = { messages, chunks: [], continueModel: true, resolved: [] };
   if (last === undefined || last.role !== "assistant") return result;

@@ -45,7 +45,7 @@ function invalid(executionId: string, decisions: unknown): CodeModeOutput | unde
   for (const decision of decisions as unknown[]) {
     const unknownKey = isRecord(decision) ? unknownKeyProblem(decision, DECISION_KEYS) : undefined;
     if (unknownKey !== undefined)
-      return failure(executionId, "validation", `decide(): a decision has ${unknownKey}. Nothing was changed.`);
+      return failure(executionId, "validation", `decide(): in a decision, ${unknownKey}. Nothing was changed.`);
     if (!isRecord(decision) || !Number.isInteger(decision.seq) || typeof decision.approved !== "boolean") {
       return failure(
         executionId,

@@ -9,6 +9,7 @@
 import { MAX_ID_CHARS, quoted } from "../shared/bounded-text.js";
 import { isRecord } from "../shared/is-record.js";
 import { unknownKeyProblem } from "../shared/known-keys.js";
+import { described } from "./read-arguments.js";
 import { err, ok, type Result } from "../shared/result.js";
 
 /** A request that names an execution, read and checked. */
@@ -43,8 +44,7 @@ export function notFoundMessage(executionId: string, runtime: string): string {
  */
 export function optionsProblem(call: string, options: unknown, known: readonly string[]): string | undefined {
   if (options === undefined) return undefined;
-  if (!isRecord(options))
-    return `${call}: the options must be an object (got ${options === null ? "null" : typeof options}).`;
+  if (!isRecord(options)) return `${call}: the options must be an object (got ${described(options)}).`;
   const problem = unknownKeyProblem(options, known);
   return problem === undefined ? undefined : `${call}: ${problem}.`;
 }

@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { InvalidArgumentError } from "../../src/errors.js";
 import type { DurableRuntime } from "../../src/runtime/durable-runtime.js";
 import { createMockConnector } from "../../src/test/index.js";
+import { countingClient } from "../support/counting-client.js";
 import { memoryClient, testRuntime } from "./runtime-fixture.js";
 
 const TEN_MB = "x".repeat(10_000_000);
@@ -24,30 +25,6 @@ const DRIVER_WORDS =
   /cannot be passed as argument|datatype mismatch|SQLITE|StoreError|LibsqlError|Cannot (read|destructure)/i;
 
 type Loose = Record<string, (...args: unknown[]) => Promise<unknown>>;
-
-/** A store client that records the longest string argument any statement carried. */
-function watchedClient(): { client: ReturnType<typeof memoryClient>; longest: { chars: number } } {
-  const longest = { chars: 0 };
-  const measure = (statement: unknown): void => {
-    const args = (statement as { args?: unknown } | null)?.args;
-    for (const arg of Array.isArray(args) ? args : []) {
-      if (typeof arg === "string") longest.chars = Math.max(longest.chars, arg.length);
-    }
-  };
-  const client = new Proxy(memoryClient(), {
-    get(target, property) {
-      const value = Reflect.get(target, property, target) as unknown;
-      if (typeof value !== "function") return value;
-      const bound = (value as (...args: unknown[]) => unknown).bind(target);
-      if (property !== "execute" && property !== "batch") return bound;
-      return (...args: unknown[]) => {
-        for (const statement of Array.isArray(args[0]) ? args[0] : [args[0]]) measure(statement);
-        return bound(...args);
-      };
-    },
-  });
-  return { client, longest };
-}
 
 /** The outcome of a call: its value, or the error it threw (checked to be ours and bounded). */
 async function outcome(call: () => Promise<unknown>): Promise<{ value?: unknown; thrown?: InvalidArgumentError }> {
@@ -64,7 +41,7 @@ async function outcome(call: () => Promise<unknown>): Promise<{ value?: unknown;
 }
 
 describe("the handle's reads with a bad id", () => {
-  const watched = watchedClient();
+  const watched = countingClient(memoryClient());
   let runtime: DurableRuntime;
   let loose: Loose;
   let executionId: string;
@@ -79,13 +56,13 @@ describe("the handle's reads with a bad id", () => {
     executionId = (await runtime.execute({ code: "async () => mail.send({ to: 'a' })" })).executionId;
     expect(await runtime.saveSnippet("greet", { executionId })).toMatchObject({ status: "saved" });
     // The watch sees the statements' arguments (the program's code went through it).
-    expect(watched.longest.chars).toBeGreaterThan(20);
+    expect(watched.longestArgument()).toBeGreaterThan(20);
   });
 
   /** Runs `call` and checks no statement carried the 10 MB string (the program and its result are short). */
   async function read(call: () => Promise<unknown>) {
     const result = await outcome(call);
-    expect(watched.longest.chars).toBeLessThan(10_000);
+    expect(watched.longestArgument()).toBeLessThan(10_000);
     return result;
   }
 

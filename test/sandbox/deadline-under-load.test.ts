@@ -16,6 +16,7 @@
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { QuickJSExecutor } from "../../src/sandbox/quickjs-executor.js";
 import type { CodeBindingNamespace, CodeRunResult } from "../../src/sandbox/types.js";
+import { seededRandom as seeded } from "../support/seeded-random.js";
 
 const MIB = 1024 * 1024;
 const SEED = Number(process.env["DEADLINE_SEED"] ?? 20_231);
@@ -23,18 +24,6 @@ const SEED = Number(process.env["DEADLINE_SEED"] ?? 20_231);
 const NEVER_RUNS = 120;
 /** A run that has not ended this long after its budget has lost its deadline (a liveness bound, not a timing). */
 const LOST_AFTER_MS = 30_000;
-
-/** mulberry32: a small seeded generator. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** How far the wall clock (`Date.now`) is stepped back when the running program's host call starts. */
 let clockStepMs = 0;

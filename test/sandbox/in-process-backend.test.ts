@@ -12,6 +12,7 @@ import { InProcessBackend } from "../../src/sandbox/in-process-backend.js";
 import { normalizeProgram } from "../../src/sandbox/normalize-program.js";
 import type { runSession } from "../../src/sandbox/quickjs-session.js";
 import type { CodeBindingNamespace } from "../../src/sandbox/types.js";
+import { seededRandom as seeded } from "../support/seeded-random.js";
 
 const TIMEOUT_MS = 20;
 const options = resolveExecutorOptions({ isolation: "in-process", timeoutMs: TIMEOUT_MS });
@@ -40,18 +41,6 @@ async function neverSettlingJob(onCall: () => void): Promise<BackendJob> {
 function track(run: Promise<BackendOutcome>): { ended: () => boolean; outcome: Promise<BackendOutcome> } {
   let ended = false;
   return { ended: () => ended, outcome: run.finally(() => (ended = true)) };
-}
-
-/** mulberry32: a small seeded generator, so a failing schedule can be replayed from its seed. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 describe("an in-process run on an injected clock", () => {

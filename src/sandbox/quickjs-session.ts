@@ -323,7 +323,9 @@ class QuickJSSession {
 
   private describe(outOfMemory: boolean): SessionResult {
     const { crash, stop, report, request } = this;
-    if (crash !== undefined) {
+    // A host callback that failed with the memory at its cap (QuickJS could not even make the error) is memory
+    // exhaustion, not an opaque crash (`QuickJSUnwrapError: [object Object]`).
+    if (crash !== undefined && !outOfMemory) {
       const reason = crash instanceof Error ? `${crash.name}: ${crash.message}` : String(crash);
       const hint = /stack|recursion/i.test(reason)
         ? " (deep recursion overflowed the host stack; recurse less deeply)"

@@ -61,6 +61,27 @@ describe.each(["in-process", "worker-thread"] as const)("calls in flight (%s)", 
     expect(next).toEqual({ value: 21, logs: [] });
   });
 
+  it("with the limit raised past what memory holds, the flood is reported as out of memory, not as an opaque crash", async () => {
+    const roomy = new QuickJSExecutor({
+      isolation,
+      timeoutMs: 60_000,
+      memoryLimitBytes: 24 * MIB,
+      maxCallsInFlight: 1_000_000,
+    });
+    try {
+      const flood = await roomy.run({ program: FLOOD, bindings });
+      expect(flood.error?.kind).toBe("worker-exit");
+      expect(flood.error?.message).toMatch(/^The program ran out of memory: its budget is 24 MiB \(memoryLimitBytes\)/);
+      expect(flood.error?.message).not.toMatch(/QuickJSUnwrapError|\[object Object\]/);
+      expect(await roomy.run({ program: "async () => (await h.echo(5)) * 2", bindings })).toEqual({
+        value: 10,
+        logs: [],
+      });
+    } finally {
+      await roomy.dispose();
+    }
+  });
+
   it("lets a program await its calls in batches, and counts calls in flight, not calls made", async () => {
     const tight = new QuickJSExecutor({ isolation, timeoutMs: 60_000, maxCallsInFlight: 50 });
     try {

@@ -8,6 +8,7 @@
  * is doing, and the pump checks that state before every wait.
  */
 import { monotonicNow, whenPast, type MonotonicClock } from "./deadline.js";
+import { callsInFlightMessage } from "./calls-in-flight-message.js";
 import { timeoutMessage } from "./timeout-message.js";
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten-core";
 import { useFreshScratchViews } from "./quickjs-fresh-views.js";
@@ -36,17 +37,6 @@ const MAX_INFLIGHT_VALUES = 4;
 export const MAX_RESULT_VALUES = 4;
 /** Memory within this of the cap counts as exhausted when the run failed. */
 const MEMORY_FULL_SLACK_BYTES = 4 * MIB;
-
-/** The error of a run stopped for starting more than `limit` calls without awaiting them. */
-export function callsInFlightMessage(limit: number): string {
-  const count = limit.toLocaleString("en-US");
-  return (
-    `The program started more than ${count} connector calls without waiting for them (at most ${count} may be in ` +
-    "flight at once: maxCallsInFlight) and was stopped (calls it had already started are not undone). Await each call, or " +
-    "await them in batches (a Promise.all of at most a few hundred at a time), or pass many items to one call when " +
-    "the method accepts a list."
-  );
-}
 
 function describeBytes(bytes: number): string {
   return bytes % MIB === 0 ? `${bytes / MIB} MiB` : `${bytes} bytes`;

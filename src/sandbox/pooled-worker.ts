@@ -33,13 +33,6 @@ interface ActiveJob {
 }
 
 let nextJobId = 1;
-/** Runs ended by terminating their worker (the worker did not stop itself in time). */
-let hardStops = 0;
-
-/** How many runs of this process were ended by terminating their worker (for tests and diagnostics). */
-export function workerHardStops(): number {
-  return hardStops;
-}
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -119,7 +112,6 @@ export class PooledWorker {
       const logs: string[] = [];
       let graceTimer: NodeJS.Timeout | undefined;
       const hardStop = (result: SessionResult): void => {
-        hardStops++;
         active.finish(result);
         void this.terminate();
       };

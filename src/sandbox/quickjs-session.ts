@@ -219,8 +219,10 @@ class QuickJSSession {
    * would not read a refusal: the run's error must say it).
    */
   private call(ns: number, fn: number, json: string, tagged: boolean, oversize?: number): number | string {
-    if (this.stop !== undefined || this.inflight >= this.request.maxCallsInFlight) {
-      this.stop ??= "calls";
+    // A run being stopped (deadline, abort, the limit) starts nothing more.
+    if (this.stop !== undefined) return "The run is being stopped; no more connector calls start.";
+    if (this.inflight >= this.request.maxCallsInFlight) {
+      this.stop = "calls";
       return callsInFlightMessage(this.request.maxCallsInFlight);
     }
     const maxInflight = MAX_INFLIGHT_VALUES * this.request.maxValueChars;

@@ -19,6 +19,7 @@ export type {
 export { QuickJSExecutor } from "./sandbox/quickjs-executor.js";
 export {
   DEFAULT_IN_PROCESS_MAX_STACK_BYTES,
+  DEFAULT_MAX_CALLS_IN_FLIGHT,
   DEFAULT_MAX_LOG_CHARS,
   DEFAULT_MAX_SOURCE_CHARS,
   DEFAULT_MEMORY_LIMIT_BYTES,

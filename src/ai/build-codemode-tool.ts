@@ -13,7 +13,8 @@
 import { jsonSchema, tool, type Tool } from "ai";
 import type { Connector } from "../connectors/types.js";
 import { InvalidOptionError } from "../errors.js";
-import { assertKnownKeys } from "../shared/known-keys.js";
+import { isRecord } from "../shared/is-record.js";
+import { assertKnownKeys, keysOf } from "../shared/known-keys.js";
 import { watchAiTelemetry } from "./ai-telemetry-recording.js";
 import { scopeProblem } from "../runtime/execution-request.js";
 import type { CodeModeInput, CodeModeOutput, ExecuteInput, ExecuteOptions } from "../runtime/types.js";
@@ -97,8 +98,21 @@ function resolveProgress(progress: CodemodeToolOptions["progress"]): ProgressFee
   };
 }
 
-/** Validates `tool()` options; errors name `tool.<option>`. */
+/** Every key of {@link CodemodeToolOptions} (a key added there and not here fails to compile). */
+export const CODEMODE_TOOL_OPTION_KEYS = keysOf<CodemodeToolOptions>({
+  inlineTypes: true,
+  instructions: true,
+  description: true,
+  progress: true,
+  scope: true,
+});
+
+/** Validates `tool()` options; errors name `tool.<option>`, and an unknown key the closest known one. */
 export function resolveCodemodeToolOptions(options: CodemodeToolOptions | undefined): ResolvedCodemodeToolOptions {
+  const given: unknown = options;
+  if (given !== undefined && !isRecord(given))
+    throw new InvalidOptionError({ path: "tool", message: "options must be an object" });
+  if (given !== undefined) assertKnownKeys(given, CODEMODE_TOOL_OPTION_KEYS, "tool");
   const { inlineTypes = "auto", instructions, description, progress, scope } = options ?? {};
   const scopeIssue = scopeProblem(scope);
   if (scopeIssue !== undefined)

@@ -7,7 +7,14 @@
  */
 import type { JSONValue } from "@ai-sdk/provider";
 import type { CodeModeOutput, PendingAction } from "../runtime/types.js";
-import { cutLogs, cutText, DEFAULT_MAX_OUTPUT_CHARS, jsonText, splitBudget } from "./model-output-budget.js";
+import {
+  cutLogs,
+  cutText,
+  DEFAULT_MAX_OUTPUT_CHARS,
+  jsonText,
+  splitBudget,
+  type FullValue,
+} from "./model-output-budget.js";
 
 /** Depth beyond which nested values are replaced (guards cyclic or pathological results). */
 const MAX_JSON_DEPTH = 64;
@@ -59,7 +66,7 @@ export interface ModelOutputOptions {
 
 /** The main value (result or error) and the logs within the budget. */
 function budgeted(
-  main: { text: string; what: string },
+  main: { text: string; what: string; full?: FullValue },
   logs: readonly string[] | undefined,
   { maxChars, executionId }: { maxChars: number; executionId: string },
 ): { main: string | undefined; logs: string[] | undefined } {
@@ -67,7 +74,7 @@ function budgeted(
   const logChars = lines.reduce((sum, line) => sum + line.length, 0);
   const split = splitBudget(maxChars, main.text.length, logChars);
   return {
-    main: main.text.length > split.main ? cutText(main.text, split.main, main.what, executionId) : undefined,
+    main: main.text.length > split.main ? cutText(main.text, split.main, main.what, executionId, main.full) : undefined,
     logs: lines.length === 0 ? undefined : logChars > split.logs ? cutLogs(lines, split.logs) : [...lines],
   };
 }
@@ -98,7 +105,9 @@ export function codemodeModelOutput(
   switch (output.status) {
     case "completed": {
       const result = toModelJson(output.result);
-      const cut = budgeted({ text: jsonText(result), what: "result" }, output.logs, {
+      // A result too large for the journal was journaled as a placeholder: the cut must not say it is kept.
+      const full = { kept: output.journaled !== false };
+      const cut = budgeted({ text: jsonText(result), what: "result", full }, output.logs, {
         maxChars: maxOutputChars,
         executionId: output.executionId,
       });

@@ -5,6 +5,7 @@
  * output (what `execute` returned) and the journal keep the full value.
  */
 import type { JSONValue } from "@ai-sdk/provider";
+import { MAX_JOURNAL_VALUE_CHARS } from "../runtime/journal-values.js";
 
 /**
  * Default `maxOutputChars`: the model's share of one codemode result (result or error,
@@ -21,10 +22,17 @@ function chars(count: number): string {
   return count.toLocaleString("en-US");
 }
 
-/** How to narrow the program's return value: the advice every cut ends with. */
-export function narrowingAdvice(executionId: string): string {
+/** Where the full value of a cut is: the journal (`kept`), or nowhere (a result too large for it). */
+export type FullValue = { kept: boolean };
+
+/** How to narrow the program's return value: the advice every cut ends with, true about where the full value is. */
+export function narrowingAdvice(executionId: string, full: FullValue = { kept: true }): string {
+  const where = full.kept
+    ? `The full value is kept in the journal (execution ${executionId}).`
+    : `The full value is not kept: it was over the journal's limit of ${chars(MAX_JOURNAL_VALUE_CHARS)} characters, ` +
+      `so execution ${executionId} journaled a placeholder instead (it cannot be read back).`;
   return (
-    `The full value is kept in the journal (execution ${executionId}). Return only what you need: ` +
+    `${where} Return only what you need: ` +
     "select fields, filter or slice arrays, count or aggregate inside the program, and return that."
   );
 }
@@ -35,10 +43,16 @@ export function jsonText(value: JSONValue): string {
 }
 
 /** `text` (the JSON of a result, or an error message) cut to `budget` characters, with a marker saying what was cut. */
-export function cutText(text: string, budget: number, what: string, executionId: string): string {
+export function cutText(
+  text: string,
+  budget: number,
+  what: string,
+  executionId: string,
+  full: FullValue = { kept: true },
+): string {
   return (
     `${text.slice(0, budget)}… [${what} cut for the model: ${chars(budget)} of ${chars(text.length)} characters shown. ` +
-    `${narrowingAdvice(executionId)}]`
+    `${narrowingAdvice(executionId, full)}]`
   );
 }
 

@@ -7,7 +7,8 @@
  */
 import { boundedText, MAX_STORED_MESSAGE_CHARS } from "../shared/bounded-text.js";
 import { err, ok, type Result } from "../shared/result.js";
-import { outputId, readExecutionRequest, type ExecutionRequest } from "./execution-request.js";
+import { optionsProblem, outputId, readExecutionRequest, type ExecutionRequest } from "./execution-request.js";
+import { APPROVE_REQUEST_KEYS, DECIDE_REQUEST_KEYS, EXECUTE_OPTION_KEYS, REJECT_REQUEST_KEYS } from "./request-keys.js";
 import { loadForRequest } from "./load-execution.js";
 import { appliedCalls } from "./execution-views.js";
 import { disposeExecution } from "./lifecycle-hooks.js";
@@ -65,17 +66,28 @@ export function refusal(
   return undefined;
 }
 
-/** The request read and its execution loaded, or the output that refuses it. */
+const REQUEST_KEYS = { approve: APPROVE_REQUEST_KEYS, reject: REJECT_REQUEST_KEYS, decide: DECIDE_REQUEST_KEYS };
+
+/**
+ * The request (and the per-call `options`, when the action takes them) read and its execution loaded, or the
+ * output that refuses it. `check` refuses more of the request before anything is read from the store.
+ */
 export async function loadRequested(
   core: RuntimeCore,
   action: "approve" | "reject" | "decide",
   request: unknown,
+  {
+    options,
+    check,
+  }: { options?: unknown; check?: (request: Record<string, unknown>) => CodeModeOutput | undefined } = {},
 ): Promise<Result<{ request: ExecutionRequest; loaded: LoadedExecution }, CodeModeOutput>> {
-  const read = readExecutionRequest(action, request);
-  if (!read.ok)
-    return err(
-      failure(outputId((request as { executionId?: unknown } | undefined)?.executionId), "validation", read.error),
-    );
+  const id = outputId((request as { executionId?: unknown } | undefined)?.executionId);
+  const read = readExecutionRequest(action, request, { keys: REQUEST_KEYS[action] });
+  if (!read.ok) return err(failure(id, "validation", read.error));
+  const badOptions = optionsProblem(`${action}(request, options)`, options, EXECUTE_OPTION_KEYS);
+  if (badOptions !== undefined) return err(failure(id, "validation", `${badOptions} Nothing was changed.`));
+  const refused = check?.(request as Record<string, unknown>);
+  if (refused !== undefined) return err(refused);
   const loaded = await loadForRequest(core, read.value);
   if (!loaded.ok) {
     const { executionId } = read.value;
@@ -94,7 +106,7 @@ export async function approveExecution(
   approval: unknown,
   options: ExecuteOptions = {},
 ): Promise<CodeModeOutput> {
-  const read = await loadRequested(core, "approve", approval);
+  const read = await loadRequested(core, "approve", approval, { options });
   if (!read.ok) return read.error;
   const {
     request: { seq },

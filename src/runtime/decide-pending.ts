@@ -13,6 +13,9 @@ import { claimPaused } from "./claim-paused.js";
 import { runClaimedPass } from "./run-claimed-pass.js";
 import { WHOLE_PROGRAM_SEQ, type CallJournalRecord } from "./store/records.js";
 import type { CodeModeOutput, ExecuteOptions } from "./types.js";
+import { isRecord } from "../shared/is-record.js";
+import { unknownKeyProblem } from "../shared/known-keys.js";
+import { DECISION_KEYS } from "./request-keys.js";
 
 /** One decision about a pending call. */
 export interface CallDecision {
@@ -31,7 +34,7 @@ export function rejectionMessage(
   return `Rejected by a human${because} (${call.connector}.${call.method}, call #${call.seq}). The call did not run.`;
 }
 
-function invalid(executionId: string, decisions: CallDecision[]): CodeModeOutput | undefined {
+function invalid(executionId: string, decisions: unknown): CodeModeOutput | undefined {
   if (!Array.isArray(decisions) || decisions.length === 0) {
     return failure(
       executionId,
@@ -40,24 +43,27 @@ function invalid(executionId: string, decisions: CallDecision[]): CodeModeOutput
     );
   }
   const seen = new Set<number>();
-  for (const decision of decisions) {
-    if (!Number.isInteger(decision?.seq) || typeof decision.approved !== "boolean") {
+  for (const decision of decisions as unknown[]) {
+    const unknownKey = isRecord(decision) ? unknownKeyProblem(decision, DECISION_KEYS) : undefined;
+    if (unknownKey !== undefined)
+      return failure(executionId, "validation", `decide(): in a decision, ${unknownKey}. Nothing was changed.`);
+    if (!isRecord(decision) || !Number.isInteger(decision.seq) || typeof decision.approved !== "boolean") {
       return failure(
         executionId,
         "validation",
         "Each decision must be { seq: integer, approved: boolean, reason?: string }. Nothing was changed.",
       );
     }
-    if (decision.seq === WHOLE_PROGRAM_SEQ) {
+    const seq = decision.seq as number;
+    if (seq === WHOLE_PROGRAM_SEQ) {
       return failure(
         executionId,
         "validation",
         "The whole-program approval (call #0) is decided with approve() or reject(), not decide(). Nothing was changed.",
       );
     }
-    if (seen.has(decision.seq))
-      return failure(executionId, "validation", `Call #${decision.seq} is decided twice. Nothing was changed.`);
-    seen.add(decision.seq);
+    if (seen.has(seq)) return failure(executionId, "validation", `Call #${seq} is decided twice. Nothing was changed.`);
+    seen.add(seq);
   }
   return undefined;
 }
@@ -68,11 +74,12 @@ export async function decidePending(
   request: { executionId: string; decisions: CallDecision[]; scope?: string },
   options: ExecuteOptions = {},
 ): Promise<CodeModeOutput> {
-  const { executionId: _id, decisions, ...named } = request;
-  const malformed = invalid(typeof request.executionId === "string" ? request.executionId : "", decisions);
-  if (malformed !== undefined) return malformed;
-  const read = await loadRequested(core, "decide", { executionId: request.executionId, ...named });
+  const read = await loadRequested(core, "decide", request, {
+    options,
+    check: (given) => invalid(typeof given["executionId"] === "string" ? given["executionId"] : "", given["decisions"]),
+  });
   if (!read.ok) return read.error;
+  const { decisions } = request;
   const { loaded } = read.value;
   for (const decision of decisions) {
     const refused = refusal(loaded, decision.approved ? "approve" : "reject", decision.seq);

@@ -36,12 +36,16 @@ import type {
 } from "./types.js";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import { scopeProblem, visibleTo } from "./execution-request.js";
+import { readCount, readId, readOptions } from "./read-arguments.js";
+import { SCOPE_OPTION_KEYS, SEARCH_OPTION_KEYS } from "./request-keys.js";
 import { startExecution } from "./start-execution.js";
 
-/** A listing method's scope must be a valid scope (a programmer error otherwise). */
-function assertScope(method: string, scope: unknown): void {
+/** The scope a listing method reads: its options checked (keys, a valid scope), or a programmer error. */
+function readScope(method: string, options: unknown): string | undefined {
+  const { scope } = readOptions(`${method}(…, options)`, options, SCOPE_OPTION_KEYS);
   const problem = scopeProblem(scope);
   if (problem !== undefined) throw new InvalidArgumentError({ argument: `${method}(…, { scope })`, message: problem });
+  return scope as string | undefined;
 }
 
 /** Default number of executions listed by `executions()`. */
@@ -73,19 +77,36 @@ export interface DurableRuntime {
   reject(request: ExecutionRequestInput & { reason?: string }): Promise<RejectOutput>;
   /** Compensates applied calls newest first. */
   rollback(request: { executionId: string; scope?: string }): Promise<RollbackOutput>;
-  /** Calls waiting for approval (of one execution, or all; of `scope` only when given). */
+  /**
+   * Calls waiting for approval (of one execution, or all; of `scope` only when given); `[]` for an id that names
+   * no execution (one longer than 200 characters never does). Throws `InvalidArgumentError` for an id that is not
+   * a non-empty string and for options that are not `{ scope? }`.
+   */
   pending(executionId?: string, options?: ScopeOptions): Promise<PendingAction[]>;
-  /** Newest executions first (of `scope` only when given). @default limit 50 */
+  /**
+   * Newest executions first (of `scope` only when given). Throws `InvalidArgumentError` for a `limit` that is not
+   * a non-negative integer and for options that are not `{ scope? }`. @default limit 50
+   */
   executions(limit?: number, options?: ScopeOptions): Promise<ExecutionSummary[]>;
-  /** One execution with its call log (the audit view; never shown to the model); undefined for another scope's. */
+  /**
+   * One execution with its call log (the audit view; never shown to the model); `undefined` when there is none,
+   * for another scope's, and for an id longer than 200 characters (it names none). Throws `InvalidArgumentError`
+   * for an id that is not a non-empty string and for options that are not `{ scope? }`.
+   */
   execution(executionId: string, options?: ScopeOptions): Promise<ExecutionDetail | undefined>;
-  /** Deletes one execution and its call log, whatever its status; `deleted: false` when there was none. */
+  /**
+   * Deletes one execution and its call log, whatever its status; `deleted: false` when there was none.
+   * Throws `InvalidArgumentError` for an id that is not a non-empty string.
+   */
   deleteExecution(executionId: string): Promise<{ deleted: boolean }>;
   /** Deletes terminal executions beyond the newest `keep`. @default keep maxExecutions */
   pruneExecutions(keep?: number): Promise<{ deleted: string[] }>;
   /** Deletes every terminal execution. */
   clearHistory(): Promise<{ deleted: string[] }>;
-  /** Ends stale paused runs (`rejected`) and dead running runs (`error`). @default maxAgeMs 24 h */
+  /**
+   * Ends stale paused runs (`rejected`) and dead running runs (`error`). Throws `InvalidArgumentError` for
+   * options that are not `{ maxAgeMs? }` with a non-negative number. @default maxAgeMs 24 h
+   */
   expirePaused(options?: { maxAgeMs?: number }): Promise<ExpirePausedOutput>;
   /**
    * Saves (or replaces) an execution's code as snippet `name`, runnable inside programs as
@@ -97,9 +118,12 @@ export interface DurableRuntime {
   ): Promise<SaveSnippetOutput>;
   /** Every snippet of this runtime name. */
   snippets(): Promise<Snippet[]>;
-  /** Deletes snippet `name`; `deleted: false` when there was none. */
+  /**
+   * Deletes snippet `name`; `deleted: false` when there was none (or `name` cannot be a snippet name).
+   * Throws `InvalidArgumentError` when `name` is not a non-empty string.
+   */
   deleteSnippet(name: string): Promise<{ deleted: boolean }>;
-  /** Ranked paths over connector methods and snippets. */
+  /** Ranked paths over connector methods and snippets. Throws `InvalidArgumentError` for options that are not `{ limit? }`. */
   search(query: string, options?: { limit?: number }): Promise<SearchOutput>;
   /** TypeScript declarations for a connector, method or snippet. */
   describe(target: string): Promise<DescribeOutput | { error: string }>;
@@ -137,20 +161,25 @@ export function durableRuntimeFromResolved(resolved: ResolvedRuntimeOptions): Du
     reject: (request) => rejectExecution(core, request),
     decide: (request, executeOptions = {}) => decidePending(core, request, executeOptions),
     rollback: (request) => rollbackExecution(core, request),
-    async pending(executionId, { scope } = {}) {
-      assertScope("pending", scope);
-      const rows = await storeOperation("list pending calls", () => core.store.pending(executionId, scope));
+    async pending(executionId, options) {
+      const scope = readScope("pending", options);
+      const id = executionId === undefined ? undefined : readId("pending(executionId)", executionId);
+      if (executionId !== undefined && id === undefined) return [];
+      const rows = await storeOperation("list pending calls", () => core.store.pending(id, scope));
       return rows.map((row) => pendingAction(row.executionId, row.call, lookup));
     },
-    async executions(limit = DEFAULT_LIST_LIMIT, { scope } = {}) {
-      assertScope("executions", scope);
-      return (await storeOperation("list executions", () => core.store.list(limit, scope))).map(executionSummary);
+    async executions(limit, options) {
+      const scope = readScope("executions", options);
+      const count = readCount("executions(limit)", limit, DEFAULT_LIST_LIMIT);
+      return (await storeOperation("list executions", () => core.store.list(count, scope))).map(executionSummary);
     },
-    async execution(executionId, { scope } = {}) {
-      assertScope("execution", scope);
+    async execution(executionId, options) {
+      const scope = readScope("execution", options);
+      const id = readId("execution(executionId)", executionId);
+      if (id === undefined) return undefined;
       // Decoding is part of the read: a corrupt journaled value is a StoreError too.
       return storeOperation("read the execution", async () => {
-        const loaded = await core.store.load(executionId);
+        const loaded = await core.store.load(id);
         if (loaded === undefined || !visibleTo(loaded.execution.scope, scope)) return undefined;
         return executionDetail(loaded.execution, loaded.calls, lookup);
       });
@@ -163,6 +192,7 @@ export function durableRuntimeFromResolved(resolved: ResolvedRuntimeOptions): Du
     snippets: () => listSnippets(core),
     deleteSnippet: (name) => deleteSnippet(core, name),
     async search(query, searchOptions) {
+      readOptions("search(query, options)", searchOptions, SEARCH_OPTION_KEYS);
       const snippets = await storeOperation("list snippets", () => core.store.snippets());
       return core.search(core.catalog(snippets), query, searchOptions);
     },

@@ -3,10 +3,13 @@
  * their `executionId`, `seq` and `scope` read defensively (a clear error value, never a throw or a store failure),
  * ids cut in messages, and the owner rule. Scope: a request without a scope (the server's own view) sees every
  * execution; a request with a scope sees only executions started with that same scope — every other one is
- * `not-found`, exactly as an unknown id.
+ * `not-found`, exactly as an unknown id. A key a request does not know (`scpoe`) is refused with the closest known
+ * one, never ignored: an ignored `scope` would make the execution everybody's.
  */
 import { MAX_ID_CHARS, quoted } from "../shared/bounded-text.js";
 import { isRecord } from "../shared/is-record.js";
+import { unknownKeyProblem } from "../shared/known-keys.js";
+import { described } from "./read-arguments.js";
 import { err, ok, type Result } from "../shared/result.js";
 
 /** A request that names an execution, read and checked. */
@@ -35,15 +38,31 @@ export function notFoundMessage(executionId: string, runtime: string): string {
   return `No execution ${quoted(executionId)} in runtime "${runtime}".`;
 }
 
-/** Reads `{ executionId, seq?, scope? }` of `action` (e.g. `approve`); the error is a message a model can act on. */
+/**
+ * Why `options` cannot be the per-call options object of `call` (omitted, or an object whose keys are all in
+ * `known`), or undefined when it can. A message a caller can act on.
+ */
+export function optionsProblem(call: string, options: unknown, known: readonly string[]): string | undefined {
+  if (options === undefined) return undefined;
+  if (!isRecord(options)) return `${call}: the options must be an object (got ${described(options)}).`;
+  const problem = unknownKeyProblem(options, known);
+  return problem === undefined ? undefined : `${call}: ${problem}.`;
+}
+
+/**
+ * Reads `{ executionId, seq?, scope? }` of `action` (e.g. `approve`), whose keys must be in `keys`; the error is
+ * a message a model can act on.
+ */
 export function readExecutionRequest(
   action: string,
   request: unknown,
-  { seq: allowSeq = true } = {},
+  { seq: allowSeq = true, keys }: { seq?: boolean; keys: readonly string[] },
 ): Result<ExecutionRequest> {
   const shape = allowSeq ? "{ executionId, seq?, scope? }" : "{ executionId, scope? }";
   if (!isRecord(request))
     return err(`${action}(${shape}) needs an object naming the execution (got ${typeof request}).`);
+  const unknownKey = unknownKeyProblem(request, keys);
+  if (unknownKey !== undefined) return err(`${action}(${shape}): ${unknownKey}. Nothing was changed.`);
   const { executionId, seq, scope } = request;
   if (typeof executionId !== "string" || executionId === "") {
     const got = typeof executionId === "string" ? "an empty string" : typeof executionId;

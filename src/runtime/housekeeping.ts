@@ -6,6 +6,8 @@
  */
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import { disposeExecution } from "./lifecycle-hooks.js";
+import { described, readId, readOptions } from "./read-arguments.js";
+import { EXPIRE_OPTION_KEYS } from "./request-keys.js";
 import { DEFAULT_PAUSED_MAX_AGE_MS } from "./runtime-options.js";
 import type { RuntimeCore } from "./runtime-core.js";
 import { storeOperation } from "./store-operation.js";
@@ -22,14 +24,12 @@ export interface ExpirePausedOutput {
  * with an expired lease (its process died) → `error`, its interrupted calls
  * marked `error` and never re-run. Disposes each.
  */
-export async function expirePaused(
-  core: RuntimeCore,
-  { maxAgeMs = DEFAULT_PAUSED_MAX_AGE_MS }: { maxAgeMs?: number } = {},
-): Promise<ExpirePausedOutput> {
+export async function expirePaused(core: RuntimeCore, options?: { maxAgeMs?: number }): Promise<ExpirePausedOutput> {
+  const { maxAgeMs = DEFAULT_PAUSED_MAX_AGE_MS } = readOptions("expirePaused(options)", options, EXPIRE_OPTION_KEYS);
   if (typeof maxAgeMs !== "number" || !Number.isFinite(maxAgeMs) || maxAgeMs < 0) {
     throw new InvalidArgumentError({
       argument: "expirePaused({ maxAgeMs })",
-      message: `maxAgeMs must be a non-negative number of milliseconds (got ${String(maxAgeMs)})`,
+      message: `maxAgeMs must be a non-negative number of milliseconds (got ${described(maxAgeMs)})`,
     });
   }
   const now = core.options.now();
@@ -47,12 +47,14 @@ export async function expirePaused(
 }
 
 /** Deletes one execution and its call log; an unfinished one is disposed. */
-export async function deleteExecution(core: RuntimeCore, executionId: string): Promise<{ deleted: boolean }> {
-  const loaded = await storeOperation("read the execution", () => core.store.load(executionId));
+export async function deleteExecution(core: RuntimeCore, executionId: unknown): Promise<{ deleted: boolean }> {
+  const id = readId("deleteExecution(executionId)", executionId);
+  if (id === undefined) return { deleted: false };
+  const loaded = await storeOperation("read the execution", () => core.store.load(id));
   if (loaded === undefined) return { deleted: false };
-  const deleted = await storeOperation("delete the execution", () => core.store.deleteExecution(executionId));
+  const deleted = await storeOperation("delete the execution", () => core.store.deleteExecution(id));
   if (deleted && !TERMINAL_EXECUTION_STATUSES.includes(loaded.execution.status)) {
-    await disposeExecution(core.hooks, executionId, "error");
+    await disposeExecution(core.hooks, id, "error");
   }
   return { deleted };
 }
@@ -65,7 +67,7 @@ export async function pruneExecutions(
   if (!Number.isSafeInteger(keep) || keep < 0) {
     throw new InvalidArgumentError({
       argument: "pruneExecutions(keep)",
-      message: `keep must be a non-negative integer (got ${String(keep)})`,
+      message: `keep must be a non-negative integer (got ${described(keep)})`,
     });
   }
   return { deleted: await storeOperation("prune executions", () => core.store.prune(keep)) };

@@ -3,6 +3,7 @@
  * scope are the same `not-found` (a caller learns nothing about executions it does not own); a store failure is
  * its own kind. Used by approve, reject, rollback and `execution()`.
  */
+import { MAX_ID_CHARS } from "../shared/bounded-text.js";
 import { messageOf } from "../shared/message-of.js";
 import { err, ok, type Result } from "../shared/result.js";
 import { notFoundMessage, visibleTo, type ExecutionRequest } from "./execution-request.js";
@@ -23,7 +24,8 @@ export async function loadForRequest(
 ): Promise<Result<LoadedExecution, LoadFailure>> {
   let loaded: LoadedExecution | undefined;
   try {
-    loaded = await core.store.load(request.executionId);
+    // An id longer than any id the runtime makes names nothing: no round trip.
+    if (request.executionId.length <= MAX_ID_CHARS) loaded = await core.store.load(request.executionId);
   } catch (error) {
     return err({ kind: "store", error: `The journal database failed (${messageOf(error)}).`, cause: error });
   }

@@ -15,6 +15,7 @@ import { outputId, readExecutionRequest } from "./execution-request.js";
 import { loadForRequest } from "./load-execution.js";
 import type { CallJournalRecord, ExecutionRecord } from "./store/records.js";
 import { traceOutsidePass } from "./tracing/runtime-tracing.js";
+import { ROLLBACK_REQUEST_KEYS } from "./request-keys.js";
 import type { RollbackOutput } from "./types.js";
 import { messageOf } from "../shared/message-of.js";
 
@@ -96,7 +97,7 @@ async function revertOne(
 
 /** Rolls back an ended execution. */
 export async function rollbackExecution(core: RuntimeCore, request: unknown): Promise<RollbackOutput> {
-  const read = readExecutionRequest("rollback", request, { seq: false });
+  const read = readExecutionRequest("rollback", request, { seq: false, keys: ROLLBACK_REQUEST_KEYS });
   if (!read.ok)
     return refused(outputId((request as { executionId?: unknown } | undefined)?.executionId), "validation", read.error);
   const { executionId } = read.value;

@@ -57,12 +57,15 @@ export async function runClaimedPass(
   }
   const output: CodeModeOutput = { status: "completed", executionId: outcome.executionId, result: outcome.result };
   if (outcome.logs.length > 0) output.logs = outcome.logs;
+  // The caller (and the model) must not be told the journal has what it could not keep.
+  if (!outcome.journaled) output.journaled = false;
   const transform = core.options.transformResult;
   if (transform === undefined) return output;
   try {
     output.result = await transform(outcome.result, { executionId: outcome.executionId, journaled: outcome.journaled });
   } catch (error) {
-    const message = `transformResult threw: ${messageOf(error)}. The run itself completed and is journaled.`;
+    const journal = outcome.journaled ? "" : " (its result as a placeholder: it was too large for the journal)";
+    const message = `transformResult threw: ${messageOf(error)}. The run itself completed and is journaled${journal}.`;
     return failure(outcome.executionId, "exception", message);
   }
   return output;

@@ -6,7 +6,8 @@
  */
 import { MAX_ID_CHARS } from "../shared/bounded-text.js";
 import { failure, storeFailure } from "./failure-output.js";
-import { scopeProblem } from "./execution-request.js";
+import { optionsProblem, scopeProblem } from "./execution-request.js";
+import { EXECUTE_INPUT_KEYS, EXECUTE_OPTION_KEYS } from "./request-keys.js";
 import { checkJournalSize, encodeJournalValue } from "./journal-values.js";
 import { programApprovalAction, programNeedsApproval } from "./program-approval.js";
 import { runClaimedPass } from "./run-claimed-pass.js";
@@ -16,14 +17,18 @@ import type { SnippetRecord } from "./store/records.js";
 import type { CodeModeOutput, ExecuteInput, ExecuteOptions } from "./types.js";
 
 /** Why the input or options cannot start an execution, or undefined. */
-function inputProblem(input: unknown, options: ExecuteOptions): string | undefined {
+function inputProblem(input: unknown, options: unknown): string | undefined {
   const code: unknown = (input as { code?: unknown } | undefined)?.code;
   if (typeof code !== "string" || code.trim() === "") {
     return "The input must be { code: string } with a non-empty program (an async arrow function, a function body or an expression).";
   }
+  const unknownInput = optionsProblem("execute({ code, scope? })", input, EXECUTE_INPUT_KEYS);
+  if (unknownInput !== undefined) return `${unknownInput} Nothing was run.`;
   const scope = scopeProblem((input as { scope?: unknown }).scope);
   if (scope !== undefined) return `execute({ code, scope }): ${scope}.`;
-  const { toolCallId } = options;
+  const unknownOption = optionsProblem("execute(input, options)", options, EXECUTE_OPTION_KEYS);
+  if (unknownOption !== undefined) return `${unknownOption} Nothing was run.`;
+  const { toolCallId } = (options ?? {}) as ExecuteOptions;
   if (toolCallId !== undefined && (typeof toolCallId !== "string" || toolCallId.length > MAX_ID_CHARS)) {
     return `execute(input, { toolCallId }): toolCallId must be a string of at most ${MAX_ID_CHARS} characters.`;
   }

@@ -58,9 +58,13 @@ export type FailureKind =
   | "approval-unreached"
   | "nothing-to-revert";
 
-/** Output of the `codemode` tool and of `execute`/`approve`. */
+/**
+ * Output of the `codemode` tool and of `execute`/`approve`. A completed output carries `journaled: false` when
+ * its result was too large for the journal (over 1,000,000 characters once serialized): the caller has it, the
+ * journal keeps a placeholder, so `execution(id)` will not return it.
+ */
 export type CodeModeOutput =
-  | { status: "completed"; executionId: string; result: unknown; logs?: string[] }
+  | { status: "completed"; executionId: string; result: unknown; logs?: string[]; journaled?: false }
   | { status: "paused"; executionId: string; pending: PendingAction[] }
   | { status: "error"; executionId: string; error: string; kind: FailureKind; logs?: string[] };
 

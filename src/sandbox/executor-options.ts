@@ -32,6 +32,14 @@ export const DEFAULT_MAX_LOG_CHARS = 64 * 1024;
  * encoded keeps the host from decoding (and stalling on) a value the program controls.
  */
 export const DEFAULT_MAX_VALUE_CHARS = 1_000_000;
+/**
+ * Host (connector) calls one run may have started and not yet seen settle. Each holds a promise and its
+ * arguments in the sandbox and the call's state on the host: a program that starts calls without awaiting
+ * them (`for (…) api.send(x)`) crashed the sandbox at about 200,000 (450 MB on the host) with a message
+ * nobody could act on. Past this the run stops and is told to await its calls or batch them; 10,000 leaves
+ * room for any `Promise.all` a program should issue at once.
+ */
+export const DEFAULT_MAX_CALLS_IN_FLIGHT = 10_000;
 /** Worker threads in the pool (default: min(4, available parallelism)). */
 export const DEFAULT_POOL_SIZE = Math.max(1, Math.min(4, availableParallelism()));
 /** Native stack of each worker thread; QuickJS's 1 MiB default fits in every measured case. */
@@ -80,6 +88,11 @@ export interface QuickJSExecutorOptions {
    * characters of codec JSON, measured where it is encoded. @default 1_000_000 (the journal's limit)
    */
   maxValueChars?: number;
+  /**
+   * Host (connector) calls started and not yet settled at once. Past it the run stops with an error telling
+   * the program to await its calls or batch them (calls already started are not undone). @default 10_000
+   */
+  maxCallsInFlight?: number;
 }
 
 /** Fully populated, validated options. */
@@ -92,6 +105,7 @@ export interface ResolvedExecutorOptions {
   maxLogChars: number;
   maxSourceChars: number;
   maxValueChars: number;
+  maxCallsInFlight: number;
 }
 
 /** Every key of `QuickJSExecutorOptions` (the runtime's `limits` takes the same names). */
@@ -104,7 +118,16 @@ export const EXECUTOR_OPTION_KEYS = [
   "maxLogChars",
   "maxSourceChars",
   "maxValueChars",
+  "maxCallsInFlight",
 ] as const satisfies ReadonlyArray<keyof QuickJSExecutorOptions>;
+/** An option added to `QuickJSExecutorOptions` without a place in the list above fails to compile here. */
+const everyExecutorOptionListed: Exclude<
+  keyof QuickJSExecutorOptions,
+  (typeof EXECUTOR_OPTION_KEYS)[number]
+> extends never
+  ? true
+  : never = true;
+void everyExecutorOptionListed;
 
 function integer(
   path: string,
@@ -156,5 +179,8 @@ export function resolveExecutorOptions(options: QuickJSExecutorOptions = {}, pre
     maxLogChars: integer(at("maxLogChars"), options.maxLogChars, DEFAULT_MAX_LOG_CHARS),
     maxSourceChars: integer(at("maxSourceChars"), options.maxSourceChars, DEFAULT_MAX_SOURCE_CHARS),
     maxValueChars: integer(at("maxValueChars"), options.maxValueChars, DEFAULT_MAX_VALUE_CHARS, { min: 1024 }),
+    maxCallsInFlight: integer(at("maxCallsInFlight"), options.maxCallsInFlight, DEFAULT_MAX_CALLS_IN_FLIGHT, {
+      max: 1_000_000,
+    }),
   };
 }

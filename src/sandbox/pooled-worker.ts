@@ -7,6 +7,7 @@
  */
 import { timeoutMessage } from "./timeout-message.js";
 import type { Worker } from "node:worker_threads";
+import { HARD_STOP_GRACE_MS, monotonicNow, whenPast } from "./deadline.js";
 import type { BackendJob, BackendOutcome } from "./executor-backend.js";
 import { WORKER_STACK_SIZE_MB, type ResolvedExecutorOptions } from "./executor-options.js";
 import { compileQuickJSWasm } from "./quickjs-module-pool.js";
@@ -14,8 +15,7 @@ import type { HostReply, SessionResult } from "./session-types.js";
 import { startQuickJSWorker } from "./worker-entry.js";
 import { isWorkerToMain, type MainToWorker, type WorkerCall, type WorkerStartData } from "./worker-protocol.js";
 
-/** How long past the deadline (or an abort) a worker may take to stop itself before it is terminated. */
-export const HARD_STOP_GRACE_MS = 250;
+export { HARD_STOP_GRACE_MS } from "./deadline.js";
 /** A worker that has not loaded its QuickJS module by then is terminated (the run fails `worker-exit`). */
 export const WORKER_START_TIMEOUT_MS = 30_000;
 /** The main thread starts binding calls of a batch for at most this long before it yields a turn. */
@@ -98,6 +98,7 @@ export class PooledWorker {
     return new PooledWorker(worker, abortFlag, onDeath);
   }
 
+  /** Runs one job; `deadline` is on this thread's monotonic clock (`monotonicNow`). */
   run(job: BackendJob, options: ResolvedExecutorOptions, deadline: number): Promise<BackendOutcome> {
     if (this.dead) {
       const message = "The sandbox worker stopped before the run started; the next run uses a fresh one.";
@@ -115,9 +116,8 @@ export class PooledWorker {
         void this.terminate();
       };
       const budget = timeoutMessage(options.timeoutMs);
-      const deadlineTimer = setTimeout(
-        () => hardStop({ type: "error", kind: "timeout", message: budget }),
-        Math.max(0, deadline - Date.now()) + HARD_STOP_GRACE_MS,
+      const cancelHardStop = whenPast(deadline + HARD_STOP_GRACE_MS, () =>
+        hardStop({ type: "error", kind: "timeout", message: budget }),
       );
       const onAbort = (): void => {
         Atomics.store(this.abortFlag, 0, 1);
@@ -137,7 +137,7 @@ export class PooledWorker {
         finish: (result) => {
           if (this.active !== active) return;
           this.active = undefined;
-          clearTimeout(deadlineTimer);
+          cancelHardStop();
           clearTimeout(graceTimer);
           signal?.removeEventListener("abort", onAbort);
           if (!this.dead) this.worker.unref();
@@ -147,19 +147,21 @@ export class PooledWorker {
       this.active = active;
       signal?.addEventListener("abort", onAbort, { once: true });
       const { script, bindings, environment } = job;
-      const { timeoutMs, memoryLimitBytes, maxStackBytes, maxLogChars, maxValueChars } = options;
+      const { timeoutMs, memoryLimitBytes, maxStackBytes, maxLogChars, maxValueChars, maxCallsInFlight } = options;
       this.post({
         type: "run",
         jobId,
         script,
         bindings,
         environment,
-        deadline,
+        // Clocks are per thread: the worker measures the time left on its own.
+        budgetMs: Math.max(0, deadline - monotonicNow()),
         timeoutMs,
         memoryLimitBytes,
         maxStackBytes,
         maxLogChars,
         maxValueChars,
+        maxCallsInFlight,
       });
       if (signal?.aborted) onAbort();
     });

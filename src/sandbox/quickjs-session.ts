@@ -3,8 +3,12 @@
  * main thread for in-process isolation, a worker otherwise). Host calls are bridged with the sync
  * build: the sandbox gets a call id, the host settles it later and drains the job queue. The
  * interrupt handler enforces the deadline and the abort flag. The runtime is reused after runs
- * that ended cleanly (see `SandboxModule.runtime`) and replaced after anything else.
+ * that ended cleanly (see `SandboxModule.runtime`) and replaced after anything else. The deadline is
+ * a state, not a wake-up: `whenPast` sets the stop when the monotonic clock passes it, whatever the pump
+ * is doing, and the pump checks that state before every wait.
  */
+import { monotonicNow, whenPast, type MonotonicClock } from "./deadline.js";
+import { callsInFlightMessage } from "./calls-in-flight-message.js";
 import { timeoutMessage } from "./timeout-message.js";
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten-core";
 import { useFreshScratchViews } from "./quickjs-fresh-views.js";
@@ -60,7 +64,8 @@ class QuickJSSession {
   private settledWith: QuickJSHandle | undefined;
   /** Set while the host encodes the result: the deadline still applies, leftover jobs do not run. */
   private finishing = false;
-  private stop: "timeout" | "abort" | undefined;
+  /** Why the run is being stopped: its deadline, an abort, or one call too many in flight (`maxCallsInFlight`). */
+  private stop: "timeout" | "abort" | "calls" | undefined;
   private crash: unknown;
   private inflight = 0;
   /** Characters of encoded arguments of calls in flight. */
@@ -70,6 +75,7 @@ class QuickJSSession {
   private wake: (() => void) | undefined;
   private readonly runtime: QuickJSRuntime;
   private readonly context: QuickJSContext;
+  private readonly clock: MonotonicClock;
   private globals: SandboxGlobals | undefined;
 
   constructor(
@@ -78,6 +84,7 @@ class QuickJSSession {
     private readonly controls: SessionControls,
     private readonly callHost: HostCaller,
   ) {
+    this.clock = controls.clock ?? monotonicNow;
     this.runtime = sandbox.runtime ?? sandbox.module.newRuntime();
     sandbox.runtime = undefined;
     sandbox.runtimeRuns++;
@@ -91,7 +98,14 @@ class QuickJSSession {
   async run(): Promise<SessionOutcome> {
     const signalWake = (): void => this.signalWake();
     const unsubscribe = this.controls.onAbort(signalWake);
-    const timer = setTimeout(signalWake, Math.max(0, this.controls.deadline - Date.now()) + 1);
+    const cancelDeadline = whenPast(
+      this.controls.deadline,
+      () => {
+        this.stop ??= "timeout";
+        signalWake();
+      },
+      this.clock,
+    );
     try {
       this.start();
       await this.pump();
@@ -108,7 +122,7 @@ class QuickJSSession {
       // Set-up interrupted by the deadline or an abort is not a crash.
       if (this.stop === undefined) this.crash = error;
     } finally {
-      clearTimeout(timer);
+      cancelDeadline();
       unsubscribe();
     }
     if (this.globals?.hostFailure !== undefined) this.crash ??= this.globals.hostFailure;
@@ -125,7 +139,7 @@ class QuickJSSession {
 
   private checkStop(): void {
     if (this.controls.isAborted()) this.stop = "abort";
-    else if (Date.now() > this.controls.deadline) this.stop = "timeout";
+    else if (this.clock() >= this.controls.deadline) this.stop = "timeout";
   }
 
   private signalWake(): void {
@@ -199,8 +213,18 @@ class QuickJSSession {
     this.controls.onLog?.(line);
   }
 
-  /** Starts a host call; refuses it (a message) when the arguments of calls in flight would pass their bound. */
+  /**
+   * Starts a host call; refuses it (a message) when the arguments of calls in flight would pass their bound,
+   * and stops the run when it would be one call too many in flight (a program that never awaits its calls
+   * would not read a refusal: the run's error must say it).
+   */
   private call(ns: number, fn: number, json: string, tagged: boolean, oversize?: number): number | string {
+    // A run being stopped (deadline, abort, the limit) starts nothing more.
+    if (this.stop !== undefined) return "The run is being stopped; no more connector calls start.";
+    if (this.inflight >= this.request.maxCallsInFlight) {
+      this.stop = "calls";
+      return callsInFlightMessage(this.request.maxCallsInFlight);
+    }
     const maxInflight = MAX_INFLIGHT_VALUES * this.request.maxValueChars;
     if (this.inflightChars + json.length > maxInflight) {
       return (
@@ -291,7 +315,9 @@ class QuickJSSession {
 
   private describe(outOfMemory: boolean): SessionResult {
     const { crash, stop, report, request } = this;
-    if (crash !== undefined) {
+    // A host callback that failed with the memory at its cap (QuickJS could not even make the error) is memory
+    // exhaustion, not an opaque crash (`QuickJSUnwrapError: [object Object]`).
+    if (crash !== undefined && !outOfMemory) {
       const reason = crash instanceof Error ? `${crash.name}: ${crash.message}` : String(crash);
       const hint = /stack|recursion/i.test(reason)
         ? " (deep recursion overflowed the host stack; recurse less deeply)"
@@ -299,6 +325,8 @@ class QuickJSSession {
       return { type: "error", kind: "worker-exit", message: `The sandbox crashed and was replaced: ${reason}${hint}` };
     }
     if (stop === "timeout") return { type: "error", kind: "timeout", message: timeoutMessage(request.timeoutMs) };
+    if (stop === "calls")
+      return { type: "error", kind: "exception", message: callsInFlightMessage(request.maxCallsInFlight) };
     if (stop === "abort") return { type: "error", kind: "abort", message: "The run was aborted." };
     if (outOfMemory) {
       return {

@@ -4,6 +4,7 @@
  * (`dist/quickjs-worker.js`); see `worker-entry.ts`.
  */
 import { parentPort, workerData } from "node:worker_threads";
+import { monotonicNow } from "./deadline.js";
 import { SandboxModulePool } from "./quickjs-module-pool.js";
 import { runSession } from "./quickjs-session.js";
 import type { HostReply } from "./session-types.js";
@@ -83,13 +84,15 @@ function replied(): void {
 }
 
 async function runJob(job: Extract<MainToWorker, { type: "run" }>): Promise<void> {
+  // The budget counts from the message's arrival on this thread's own monotonic clock.
+  const deadline = monotonicNow() + job.budgetMs;
   const pool = poolFor(job.memoryLimitBytes);
   const sandbox = await pool.acquire();
   const outcome = await runSession(
     sandbox,
     job,
     {
-      deadline: job.deadline,
+      deadline,
       isAborted: () => Atomics.load(abortFlag, 0) !== 0,
       onAbort: (wake) => {
         wakeOnAbort = wake;

@@ -2,6 +2,7 @@
  * The types of one session (one run in one QuickJS context): what it is given, how the host answers
  * its calls, how it is stopped, and what it reports. Shared by the in-process and worker backends.
  */
+import type { MonotonicClock } from "./deadline.js";
 import type { CodeRunEnvironment, ExecutorFailureKind } from "./types.js";
 
 /** A binding namespace as the sandbox sees it: its global and member names (in call-index order). */
@@ -31,8 +32,10 @@ export type HostCaller = (
 
 /** How the run is stopped from outside. */
 export interface SessionControls {
-  /** Absolute deadline (`Date.now()` ms). */
+  /** Absolute deadline on `clock` (ms). */
   deadline: number;
+  /** The monotonic clock `deadline` is measured on. @default performance.now */
+  clock?: MonotonicClock;
   /** Cheap check, called from the interrupt handler while the program runs. */
   isAborted(): boolean;
   /** Calls `wake` when an abort happens while the program waits for the host; returns an unsubscribe. */
@@ -52,6 +55,8 @@ export interface SessionRequest {
   maxLogChars: number;
   /** Largest encoded value (arguments, the result), measured before the host sees it. */
   maxValueChars: number;
+  /** Host calls started and not yet settled at once; one more stops the run. */
+  maxCallsInFlight: number;
 }
 
 /** The completion: codec JSON, a string rendering (value could not cross), or a failure. */

@@ -6,6 +6,7 @@
  */
 import type { BackendJob, BackendOutcome, ExecutorBackend } from "./executor-backend.js";
 import type { ResolvedExecutorOptions } from "./executor-options.js";
+import { monotonicNow } from "./deadline.js";
 import { sharedWorkerPool, type SharedWorkerPool } from "./shared-worker-pool.js";
 
 export { HARD_STOP_GRACE_MS, WORKER_START_TIMEOUT_MS } from "./pooled-worker.js";
@@ -41,7 +42,7 @@ export class WorkerPoolBackend implements ExecutorBackend {
     }
     try {
       // The time budget is the program's: it starts once a worker is available.
-      return await worker.run(job, this.options, Date.now() + this.options.timeoutMs);
+      return await worker.run(job, this.options, monotonicNow() + this.options.timeoutMs);
     } finally {
       this.pool.release(worker);
     }

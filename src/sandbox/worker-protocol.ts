@@ -31,12 +31,14 @@ export type MainToWorker =
       script: string;
       bindings: SessionBinding[];
       environment?: CodeRunEnvironment | undefined;
-      deadline: number;
+      /** Time left of the run's budget when the main thread posted it (clocks are per thread). */
+      budgetMs: number;
       timeoutMs: number;
       memoryLimitBytes: number;
       maxStackBytes: number;
       maxLogChars: number;
       maxValueChars: number;
+      maxCallsInFlight: number;
     }
   | { type: "replies"; replies: Array<{ callId: number; reply: HostReply }> }
   | { type: "abort"; jobId: number };

@@ -63,6 +63,18 @@ describe("maxOutputChars", () => {
     expect(output.result).toBe(rows);
   });
 
+  it("says the full value is kept only when it was journaled (a placeholder otherwise)", () => {
+    const kept = codemodeModelOutput({ status: "completed", executionId: "e5", result: rows }, { maxOutputChars: 500 });
+    expect(JSON.stringify(kept)).toContain("The full value is kept in the journal (execution e5)");
+    const output: CodeModeOutput = { status: "completed", executionId: "e6", result: rows, journaled: false };
+    const view = codemodeModelOutput(output, { maxOutputChars: 500 }) as { result: string; journaled?: unknown };
+    expect(view.result).not.toContain("kept in the journal");
+    expect(view.result).toContain(
+      "The full value is not kept: it was over the journal's limit of 1,000,000 characters, so execution e6 journaled a placeholder",
+    );
+    expect(view.result).toMatch(/Return only what you need/);
+  });
+
   it("is on by default (DEFAULT_MAX_OUTPUT_CHARS) and leaves a result within it as it was", () => {
     const big = codemodeModelOutput({ status: "completed", executionId: "e5", result: rows }) as { result: string };
     expect(big.result.length).toBeGreaterThan(DEFAULT_MAX_OUTPUT_CHARS);

@@ -256,6 +256,35 @@ describe("createCodemodeRuntime().tool() in the AI SDK loop", () => {
     expect(() => createCodemodeRuntime({ maxOutputChars: 0 })).toThrow("maxOutputChars must be a positive integer");
   });
 
+  it("tells the model the truth about a result too large for the journal (issue 23 item 5)", async () => {
+    const runtime = createCodemodeRuntime({ store: `file:${join(directory, "placeholder.db")}` });
+    opened.push(runtime);
+    const codemode = runtime.tool({ progress: false });
+    // 1,500,000 characters: over the journal's 1,000,000, under the 4,000,000 a result may carry to the caller.
+    const code = "async () => 'r'.repeat(1500000)";
+    const output = await codemode.execute!({ code }, { toolCallId: "t1", messages: [], context: undefined });
+    expect(output).toMatchObject({ status: "completed", journaled: false });
+    expect((output as { result: string }).result).toHaveLength(1_500_000);
+    const modelView = JSON.stringify(
+      await codemode.toModelOutput!({ toolCallId: "t1", input: { code }, output: output as never }),
+    );
+    expect(modelView).not.toContain("kept in the journal");
+    expect(modelView).toContain("The full value is not kept: it was over the journal's limit of 1,000,000 characters");
+    expect(modelView).toContain("journaled a placeholder");
+    const journaled = await runtime.execution((output as { executionId: string }).executionId);
+    expect(journaled?.result).toMatch(/^\[result not journaled: /);
+    // A result that fits is still said to be kept.
+    const fits = await codemode.execute!(
+      { code: "async () => 'k'.repeat(30000)" },
+      { toolCallId: "t2", messages: [], context: undefined },
+    );
+    expect(fits).not.toHaveProperty("journaled");
+    const fitsView = JSON.stringify(
+      await codemode.toModelOutput!({ toolCallId: "t2", input: { code }, output: fits as never }),
+    );
+    expect(fitsView).toContain("The full value is kept in the journal");
+  });
+
   it("describes every namespace in the tool description and validates tool options", () => {
     const { runtime } = setup();
     const codemode = runtime.tool({ inlineTypes: false });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { MAX_JOURNAL_VALUE_CHARS } from "../../src/runtime/journal-values.js";
 import { createMockConnector } from "../../src/test/index.js";
-import { testRuntime } from "./runtime-fixture.js";
+import { createDurableRuntime } from "../../src/runtime/durable-runtime.js";
+import { memoryClient, testRuntime } from "./runtime-fixture.js";
 
 describe("the 1,000,000-character journal limit", () => {
   it("fails the run with advice when arguments are too large, and never calls the connector", async () => {
@@ -63,5 +64,33 @@ describe("the 1,000,000-character journal limit", () => {
     const out = await runtime.execute({ code: "async () => echo.say({})" });
     expect(out).toMatchObject({ status: "error", kind: "limit" });
     expect((out as { error: string }).error).toContain("cannot be journaled");
+  });
+});
+
+describe("limits.maxCallsInFlight (issue 23 item 2)", () => {
+  it("ends a run that starts more calls than the limit without awaiting them, naming the limit", async () => {
+    const echo = createMockConnector("echo", { methods: { say: { result: (args: unknown) => args } } });
+    // No executor given: the runtime builds its own from `limits` (the SPEC §3.5 budget names).
+    const runtime = createDurableRuntime({
+      store: memoryClient(),
+      connectors: { echo },
+      limits: { maxCallsInFlight: 20 },
+    });
+    try {
+      const out = await runtime.execute({
+        code: "async () => { for (let i = 0; i < 1000; i++) echo.say({ i }); return 'done'; }",
+      });
+      expect(out).toMatchObject({ status: "error", kind: "exception" });
+      expect((out as { error: string }).error).toMatch(
+        /more than 20 connector calls without waiting .*maxCallsInFlight/,
+      );
+      expect(echo.ledger.count("echo.say")).toBeLessThanOrEqual(20);
+      const batched = await runtime.execute({
+        code: "async () => { let n = 0; for (let b = 0; b < 5; b++) n += (await Promise.all([1, 2, 3, 4].map((i) => echo.say({ i })))).length; return n; }",
+      });
+      expect(batched).toMatchObject({ status: "completed", result: 20 });
+    } finally {
+      await runtime.close();
+    }
   });
 });

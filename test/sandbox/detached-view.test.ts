@@ -5,7 +5,8 @@ import { QuickJSExecutor } from "../../src/sandbox/quickjs-executor.js";
 // call's memory growth detached (docs/upstream/quickjs-emscripten-detached-view.md).
 describe.each(["in-process", "worker-thread"] as const)("memory growth during a host-call burst (%s)", (isolation) => {
   it("Promise.all of 40,000 trivial host calls completes", async () => {
-    const executor = new QuickJSExecutor({ isolation, timeoutMs: 100_000 });
+    // Over the default maxCallsInFlight (10,000) on purpose: the burst must grow the memory.
+    const executor = new QuickJSExecutor({ isolation, timeoutMs: 100_000, maxCallsInFlight: 40_000 });
     try {
       const result = await executor.run({
         program:

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { InvalidOptionError } from "../../src/errors.js";
 import {
   DEFAULT_IN_PROCESS_MAX_STACK_BYTES,
+  DEFAULT_MAX_CALLS_IN_FLIGHT,
   DEFAULT_MAX_LOG_CHARS,
   DEFAULT_MAX_SOURCE_CHARS,
   DEFAULT_MEMORY_LIMIT_BYTES,
@@ -22,8 +23,10 @@ describe("resolveExecutorOptions", () => {
       maxStackBytes: DEFAULT_WORKER_MAX_STACK_BYTES,
       maxLogChars: DEFAULT_MAX_LOG_CHARS,
       maxSourceChars: DEFAULT_MAX_SOURCE_CHARS,
+      maxCallsInFlight: DEFAULT_MAX_CALLS_IN_FLIGHT,
     });
     expect(DEFAULT_TIMEOUT_MS).toBe(30_000);
+    expect(DEFAULT_MAX_CALLS_IN_FLIGHT).toBe(10_000);
     expect(DEFAULT_MEMORY_LIMIT_BYTES).toBe(64 * 1024 * 1024);
     expect(DEFAULT_MAX_SOURCE_CHARS).toBe(256 * 1024);
     expect(DEFAULT_MAX_LOG_CHARS).toBe(64 * 1024);
@@ -43,6 +46,9 @@ describe("resolveExecutorOptions", () => {
     [{ maxStackBytes: 8 * 1024 * 1024 }, "maxStackBytes must be between 16384 and 4194304"],
     [{ timeout: 5 }, 'options.timeout is not a known option (did you mean "timeoutMs"?)'],
     [{ maxValueChars: 10 }, "maxValueChars must be between 1024"],
+    [{ maxCallsInFlight: 0 }, "maxCallsInFlight must be a positive integer (got 0)"],
+    [{ maxCallsInFlight: 2_000_000 }, "maxCallsInFlight must be between 1 and 1000000"],
+    [{ maxCallInFlight: 5 }, 'options.maxCallInFlight is not a known option (did you mean "maxCallsInFlight"?)'],
   ])("rejects %j naming the path", (options, message) => {
     expect(() => resolveExecutorOptions(options as QuickJSExecutorOptions)).toThrow(message);
     expect(() => new QuickJSExecutor(options as QuickJSExecutorOptions)).toThrow(InvalidOptionError);

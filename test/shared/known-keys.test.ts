@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { InvalidOptionError } from "../../src/errors.js";
 import { boundedEditDistance, closestName } from "../../src/shared/closest-name.js";
-import { assertKnownKeys } from "../../src/shared/known-keys.js";
+import { assertKnownKeys, keysOf, unknownKeyProblem } from "../../src/shared/known-keys.js";
 
 describe("closestName", () => {
   it("finds the closest known name within a third of its length", () => {
@@ -36,5 +36,26 @@ describe("assertKnownKeys", () => {
       "options.zzz is not a known option (known keys: a, b)",
     );
     expect(() => assertKnownKeys({ a: 1 }, ["a", "b"], "options")).not.toThrow();
+  });
+});
+
+describe("unknownKeyProblem (per-call requests)", () => {
+  it("says which key is unknown and the closest known one, or nothing when every key is known", () => {
+    expect(unknownKeyProblem({ code: "1", scpoe: "u" }, ["code", "scope"])).toBe(
+      '"scpoe" is not a known option (did you mean "scope"?)',
+    );
+    expect(unknownKeyProblem({ code: "1", scope: "u" }, ["code", "scope"])).toBeUndefined();
+  });
+
+  it("quotes a hostile key cut short", () => {
+    const problem = unknownKeyProblem({ ["k".repeat(50_000)]: 1 }, ["code"]) ?? "";
+    expect(problem.length).toBeLessThan(300);
+    expect(problem).toContain("(50,000 characters)");
+  });
+});
+
+describe("keysOf", () => {
+  it("lists the keys it was given, in order", () => {
+    expect(keysOf<{ a?: number; b: string }>({ a: true, b: true })).toEqual(["a", "b"]);
   });
 });

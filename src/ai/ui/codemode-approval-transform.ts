@@ -14,6 +14,7 @@ function isFinalCodemodeOutput(output: unknown): boolean {
   const status = typeof output === "object" && output !== null ? (output as { status?: unknown }).status : undefined;
   return status === "completed" || status === "paused" || status === "error";
 }
+import { assertKnownKeys, keysOf } from "../../shared/known-keys.js";
 
 /** Name under which the codemode tool is registered in `tools`. */
 export const DEFAULT_CODEMODE_TOOL_NAME = "codemode";
@@ -33,6 +34,8 @@ export interface CodemodeApprovalTransformOptions {
   toolApprovalSecret?: CodemodeApprovalSecret;
 }
 
+const TRANSFORM_OPTION_KEYS = keysOf<CodemodeApprovalTransformOptions>({ toolName: true, toolApprovalSecret: true });
+
 /**
  * Turns each paused codemode tool output in a UI message stream into an approval request,
  * drops the SDK's preliminary copy of every final output, passes progress snapshots (preliminary results) on,
@@ -49,7 +52,9 @@ export interface CodemodeApprovalTransformOptions {
 export function codemodeApprovalTransform({
   toolName = DEFAULT_CODEMODE_TOOL_NAME,
   toolApprovalSecret,
+  ...unknown
 }: CodemodeApprovalTransformOptions = {}): TransformStream<UIMessageChunk, UIMessageChunk> {
+  assertKnownKeys(unknown, TRANSFORM_OPTION_KEYS, "codemodeApprovalTransform");
   if (toolApprovalSecret !== undefined) assertApprovalSecret(toolApprovalSecret, "toolApprovalSecret");
   const signing = toolApprovalSecret === undefined ? undefined : { secret: toolApprovalSecret, toolName };
   const codemodeCalls = new Set<string>();

@@ -9,6 +9,7 @@ import type { CodemodeApprovalSecret } from "./approval-signature.js";
 import { codemodeApprovalTransform, DEFAULT_CODEMODE_TOOL_NAME } from "./codemode-approval-transform.js";
 import { resumeCodemodeApprovals, type ResolvedCodemodeApproval } from "./resume-codemode-approvals.js";
 import type { CodemodeApprovalRuntime } from "./types.js";
+import { assertKnownKeys, keysOf } from "../../shared/known-keys.js";
 
 /** Options of {@link createCodemodeChatStream}. */
 export interface CreateCodemodeChatStreamOptions<UI_MESSAGE extends UIMessage> {
@@ -61,6 +62,19 @@ export interface CreateCodemodeChatStreamOptions<UI_MESSAGE extends UIMessage> {
   onFinish?: UIMessageStreamOnFinishCallback<UI_MESSAGE>;
 }
 
+const CHAT_STREAM_OPTION_KEYS = keysOf<CreateCodemodeChatStreamOptions<UIMessage>>({
+  runtime: true,
+  messages: true,
+  messageId: true,
+  respond: true,
+  toolName: true,
+  scope: true,
+  toolApprovalSecret: true,
+  onResolved: true,
+  onError: true,
+  onFinish: true,
+});
+
 /**
  * The UI message stream for one chat request with codemode approvals. Give it to
  * `createUIMessageStreamResponse({ stream })`.
@@ -94,7 +108,9 @@ export function createCodemodeChatStream<UI_MESSAGE extends UIMessage>({
   onResolved,
   onError,
   onFinish,
+  ...unknown
 }: CreateCodemodeChatStreamOptions<UI_MESSAGE>): ReadableStream<UIMessageChunk> {
+  assertKnownKeys(unknown, CHAT_STREAM_OPTION_KEYS, "createCodemodeChatStream");
   // Checked now, before anything streams (a bad secret is a misconfiguration, not a chat error).
   const transform = codemodeApprovalTransform({
     toolName,

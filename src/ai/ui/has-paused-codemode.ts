@@ -5,6 +5,9 @@
 import type { StopCondition, ToolSet } from "ai";
 import { DEFAULT_CODEMODE_TOOL_NAME } from "./codemode-approval-transform.js";
 import { isPausedCodemodeOutput } from "./paused-output.js";
+import { assertKnownKeys, keysOf } from "../../shared/known-keys.js";
+
+const STOP_OPTION_KEYS = keysOf<NonNullable<Parameters<typeof hasPausedCodemode>[0]>>({ toolName: true });
 
 /**
  * Stops the tool loop after a step in which the codemode tool returned `paused`.
@@ -17,9 +20,11 @@ import { isPausedCodemodeOutput } from "./paused-output.js";
  */
 export function hasPausedCodemode({
   toolName = DEFAULT_CODEMODE_TOOL_NAME,
+  ...unknown
 }: {
   toolName?: string;
 } = {}): StopCondition<ToolSet> {
+  assertKnownKeys(unknown, STOP_OPTION_KEYS, "hasPausedCodemode");
   return ({ steps }) => {
     const lastStep = steps.at(-1);
     if (lastStep === undefined) return false;

@@ -6,6 +6,7 @@ import type { UIMessageChunk } from "ai";
 import type { CodeModeOutput, PendingAction } from "../../runtime/types.js";
 import { toModelJson } from "../codemode-model-output.js";
 import { isCodemodeProgress, type CodemodeProgress } from "../codemode-progress.js";
+import { assertKnownKeys, keysOf } from "../../shared/known-keys.js";
 import { toCodemodeApprovalDescriptor, type CodemodeApprovalDescriptor } from "./approval-descriptor.js";
 import { createCodemodeApprovalId } from "./approval-id.js";
 import { signCodemodeApproval, type CodemodeApprovalSecret } from "./approval-signature.js";
@@ -45,6 +46,13 @@ export function nextPendingAction(output: PausedCodemodeOutput): PendingAction {
   return rest.reduce((lowest, action) => (action.seq < lowest.seq ? action : lowest), first);
 }
 
+const APPROVAL_REQUEST_OPTION_KEYS = keysOf<Parameters<typeof createCodemodeApprovalRequest>[0]>({
+  toolCallId: true,
+  output: true,
+  progress: true,
+  signing: true,
+});
+
 /**
  * The approval request chunk for a paused codemode result on tool call `toolCallId`, signed when `signing` gives the
  * app's secret (`toolApprovalSecret`) and the codemode tool's name. `progress` (the last snapshot of the pass that
@@ -55,6 +63,7 @@ export async function createCodemodeApprovalRequest({
   output,
   progress,
   signing,
+  ...unknown
 }: {
   toolCallId: string;
   output: PausedCodemodeOutput;
@@ -62,6 +71,7 @@ export async function createCodemodeApprovalRequest({
   progress?: CodemodeProgress | undefined;
   signing?: { secret: CodemodeApprovalSecret; toolName: string } | undefined;
 }): Promise<ToolApprovalRequestChunk> {
+  assertKnownKeys(unknown, APPROVAL_REQUEST_OPTION_KEYS, "createCodemodeApprovalRequest");
   const action = nextPendingAction(output);
   const descriptor: CodemodeApprovalDescriptor = {
     ...toCodemodeApprovalDescriptor(action),

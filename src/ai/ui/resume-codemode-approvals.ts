@@ -17,6 +17,7 @@ import { applyDecisions } from "./resolve-codemode-decisions.js";
 import { resumeProgress } from "./resume-progress.js";
 import type { CodemodeApprovalRuntime } from "./types.js";
 import { verifyCodemodeApproval, type CodemodeApprovalErrorKind } from "./verify-codemode-approval.js";
+import { assertKnownKeys, keysOf } from "../../shared/known-keys.js";
 
 /** Options of {@link resumeCodemodeApprovals}. */
 export interface ResumeCodemodeApprovalsOptions<UI_MESSAGE extends UIMessage> {
@@ -95,6 +96,16 @@ type ToolPartRecord = Record<string, unknown> & {
   approval?: { id: string; approved?: boolean; reason?: string; signature?: unknown };
 };
 
+const RESUME_OPTION_KEYS = keysOf<ResumeCodemodeApprovalsOptions<UIMessage>>({
+  runtime: true,
+  messages: true,
+  messageId: true,
+  toolName: true,
+  scope: true,
+  writeProgress: true,
+  toolApprovalSecret: true,
+});
+
 /**
  * Resolves the codemode approvals the user answered in an assistant message (the last one, or the one
  * `messageId` names).
@@ -120,7 +131,9 @@ export async function resumeCodemodeApprovals<UI_MESSAGE extends UIMessage>({
   scope,
   writeProgress,
   toolApprovalSecret,
+  ...unknown
 }: ResumeCodemodeApprovalsOptions<UI_MESSAGE>): Promise<ResumeCodemodeApprovalsResult<UI_MESSAGE>> {
+  assertKnownKeys(unknown, RESUME_OPTION_KEYS, "resumeCodemodeApprovals");
   if (toolApprovalSecret !== undefined) assertApprovalSecret(toolApprovalSecret, "toolApprovalSecret");
   const signing = { secret: toolApprovalSecret, toolName };
   const messageIndex = answeredMessageIndex(messages, messageId);

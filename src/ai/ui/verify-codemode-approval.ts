@@ -5,6 +5,7 @@
 import type { PendingAction } from "../../runtime/types.js";
 import { hashPendingAction, parseCodemodeApprovalId } from "./approval-id.js";
 import type { CodemodeApprovalRuntime } from "./types.js";
+import { assertKnownKeys, keysOf } from "../../shared/known-keys.js";
 
 /**
  * Why an approval id was refused:
@@ -22,6 +23,13 @@ export type CodemodeApprovalVerification =
   | { valid: true; action: PendingAction }
   | { valid: false; kind: CodemodeApprovalErrorKind; error: string };
 
+const VERIFY_OPTION_KEYS = keysOf<Parameters<typeof verifyCodemodeApproval>[0]>({
+  runtime: true,
+  approvalId: true,
+  toolCallId: true,
+  scope: true,
+});
+
 /**
  * Verifies that `approvalId` names a call the store holds as pending, with the same
  * connector, method and arguments it was issued for, of an execution that `toolCallId`
@@ -32,6 +40,7 @@ export async function verifyCodemodeApproval({
   approvalId,
   toolCallId,
   scope,
+  ...unknown
 }: {
   runtime: CodemodeApprovalRuntime;
   approvalId: string;
@@ -40,6 +49,7 @@ export async function verifyCodemodeApproval({
   /** The owner the request acts for (see `createCodemodeChatStream({ scope })`). */
   scope?: string | undefined;
 }): Promise<CodemodeApprovalVerification> {
+  assertKnownKeys(unknown, VERIFY_OPTION_KEYS, "verifyCodemodeApproval");
   const parsed = parseCodemodeApprovalId(approvalId);
   if (parsed === undefined) {
     return refuse(

@@ -37,7 +37,7 @@ export { createCodemodeRuntime } from "./ai/create-codemode-runtime.js";
 export type { CodemodeRuntime, CodemodeRuntimeOptions } from "./ai/create-codemode-runtime.js";
 export type { CodemodeSearchOptions } from "./ai/search-options.js";
 export type { ApproveProgramOption } from "./runtime/program-approval.js";
-export type { CallDecision } from "./runtime/decide-pending.js";
+export type { CallDecision } from "./runtime/types.js";
 export type { ProgressFeedOptions } from "./ai/progress-feed.js";
 export { codemodeTool } from "./ai/codemode-tool.js";
 export type {
@@ -73,9 +73,9 @@ export type {
 export type { DurableRuntime } from "./runtime/durable-runtime.js";
 export type { DurableRuntimeOptions, RuntimeLimits, TransformResultInfo } from "./runtime/runtime-options.js";
 export type { CodemodeStoreOptions, StoreOption } from "./runtime/store/open-store.js";
-export type { ExpirePausedOutput } from "./runtime/housekeeping.js";
+export type { ExpirePausedOutput } from "./runtime/types.js";
 export type { ExpiredExecution } from "./runtime/store/journal-store.js";
-export type { SaveSnippetOutput } from "./runtime/snippets.js";
+export type { SaveSnippetOutput } from "./runtime/types.js";
 export {
   CodemodeError,
   CorruptRecordError,

@@ -10,7 +10,7 @@ import type { CodeModeOutput, ExecutionStatus, RejectOutput, RollbackOutput } fr
 import { formatExecution } from "./format-execution.js";
 import { formatExecutionsTable, formatPendingTable } from "./format-executions.js";
 import { parseDuration, parseSince } from "./parse-duration.js";
-import type { CliIo } from "./run-cli.js";
+import type { CliIo } from "./cli-io.js";
 import { serveInspector } from "./serve-inspector.js";
 import { formatDuration, inlineValue, terminalSafe } from "./text-format.js";
 

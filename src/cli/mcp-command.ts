@@ -13,7 +13,7 @@ import type { CodemodeRuntime } from "../ai/create-codemode-runtime.js";
 import { messageOf } from "../shared/message-of.js";
 import { fetchRequestListener } from "./fetch-over-node-http.js";
 import { loadRuntimeModule } from "./load-runtime-module.js";
-import type { CliIo } from "./run-cli.js";
+import type { CliIo } from "./cli-io.js";
 import { resolveCliStore } from "./open-store-runtime.js";
 import { LOOPBACK } from "./serve-inspector.js";
 

@@ -6,22 +6,10 @@
 import { parseArgs } from "node:util";
 import type { HousekeepingRuntime, InspectorRuntime } from "../inspector/inspector-runtime.js";
 import { runCommand, type CommandContext } from "./cli-commands.js";
+import type { CliIo } from "./cli-io.js";
 import { ACTION_COMMANDS, COMMAND_OPTIONS, USAGE } from "./cli-usage.js";
 import { loadRuntimeModule } from "./load-runtime-module.js";
 import { openStoreRuntime } from "./open-store-runtime.js";
-
-/** Where the CLI reads and writes, and its clock (tests inject them). */
-export interface CliIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  env: Record<string, string | undefined>;
-  cwd: string;
-  now: () => number;
-  /** Stops `inspect --web` (default: SIGINT or SIGTERM). */
-  signal?: AbortSignal;
-  /** Told the inspector's URL once it listens. */
-  onListening?: (url: string) => void;
-}
 
 const OPTIONS = {
   store: { type: "string" },

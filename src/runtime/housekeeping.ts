@@ -11,13 +11,8 @@ import { EXPIRE_OPTION_KEYS } from "./request-keys.js";
 import { DEFAULT_PAUSED_MAX_AGE_MS } from "./runtime-options.js";
 import type { RuntimeCore } from "./runtime-core.js";
 import { storeOperation } from "./store-operation.js";
-import type { ExpiredExecution } from "./store/journal-store.js";
 import { TERMINAL_EXECUTION_STATUSES } from "./store/records.js";
-
-/** Output of `expirePaused`. */
-export interface ExpirePausedOutput {
-  expired: ExpiredExecution[];
-}
+import type { ExpirePausedOutput } from "./types.js";
 
 /**
  * Ends stale runs: paused for longer than `maxAgeMs` → `rejected`; running

@@ -7,8 +7,8 @@
 import type { Connector } from "../../connectors/types.js";
 import type { Executor } from "../../sandbox/types.js";
 import type { HookOwner } from "../lifecycle-hooks.js";
-import { renewLeaseStatement, type PassLease } from "../store/call-statements.js";
-import type { JournalStore } from "../store/journal-store.js";
+import { renewLeaseStatement } from "../store/call-statements.js";
+import type { JournalStore, PassLease } from "../store/journal-store.js";
 import type { JournalWriter } from "../store/journal-writer.js";
 import type { CallJournalRecord, ExecutionRecord, SnippetRecord } from "../store/records.js";
 import type { ExecuteOptions, PendingAction } from "../types.js";

@@ -6,17 +6,13 @@
 import { encodeJournalValue } from "../journal-values.js";
 import { afterPass } from "../lifecycle-hooks.js";
 import { countReplaysStatement, finishPassStatement } from "../store/call-statements.js";
-import type { CodeModeOutput, FailureKind } from "../types.js";
+import type { FailureKind } from "../types.js";
 import { passRequest } from "./pass-bindings.js";
 import type { PassContext } from "./pass-context.js";
+import type { PassOutcome } from "./pass-outcome.js";
 import { settleUnfinishedWork } from "./unfinished-work.js";
 import { boundedText, MAX_STORED_MESSAGE_CHARS } from "../../shared/bounded-text.js";
 import { messageOf } from "../../shared/message-of.js";
-
-/** Where a pass ended, before `transformResult`. */
-export type PassOutcome =
-  | { status: "completed"; executionId: string; result: unknown; logs: string[]; journaled: boolean }
-  | Exclude<CodeModeOutput, { status: "completed" }>;
 
 /** Journal text kept for a final result too large (or unserializable) for the journal. */
 export function omittedResultText(reason: string): string {

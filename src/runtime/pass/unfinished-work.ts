@@ -8,7 +8,7 @@
  */
 import { dropInterruptedStepStatement, failUnreachedApprovalsStatement } from "../store/call-statements.js";
 import type { PassContext } from "./pass-context.js";
-import type { PassOutcome } from "./run-pass.js";
+import type { PassOutcome } from "./pass-outcome.js";
 
 /** Seqs of calls approved for this pass that it never started. */
 function unreachedApprovals(pass: PassContext): number[] {

@@ -4,15 +4,8 @@
  * `expirePaused`, say) changes nothing, and sees zero affected rows.
  */
 import type { InStatement, InValue } from "@libsql/client";
-import type { PassEnd } from "./journal-store.js";
+import type { PassEnd, PassLease } from "./journal-store.js";
 import { RECORD_VERSION } from "./records.js";
-
-/** Identifies the pass writing: runtime name, execution and the lease it holds. */
-export interface PassLease {
-  runtime: string;
-  executionId: string;
-  leaseToken: string;
-}
 
 const LEASE_GUARD =
   "EXISTS (SELECT 1 FROM codemode_executions WHERE runtime = ? AND id = ? AND lease_token = ? AND status = 'running')";

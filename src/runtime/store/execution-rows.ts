@@ -2,8 +2,8 @@
  * The execution operations of the libSQL store: start, load, approval claim, rejection, listings, and a pass's
  * writer and direct end. See `journal-store.ts` for the contract.
  */
-import { finishPassStatement, type PassLease } from "./call-statements.js";
-import type { ExecutionStore } from "./journal-store.js";
+import { finishPassStatement } from "./call-statements.js";
+import type { ExecutionStore, PassLease } from "./journal-store.js";
 import { JournalWriter } from "./journal-writer.js";
 import { parseCallRow, parseExecutionRow } from "./record-validation.js";
 import type { InStatement } from "@libsql/client";

@@ -5,7 +5,6 @@
  * remote database, and nothing is half-written. All rows are scoped by runtime name; every status change is a
  * compare-and-set whose affected row count is checked. A pass's own call-row writes go through its writer.
  */
-import type { PassLease } from "./call-statements.js";
 import type { JournalWriter } from "./journal-writer.js";
 import type {
   CallJournalRecord,
@@ -14,6 +13,13 @@ import type {
   FailureRecordKind,
   SnippetRecord,
 } from "./records.js";
+
+/** Identifies the pass writing: runtime name, execution and the lease it holds. */
+export interface PassLease {
+  runtime: string;
+  executionId: string;
+  leaseToken: string;
+}
 
 /** The execution and its whole call log, read in one batch. */
 export interface LoadedExecution {

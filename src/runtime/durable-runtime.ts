@@ -46,9 +46,15 @@ export function createDurableRuntime(options: DurableRuntimeOptions = {}): Durab
   return durableRuntimeFromResolved(resolveRuntimeOptions(options));
 }
 
-/** The durable runtime over options already resolved by `resolveRuntimeOptions` (resolved once, shared with the tool). */
-export function durableRuntimeFromResolved(resolved: ResolvedRuntimeOptions): DurableRuntime {
-  const core = createRuntimeCore(resolved);
+/**
+ * The durable runtime over options already resolved by `resolveRuntimeOptions` (resolved once, shared with the
+ * tool); `seams` as for `createRuntimeCore` (tests inject a store).
+ */
+export function durableRuntimeFromResolved(
+  resolved: ResolvedRuntimeOptions,
+  seams?: Parameters<typeof createRuntimeCore>[1],
+): DurableRuntime {
+  const core = createRuntimeCore(resolved, seams);
   const lookup: MethodLookup = (connector, method) =>
     Object.hasOwn(resolved.connectors, connector) && Object.hasOwn(resolved.connectors[connector]!.methods, method)
       ? resolved.connectors[connector]!.methods[method]
@@ -105,7 +111,7 @@ export function durableRuntimeFromResolved(resolved: ResolvedRuntimeOptions): Du
       if (closed) return;
       closed = true;
       if (core.ownsExecutor) await core.executor.dispose();
-      if (core.opened.owned) core.opened.client.close();
+      core.store.close();
     },
   };
 }

@@ -24,13 +24,7 @@ import type { Executor } from "../sandbox/types.js";
 import { assertKnownKeys } from "../shared/known-keys.js";
 import { isRecord } from "../shared/is-record.js";
 import { MAX_JOURNAL_VALUE_CHARS } from "./journal-values.js";
-import {
-  defaultStoreOptions,
-  isLibsqlClient,
-  type CodemodeStoreOptions,
-  type StoreOption,
-} from "./store/open-store.js";
-import type { Client } from "@libsql/client";
+import { defaultStoreOptions, isLibsqlClient, type ResolvedStoreOption, type StoreOption } from "./store/open-store.js";
 import type { SearchEmbedder } from "./catalog-search.js";
 import type { TraceRecording } from "./tracing/trace-record.js";
 
@@ -159,7 +153,7 @@ export interface ResolvedRuntimeOptions {
   connectors: Record<string, Connector>;
   /** The validated `outbound` option, if any. */
   outbound: ResolvedOutboundFetchOptions | undefined;
-  store: Client | CodemodeStoreOptions;
+  store: ResolvedStoreOption;
   /** The caller's executor; undefined: the runtime creates a `QuickJSExecutor` with `limits` (and disposes it). */
   executor: Executor | undefined;
   /** The default executor's budgets, resolved. */
@@ -183,7 +177,7 @@ export interface ResolvedRuntimeOptions {
   traceRecording: (() => TraceRecording | undefined) | undefined;
 }
 
-function resolveStore(store: unknown, env: Record<string, string | undefined>): Client | CodemodeStoreOptions {
+function resolveStore(store: unknown, env: Record<string, string | undefined>): ResolvedStoreOption {
   if (store === undefined) return defaultStoreOptions(env);
   if (typeof store === "string") {
     if (store === "")

@@ -1,10 +1,9 @@
 /**
- * The execution operations of the libSQL store: start, load, approval claim, rejection, listings, and a pass's
- * writer and direct end. See `journal-store.ts` for the contract.
+ * The execution operations of the libSQL store: start, load, approval claim, rejection, listings, and the journal
+ * of a pass (`libsql-pass-journal.ts`). See `journal-store.ts` for the contract.
  */
-import { finishPassStatement } from "./call-statements.js";
-import type { ExecutionStore, PassLease } from "./journal-store.js";
-import { JournalWriter } from "./journal-writer.js";
+import type { ExecutionStore } from "./journal-store.js";
+import { libsqlPassJournal } from "./libsql-pass-journal.js";
 import { parseCallRow, parseExecutionRow } from "./record-validation.js";
 import type { InStatement } from "@libsql/client";
 import type { StartExecution } from "./journal-store.js";
@@ -158,11 +157,7 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
       return (result?.rows ?? []).map((row) => ({ executionId: String(row["execution_id"]), call: parseCallRow(row) }));
     },
 
-    passWriter: (lease: PassLease) => new JournalWriter(client, lease),
-
-    async endPass(lease, end) {
-      await client.execute(finishPassStatement(lease, end));
-    },
+    passJournal: (lease) => libsqlPassJournal(client, lease),
   };
 }
 

@@ -49,7 +49,12 @@ export type { CodemodeToolCaller } from "./ai/codemode-tool-caller.js";
 export type { CodemodeToolApproval } from "./ai/tool-approval.js";
 export type { CodemodeTool, CodemodeToolOptions, CodemodeToolOutput } from "./ai/build-codemode-tool.js";
 export type { CodemodeProgress, CodemodeProgressCall, WithProgress } from "./ai/codemode-progress.js";
-export type { CallProgress, CallProgressState, ProgressEvent, ProgressListener } from "./runtime/progress-events.js";
+export type {
+  CallProgress,
+  CallProgressState,
+  ProgressEvent,
+  ProgressListener,
+} from "./runtime/pass/progress-events.js";
 export type { InlineTypes } from "./ai/tool-description.js";
 export type {
   AppliedCall,
@@ -72,9 +77,9 @@ export type {
 } from "./runtime/types.js";
 export type { DurableRuntime } from "./runtime/durable-runtime.js";
 export type { DurableRuntimeOptions, RuntimeLimits, TransformResultInfo } from "./runtime/runtime-options.js";
-export type { CodemodeStoreOptions, StoreOption } from "./runtime/store/open-store.js";
+export type { CodemodeStoreOptions, StoreOption } from "./runtime/store/connection/open-store.js";
 export type { ExpirePausedOutput } from "./runtime/types.js";
-export type { ExpiredExecution } from "./runtime/store/journal-store.js";
+export type { ExpiredExecution } from "./runtime/journal/journal-store.js";
 export type { SaveSnippetOutput } from "./runtime/types.js";
 export {
   CodemodeError,

@@ -4,7 +4,7 @@
  */
 import { embedMany, type EmbeddingModel } from "ai";
 import { InvalidOptionError } from "../errors.js";
-import type { SearchEmbedder } from "../runtime/catalog-search.js";
+import type { SearchEmbedder } from "../connectors/search/catalog-search.js";
 import { isRecord } from "../shared/is-record.js";
 import { assertKnownKeys } from "../shared/known-keys.js";
 

@@ -7,7 +7,11 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { createCodemodeRuntime, type CodemodeRuntime } from "../ai/create-codemode-runtime.js";
-import { defaultStoreOptions, localDatabasePath, type CodemodeStoreOptions } from "../runtime/store/open-store.js";
+import {
+  defaultStoreOptions,
+  localDatabasePath,
+  type CodemodeStoreOptions,
+} from "../runtime/store/connection/open-store.js";
 
 /** The outcome of opening the store. */
 export type OpenedStoreRuntime =

@@ -11,7 +11,7 @@ import type { RuntimeCore } from "./runtime-core.js";
 import { traceResumedPass } from "./tracing/runtime-tracing.js";
 import { claimPaused } from "./claim-paused.js";
 import { runClaimedPass } from "./run-claimed-pass.js";
-import { WHOLE_PROGRAM_SEQ, type CallJournalRecord } from "./store/records.js";
+import { WHOLE_PROGRAM_SEQ, type CallJournalRecord } from "./journal/records.js";
 import type { CallDecision, CodeModeOutput, ExecuteOptions } from "./types.js";
 import { isRecord } from "../shared/is-record.js";
 import { unknownKeyProblem } from "../shared/known-keys.js";

@@ -7,13 +7,13 @@ import { OUTBOUND_CONNECTOR, outboundFetchConnector, outboundFetchEntry } from "
 import type { Connector } from "../connectors/types.js";
 import { QuickJSExecutor } from "../sandbox/quickjs-executor.js";
 import type { Executor } from "../sandbox/types.js";
-import { createCatalogCache, type CatalogCache } from "./catalog-cache.js";
-import { createCatalogSearch, type CatalogSearch } from "./catalog-search.js";
-import type { HookOwner } from "./lifecycle-hooks.js";
+import { createCatalogCache, type CatalogCache } from "../connectors/search/catalog-cache.js";
+import { createCatalogSearch, type CatalogSearch } from "../connectors/search/catalog-search.js";
+import type { HookOwner } from "./pass/lifecycle-hooks.js";
 import type { ResolvedRuntimeOptions } from "./runtime-options.js";
 import { createLibsqlJournalStore } from "./store/libsql-journal-store.js";
-import type { JournalStore } from "./store/journal-store.js";
-import { openStore } from "./store/open-store.js";
+import type { JournalStore } from "./journal/journal-store.js";
+import { openStore } from "./store/connection/open-store.js";
 import type { RuntimeTracing } from "./tracing/runtime-tracing.js";
 
 /** The outbound connector and its journal name, when the `outbound` option is set. */

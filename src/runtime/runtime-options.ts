@@ -23,9 +23,14 @@ import {
 import type { Executor } from "../sandbox/types.js";
 import { assertKnownKeys } from "../shared/known-keys.js";
 import { isRecord } from "../shared/is-record.js";
-import { MAX_JOURNAL_VALUE_CHARS } from "./journal-values.js";
-import { defaultStoreOptions, isLibsqlClient, type ResolvedStoreOption, type StoreOption } from "./store/open-store.js";
-import type { SearchEmbedder } from "./catalog-search.js";
+import { MAX_JOURNAL_VALUE_CHARS } from "./journal/journal-values.js";
+import {
+  defaultStoreOptions,
+  isLibsqlClient,
+  type ResolvedStoreOption,
+  type StoreOption,
+} from "./store/connection/open-store.js";
+import type { SearchEmbedder } from "../connectors/search/catalog-search.js";
 import type { TraceRecording } from "./tracing/trace-record.js";
 
 /** Default `name`: the history used when none is given. */

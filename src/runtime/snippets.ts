@@ -9,7 +9,7 @@ import { messageOf } from "../shared/message-of.js";
 import { notFoundMessage } from "./execution-request.js";
 import { described, readId } from "./read-arguments.js";
 import { SAVE_SNIPPET_OPTION_KEYS } from "./request-keys.js";
-import { checkJournalSize } from "./journal-values.js";
+import { checkJournalSize } from "./journal/journal-values.js";
 import { snippetView } from "./execution-views.js";
 import type { RuntimeCore } from "./runtime-core.js";
 import { storeOperation } from "./store-operation.js";

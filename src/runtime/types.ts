@@ -2,7 +2,7 @@
  * Public types of the durable runtime (SPEC §3.1, §3.2, §4).
  */
 import type { ExecutorFailureKind } from "../sandbox/types.js";
-import type { ProgressListener } from "./progress-events.js";
+import type { ProgressListener } from "./pass/progress-events.js";
 
 /** Input of the `codemode` tool. */
 export interface CodeModeInput {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createCatalog } from "../../src/connectors/catalog.js";
+import { createCatalog } from "../../src/connectors/search/catalog.js";
 import {
   outboundFetchConnector,
   outboundFetchEntry,

@@ -10,7 +10,7 @@ import {
   type DurableRuntime,
 } from "../../src/runtime/durable-runtime.js";
 import { resolveRuntimeOptions, type DurableRuntimeOptions } from "../../src/runtime/runtime-options.js";
-import { LocalSqliteClient } from "../../src/runtime/store/local-sqlite-client.js";
+import { LocalSqliteClient } from "../../src/runtime/store/connection/local-sqlite-client.js";
 import { QuickJSExecutor } from "../../src/sandbox/quickjs-executor.js";
 import { createMemoryJournalStore, type MemoryJournalStore } from "../support/memory-journal-store.js";
 

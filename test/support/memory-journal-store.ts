@@ -1,7 +1,7 @@
 /**
  * A {@link JournalStore} in memory, for the runtime's own tests: the same contract as the libSQL store (every
  * status change a compare-and-set, every pass write guarded by its lease, a pass's queued writes travelling with
- * its next durable one), without SQL. `test/runtime/store/journal-store-contract.test.ts` runs one suite on both
+ * its next durable one), without SQL. `test/runtime/journal/journal-store.test.ts` runs one suite on both
  * implementations, so the two cannot drift apart. Records are copied in and out, as a database would.
  *
  * Not shipped in `ai-codemode/test`: an app that wants a store without a file passes `store: ":memory:"`, which is
@@ -14,14 +14,14 @@ import type {
   PassJournal,
   PassLease,
   SearchVector,
-} from "../../src/runtime/store/journal-store.js";
+} from "../../src/runtime/journal/journal-store.js";
 import {
   TERMINAL_EXECUTION_STATUSES,
   WHOLE_PROGRAM_SEQ,
   type CallJournalRecord,
   type ExecutionRecord,
   type SnippetRecord,
-} from "../../src/runtime/store/records.js";
+} from "../../src/runtime/journal/records.js";
 
 /** The in-memory store, with a way to make its writes fail (as a full disk or a dropped connection would). */
 export interface MemoryJournalStore extends JournalStore {

@@ -3,8 +3,8 @@
  * this pass, then `done` or `failed` with its duration; `needs-approval` when the pass pauses on it;
  * `replayed`, `failed` or `rejected` when the journal answers it. Reports are never journaled.
  */
-import { reportProgress, type CallProgressState } from "../progress-events.js";
-import type { CallJournalRecord } from "../store/records.js";
+import { reportProgress, type CallProgressState } from "./progress-events.js";
+import type { CallJournalRecord } from "../journal/records.js";
 import type { PassContext } from "./pass-context.js";
 
 /** The call a report is about. */

@@ -7,10 +7,10 @@
  */
 import type { ConnectorCallContext, ConnectorMethod } from "../../connectors/types.js";
 import { messageOf } from "../../shared/message-of.js";
-import type { CallJournalRecord } from "../store/records.js";
+import type { CallJournalRecord } from "../journal/records.js";
 // The journaled-call unit: every rule a journaled call shares; this file is a policy on it.
 import * as journaled from "./journaled-call.js";
-import { withRequest } from "../execution-views.js";
+import { withRequest } from "./with-request.js";
 import { isRejectedRow, reportCall, reportedRun, type ProgressCall } from "./call-progress.js";
 import type { PassContext } from "./pass-context.js";
 import { pauseMessage } from "./pass-signals.js";

@@ -13,13 +13,13 @@
  */
 import { boundedText, MAX_STORED_MESSAGE_CHARS } from "../../shared/bounded-text.js";
 import { messageOf } from "../../shared/message-of.js";
-import type { CallJournalRecord } from "../store/records.js";
+import type { CallJournalRecord } from "../journal/records.js";
 import {
   canonicalArguments,
   canonicalJournaledArguments,
   decodeJournalValue,
   encodeJournalValue,
-} from "../journal-values.js";
+} from "../journal/journal-values.js";
 import type { TracedCall } from "../tracing/call-attributes.js";
 import type { PassContext } from "./pass-context.js";
 import { divergenceFailure } from "./pass-signals.js";

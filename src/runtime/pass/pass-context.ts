@@ -6,9 +6,9 @@
  */
 import type { Connector } from "../../connectors/types.js";
 import type { Executor } from "../../sandbox/types.js";
-import type { HookOwner } from "../lifecycle-hooks.js";
-import type { JournalStore, PassJournal, PassLease } from "../store/journal-store.js";
-import type { CallJournalRecord, ExecutionRecord, SnippetRecord } from "../store/records.js";
+import type { HookOwner } from "./lifecycle-hooks.js";
+import type { JournalStore, PassJournal, PassLease } from "../journal/journal-store.js";
+import type { CallJournalRecord, ExecutionRecord, SnippetRecord } from "../journal/records.js";
 import type { ExecuteOptions, PendingAction } from "../types.js";
 import type { PassTrace } from "../tracing/pass-trace.js";
 import type { FatalFailure } from "./pass-signals.js";

@@ -3,8 +3,8 @@
  * started, then end the pass in one write (`paused`, `completed` or `error`)
  * and call the lifecycle hooks. Never throws: every outcome is a `CodeModeOutput`.
  */
-import { encodeJournalValue } from "../journal-values.js";
-import { afterPass } from "../lifecycle-hooks.js";
+import { encodeJournalValue } from "../journal/journal-values.js";
+import { afterPass } from "./lifecycle-hooks.js";
 import type { FailureKind } from "../types.js";
 import { passRequest } from "./pass-bindings.js";
 import type { PassContext } from "./pass-context.js";

@@ -5,8 +5,8 @@
  * `expirePaused`, say) changes nothing, and sees zero affected rows.
  */
 import type { InStatement, InValue } from "@libsql/client";
-import type { PassEnd, PassLease } from "./journal-store.js";
-import { RECORD_VERSION } from "./records.js";
+import type { PassEnd, PassLease } from "../journal/journal-store.js";
+import { RECORD_VERSION } from "../journal/records.js";
 
 const LEASE_GUARD =
   "EXISTS (SELECT 1 FROM codemode_executions WHERE runtime = ? AND id = ? AND lease_token = ? AND status = 'running')";

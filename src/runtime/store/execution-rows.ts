@@ -2,12 +2,12 @@
  * The execution operations of the libSQL store: start, load, approval claim, rejection, listings, and the journal
  * of a pass (`libsql-pass-journal.ts`). See `journal-store.ts` for the contract.
  */
-import type { ExecutionStore } from "./journal-store.js";
+import type { ExecutionStore } from "../journal/journal-store.js";
 import { libsqlPassJournal } from "./libsql-pass-journal.js";
 import { parseCallRow, parseExecutionRow } from "./record-validation.js";
 import type { InStatement } from "@libsql/client";
-import type { StartExecution } from "./journal-store.js";
-import { RECORD_VERSION, WHOLE_PROGRAM_SEQ } from "./records.js";
+import type { StartExecution } from "../journal/journal-store.js";
+import { RECORD_VERSION, WHOLE_PROGRAM_SEQ } from "../journal/records.js";
 import { pruneStatements } from "./retention-rows.js";
 import { listSnippetsStatement, snippetsOf } from "./snippet-rows.js";
 import type { StoreContext } from "./store-context.js";

@@ -15,9 +15,9 @@ import {
   renewLeaseStatement,
   startApprovedCallStatement,
 } from "./call-statements.js";
-import type { PassJournal, PassLease } from "./journal-store.js";
+import type { PassJournal, PassLease } from "../journal/journal-store.js";
 import { JournalWriter } from "./journal-writer.js";
-import type { SqlClient } from "./sql-client.js";
+import type { SqlClient } from "./connection/sql-client.js";
 
 /** The journal of the pass holding `lease`, on `client`. */
 export function libsqlPassJournal(client: SqlClient, lease: PassLease): PassJournal {

@@ -1,13 +1,13 @@
 /**
  * The rules every journaled call follows (`src/runtime/pass/journaled-call.ts`), tested on the unit itself
  * over the in-memory journal store (`test/support/memory-journal-store.ts`, held to the libSQL store's contract
- * by `test/runtime/store/journal-store-contract.test.ts`): numbering, refusal after a fatal failure or a pause, divergence, the guarded
+ * by `test/runtime/journal/journal-store.test.ts`): numbering, refusal after a fatal failure or a pause, divergence, the guarded
  * insert and its lost-lease conflict, recording success (with the journal limit) and failure.
  */
 import { describe, expect, it } from "vitest";
 import * as journal from "../../../src/runtime/pass/journaled-call.js";
 import { PassContext } from "../../../src/runtime/pass/pass-context.js";
-import type { CallJournalRecord } from "../../../src/runtime/store/records.js";
+import type { CallJournalRecord } from "../../../src/runtime/journal/records.js";
 import { serializeValue } from "../../../src/sandbox/codec.js";
 import { createMemoryJournalStore } from "../../support/memory-journal-store.js";
 import { sharedExecutor } from "../runtime-fixture.js";

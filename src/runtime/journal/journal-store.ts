@@ -1,6 +1,6 @@
 /**
  * The store's contract: every operation the runtime needs from the journal, over the records this folder
- * owns (`records.ts`). Read this first; `libsql-journal-store.ts` implements it over a libSQL client. Every
+ * owns (`records.ts`). Read this first; `../store/libsql-journal-store.ts` implements it over a libSQL client. Every
  * operation is one statement or one `batch()` (no interactive transactions), so each is one round trip against a
  * remote database, and nothing is half-written. All rows are scoped by runtime name; every status change is a
  * compare-and-set whose affected row count is checked. A pass speaks to the journal through its

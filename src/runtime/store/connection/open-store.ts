@@ -9,7 +9,7 @@
  */
 import { dirname, resolve } from "node:path";
 import type { Client } from "@libsql/client";
-import { InvalidOptionError } from "../../errors.js";
+import { InvalidOptionError } from "../../../errors.js";
 import { acquireStoreConnection } from "./shared-store-connections.js";
 import type { SqlClient } from "./sql-client.js";
 import type { StoreSource, StoreTarget } from "./store-target.js";

@@ -1,13 +1,13 @@
 /**
- * The `JournalStore` contract (`src/runtime/store/journal-store.ts`), run on both implementations: the libSQL
+ * The `JournalStore` contract (`src/runtime/journal/journal-store.ts`), run on both implementations: the libSQL
  * store and the in-memory one the runtime's tests use (`test/support/memory-journal-store.ts`). Each story is told
  * to both and must leave the same records, so a test passing on the in-memory store says something of the real
  * one.
  */
 import { describe, expect, it } from "vitest";
-import type { JournalStore, PassEnd, StartExecution } from "../../../src/runtime/store/journal-store.js";
+import type { JournalStore, PassEnd, StartExecution } from "../../../src/runtime/journal/journal-store.js";
 import { createLibsqlJournalStore } from "../../../src/runtime/store/libsql-journal-store.js";
-import type { SqlClient } from "../../../src/runtime/store/sql-client.js";
+import type { SqlClient } from "../../../src/runtime/store/connection/sql-client.js";
 import { createMemoryJournalStore } from "../../support/memory-journal-store.js";
 import { memoryClient } from "../runtime-fixture.js";
 

@@ -5,7 +5,7 @@
  * variable that carries it; a local file that cannot be opened says why and,
  * for the default location, how to configure Turso instead.
  */
-import { CONFIGURE_TURSO_HINT, StoreConfigurationError } from "../../errors/store-configuration-error.js";
+import { CONFIGURE_TURSO_HINT, StoreConfigurationError } from "../../../errors/store-configuration-error.js";
 import type { StoreTarget } from "./store-target.js";
 
 /** How many `cause` links are followed looking for an HTTP status or code. */

@@ -41,7 +41,6 @@ function violations(folder: string, allowed: (target: string, file: string) => b
 }
 
 const isPackage = (target: string) => !target.includes("/") || target.startsWith("@") || !target.endsWith(".ts");
-const under = (folder: string) => (target: string) => target.startsWith(folder);
 
 describe("import rules", () => {
   it("reads the files of src/", () => {

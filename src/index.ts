@@ -7,7 +7,6 @@
 export type { Executor } from "./sandbox/types.js";
 export { QuickJSExecutor } from "./sandbox/quickjs-executor.js";
 export type { ExecutorIsolation, QuickJSExecutorOptions } from "./sandbox/executor-options.js";
-export { CodecError } from "./sandbox/codec.js";
 export type {
   ArgumentValidation,
   CallRequest,
@@ -82,12 +81,16 @@ export type { ExpirePausedOutput } from "./runtime/types.js";
 export type { ExpiredExecution } from "./runtime/journal/journal-store.js";
 export type { SaveSnippetOutput } from "./runtime/types.js";
 export {
+  CodecError,
   CodemodeError,
   CorruptRecordError,
   InvalidArgumentError,
   InvalidOptionError,
   McpToolError,
+  OpenApiRequestError,
   OpenApiResponseError,
+  OutboundFetchError,
+  RedirectError,
   StoreError,
 } from "./errors.js";
 export type { CodemodeErrorCode } from "./errors.js";

@@ -14,7 +14,10 @@
  */
 import { InvalidOptionError } from "../errors.js";
 import { assertKnownKeys } from "../shared/known-keys.js";
-import { fetchFollowingRedirects, MAX_REDIRECTS, RedirectError, type FollowedResponse } from "./follow-redirects.js";
+import { OutboundFetchError } from "../errors/outbound-fetch-error.js";
+import { RedirectError } from "../errors/redirect-error.js";
+import { messageOf } from "../shared/message-of.js";
+import { fetchFollowingRedirects, MAX_REDIRECTS, type FollowedResponse } from "./follow-redirects.js";
 import { originAllowed, parseOriginRule, type OriginRule } from "./outbound-origins.js";
 import type { ArgumentValidation, Connector, ConnectorCallContext } from "./types.js";
 import { isRecord } from "../shared/is-record.js";
@@ -225,8 +228,10 @@ async function perform(
       maxRedirects: OUTBOUND_MAX_REDIRECTS,
     });
   } catch (error) {
-    if (error instanceof RedirectError) throw new Error(`fetch: ${error.message}`);
-    throw error;
+    if (RedirectError.isInstance(error))
+      throw new OutboundFetchError({ message: `fetch: ${error.message}`, cause: error });
+    // The host's own fetch failed (a network error, an abort): the program sees its message, from our hierarchy.
+    throw new OutboundFetchError({ message: messageOf(error), cause: error });
   }
   const { response, url, redirected } = followed;
   return {

@@ -4,6 +4,7 @@
  * speaks `Request`/`Response`. Every request passes `authorize` first; without it,
  * only loopback requests in development are served.
  */
+import { messageOf } from "../shared/message-of.js";
 import { InvalidOptionError } from "../errors.js";
 import { assertKnownKeys } from "../shared/known-keys.js";
 import { handleApiRequest, jsonResponse } from "./inspector-api.js";
@@ -145,7 +146,7 @@ export function createCodemodeInspector(options: CodemodeInspectorOptions): (req
       return await handleApiRequest(context, request, match[2] ?? "", url.searchParams);
     } catch (error) {
       return jsonResponse(503, {
-        error: `The inspector could not read the journal: ${error instanceof Error ? error.message : String(error)}`,
+        error: `The inspector could not read the journal: ${messageOf(error)}`,
       });
     }
   };

@@ -6,6 +6,7 @@
  * a size limit and parsed here (malformed JSON is a JSON-RPC parse error); a client that goes
  * away mid-call cancels its calls, so their passes end and the journal stays consistent.
  */
+import { messageOf } from "../shared/message-of.js";
 import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { InvalidOptionError } from "../errors.js";
@@ -255,11 +256,7 @@ export function createCodemodeMcpHandler(options: CodemodeMcpHandlerOptions): Co
       try {
         body = JSON.parse(text);
       } catch (error) {
-        return jsonRpcError(
-          400,
-          -32700,
-          `Parse error: the body is not JSON (${error instanceof Error ? error.message : String(error)}).`,
-        );
+        return jsonRpcError(400, -32700, `Parse error: the body is not JSON (${messageOf(error)}).`);
       }
     }
     return sessionOption === false ? stateless(request, body, access.scope) : stateful(request, body, access.scope);

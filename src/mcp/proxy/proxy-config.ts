@@ -5,6 +5,7 @@
  * path. `${VAR}` in `env`, `headers`, `url` and `args` is taken from the proxy's environment, so
  * credentials stay in the proxy's environment and out of the config file.
  */
+import { messageOf } from "../../shared/message-of.js";
 import { InvalidOptionError } from "../../errors.js";
 import { isRecord } from "../../shared/is-record.js";
 import { assertKnownKeys } from "../../shared/known-keys.js";
@@ -141,7 +142,7 @@ export function parseProxyConfig(text: string, env: Record<string, string | unde
   } catch (error) {
     throw new InvalidOptionError({
       path: file,
-      message: `is not JSON (${error instanceof Error ? error.message : String(error)})`,
+      message: `is not JSON (${messageOf(error)})`,
     });
   }
   if (!isRecord(value))

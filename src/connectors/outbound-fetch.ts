@@ -13,7 +13,7 @@
  * Response bodies are read as text (UTF-8).
  */
 import { InvalidOptionError } from "../errors.js";
-import { assertKnownKeys } from "../shared/known-keys.js";
+import { assertKnownKeys, keysOf } from "../shared/known-keys.js";
 import { OutboundFetchError } from "../errors/outbound-fetch-error.js";
 import { RedirectError } from "../errors/redirect-error.js";
 import { messageOf } from "../shared/message-of.js";
@@ -51,9 +51,7 @@ export interface OutboundFetchOptions {
 }
 
 /** Every key of `OutboundFetchOptions`: any other is refused. */
-export const OUTBOUND_OPTION_KEYS = ["fetch", "allow", "requireApproval"] as const satisfies ReadonlyArray<
-  keyof OutboundFetchOptions
->;
+export const OUTBOUND_OPTION_KEYS = keysOf<OutboundFetchOptions>({ fetch: true, allow: true, requireApproval: true });
 
 /** `OutboundFetchOptions` validated. */
 export interface ResolvedOutboundFetchOptions {

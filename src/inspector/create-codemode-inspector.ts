@@ -6,7 +6,7 @@
  */
 import { messageOf } from "../shared/message-of.js";
 import { InvalidOptionError } from "../errors.js";
-import { assertKnownKeys } from "../shared/known-keys.js";
+import { assertKnownKeys, keysOf } from "../shared/known-keys.js";
 import { handleApiRequest, jsonResponse } from "./inspector-api.js";
 import { isInspectorRuntime, type InspectorRuntime } from "./inspector-runtime.js";
 import { inspectorPageHtml, inspectorPagePolicy } from "./inspector-page.js";
@@ -34,7 +34,14 @@ export interface CodemodeInspectorOptions {
   _internal?: { now?: () => number; env?: Record<string, string | undefined> };
 }
 
-const KNOWN_OPTIONS = ["runtime", "authorize", "readOnly", "refreshMs", "_internal"];
+/** Every key of {@link CodemodeInspectorOptions} (a key added there and not here fails to compile). */
+const KNOWN_OPTIONS = keysOf<CodemodeInspectorOptions>({
+  runtime: true,
+  authorize: true,
+  readOnly: true,
+  refreshMs: true,
+  _internal: true,
+});
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 const API_PATH = /^(.*)\/api(\/(?:executions(?:\/[^/]+(?:\/[a-z]+)?)?|pending))$/;
 

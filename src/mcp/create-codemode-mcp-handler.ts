@@ -10,7 +10,7 @@ import { messageOf } from "../shared/message-of.js";
 import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { InvalidOptionError } from "../errors.js";
-import { assertKnownKeys } from "../shared/known-keys.js";
+import { assertKnownKeys, keysOf } from "../shared/known-keys.js";
 import { scopeProblem } from "../runtime/execution-request.js";
 import { createCodemodeMcpServer } from "./create-codemode-mcp-server.js";
 import { createMcpHttpSessions, type McpHttpSession } from "./mcp-http-sessions.js";
@@ -51,7 +51,17 @@ export interface CodemodeMcpHandlerOptions extends Omit<CodemodeMcpServerOptions
   };
 }
 
-const HANDLER_KEYS = ["authorize", "sessions", "maxBodyBytes", "_internal"];
+const HANDLER_KEYS = keysOf<Omit<CodemodeMcpHandlerOptions, keyof CodemodeMcpServerOptions>>({
+  authorize: true,
+  sessions: true,
+  maxBodyBytes: true,
+  _internal: true,
+});
+/** Every key of `sessions: { … }`. */
+const SESSION_KEYS = keysOf<Exclude<CodemodeMcpHandlerOptions["sessions"], boolean | undefined>>({
+  max: true,
+  idleMs: true,
+});
 /** The server's options a handler passes on (`scope` comes from `authorize`). */
 const SERVER_KEYS = MCP_SERVER_OPTION_KEYS.filter((key) => key !== "scope");
 
@@ -178,7 +188,7 @@ export function createCodemodeMcpHandler(options: CodemodeMcpHandlerOptions): Co
       message: "must be true, false or { max, idleMs }",
     });
   const sessionLimits = typeof sessionOption === "object" ? sessionOption : {};
-  assertKnownKeys(sessionLimits, ["max", "idleMs"], "createCodemodeMcpHandler.sessions");
+  assertKnownKeys(sessionLimits, SESSION_KEYS, "createCodemodeMcpHandler.sessions");
   const now = _internal?.now ?? Date.now;
   const sessions = createMcpHttpSessions({
     max: positiveInteger(sessionLimits.max, DEFAULT_MCP_MAX_SESSIONS, "createCodemodeMcpHandler.sessions.max"),

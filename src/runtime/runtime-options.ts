@@ -21,7 +21,7 @@ import {
   type ResolvedExecutorOptions,
 } from "../sandbox/executor-options.js";
 import type { Executor } from "../sandbox/types.js";
-import { assertKnownKeys } from "../shared/known-keys.js";
+import { assertKnownKeys, keysOf } from "../shared/known-keys.js";
 import { isRecord } from "../shared/is-record.js";
 import { MAX_JOURNAL_VALUE_CHARS } from "./journal/journal-values.js";
 import {
@@ -133,24 +133,40 @@ export interface DurableRuntimeOptions {
  * (its embedding model needs `ai`) and `toolApproval` (the AI SDK's statuses) are taken out and resolved by
  * `createCodemodeRuntime` before these are checked; they are listed so a misspelt one is told so.
  */
-const RUNTIME_OPTION_KEYS = [
-  "connectors",
-  "tools",
-  "store",
-  "executor",
-  "name",
-  "maxExecutions",
-  "transformResult",
-  "limits",
-  "maxOutputChars",
-  "outbound",
-  "search",
-  "toolApproval",
-  "approveProgram",
-  "tracing",
-  "_internal",
-] as const satisfies ReadonlyArray<keyof DurableRuntimeOptions | "search" | "toolApproval">;
-const INTERNAL_KEYS = ["now", "generateId", "leaseMs", "inflightGraceMs", "hookTimeoutMs", "env"] as const;
+const RUNTIME_OPTION_KEYS = keysOf<DurableRuntimeOptions & AiSdkRuntimeOptionKeys>({
+  connectors: true,
+  tools: true,
+  store: true,
+  executor: true,
+  name: true,
+  maxExecutions: true,
+  transformResult: true,
+  limits: true,
+  maxOutputChars: true,
+  outbound: true,
+  search: true,
+  toolApproval: true,
+  approveProgram: true,
+  tracing: true,
+  _internal: true,
+});
+const INTERNAL_KEYS = keysOf<NonNullable<DurableRuntimeOptions["_internal"]>>({
+  now: true,
+  generateId: true,
+  leaseMs: true,
+  inflightGraceMs: true,
+  hookTimeoutMs: true,
+  env: true,
+});
+
+/**
+ * The options `createCodemodeRuntime` (`src/ai`) adds to {@link DurableRuntimeOptions} and resolves itself:
+ * `src/ai/create-codemode-runtime.ts` checks at compile time that its options are these and the durable ones.
+ */
+export interface AiSdkRuntimeOptionKeys {
+  search?: unknown;
+  toolApproval?: unknown;
+}
 
 /** Fully resolved options: values only (the runtime core builds the executor and the outbound connector). */
 export interface ResolvedRuntimeOptions {

@@ -242,13 +242,6 @@ async function perform(
   };
 }
 
-const connectors = new WeakSet<Connector>();
-
-/** Whether `connector` is the built-in outbound connector (bound as `fetch`, not as a namespace). */
-export function isOutboundFetchConnector(connector: Connector): boolean {
-  return connectors.has(connector);
-}
-
 /**
  * Builds the built-in connector behind the sandbox's `fetch`: method
  * `fetch` validates the request (absolute http(s) URL, allowed origin, method,
@@ -257,7 +250,7 @@ export function isOutboundFetchConnector(connector: Connector): boolean {
  */
 export function outboundFetchConnector(options: ResolvedOutboundFetchOptions): Connector {
   const { requireApproval } = options;
-  const connector: Connector = {
+  return {
     description: `HTTP requests from programs through the global fetch (allowed origins: ${describeAllowedOrigins(options.allow)}).`,
     methods: {
       [OUTBOUND_METHOD]: {
@@ -275,8 +268,6 @@ export function outboundFetchConnector(options: ResolvedOutboundFetchOptions): C
       },
     },
   };
-  connectors.add(connector);
-  return connector;
 }
 
 /** What `search` and `describe` show for the global `fetch`. */

@@ -47,13 +47,24 @@ describe("import rules", () => {
     expect(IMPORTS.get("runtime/pass/run-pass.ts")).toContain("runtime/pass/pass-context.ts");
   });
 
-  it("only src/runtime/store/ imports @libsql/client or libsql", () => {
+  it("only src/runtime/store/ imports @libsql/client, another @libsql/ package or libsql (types included)", () => {
+    const isDriver = (target: string) =>
+      target.startsWith("@libsql/") || target === "libsql" || target.startsWith("libsql/");
     const drivers = [...IMPORTS].flatMap(([file, targets]) =>
-      targets.some((target) => target === "@libsql/client" || target === "libsql") && !file.startsWith("runtime/store/")
-        ? [file]
-        : [],
+      !file.startsWith("runtime/store/") ? targets.filter(isDriver).map((target) => `${file} → ${target}`) : [],
     );
     expect(drivers).toEqual([]);
+  });
+
+  it("no file outside src/runtime/store/ holds SQL", () => {
+    const SQL =
+      /\b(SELECT\s+[\w*]|INSERT\s+(OR\s+\w+\s+)?INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|CREATE\s+(TABLE|INDEX)|PRAGMA\s+\w)/;
+    const withSql = [...IMPORTS.keys()].filter(
+      (file) => !file.startsWith("runtime/store/") && SQL.test(readFileSync(join(SRC, file), "utf8")),
+    );
+    expect(withSql).toEqual([]);
+    // The pattern finds the store's own statements (so an empty list above means something).
+    expect(SQL.test(readFileSync(join(SRC, "runtime/store/call-statements.ts"), "utf8"))).toBe(true);
   });
 
   it("outside src/runtime/store/, only its entry points are imported (no SQL builder, no row module, no driver type)", () => {

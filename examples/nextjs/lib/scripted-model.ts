@@ -23,20 +23,20 @@ type Reply = { kind: "text"; text: string } | { kind: "codemode"; code: string }
  */
 const ANNOUNCEMENT = "Code Mode namespaces";
 
-function isAnnouncement(message: LanguageModelV4CallOptions["prompt"][number]): boolean {
-  if (message.role !== "user") return false;
+function announcement(message: LanguageModelV4CallOptions["prompt"][number]): string | undefined {
+  if (message.role !== "user") return undefined;
   const [first] = message.content;
-  return first?.type === "text" && first.text.startsWith(ANNOUNCEMENT);
+  return first?.type === "text" && first.text.startsWith(ANNOUNCEMENT) ? first.text : undefined;
 }
 
 function reply({ prompt }: LanguageModelV4CallOptions): Reply {
-  const last = prompt.filter((message) => !isAnnouncement(message)).at(-1);
+  const last = prompt.filter((message) => announcement(message) === undefined).at(-1);
   if (last?.role === "tool") return { kind: "text", text: summarise(last.content) };
   const userText =
     last?.role === "user" ? last.content.map((part) => (part.type === "text" ? part.text : "")).join(" ") : "";
   const numbers = [...userText.matchAll(/\b(\d{1,5})\b/g)].map((match) => Number(match[1]));
-  // Like a model, it writes programs only over the namespaces it was told about.
-  if (!prompt.some((message) => isAnnouncement(message) && JSON.stringify(message.content).includes("tools"))) {
+  // Like a model, it writes programs only over the namespaces it was told about (a line "- tools: …").
+  if (!prompt.some((message) => /^- tools: /m.test(announcement(message) ?? ""))) {
     return { kind: "text", text: "No Code Mode namespaces were announced: I cannot write a program." };
   }
   if (/review/i.test(userText)) return { kind: "codemode", code: REVIEW };

@@ -60,7 +60,7 @@ test("program approval: the code is shown once before anything runs; Approve run
   assert.equal(await approval.getByTestId("approval-call").textContent(), "codemode.program");
   assert.match((await approval.textContent()) ?? "", /^Run the program above\? Nothing has run yet\./);
   // The code once (the program above is the one approved), and no "call 0".
-  assert.match((await page.getByTestId("code").textContent()) ?? "", /github\.close_pull_request/);
+  assert.match((await page.getByTestId("code").textContent()) ?? "", /tools\.close_pull_request/);
   assert.equal(await approval.getByTestId("approval-program").count(), 0);
   assert.match((await approval.textContent()) ?? "", / · the whole program, before it runs/);
   assert.doesNotMatch((await approval.textContent()) ?? "", /call 0/);
@@ -71,7 +71,7 @@ test("program approval: the code is shown once before anything runs; Approve run
   // The approved program ran in the next request; its calls were streamed there and stay on the part.
   const kept = page.locator('[data-testid="progress"][data-running="false"]');
   assert.equal(await kept.locator('[data-testid="progress-call"][data-state="done"]').count(), 1);
-  assert.match((await kept.textContent()) ?? "", /github\.close_pull_request/);
+  assert.match((await kept.textContent()) ?? "", /tools\.close_pull_request/);
   await page.close();
 });
 

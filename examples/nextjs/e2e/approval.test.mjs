@@ -89,6 +89,8 @@ test("Reject: the execution stops and the model is told", async () => {
     method: "tools.merge_pull_request",
     args: { repo: "acme/web", number: 43 },
   });
+  // One meaning of "reject" everywhere (docs/decisions/reject-stops-the-program.md), said on the button.
+  assert.equal(await approval.getByTestId("reject").textContent(), "Reject and stop the program");
   await approval.getByTestId("reject").click();
   await page.getByTestId("denied").waitFor();
   await page.getByText(/^Nothing more was merged: The user rejected tools\.merge_pull_request/).waitFor();

@@ -80,6 +80,8 @@ test("program approval: Reject ends it with nothing run", async () => {
   await ask(page, "Close pull request 44");
   const approval = page.getByTestId("approval");
   await approval.getByTestId("approve").waitFor();
+  assert.equal(await approval.getByTestId("approve").textContent(), "Approve and run the program");
+  assert.equal(await approval.getByTestId("reject").textContent(), "Reject the program");
   await approval.getByTestId("reject").click();
   await page.getByTestId("denied").waitFor();
   await page
@@ -98,6 +100,10 @@ test("three calls of one Promise.all: approve / reject / approve in one request"
   // Nothing ran before them: the card lists them once (no progress list above it), and names all three.
   assert.equal(await page.getByTestId("progress").count(), 0);
   assert.match((await page.getByTestId("approval").textContent()) ?? "", / · calls 1, 2, 3/);
+  // A decision's reject happens inside the program; ending it is another button (reject-stops-the-program.md).
+  assert.match((await decisions.first().textContent()) ?? "", /reject \(the program gets an error\)/);
+  assert.equal(await page.getByTestId("approve-all").textContent(), "Approve all 3");
+  assert.equal(await page.getByTestId("reject").textContent(), "Stop the program");
   await page.locator('[data-testid="decision"][data-seq="1"]').getByTestId("decide-approve").check();
   await page.locator('[data-testid="decision"][data-seq="2"]').getByTestId("decide-reject").check();
   await page.locator('[data-testid="decision"][data-seq="3"]').getByTestId("decide-approve").check();

@@ -9,6 +9,7 @@
  */
 import type {
   ExpiredExecution,
+  JournaledCall,
   JournalStore,
   PassEnd,
   PassJournal,
@@ -47,6 +48,13 @@ function copy<T extends object>(record: Loose<T>): T {
   const out = structuredClone(record) as Record<string, unknown>;
   for (const key of Object.keys(out)) if (out[key] === undefined) delete out[key];
   return out as T;
+}
+
+/** What every new call row takes from the pass's call: which call it is, never replayed yet. */
+function newRow(
+  call: JournaledCall,
+): Pick<CallJournalRecord, "seq" | "connector" | "method" | "argsText" | "replayedCount"> {
+  return { seq: call.seq, connector: call.connector, method: call.method, argsText: call.argsText, replayedCount: 0 };
 }
 
 const INTERRUPTED_CALL =
@@ -154,15 +162,11 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
           stored === undefined
             ? false
             : insert(stored, {
-                seq: call.seq,
-                connector: call.connector,
-                method: call.method,
-                argsText: call.argsText,
+                ...newRow(call),
                 status: call.status,
                 replay: "record",
                 requiresApproval: call.requiresApproval,
                 ...(call.status === "pending" ? {} : { startedAt: call.now }),
-                replayedCount: 0,
               }),
         ),
       applyCall: ({ seq, resultText, now }) => defer(settle(seq, { status: "applied", resultText, finishedAt: now })),
@@ -170,15 +174,11 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
       recordRead: (call) =>
         defer((stored) =>
           insert(stored, {
-            seq: call.seq,
-            connector: call.connector,
-            method: call.method,
-            argsText: call.argsText,
+            ...newRow(call),
             replay: "record",
             requiresApproval: false,
             startedAt: call.startedAt,
             finishedAt: call.now,
-            replayedCount: 0,
             ...("error" in call
               ? { status: "error" as const, error: call.error }
               : { status: "applied" as const, resultText: call.resultText }),
@@ -187,16 +187,12 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
       logReexecuted: (call) =>
         defer((stored) =>
           insert(stored, {
-            seq: call.seq,
-            connector: call.connector,
-            method: call.method,
-            argsText: call.argsText,
+            ...newRow(call),
             status: "applied",
             replay: "reexecute",
             requiresApproval: false,
             startedAt: call.now,
             finishedAt: call.now,
-            replayedCount: 0,
           }),
         ),
       startApprovedCall: ({ seq, now }) =>

@@ -11,7 +11,7 @@ import { HOST_NAMESPACE } from "../../shared/host-namespace.js";
 import { codemodePrelude } from "./codemode-prelude.js";
 import { connectorCall } from "./connector-policy.js";
 import { fetchPrelude } from "./fetch-prelude.js";
-import { reportProgress } from "../progress-events.js";
+import { reportProgress } from "./progress-events.js";
 import type { PassContext } from "./pass-context.js";
 import { stepHostFunctions } from "./step-policy.js";
 

@@ -163,6 +163,7 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
                 requiresApproval: call.requiresApproval,
                 ...(call.status === "pending" ? {} : { startedAt: call.now }),
                 replayedCount: 0,
+                cost: call.cost,
               }),
         ),
       applyCall: ({ seq, resultText, now }) => defer(settle(seq, { status: "applied", resultText, finishedAt: now })),
@@ -179,6 +180,7 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
             startedAt: call.startedAt,
             finishedAt: call.now,
             replayedCount: 0,
+            cost: call.cost,
             ...("error" in call
               ? { status: "error" as const, error: call.error }
               : { status: "applied" as const, resultText: call.resultText }),
@@ -197,6 +199,7 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
             startedAt: call.now,
             finishedAt: call.now,
             replayedCount: 0,
+            cost: call.cost,
           }),
         ),
       startApprovedCall: ({ seq, now }) =>
@@ -288,6 +291,7 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
           toolCallId: start.toolCallId,
           scope: start.scope,
           traceContext: start.traceContext,
+          budgetsText: start.budgetsText,
         });
         if (executions.has(start.executionId)) throw new Error(`execution ${start.executionId} exists`);
         executions.set(start.executionId, { execution, calls, order: order++ });
@@ -320,13 +324,22 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
           if (!undecided(call)) continue;
           if (claim.decisions === undefined) {
             if (claim.seq === undefined || claim.seq === call.seq)
-              stored.calls.set(call.seq, { ...call, approvedAt: claim.now });
+              stored.calls.set(call.seq, copy({ ...call, approvedAt: claim.now, decidedBy: claim.decidedBy }));
           } else if (claim.decisions.approve.includes(call.seq)) {
-            stored.calls.set(call.seq, { ...call, approvedAt: claim.now });
+            stored.calls.set(call.seq, copy({ ...call, approvedAt: claim.now, decidedBy: claim.decidedBy }));
           } else {
             const rejected = claim.decisions.reject.find((decision) => decision.seq === call.seq);
             if (rejected !== undefined)
-              stored.calls.set(call.seq, { ...call, status: "error", error: rejected.error, finishedAt: claim.now });
+              stored.calls.set(
+                call.seq,
+                copy({
+                  ...call,
+                  status: "error",
+                  error: rejected.error,
+                  finishedAt: claim.now,
+                  decidedBy: claim.decidedBy,
+                }),
+              );
           }
         }
         const program = stored.calls.get(WHOLE_PROGRAM_SEQ);
@@ -354,7 +367,16 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
         });
         for (const call of stored.calls.values())
           if (call.status === "pending")
-            stored.calls.set(call.seq, { ...call, status: "error", error: reject.reason, finishedAt: reject.now });
+            stored.calls.set(
+              call.seq,
+              copy({
+                ...call,
+                status: "error",
+                error: reject.reason,
+                finishedAt: reject.now,
+                decidedBy: reject.decidedBy,
+              }),
+            );
         return true;
       }),
     list: (limit, scope) =>

@@ -90,6 +90,10 @@ export interface CallRecord {
   requiresApproval: boolean;
   /** Set once a human approved a pending call. */
   approvedAt?: number;
+  /** Who approved or rejected the call: the `decidedBy` of that `approve`, `reject` or `decide`, when given. */
+  decidedBy?: string;
+  /** What the call counted against the execution's `limits.maxCost` (its method's `cost(args)`), when it has one. */
+  cost?: number;
   startedAt?: number;
   finishedAt?: number;
   /** Number of passes that returned this call from the journal instead of running it. */

@@ -61,6 +61,7 @@ async function openPass({
     calls,
     leaseToken,
     options: {},
+    budgets: { maxCalls: 1_000, methodCalls: {} },
   });
   return { pass, store };
 }

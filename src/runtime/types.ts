@@ -159,6 +159,11 @@ export interface ExecutionRequestInput {
   executionId: string;
   seq?: number;
   scope?: string;
+  /**
+   * Who decides (e.g. the signed-in person's id, at most 200 characters): journaled on every call this request
+   * approves or rejects and shown as `CallRecord.decidedBy`. Absent: the journal records no one.
+   */
+  decidedBy?: string;
 }
 
 /** The scope of a listing request (`pending`, `executions`, `execution`). */

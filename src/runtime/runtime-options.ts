@@ -55,9 +55,9 @@ export const DEFAULT_HOOK_TIMEOUT_MS = 10_000;
 export const DEFAULT_PAUSED_MAX_AGE_MS = 24 * 60 * 60_000;
 
 /**
- * Connector calls one execution may make by default, over all its passes. Measured on real programs: the examples
- * make at most 5 calls, the model-based reliability test's programs at most 12, the round-trip benchmark's largest
- * program 100 (`bench/roundtrips-programs.ts`); a runaway loop journals a call every ~40 µs, so within the 30 s
+ * Connector calls one execution may make by default, over all its passes. Measured on real programs: each example's program
+ * makes fewer than 10 calls, the model-based reliability test's generated programs at most about 15, the round-trip
+ * benchmark's largest program 100 (`bench/roundtrips-programs.ts`); a runaway loop journals a call every ~40 µs, so within the 30 s
  * timeout it would make hundreds of thousands. 1,000 is ten times the largest real program and stops a runaway
  * loop within a second of journal work (the AI SDK's code mode allows 256 bridge requests, FastMCP 50 tool calls).
  */

@@ -26,6 +26,24 @@ async function migrateToVersion1(client: ReturnType<typeof memoryClient>): Promi
   );
 }
 
+/** A fresh database at schema `version` (every migration up to it applied, as an older package left it). */
+async function migratedTo(version: number): Promise<ReturnType<typeof memoryClient>> {
+  const client = memoryClient();
+  await client.execute(
+    `CREATE TABLE ${MIGRATIONS_TABLE} (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`,
+  );
+  for (const migration of MIGRATIONS.filter((entry) => entry.version <= version)) {
+    await client.batch(
+      [
+        { sql: `INSERT INTO ${MIGRATIONS_TABLE} VALUES (?, ?, 0)`, args: [migration.version, migration.name] },
+        ...migration.statements,
+      ],
+      "write",
+    );
+  }
+  return client;
+}
+
 describe("migrateStore", () => {
   it("creates the schema once and records its version", async () => {
     const client = memoryClient();
@@ -157,19 +175,7 @@ describe("migrateStore", () => {
   });
 
   it("version 5 adds the executions' trace context: a paused execution written before it resumes untraced", async () => {
-    const client = memoryClient();
-    await client.execute(
-      `CREATE TABLE ${MIGRATIONS_TABLE} (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`,
-    );
-    for (const migration of MIGRATIONS.filter((entry) => entry.version <= 4)) {
-      await client.batch(
-        [
-          { sql: `INSERT INTO ${MIGRATIONS_TABLE} VALUES (?, ?, 0)`, args: [migration.version, migration.name] },
-          ...migration.statements,
-        ],
-        "write",
-      );
-    }
+    const client = await migratedTo(4);
     await client.execute(
       `INSERT INTO codemode_executions (runtime, id, record_version, status, code, connectors, created_at, updated_at,
         passes, logs) VALUES ('default', 'old', 1, 'paused', 'async () => svc.go({})', '["svc"]', 0, 0, 1, '[]')`,
@@ -194,19 +200,7 @@ describe("migrateStore", () => {
   });
 
   it("version 6 adds budgets, costs and who decided: an execution written before it resumes under the approving runtime's budgets", async () => {
-    const client = memoryClient();
-    await client.execute(
-      `CREATE TABLE ${MIGRATIONS_TABLE} (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`,
-    );
-    for (const migration of MIGRATIONS.filter((entry) => entry.version <= 5)) {
-      await client.batch(
-        [
-          { sql: `INSERT INTO ${MIGRATIONS_TABLE} VALUES (?, ?, 0)`, args: [migration.version, migration.name] },
-          ...migration.statements,
-        ],
-        "write",
-      );
-    }
+    const client = await migratedTo(5);
     await client.execute(
       `INSERT INTO codemode_executions (runtime, id, record_version, status, code, connectors, created_at, updated_at,
         passes, logs) VALUES ('default', 'old', 1, 'paused', 'async () => { await svc.go({}); return svc.more({}); }',

@@ -29,7 +29,8 @@ export interface PendingAction {
  * - `divergence`: a later pass made a different call at a recorded sequence number.
  * - `rejected`: a human rejected a pending call.
  * - `conflict`: another invocation changed the execution first (e.g. two approvals at once).
- * - `limit`: a journaled value exceeded the size limit or could not be serialized.
+ * - `limit`: a journaled value exceeded the size limit or could not be serialized, or a call would have exceeded
+ *   the execution's call or cost budget (`limits.maxCalls`, `limits.maxCost`, a method's `maxCalls`).
  * - `connector-missing`: a recorded or requested connector is not configured.
  * - `validation`: arguments failed a method's input schema.
  * - `not-found`: no such execution, call or snippet.

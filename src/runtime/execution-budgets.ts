@@ -8,7 +8,10 @@ import type { Connector } from "../connectors/types.js";
 import { messageOf } from "../shared/message-of.js";
 import { err, ok, type Result } from "../shared/result.js";
 import { parseBudgets, type ExecutionBudgets } from "./journal/budget-record.js";
-import type { ExecutionRecord } from "./journal/records.js";
+import type { CallJournalRecord, ExecutionRecord } from "./journal/records.js";
+import { CallBudget } from "./pass/call-budget.js";
+import { isRejectedRow } from "./pass/call-progress.js";
+import { STEP_CONNECTOR } from "./pass/step-policy.js";
 import type { ResolvedBudgetLimits } from "./runtime-options.js";
 
 /** This runtime's budgets for a new execution over `connectors`. */
@@ -22,6 +25,19 @@ export function runtimeBudgets(limits: ResolvedBudgetLimits, connectors: Record<
   const budgets: ExecutionBudgets = { maxCalls: limits.maxCalls, methodCalls };
   if (limits.maxCost !== undefined) budgets.maxCost = limits.maxCost;
   return budgets;
+}
+
+/**
+ * The journaled calls that count against the budgets: every connector call row once (a replayed call where it first
+ * ran), not steps nor the whole-program approval (connector `codemode`), not a call a human rejected (it never ran).
+ */
+export function countedCalls(calls: readonly CallJournalRecord[]): CallJournalRecord[] {
+  return calls.filter((row) => row.connector !== STEP_CONNECTOR && !isRejectedRow(row));
+}
+
+/** The budget of a pass over `calls`, the execution's journal. */
+export function passBudget(budgets: ExecutionBudgets, calls: readonly CallJournalRecord[]): CallBudget {
+  return new CallBudget(budgets, countedCalls(calls));
 }
 
 /** The budgets `execution` runs under: its journaled ones, else `fallback`; a corrupt record is an error message. */

@@ -6,7 +6,7 @@ import { messageOf } from "../shared/message-of.js";
 import { failure } from "./failure-output.js";
 import { PassContext } from "./pass/pass-context.js";
 import { runPass } from "./pass/run-pass.js";
-import { budgetsOf } from "./execution-budgets.js";
+import { budgetsOf, passBudget } from "./execution-budgets.js";
 import type { RuntimeCore } from "./runtime-core.js";
 import type { PassTrace } from "./tracing/pass-trace.js";
 import type { CallJournalRecord, ExecutionRecord, SnippetRecord } from "./journal/records.js";
@@ -51,7 +51,7 @@ export async function runClaimedPass(
     leaseToken,
     options,
     trace,
-    budgets: budgets.value,
+    budget: passBudget(budgets.value, calls),
   });
   const outcome = await runPass(pass);
   trace?.end(outcome);

@@ -6,9 +6,6 @@
  */
 import { messageOf } from "../../shared/message-of.js";
 import type { ExecutionBudgets } from "../journal/budget-record.js";
-import type { CallJournalRecord } from "../journal/records.js";
-import { isRejectedRow } from "./call-progress.js";
-import { STEP_CONNECTOR } from "./step-policy.js";
 
 /** What a call is, for its budgets: its method and that method's cost function. */
 export interface BudgetedCall {
@@ -27,11 +24,6 @@ const FEWER_CALLS =
   "Do the work in fewer calls: use a method that takes many items in one call (a batch or list method; codemode.search finds one), " +
   "or filter and aggregate what one call returned instead of calling again per item. Promise.all does not help: every call counts.";
 
-/** Whether a journal row is a connector call that counts (steps, the whole-program approval and rejections do not). */
-function counts(row: CallJournalRecord): boolean {
-  return row.connector !== STEP_CONNECTOR && !isRejectedRow(row);
-}
-
 function amount(value: number): string {
   return Number.isInteger(value) ? value.toLocaleString("en-US") : String(value);
 }
@@ -43,9 +35,10 @@ export class CallBudget {
   #cost = 0;
   readonly #byMethod = new Map<string, number>();
 
-  constructor(budgets: ExecutionBudgets, recorded: Iterable<CallJournalRecord>) {
+  /** `counted`: the journaled calls that count (`countedCalls` in `execution-budgets.ts` picks them). */
+  constructor(budgets: ExecutionBudgets, counted: Iterable<{ connector: string; method: string; cost?: number }>) {
     this.#budgets = budgets;
-    for (const row of recorded) if (counts(row)) this.#count(`${row.connector}.${row.method}`, row.cost);
+    for (const row of counted) this.#count(`${row.connector}.${row.method}`, row.cost);
   }
 
   #count(path: string, cost: number | undefined): void {

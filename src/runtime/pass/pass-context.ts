@@ -12,8 +12,7 @@ import type { CallJournalRecord, ExecutionRecord, SnippetRecord } from "../journ
 import type { ExecuteOptions, PendingAction } from "../types.js";
 import type { PassTrace } from "../tracing/pass-trace.js";
 import type { FatalFailure } from "./pass-signals.js";
-import type { ExecutionBudgets } from "../journal/budget-record.js";
-import { CallBudget } from "./call-budget.js";
+import type { CallBudget } from "./call-budget.js";
 
 /** What a pass needs from the runtime that runs it. */
 export interface PassDependencies {
@@ -78,7 +77,7 @@ export class PassContext {
     leaseToken,
     options,
     trace,
-    budgets,
+    budget,
   }: {
     deps: PassDependencies;
     execution: ExecutionRecord;
@@ -86,8 +85,8 @@ export class PassContext {
     leaseToken: string;
     options: ExecuteOptions;
     trace?: PassTrace | undefined;
-    /** The budgets the execution runs under (`execution-budgets.ts`). */
-    budgets: ExecutionBudgets;
+    /** The execution's budgets, counted from its journal (`execution-budgets.ts`). */
+    budget: CallBudget;
   }) {
     this.deps = deps;
     this.trace = trace;
@@ -96,7 +95,7 @@ export class PassContext {
     const lease: PassLease = { runtime: execution.runtime, executionId: execution.executionId, leaseToken };
     this.journal = deps.store.passJournal(lease);
     this.recorded = new Map(calls.map((call) => [call.seq, call]));
-    this.budget = new CallBudget(budgets, calls);
+    this.budget = budget;
     this.#leaseRenewedAt = deps.now();
     if (options.abortSignal !== undefined) {
       const signal = options.abortSignal;

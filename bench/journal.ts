@@ -107,7 +107,14 @@ async function overheadRows(): Promise<{ rows: string[]; perCall: { statements: 
       const executor = new QuickJSExecutor({ isolation, poolSize: 1 });
       const database = freshDatabase();
       const { client, counts } = counting(open(database.path) as Client);
-      const runtime = createDurableRuntime({ store: client, executor, connectors: { svc }, maxExecutions: 1_000 });
+      const runtime = createDurableRuntime({
+        store: client,
+        executor,
+        connectors: { svc },
+        maxExecutions: 1_000,
+        // A measured program, not a runaway: over the default call budget (1,000) on purpose.
+        limits: { maxCalls: 2 * CALLS },
+      });
       await runtime.execute({ code: "async () => svc.inc({ i: 0 })" });
       await withoutJournal(executor);
       const plain: number[] = [];
@@ -146,7 +153,13 @@ async function resumeRows(): Promise<string[]> {
   for (const size of RESUME_SIZES) {
     const database = freshDatabase();
     const { client, counts } = counting(new LocalSqliteClient(database.path, { timeout: 10_000 }) as unknown as Client);
-    const runtime = createDurableRuntime({ store: client, executor, connectors: { svc }, maxExecutions: 1_000 });
+    const runtime = createDurableRuntime({
+      store: client,
+      executor,
+      connectors: { svc },
+      maxExecutions: 1_000,
+      limits: { maxCalls: 2 * Math.max(...RESUME_SIZES) },
+    });
     const times: number[] = [];
     let trips = 0;
     let statements = 0;

@@ -30,6 +30,8 @@ async function once(progress: boolean, directory: string, executor: QuickJSExecu
     },
     store: `file:${path.join(directory, `bench-${progress}-${index}.db`)}`,
     executor,
+    // A measured program, not a runaway: over the default call budget (1,000) on purpose.
+    limits: { maxCalls: CALLS },
   });
   const codemode = runtime.tool({ progress });
   const started = performance.now();

@@ -76,6 +76,7 @@ export type {
 } from "./runtime/types.js";
 export type { DurableRuntime } from "./runtime/durable-runtime.js";
 export type { DurableRuntimeOptions, RuntimeLimits, TransformResultInfo } from "./runtime/runtime-options.js";
+export type { BudgetLimits } from "./runtime/runtime-options.js";
 export type { CodemodeStoreOptions, StoreOption } from "./runtime/store/connection/open-store.js";
 export type { ExpirePausedOutput } from "./runtime/types.js";
 export type { ExpiredExecution } from "./runtime/journal/journal-store.js";

@@ -40,6 +40,9 @@ function callLines(call: TimelineCall, start: number): string[] {
   lines.push(`       args    ${inlineValue(call.args)}`);
   if (call.error !== undefined) lines.push(`       error   ${inlineValue(call.error)}`);
   else if ("result" in call) lines.push(`       result  ${inlineValue(call.result)}`);
+  if (call.cost !== undefined) lines.push(`       cost    ${call.cost}`);
+  if (call.decidedBy !== undefined)
+    lines.push(`       ${call.state === "rejected" ? "rejected" : "approved"} by ${inlineValue(call.decidedBy)}`);
   if (call.state === "reverted" && call.finishedAt !== undefined)
     lines.push(`       reverted at ${formatOffset(call.finishedAt, start)}`);
   return lines;
@@ -87,7 +90,8 @@ function decisionLines(timeline: ExecutionTimeline): string[] {
     const call = timeline.calls.find((candidate) => candidate.seq === decision.seq);
     const target = decision.seq === undefined ? "" : ` ${waitedFor(call, decision.seq)}`;
     const reason = decision.reason === undefined ? "" : `: ${inlineValue(decision.reason)}`;
-    return `  ${decision.decision}${target} at ${formatInstant(decision.at)} (${formatOffset(decision.at, timeline.startedAt)})${reason}`;
+    const by = decision.decidedBy === undefined ? "" : ` by ${inlineValue(decision.decidedBy)}`;
+    return `  ${decision.decision}${target}${by} at ${formatInstant(decision.at)} (${formatOffset(decision.at, timeline.startedAt)})${reason}`;
   });
 }
 
@@ -116,8 +120,7 @@ export function formatExecution(detail: ExecutionDetail, timeline: ExecutionTime
       `${detail.passes} pass${detail.passes === 1 ? "" : "es"}, ${calls} call${calls === 1 ? "" : "s"}`,
   ];
   const sections = [header, ["Program", ...programLines(detail.code)], ["Timeline", ...timelineLines(timeline)]];
-  if (timeline.decisions.length > 0)
-    sections.push(["Decisions (who decided is not recorded)", ...decisionLines(timeline)]);
+  if (timeline.decisions.length > 0) sections.push(["Decisions", ...decisionLines(timeline)]);
   if (detail.logs.length > 0) sections.push(["Logs", ...detail.logs.map((line) => `  ${inlineValue(line)}`)]);
   const outcome = outcomeLines(detail);
   if (outcome.length > 0) sections.push(outcome);

@@ -76,7 +76,7 @@ function checkOptions(options: ConnectorOptions, path: string): void {
     if (typeof policy !== "object" || policy === null || Array.isArray(policy)) {
       throw new InvalidOptionError({
         path: at,
-        message: "must be an object { replay?, revert?, requiresApproval?, readOnly? }",
+        message: "must be an object { replay?, revert?, requiresApproval?, readOnly?, maxCalls?, cost? }",
       });
     }
     assertKnownKeys(policy, METHOD_POLICY_KEYS, at);

@@ -7,6 +7,7 @@
 import { isRecord, type ToolSet } from "@ai-sdk/provider-utils";
 import { InvalidOptionError } from "../errors.js";
 import { createJsonSchemaValidator } from "./argument-validator.js";
+import { optionalCallBudget } from "./call-budget-option.js";
 import { buildConnector, wrappedSource } from "./connector.js";
 import { inputTypeOf } from "./declarations.js";
 import { readOnlyOf, toolSetToConnector } from "./tool-set-connector.js";
@@ -152,6 +153,8 @@ function resolveMethod(connectorName: string, methodName: string, value: unknown
   optionalFunction(value["validate"], `${path}.validate`);
   optionalFunction(value["revert"], `${path}.revert`);
   optionalFunction(value["describeRequest"], `${path}.describeRequest`);
+  optionalFunction(value["cost"], `${path}.cost`);
+  optionalCallBudget(value["maxCalls"], `${path}.maxCalls`);
   const approval = value["requiresApproval"];
   if (approval !== undefined && typeof approval !== "boolean" && typeof approval !== "function") {
     throw new InvalidOptionError({
@@ -192,6 +195,8 @@ function resolveMethod(connectorName: string, methodName: string, value: unknown
   if (source.replay !== undefined) method.replay = source.replay;
   if (source.revert !== undefined) method.revert = source.revert.bind(source);
   if (source.describeRequest !== undefined) method.describeRequest = source.describeRequest.bind(source);
+  if (source.maxCalls !== undefined) method.maxCalls = source.maxCalls;
+  if (source.cost !== undefined) method.cost = source.cost.bind(source);
   if (method.validate === undefined && method.inputSchema !== undefined) {
     const schema = method.inputSchema;
     method.validate = createJsonSchemaValidator(schema, {

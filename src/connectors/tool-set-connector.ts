@@ -8,6 +8,7 @@ import type { JSONSchema7 } from "@ai-sdk/provider";
 import { asSchema, isRecord, type Schema, type ToolExecutionOptions } from "@ai-sdk/provider-utils";
 import { InvalidOptionError } from "../errors.js";
 import { closestName } from "../shared/closest-name.js";
+import { optionalCallBudget } from "./call-budget-option.js";
 import { createJsonSchemaValidator, createSchemaValidator } from "./argument-validator.js";
 import { inputTypeOf } from "./declarations.js";
 import { isMcpTool, mcpAnnotations, mcpPolicyDefaults, unwrapMcpResult } from "./mcp-tool.js";
@@ -33,6 +34,10 @@ export interface MethodPolicy {
    * Cannot be combined with approval. @default true for MCP tools annotated `readOnlyHint: true` without approval
    */
   readOnly?: boolean;
+  /** Calls of this tool per execution, over all its passes (see `ConnectorMethod.maxCalls`). @default none */
+  maxCalls?: number;
+  /** What a call costs against `limits.maxCost` (see `ConnectorMethod.cost`). @default none */
+  cost?: ConnectorMethod["cost"];
 }
 
 /** Every key a `MethodPolicy` may have: any other is refused at construction. */
@@ -41,6 +46,8 @@ export const METHOD_POLICY_KEYS = keysOf<MethodPolicy>({
   revert: true,
   requiresApproval: true,
   readOnly: true,
+  maxCalls: true,
+  cost: true,
 });
 
 /** A tool as found in a `ToolSet`, read defensively (user input). */
@@ -230,6 +237,15 @@ function toolToMethod({
   if (requiresApproval !== undefined) method.requiresApproval = requiresApproval;
   if (readOnly) method.readOnly = true;
   if (policy?.revert !== undefined) method.revert = policy.revert;
+  if (policy?.maxCalls !== undefined) {
+    optionalCallBudget(policy.maxCalls, `${policyPath}.maxCalls`);
+    method.maxCalls = policy.maxCalls;
+  }
+  if (policy?.cost !== undefined) {
+    if (typeof policy.cost !== "function")
+      throw new InvalidOptionError({ path: `${policyPath}.cost`, message: "must be a function (args) => number" });
+    method.cost = policy.cost;
+  }
   return method;
 }
 

@@ -92,6 +92,19 @@ export interface ConnectorMethod {
    * or return credentials; `undefined` when the arguments do not make a request.
    */
   describeRequest?: (args: unknown) => CallRequest | undefined;
+  /**
+   * Calls of this method one execution may make, over all its passes (a replayed call counts once, where it first
+   * ran). The call past it does not run: the run ends with `kind: "limit"`. Fixed for the execution when it starts.
+   * @default no budget of its own (the runtime's `limits.maxCalls` still applies)
+   */
+  maxCalls?: number;
+  /**
+   * What a call with these arguments costs against the runtime's `limits.maxCost` (e.g. records billed), a finite
+   * number >= 0. Synchronous and without effects: it runs before the call, on the program's own arguments; a call
+   * whose cost would exceed the budget does not run. A function that throws or returns anything else fails the
+   * call (nothing runs). @default no cost (the method's calls count only against call budgets)
+   */
+  cost?: (args: unknown) => number;
 }
 
 /** A tool left out of a connector, with the reason (shown by `describe`). */

@@ -26,6 +26,13 @@ export interface CodemodeInspectorOptions {
    * `NODE_ENV` is `development` are served.
    */
   authorize?: (request: Request) => boolean | Response | Promise<boolean | Response>;
+  /**
+   * Who is signed in for a request (e.g. read from the session `authorize` checked), called for each approve,
+   * reject and decide: its answer is journaled as the decision's `decidedBy` (at most 200 characters; a longer
+   * one refuses the action with a `validation` output, nothing changed). The request body cannot set it.
+   * @default undefined (decisions record no one)
+   */
+  decidedBy?: (request: Request) => string | undefined | Promise<string | undefined>;
   /** Refuse approve, reject and rollback (shown, not offered). @default false */
   readOnly?: boolean;
   /** How often the page refreshes the list, in ms. @default 2000 */
@@ -38,6 +45,7 @@ export interface CodemodeInspectorOptions {
 const KNOWN_OPTIONS = keysOf<CodemodeInspectorOptions>({
   runtime: true,
   authorize: true,
+  decidedBy: true,
   readOnly: true,
   refreshMs: true,
   _internal: true,
@@ -85,6 +93,12 @@ function validate(options: CodemodeInspectorOptions): void {
       message: "must be a function (request) => boolean | Response (or a promise of one)",
     });
   }
+  if (options.decidedBy !== undefined && typeof options.decidedBy !== "function") {
+    throw new InvalidOptionError({
+      path: "decidedBy",
+      message: "must be a function (request) => string | undefined (or a promise of one)",
+    });
+  }
   const { refreshMs } = options;
   if (
     refreshMs !== undefined &&
@@ -127,7 +141,7 @@ export function createCodemodeInspector(options: CodemodeInspectorOptions): (req
   const { runtime, authorize, readOnly = false, refreshMs = DEFAULT_INSPECTOR_REFRESH_MS } = options;
   const now = options._internal?.now ?? Date.now;
   const env = options._internal?.env ?? process.env;
-  const context = { runtime, readOnly, now };
+  const context = { runtime, readOnly, now, decidedBy: options.decidedBy };
   return async (request) => {
     const allowed =
       authorize === undefined

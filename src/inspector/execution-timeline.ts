@@ -60,6 +60,10 @@ export interface TimelineCall {
   finishedAt?: number;
   durationMs?: number;
   approvedAt?: number;
+  /** Who approved or rejected it (`decidedBy` of the request), when given. */
+  decidedBy?: string;
+  /** What it counted against the execution's `maxCost`, when its method has a `cost`. */
+  cost?: number;
   /** For a call that needed approval: the pass that paused on it (0: the program's approval, before any pass). */
   requestedInPass?: number;
   /** Passes that returned this call from the journal instead of running it. */
@@ -76,10 +80,12 @@ export interface TimelineWait {
   to?: number;
 }
 
-/** A human decision. Who decided is not recorded by the runtime. */
+/** A human decision. */
 export interface TimelineDecision {
   decision: "approved" | "rejected" | "rolled_back";
   at: number;
+  /** Who decided (`decidedBy` of the approval or rejection), when given; a rollback records no one. */
+  decidedBy?: string;
   /** The call approved or rejected (a rollback concerns the whole execution). */
   seq?: number;
   /** The rejection message as recorded (with the reason given). */
@@ -180,6 +186,8 @@ function timelineCall(call: CallRecord, starts: number[], executionStatus: Execu
   };
   if ("result" in call) entry.result = call.result;
   if (call.error !== undefined) entry.error = call.error;
+  if (call.decidedBy !== undefined) entry.decidedBy = call.decidedBy;
+  if (call.cost !== undefined) entry.cost = call.cost;
   if (call.startedAt !== undefined) entry.startedAt = call.startedAt;
   if (call.finishedAt !== undefined) entry.finishedAt = call.finishedAt;
   if (call.startedAt !== undefined && call.finishedAt !== undefined && call.status !== "reverted" && !entry.program) {
@@ -235,12 +243,24 @@ function waitsOf(detail: ExecutionDetail, starts: number[], calls: TimelineCall[
 
 function decisionsOf(detail: ExecutionDetail, calls: TimelineCall[]): TimelineDecision[] {
   const decisions: TimelineDecision[] = calls.flatMap((call) =>
-    call.approvedAt === undefined ? [] : [{ decision: "approved" as const, at: call.approvedAt, seq: call.seq }],
+    call.approvedAt === undefined
+      ? []
+      : [
+          {
+            decision: "approved" as const,
+            at: call.approvedAt,
+            seq: call.seq,
+            ...(call.decidedBy === undefined ? {} : { decidedBy: call.decidedBy }),
+          },
+        ],
   );
   if (detail.status === "rejected" && detail.kind === "rejected") {
     const decision: TimelineDecision = { decision: "rejected", at: detail.updatedAt };
     const rejected = calls.filter((call) => call.state === "rejected");
     if (rejected.length === 1 && rejected[0] !== undefined) decision.seq = rejected[0].seq;
+    // One rejection decides every pending call: they all carry the same decidedBy.
+    const decidedBy = rejected.find((call) => call.decidedBy !== undefined)?.decidedBy;
+    if (decidedBy !== undefined) decision.decidedBy = decidedBy;
     if (detail.error !== undefined) decision.reason = detail.error;
     decisions.push(decision);
   }

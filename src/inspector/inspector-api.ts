@@ -31,6 +31,8 @@ export interface InspectorApiContext {
   runtime: InspectorRuntime;
   readOnly: boolean;
   now: () => number;
+  /** Who is signed in for a request (the inspector's `decidedBy` option), recorded on approve, reject and decide. */
+  decidedBy?: ((request: Request) => string | undefined | Promise<string | undefined>) | undefined;
 }
 
 /** Headers of every API response. */
@@ -142,7 +144,9 @@ async function actionRoute(
     return badRequest("seq must be a call number");
   const reason = body["reason"];
   if (reason !== undefined && typeof reason !== "string") return badRequest("reason must be a string");
-  const target = seq === undefined ? { executionId } : { executionId, seq };
+  const signedIn = action === "rollback" ? undefined : await context.decidedBy?.(request);
+  const by = signedIn === undefined ? {} : { decidedBy: signedIn };
+  const target = seq === undefined ? { executionId, ...by } : { executionId, seq, ...by };
   switch (action) {
     case "approve":
       return jsonResponse(200, { output: await context.runtime.approve(target) });
@@ -153,7 +157,7 @@ async function actionRoute(
     case "decide": {
       const decisions = readDecisions(body["decisions"]);
       if (typeof decisions === "string") return badRequest(decisions);
-      return jsonResponse(200, { output: await context.runtime.decide({ executionId, decisions }) });
+      return jsonResponse(200, { output: await context.runtime.decide({ executionId, decisions, ...by }) });
     }
     default:
       return jsonResponse(200, { output: await context.runtime.rollback({ executionId }) });

@@ -292,7 +292,9 @@ export const INSPECTOR_SCRIPT = `"use strict";
         if (isProgram(c)) return rows; // the code is under Program, its approval in the timeline and decisions
         var happened = (c.state === "replayed" ? "executed" : c.state) +
           (c.replayedInPasses.length ? ", replayed in pass " + c.replayedInPasses.join(", ") : "") +
-          (c.approvedAt !== undefined ? ", approved " + instant(c.approvedAt) : "");
+          (c.approvedAt !== undefined ? ", approved " + instant(c.approvedAt) : "") +
+          (c.decidedBy !== undefined ? " by " + c.decidedBy : "") +
+          (c.cost !== undefined ? ", cost " + c.cost : "");
         rows.push(el("tr", { "data-testid": "call-row", className: "call-head" }, [
           el("td", { className: "num", text: c.seq }),
           el("td", { className: "mono", text: c.connector + "." + c.method }),
@@ -327,7 +329,8 @@ export const INSPECTOR_SCRIPT = `"use strict";
     if (t.decisions.length) {
       nodes.push(el("h3", { text: "Decisions" }), el("ul", {}, t.decisions.map(function (x) {
         var target = x.seq === undefined ? "" : x.seq === 0 && t.calls.some(isProgram) ? " the program" : " #" + x.seq;
-        return el("li", { text: x.decision + target + " at " + instant(x.at) + (x.reason ? " \\u2014 " + x.reason : "") });
+        var by = x.decidedBy === undefined ? "" : " by " + x.decidedBy;
+        return el("li", { "data-testid": "decision-line", text: x.decision + target + by + " at " + instant(x.at) + (x.reason ? " \\u2014 " + x.reason : "") });
       })));
     }
     var program = t.calls.filter(isProgram)[0];

@@ -109,12 +109,15 @@ export async function approveExecution(
   const read = await loadRequested(core, "approve", approval, { options });
   if (!read.ok) return read.error;
   const {
-    request: { seq },
+    request: { seq, decidedBy },
     loaded,
   } = read.value;
   const refused = refusal(loaded, "approve", seq);
   if (refused !== undefined) return refused;
-  const claimed = await claimPaused(core, loaded, seq === undefined ? {} : { seq });
+  const claimed = await claimPaused(core, loaded, {
+    ...(seq === undefined ? {} : { seq }),
+    ...(decidedBy === undefined ? {} : { decidedBy }),
+  });
   if (!claimed.ok) return claimed.error;
   const { leaseToken, at, snippets } = claimed.value;
   const approved: number[] = [];
@@ -122,10 +125,9 @@ export async function approveExecution(
     if (call.status !== "pending" || call.approvedAt !== undefined || (seq !== undefined && call.seq !== seq))
       return call;
     approved.push(call.seq);
+    const decided = { ...call, approvedAt: at, ...(decidedBy === undefined ? {} : { decidedBy }) };
     // The claim applied an approved whole-program row (nothing runs for it); the others run when the pass reaches them.
-    return call.seq === WHOLE_PROGRAM_SEQ
-      ? { ...call, status: "applied", approvedAt: at }
-      : { ...call, approvedAt: at };
+    return call.seq === WHOLE_PROGRAM_SEQ ? { ...decided, status: "applied" } : decided;
   });
   const execution = { ...loaded.execution, status: "running" as const, passes: loaded.execution.passes + 1 };
   const trace = await traceResumedPass(core.tracing, execution, { approved, rejected: [] });
@@ -137,7 +139,7 @@ export async function rejectExecution(core: RuntimeCore, rejection: unknown): Pr
   const read = await loadRequested(core, "reject", rejection);
   if (!read.ok) return read.error as RejectOutput;
   const {
-    request: { executionId, seq },
+    request: { executionId, seq, decidedBy },
     loaded,
   } = read.value;
   const given = (rejection as { reason?: unknown }).reason;
@@ -152,7 +154,7 @@ export async function rejectExecution(core: RuntimeCore, rejection: unknown): Pr
     core.tracing,
     loaded.execution,
     "reject",
-    () => rejectPaused(core, executionId, message, applied),
+    () => rejectPaused(core, { executionId, message, applied, decidedBy }),
     (output) => ({
       attributes: { "codemode.call.seqs": loaded.calls.filter(isWaiting).map((call) => call.seq) },
       ...(output.status === "error" ? { error: output.error, kind: output.kind } : {}),
@@ -167,9 +169,12 @@ function isWaiting(call: CallJournalRecord): boolean {
 /** The rejection's compare-and-set (`paused → rejected`) and the `disposeExecution` hook; `applied` is reported. */
 async function rejectPaused(
   core: RuntimeCore,
-  executionId: string,
-  message: string,
-  applied: AppliedCall[],
+  {
+    executionId,
+    message,
+    applied,
+    decidedBy,
+  }: { executionId: string; message: string; applied: AppliedCall[]; decidedBy: string | undefined },
 ): Promise<RejectOutput> {
   try {
     const won = await core.store.rejectPaused({
@@ -177,6 +182,7 @@ async function rejectPaused(
       token: core.options.generateId(),
       now: core.options.now(),
       reason: message,
+      ...(decidedBy === undefined ? {} : { decidedBy }),
     });
     if (!won)
       return failure(

@@ -63,7 +63,7 @@ function invalid(executionId: string, decisions: unknown): CodeModeOutput | unde
 /** Applies `decisions` to the paused execution and runs one pass. Any decision that cannot apply refuses them all. */
 export async function decidePending(
   core: RuntimeCore,
-  request: { executionId: string; decisions: CallDecision[]; scope?: string },
+  request: { executionId: string; decisions: CallDecision[]; scope?: string; decidedBy?: string },
   options: ExecuteOptions = {},
 ): Promise<CodeModeOutput> {
   const read = await loadRequested(core, "decide", request, {
@@ -72,7 +72,10 @@ export async function decidePending(
   });
   if (!read.ok) return read.error;
   const { decisions } = request;
-  const { loaded } = read.value;
+  const {
+    loaded,
+    request: { decidedBy },
+  } = read.value;
   for (const decision of decisions) {
     const refused = refusal(loaded, decision.approved ? "approve" : "reject", decision.seq);
     if (refused !== undefined) return refused;
@@ -88,14 +91,18 @@ export async function decidePending(
       ),
     }));
   const approve = decisions.filter((decision) => decision.approved).map((decision) => decision.seq);
-  const claimed = await claimPaused(core, loaded, { decisions: { approve, reject } });
+  const claimed = await claimPaused(core, loaded, {
+    decisions: { approve, reject },
+    ...(decidedBy === undefined ? {} : { decidedBy }),
+  });
   if (!claimed.ok) return claimed.error;
   const { leaseToken, at, snippets } = claimed.value;
   const rejected = new Map(reject.map((entry) => [entry.seq, entry.error]));
+  const by = decidedBy === undefined ? {} : { decidedBy };
   const calls = loaded.calls.map((call): CallJournalRecord => {
-    if (approve.includes(call.seq)) return { ...call, approvedAt: at };
+    if (approve.includes(call.seq)) return { ...call, approvedAt: at, ...by };
     const error = rejected.get(call.seq);
-    return error === undefined ? call : { ...call, status: "error", error, finishedAt: at };
+    return error === undefined ? call : { ...call, status: "error", error, finishedAt: at, ...by };
   });
   const execution = { ...loaded.execution, status: "running" as const, passes: loaded.execution.passes + 1 };
   const trace = await traceResumedPass(core.tracing, execution, { approved: approve, rejected: [...rejected.keys()] });

@@ -17,6 +17,8 @@ export interface ExecutionRequest {
   executionId: string;
   seq?: number;
   scope?: string;
+  /** Who decides (`approve`, `reject`, `decide`). */
+  decidedBy?: string;
 }
 
 /** Whether a request with `scope` may see an execution owned by `owner`. */
@@ -29,6 +31,16 @@ export function scopeProblem(scope: unknown): string | undefined {
   if (scope === undefined) return undefined;
   if (typeof scope !== "string" || scope === "" || scope.length > MAX_ID_CHARS) {
     return `scope must be a non-empty string of at most ${MAX_ID_CHARS} characters (got ${typeof scope === "string" ? quoted(scope) : typeof scope})`;
+  }
+  return undefined;
+}
+
+/** Why `decidedBy` is not valid, or undefined when it is (absent, or a non-empty string of at most 200). */
+export function decidedByProblem(decidedBy: unknown): string | undefined {
+  if (decidedBy === undefined) return undefined;
+  if (typeof decidedBy !== "string" || decidedBy === "" || decidedBy.length > MAX_ID_CHARS) {
+    const got = typeof decidedBy === "string" ? `${decidedBy.length} characters` : typeof decidedBy;
+    return `decidedBy must be a non-empty string of at most ${MAX_ID_CHARS} characters, the id of who decides (got ${got})`;
   }
   return undefined;
 }
@@ -63,7 +75,7 @@ export function readExecutionRequest(
     return err(`${action}(${shape}) needs an object naming the execution (got ${typeof request}).`);
   const unknownKey = unknownKeyProblem(request, keys);
   if (unknownKey !== undefined) return err(`${action}(${shape}): ${unknownKey}. Nothing was changed.`);
-  const { executionId, seq, scope } = request;
+  const { executionId, seq, scope, decidedBy } = request;
   if (typeof executionId !== "string" || executionId === "") {
     const got = typeof executionId === "string" ? "an empty string" : typeof executionId;
     return err(`${action}(${shape}) needs executionId, the id of the execution (got ${got}). Nothing was changed.`);
@@ -75,10 +87,13 @@ export function readExecutionRequest(
   }
   const problem = scopeProblem(scope);
   if (problem !== undefined) return err(`${action}(${shape}): ${problem}. Nothing was changed.`);
+  const decider = decidedByProblem(decidedBy);
+  if (decider !== undefined) return err(`${action}(${shape}): ${decider}. Nothing was changed.`);
   return ok({
     executionId,
     ...(allowSeq && typeof seq === "number" ? { seq } : {}),
     ...(typeof scope === "string" ? { scope } : {}),
+    ...(typeof decidedBy === "string" ? { decidedBy } : {}),
   });
 }
 

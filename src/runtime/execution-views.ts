@@ -46,6 +46,8 @@ export function callRecord(record: CallJournalRecord, lookup?: MethodLookup): Ca
   if (record.approvedAt !== undefined) call.approvedAt = record.approvedAt;
   if (record.startedAt !== undefined) call.startedAt = record.startedAt;
   if (record.finishedAt !== undefined) call.finishedAt = record.finishedAt;
+  if (record.cost !== undefined) call.cost = record.cost;
+  if (record.decidedBy !== undefined) call.decidedBy = record.decidedBy;
   return call;
 }
 

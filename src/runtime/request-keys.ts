@@ -24,7 +24,12 @@ export const EXECUTE_OPTION_KEYS = keysOf<Argument<"execute", 1>>({
 });
 
 /** `approve(request)`. */
-export const APPROVE_REQUEST_KEYS = keysOf<Argument<"approve", 0>>({ executionId: true, seq: true, scope: true });
+export const APPROVE_REQUEST_KEYS = keysOf<Argument<"approve", 0>>({
+  executionId: true,
+  seq: true,
+  scope: true,
+  decidedBy: true,
+});
 
 /** `reject(request)`. */
 export const REJECT_REQUEST_KEYS = keysOf<Argument<"reject", 0>>({
@@ -32,13 +37,19 @@ export const REJECT_REQUEST_KEYS = keysOf<Argument<"reject", 0>>({
   seq: true,
   scope: true,
   reason: true,
+  decidedBy: true,
 });
 
 /** `rollback(request)`. */
 export const ROLLBACK_REQUEST_KEYS = keysOf<Argument<"rollback", 0>>({ executionId: true, scope: true });
 
 /** `decide(request)`. */
-export const DECIDE_REQUEST_KEYS = keysOf<Argument<"decide", 0>>({ executionId: true, decisions: true, scope: true });
+export const DECIDE_REQUEST_KEYS = keysOf<Argument<"decide", 0>>({
+  executionId: true,
+  decisions: true,
+  scope: true,
+  decidedBy: true,
+});
 
 /** One decision of `decide(request).decisions`. */
 export const DECISION_KEYS = keysOf<Argument<"decide", 0>["decisions"][number]>({

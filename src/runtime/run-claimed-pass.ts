@@ -6,6 +6,7 @@ import { messageOf } from "../shared/message-of.js";
 import { failure } from "./failure-output.js";
 import { PassContext } from "./pass/pass-context.js";
 import { runPass } from "./pass/run-pass.js";
+import { budgetsOf, passBudget } from "./execution-budgets.js";
 import type { RuntimeCore } from "./runtime-core.js";
 import type { PassTrace } from "./tracing/pass-trace.js";
 import type { CallJournalRecord, ExecutionRecord, SnippetRecord } from "./journal/records.js";
@@ -27,6 +28,8 @@ export async function runClaimedPass(
   core: RuntimeCore,
   { execution, calls, snippets, leaseToken, options, trace }: ClaimedExecution,
 ): Promise<CodeModeOutput> {
+  const budgets = budgetsOf(execution, () => core.budgets);
+  if (!budgets.ok) return failure(execution.executionId, "store", budgets.error);
   const catalog = core.catalog(snippets);
   const pass = new PassContext({
     deps: {
@@ -48,6 +51,7 @@ export async function runClaimedPass(
     leaseToken,
     options,
     trace,
+    budget: passBudget(budgets.value, calls),
   });
   const outcome = await runPass(pass);
   trace?.end(outcome);

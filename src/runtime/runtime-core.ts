@@ -15,6 +15,8 @@ import { createLibsqlJournalStore } from "./store/libsql-journal-store.js";
 import type { JournalStore } from "./journal/journal-store.js";
 import { openStore } from "./store/connection/open-store.js";
 import type { RuntimeTracing } from "./tracing/runtime-tracing.js";
+import type { ExecutionBudgets } from "./journal/budget-record.js";
+import { runtimeBudgets } from "./execution-budgets.js";
 
 /** The outbound connector and its journal name, when the `outbound` option is set. */
 export interface OutboundBinding {
@@ -41,6 +43,8 @@ export interface RuntimeCore {
   search: CatalogSearch;
   /** Whether and how passes, rejections and rollbacks are traced. */
   tracing: RuntimeTracing;
+  /** The budgets a new execution starts with (journaled with it; `execution-budgets.ts`). */
+  budgets: ExecutionBudgets;
 }
 
 /** The libSQL journal of the `store` option (no I/O: the connection opens at the first statement). */
@@ -73,5 +77,6 @@ export function createRuntimeCore(options: ResolvedRuntimeOptions, seams: { stor
     catalog: createCatalogCache(options.connectors, globals),
     search: createCatalogSearch({ embedder: options.embedder, store }),
     tracing: { enabled: options.tracing, runtimeName: options.name, recording: options.traceRecording },
+    budgets: runtimeBudgets(options.budgets, connectors),
   };
 }

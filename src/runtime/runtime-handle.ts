@@ -40,7 +40,13 @@ export interface DurableRuntime {
    * rejected ones reject inside the program (it may catch them), undecided ones stay pending.
    */
   decide(
-    request: { executionId: string; decisions: CallDecision[]; scope?: string },
+    request: {
+      executionId: string;
+      decisions: CallDecision[];
+      scope?: string;
+      /** Who decides, journaled on every decided call (see `ExecutionRequestInput.decidedBy`). */
+      decidedBy?: string;
+    },
     options?: ExecuteOptions,
   ): Promise<CodeModeOutput>;
   /** Rejects a paused execution; earlier calls stay applied. */

@@ -54,8 +54,46 @@ export const DEFAULT_HOOK_TIMEOUT_MS = 10_000;
 /** Default age after which `expirePaused` rejects a paused execution. */
 export const DEFAULT_PAUSED_MAX_AGE_MS = 24 * 60 * 60_000;
 
-/** Sandbox budgets of the default executor (the `QuickJSExecutor` option names). */
-export type RuntimeLimits = Omit<QuickJSExecutorOptions, "isolation" | "poolSize">;
+/**
+ * Connector calls one execution may make by default, over all its passes. Measured on real programs: each example's program
+ * makes fewer than 10 calls, the model-based reliability test's generated programs at most about 15, the round-trip
+ * benchmark's largest program 100 (`bench/roundtrips-programs.ts`); a runaway loop journals a call every ~40 µs, so within the 30 s
+ * timeout it would make hundreds of thousands. 1,000 is ten times the largest real program and stops a runaway
+ * loop within a second of journal work (the AI SDK's code mode allows 256 bridge requests, FastMCP 50 tool calls).
+ */
+export const DEFAULT_MAX_CALLS = 1_000;
+
+/** The runtime's own budgets, per execution over all its passes (the executor's budgets are per run). */
+export interface BudgetLimits {
+  /**
+   * Connector calls (including outbound `fetch`) one execution may make over all its passes; a replayed call
+   * counts once, where it first ran, and a call a human rejected does not count. The call past it does not run:
+   * the run ends with `kind: "limit"`. Journaled with the execution: an approval pass enforces the number the
+   * execution started with, whatever this runtime's option says. @default 1_000 (`DEFAULT_MAX_CALLS`)
+   */
+  maxCalls?: number;
+  /**
+   * Total cost one execution may spend, summed over its calls' method `cost(args)`; a call whose cost would take
+   * the total past it does not run (the run ends with `kind: "limit"`). Journaled like `maxCalls`.
+   * @default no cost budget
+   */
+  maxCost?: number;
+}
+
+/** The keys of {@link BudgetLimits}: the rest of `limits` goes to the default executor. */
+const BUDGET_LIMIT_KEYS = keysOf<BudgetLimits>({ maxCalls: true, maxCost: true });
+
+/** The runtime's budgets resolved. */
+export interface ResolvedBudgetLimits {
+  maxCalls: number;
+  maxCost: number | undefined;
+}
+
+/**
+ * The `limits` option: the default executor's budgets per run (the `QuickJSExecutor` option names, ignored when
+ * `executor` is given) and the runtime's per-execution call and cost budgets (always applied).
+ */
+export type RuntimeLimits = Omit<QuickJSExecutorOptions, "isolation" | "poolSize"> & BudgetLimits;
 
 /** What `transformResult` learns about the result it may shrink. */
 export interface TransformResultInfo {
@@ -83,7 +121,10 @@ export interface DurableRuntimeOptions {
   maxExecutions?: number;
   /** Shrinks a completed result for the model; the journal keeps the original when it fits. */
   transformResult?: (result: unknown, info: TransformResultInfo) => unknown;
-  /** Budgets of the default executor (ignored when `executor` is given). */
+  /**
+   * Budgets: the default executor's per run (`timeoutMs`, `memoryLimitBytes`, …; ignored when `executor` is
+   * given) and the runtime's per execution (`maxCalls`, `maxCost`; always applied).
+   */
   limits?: RuntimeLimits;
   /**
    * The model's share of a codemode result, in characters: a longer result (its JSON),
@@ -179,6 +220,8 @@ export interface ResolvedRuntimeOptions {
   executor: Executor | undefined;
   /** The default executor's budgets, resolved. */
   limits: ResolvedExecutorOptions;
+  /** The per-execution call and cost budgets a new execution starts with. */
+  budgets: ResolvedBudgetLimits;
   name: string;
   maxExecutions: number;
   transformResult: ((result: unknown, info: TransformResultInfo) => unknown) | undefined;
@@ -225,6 +268,16 @@ function positiveInteger(path: string, value: unknown, fallback: number): number
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
     throw new InvalidOptionError({ path, message: `must be a positive integer (got ${String(value)})` });
   }
+  return value;
+}
+
+function costBudget(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0)
+    throw new InvalidOptionError({
+      path: "limits.maxCost",
+      message: `must be a finite number >= 0 (got ${String(value)})`,
+    });
   return value;
 }
 
@@ -282,7 +335,10 @@ export function resolveRuntimeOptions(
     throw new InvalidOptionError({ path: "options", message: "must be an object" });
   assertKnownKeys(options, RUNTIME_OPTION_KEYS, "options");
   if (options.limits !== undefined && isRecord(options.limits))
-    assertKnownKeys(options.limits, EXECUTOR_OPTION_KEYS, "limits");
+    assertKnownKeys(options.limits, [...EXECUTOR_OPTION_KEYS, ...BUDGET_LIMIT_KEYS], "limits");
+  // The runtime's budgets taken out; the rest (or a limits that is not an object, refused there) is the executor's.
+  const { maxCalls, maxCost, ...executorLimits } = isRecord(options.limits) ? options.limits : {};
+  const executorOptions = options.limits === undefined || isRecord(options.limits) ? executorLimits : options.limits;
   if (options._internal !== undefined && isRecord(options._internal))
     assertKnownKeys(options._internal, INTERNAL_KEYS, "_internal");
   const internal = options._internal ?? {};
@@ -312,7 +368,11 @@ export function resolveRuntimeOptions(
     outbound,
     store: resolveStore(options.store, env),
     executor: options.executor,
-    limits: resolveExecutorOptions(options.limits ?? {}, "limits"),
+    limits: resolveExecutorOptions(executorOptions, "limits"),
+    budgets: {
+      maxCalls: positiveInteger("limits.maxCalls", maxCalls, DEFAULT_MAX_CALLS),
+      maxCost: costBudget(maxCost),
+    },
     name,
     maxExecutions: positiveInteger("maxExecutions", options.maxExecutions, DEFAULT_MAX_EXECUTIONS),
     transformResult: options.transformResult,

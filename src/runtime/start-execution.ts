@@ -11,6 +11,7 @@ import { EXECUTE_INPUT_KEYS, EXECUTE_OPTION_KEYS } from "./request-keys.js";
 import { checkJournalSize, encodeJournalValue } from "./journal/journal-values.js";
 import { programApprovalAction, programNeedsApproval } from "./program-approval.js";
 import { runClaimedPass } from "./run-claimed-pass.js";
+import { encodeBudgets } from "./journal/budget-record.js";
 import type { RuntimeCore } from "./runtime-core.js";
 import { traceFirstPass, tracePausedStart } from "./tracing/runtime-tracing.js";
 import type { SnippetRecord } from "./journal/records.js";
@@ -63,6 +64,7 @@ export async function startExecution(
       scope,
     });
   }
+  const budgetsText = encodeBudgets(core.budgets);
   // The first pass's span exists before the insert, which stores its context: a resumed pass joins its trace.
   const traced = await traceFirstPass(core.tracing, executionId);
   let snippets: SnippetRecord[];
@@ -78,6 +80,7 @@ export async function startExecution(
       ...(options.toolCallId === undefined ? {} : { toolCallId: options.toolCallId }),
       ...(scope === undefined ? {} : { scope }),
       ...(traced === undefined ? {} : { traceContext: traced.record }),
+      budgetsText,
     });
   } catch (error) {
     const output = storeFailure(executionId, error);
@@ -94,6 +97,7 @@ export async function startExecution(
     updatedAt: createdAt,
     passes: 1,
     logs: [],
+    budgetsText,
     ...(scope === undefined ? {} : { scope }),
   };
   return runClaimedPass(core, { execution, calls: [], snippets, leaseToken, options, trace: traced?.trace });
@@ -132,6 +136,7 @@ async function startAwaitingApproval(
       leaseUntil: now,
       keep: core.options.maxExecutions,
       programApproval: { connector: action.connector, method: action.method, argsText: argsText.value },
+      budgetsText: encodeBudgets(core.budgets),
       ...(options.toolCallId === undefined ? {} : { toolCallId: options.toolCallId }),
       ...(scope === undefined ? {} : { scope }),
       ...(traceContext === undefined ? {} : { traceContext }),

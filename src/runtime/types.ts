@@ -29,7 +29,8 @@ export interface PendingAction {
  * - `divergence`: a later pass made a different call at a recorded sequence number.
  * - `rejected`: a human rejected a pending call.
  * - `conflict`: another invocation changed the execution first (e.g. two approvals at once).
- * - `limit`: a journaled value exceeded the size limit or could not be serialized.
+ * - `limit`: a journaled value exceeded the size limit or could not be serialized, or a call would have exceeded
+ *   the execution's call or cost budget (`limits.maxCalls`, `limits.maxCost`, a method's `maxCalls`).
  * - `connector-missing`: a recorded or requested connector is not configured.
  * - `validation`: arguments failed a method's input schema.
  * - `not-found`: no such execution, call or snippet.
@@ -90,6 +91,10 @@ export interface CallRecord {
   requiresApproval: boolean;
   /** Set once a human approved a pending call. */
   approvedAt?: number;
+  /** Who approved or rejected the call: the `decidedBy` of that `approve`, `reject` or `decide`, when given. */
+  decidedBy?: string;
+  /** What the call counted against the execution's `limits.maxCost` (its method's `cost(args)`), when it has one. */
+  cost?: number;
   startedAt?: number;
   finishedAt?: number;
   /** Number of passes that returned this call from the journal instead of running it. */
@@ -155,6 +160,11 @@ export interface ExecutionRequestInput {
   executionId: string;
   seq?: number;
   scope?: string;
+  /**
+   * Who decides (e.g. the signed-in person's id, at most 200 characters): journaled on every call this request
+   * approves or rejects and shown as `CallRecord.decidedBy`. Absent: the journal records no one.
+   */
+  decidedBy?: string;
 }
 
 /** The scope of a listing request (`pending`, `executions`, `execution`). */

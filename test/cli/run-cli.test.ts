@@ -87,7 +87,15 @@ describe("ai-codemode show", () => {
     expect(stdout).toMatch(
       /Pass 2 {2}\+3m 05s {2}resumed by the approval of #2\n {2}replayed from the journal: #1\n {2}#2 shop\.buy {2}executed {2}\+3m 05s {2}80 ms/,
     );
-    expect(stdout).toContain("approved #2 at 2026-01-01 09:04:05Z");
+    expect(stdout).toContain("approved #2 by ann@example.com at 2026-01-01 09:04:05Z");
+    expect(stdout).toContain("       approved by ann@example.com");
+  });
+
+  it("shows who decided a rejection, and no one where nobody was given", async () => {
+    expect((await run("show", fixture.ids.rejected)).stdout).toContain("rejected #2 by ops-7 at");
+    const rolledBack = (await run("show", fixture.ids.rolledBack)).stdout;
+    expect(rolledBack).toContain("approved #2 at");
+    expect(rolledBack).not.toMatch(/(approved|rejected)( #\d+)? by /);
   });
 
   it("prints the execution and its timeline as JSON", async () => {

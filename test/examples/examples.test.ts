@@ -86,6 +86,16 @@ describe("examples", () => {
     });
   });
 
+  it("cost-budget: the API billed per record stops at limits.maxCost, the call over it never billed", () => {
+    const shown = runExample("cost-budget.mjs");
+    expect(shown["output"]).toMatchObject({ status: "error", kind: "limit" });
+    expect(String((shown["output"] as { error: string }).error)).toContain(
+      "may spend 250 (limits.maxCost) and 200 was spent",
+    );
+    expect(shown["billed records"]).toEqual([100, 100]);
+    expect(shown["journaled costs"]).toEqual([100, 100]);
+  });
+
   it("named-runtimes: separate histories in one database", () => {
     const shown = runExample("named-runtimes.mjs");
     expect(shown).toMatchObject({

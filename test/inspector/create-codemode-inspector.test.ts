@@ -249,3 +249,85 @@ describe("deciding several calls that wait together (decide), as the chat does",
     ]);
   });
 });
+
+describe("who decided, from the inspector's decidedBy option", () => {
+  it("journals the signed-in user on approve, reject and decide (never the body's), and shows it in the API", async () => {
+    const inspectorFor = createCodemodeInspector({
+      runtime: fixture.runtime,
+      authorize: (request) => request.headers.get("authorization") === "Bearer admin",
+      decidedBy: (request) => request.headers.get("x-user") ?? undefined,
+      _internal: { now: () => fixture.clock.now() },
+    });
+    const act = (path: string, body: unknown, user?: string) =>
+      inspectorFor(
+        new Request(`${ORIGIN}/codemode/api/executions/${path}`, {
+          method: "POST",
+          headers: {
+            authorization: "Bearer admin",
+            "content-type": "application/json",
+            origin: ORIGIN,
+            ...(user === undefined ? {} : { "x-user": user }),
+          },
+          body: JSON.stringify(body),
+        }),
+      );
+    const shown = async (executionId: string) =>
+      (await (
+        await inspectorFor(
+          new Request(`${ORIGIN}/codemode/api/executions/${executionId}`, {
+            headers: { authorization: "Bearer admin" },
+          }),
+        )
+      ).json()) as {
+        execution: { calls: Array<{ seq: number; decidedBy?: string }> };
+        timeline: { decisions: Array<{ decision: string; decidedBy?: string }> };
+      };
+    const buy = "async () => shop.buy({ sku: 'tea', quantity: 1 })";
+
+    const approved = await fixture.runtime.execute({ code: buy });
+    await act(`${approved.executionId}/approve`, { decidedBy: "mallory" }, "ann");
+    const approvedView = await shown(approved.executionId);
+    expect(approvedView.execution.calls).toMatchObject([{ seq: 1, decidedBy: "ann" }]);
+    expect(approvedView.timeline.decisions).toMatchObject([{ decision: "approved", decidedBy: "ann" }]);
+
+    const rejected = await fixture.runtime.execute({ code: buy });
+    await act(`${rejected.executionId}/reject`, { reason: "no" }, "ben");
+    expect((await shown(rejected.executionId)).timeline.decisions).toMatchObject([
+      { decision: "rejected", decidedBy: "ben" },
+    ]);
+
+    const two = await fixture.runtime.execute({
+      code: "async () => Promise.allSettled([shop.buy({ sku: 'a', quantity: 1 }), shop.buy({ sku: 'b', quantity: 1 })])",
+    });
+    await act(
+      `${two.executionId}/decide`,
+      {
+        decisions: [
+          { seq: 1, approved: true },
+          { seq: 2, approved: false },
+        ],
+      },
+      "cy",
+    );
+    expect((await shown(two.executionId)).execution.calls.map((call) => call.decidedBy)).toEqual(["cy", "cy"]);
+
+    // Nobody signed in: nobody recorded.
+    const anonymous = await fixture.runtime.execute({ code: buy });
+    await act(`${anonymous.executionId}/approve`, {});
+    expect((await shown(anonymous.executionId)).execution.calls[0]).not.toHaveProperty("decidedBy");
+
+    // A signed-in id over 200 characters refuses the action, nothing changed.
+    const long = await fixture.runtime.execute({ code: buy });
+    const refused = (await (await act(`${long.executionId}/approve`, {}, "x".repeat(201))).json()) as {
+      output: unknown;
+    };
+    expect(refused.output).toMatchObject({ status: "error", kind: "validation" });
+    expect((await fixture.runtime.execution(long.executionId))?.status).toBe("paused");
+  });
+
+  it("refuses a decidedBy option that is not a function", () => {
+    expect(() => createCodemodeInspector({ runtime: fixture.runtime, decidedBy: "ann" as never })).toThrow(
+      /decidedBy must be a function/,
+    );
+  });
+});

@@ -95,13 +95,13 @@ export async function createJournalFixture(): Promise<JournalFixture> {
   clock.advance(60_000);
   const approved = await runtime.execute({ code: PROGRAMS.buy });
   clock.advance(3 * 60_000 + 5_000);
-  await runtime.approve({ executionId: approved.executionId });
+  await runtime.approve({ executionId: approved.executionId, decidedBy: "ann@example.com" });
   clock.advance(60_000);
   const failed = await runtime.execute({ code: PROGRAMS.error });
   clock.advance(60_000);
   const rejected = await runtime.execute({ code: PROGRAMS.buy });
   clock.advance(90_000);
-  await runtime.reject({ executionId: rejected.executionId, reason: "too expensive" });
+  await runtime.reject({ executionId: rejected.executionId, reason: "too expensive", decidedBy: "ops-7" });
   clock.advance(60_000);
   const rolledBack = await runtime.execute({ code: PROGRAMS.buy });
   clock.advance(20_000);

@@ -131,4 +131,26 @@ describe("real processes on one file database", { timeout: 180_000 }, () => {
     expect(ledger().map((line) => line.method)).toEqual(["quote", "hang"]);
     expect(await survivor.request("integrity")).toEqual(["ok"]);
   });
+
+  it("a call budget journaled by process A holds when process B, built with another budget, approves", async () => {
+    const { env, ledger } = workspace();
+    const a = await startWorker({ ...env, MAX_CALLS: "4" });
+    const code = `async () => {
+      for (let i = 0; i < 3; i++) await shop.quote({ item: "q" + i });
+      await shop.charge({ amount: 1 });
+      for (let i = 0; i < 10000; i++) await shop.quote({ item: "after" + i });
+    }`;
+    const paused = await a.request<CodeModeOutput>("execute", { code });
+    expect(paused).toMatchObject({ status: "paused", pending: [{ seq: 4, method: "charge" }] });
+    await a.exit();
+    const b = await startWorker({ ...env, MAX_CALLS: "1000" });
+    const resumed = await b.request<CodeModeOutput>("approve", { executionId: paused.executionId });
+    expect(resumed).toMatchObject({ status: "error", kind: "limit" });
+    expect((resumed as { error: string }).error).toContain(
+      "may make 4 connector calls (limits.maxCalls) and has made 4",
+    );
+    // The three quotes ran in A, the charge in B, nothing after it in either.
+    expect(ledger().map((line) => line.method)).toEqual(["quote", "quote", "quote", "charge"]);
+    expect(new Set(ledger().map((line) => line.pid)).size).toBe(2);
+  });
 });

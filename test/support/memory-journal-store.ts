@@ -53,8 +53,15 @@ function copy<T extends object>(record: Loose<T>): T {
 /** What every new call row takes from the pass's call: which call it is, never replayed yet. */
 function newRow(
   call: JournaledCall,
-): Pick<CallJournalRecord, "seq" | "connector" | "method" | "argsText" | "replayedCount"> {
-  return { seq: call.seq, connector: call.connector, method: call.method, argsText: call.argsText, replayedCount: 0 };
+): Pick<CallJournalRecord, "seq" | "connector" | "method" | "argsText" | "replayedCount" | "cost"> {
+  return {
+    seq: call.seq,
+    connector: call.connector,
+    method: call.method,
+    argsText: call.argsText,
+    replayedCount: 0,
+    ...(call.cost === undefined ? {} : { cost: call.cost }),
+  };
 }
 
 const INTERRUPTED_CALL =
@@ -284,6 +291,7 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
           toolCallId: start.toolCallId,
           scope: start.scope,
           traceContext: start.traceContext,
+          budgetsText: start.budgetsText,
         });
         if (executions.has(start.executionId)) throw new Error(`execution ${start.executionId} exists`);
         executions.set(start.executionId, { execution, calls, order: order++ });
@@ -316,13 +324,22 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
           if (!undecided(call)) continue;
           if (claim.decisions === undefined) {
             if (claim.seq === undefined || claim.seq === call.seq)
-              stored.calls.set(call.seq, { ...call, approvedAt: claim.now });
+              stored.calls.set(call.seq, copy({ ...call, approvedAt: claim.now, decidedBy: claim.decidedBy }));
           } else if (claim.decisions.approve.includes(call.seq)) {
-            stored.calls.set(call.seq, { ...call, approvedAt: claim.now });
+            stored.calls.set(call.seq, copy({ ...call, approvedAt: claim.now, decidedBy: claim.decidedBy }));
           } else {
             const rejected = claim.decisions.reject.find((decision) => decision.seq === call.seq);
             if (rejected !== undefined)
-              stored.calls.set(call.seq, { ...call, status: "error", error: rejected.error, finishedAt: claim.now });
+              stored.calls.set(
+                call.seq,
+                copy({
+                  ...call,
+                  status: "error",
+                  error: rejected.error,
+                  finishedAt: claim.now,
+                  decidedBy: claim.decidedBy,
+                }),
+              );
           }
         }
         const program = stored.calls.get(WHOLE_PROGRAM_SEQ);
@@ -350,7 +367,16 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
         });
         for (const call of stored.calls.values())
           if (call.status === "pending")
-            stored.calls.set(call.seq, { ...call, status: "error", error: reject.reason, finishedAt: reject.now });
+            stored.calls.set(
+              call.seq,
+              copy({
+                ...call,
+                status: "error",
+                error: reject.reason,
+                finishedAt: reject.now,
+                decidedBy: reject.decidedBy,
+              }),
+            );
         return true;
       }),
     list: (limit, scope) =>

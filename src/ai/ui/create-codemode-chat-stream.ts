@@ -43,6 +43,12 @@ export interface CreateCodemodeChatStreamOptions<UI_MESSAGE extends UIMessage> {
    */
   scope?: string;
   /**
+   * Who answers the approvals in this request (e.g. the signed-in user's id, at most 200 characters): journaled on
+   * every call it approves or rejects (`CallRecord.decidedBy`). Often the same value as `scope`.
+   * @default undefined (the journal records no one)
+   */
+  decidedBy?: string;
+  /**
    * The value given to `streamText({ experimental_toolApprovalSecret })`: codemode approval requests are signed with
    * it, and an answer without this bridge's signature for its approval and tool call is refused (`signature`) with
    * nothing run. The store binding (pending call, tool call, scope) applies either way. Without it, an answer that
@@ -69,6 +75,7 @@ const CHAT_STREAM_OPTION_KEYS = keysOf<CreateCodemodeChatStreamOptions<UIMessage
   respond: true,
   toolName: true,
   scope: true,
+  decidedBy: true,
   toolApprovalSecret: true,
   onResolved: true,
   onError: true,
@@ -104,6 +111,7 @@ export function createCodemodeChatStream<UI_MESSAGE extends UIMessage>({
   respond,
   toolName = DEFAULT_CODEMODE_TOOL_NAME,
   scope,
+  decidedBy,
   toolApprovalSecret,
   onResolved,
   onError,
@@ -139,6 +147,7 @@ export function createCodemodeChatStream<UI_MESSAGE extends UIMessage>({
         toolName,
         writeProgress,
         ...(scope === undefined ? {} : { scope }),
+        ...(decidedBy === undefined ? {} : { decidedBy }),
         ...(toolApprovalSecret === undefined ? {} : { toolApprovalSecret }),
       });
       if (resumed.resolved.length > 0) await onResolved?.(resumed.resolved);

@@ -17,6 +17,8 @@ interface DecisionsRequest {
   /** The tool call of the part: every decision must be bound to it, like the part's own approval. */
   toolCallId: string;
   scope: string | undefined;
+  /** Who decided, journaled on every decided call. */
+  decidedBy?: string | undefined;
 }
 
 /** Decisions the store confirms, for the execution of `action`. */
@@ -44,11 +46,13 @@ export async function applyDecisions({
   options = {},
   ...request
 }: DecisionsRequest & { options?: CodemodeResumeOptions }): Promise<CodeModeOutput> {
-  const { runtime, action, scope } = request;
+  const { runtime, action, scope, decidedBy } = request;
   const verified = await verifiedDecisions(request);
   const scoped = scope === undefined ? {} : { scope };
-  if (verified.length > 0)
-    return runtime.decide({ executionId: action.executionId, decisions: verified, ...scoped }, options);
+  if (verified.length > 0) {
+    const by = decidedBy === undefined ? {} : { decidedBy };
+    return runtime.decide({ executionId: action.executionId, decisions: verified, ...scoped, ...by }, options);
+  }
   return {
     status: "paused",
     executionId: action.executionId,

@@ -43,6 +43,12 @@ export interface ResumeCodemodeApprovalsOptions<UI_MESSAGE extends UIMessage> {
    */
   scope?: string;
   /**
+   * Who answers the approvals in this request (e.g. the signed-in user's id, at most 200 characters): journaled on
+   * every call it approves or rejects (`CallRecord.decidedBy`). Often the same value as `scope`.
+   * @default undefined (the journal records no one)
+   */
+  decidedBy?: string;
+  /**
    * Receives progress of the resumed executions as preliminary `tool-output-available` chunks (throttled
    * snapshots: calls and console lines) while they run; write them to the response as they come.
    * `createCodemodeChatStream` does. Without it, a resumed run shows only its outcome.
@@ -102,6 +108,7 @@ const RESUME_OPTION_KEYS = keysOf<ResumeCodemodeApprovalsOptions<UIMessage>>({
   messageId: true,
   toolName: true,
   scope: true,
+  decidedBy: true,
   writeProgress: true,
   toolApprovalSecret: true,
 });
@@ -129,6 +136,7 @@ export async function resumeCodemodeApprovals<UI_MESSAGE extends UIMessage>({
   messageId,
   toolName = DEFAULT_CODEMODE_TOOL_NAME,
   scope,
+  decidedBy,
   writeProgress,
   toolApprovalSecret,
   ...unknown
@@ -159,6 +167,7 @@ export async function resumeCodemodeApprovals<UI_MESSAGE extends UIMessage>({
       runtime,
       part,
       scope,
+      decidedBy,
       writeProgress,
       signing,
     });
@@ -201,12 +210,14 @@ async function resolvePart({
   runtime,
   part,
   scope,
+  decidedBy,
   writeProgress,
   signing,
 }: {
   runtime: CodemodeApprovalRuntime;
   part: ToolPartRecord;
   scope: string | undefined;
+  decidedBy: string | undefined;
   writeProgress: ((chunk: UIMessageChunk) => void) | undefined;
   signing: { secret: CodemodeApprovalSecret | undefined; toolName: string };
 }): Promise<PartResolution> {
@@ -226,17 +237,17 @@ async function resolvePart({
   if (verification.valid) {
     const { action } = verification;
     if (part.approval?.approved !== true) {
-      return rejectPart({ runtime, part, approvalId, action, userReason: part.approval?.reason, scope });
+      return rejectPart({ runtime, part, approvalId, action, userReason: part.approval?.reason, scope, decidedBy });
     }
     // Several calls decided at once travel in `reason` (codemode-decisions.ts); otherwise the one call the id names.
     const decisions = parseCodemodeDecisions(part.approval.reason);
     const progress = writeProgress === undefined ? undefined : resumeProgress({ toolCallId, write: writeProgress });
     const options = progress === undefined ? {} : { onProgress: progress.onProgress };
-    const scoped = scope === undefined ? {} : { scope };
+    const scoped = { ...(scope === undefined ? {} : { scope }), ...(decidedBy === undefined ? {} : { decidedBy }) };
     output =
       decisions === undefined
         ? await runtime.approve({ executionId: action.executionId, seq: action.seq, ...scoped }, options)
-        : await applyDecisions({ runtime, action, decisions, toolCallId, scope, options });
+        : await applyDecisions({ runtime, action, decisions, toolCallId, scope, decidedBy, options });
     lastProgress = progress?.finish();
   } else {
     // Approved in the inspector (or elsewhere) already: the chat gets the stored outcome. "stale" is only
@@ -288,6 +299,7 @@ async function rejectPart({
   action,
   userReason,
   scope,
+  decidedBy,
 }: {
   runtime: CodemodeApprovalRuntime;
   part: ToolPartRecord;
@@ -295,12 +307,14 @@ async function rejectPart({
   action: PendingAction;
   userReason: string | undefined;
   scope: string | undefined;
+  decidedBy: string | undefined;
 }): Promise<PartResolution> {
   const { toolCallId } = part;
   const output = await runtime.reject({
     executionId: action.executionId,
     seq: action.seq,
     ...(scope === undefined ? {} : { scope }),
+    ...(decidedBy === undefined ? {} : { decidedBy }),
     ...(userReason === undefined ? {} : { reason: userReason }),
   });
   if (output.status !== "rejected") {

@@ -16,17 +16,24 @@ export interface CodemodeResumeOptions {
 export interface CodemodeApprovalRuntime {
   /** Approves one pending call and runs the next pass from the store. */
   approve(
-    input: { executionId: string; seq?: number; scope?: string },
+    input: { executionId: string; seq?: number; scope?: string; decidedBy?: string },
     options?: CodemodeResumeOptions,
   ): Promise<CodeModeOutput>;
   /** Rejects one pending call: the execution ends `rejected` and connector hooks run. */
-  reject(input: { executionId: string; seq?: number; reason?: string; scope?: string }): Promise<RejectOutput>;
+  reject(input: {
+    executionId: string;
+    seq?: number;
+    reason?: string;
+    scope?: string;
+    decidedBy?: string;
+  }): Promise<RejectOutput>;
   /** Decides several pending calls of one pause at once and resumes once (approved run, rejected reject in the program). */
   decide(
     input: {
       executionId: string;
       decisions: Array<{ seq: number; approved: boolean; reason?: string }>;
       scope?: string;
+      decidedBy?: string;
     },
     options?: CodemodeResumeOptions,
   ): Promise<CodeModeOutput>;

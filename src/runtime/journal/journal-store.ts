@@ -45,6 +45,8 @@ export interface StartExecution {
   scope?: string;
   /** The trace context of the first pass (or of the span it was started under), kept for the passes that resume it. */
   traceContext?: string;
+  /** The execution's budgets (`budget-record.ts`), kept so every later pass enforces the same numbers. */
+  budgetsText?: string;
   /** Terminal executions kept; older ones are pruned in the same batch. */
   keep: number;
   /**
@@ -90,9 +92,20 @@ export interface ExecutionStore {
      * `error` with their message (the program gets it as a rejection on the next pass), all in the claim's batch.
      */
     decisions?: { approve: number[]; reject: Array<{ seq: number; error: string }> };
+    /** Who decided, recorded on every call this claim approves or rejects. */
+    decidedBy?: string;
   }): Promise<SnippetRecord[] | undefined>;
-  /** Rejection: `paused → rejected` (compare-and-set); the pending calls become `error` in the same batch. */
-  rejectPaused(reject: { executionId: string; token: string; now: number; reason: string }): Promise<boolean>;
+  /**
+   * Rejection: `paused → rejected` (compare-and-set); the pending calls become `error` in the same batch, with
+   * `decidedBy` (who rejected) when given.
+   */
+  rejectPaused(reject: {
+    executionId: string;
+    token: string;
+    now: number;
+    reason: string;
+    decidedBy?: string;
+  }): Promise<boolean>;
   /** Newest executions first (of `scope` only, when given). */
   list(limit: number, scope?: string): Promise<ExecutionRecord[]>;
   /** Unapproved pending calls of paused executions (of one, or all; of `scope` only, when given). */
@@ -109,6 +122,8 @@ export interface JournaledCall {
   /** Codec string of the arguments. */
   argsText: string;
   now: number;
+  /** What the call counts against the execution's `maxCost` (absent: its method has no `cost`). */
+  cost?: number;
 }
 
 /**

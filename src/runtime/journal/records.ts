@@ -65,6 +65,8 @@ export interface ExecutionRecord {
   scope?: string;
   /** The trace context its first pass left (`src/runtime/tracing/trace-record.ts` reads it); opaque to the store. */
   traceContext?: string;
+  /** The call and cost budgets fixed when it started (`budget-record.ts` reads them); opaque to the store. */
+  budgetsText?: string;
 }
 
 /** A stored connector call or `codemode.step`. */
@@ -84,6 +86,10 @@ export interface CallJournalRecord {
   startedAt?: number;
   finishedAt?: number;
   replayedCount: number;
+  /** What the call counted against the execution's `maxCost` where it first ran (its method's `cost(args)`). */
+  cost?: number;
+  /** Who approved or rejected the call (`decidedBy` of the request), when given. */
+  decidedBy?: string;
 }
 
 /** A stored snippet. */

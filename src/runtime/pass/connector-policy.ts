@@ -91,6 +91,7 @@ async function reexecute(
       method: target.method,
       argsText: call.argsText,
       now: pass.deps.now(),
+      ...(call.cost === undefined ? {} : { cost: call.cost }),
     });
   }
   return result;
@@ -226,6 +227,14 @@ export function connectorCall(pass: PassContext, target: CallTarget, args: unkno
       argsText: journaled.journalArguments(pass, args, what),
     };
     const row = journaled.recordedCall(pass, seq, call);
-    return row === undefined ? firstRun(pass, target, seq, call) : replay(pass, target, seq, call, row);
+    if (row !== undefined) return replay(pass, target, seq, call, row);
+    // Admitted synchronously, before the first await: calls issued together are counted in call order.
+    const admitted = pass.budget.admit(target, seq, args);
+    if (!admitted.ok) {
+      if (admitted.kind === "limit") throw pass.failWith({ kind: "limit", error: admitted.error });
+      reportCall(pass, progressCall(target, seq, args), "failed", { error: admitted.error });
+      throw new Error(admitted.error);
+    }
+    return firstRun(pass, target, seq, admitted.cost === undefined ? call : { ...call, cost: admitted.cost });
   });
 }

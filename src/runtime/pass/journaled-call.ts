@@ -32,6 +32,8 @@ export interface CallIdentity {
   argsText: string;
   /** The arguments themselves (compared canonically with the recorded ones). */
   args: unknown;
+  /** What the call counts against the execution's `maxCost` (its method's `cost`), journaled with its row. */
+  cost?: number;
 }
 
 /**
@@ -111,6 +113,7 @@ export async function insertCall(
       status: row.status,
       requiresApproval: row.requiresApproval,
       now: pass.deps.now(),
+      ...(call.cost === undefined ? {} : { cost: call.cost }),
     },
     // Other calls in flight may be about to write too (`Promise.all`): gather them into this write.
     { gather: pass.inflight.size > 1 },
@@ -157,6 +160,7 @@ export function recordRead(
     method: call.method,
     argsText: call.argsText,
     startedAt: call.startedAt,
+    ...(call.cost === undefined ? {} : { cost: call.cost }),
   };
   const failed = (error: string) =>
     pass.journal.recordRead({ ...row, now: pass.deps.now(), error: boundedText(error, MAX_STORED_MESSAGE_CHARS) });

@@ -12,6 +12,7 @@ import type { CallJournalRecord, ExecutionRecord, SnippetRecord } from "../journ
 import type { ExecuteOptions, PendingAction } from "../types.js";
 import type { PassTrace } from "../tracing/pass-trace.js";
 import type { FatalFailure } from "./pass-signals.js";
+import type { CallBudget } from "./call-budget.js";
 
 /** What a pass needs from the runtime that runs it. */
 export interface PassDependencies {
@@ -45,6 +46,8 @@ export class PassContext {
   readonly recorded: Map<number, CallJournalRecord>;
   /** The pass's spans; undefined when tracing is off (the hooks then cost a property read). */
   readonly trace: PassTrace | undefined;
+  /** The execution's call and cost budgets, counted from the journal; admits every new connector call. */
+  readonly budget: CallBudget;
   /** Aborted when the pass hits a fatal failure, or when the caller aborts. */
   readonly abort = new AbortController();
   /** Sequence numbers of calls answered from the journal this pass. */
@@ -74,6 +77,7 @@ export class PassContext {
     leaseToken,
     options,
     trace,
+    budget,
   }: {
     deps: PassDependencies;
     execution: ExecutionRecord;
@@ -81,6 +85,8 @@ export class PassContext {
     leaseToken: string;
     options: ExecuteOptions;
     trace?: PassTrace | undefined;
+    /** The execution's budgets, counted from its journal (`execution-budgets.ts`). */
+    budget: CallBudget;
   }) {
     this.deps = deps;
     this.trace = trace;
@@ -89,6 +95,7 @@ export class PassContext {
     const lease: PassLease = { runtime: execution.runtime, executionId: execution.executionId, leaseToken };
     this.journal = deps.store.passJournal(lease);
     this.recorded = new Map(calls.map((call) => [call.seq, call]));
+    this.budget = budget;
     this.#leaseRenewedAt = deps.now();
     if (options.abortSignal !== undefined) {
       const signal = options.abortSignal;

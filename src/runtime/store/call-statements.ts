@@ -35,6 +35,8 @@ export interface CallRowWrite {
   requiresApproval: boolean;
   startedAt: number | null;
   finishedAt: number | null;
+  /** What the call counts against `maxCost` (inserts only; an update leaves the column as it is). */
+  cost: number | null;
 }
 
 /** Tells a call-row write from a plain statement. */
@@ -52,6 +54,7 @@ export function insertCallStatement(call: {
   replay: "record" | "reexecute";
   requiresApproval: boolean;
   now: number;
+  cost?: number;
 }): CallRowWrite {
   return {
     kind: "call-row",
@@ -67,6 +70,7 @@ export function insertCallStatement(call: {
     requiresApproval: call.requiresApproval,
     startedAt: call.status === "pending" ? null : call.now,
     finishedAt: call.status === "applied" ? call.now : null,
+    cost: call.cost ?? null,
   };
 }
 
@@ -75,7 +79,15 @@ export function insertCallStatement(call: {
  * the pass's next write: no `executing` row precedes it, since a read has no effect to protect.
  */
 export function readCallStatement(
-  call: { seq: number; connector: string; method: string; argsText: string; now: number; startedAt: number },
+  call: {
+    seq: number;
+    connector: string;
+    method: string;
+    argsText: string;
+    now: number;
+    startedAt: number;
+    cost?: number;
+  },
   outcome: { resultText: string | undefined } | { error: string },
 ): CallRowWrite {
   const failed = "error" in outcome;
@@ -93,6 +105,7 @@ export function readCallStatement(
     requiresApproval: false,
     startedAt: call.startedAt,
     finishedAt: call.now,
+    cost: call.cost ?? null,
   };
 }
 
@@ -117,6 +130,7 @@ function update(
     requiresApproval: false,
     startedAt: null,
     finishedAt: now,
+    cost: null,
   };
 }
 
@@ -130,7 +144,7 @@ export function failCallStatement(seq: number, error: string, now: number): Call
   return update(seq, "error", null, error, now);
 }
 
-const ROW_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+const ROW_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
 /**
  * One statement for several call-row writes: inserts new rows and moves
@@ -160,6 +174,7 @@ export function callRowsStatement(lease: PassLease, rows: CallRowWrite[]): InSta
       row.requiresApproval ? 1 : 0,
       row.startedAt,
       row.finishedAt,
+      row.cost,
     );
   }
   args.push(...leaseArgs(lease));
@@ -172,7 +187,7 @@ const callRowsSqlByCount: string[] = [];
 function callRowsSql(count: number): string {
   let sql = callRowsSqlByCount[count];
   if (sql === undefined) {
-    sql = `INSERT INTO codemode_calls (runtime, execution_id, seq, record_version, connector, method, args, status, result, error, replay, requires_approval, started_at, finished_at, replayed_count)
+    sql = `INSERT INTO codemode_calls (runtime, execution_id, seq, record_version, connector, method, args, status, result, error, replay, requires_approval, started_at, finished_at, cost, replayed_count)
       SELECT *, 0 FROM (VALUES ${Array.from({ length: count }, () => ROW_VALUES).join(", ")}) WHERE ${LEASE_GUARD}
       ON CONFLICT (runtime, execution_id, seq) DO UPDATE SET status = excluded.status, result = excluded.result, error = excluded.error, finished_at = excluded.finished_at
       WHERE codemode_calls.status = 'executing' AND excluded.status IN ('applied', 'error')`;

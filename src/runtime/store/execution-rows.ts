@@ -20,8 +20,8 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
       const results = await write([
         {
           sql: `INSERT INTO codemode_executions (runtime, id, record_version, status, code, connectors, created_at,
-              updated_at, passes, logs, lease_token, lease_until, tool_call_id, scope, trace_context)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', ?, ?, ?, ?, ?)`,
+              updated_at, passes, logs, lease_token, lease_until, tool_call_id, scope, trace_context, budgets)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', ?, ?, ?, ?, ?, ?)`,
           args: [
             runtime,
             start.executionId,
@@ -37,6 +37,7 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
             start.toolCallId ?? null,
             start.scope ?? null,
             start.traceContext ?? null,
+            start.budgetsText ?? null,
           ],
         },
         ...(start.programApproval === undefined
@@ -72,11 +73,12 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
         ...(claim.decisions === undefined
           ? [
               {
-                sql: `UPDATE codemode_calls SET approved_at = ?
+                sql: `UPDATE codemode_calls SET approved_at = ?, decided_by = ?
             WHERE runtime = ? AND execution_id = ? AND status = 'pending' AND approved_at IS NULL AND (? IS NULL OR seq = ?)
               AND EXISTS (SELECT 1 FROM codemode_executions WHERE runtime = ? AND id = ? AND lease_token = ?)`,
                 args: [
                   claim.now,
+                  claim.decidedBy ?? null,
                   runtime,
                   claim.executionId,
                   claim.seq ?? null,
@@ -120,10 +122,19 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
           args: [reject.reason, reject.now, reject.token, runtime, reject.executionId],
         },
         {
-          sql: `UPDATE codemode_calls SET status = 'error', error = ?, finished_at = ?
+          sql: `UPDATE codemode_calls SET status = 'error', error = ?, finished_at = ?, decided_by = ?
             WHERE runtime = ? AND execution_id = ? AND status = 'pending'
               AND EXISTS (SELECT 1 FROM codemode_executions WHERE runtime = ? AND id = ? AND lease_token = ?)`,
-          args: [reject.reason, reject.now, runtime, reject.executionId, runtime, reject.executionId, reject.token],
+          args: [
+            reject.reason,
+            reject.now,
+            reject.decidedBy ?? null,
+            runtime,
+            reject.executionId,
+            runtime,
+            reject.executionId,
+            reject.token,
+          ],
         },
         {
           sql: "UPDATE codemode_executions SET lease_token = NULL WHERE runtime = ? AND id = ? AND lease_token = ?",
@@ -182,20 +193,22 @@ function decisionStatements(
     leaseToken: string;
     now: number;
     decisions: { approve: number[]; reject: Array<{ seq: number; error: string }> };
+    decidedBy?: string;
   },
 ): InStatement[] {
   const guard = "AND EXISTS (SELECT 1 FROM codemode_executions WHERE runtime = ? AND id = ? AND lease_token = ?)";
   const owner = [runtime, claim.executionId, claim.leaseToken];
+  const decidedBy = claim.decidedBy ?? null;
   return [
     ...claim.decisions.approve.map((seq) => ({
-      sql: `UPDATE codemode_calls SET approved_at = ?
+      sql: `UPDATE codemode_calls SET approved_at = ?, decided_by = ?
         WHERE runtime = ? AND execution_id = ? AND seq = ? AND status = 'pending' AND approved_at IS NULL ${guard}`,
-      args: [claim.now, runtime, claim.executionId, seq, ...owner],
+      args: [claim.now, decidedBy, runtime, claim.executionId, seq, ...owner],
     })),
     ...claim.decisions.reject.map(({ seq, error }) => ({
-      sql: `UPDATE codemode_calls SET status = 'error', error = ?, finished_at = ?
+      sql: `UPDATE codemode_calls SET status = 'error', error = ?, finished_at = ?, decided_by = ?
         WHERE runtime = ? AND execution_id = ? AND seq = ? AND status = 'pending' AND approved_at IS NULL ${guard}`,
-      args: [error, claim.now, runtime, claim.executionId, seq, ...owner],
+      args: [error, claim.now, decidedBy, runtime, claim.executionId, seq, ...owner],
     })),
   ];
 }

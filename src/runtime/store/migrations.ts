@@ -141,6 +141,18 @@ export const MIGRATIONS: readonly Migration[] = [
     // pass resumed in another invocation joins the same trace. NULL when the first pass was not traced.
     statements: ["ALTER TABLE codemode_executions ADD COLUMN trace_context TEXT"],
   },
+  {
+    version: 6,
+    name: "budgets and who decided",
+    // `budgets`: the execution's call and cost budgets (a version-tagged JSON, `journal/budget-record.ts`), fixed when
+    // it starts so every later pass, in any process, enforces the same numbers. `cost`: what a call counted against
+    // `maxCost` where it first ran (NULL: no cost function). `decided_by`: who approved or rejected a call.
+    statements: [
+      "ALTER TABLE codemode_executions ADD COLUMN budgets TEXT",
+      "ALTER TABLE codemode_calls ADD COLUMN cost REAL",
+      "ALTER TABLE codemode_calls ADD COLUMN decided_by TEXT",
+    ],
+  },
 ];
 
 /**

@@ -110,6 +110,8 @@ export function parseExecutionRow(row: Row): ExecutionRecord {
   if (scope !== undefined) record.scope = scope;
   const traceContext = optionalText(row, table, "trace_context");
   if (traceContext !== undefined) record.traceContext = traceContext;
+  const budgetsText = optionalText(row, table, "budgets");
+  if (budgetsText !== undefined) record.budgetsText = budgetsText;
   return record;
 }
 
@@ -139,6 +141,13 @@ export function parseCallRow(row: Row): CallJournalRecord {
   if (startedAt !== undefined) record.startedAt = startedAt;
   const finishedAt = optionalInteger(row, table, "finished_at");
   if (finishedAt !== undefined) record.finishedAt = finishedAt;
+  const cost = row["cost"];
+  if (cost !== null && cost !== undefined) {
+    if (typeof cost !== "number" || !Number.isFinite(cost) || cost < 0) fail(table, "cost", "a number >= 0 or null");
+    record.cost = cost;
+  }
+  const decidedBy = optionalText(row, table, "decided_by");
+  if (decidedBy !== undefined) record.decidedBy = decidedBy;
   return record;
 }
 

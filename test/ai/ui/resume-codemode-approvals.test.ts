@@ -395,4 +395,34 @@ describe("approvals are bound to the tool call and the owner", () => {
     await alice.answer({ approved: true });
     expect(ledger.transfers).toEqual([{ to: "mallory", amount: 500 }]);
   });
+
+  it("journals the signed-in user the route passes as decidedBy on an approval and on a denial", async () => {
+    const runtime = openRuntime();
+    const approving = new Conversation(
+      chatRoute({ runtime, model: scriptedModel(PAY), scope: "alice", decidedBy: "alice" }),
+    );
+    await approving.say("pay");
+    const approved = String(approving.openApproval().approval?.descriptor?.["executionId"]);
+    await approving.answer({ approved: true });
+    expect(ledger.transfers).toEqual([{ to: "mallory", amount: 500 }]);
+    expect((await runtime.execution(approved))?.calls.find((call) => call.approvedAt !== undefined)).toMatchObject({
+      decidedBy: "alice",
+    });
+
+    const denying = new Conversation(chatRoute({ runtime, model: scriptedModel(PAY), decidedBy: "bob" }));
+    await denying.say("pay");
+    const denied = String(denying.openApproval().approval?.descriptor?.["executionId"]);
+    await denying.answer({ approved: false, reason: "no" });
+    const calls = (await runtime.execution(denied))?.calls ?? [];
+    expect(calls.filter((call) => call.decidedBy !== undefined).map((call) => [call.status, call.decidedBy])).toEqual([
+      ["error", "bob"],
+    ]);
+
+    // Without decidedBy, nobody is recorded.
+    const anonymous = new Conversation(chatRoute({ runtime, model: scriptedModel(PAY) }));
+    await anonymous.say("pay");
+    const unnamed = String(anonymous.openApproval().approval?.descriptor?.["executionId"]);
+    await anonymous.answer({ approved: true });
+    expect((await runtime.execution(unnamed))?.calls.every((call) => call.decidedBy === undefined)).toBe(true);
+  });
 });

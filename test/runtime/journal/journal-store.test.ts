@@ -48,13 +48,13 @@ const ended = (status: PassEnd["status"], now = NOW + 5): PassEnd => ({ status, 
 async function story(store: JournalStore) {
   const seen: Record<string, unknown> = {};
   // A pass with effects, reads, a re-executed call, a failed call and a replayed one; then it completes.
-  await store.startExecution(start("e1", { scope: "alice", toolCallId: "tc-1" }));
+  await store.startExecution(start("e1", { scope: "alice", toolCallId: "tc-1", budgetsText: '{"version":1}' }));
   const pass = store.passJournal({ runtime: "r", executionId: "e1", leaseToken: "lease-e1" });
-  seen["insert"] = await pass.insertCall({ ...call(1), status: "executing", requiresApproval: false });
+  seen["insert"] = await pass.insertCall({ ...call(1), status: "executing", requiresApproval: false, cost: 3 });
   pass.applyCall({ seq: 1, resultText: '"one"', now: NOW + 1 });
-  pass.recordRead({ ...call(2), startedAt: NOW, resultText: '"read"' });
+  pass.recordRead({ ...call(2), startedAt: NOW, resultText: '"read"', cost: 2.5 });
   pass.recordRead({ ...call(3), startedAt: NOW, error: "read failed" });
-  pass.logReexecuted(call(4));
+  pass.logReexecuted({ ...call(4), cost: 1 });
   seen["insert5"] = await pass.insertCall({ ...call(5), status: "executing", requiresApproval: false });
   pass.failCall({ seq: 5, error: "boom", now: NOW + 2 });
   pass.countReplays({ seqs: [1, 2] });
@@ -88,6 +88,7 @@ async function story(store: JournalStore) {
     leaseUntil: NOW + 9,
     now: NOW + 6,
     seq: 2,
+    decidedBy: "ann",
   });
   seen["claimedAgain"] = await store.claimPaused({
     executionId: "e3",
@@ -107,6 +108,7 @@ async function story(store: JournalStore) {
     leaseUntil: NOW + 20,
     now: NOW + 10,
     decisions: { approve: [], reject: [{ seq: 3, error: "no thanks" }] },
+    decidedBy: "ben",
   });
   const third = store.passJournal({ runtime: "r", executionId: "e3", leaseToken: "L4" });
   third.failUnreachedApprovals({ seqs: [2, 3], reason: "unreached", now: NOW + 11 });
@@ -132,7 +134,13 @@ async function story(store: JournalStore) {
     now: NOW + 12,
   });
   seen["e4"] = await store.load("e4");
-  seen["rejected"] = await store.rejectPaused({ executionId: "e5", token: "R", now: NOW + 13, reason: "denied" });
+  seen["rejected"] = await store.rejectPaused({
+    executionId: "e5",
+    token: "R",
+    now: NOW + 13,
+    reason: "denied",
+    decidedBy: "cy",
+  });
   seen["rejectedTwice"] = await store.rejectPaused({ executionId: "e5", token: "R", now: NOW + 13, reason: "denied" });
   seen["e5"] = await store.load("e5");
   seen["listAlice"] = (await store.list(10, "alice")).map((execution) => execution.executionId);
@@ -203,12 +211,19 @@ describe.each(STORES)("JournalStore contract (%s)", (_name, open) => {
       finish: true,
       lostRows: 0,
       e1: {
-        execution: { status: "completed", resultText: '"done"', logs: ["a line"], scope: "alice", toolCallId: "tc-1" },
+        execution: {
+          status: "completed",
+          resultText: '"done"',
+          logs: ["a line"],
+          scope: "alice",
+          toolCallId: "tc-1",
+          budgetsText: '{"version":1}',
+        },
         calls: [
-          { seq: 1, status: "applied", resultText: '"one"', replayedCount: 1 },
-          { seq: 2, status: "applied", resultText: '"read"', replayedCount: 1 },
+          { seq: 1, status: "applied", resultText: '"one"', replayedCount: 1, cost: 3 },
+          { seq: 2, status: "applied", resultText: '"read"', replayedCount: 1, cost: 2.5 },
           { seq: 3, status: "error", error: "read failed" },
-          { seq: 4, status: "applied", replay: "reexecute" },
+          { seq: 4, status: "applied", replay: "reexecute", cost: 1 },
           { seq: 5, status: "error", error: "boom" },
         ],
       },
@@ -224,8 +239,8 @@ describe.each(STORES)("JournalStore contract (%s)", (_name, open) => {
       e3: {
         execution: { status: "error", kind: "approval-unreached" },
         calls: [
-          { seq: 2, status: "applied" },
-          { seq: 3, status: "error", error: "no thanks" },
+          { seq: 2, status: "applied", decidedBy: "ann" },
+          { seq: 3, status: "error", error: "no thanks", decidedBy: "ben" },
         ],
       },
       e4: { execution: { status: "running", passes: 1 }, calls: [{ seq: 0, status: "applied" }] },
@@ -233,7 +248,7 @@ describe.each(STORES)("JournalStore contract (%s)", (_name, open) => {
       rejectedTwice: false,
       e5: {
         execution: { status: "rejected", kind: "rejected", error: "denied" },
-        calls: [{ seq: 0, status: "error" }],
+        calls: [{ seq: 0, status: "error", decidedBy: "cy" }],
       },
       listAlice: ["e1"],
       list: ["e5", "e4", "e3"],

@@ -4,6 +4,7 @@
  * by `test/runtime/journal/journal-store.test.ts`): numbering, refusal after a fatal failure or a pause, divergence, the guarded
  * insert and its lost-lease conflict, recording success (with the journal limit) and failure.
  */
+import { CallBudget } from "../../../src/runtime/pass/call-budget.js";
 import { describe, expect, it } from "vitest";
 import * as journal from "../../../src/runtime/pass/journaled-call.js";
 import { PassContext } from "../../../src/runtime/pass/pass-context.js";
@@ -61,6 +62,7 @@ async function openPass({
     calls,
     leaseToken,
     options: {},
+    budget: new CallBudget({ maxCalls: 1_000, methodCalls: {} }, []),
   });
   return { pass, store };
 }

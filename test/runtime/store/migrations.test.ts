@@ -26,6 +26,24 @@ async function migrateToVersion1(client: ReturnType<typeof memoryClient>): Promi
   );
 }
 
+/** A fresh database at schema `version` (every migration up to it applied, as an older package left it). */
+async function migratedTo(version: number): Promise<ReturnType<typeof memoryClient>> {
+  const client = memoryClient();
+  await client.execute(
+    `CREATE TABLE ${MIGRATIONS_TABLE} (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`,
+  );
+  for (const migration of MIGRATIONS.filter((entry) => entry.version <= version)) {
+    await client.batch(
+      [
+        { sql: `INSERT INTO ${MIGRATIONS_TABLE} VALUES (?, ?, 0)`, args: [migration.version, migration.name] },
+        ...migration.statements,
+      ],
+      "write",
+    );
+  }
+  return client;
+}
+
 describe("migrateStore", () => {
   it("creates the schema once and records its version", async () => {
     const client = memoryClient();
@@ -144,7 +162,12 @@ describe("migrateStore", () => {
     const before = await client.execute("SELECT * FROM codemode_calls ORDER BY runtime, execution_id, seq");
     await migrateStore(client, { local: false, now: 1 });
     const after = await client.execute("SELECT * FROM codemode_calls ORDER BY runtime, execution_id, seq");
-    expect(after.rows.map((row) => ({ ...row }))).toEqual(before.rows.map((row) => ({ ...row })));
+    // Every value kept; columns added by later versions are NULL.
+    const columns = Object.keys(before.rows[0] ?? {});
+    const kept = (row: Record<string, unknown>) => Object.fromEntries(columns.map((column) => [column, row[column]]));
+    expect(after.rows.map(kept)).toEqual(before.rows.map(kept));
+    const added = after.rows.flatMap((row) => Object.keys(row).filter((column) => !columns.includes(column)));
+    expect(after.rows.every((row) => added.every((column) => row[column] === null))).toBe(true);
     const table = await client.execute("SELECT sql FROM sqlite_master WHERE name = 'codemode_calls'");
     expect(String(table.rows[0]?.["sql"])).toMatch(/WITHOUT ROWID\s*$/);
     const leftovers = await client.execute("SELECT name FROM sqlite_master WHERE name LIKE 'codemode_calls_%'");
@@ -152,19 +175,7 @@ describe("migrateStore", () => {
   });
 
   it("version 5 adds the executions' trace context: a paused execution written before it resumes untraced", async () => {
-    const client = memoryClient();
-    await client.execute(
-      `CREATE TABLE ${MIGRATIONS_TABLE} (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`,
-    );
-    for (const migration of MIGRATIONS.filter((entry) => entry.version <= 4)) {
-      await client.batch(
-        [
-          { sql: `INSERT INTO ${MIGRATIONS_TABLE} VALUES (?, ?, 0)`, args: [migration.version, migration.name] },
-          ...migration.statements,
-        ],
-        "write",
-      );
-    }
+    const client = await migratedTo(4);
     await client.execute(
       `INSERT INTO codemode_executions (runtime, id, record_version, status, code, connectors, created_at, updated_at,
         passes, logs) VALUES ('default', 'old', 1, 'paused', 'async () => svc.go({})', '["svc"]', 0, 0, 1, '[]')`,
@@ -185,6 +196,40 @@ describe("migrateStore", () => {
     });
     const columns = await client.execute("SELECT trace_context FROM codemode_executions WHERE id = 'old'");
     expect(columns.rows[0]?.["trace_context"]).toBeNull();
+    await runtime.close();
+  });
+
+  it("version 6 adds budgets, costs and who decided: an execution written before it resumes under the approving runtime's budgets", async () => {
+    const client = await migratedTo(5);
+    await client.execute(
+      `INSERT INTO codemode_executions (runtime, id, record_version, status, code, connectors, created_at, updated_at,
+        passes, logs) VALUES ('default', 'old', 1, 'paused', 'async () => { await svc.go({}); return svc.more({}); }',
+        '["svc"]', 0, 0, 1, '[]')`,
+    );
+    await client.execute(
+      `INSERT INTO codemode_calls (runtime, execution_id, seq, record_version, connector, method, args, status, replay,
+        requires_approval) VALUES ('default', 'old', 1, 1, 'svc', 'go', '{}', 'pending', 'record', 1)`,
+    );
+    let more = 0;
+    const runtime = createDurableRuntime({
+      store: client,
+      executor: sharedExecutor(),
+      limits: { maxCalls: 1 },
+      connectors: {
+        svc: {
+          methods: {
+            go: { requiresApproval: true, execute: () => "gone" },
+            more: { execute: () => ++more },
+          },
+        },
+      },
+    });
+    const out = await runtime.approve({ executionId: "old", decidedBy: "ann" });
+    expect(out).toMatchObject({ status: "error", kind: "limit" });
+    expect(more).toBe(0);
+    const detail = await runtime.execution("old");
+    expect(detail?.calls).toMatchObject([{ seq: 1, status: "applied", decidedBy: "ann" }]);
+    expect(detail?.calls[0]).not.toHaveProperty("cost");
     await runtime.close();
   });
 });

@@ -121,6 +121,7 @@ export function chatRoute({
   onResolved,
   onFinish,
   scope,
+  decidedBy,
   toolOptions,
 }: {
   runtime: CodemodeApprovalRuntime & { tool(options?: CodemodeToolOptions): ToolSet[string] };
@@ -130,6 +131,8 @@ export function chatRoute({
   onFinish?: (event: { messages: UIMessage[]; responseMessage: UIMessage; isContinuation: boolean }) => void;
   /** The owner the route acts for (the signed-in user), given to the tool and the chat stream. */
   scope?: string;
+  /** Who answers the approvals (the signed-in user), given to the chat stream. */
+  decidedBy?: string;
   /** Options of `runtime.tool()` (besides `scope`). */
   toolOptions?: CodemodeToolOptions;
 }): ChatRoute {
@@ -140,6 +143,7 @@ export function chatRoute({
       messages,
       messageId,
       ...(scope === undefined ? {} : { scope }),
+      ...(decidedBy === undefined ? {} : { decidedBy }),
       respond: async ({ messages: resolved }) =>
         streamText({
           model,

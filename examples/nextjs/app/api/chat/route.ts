@@ -35,6 +35,8 @@ export async function POST(request: Request): Promise<Response> {
     // The message whose approval was answered (it may be an older card than the last message).
     messageId: turn.kind === "answers" ? turn.messageId : undefined,
     scope: userId,
+    // Who answered each approval, journaled with it (shown by the inspector and `ai-codemode show`).
+    decidedBy: userId,
     toolApprovalSecret,
     respond: async ({ messages }) =>
       streamText({

@@ -1,0 +1,58 @@
+/**
+ * What an execution keeps of its budgets (the `budgets` column): the execution's call budget, its cost budget and
+ * the per-method call budgets, fixed when it starts. Every later pass, in whichever process and under whichever
+ * runtime options, enforces these numbers (see docs/decisions/budgets.md). Stored as version-tagged JSON and
+ * validated when read: a record that does not validate is a corrupt row (`store`), never a budget silently lifted.
+ */
+import { isRecord } from "../../shared/is-record.js";
+
+/** The budgets one execution runs under. */
+export interface ExecutionBudgets {
+  /** Connector calls over all its passes. */
+  maxCalls: number;
+  /** Total of the calls' `cost(args)`; absent: no cost budget. */
+  maxCost?: number;
+  /** Per-method call budgets, by `connector.method`. */
+  methodCalls: Record<string, number>;
+}
+
+/** Version tag of the stored JSON. */
+const BUDGET_RECORD_VERSION = 1;
+
+/** The JSON text kept in the `budgets` column. */
+export function encodeBudgets(budgets: ExecutionBudgets): string {
+  return JSON.stringify({
+    version: BUDGET_RECORD_VERSION,
+    maxCalls: budgets.maxCalls,
+    ...(budgets.maxCost === undefined ? {} : { maxCost: budgets.maxCost }),
+    methodCalls: budgets.methodCalls,
+  });
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 1;
+}
+
+/** The budgets of a `budgets` column; throws a message naming what is wrong when the text is not a budget record. */
+export function parseBudgets(text: string): ExecutionBudgets {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new Error("the budgets column is not JSON");
+  }
+  if (!isRecord(parsed) || parsed["version"] !== BUDGET_RECORD_VERSION)
+    throw new Error(`the budgets column is not a version ${BUDGET_RECORD_VERSION} budget record`);
+  const { maxCalls, maxCost, methodCalls } = parsed;
+  if (!isCount(maxCalls)) throw new Error("the budgets column's maxCalls is not a positive integer");
+  if (maxCost !== undefined && (typeof maxCost !== "number" || !Number.isFinite(maxCost) || maxCost < 0))
+    throw new Error("the budgets column's maxCost is not a number >= 0");
+  if (!isRecord(methodCalls) || !Object.values(methodCalls).every(isCount))
+    throw new Error("the budgets column's methodCalls is not an object of positive integers");
+  const budgets: ExecutionBudgets = {
+    maxCalls,
+    methodCalls: Object.assign(Object.create(null) as Record<string, number>, methodCalls as Record<string, number>),
+  };
+  if (maxCost !== undefined) budgets.maxCost = maxCost;
+  return budgets;
+}

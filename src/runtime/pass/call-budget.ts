@@ -1,0 +1,110 @@
+/**
+ * The budgets of one pass: every new connector call is admitted (or refused) here, synchronously and in call order,
+ * before anything is journaled or run. The counts start from the journal, so a replayed call counts once, where it
+ * first ran, and a call a human rejected does not count; a call this pass refuses ends the run (`kind: "limit"`)
+ * with a message that says which budget, how much was used, and how to do the work with fewer calls.
+ */
+import { messageOf } from "../../shared/message-of.js";
+import type { ExecutionBudgets } from "../journal/budget-record.js";
+
+/** What a call is, for its budgets: its method and that method's cost function. */
+export interface BudgetedCall {
+  connector: string;
+  method: string;
+  definition: { cost?: (args: unknown) => number };
+}
+
+/** Admitted (with the cost to journal, when the method has one), or refused with the reason. */
+export type Admission =
+  | { ok: true; cost: number | undefined }
+  /** `limit`: a budget would be exceeded, the run ends. `cost`: the method's cost function failed, the call fails. */
+  | { ok: false; kind: "limit" | "cost"; error: string };
+
+const FEWER_CALLS =
+  "Do the work in fewer calls: use a method that takes many items in one call (a batch or list method; codemode.search finds one), " +
+  "or filter and aggregate what one call returned instead of calling again per item. Promise.all does not help: every call counts.";
+
+function amount(value: number): string {
+  return Number.isInteger(value) ? value.toLocaleString("en-US") : String(value);
+}
+
+/** The running counts of one execution's calls and cost against its budgets. */
+export class CallBudget {
+  readonly #budgets: ExecutionBudgets;
+  #calls = 0;
+  #cost = 0;
+  readonly #byMethod = new Map<string, number>();
+
+  /** `counted`: the journaled calls that count (`countedCalls` in `execution-budgets.ts` picks them). */
+  constructor(budgets: ExecutionBudgets, counted: Iterable<{ connector: string; method: string; cost?: number }>) {
+    this.#budgets = budgets;
+    for (const row of counted) this.#count(`${row.connector}.${row.method}`, row.cost);
+  }
+
+  #count(path: string, cost: number | undefined): void {
+    this.#calls += 1;
+    this.#cost += cost ?? 0;
+    this.#byMethod.set(path, (this.#byMethod.get(path) ?? 0) + 1);
+  }
+
+  /** Admits call `seq` (counting it) or says why it must not run. */
+  admit(call: BudgetedCall, seq: number, args: unknown): Admission {
+    const path = `${call.connector}.${call.method}`;
+    const { maxCalls, maxCost, methodCalls } = this.#budgets;
+    if (this.#calls >= maxCalls) {
+      return this.#limit(
+        `Call budget exhausted: this execution may make ${amount(maxCalls)} connector calls (limits.maxCalls) and ` +
+          `has made ${amount(this.#calls)}; call #${seq} (${path}) did not run. ${FEWER_CALLS}`,
+      );
+    }
+    const methodMax = methodCalls[path];
+    const made = this.#byMethod.get(path) ?? 0;
+    if (methodMax !== undefined && made >= methodMax) {
+      return this.#limit(
+        `Call budget of ${path} exhausted: it may be called ${amount(methodMax)} times per execution (its maxCalls) and ` +
+          `has been called ${amount(made)} times; call #${seq} did not run. ${FEWER_CALLS}`,
+      );
+    }
+    const cost = this.#costOf(call, path, seq, args);
+    if (typeof cost === "object") return cost;
+    if (maxCost !== undefined && cost !== undefined && this.#cost + cost > maxCost) {
+      return this.#limit(
+        `Cost budget exhausted: this execution may spend ${amount(maxCost)} (limits.maxCost) and ${amount(this.#cost)} ` +
+          `was spent by ${amount(this.#calls)} calls made; call #${seq} (${path}) would cost ${amount(cost)} and did not run. ` +
+          "Do the work for less: ask each call for fewer records (filters, smaller pages, only the fields needed), " +
+          "and do not fetch again what an earlier call returned. Promise.all does not help: every call's cost counts.",
+      );
+    }
+    this.#count(path, cost);
+    return { ok: true, cost };
+  }
+
+  /** The method's cost of these arguments; a failed cost function is a refusal of the call (it does not run). */
+  #costOf(call: BudgetedCall, path: string, seq: number, args: unknown): number | undefined | Admission {
+    const cost = call.definition.cost;
+    if (cost === undefined) return undefined;
+    let value: unknown;
+    try {
+      value = cost(args);
+    } catch (error) {
+      return {
+        ok: false,
+        kind: "cost",
+        error: `${path}: its cost function threw (${messageOf(error)}); call #${seq} did not run.`,
+      };
+    }
+    if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+      const got = typeof value === "number" ? String(value) : typeof value;
+      return {
+        ok: false,
+        kind: "cost",
+        error: `${path}: its cost function returned ${got}, not a finite number >= 0; call #${seq} did not run.`,
+      };
+    }
+    return value;
+  }
+
+  #limit(error: string): Admission {
+    return { ok: false, kind: "limit", error };
+  }
+}

@@ -32,12 +32,18 @@ export interface MethodPolicy {
    * Cannot be combined with approval. @default true for MCP tools annotated `readOnlyHint: true` without approval
    */
   readOnly?: boolean;
+  /** An approver may change a pending call's arguments before it runs (see `ConnectorMethod.editable`). @default false */
+  editable?: boolean;
 }
 
 /** Every key a `MethodPolicy` may have: any other is refused at construction. */
-export const METHOD_POLICY_KEYS = ["replay", "revert", "requiresApproval", "readOnly"] as const satisfies ReadonlyArray<
-  keyof MethodPolicy
->;
+export const METHOD_POLICY_KEYS = [
+  "replay",
+  "revert",
+  "requiresApproval",
+  "readOnly",
+  "editable",
+] as const satisfies ReadonlyArray<keyof MethodPolicy>;
 
 /** A tool as found in a `ToolSet`, read defensively (user input). */
 interface LooseTool {
@@ -225,6 +231,7 @@ function toolToMethod({
   if (validate !== undefined) method.validate = validate;
   if (requiresApproval !== undefined) method.requiresApproval = requiresApproval;
   if (readOnly) method.readOnly = true;
+  if (policy?.editable === true) method.editable = true;
   if (policy?.revert !== undefined) method.revert = policy.revert;
   return method;
 }

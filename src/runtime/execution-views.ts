@@ -44,6 +44,7 @@ export function callRecord(record: CallJournalRecord, lookup?: MethodLookup): Ca
   if (record.resultText !== undefined) call.result = decodeJournalValue(record.resultText);
   if (record.error !== undefined) call.error = record.error;
   if (record.approvedAt !== undefined) call.approvedAt = record.approvedAt;
+  if (record.approvedArgsText !== undefined) call.approvedArgs = decodeJournalValue(record.approvedArgsText);
   if (record.startedAt !== undefined) call.startedAt = record.startedAt;
   if (record.finishedAt !== undefined) call.finishedAt = record.finishedAt;
   return call;

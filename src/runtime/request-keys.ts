@@ -24,7 +24,12 @@ export const EXECUTE_OPTION_KEYS = keysOf<Argument<"execute", 1>>({
 });
 
 /** `approve(request)`. */
-export const APPROVE_REQUEST_KEYS = keysOf<Argument<"approve", 0>>({ executionId: true, seq: true, scope: true });
+export const APPROVE_REQUEST_KEYS = keysOf<Argument<"approve", 0>>({
+  executionId: true,
+  seq: true,
+  scope: true,
+  args: true,
+});
 
 /** `reject(request)`. */
 export const REJECT_REQUEST_KEYS = keysOf<Argument<"reject", 0>>({
@@ -45,6 +50,7 @@ export const DECISION_KEYS = keysOf<Argument<"decide", 0>["decisions"][number]>(
   seq: true,
   approved: true,
   reason: true,
+  args: true,
 });
 
 /** The options of `execution`, `pending` and `executions`. */

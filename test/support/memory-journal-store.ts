@@ -329,6 +329,11 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
               stored.calls.set(call.seq, { ...call, status: "error", error: rejected.error, finishedAt: claim.now });
           }
         }
+        for (const edit of claim.edits ?? []) {
+          const call = stored.calls.get(edit.seq);
+          if (call?.status === "pending" && call.approvedAt === claim.now)
+            stored.calls.set(edit.seq, { ...call, approvedArgsText: edit.argsText });
+        }
         const program = stored.calls.get(WHOLE_PROGRAM_SEQ);
         if (program?.status === "pending" && program.approvedAt === claim.now)
           stored.calls.set(WHOLE_PROGRAM_SEQ, {

@@ -90,6 +90,11 @@ export interface ExecutionStore {
      * `error` with their message (the program gets it as a rejection on the next pass), all in the claim's batch.
      */
     decisions?: { approve: number[]; reject: Array<{ seq: number; error: string }> };
+    /**
+     * Approved calls that run with the approver's arguments (codec text) instead of the program's, written in the
+     * claim's batch onto the rows it approved (a row it did not approve is left unchanged).
+     */
+    edits?: Array<{ seq: number; argsText: string }>;
   }): Promise<SnippetRecord[] | undefined>;
   /** Rejection: `paused → rejected` (compare-and-set); the pending calls become `error` in the same batch. */
   rejectPaused(reject: { executionId: string; token: string; now: number; reason: string }): Promise<boolean>;

@@ -141,6 +141,13 @@ export const MIGRATIONS: readonly Migration[] = [
     // pass resumed in another invocation joins the same trace. NULL when the first pass was not traced.
     statements: ["ALTER TABLE codemode_executions ADD COLUMN trace_context TEXT"],
   },
+  {
+    version: 7,
+    name: "arguments an approver changed",
+    // Approve with changes: the codec text of the arguments the connector runs with, beside `args` (the program's,
+    // which replay matches). NULL when the approver did not change them. (Version 6 is the budgets migration.)
+    statements: ["ALTER TABLE codemode_calls ADD COLUMN approved_args TEXT"],
+  },
 ];
 
 /**

@@ -2,16 +2,17 @@
  * Approve with changes: `approve({ executionId, seq, args })` and `args` on a `decide` decision run the call with
  * the approver's arguments, journaled beside the program's; replay matches the program's own.
  */
+import type { JSONSchema7 } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
 import { createMockConnector } from "../../src/test/index.js";
 import { testRuntime } from "./runtime-fixture.js";
 
-const AMOUNT_SCHEMA = {
+const AMOUNT_SCHEMA: JSONSchema7 = {
   type: "object",
   properties: { amount: { type: "number", minimum: 1 }, note: { type: "string" } },
   required: ["amount"],
   additionalProperties: false,
-} as const;
+};
 
 function billing(editable = true) {
   return createMockConnector("billing", {

@@ -25,7 +25,7 @@ export interface CodemodeApprovalRuntime {
   decide(
     input: {
       executionId: string;
-      decisions: Array<{ seq: number; approved: boolean; reason?: string }>;
+      decisions: Array<{ seq: number; approved: boolean; reason?: string; args?: unknown }>;
       scope?: string;
     },
     options?: CodemodeResumeOptions,

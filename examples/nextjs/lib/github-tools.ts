@@ -82,6 +82,46 @@ export const githubTools = {
   }),
 };
 
+let sponsorLogReady: Promise<unknown> | undefined;
+
+/** Records a sponsorship payment (`SELECT * FROM example_sponsor_log`): the amount that was actually paid. */
+async function logSponsorship(login: string, amount: number): Promise<void> {
+  const db = getDatabase();
+  sponsorLogReady ??= db
+    .execute(
+      `CREATE TABLE IF NOT EXISTS example_sponsor_log (
+        id INTEGER PRIMARY KEY, login TEXT NOT NULL, amount INTEGER NOT NULL, at INTEGER NOT NULL
+      )`,
+    )
+    .catch((error: unknown) => {
+      sponsorLogReady = undefined;
+      throw error;
+    });
+  await sponsorLogReady;
+  await db.execute({
+    sql: "INSERT INTO example_sponsor_log (login, amount, at) VALUES (?, ?, ?)",
+    args: [login, amount, Date.now()],
+  });
+}
+
+/**
+ * GitHub Sponsors: a one-time payment to a contributor, the namespace `sponsors` of programs (lib/codemode.ts makes
+ * it need approval and lets the approver change the amount: `editable: true`).
+ */
+export const sponsorTools = {
+  sponsor_contributor: tool({
+    description: "Send a one-time GitHub Sponsors payment to a contributor, in whole US dollars. Needs approval.",
+    inputSchema: z.object({
+      login: z.string().describe("the contributor's GitHub login"),
+      amount: z.number().int().positive().max(1000).describe("US dollars"),
+    }),
+    execute: async ({ login, amount }) => {
+      await logSponsorship(login, amount);
+      return { login, amount, receipt: `sp_${login}_${amount}` };
+    },
+  }),
+};
+
 /**
  * Which calls need a person: AI SDK 7's `toolApproval` (the tools' own `needsApproval` is deprecated). Given to
  * `streamText` for direct calls and to the codemode runtime for calls from programs — a tool caller is never

@@ -7,14 +7,9 @@
 import { err, ok, type Result } from "../shared/result.js";
 import { failure } from "./failure-output.js";
 import { WHOLE_PROGRAM_SEQ, type CallJournalRecord } from "./journal/records.js";
-import {
-  canonicalArguments,
-  canonicalJournaledArguments,
-  decodeJournalValue,
-  encodeJournalValue,
-} from "./journal/journal-values.js";
+import { canonicalArguments, canonicalJournaledArguments, encodeJournalValue } from "./journal/journal-values.js";
 import type { RuntimeCore } from "./runtime-core.js";
-import type { CodeModeOutput, EditedCall } from "./types.js";
+import type { CodeModeOutput } from "./types.js";
 
 /** An approver's arguments for call `seq`, as the claim writes them. */
 export interface ApprovalEdit {
@@ -53,16 +48,7 @@ export async function checkedEdit(
   return ok({ seq: call.seq, argsText: encoded.value });
 }
 
-/** The calls of an execution that a person approved with changed arguments, in sequence order. */
-export function editedCalls(records: readonly CallJournalRecord[]): EditedCall[] {
-  return records
-    .filter((record) => record.approvedArgsText !== undefined)
-    .sort((a, b) => a.seq - b.seq)
-    .map((record) => ({
-      seq: record.seq,
-      connector: record.connector,
-      method: record.method,
-      args: decodeJournalValue(record.argsText),
-      approvedArgs: decodeJournalValue(record.approvedArgsText as string),
-    }));
+/** A pending call as its claim approved it at `at`, with the approver's arguments when it was edited. */
+export function approvedRecord(call: CallJournalRecord, at: number, argsText: string | undefined): CallJournalRecord {
+  return argsText === undefined ? { ...call, approvedAt: at } : { ...call, approvedAt: at, approvedArgsText: argsText };
 }

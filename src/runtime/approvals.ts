@@ -17,7 +17,7 @@ import { claimPaused } from "./claim-paused.js";
 import { runClaimedPass } from "./run-claimed-pass.js";
 import type { RuntimeCore } from "./runtime-core.js";
 import { traceOutsidePass, traceResumedPass } from "./tracing/runtime-tracing.js";
-import { checkedEdit, type ApprovalEdit } from "./approval-edits.js";
+import { approvedRecord, checkedEdit, type ApprovalEdit } from "./approval-edits.js";
 import type { LoadedExecution } from "./journal/journal-store.js";
 import { WHOLE_PROGRAM_SEQ, type CallJournalRecord } from "./journal/records.js";
 import type { AppliedCall, CodeModeOutput, ExecuteOptions, ExecutionStatus, RejectOutput } from "./types.js";
@@ -144,9 +144,7 @@ export async function approveExecution(
     approved.push(call.seq);
     // The claim applied an approved whole-program row (nothing runs for it); the others run when the pass reaches them.
     if (call.seq === WHOLE_PROGRAM_SEQ) return { ...call, status: "applied", approvedAt: at };
-    return edit === undefined
-      ? { ...call, approvedAt: at }
-      : { ...call, approvedAt: at, approvedArgsText: edit.argsText };
+    return approvedRecord(call, at, edit?.argsText);
   });
   const execution = { ...loaded.execution, status: "running" as const, passes: loaded.execution.passes + 1 };
   const trace = await traceResumedPass(core.tracing, execution, { approved, rejected: [] });

@@ -16,7 +16,7 @@ import type { CallDecision, CodeModeOutput, ExecuteOptions } from "./types.js";
 import { isRecord } from "../shared/is-record.js";
 import { unknownKeyProblem } from "../shared/known-keys.js";
 import { DECISION_KEYS } from "./request-keys.js";
-import { checkedEdit, type ApprovalEdit } from "./approval-edits.js";
+import { approvedRecord, checkedEdit, type ApprovalEdit } from "./approval-edits.js";
 
 /** The rejection a program receives for a call a human rejected. */
 export function rejectionMessage(
@@ -116,11 +116,7 @@ export async function decidePending(
   const rejected = new Map(reject.map((entry) => [entry.seq, entry.error]));
   const edited = new Map(edits.map((edit) => [edit.seq, edit.argsText]));
   const calls = loaded.calls.map((call): CallJournalRecord => {
-    const approvedArgsText = edited.get(call.seq);
-    if (approve.includes(call.seq))
-      return approvedArgsText === undefined
-        ? { ...call, approvedAt: at }
-        : { ...call, approvedAt: at, approvedArgsText };
+    if (approve.includes(call.seq)) return approvedRecord(call, at, edited.get(call.seq));
     const error = rejected.get(call.seq);
     return error === undefined ? call : { ...call, status: "error", error, finishedAt: at };
   });

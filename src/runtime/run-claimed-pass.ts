@@ -10,7 +10,7 @@ import type { RuntimeCore } from "./runtime-core.js";
 import type { PassTrace } from "./tracing/pass-trace.js";
 import type { CallJournalRecord, ExecutionRecord, SnippetRecord } from "./journal/records.js";
 import type { CodeModeOutput, ExecuteOptions } from "./types.js";
-import { editedCalls } from "./approval-edits.js";
+import { editedCalls } from "./execution-views.js";
 
 /** What a claimed pass starts from. */
 export interface ClaimedExecution {

@@ -75,7 +75,8 @@ export function appliedCalls(records: readonly CallJournalRecord[]): AppliedCall
       seq: record.seq,
       connector: record.connector,
       method: record.method,
-      args: decodeJournalValue(record.argsText),
+      // What took effect: the arguments it ran with (the approver's, when edited).
+      args: decodeJournalValue(record.approvedArgsText ?? record.argsText),
     }));
 }
 

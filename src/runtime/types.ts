@@ -248,6 +248,7 @@ export interface AppliedCall {
   seq: number;
   connector: string;
   method: string;
+  /** The arguments the call ran with: the approver's when they changed them (approve with changes), else the program's. */
   args: unknown;
 }
 

@@ -185,6 +185,16 @@ describe("approve with changes", () => {
     expect(refundsRun(shop)).toEqual([{ amount: 9 }]);
   });
 
+  it("a rejection after an edited call lists it as applied with the arguments it ran with", async () => {
+    const shop = billing();
+    const runtime = testRuntime({ connectors: { billing: shop } });
+    const code = "async () => { await billing.refund({ amount: 500 }); return billing.refund({ amount: 9 }); }";
+    const paused = await runtime.execute({ code });
+    await runtime.approve({ executionId: paused.executionId, seq: 1, args: { amount: 50 } });
+    const rejected = await runtime.reject({ executionId: paused.executionId });
+    expect(rejected).toMatchObject({ status: "rejected", applied: [{ seq: 1, args: { amount: 50 } }] });
+  });
+
   it("an edit equal to the program's arguments is no edit", async () => {
     const shop = billing();
     const runtime = testRuntime({ connectors: { billing: shop } });

@@ -114,7 +114,8 @@ after(async () => {
     server.kill("SIGTERM");
     await exited;
   }
-  rmSync(tmpDir, { recursive: true, force: true });
+  // KEEP_SCREENSHOTS=1 keeps the folder to look at the screenshots.
+  if (process.env.KEEP_SCREENSHOTS !== "1") rmSync(tmpDir, { recursive: true, force: true });
 });
 
 test("the list shows a paused execution from the chat; its timeline; Approve in the inspector; the chat shows the result", async () => {

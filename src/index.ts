@@ -79,6 +79,7 @@ export type { DurableRuntimeOptions, RuntimeLimits, TransformResultInfo } from "
 export type { BudgetLimits } from "./runtime/runtime-options.js";
 export type { CodemodeStoreOptions, StoreOption } from "./runtime/store/connection/open-store.js";
 export type { ExpirePausedOutput } from "./runtime/types.js";
+export type { ApproveRequestInput, EditedCall } from "./runtime/types.js";
 export type { ExpiredExecution } from "./runtime/journal/journal-store.js";
 export type { SaveSnippetOutput } from "./runtime/types.js";
 export {

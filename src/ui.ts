@@ -12,6 +12,7 @@ export { codemodeApprovalTransform, DEFAULT_CODEMODE_TOOL_NAME } from "./ai/ui/c
 export type { CreateCodemodeChatStreamOptions } from "./ai/ui/create-codemode-chat-stream.js";
 export { createCodemodeChatStream } from "./ai/ui/create-codemode-chat-stream.js";
 export { hasPausedCodemode } from "./ai/ui/has-paused-codemode.js";
+export type { CodemodeDecision } from "./ai/ui/codemode-decisions.js";
 export {
   encodeCodemodeDecisions,
   MAX_DECISIONS,

@@ -4,9 +4,11 @@
  * log (calls, arguments of earlier calls, journal rows) even if a runtime
  * attaches more fields to its output. Bounded by `maxOutputChars`: a longer result, error,
  * logs or pending arguments are cut for the model (never in the journal or the tool output).
+ * Calls a person approved with changed arguments are named with both argument sets and a sentence saying the
+ * change was deliberate, so the model reports it instead of "fixing" the call back.
  */
 import type { JSONValue } from "@ai-sdk/provider";
-import type { CodeModeOutput, PendingAction } from "../runtime/types.js";
+import type { CodeModeOutput, EditedCall, PendingAction } from "../runtime/types.js";
 import {
   cutLogs,
   cutText,
@@ -94,6 +96,39 @@ function pendingView(pending: PendingAction[], maxChars: number, executionId: st
   });
 }
 
+/** A value's JSON for the model, cut to `maxChars`. */
+function cutJson(value: unknown, maxChars: number, what: string, executionId: string): JSONValue {
+  const json = toModelJson(value);
+  const text = jsonText(json);
+  return text.length > maxChars ? cutText(text, maxChars, what, executionId) : json;
+}
+
+/**
+ * The `edited` calls (both argument sets, each cut to its share of `maxChars`) and the sentence the model reads
+ * about them; nothing when no call was edited.
+ */
+function editedView(
+  edited: EditedCall[] | undefined,
+  maxChars: number,
+  executionId: string,
+): Record<string, JSONValue> {
+  if (edited === undefined || edited.length === 0) return {};
+  const share = Math.max(1, Math.floor(maxChars / (2 * edited.length)));
+  const names = edited.map((call) => `${call.connector}.${call.method} (call #${call.seq})`).join(", ");
+  return {
+    edited: edited.map((call) => ({
+      seq: call.seq,
+      connector: call.connector,
+      method: call.method,
+      programArgs: cutJson(call.args, share, "arguments", executionId),
+      ranWithArgs: cutJson(call.approvedArgs, share, "arguments", executionId),
+    })),
+    editedMessage:
+      `A person approved ${names} with changed arguments: it ran with ranWithArgs, not the program's programArgs. ` +
+      "The change is deliberate: do not make the call again with the original arguments; tell the user what ran.",
+  };
+}
+
 /**
  * The model-facing view of a `CodeModeOutput`: only the fields the model needs, within
  * `maxOutputChars`. A cut result becomes a string: the start of its JSON and a marker.
@@ -117,7 +152,7 @@ export function codemodeModelOutput(
         result: cut.main ?? result,
       };
       if (cut.logs !== undefined) view["logs"] = cut.logs;
-      return view;
+      return { ...view, ...editedView(output.edited, maxOutputChars, output.executionId) };
     }
     case "paused": {
       const waiting = output.pending.map((action) => `${action.connector}.${action.method}`);
@@ -128,6 +163,7 @@ export function codemodeModelOutput(
         message:
           `Waiting for human approval of ${[...new Set(waiting)].join(", ")}. Do not call codemode again for this; ` +
           `tell the user what awaits approval. After approval the program resumes where it paused.`,
+        ...editedView(output.edited, maxOutputChars, output.executionId),
       };
     }
     case "error": {
@@ -142,7 +178,7 @@ export function codemodeModelOutput(
         error: cut.main ?? output.error,
       };
       if (cut.logs !== undefined) view["logs"] = cut.logs;
-      return view;
+      return { ...view, ...editedView(output.edited, maxOutputChars, output.executionId) };
     }
     default:
       return { status: "error", error: "The runtime returned an output the tool does not understand." };

@@ -38,6 +38,9 @@ function callLines(call: TimelineCall, start: number): string[] {
     `  #${call.seq} ${terminalSafe(`${call.connector}.${call.method}`)}  ${stateText(call)}${timing}${duration}`,
   ];
   lines.push(`       args    ${inlineValue(call.args)}`);
+  // Approved with changes: the program's arguments above, the ones it ran with here.
+  if ("approvedArgs" in call)
+    lines.push(`       ran with ${inlineValue(call.approvedArgs)}  (changed by the approver)`);
   if (call.error !== undefined) lines.push(`       error   ${inlineValue(call.error)}`);
   else if ("result" in call) lines.push(`       result  ${inlineValue(call.result)}`);
   if (call.cost !== undefined) lines.push(`       cost    ${call.cost}`);

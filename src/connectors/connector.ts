@@ -76,7 +76,7 @@ function checkOptions(options: ConnectorOptions, path: string): void {
     if (typeof policy !== "object" || policy === null || Array.isArray(policy)) {
       throw new InvalidOptionError({
         path: at,
-        message: "must be an object { replay?, revert?, requiresApproval?, readOnly?, maxCalls?, cost? }",
+        message: "must be an object { replay?, revert?, requiresApproval?, readOnly?, maxCalls?, cost?, editable? }",
       });
     }
     assertKnownKeys(policy, METHOD_POLICY_KEYS, at);
@@ -99,6 +99,9 @@ function checkOptions(options: ConnectorOptions, path: string): void {
     if (policy.readOnly !== undefined && typeof policy.readOnly !== "boolean") {
       throw new InvalidOptionError({ path: `${at}.readOnly`, message: "must be a boolean" });
     }
+    if (policy.editable !== undefined && typeof policy.editable !== "boolean") {
+      throw new InvalidOptionError({ path: `${at}.editable`, message: "must be a boolean" });
+    }
   }
 }
 
@@ -113,6 +116,7 @@ function checkOptions(options: ConnectorOptions, path: string): void {
  * - `requiresApproval` overrides the tool's `needsApproval` and MCP annotation defaults.
  * - `readOnly: true` marks a read that is still journaled (replay returns its recorded result) but costs no
  *   store round trip of its own; refused with approval. MCP tools annotated `readOnlyHint: true` default to it.
+ * - `editable: true` lets an approver run a pending call with changed arguments (`approve({ executionId, seq, args })`).
  *
  * @example
  * const github = connector(githubTools, {

@@ -181,9 +181,14 @@ function resolveMethod(connectorName: string, methodName: string, value: unknown
     requiresApproval: approval as ConnectorMethod["requiresApproval"],
     policyPath: path,
   });
+  const editable = value["editable"];
+  if (editable !== undefined && typeof editable !== "boolean") {
+    throw new InvalidOptionError({ path: `${path}.editable`, message: "must be a boolean" });
+  }
   const source = value as unknown as ConnectorMethod;
   const method: ConnectorMethod = { execute: source.execute.bind(source) };
   if (readOnly) method.readOnly = true;
+  if (editable === true) method.editable = true;
   if (source.description !== undefined) method.description = source.description;
   if (source.inputSchema !== undefined) method.inputSchema = source.inputSchema;
   if (source.outputSchema !== undefined) method.outputSchema = source.outputSchema;

@@ -38,6 +38,8 @@ export interface MethodPolicy {
   maxCalls?: number;
   /** What a call costs against `limits.maxCost` (see `ConnectorMethod.cost`). @default none */
   cost?: ConnectorMethod["cost"];
+  /** An approver may change a pending call's arguments before it runs (see `ConnectorMethod.editable`). @default false */
+  editable?: boolean;
 }
 
 /** Every key a `MethodPolicy` may have: any other is refused at construction. */
@@ -48,6 +50,7 @@ export const METHOD_POLICY_KEYS = keysOf<MethodPolicy>({
   readOnly: true,
   maxCalls: true,
   cost: true,
+  editable: true,
 });
 
 /** A tool as found in a `ToolSet`, read defensively (user input). */
@@ -236,6 +239,7 @@ function toolToMethod({
   if (validate !== undefined) method.validate = validate;
   if (requiresApproval !== undefined) method.requiresApproval = requiresApproval;
   if (readOnly) method.readOnly = true;
+  if (policy?.editable === true) method.editable = true;
   if (policy?.revert !== undefined) method.revert = policy.revert;
   if (policy?.maxCalls !== undefined) {
     optionalCallBudget(policy.maxCalls, `${policyPath}.maxCalls`);

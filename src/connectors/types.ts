@@ -82,6 +82,12 @@ export interface ConnectorMethod {
    * Cannot be combined with `requiresApproval`. @default false
    */
   readOnly?: boolean;
+  /**
+   * An approver may run a pending call of this method with other arguments (approve with changes): the new ones
+   * are validated like the program's. Off by default: an edit lets whoever approves choose what runs, so the
+   * method's owner opts in (see docs/decisions/approve-with-changes.md). @default false
+   */
+  editable?: boolean;
   /** Performs the call. A rejection becomes a rejection inside the program. */
   execute: (args: unknown, context: ConnectorCallContext) => unknown;
   /** Compensates an applied call during rollback. */

@@ -45,6 +45,8 @@ export interface TimelineCall {
   connector: string;
   method: string;
   args: unknown;
+  /** The arguments the call ran with, when the approver changed them (approve with changes); `args` are the program's. */
+  approvedArgs?: unknown;
   result?: unknown;
   error?: string;
   status: CallStatus;
@@ -184,6 +186,7 @@ function timelineCall(call: CallRecord, starts: number[], executionStatus: Execu
     pass,
     replayedInPasses,
   };
+  if ("approvedArgs" in call) entry.approvedArgs = call.approvedArgs;
   if ("result" in call) entry.result = call.result;
   if (call.error !== undefined) entry.error = call.error;
   if (call.decidedBy !== undefined) entry.decidedBy = call.decidedBy;

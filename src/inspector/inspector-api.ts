@@ -6,9 +6,9 @@
  *   GET  …/api/executions?status=&since=&limit=   the list
  *   GET  …/api/executions/:id                      one execution and its timeline
  *   GET  …/api/pending                             calls waiting for approval
- *   POST …/api/executions/:id/approve  { seq? }
+ *   POST …/api/executions/:id/approve  { seq?, args? }      args: run call seq with these (an editable method)
  *   POST …/api/executions/:id/reject   { seq?, reason? }       ends the run (SPEC §4)
- *   POST …/api/executions/:id/decide   { decisions: [{ seq, approved, reason? }] }
+ *   POST …/api/executions/:id/decide   { decisions: [{ seq, approved, reason?, args? }] }
  *                                       several calls at once: a rejected one rejects inside the program
  *   POST …/api/executions/:id/rollback
  */
@@ -111,17 +111,23 @@ async function readBody(request: Request): Promise<Record<string, unknown> | str
 /** The `decisions` of a decide body, or what is wrong with them. */
 function readDecisions(value: unknown): CallDecision[] | string {
   if (!Array.isArray(value) || value.length === 0 || value.length > MAX_API_DECISIONS)
-    return `decisions must be a list of 1 to ${MAX_API_DECISIONS} { seq, approved, reason? }`;
+    return `decisions must be a list of 1 to ${MAX_API_DECISIONS} { seq, approved, reason?, args? }`;
   const decisions: CallDecision[] = [];
   for (const entry of value as unknown[]) {
-    const { seq, approved, reason } = (typeof entry === "object" && entry !== null ? entry : {}) as Record<
+    const { seq, approved, reason, args } = (typeof entry === "object" && entry !== null ? entry : {}) as Record<
       string,
       unknown
     >;
     if (typeof seq !== "number" || !Number.isSafeInteger(seq) || seq < 0 || typeof approved !== "boolean")
       return "each decision must be { seq: call number, approved: true | false, reason?: string }";
     if (reason !== undefined && typeof reason !== "string") return "a decision's reason must be a string";
-    decisions.push(reason === undefined ? { seq, approved } : { seq, approved, reason });
+    // The runtime validates an edit (an editable method, its input schema) and refuses the whole request otherwise.
+    decisions.push({
+      seq,
+      approved,
+      ...(reason === undefined ? {} : { reason }),
+      ...(args === undefined ? {} : { args }),
+    });
   }
   return decisions;
 }
@@ -148,8 +154,12 @@ async function actionRoute(
   const by = signedIn === undefined ? {} : { decidedBy: signedIn };
   const target = seq === undefined ? { executionId, ...by } : { executionId, seq, ...by };
   switch (action) {
-    case "approve":
-      return jsonResponse(200, { output: await context.runtime.approve(target) });
+    case "approve": {
+      const args = body["args"];
+      return jsonResponse(200, {
+        output: await context.runtime.approve(args === undefined ? target : { ...target, args }),
+      });
+    }
     case "reject":
       return jsonResponse(200, {
         output: await context.runtime.reject(reason === undefined ? target : { ...target, reason }),

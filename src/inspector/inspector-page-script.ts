@@ -7,6 +7,9 @@
  * Rejecting means the same here as in the chat (docs/decisions/reject-stops-the-program.md):
  * "Reject and stop the program" ends the run; when several calls wait together, each can be
  * rejected inside the program instead (`decide`), which may go on.
+ *
+ * Approve with changes: a pending call of an `editable` method shows its arguments as JSON in a text box; what the
+ * person leaves there is sent as `args` (the runtime validates it; a bad edit is refused and nothing runs).
  */
 import { timelineScale } from "./timeline-scale.js";
 
@@ -16,8 +19,8 @@ export const INSPECTOR_SCRIPT = `"use strict";
   var body = document.body;
   var refreshMs = Number(body.getAttribute("data-refresh-ms")) || 2000;
   var base = location.pathname.replace(/\\/+$/, "");
-  // chosen and reason: what the person picked for a paused execution, kept across the page's refreshes.
-  var state = { selected: null, readOnly: false, listKey: "", detailKey: "", chosen: {}, reason: "" };
+  // chosen, reason and edits (JSON text per call): what the person picked for a paused execution, kept across refreshes.
+  var state = { selected: null, readOnly: false, listKey: "", detailKey: "", chosen: {}, reason: "", edits: {} };
 
   function api(path) { return base + "/api" + path; }
   function $(id) { return document.getElementById(id); }
@@ -192,6 +195,7 @@ export const INSPECTOR_SCRIPT = `"use strict";
       var out = data.output;
       state.chosen = {};
       state.reason = "";
+      if (out.status !== "error") state.edits = {};
       say(label + ": " + out.status + (out.error ? " \\u2014 " + out.error : ""), out.status === "error");
     }).catch(function (error) { say(label + " failed: " + error.message, true); })
       .then(function () { state.detailKey = ""; return Promise.all([loadDetail(), loadList()]); });
@@ -203,6 +207,25 @@ export const INSPECTOR_SCRIPT = `"use strict";
     input.value = state.reason;
     input.addEventListener("input", function () { state.reason = input.value; });
     return input;
+  }
+  // The arguments of a pending call of an editable method, as JSON the person may change before approving.
+  function argsEditor(p, disabled) {
+    var original = JSON.stringify(p.args, null, 2);
+    var area = el("textarea", { className: "mono args-edit", rows: Math.min(12, original.split("\\n").length + 1),
+      "aria-label": "Arguments of " + callName(p) + " (JSON; edit before approving)", "data-key": "args:" + p.seq,
+      "data-testid": "args-edit", disabled: disabled, spellcheck: false });
+    area.value = state.edits[p.seq] !== undefined ? state.edits[p.seq] : original;
+    area.addEventListener("input", function () { state.edits[p.seq] = area.value; });
+    return el("label", { className: "args-label" }, [el("span", { className: "io-label", text: "arguments (editable: change them, then approve)" }), area]);
+  }
+  // The edited arguments of call p: undefined when unchanged; null (after saying why) when not valid JSON.
+  function editedArgs(p) {
+    var text = state.edits[p.seq];
+    if (text === undefined || text === JSON.stringify(p.args, null, 2)) return undefined;
+    try { return { args: JSON.parse(text) }; } catch (error) {
+      say("The arguments of " + callName(p) + " are not valid JSON: " + error.message + ". Nothing was sent.", true);
+      return null;
+    }
   }
   function stopButton(reason, label, disabled) {
     return el("button", { className: "reject", type: "button", disabled: disabled, "data-key": "reject",
@@ -218,7 +241,7 @@ export const INSPECTOR_SCRIPT = `"use strict";
     var rows = pending.map(function (p) {
       var name = "decide-" + p.seq;
       return el("div", { className: "decision", "data-testid": "decision", "data-seq": p.seq }, [
-        el("code", { className: "mono", text: callName(p) + " " + JSON.stringify(p.args) }),
+        p.editable ? argsEditor(p, disabled) : el("code", { className: "mono", text: callName(p) + " " + JSON.stringify(p.args) }),
         ["approve", "reject"].map(function (choice) {
           var input = el("input", { type: "radio", name: name, value: choice, "data-key": name + ":" + choice, disabled: disabled,
             checked: chosen[p.seq] === (choice === "approve"),
@@ -232,7 +255,18 @@ export const INSPECTOR_SCRIPT = `"use strict";
       ].flat());
     });
     submit.addEventListener("click", function () {
-      var decisions = Object.keys(chosen).map(function (seq) { return { seq: Number(seq), approved: chosen[seq] }; });
+      var decisions = [];
+      var bySeq = {};
+      pending.forEach(function (p) { bySeq[p.seq] = p; });
+      for (var seq in chosen) {
+        var decision = { seq: Number(seq), approved: chosen[seq] };
+        if (chosen[seq] && bySeq[seq] && bySeq[seq].editable) {
+          var edit = editedArgs(bySeq[seq]);
+          if (edit === null) return;
+          if (edit !== undefined) decision.args = edit.args;
+        }
+        decisions.push(decision);
+      }
       act("decide", { decisions: decisions }, "Decide " + decisions.length + " call" + (decisions.length === 1 ? "" : "s"));
     });
     var all = el("button", { className: "approve", type: "button", disabled: disabled, "data-key": "approve-all",
@@ -271,8 +305,14 @@ export const INSPECTOR_SCRIPT = `"use strict";
         nodes.push(reason, stopButton(reason, "Reject the program", disabled));
       } else if (detail.pending.length === 1) {
         var p = detail.pending[0];
+        if (p.editable) nodes.push(argsEditor(p, disabled));
         nodes.push(el("button", { className: "approve", type: "button", disabled: disabled, "data-key": "approve:" + p.seq,
-          onclick: function () { act("approve", { seq: p.seq }, "Approve " + callName(p)); } }, ["Approve " + callName(p)]));
+          onclick: function () {
+            var edit = p.editable ? editedArgs(p) : undefined;
+            if (edit === null) return;
+            if (edit === undefined) act("approve", { seq: p.seq }, "Approve " + callName(p));
+            else act("approve", { seq: p.seq, args: edit.args }, "Approve " + callName(p) + " with changed arguments");
+          } }, ["Approve " + callName(p)]));
         nodes.push(reason, stopButton(reason, "Reject and stop the program", disabled));
       } else {
         nodes.push(decisionsForm(detail.pending, disabled), reason, stopButton(reason, "Stop the program", disabled));
@@ -294,7 +334,8 @@ export const INSPECTOR_SCRIPT = `"use strict";
           (c.replayedInPasses.length ? ", replayed in pass " + c.replayedInPasses.join(", ") : "") +
           (c.approvedAt !== undefined ? ", approved " + instant(c.approvedAt) : "") +
           (c.decidedBy !== undefined ? " by " + c.decidedBy : "") +
-          (c.cost !== undefined ? ", cost " + c.cost : "");
+          (c.cost !== undefined ? ", cost " + c.cost : "") +
+          ("approvedArgs" in c ? ", with changed arguments" : "");
         rows.push(el("tr", { "data-testid": "call-row", className: "call-head" }, [
           el("td", { className: "num", text: c.seq }),
           el("td", { className: "mono", text: c.connector + "." + c.method }),
@@ -306,7 +347,8 @@ export const INSPECTOR_SCRIPT = `"use strict";
         var outcome = c.error !== undefined ? el("pre", { className: "c-failed", text: c.error })
           : ("result" in c ? el("pre", { text: json(c.result) }) : el("span", { className: "empty", text: "no result recorded" }));
         rows.push(el("tr", { className: "call-body" }, [el("td", {}), el("td", { colspan: 5 }, [el("div", { className: "io" }, [
-          el("div", {}, [el("div", { className: "io-label", text: "arguments" }), el("pre", { text: json(c.args) })]),
+          el("div", {}, [el("div", { className: "io-label", text: "approvedArgs" in c ? "arguments (the program's)" : "arguments" }), el("pre", { text: json(c.args) })].concat(
+            "approvedArgs" in c ? [el("div", { className: "io-label", text: "ran with (changed by the approver)" }), el("pre", { "data-testid": "approved-args", text: json(c.approvedArgs) })] : [])),
           el("div", {}, [el("div", { className: "io-label", text: c.error !== undefined ? "error" : "result" }), outcome]),
         ])])]));
         return rows;
@@ -364,6 +406,7 @@ export const INSPECTOR_SCRIPT = `"use strict";
     state.selected = match ? decodeURIComponent(match[1]) : null;
     state.chosen = {};
     state.reason = "";
+    state.edits = {};
     state.detailKey = "";
     state.listKey = "";
     return Promise.all([loadList(), loadDetail()]).then(function () {

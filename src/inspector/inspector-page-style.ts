@@ -77,4 +77,6 @@ fieldset.decisions legend { font-size: 12px; color: var(--muted); padding: 0 4px
 .decision { gap: 4px 16px; margin: 6px 0; }
 .decision code { flex-basis: 100%; min-width: 0; overflow-wrap: anywhere; }
 .decision label { white-space: nowrap; }
+.args-label { display: flex; flex-direction: column; gap: 2px; flex-basis: 100%; }
+textarea.args-edit { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; padding: 4px 8px; border: 1px solid var(--line); border-radius: 6px; width: 100%; max-width: 640px; box-sizing: border-box; }
 `;

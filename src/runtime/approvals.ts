@@ -17,6 +17,7 @@ import { claimPaused } from "./claim-paused.js";
 import { runClaimedPass } from "./run-claimed-pass.js";
 import type { RuntimeCore } from "./runtime-core.js";
 import { traceOutsidePass, traceResumedPass } from "./tracing/runtime-tracing.js";
+import { approvedRecord, checkedEdit, type ApprovalEdit } from "./approval-edits.js";
 import type { LoadedExecution } from "./journal/journal-store.js";
 import { WHOLE_PROGRAM_SEQ, type CallJournalRecord } from "./journal/records.js";
 import type { AppliedCall, CodeModeOutput, ExecuteOptions, ExecutionStatus, RejectOutput } from "./types.js";
@@ -100,7 +101,13 @@ export async function loadRequested(
   return ok({ request: read.value, loaded: loaded.value });
 }
 
-/** Approves the pending call `seq` (or every pending call) and runs the next pass. */
+/** The request's `args` (approve with changes), when it has them; `undefined` given explicitly is none. */
+function givenArgs(request: unknown): { args: unknown } | undefined {
+  const args = (request as { args?: unknown }).args;
+  return args === undefined ? undefined : { args };
+}
+
+/** Approves the pending call `seq` (or every pending call), with the approver's `args` when given, and runs the next pass. */
 export async function approveExecution(
   core: RuntimeCore,
   approval: unknown,
@@ -109,15 +116,26 @@ export async function approveExecution(
   const read = await loadRequested(core, "approve", approval, { options });
   if (!read.ok) return read.error;
   const {
-    request: { seq, decidedBy },
+    request: { executionId, seq, decidedBy },
     loaded,
   } = read.value;
   const refused = refusal(loaded, "approve", seq);
   if (refused !== undefined) return refused;
-  const claimed = await claimPaused(core, loaded, {
-    ...(seq === undefined ? {} : { seq }),
-    ...(decidedBy === undefined ? {} : { decidedBy }),
-  });
+  const given = givenArgs(approval);
+  let edit: ApprovalEdit | undefined;
+  if (given !== undefined) {
+    const call = loaded.calls.find((candidate) => candidate.seq === seq);
+    if (call === undefined) {
+      const why = "approve({ executionId, seq, args }): args changes one call, so it needs that call's seq.";
+      return failure(executionId, "validation", `${why} Nothing was changed or run.`);
+    }
+    const checked = await checkedEdit(core, executionId, call, given.args);
+    if (!checked.ok) return checked.error;
+    edit = checked.value;
+  }
+  const by = decidedBy === undefined ? {} : { decidedBy };
+  const change = seq === undefined ? {} : { seq, ...(edit === undefined ? {} : { edits: [edit] }) };
+  const claimed = await claimPaused(core, loaded, { ...change, ...by });
   if (!claimed.ok) return claimed.error;
   const { leaseToken, at, snippets } = claimed.value;
   const approved: number[] = [];
@@ -125,9 +143,9 @@ export async function approveExecution(
     if (call.status !== "pending" || call.approvedAt !== undefined || (seq !== undefined && call.seq !== seq))
       return call;
     approved.push(call.seq);
-    const decided = { ...call, approvedAt: at, ...(decidedBy === undefined ? {} : { decidedBy }) };
     // The claim applied an approved whole-program row (nothing runs for it); the others run when the pass reaches them.
-    return call.seq === WHOLE_PROGRAM_SEQ ? { ...decided, status: "applied" } : decided;
+    if (call.seq === WHOLE_PROGRAM_SEQ) return { ...call, status: "applied", approvedAt: at, ...by };
+    return { ...approvedRecord(call, at, edit?.argsText), ...by };
   });
   const execution = { ...loaded.execution, status: "running" as const, passes: loaded.execution.passes + 1 };
   const trace = await traceResumedPass(core.tracing, execution, { approved, rejected: [] });

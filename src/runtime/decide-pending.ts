@@ -16,6 +16,7 @@ import type { CallDecision, CodeModeOutput, ExecuteOptions } from "./types.js";
 import { isRecord } from "../shared/is-record.js";
 import { unknownKeyProblem } from "../shared/known-keys.js";
 import { DECISION_KEYS } from "./request-keys.js";
+import { approvedRecord, checkedEdit, type ApprovalEdit } from "./approval-edits.js";
 
 /** The rejection a program receives for a call a human rejected. */
 export function rejectionMessage(
@@ -43,7 +44,14 @@ function invalid(executionId: string, decisions: unknown): CodeModeOutput | unde
       return failure(
         executionId,
         "validation",
-        "Each decision must be { seq: integer, approved: boolean, reason?: string }. Nothing was changed.",
+        "Each decision must be { seq: integer, approved: boolean, reason?: string, args? }. Nothing was changed.",
+      );
+    }
+    if (decision.approved === false && decision.args !== undefined) {
+      return failure(
+        executionId,
+        "validation",
+        `decide(): call #${String(decision.seq)} is rejected but has args; args changes a call that is approved. Nothing was changed.`,
       );
     }
     const seq = decision.seq as number;
@@ -60,7 +68,10 @@ function invalid(executionId: string, decisions: unknown): CodeModeOutput | unde
   return undefined;
 }
 
-/** Applies `decisions` to the paused execution and runs one pass. Any decision that cannot apply refuses them all. */
+/**
+ * Applies `decisions` to the paused execution and runs one pass; an approved decision with `args` runs its call with
+ * them (an editable method only). Any decision that cannot apply refuses them all, before anything is claimed.
+ */
 export async function decidePending(
   core: RuntimeCore,
   request: { executionId: string; decisions: CallDecision[]; scope?: string; decidedBy?: string },
@@ -81,6 +92,14 @@ export async function decidePending(
     if (refused !== undefined) return refused;
   }
   const bySeq = new Map(loaded.calls.map((call) => [call.seq, call]));
+  const edits: ApprovalEdit[] = [];
+  for (const decision of decisions) {
+    const call = bySeq.get(decision.seq);
+    if (decision.args === undefined || call === undefined) continue;
+    const checked = await checkedEdit(core, loaded.execution.executionId, call, decision.args);
+    if (!checked.ok) return checked.error;
+    if (checked.value !== undefined) edits.push(checked.value);
+  }
   const reject = decisions
     .filter((decision) => !decision.approved)
     .map((decision) => ({
@@ -94,13 +113,15 @@ export async function decidePending(
   const claimed = await claimPaused(core, loaded, {
     decisions: { approve, reject },
     ...(decidedBy === undefined ? {} : { decidedBy }),
+    ...(edits.length === 0 ? {} : { edits }),
   });
   if (!claimed.ok) return claimed.error;
   const { leaseToken, at, snippets } = claimed.value;
   const rejected = new Map(reject.map((entry) => [entry.seq, entry.error]));
   const by = decidedBy === undefined ? {} : { decidedBy };
+  const edited = new Map(edits.map((edit) => [edit.seq, edit.argsText]));
   const calls = loaded.calls.map((call): CallJournalRecord => {
-    if (approve.includes(call.seq)) return { ...call, approvedAt: at, ...by };
+    if (approve.includes(call.seq)) return { ...approvedRecord(call, at, edited.get(call.seq)), ...by };
     const error = rejected.get(call.seq);
     return error === undefined ? call : { ...call, status: "error", error, finishedAt: at, ...by };
   });

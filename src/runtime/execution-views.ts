@@ -8,7 +8,15 @@ import { decodeJournalValue } from "./journal/journal-values.js";
 import { STEP_CONNECTOR } from "./pass/step-policy.js";
 import { withRequest } from "./pass/with-request.js";
 import type { CallJournalRecord, ExecutionRecord, SnippetRecord } from "./journal/records.js";
-import type { AppliedCall, CallRecord, ExecutionDetail, ExecutionSummary, PendingAction, Snippet } from "./types.js";
+import type {
+  AppliedCall,
+  CallRecord,
+  EditedCall,
+  ExecutionDetail,
+  ExecutionSummary,
+  PendingAction,
+  Snippet,
+} from "./types.js";
 
 /** A stored execution as listed by `executions()`. */
 export function executionSummary(record: ExecutionRecord): ExecutionSummary {
@@ -44,6 +52,7 @@ export function callRecord(record: CallJournalRecord, lookup?: MethodLookup): Ca
   if (record.resultText !== undefined) call.result = decodeJournalValue(record.resultText);
   if (record.error !== undefined) call.error = record.error;
   if (record.approvedAt !== undefined) call.approvedAt = record.approvedAt;
+  if (record.approvedArgsText !== undefined) call.approvedArgs = decodeJournalValue(record.approvedArgsText);
   if (record.startedAt !== undefined) call.startedAt = record.startedAt;
   if (record.finishedAt !== undefined) call.finishedAt = record.finishedAt;
   if (record.cost !== undefined) call.cost = record.cost;
@@ -68,8 +77,28 @@ export function appliedCalls(records: readonly CallJournalRecord[]): AppliedCall
       seq: record.seq,
       connector: record.connector,
       method: record.method,
-      args: decodeJournalValue(record.argsText),
+      // What took effect: the arguments it ran with (the approver's, when edited).
+      args: decodeJournalValue(record.approvedArgsText ?? record.argsText),
     }));
+}
+
+/** The calls of an execution that a person approved with changed arguments, in sequence order. */
+export function editedCalls(records: readonly CallJournalRecord[]): EditedCall[] {
+  return records
+    .flatMap((record) =>
+      record.approvedArgsText === undefined
+        ? []
+        : [
+            {
+              seq: record.seq,
+              connector: record.connector,
+              method: record.method,
+              args: decodeJournalValue(record.argsText),
+              approvedArgs: decodeJournalValue(record.approvedArgsText),
+            },
+          ],
+    )
+    .sort((a, b) => a.seq - b.seq);
 }
 
 /** Finds the configured definition of a journaled call, if its connector and method still exist. */

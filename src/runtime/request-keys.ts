@@ -29,6 +29,7 @@ export const APPROVE_REQUEST_KEYS = keysOf<Argument<"approve", 0>>({
   seq: true,
   scope: true,
   decidedBy: true,
+  args: true,
 });
 
 /** `reject(request)`. */
@@ -56,6 +57,7 @@ export const DECISION_KEYS = keysOf<Argument<"decide", 0>["decisions"][number]>(
   seq: true,
   approved: true,
   reason: true,
+  args: true,
 });
 
 /** The options of `execution`, `pending` and `executions`. */

@@ -72,7 +72,8 @@ async function revertOne(
     return;
   }
   try {
-    const args = decodeJournalValue(call.argsText);
+    // A call approved with changes is reverted with the arguments it ran with.
+    const args = decodeJournalValue(call.approvedArgsText ?? call.argsText);
     const result = call.resultText === undefined ? undefined : decodeJournalValue(call.resultText);
     await method.revert(args, result, {
       executionId,

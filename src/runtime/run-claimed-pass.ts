@@ -11,6 +11,7 @@ import type { RuntimeCore } from "./runtime-core.js";
 import type { PassTrace } from "./tracing/pass-trace.js";
 import type { CallJournalRecord, ExecutionRecord, SnippetRecord } from "./journal/records.js";
 import type { CodeModeOutput, ExecuteOptions } from "./types.js";
+import { editedCalls } from "./execution-views.js";
 
 /** What a claimed pass starts from. */
 export interface ClaimedExecution {
@@ -55,11 +56,14 @@ export async function runClaimedPass(
   });
   const outcome = await runPass(pass);
   trace?.end(outcome);
+  // Every later pass names the calls a person approved with changes, so the model does not "fix" them back.
+  const edited = editedCalls(calls);
   if (outcome.status !== "completed") {
     if (outcome.status === "error" && outcome.logs !== undefined && outcome.logs.length === 0) delete outcome.logs;
-    return outcome;
+    return edited.length === 0 ? outcome : { ...outcome, edited };
   }
   const output: CodeModeOutput = { status: "completed", executionId: outcome.executionId, result: outcome.result };
+  if (edited.length > 0) output.edited = edited;
   if (outcome.logs.length > 0) output.logs = outcome.logs;
   // The caller (and the model) must not be told the journal has what it could not keep.
   if (!outcome.journaled) output.journaled = false;

@@ -5,6 +5,7 @@
  */
 import type { DescribeOutput, SearchOutput } from "../connectors/types.js";
 import type {
+  ApproveRequestInput,
   CallDecision,
   CodeModeOutput,
   ExecuteInput,
@@ -31,10 +32,11 @@ export interface DurableRuntime {
    */
   execute(input: ExecuteInput, options?: ExecuteOptions): Promise<CodeModeOutput>;
   /**
-   * Approves pending call `seq` (or every pending call) and resumes; the output of the resumed pass. A missing or
-   * malformed request resolves with `kind: "validation"`.
+   * Approves pending call `seq` (or every pending call) and resumes; the output of the resumed pass. With `args`
+   * (and `seq`), the call runs with those arguments instead of the program's, when its method is `editable`. A
+   * missing or malformed request, or an edit that is refused, resolves with `kind: "validation"` having run nothing.
    */
-  approve(request: ExecutionRequestInput, options?: ExecuteOptions): Promise<CodeModeOutput>;
+  approve(request: ApproveRequestInput, options?: ExecuteOptions): Promise<CodeModeOutput>;
   /**
    * Decides several pending calls of one paused execution at once and resumes it once: approved calls run,
    * rejected ones reject inside the program (it may catch them), undecided ones stay pending.

@@ -22,6 +22,26 @@ export interface PendingAction {
    * one request (OpenAPI operations): what the approver approves, beside the arguments.
    */
   request?: { method: string; url: string };
+  /**
+   * The method's policy is `editable: true`: an approver may run the call with other arguments
+   * (`approve({ executionId, seq, args })`, or `args` on a `decide` decision). Absent when not editable.
+   */
+  editable?: boolean;
+}
+
+/**
+ * A call a person approved with changed arguments: the program's own `args` (what replay matches) and the
+ * `approvedArgs` the connector ran with. Listed on every output of the execution's later passes, so the model
+ * knows the change was deliberate and does not make the call again with its original arguments.
+ */
+export interface EditedCall {
+  seq: number;
+  connector: string;
+  method: string;
+  /** The arguments the program passed. */
+  args: unknown;
+  /** The arguments the approver gave, which the connector ran with. */
+  approvedArgs: unknown;
 }
 
 /**
@@ -65,9 +85,17 @@ export type FailureKind =
  * journal keeps a placeholder, so `execution(id)` will not return it.
  */
 export type CodeModeOutput =
-  | { status: "completed"; executionId: string; result: unknown; logs?: string[]; journaled?: false }
-  | { status: "paused"; executionId: string; pending: PendingAction[] }
-  | { status: "error"; executionId: string; error: string; kind: FailureKind; logs?: string[] };
+  | {
+      status: "completed";
+      executionId: string;
+      result: unknown;
+      logs?: string[];
+      journaled?: false;
+      /** Calls a person approved with changed arguments (see {@link EditedCall}); absent when none was. */
+      edited?: EditedCall[];
+    }
+  | { status: "paused"; executionId: string; pending: PendingAction[]; edited?: EditedCall[] }
+  | { status: "error"; executionId: string; error: string; kind: FailureKind; logs?: string[]; edited?: EditedCall[] };
 
 /** Life of an execution: `running → paused → running …`, ending in one of the terminal states. */
 export type ExecutionStatus = "running" | "paused" | "completed" | "error" | "rejected" | "rolled_back";
@@ -95,6 +123,11 @@ export interface CallRecord {
   decidedBy?: string;
   /** What the call counted against the execution's `limits.maxCost` (its method's `cost(args)`), when it has one. */
   cost?: number;
+  /**
+   * The arguments the connector ran with, when the approver changed them (`approve({ executionId, seq, args })`);
+   * `args` stays the program's own, which replay matches. Absent when the call ran with the program's arguments.
+   */
+  approvedArgs?: unknown;
   startedAt?: number;
   finishedAt?: number;
   /** Number of passes that returned this call from the journal instead of running it. */
@@ -167,6 +200,19 @@ export interface ExecutionRequestInput {
   decidedBy?: string;
 }
 
+/**
+ * The request of `approve`: an {@link ExecutionRequestInput}, and optionally the arguments the call `seq` runs with
+ * instead of the program's (approve with changes).
+ */
+export interface ApproveRequestInput extends ExecutionRequestInput {
+  /**
+   * Replaces the arguments of the pending call `seq` (required with it): validated against the method's input
+   * schema (invalid: a `validation` error, nothing runs), allowed only for a method whose policy is
+   * `editable: true`. The journal keeps both argument sets; later passes match the program's own.
+   */
+  args?: unknown;
+}
+
 /** The scope of a listing request (`pending`, `executions`, `execution`). */
 export interface ScopeOptions {
   scope?: string;
@@ -212,6 +258,7 @@ export interface AppliedCall {
   seq: number;
   connector: string;
   method: string;
+  /** The arguments the call ran with: the approver's when they changed them (approve with changes), else the program's. */
   args: unknown;
 }
 
@@ -229,6 +276,8 @@ export interface CallDecision {
   approved: boolean;
   /** Shown to the program in the rejection. */
   reason?: string;
+  /** With `approved: true`: the arguments the call runs with instead of the program's (see `ApproveRequestInput.args`). */
+  args?: unknown;
 }
 
 /** Output of `expirePaused`. */

@@ -24,6 +24,8 @@ export interface MockMethodOptions {
   inputSchema?: ConnectorMethod["inputSchema"];
   /** Validates arguments before anything runs (see `ConnectorMethod.validate`). */
   validate?: ConnectorMethod["validate"];
+  /** An approver may change a pending call's arguments (`ConnectorMethod.editable`). @default false */
+  editable?: boolean;
 }
 
 /** A mock connector plus the ledger it writes to. */
@@ -64,6 +66,7 @@ export function createMockConnector(
     if (options.readOnly !== undefined) definition.readOnly = options.readOnly;
     if (options.inputSchema !== undefined) definition.inputSchema = options.inputSchema;
     if (options.validate !== undefined) definition.validate = options.validate;
+    if (options.editable !== undefined) definition.editable = options.editable;
     if (options.revert !== undefined && options.revert !== false) {
       const failure = options.revert;
       definition.revert = async (args, _result, context) => {

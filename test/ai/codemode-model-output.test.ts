@@ -35,6 +35,34 @@ describe("codemodeModelOutput", () => {
     });
   });
 
+  it("names a call approved with changed arguments, with both argument sets, on every status", () => {
+    const edited = [
+      { seq: 2, connector: "billing", method: "refund", args: { amount: 500 }, approvedArgs: { amount: 50 } },
+    ];
+    const expected = {
+      edited: [
+        { seq: 2, connector: "billing", method: "refund", programArgs: { amount: 500 }, ranWithArgs: { amount: 50 } },
+      ],
+      editedMessage: expect.stringMatching(
+        /^A person approved billing\.refund \(call #2\) with changed arguments: .*do not make the call again with the original arguments/,
+      ),
+    };
+    const outputs: CodeModeOutput[] = [
+      { status: "completed", executionId: "e4", result: { refunded: 50 }, edited },
+      { status: "paused", executionId: "e4", pending: [], edited },
+      { status: "error", executionId: "e4", error: "later", kind: "exception", edited },
+    ];
+    for (const output of outputs) expect(codemodeModelOutput(output)).toMatchObject(expected);
+    const long = [{ ...edited[0]!, approvedArgs: { text: "x".repeat(5_000) } }];
+    const cut = codemodeModelOutput(
+      { status: "completed", executionId: "e4", result: 1, edited: long },
+      { maxOutputChars: 1_000 },
+    ) as { edited: Array<{ ranWithArgs: unknown }> };
+    expect(typeof cut.edited[0]?.ranWithArgs).toBe("string");
+    expect(JSON.stringify(cut).length).toBeLessThan(2_500);
+    expect(codemodeModelOutput({ status: "completed", executionId: "e5", result: 1 })).not.toHaveProperty("edited");
+  });
+
   it("passes errors with kind and logs, dropping empty logs", () => {
     const output: CodeModeOutput = { status: "error", executionId: "e3", error: "boom", kind: "exception", logs: [] };
     expect(codemodeModelOutput(output)).toEqual({

@@ -246,3 +246,24 @@ export const runtime = createCodemodeRuntime({ store: ${JSON.stringify(storeUrl)
     expect(named.stderr).toContain(`No codemode database at ${join(dir, "missing.db")} (--store file:missing.db).`);
   });
 });
+
+describe("ai-codemode show, a call approved with changed arguments", () => {
+  it("prints the program's arguments and the ones the call ran with", async () => {
+    const storeUrl = `file:${join(tempFolder("codemode-cli-edit-"), "codemode.db")}`;
+    const runtime = createDurableRuntime({
+      store: storeUrl,
+      executor: sharedExecutor(),
+      connectors: { shop: shopConnector(testClock(), new Promise(() => {})) },
+    });
+    const paused = await runtime.execute({ code: "async () => shop.tip({ amount: 500 })" });
+    expect(await runtime.approve({ executionId: paused.executionId, seq: 1, args: { amount: 50 } })).toMatchObject({
+      status: "completed",
+    });
+    await runtime.close();
+    const out = await cli(["show", paused.executionId, "--store", storeUrl], { now: Date.now(), cwd: fixture.dir });
+    expect(out.stdout).toMatch(/args {4}\{ amount: 500 \}|args {4}\{"amount":500\}/);
+    expect(out.stdout).toContain("ran with");
+    expect(out.stdout).toContain("(changed by the approver)");
+    expect(out.stdout.slice(out.stdout.indexOf("ran with"))).toMatch(/^ran with \S*.*50/);
+  });
+});

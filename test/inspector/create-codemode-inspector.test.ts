@@ -207,6 +207,47 @@ describe("the JSON API", () => {
   });
 });
 
+describe("approving with changed arguments", () => {
+  it("runs an editable call with the edited arguments, refuses a bad edit with nothing run, and shows both sets", async () => {
+    const paused = await fixture.runtime.execute({ code: "async () => shop.tip({ amount: 500 })" });
+    expect(paused).toMatchObject({ status: "paused", pending: [{ seq: 1, editable: true }] });
+    const path = `/codemode/api/executions/${paused.executionId}/approve`;
+    const bad = (await (await post(path, { seq: 1, args: { amount: "lots" } })).json()) as { output: unknown };
+    expect(bad.output).toMatchObject({ status: "error", kind: "validation" });
+    expect((await fixture.runtime.pending(paused.executionId)).map((p) => p.seq)).toEqual([1]);
+    const approved = (await (await post(path, { seq: 1, args: { amount: 50 } })).json()) as { output: unknown };
+    expect(approved.output).toMatchObject({ status: "completed", result: { tipped: 50 } });
+    const shown = (await (await get(`/codemode/api/executions/${paused.executionId}`)).json()) as {
+      execution: { calls: unknown[] };
+      timeline: { calls: unknown[] };
+    };
+    expect(shown.execution.calls).toMatchObject([{ seq: 1, args: { amount: 500 }, approvedArgs: { amount: 50 } }]);
+    expect(shown.timeline.calls).toMatchObject([{ seq: 1, args: { amount: 500 }, approvedArgs: { amount: 50 } }]);
+  });
+
+  it("passes args of a decision to decide", async () => {
+    const code =
+      "async () => (await Promise.all([shop.tip({ amount: 1 }), shop.tip({ amount: 2 })])).map((t) => t.tipped)";
+    const paused = await fixture.runtime.execute({ code });
+    const decided = (await (
+      await post(`/codemode/api/executions/${paused.executionId}/decide`, {
+        decisions: [
+          { seq: 1, approved: true, args: { amount: 10 } },
+          { seq: 2, approved: true },
+        ],
+      })
+    ).json()) as { output: unknown };
+    expect(decided.output).toMatchObject({ status: "completed", result: [10, 2] });
+  });
+
+  it("the page script offers a JSON editor for an editable pending call and sends args", () => {
+    expect(INSPECTOR_SCRIPT).toContain('"data-testid": "args-edit"');
+    expect(INSPECTOR_SCRIPT).toContain("args: edit.args");
+    // The script is valid JavaScript (a newline escaped wrongly inside it would break the whole page).
+    expect(() => new Function(INSPECTOR_SCRIPT)).not.toThrow();
+  });
+});
+
 describe("deciding several calls that wait together (decide), as the chat does", () => {
   it("approves one and rejects the other inside the program, which goes on", async () => {
     const code =

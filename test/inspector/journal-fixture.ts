@@ -52,6 +52,17 @@ export function shopConnector(clock: TestClock, hang: Promise<unknown>): Connect
         },
       },
       wait: { execute: () => hang },
+      tip: {
+        requiresApproval: true,
+        editable: true,
+        inputSchema: {
+          type: "object",
+          properties: { amount: { type: "number", minimum: 0 } },
+          required: ["amount"],
+          additionalProperties: false,
+        },
+        execute: (args) => ({ tipped: (args as { amount: number }).amount }),
+      },
     },
   };
 }

@@ -1,6 +1,6 @@
 /**
  * Property-based model test (issue 7): generated programs × generated
- * schedules (approve all / one, reject, rollback, resume in a new runtime
+ * schedules (approve all / one / one with changed arguments, reject, rollback, resume in a new runtime
  * object, two approvals at once, a store fault at a random write boundary)
  * run against the real runtime (in-process executor, one `:memory:` database and
  * runtime name, cases told apart by execution id) and the reference model in `support/program-model.ts`.
@@ -44,11 +44,18 @@ const LEASE_MS = 60_000;
 type Op =
   | { op: "approve" | "reject" | "rollback" | "reopen" | "concurrent" }
   | { op: "approveOne"; pick: number }
+  | { op: "approveEdited"; pick: number; n: number }
   | { op: "fault"; inner: "execute" | "approve" | "reject" | "rollback"; atWrite: number; dead: boolean };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 6, arbitrary: fc.constant({ op: "approve" as const }) },
   { weight: 3, arbitrary: fc.nat(3).map((pick) => ({ op: "approveOne" as const, pick })) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .record({ pick: fc.nat(3), n: fc.integer({ min: 0, max: 9 }) })
+      .map((edit) => ({ op: "approveEdited" as const, ...edit })),
+  },
   { weight: 1, arbitrary: fc.constant({ op: "reject" as const }) },
   { weight: 2, arbitrary: fc.constant({ op: "rollback" as const }) },
   { weight: 1, arbitrary: fc.constant({ op: "reopen" as const }) },
@@ -71,12 +78,12 @@ const firstArb: fc.Arbitrary<{ atWrite: number; dead: boolean } | null> = fc.one
 );
 
 const shared = faultyClient(memoryClient());
-const stats = { cases: 0, steps: 0, faults: 0, passes: 0 };
+const stats = { cases: 0, steps: 0, faults: 0, passes: 0, edits: 0 };
 let caseNumber = 0;
 
 afterAll(() => {
   console.log(
-    `model test: ${stats.cases} cases, ${stats.steps} schedule steps, ${stats.faults} injected store faults (seed ${SEED})`,
+    `model test: ${stats.cases} cases, ${stats.steps} schedule steps, ${stats.faults} injected store faults, ${stats.edits} approvals with changes (seed ${SEED})`,
   );
 });
 
@@ -155,11 +162,14 @@ function expectJournal(detail: ExecutionDetail, exec: ModelExecution, svc: MockC
   );
   for (const call of detail.calls) {
     if (call.connector === "svc" && call.status === "applied" && call.replay === "record") {
-      expect(call.result, `${where}: recorded result of #${call.seq}`).toEqual({
-        d: (call.args as { n: number }).n * 2,
-        k: (call.args as { k: string }).k,
-      });
+      // An edited call ran with the approver's arguments: its recorded result is theirs.
+      const ran = (call.approvedArgs ?? call.args) as { n: number; k: string };
+      expect(call.result, `${where}: recorded result of #${call.seq}`).toEqual({ d: ran.n * 2, k: ran.k });
     }
+    const edit = exec.rows.get(call.seq)?.edit;
+    expect(call.approvedArgs, `${where}: approved arguments of #${call.seq}`).toEqual(
+      edit === undefined ? undefined : { ...(call.args as object), n: edit },
+    );
   }
   expectLedger(detail.executionId, exec, svc, where);
 }
@@ -182,6 +192,13 @@ function expectLedger(executionId: string, exec: ModelExecution, svc: MockConnec
     .of("execute", "svc.read")
     .filter((entry) => entry.idempotencyKey.startsWith(`${executionId}:`)).length;
   expect(reads, `${where}: reads`).toBe(exec.reads);
+  // Each approved effect ran with the arguments it was approved with (the approver's, when edited).
+  for (const entry of svc.ledger.of("execute", "svc.gated")) {
+    if (!entry.idempotencyKey.startsWith(`${executionId}:`)) continue;
+    const row = exec.rows.get(Number(entry.idempotencyKey.slice(executionId.length + 1)));
+    const n = row?.edit ?? (row?.args as { n: number } | undefined)?.n;
+    expect((entry.args as { n: number }).n, `${where}: arguments of ${entry.idempotencyKey}`).toBe(n);
+  }
 }
 
 /**
@@ -242,6 +259,7 @@ function adoptAfterFault(
         args: call.args,
         status: dbStatus[call.status],
         approved: call.approvedAt !== undefined,
+        ...(call.approvedArgs === undefined ? {} : { edit: (call.approvedArgs as { n: number }).n }),
         ...(call.status === "applied" && call.error?.startsWith("reverting:") === true ? { stuck: true } : {}),
       },
     ]),
@@ -335,6 +353,15 @@ async function runCase(parts: Part[], first: { atWrite: number; dead: boolean } 
         }
         const seq = exec.pending[op.pick % exec.pending.length]!.seq;
         expectOutcome(await c.runtime.approve({ executionId, seq }), modelApprove(parts, exec, seq), where);
+        break;
+      }
+      case "approveEdited": {
+        if (exec.status !== "paused") break;
+        const target = exec.pending[op.pick % exec.pending.length]!;
+        const args = { ...(target.args as { n: number; k: string }), n: op.n };
+        const out = await c.runtime.approve({ executionId, seq: target.seq, args });
+        stats.edits += 1;
+        expectOutcome(out, modelApprove(parts, exec, target.seq, op.n), where);
         break;
       }
       case "concurrent": {

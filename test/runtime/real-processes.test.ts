@@ -47,6 +47,45 @@ describe("real processes on one file database", { timeout: 180_000 }, () => {
     expect((resumed as { result: unknown }).result).toEqual((unpaused as { result: unknown }).result);
   });
 
+  it("an approval with changed arguments in process B holds over two more passes in processes C and D", async () => {
+    const { env, ledger } = workspace();
+    const code = `async () => {
+      const a = await shop.charge({ amount: 40 });
+      const b = await shop.charge({ amount: 50 });
+      const c = await shop.charge({ amount: 60 });
+      return [a.charged, b.charged, c.charged];
+    }`;
+    const a = await startWorker(env);
+    const paused = await a.request<CodeModeOutput>("execute", { code });
+    expect(paused).toMatchObject({ status: "paused", pending: [{ seq: 1, args: { amount: 40 }, editable: true }] });
+    await a.exit();
+    const { executionId } = paused;
+    const outputs: CodeModeOutput[] = [];
+    for (const approval of [{ seq: 1, args: { amount: 4 } }, { seq: 2 }, { seq: 3 }]) {
+      const worker = await startWorker(env);
+      outputs.push(await worker.request<CodeModeOutput>("approve", { executionId, ...approval }));
+      await worker.exit();
+    }
+    expect(outputs.map((output) => output.status)).toEqual(["paused", "paused", "completed"]);
+    expect(outputs[2]).toMatchObject({
+      result: [4, 50, 60],
+      edited: [{ seq: 1, args: { amount: 40 }, approvedArgs: { amount: 4 } }],
+    });
+    const effects = ledger();
+    expect(effects.map((line) => line.args)).toEqual([{ amount: 4 }, { amount: 50 }, { amount: 60 }]);
+    expect(new Set(effects.map((line) => line.pid)).size).toBe(3);
+    const reader = await startWorker(env);
+    const detail = await reader.request<{ calls: Array<{ seq: number; replayedCount: number }> }>("execution", {
+      executionId,
+    });
+    await reader.exit();
+    expect(detail.calls.find((call) => call.seq === 1)).toMatchObject({
+      args: { amount: 40 },
+      approvedArgs: { amount: 4 },
+      replayedCount: 2,
+    });
+  });
+
   it("eight processes approve the same paused execution at once, 50 rounds: exactly one effect per round, the rest conflict", async () => {
     const { env, ledger } = workspace();
     const workers = await Promise.all(Array.from({ length: 8 }, () => startWorker(env)));

@@ -1,8 +1,10 @@
 /** Type tests for the runtime's public output unions: narrowing by `status` gives each variant's fields. */
 import { describe, expectTypeOf, it } from "vitest";
 import type {
+  ApproveRequestInput,
   CodeModeOutput,
   CodemodeRuntime,
+  EditedCall,
   ExecutionDetail,
   FailureKind,
   PendingAction,
@@ -21,6 +23,14 @@ describe("CodeModeOutput", () => {
     }
     expectTypeOf<CodeModeOutput["status"]>().toEqualTypeOf<"completed" | "paused" | "error">();
     expectTypeOf<CodeModeOutput["executionId"]>().toBeString();
+  });
+
+  it("names the calls approved with changes on every status, and approve takes args", () => {
+    const output = {} as CodeModeOutput;
+    expectTypeOf(output.edited).toEqualTypeOf<EditedCall[] | undefined>();
+    expectTypeOf<Parameters<CodemodeRuntime["approve"]>[0]>().toEqualTypeOf<ApproveRequestInput>();
+    expectTypeOf<{ executionId: "e"; seq: 2; args: { amount: 50 } }>().toExtend<ApproveRequestInput>();
+    expectTypeOf<PendingAction["editable"]>().toEqualTypeOf<boolean | undefined>();
   });
 
   it("FailureKind includes the executor's kinds and the runtime's own", () => {

@@ -342,6 +342,11 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
               );
           }
         }
+        for (const edit of claim.edits ?? []) {
+          const call = stored.calls.get(edit.seq);
+          if (call?.status === "pending" && call.approvedAt === claim.now)
+            stored.calls.set(edit.seq, { ...call, approvedArgsText: edit.argsText });
+        }
         const program = stored.calls.get(WHOLE_PROGRAM_SEQ);
         if (program?.status === "pending" && program.approvedAt === claim.now)
           stored.calls.set(WHOLE_PROGRAM_SEQ, {

@@ -32,6 +32,14 @@ export function Approval({
   const programCode = isProgram ? ((descriptor.args as { code?: string }).code ?? "") : "";
   const counts = progress?.progress.counts;
   const ran = counts === undefined ? 0 : counts.done + counts.replayed;
+  // Approve with changes (an `editable` method): the arguments as the person left them, or why they cannot be sent.
+  const [edit, setEdit] = useState<Edit>({ changed: false });
+  const approve = () => {
+    if (!edit.changed) return answer(true);
+    if ("error" in edit) return;
+    // The edit travels under this call's own approval id; the server checks the method is editable and the arguments valid.
+    answer(true, encodeCodemodeDecisions({ [approvalId]: { approved: true, args: edit.args } }));
+  };
   return (
     <div data-testid="approval" style={panel}>
       {isProgram ? (
@@ -56,9 +64,13 @@ export function Approval({
           <div>
             Approve <code data-testid="approval-call">{`${descriptor.connector}.${descriptor.method}`}</code>?
           </div>
-          <pre data-testid="approval-args" style={argsPre}>
-            {JSON.stringify(descriptor.args, null, 2)}
-          </pre>
+          {descriptor.editable ? (
+            <ArgsEditor key={approvalId} args={descriptor.args} busy={busy} onChange={setEdit} />
+          ) : (
+            <pre data-testid="approval-args" style={argsPre}>
+              {JSON.stringify(descriptor.args, null, 2)}
+            </pre>
+          )}
         </>
       )}
       {ran > 0 ? (
@@ -77,8 +89,13 @@ export function Approval({
       </div>
       {descriptor.calls ? null : (
         <div style={{ display: "flex", gap: 8, marginTop: 8, alignItems: "center" }}>
-          <button type="button" data-testid="approve" disabled={busy} onClick={() => answer(true)}>
-            {isProgram ? "Approve and run the program" : "Approve"}
+          <button
+            type="button"
+            data-testid="approve"
+            disabled={busy || (edit.changed && "error" in edit)}
+            onClick={approve}
+          >
+            {isProgram ? "Approve and run the program" : edit.changed ? "Approve with these arguments" : "Approve"}
           </button>
           <button type="button" data-testid="reject" disabled={busy} onClick={() => answer(false)}>
             {isProgram ? "Reject the program" : "Reject and stop the program"}
@@ -87,6 +104,57 @@ export function Approval({
         </div>
       )}
     </div>
+  );
+}
+
+/** The arguments as the person edits them: unchanged, changed (parsed), or not valid JSON. */
+type Edit = { changed: false } | { changed: true; args: unknown } | { changed: true; error: string };
+
+/** A pending call's arguments as JSON the person may change before approving. */
+function ArgsEditor({ args, busy, onChange }: { args: unknown; busy: boolean; onChange: (edit: Edit) => void }) {
+  const original = JSON.stringify(args, null, 2);
+  const [text, setText] = useState(original);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const change = (next: string) => {
+    setText(next);
+    if (next === original) {
+      setError(undefined);
+      return onChange({ changed: false });
+    }
+    try {
+      const parsed: unknown = JSON.parse(next);
+      setError(undefined);
+      onChange({ changed: true, args: parsed });
+    } catch (cause) {
+      const message = cause instanceof Error ? cause.message : String(cause);
+      setError(message);
+      onChange({ changed: true, error: message });
+    }
+  };
+  return (
+    <label style={{ display: "block" }}>
+      <span style={note}>Arguments (JSON) — you may change them before approving:</span>
+      <textarea
+        data-testid="approval-args-edit"
+        aria-label="Arguments of the call, as JSON"
+        value={text}
+        disabled={busy}
+        spellCheck={false}
+        rows={Math.min(12, original.split("\n").length + 1)}
+        onChange={(event) => change(event.target.value)}
+        style={{ ...argsPre, display: "block", width: "100%", boxSizing: "border-box", fontFamily: "monospace" }}
+      />
+      {text === original ? null : (
+        <span data-testid="approval-args-original" style={{ ...note, display: "block" }}>
+          The program asked for {JSON.stringify(args)}; the call will run with the arguments above.
+        </span>
+      )}
+      {error === undefined ? null : (
+        <span data-testid="approval-args-error" style={{ ...note, color: "#b00020" }}>
+          Not valid JSON: {error}
+        </span>
+      )}
+    </label>
   );
 }
 

@@ -114,7 +114,8 @@ after(async () => {
     server.kill("SIGTERM");
     await exited;
   }
-  rmSync(tmpDir, { recursive: true, force: true });
+  // KEEP_SCREENSHOTS=1 keeps the folder to look at the screenshots.
+  if (process.env.KEEP_SCREENSHOTS !== "1") rmSync(tmpDir, { recursive: true, force: true });
 });
 
 test("the list shows a paused execution from the chat; its timeline; Approve in the inspector; the chat shows the result", async () => {
@@ -266,5 +267,62 @@ test("hostile program text, logs and results are shown as text, never as markup"
     (await inspector.getByTestId("result").textContent()) ?? "",
     /<\/pre><script>window.__pwned=2<\/script>/,
   );
+  await inspector.context().close();
+});
+
+test("approve with changes in the inspector: the arguments edited as JSON, the call runs with them, both sets shown", async () => {
+  const chat = await newPage({ width: 900, height: 900 });
+  await chat.goto(baseUrl);
+  await chat.getByTestId("prompt").fill("Sponsor li with $300");
+  await chat.getByTestId("prompt").press("Enter");
+  await chat.getByTestId("approval-args-edit").waitFor();
+  const footer =
+    (await chat
+      .getByTestId("approval")
+      .getByText(/^execution /)
+      .textContent()) ?? "";
+  const executionId = /^execution (\S+) ·/.exec(footer)?.[1];
+  assert.ok(executionId, footer);
+  const inspector = await openInspector();
+  await inspector.goto(`${baseUrl}/codemode#/e/${encodeURIComponent(executionId)}`);
+  const editor = inspector.getByTestId("args-edit");
+  await editor.waitFor();
+  assert.deepEqual(JSON.parse(await editor.inputValue()), { login: "li", amount: 300 });
+  // Not JSON: nothing is sent, the status line says why.
+  await editor.fill("{ amount: 30");
+  await inspector.getByRole("button", { name: /^Approve #1 sponsors\.sponsor_contributor$/ }).click();
+  await inspector
+    .locator("#status-line")
+    .getByText(/not valid JSON/)
+    .waitFor();
+  await editor.fill(JSON.stringify({ login: "li", amount: 30 }, null, 2));
+  // The page refreshes itself while the person types: the edit stays.
+  await new Promise((resolve) => setTimeout(resolve, 2_500));
+  assert.deepEqual(JSON.parse(await inspector.getByTestId("args-edit").inputValue()), { login: "li", amount: 30 });
+  if (process.env.KEEP_SCREENSHOTS === "1")
+    await inspector.screenshot({ path: path.join(tmpDir, "inspector-edit.png"), fullPage: true });
+  await inspector.getByRole("button", { name: /^Approve #1 sponsors\.sponsor_contributor$/ }).click();
+  await inspector
+    .locator("#status-line")
+    .getByText(/with changed arguments: completed$/)
+    .waitFor();
+  assert.deepEqual(JSON.parse((await inspector.getByTestId("approved-args").textContent()) ?? ""), {
+    login: "li",
+    amount: 30,
+  });
+  const journal = createCodemodeRuntime({ store: databaseUrl });
+  const detail = await journal.execution(executionId);
+  await journal.close();
+  assert.deepEqual(
+    detail?.calls.map(({ args, approvedArgs, result }) => ({ args, approvedArgs, result })),
+    [
+      {
+        args: { login: "li", amount: 300 },
+        approvedArgs: { login: "li", amount: 30 },
+        result: { login: "li", amount: 30, receipt: "sp_li_30" },
+      },
+    ],
+  );
+  await chat.context().close();
   await inspector.context().close();
 });

@@ -1,6 +1,6 @@
-import { createCodemodeRuntime } from "ai-codemode";
+import { connector, createCodemodeRuntime } from "ai-codemode";
 import { getDatabase } from "./database.ts";
-import { githubTools, toolApproval } from "./github-tools.ts";
+import { githubTools, sponsorTools, toolApproval } from "./github-tools.ts";
 
 type CodemodeRuntime = ReturnType<typeof createCodemodeRuntime>;
 
@@ -18,6 +18,12 @@ export function getCodemodeRuntime(): CodemodeRuntime {
     tools: githubTools,
     // The same approval policy as streamText's, for the calls programs make.
     toolApproval,
+    // Payments need approval, and the approver may change a payment's arguments (the amount) before it runs.
+    connectors: {
+      sponsors: connector(sponsorTools, {
+        methods: { sponsor_contributor: { requiresApproval: true, editable: true } },
+      }),
+    },
     store: getDatabase(),
     // A program that closes pull requests is shown to a person before it runs at all.
     approveProgram: (code) => code.includes("close_pull_request"),

@@ -18,26 +18,36 @@ const pullRequests = [
 /** How long reading one pull request takes: slow enough to watch the calls arrive in the chat. */
 const REVIEW_DELAY_MS = Number(process.env.REVIEW_DELAY_MS ?? 700);
 
-let logReady: Promise<unknown> | undefined;
+/** Tables created by this process (once each; a failed creation is tried again by the next write). */
+const tablesReady = new Map<string, Promise<unknown>>();
+
+/** Inserts one row into `table`, created first by `ddl` if this process has not yet done so. */
+async function appendRow(table: string, ddl: string, insert: { sql: string; args: Array<string | number> }) {
+  const db = getDatabase();
+  let ready = tablesReady.get(table);
+  if (ready === undefined) {
+    ready = db.execute(ddl).catch((error: unknown) => {
+      tablesReady.delete(table);
+      throw error;
+    });
+    tablesReady.set(table, ready);
+  }
+  await ready;
+  await db.execute(insert);
+}
 
 /** Records what a tool did to the pretend repository. */
 async function logAction(action: "merged" | "closed", repo: string, number: number): Promise<void> {
-  const db = getDatabase();
-  logReady ??= db
-    .execute(
-      `CREATE TABLE IF NOT EXISTS example_github_log (
-        id INTEGER PRIMARY KEY, action TEXT NOT NULL, repo TEXT NOT NULL, number INTEGER NOT NULL, at INTEGER NOT NULL
-      )`,
-    )
-    .catch((error: unknown) => {
-      logReady = undefined;
-      throw error;
-    });
-  await logReady;
-  await db.execute({
-    sql: "INSERT INTO example_github_log (action, repo, number, at) VALUES (?, ?, ?, ?)",
-    args: [action, repo, number, Date.now()],
-  });
+  await appendRow(
+    "example_github_log",
+    `CREATE TABLE IF NOT EXISTS example_github_log (
+      id INTEGER PRIMARY KEY, action TEXT NOT NULL, repo TEXT NOT NULL, number INTEGER NOT NULL, at INTEGER NOT NULL
+    )`,
+    {
+      sql: "INSERT INTO example_github_log (action, repo, number, at) VALUES (?, ?, ?, ?)",
+      args: [action, repo, number, Date.now()],
+    },
+  );
 }
 
 function openPullRequest(repo: string, number: number) {
@@ -78,6 +88,35 @@ export const githubTools = {
     execute: async ({ repo, number }) => {
       await logAction("closed", repo, number);
       return { repo, number, closed: true };
+    },
+  }),
+};
+
+/** Records a sponsorship payment (`SELECT * FROM example_sponsor_log`): the amount that was actually paid. */
+async function logSponsorship(login: string, amount: number): Promise<void> {
+  await appendRow(
+    "example_sponsor_log",
+    `CREATE TABLE IF NOT EXISTS example_sponsor_log (
+      id INTEGER PRIMARY KEY, login TEXT NOT NULL, amount INTEGER NOT NULL, at INTEGER NOT NULL
+    )`,
+    { sql: "INSERT INTO example_sponsor_log (login, amount, at) VALUES (?, ?, ?)", args: [login, amount, Date.now()] },
+  );
+}
+
+/**
+ * GitHub Sponsors: a one-time payment to a contributor, the namespace `sponsors` of programs (lib/codemode.ts makes
+ * it need approval and lets the approver change the amount: `editable: true`).
+ */
+export const sponsorTools = {
+  sponsor_contributor: tool({
+    description: "Send a one-time GitHub Sponsors payment to a contributor, in whole US dollars. Needs approval.",
+    inputSchema: z.object({
+      login: z.string().describe("the contributor's GitHub login"),
+      amount: z.number().int().positive().max(1000).describe("US dollars"),
+    }),
+    execute: async ({ login, amount }) => {
+      await logSponsorship(login, amount);
+      return { login, amount, receipt: `sp_${login}_${amount}` };
     },
   }),
 };

@@ -40,6 +40,8 @@ function reply({ prompt }: LanguageModelV4CallOptions): Reply {
     return { kind: "text", text: "No Code Mode namespaces were announced: I cannot write a program." };
   }
   if (/review/i.test(userText)) return { kind: "codemode", code: REVIEW };
+  const sponsor = /sponsor (\w+) with \$?(\d{1,5})/i.exec(userText);
+  if (sponsor !== null) return { kind: "codemode", code: sponsoring(sponsor[1] ?? "", Number(sponsor[2])) };
   if (/close/i.test(userText) && numbers.length > 0) return { kind: "codemode", code: closing(numbers) };
   if (/merge/i.test(userText) && /at once|together/i.test(userText) && numbers.length > 0) {
     return { kind: "codemode", code: mergingTogether(numbers) };
@@ -77,6 +79,15 @@ const REVIEW = [
   "  return { reviewed };",
   "}",
 ].join("\n");
+
+function sponsoring(login: string, amount: number): string {
+  return [
+    "async () => {",
+    `  const payment = await sponsors.sponsor_contributor({ login: ${JSON.stringify(login)}, amount: ${amount} });`,
+    "  return { sponsored: payment };",
+    "}",
+  ].join("\n");
+}
 
 function closing(numbers: number[]): string {
   return [
@@ -122,9 +133,22 @@ function summarise(content: Array<{ type: string; output?: unknown }>): string {
       refused?: number[];
       reviewed?: Array<{ number: number; checks: string }>;
       closed?: Array<{ number: number }>;
+      sponsored?: { login: string; amount: number };
     };
     error?: string;
+    /** Calls a person approved with changed arguments (the codemode output names them with both sets). */
+    edited?: Array<{ method: string; programArgs: { amount?: number }; ranWithArgs: { amount?: number } }>;
   };
+  if (value.status === "completed" && value.result?.sponsored !== undefined) {
+    const { login, amount } = value.result.sponsored;
+    // Like a model reading `editedMessage`: the change was the person's, so it is reported, not undone.
+    const edit = value.edited?.find((call) => call.method === "sponsor_contributor");
+    const changed =
+      edit === undefined
+        ? ""
+        : ` The approver changed the amount: the program asked for $${edit.programArgs.amount}, it ran with $${edit.ranWithArgs.amount}.`;
+    return `Sponsored ${login} with $${amount}.${changed}`;
+  }
   if (value.status === "completed" && value.result?.reviewed !== undefined) {
     return `Reviewed ${value.result.reviewed.map((pr) => `#${pr.number} (${pr.checks})`).join(", ")}.`;
   }

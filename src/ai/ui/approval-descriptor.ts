@@ -21,6 +21,11 @@ export interface CodemodeApprovalDescriptor {
   /** The exact HTTP method and URL the call will request, when its connector sends one (OpenAPI). */
   request?: { method: string; url: string };
   /**
+   * The call's method is `editable`: the person may approve it with other arguments
+   * (`encodeCodemodeDecisions({ [approvalId]: { approved: true, args } })`). Absent when it is not.
+   */
+  editable?: boolean;
+  /**
    * Every call of the pause, when it has more than one (a `Promise.all`): each with its own approval id,
    * so the person can decide each one (`encodeCodemodeDecisions`). Absent for a single pending call.
    */
@@ -43,6 +48,8 @@ export interface CodemodeApprovalCall {
   args: unknown;
   /** This call's own approval id (a key of the decisions document). */
   approvalId: string;
+  /** The call's method is `editable` (see {@link CodemodeApprovalDescriptor.editable}). */
+  editable?: boolean;
 }
 
 /** The descriptor of a pending action. */
@@ -54,6 +61,7 @@ export function toCodemodeApprovalDescriptor(action: PendingAction): CodemodeApp
     executionId: action.executionId,
     seq: action.seq,
     ...(action.request === undefined ? {} : { request: { method: action.request.method, url: action.request.url } }),
+    ...(action.editable === true ? { editable: true } : {}),
   };
 }
 

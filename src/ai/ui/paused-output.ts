@@ -89,6 +89,7 @@ export async function createCodemodeApprovalRequest({
         method: pending.method,
         args: toModelJson(pending.args),
         approvalId: await createCodemodeApprovalId(pending),
+        ...(pending.editable === true ? { editable: true } : {}),
       })),
     );
   }

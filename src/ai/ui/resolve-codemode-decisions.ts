@@ -7,13 +7,14 @@
 import type { CodeModeOutput, PendingAction } from "../../runtime/types.js";
 import type { CodemodeApprovalRuntime, CodemodeResumeOptions } from "./types.js";
 import { verifyCodemodeApproval } from "./verify-codemode-approval.js";
+import type { CodemodeDecision } from "./codemode-decisions.js";
 
 /** A decisions document answered on the part whose own approval verified as `action`. */
 interface DecisionsRequest {
   runtime: CodemodeApprovalRuntime;
   /** The call the part's own approval id names (already verified). */
   action: PendingAction;
-  decisions: Map<string, boolean>;
+  decisions: Map<string, CodemodeDecision>;
   /** The tool call of the part: every decision must be bound to it, like the part's own approval. */
   toolCallId: string;
   scope: string | undefined;
@@ -21,21 +22,26 @@ interface DecisionsRequest {
   decidedBy?: string | undefined;
 }
 
-/** Decisions the store confirms, for the execution of `action`. */
+/**
+ * Decisions the store confirms, for the execution of `action`. An edit travels under the approval id of the call it
+ * changes, so it can only reach that call (verified like the id itself); the runtime checks it is `editable` and valid.
+ */
 export async function verifiedDecisions({
   runtime,
   action,
   decisions,
   toolCallId,
   scope,
-}: DecisionsRequest): Promise<Array<{ seq: number; approved: boolean }>> {
-  const accepted = new Map<number, boolean>();
-  for (const [approvalId, approved] of decisions) {
+}: DecisionsRequest): Promise<Array<{ seq: number; approved: boolean; args?: unknown }>> {
+  const accepted = new Map<number, CodemodeDecision>();
+  for (const [approvalId, decision] of decisions) {
     const verification = await verifyCodemodeApproval({ runtime, approvalId, toolCallId, scope });
     if (!verification.valid || verification.action.executionId !== action.executionId) continue;
-    accepted.set(verification.action.seq, approved);
+    accepted.set(verification.action.seq, decision);
   }
-  return [...accepted].map(([seq, approved]) => ({ seq, approved }));
+  return [...accepted].map(([seq, decision]) =>
+    typeof decision === "boolean" ? { seq, approved: decision } : { seq, approved: true, args: decision.args },
+  );
 }
 
 /**

@@ -31,7 +31,7 @@ export interface CodemodeApprovalRuntime {
   decide(
     input: {
       executionId: string;
-      decisions: Array<{ seq: number; approved: boolean; reason?: string }>;
+      decisions: Array<{ seq: number; approved: boolean; reason?: string; args?: unknown }>;
       scope?: string;
       decidedBy?: string;
     },

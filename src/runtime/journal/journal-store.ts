@@ -94,6 +94,11 @@ export interface ExecutionStore {
     decisions?: { approve: number[]; reject: Array<{ seq: number; error: string }> };
     /** Who decided, recorded on every call this claim approves or rejects. */
     decidedBy?: string;
+    /**
+     * Approved calls that run with the approver's arguments (codec text) instead of the program's, written in the
+     * claim's batch onto the rows it approved (a row it did not approve is left unchanged).
+     */
+    edits?: Array<{ seq: number; argsText: string }>;
   }): Promise<SnippetRecord[] | undefined>;
   /**
    * Rejection: `paused → rejected` (compare-and-set); the pending calls become `error` in the same batch, with

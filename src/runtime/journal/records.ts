@@ -83,6 +83,8 @@ export interface CallJournalRecord {
   replay: "record" | "reexecute";
   requiresApproval: boolean;
   approvedAt?: number;
+  /** Codec string of the arguments the approver gave instead of the program's (approve with changes). */
+  approvedArgsText?: string;
   startedAt?: number;
   finishedAt?: number;
   replayedCount: number;

@@ -8,6 +8,7 @@
 import type { ConnectorCallContext, ConnectorMethod } from "../../connectors/types.js";
 import { messageOf } from "../../shared/message-of.js";
 import type { CallJournalRecord } from "../journal/records.js";
+import { decodeJournalValue } from "../journal/journal-values.js";
 // The journaled-call unit: every rule a journaled call shares; this file is a policy on it.
 import * as journaled from "./journaled-call.js";
 import { withRequest } from "./with-request.js";
@@ -164,7 +165,11 @@ async function replay(
     }
     case "pending": {
       if (row.approvedAt === undefined) throw await pause(pass, target, seq, call.args);
-      const args = await validated(pass, target, call.args, seq);
+      // Approved with changes: the connector runs with the approver's arguments (the row keeps the program's).
+      const edited = row.approvedArgsText;
+      const given =
+        edited === undefined ? call.args : journaled.readRecorded(pass, seq, () => decodeJournalValue(edited));
+      const args = await validated(pass, target, given, seq);
       if (!(await pass.journal.startApprovedCall({ seq, now: pass.deps.now() }))) {
         const error = `Call #${seq} was taken over by another invocation; this pass stopped without running it.`;
         throw pass.failWith({ kind: "conflict", error });

@@ -6,8 +6,12 @@
 import type { ConnectorMethod } from "../../connectors/types.js";
 import type { PendingAction } from "../types.js";
 
-/** Adds the HTTP request the call will send, when its method can say (`describeRequest`). */
-export function withRequest(action: PendingAction, definition: ConnectorMethod | undefined): PendingAction {
+/**
+ * Adds the HTTP request the call will send, when its method can say (`describeRequest`), and `editable` when its
+ * method lets an approver change the arguments.
+ */
+export function withRequest(given: PendingAction, definition: ConnectorMethod | undefined): PendingAction {
+  const action = definition?.editable === true ? { ...given, editable: true } : given;
   if (definition?.describeRequest === undefined) return action;
   let request: PendingAction["request"];
   try {

@@ -90,6 +90,7 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
               },
             ]
           : decisionStatements(runtime, { ...claim, decisions: claim.decisions })),
+        ...editStatements(runtime, { ...claim, edits: claim.edits ?? [] }),
         {
           // An approved whole-program row has nothing to run: it is applied as part of the claim.
           sql: `UPDATE codemode_calls SET status = 'applied', started_at = ?, finished_at = ?
@@ -183,6 +184,22 @@ function programApprovalRow(
         requires_approval) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 'record', 1)`,
     args: [runtime, executionId, WHOLE_PROGRAM_SEQ, RECORD_VERSION, row.connector, row.method, row.argsText],
   };
+}
+
+/**
+ * The approver's arguments written onto the calls the claim approved (approved at the claim's instant, under its
+ * lease): an edit can only land on a call this claim approved, never on another call or execution.
+ */
+function editStatements(
+  runtime: string,
+  claim: { executionId: string; leaseToken: string; now: number; edits: Array<{ seq: number; argsText: string }> },
+): InStatement[] {
+  return claim.edits.map(({ seq, argsText }) => ({
+    sql: `UPDATE codemode_calls SET approved_args = ?
+      WHERE runtime = ? AND execution_id = ? AND seq = ? AND status = 'pending' AND approved_at = ?
+        AND EXISTS (SELECT 1 FROM codemode_executions WHERE runtime = ? AND id = ? AND lease_token = ?)`,
+    args: [argsText, runtime, claim.executionId, seq, claim.now, runtime, claim.executionId, claim.leaseToken],
+  }));
 }
 
 /** The per-call writes of a claim that decides several pending calls (each guarded by the claim's new lease). */

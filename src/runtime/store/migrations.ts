@@ -153,6 +153,13 @@ export const MIGRATIONS: readonly Migration[] = [
       "ALTER TABLE codemode_calls ADD COLUMN decided_by TEXT",
     ],
   },
+  {
+    version: 7,
+    name: "arguments an approver changed",
+    // Approve with changes: the codec text of the arguments the connector runs with, beside `args` (the program's,
+    // which replay matches). NULL when the approver did not change them.
+    statements: ["ALTER TABLE codemode_calls ADD COLUMN approved_args TEXT"],
+  },
 ];
 
 /**

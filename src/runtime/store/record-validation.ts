@@ -137,6 +137,8 @@ export function parseCallRow(row: Row): CallJournalRecord {
   if (error !== undefined) record.error = error;
   const approvedAt = optionalInteger(row, table, "approved_at");
   if (approvedAt !== undefined) record.approvedAt = approvedAt;
+  const approvedArgsText = optionalText(row, table, "approved_args");
+  if (approvedArgsText !== undefined) record.approvedArgsText = approvedArgsText;
   const startedAt = optionalInteger(row, table, "started_at");
   if (startedAt !== undefined) record.startedAt = startedAt;
   const finishedAt = optionalInteger(row, table, "finished_at");

@@ -5,7 +5,8 @@
  * - `plain` (runs at once), `rev` (runs at once, revertible),
  * - `gated` (needs approval, revertible), `fail` (throws), `read` (`reexecute`).
  * Every call's arguments are `{ n, k }` with `k` unique per call site; the
- * result is `{ d: 2n, k }`. The model is deliberately naive: it re-walks the
+ * result is `{ d: 2n, k }`; `gated` is `editable`: an approver may change its `n` (the result and the effect then
+ * use the approver's). The model is deliberately naive: it re-walks the
  * program from the start on every pass, with the journal as a map of rows.
  */
 import fc from "fast-check";
@@ -105,7 +106,7 @@ export function svcConnector(): MockConnector {
     methods: {
       plain: { result },
       rev: { result, revert: true },
-      gated: { result, requiresApproval: true, revert: true },
+      gated: { result, requiresApproval: true, revert: true, editable: true },
       fail: { fails: "nope" },
       read: { result, replay: "reexecute" },
     },
@@ -120,6 +121,8 @@ export interface ModelRow {
   approved: boolean;
   /** Marked "reverting" by a rollback that died: never reverted again (its outcome is unknown). */
   stuck?: boolean;
+  /** The `n` an approver gave instead of the program's (approve with changes). */
+  edit?: number;
 }
 
 /** The model's view of one execution. */
@@ -157,8 +160,9 @@ export function modelPass(parts: Part[], exec: ModelExecution): ModelOutcome {
   const invoke = (call: Call, k: string): Got => {
     const s = ++seq;
     const args = { n: call.n, k };
-    const value = { d: call.n * 2, k };
     const row = exec.rows.get(s);
+    // A call approved with changes ran (and replays) with the approver's `n`.
+    const value = { d: (row?.edit ?? call.n) * 2, k };
     const effect = (): void => {
       exec.effects.set(s, (exec.effects.get(s) ?? 0) + 1);
     };
@@ -288,11 +292,15 @@ export function modelExecute(parts: Part[]): { exec: ModelExecution; outcome: Mo
   return { exec, outcome: modelPass(parts, exec) };
 }
 
-/** Approve (one call or all); a refusal changes nothing. */
-export function modelApprove(parts: Part[], exec: ModelExecution, seq?: number): ModelOutcome {
+/** Approve (one call or all; one with the approver's `n` when `edit` is given); a refusal changes nothing. */
+export function modelApprove(parts: Part[], exec: ModelExecution, seq?: number, edit?: number): ModelOutcome {
   if (exec.status !== "paused") return { status: "error", kind: "stale" };
   for (const entry of exec.pending) {
-    if (seq === undefined || entry.seq === seq) (exec.rows.get(entry.seq) as ModelRow).approved = true;
+    if (seq !== undefined && entry.seq !== seq) continue;
+    const row = exec.rows.get(entry.seq) as ModelRow;
+    row.approved = true;
+    // Arguments equal to the program's are no edit.
+    if (edit !== undefined && edit !== (row.args as { n: number }).n) row.edit = edit;
   }
   return modelPass(parts, exec);
 }

@@ -18,6 +18,14 @@ export function openExampleStore(databaseUrl) {
     return rows.rows.map((row) => Number(row.number));
   }
 
+  /** The sponsorship payments made (lib/github-tools.ts writes one row per payment, with the amount paid). */
+  async function sponsorships() {
+    const exists = await database.execute("SELECT name FROM sqlite_master WHERE name = 'example_sponsor_log'");
+    if (exists.rows.length === 0) return [];
+    const rows = await database.execute("SELECT login, amount FROM example_sponsor_log ORDER BY id");
+    return rows.rows.map((row) => ({ login: String(row.login), amount: Number(row.amount) }));
+  }
+
   /** Everything the journal holds about an execution that a run would change. */
   async function execution(executionId) {
     const detail = await journal.execution(executionId);
@@ -33,6 +41,7 @@ export function openExampleStore(databaseUrl) {
         status: call.status,
         approved: call.approvedAt !== undefined,
         replayed: call.replayedCount,
+        ...(call.approvedArgs === undefined ? {} : { args: call.args, approvedArgs: call.approvedArgs }),
       })),
     };
   }
@@ -63,6 +72,7 @@ export function openExampleStore(databaseUrl) {
 
   return {
     merges,
+    sponsorships,
     execution,
     openApprovals,
     waitForOpenApprovals,

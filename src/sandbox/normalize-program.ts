@@ -102,6 +102,17 @@ function asExpression(parse: Parse, code: string): Node | undefined {
   return undefined;
 }
 
+/**
+ * The expression of a program that is one expression statement with nothing after it (no `;`, no comment): parsing
+ * it again as `(code)` would give the same expression, so the second parse is skipped.
+ */
+function soleExpression(program: Program, code: string): Node | undefined {
+  const [statement] = program.body;
+  if (program.body.length !== 1 || statement?.type !== "ExpressionStatement") return undefined;
+  if (code.charCodeAt(statement.end - 1) === 59 /* ; */ || code.slice(statement.end).trim() !== "") return undefined;
+  return statement.expression;
+}
+
 function hasTopLevelReturn(statements: Array<Statement | ModuleDeclaration>): boolean {
   let found = false;
   const visit = (node: unknown): void => {
@@ -138,7 +149,7 @@ export async function normalizeProgram(source: string): Promise<NormalizedProgra
   const converted = await toJavaScript(parse, unfenced);
   if (!converted.ok) return converted;
   const { code, program } = converted;
-  const expression = asExpression(parse, code);
+  const expression = soleExpression(program, code) ?? asExpression(parse, code);
   if (expression !== undefined) {
     // An async arrow / function is called; any other expression is the result.
     return { ok: true, script: isFunctionNode(expression) ? `(${code}\n)()` : `(async () => (${code}\n))()` };

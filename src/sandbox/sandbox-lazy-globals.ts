@@ -1,0 +1,76 @@
+/**
+ * Globals a run defines only when the program first touches them, as accessors (host functions, nothing compiled
+ * until then):
+ * - the deterministic environment: the first read or write of `Date` or `Math.random` installs the frozen `Date` and
+ *   the seeded `Math.random` (`guest/environment.js`); so does the first value with a tag that crosses into the
+ *   sandbox (`SandboxGlobals` installs it before compiling the codec: a decoded `Date` must already see the frozen
+ *   constructor, or its `constructor` would reach the real clock);
+ * - `CodeRunRequest.lazyGlobals` (the runtime's `codemode` and `fetch`): the first read compiles the source and
+ *   defines the global (non-writable, non-configurable) as what it returns.
+ */
+import type { QuickJSContext, QuickJSHandle } from "quickjs-emscripten-core";
+import type { GuestIntrinsics } from "./guest-intrinsics.js";
+
+/** What the lazy globals need from the context's globals. */
+export interface LazyGlobalsHost {
+  context: QuickJSContext;
+  intrinsics: GuestIntrinsics;
+  /** Installs the deterministic environment (once; a no-op after). */
+  installEnvironment(): void;
+  /** Compiles `source` (an expression whose value is a function) and calls that function with `args`. */
+  instantiate(source: string, file: string, args: QuickJSHandle[]): QuickJSHandle;
+}
+
+/** Makes `Date` and `Math.random` accessors that install the environment first. */
+export function deferEnvironment(host: LazyGlobalsHost): void {
+  const { context, intrinsics } = host;
+  const accessor = (target: QuickJSHandle, key: "Date" | "random"): void => {
+    context.defineProp(target, key, {
+      get: () => {
+        host.installEnvironment();
+        return context.getProp(target, key);
+      },
+      // `Date = …` before any read: the environment goes in first, then the program's value replaces it.
+      set: (value) => {
+        host.installEnvironment();
+        defineBuiltIn(context, intrinsics, target, key, value);
+      },
+      configurable: true,
+      enumerable: false,
+    });
+  };
+  accessor(context.global, "Date");
+  accessor(intrinsics.get("Math"), "random");
+}
+
+/** Makes each of `globals` an accessor whose first read compiles its source. */
+export function deferGlobals(host: LazyGlobalsHost, globals: Readonly<Record<string, string>>): void {
+  const { context } = host;
+  for (const [name, source] of Object.entries(globals)) {
+    const get = (): QuickJSHandle => {
+      const value = host.instantiate(source, `${name}.js`, [context.global]);
+      context.defineProp(context.global, name, { value, configurable: false, enumerable: false });
+      return value;
+    };
+    context.defineProp(context.global, name, { get, configurable: true, enumerable: false });
+  }
+}
+
+/** `Object.defineProperty(target, key, { value, writable: true, configurable: true })` with the captured built-in. */
+function defineBuiltIn(
+  context: QuickJSContext,
+  intrinsics: GuestIntrinsics,
+  target: QuickJSHandle,
+  key: string,
+  value: QuickJSHandle,
+): void {
+  const descriptor = context.newObject(context.null);
+  context.setProp(descriptor, "value", value);
+  context.setProp(descriptor, "writable", context.true);
+  context.setProp(descriptor, "configurable", context.true);
+  const name = context.newString(key);
+  const defined = context.callFunction(intrinsics.get("defineProperty"), context.undefined, target, name, descriptor);
+  name.dispose();
+  descriptor.dispose();
+  context.unwrapResult(defined).dispose();
+}

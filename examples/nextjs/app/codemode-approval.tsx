@@ -78,10 +78,10 @@ export function Approval({
       {descriptor.calls ? null : (
         <div style={{ display: "flex", gap: 8, marginTop: 8, alignItems: "center" }}>
           <button type="button" data-testid="approve" disabled={busy} onClick={() => answer(true)}>
-            Approve
+            {isProgram ? "Approve and run the program" : "Approve"}
           </button>
           <button type="button" data-testid="reject" disabled={busy} onClick={() => answer(false)}>
-            Reject
+            {isProgram ? "Reject the program" : "Reject and stop the program"}
           </button>
           {busy ? <WaitNote /> : null}
         </div>
@@ -133,17 +133,17 @@ function Decisions({
                 checked={chosen[call.approvalId] === approved}
                 onChange={() => setChosen({ ...chosen, [call.approvalId]: approved })}
               />
-              {approved ? "approve" : "reject"}
+              {approved ? "approve" : "reject (the program gets an error)"}
             </label>
           ))}
         </div>
       ))}
       <div style={{ display: "flex", gap: 8, marginTop: 8, alignItems: "center", flexWrap: "wrap" }}>
         <button type="button" data-testid="approve-all" disabled={busy} onClick={() => send(all(true))}>
-          Approve all
+          Approve all {calls.length}
         </button>
         <button type="button" data-testid="reject-all" disabled={busy} onClick={() => send(all(false))}>
-          Reject all
+          Reject all (the program gets errors)
         </button>
         <button
           type="button"

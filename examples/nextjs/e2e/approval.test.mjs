@@ -63,10 +63,10 @@ test("prompt → approval with connector, method and arguments → Approve → f
   const page = await openChat();
   await ask(page, "Merge pull request 42");
   const approval = await expectApproval(page, {
-    method: "github.merge_pull_request",
+    method: "tools.merge_pull_request",
     args: { repo: "acme/web", number: 42 },
   });
-  assert.match((await page.getByTestId("code").textContent()) ?? "", /github\.merge_pull_request/);
+  assert.match((await page.getByTestId("code").textContent()) ?? "", /tools\.merge_pull_request/);
   const screenshot = path.join(tmpDir, "approval.png");
   await page.screenshot({ path: screenshot, fullPage: true });
   if (process.env.UPDATE_SCREENSHOT === "1") copyFileSync(screenshot, path.join(appDir, "approval.png"));
@@ -86,12 +86,14 @@ test("Reject: the execution stops and the model is told", async () => {
   const page = await openChat();
   await ask(page, "Merge pull request 43");
   const approval = await expectApproval(page, {
-    method: "github.merge_pull_request",
+    method: "tools.merge_pull_request",
     args: { repo: "acme/web", number: 43 },
   });
+  // One meaning of "reject" everywhere (docs/decisions/reject-stops-the-program.md), said on the button.
+  assert.equal(await approval.getByTestId("reject").textContent(), "Reject and stop the program");
   await approval.getByTestId("reject").click();
   await page.getByTestId("denied").waitFor();
-  await page.getByText(/^Nothing more was merged: The user rejected github\.merge_pull_request/).waitFor();
+  await page.getByText(/^Nothing more was merged: The user rejected tools\.merge_pull_request/).waitFor();
   assert.equal(await page.getByTestId("output").count(), 0);
   await page.close();
 });
@@ -99,14 +101,14 @@ test("Reject: the execution stops and the model is told", async () => {
 test("the server restarts between the pause and the approval; two approvals in sequence", async () => {
   const page = await openChat();
   await ask(page, "Merge pull requests 43 and 44");
-  await expectApproval(page, { method: "github.merge_pull_request", args: { repo: "acme/web", number: 43 } });
+  await expectApproval(page, { method: "tools.merge_pull_request", args: { repo: "acme/web", number: 43 } });
 
   await stopServer(server);
   server = await startServer({ port, databaseUrl });
 
   await page.getByTestId("approve").click();
   const second = await expectApproval(page, {
-    method: "github.merge_pull_request",
+    method: "tools.merge_pull_request",
     args: { repo: "acme/web", number: 44 },
   });
   await second.getByTestId("approve").click();
@@ -118,11 +120,11 @@ test("the server restarts between the pause and the approval; two approvals in s
 test("approve #43, reject #44: the second card says what already ran; the rejection and the answer name the merge", async () => {
   const page = await openChat();
   await ask(page, "Merge pull requests 43 and 44");
-  await (await expectApproval(page, { method: "github.merge_pull_request", args: { repo: "acme/web", number: 43 } }))
+  await (await expectApproval(page, { method: "tools.merge_pull_request", args: { repo: "acme/web", number: 43 } }))
     .getByTestId("approve")
     .click();
   const second = await expectApproval(page, {
-    method: "github.merge_pull_request",
+    method: "tools.merge_pull_request",
     args: { repo: "acme/web", number: 44 },
   });
   // The second card of the program: the calls before it are listed, and it says they already ran.
@@ -138,7 +140,7 @@ test("approve #43, reject #44: the second card says what already ran; the reject
   ]);
   assert.match(
     (await calls.nth(1).textContent()) ?? "",
-    /github\.merge_pull_request\(\{"repo":"acme\/web","number":43\}\)/,
+    /tools\.merge_pull_request\(\{"repo":"acme\/web","number":43\}\)/,
   );
   await page.screenshot({ path: path.join(tmpDir, "second-card.png"), fullPage: true });
 
@@ -147,12 +149,12 @@ test("approve #43, reject #44: the second card says what already ran; the reject
   await denied.waitFor();
   assert.match(
     (await denied.textContent()) ?? "",
-    /Calls that had already run stay applied \(they were not undone\): .*github\.merge_pull_request\(\{"repo":"acme\/web","number":43\}\) \(call 2\)/,
+    /Calls that had already run stay applied \(they were not undone\): .*tools\.merge_pull_request\(\{"repo":"acme\/web","number":43\}\) \(call 2\)/,
   );
   // The model read the same text and its answer names the merge that happened.
   await page
     .getByText(
-      /^Merged before the rejection: #43\. Nothing more was merged: The user rejected github\.merge_pull_request/,
+      /^Merged before the rejection: #43\. Nothing more was merged: The user rejected tools\.merge_pull_request/,
     )
     .waitFor();
   await page.screenshot({ path: path.join(tmpDir, "mixed-decision.png"), fullPage: true });

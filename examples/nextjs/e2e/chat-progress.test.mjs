@@ -60,7 +60,7 @@ test("program approval: the code is shown once before anything runs; Approve run
   assert.equal(await approval.getByTestId("approval-call").textContent(), "codemode.program");
   assert.match((await approval.textContent()) ?? "", /^Run the program above\? Nothing has run yet\./);
   // The code once (the program above is the one approved), and no "call 0".
-  assert.match((await page.getByTestId("code").textContent()) ?? "", /github\.close_pull_request/);
+  assert.match((await page.getByTestId("code").textContent()) ?? "", /tools\.close_pull_request/);
   assert.equal(await approval.getByTestId("approval-program").count(), 0);
   assert.match((await approval.textContent()) ?? "", / · the whole program, before it runs/);
   assert.doesNotMatch((await approval.textContent()) ?? "", /call 0/);
@@ -71,7 +71,7 @@ test("program approval: the code is shown once before anything runs; Approve run
   // The approved program ran in the next request; its calls were streamed there and stay on the part.
   const kept = page.locator('[data-testid="progress"][data-running="false"]');
   assert.equal(await kept.locator('[data-testid="progress-call"][data-state="done"]').count(), 1);
-  assert.match((await kept.textContent()) ?? "", /github\.close_pull_request/);
+  assert.match((await kept.textContent()) ?? "", /tools\.close_pull_request/);
   await page.close();
 });
 
@@ -80,6 +80,8 @@ test("program approval: Reject ends it with nothing run", async () => {
   await ask(page, "Close pull request 44");
   const approval = page.getByTestId("approval");
   await approval.getByTestId("approve").waitFor();
+  assert.equal(await approval.getByTestId("approve").textContent(), "Approve and run the program");
+  assert.equal(await approval.getByTestId("reject").textContent(), "Reject the program");
   await approval.getByTestId("reject").click();
   await page.getByTestId("denied").waitFor();
   await page
@@ -98,6 +100,10 @@ test("three calls of one Promise.all: approve / reject / approve in one request"
   // Nothing ran before them: the card lists them once (no progress list above it), and names all three.
   assert.equal(await page.getByTestId("progress").count(), 0);
   assert.match((await page.getByTestId("approval").textContent()) ?? "", / · calls 1, 2, 3/);
+  // A decision's reject happens inside the program; ending it is another button (reject-stops-the-program.md).
+  assert.match((await decisions.first().textContent()) ?? "", /reject \(the program gets an error\)/);
+  assert.equal(await page.getByTestId("approve-all").textContent(), "Approve all 3");
+  assert.equal(await page.getByTestId("reject").textContent(), "Stop the program");
   await page.locator('[data-testid="decision"][data-seq="1"]').getByTestId("decide-approve").check();
   await page.locator('[data-testid="decision"][data-seq="2"]').getByTestId("decide-reject").check();
   await page.locator('[data-testid="decision"][data-seq="3"]').getByTestId("decide-approve").check();

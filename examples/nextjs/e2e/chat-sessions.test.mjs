@@ -7,7 +7,15 @@ import assert from "node:assert/strict";
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { ask, launchBrowser, openChat, STEP_TIMEOUT_MS, startServer, stopServer } from "./support/app-server.mjs";
+import {
+  ask,
+  launchBrowser,
+  openChat,
+  pendingExecutionId,
+  STEP_TIMEOUT_MS,
+  startServer,
+  stopServer,
+} from "./support/app-server.mjs";
 
 const tmpDir = path.join(import.meta.dirname, ".tmp-sessions");
 const port = Number(process.env.E2E_SESSIONS_PORT ?? 3419);
@@ -44,17 +52,6 @@ async function execution(executionId) {
   assert.equal(response.status, 200);
   const body = await response.json();
   return body.execution ?? body;
-}
-
-/** The execution id on the open approval card. */
-async function pendingExecutionId(page) {
-  const footer = await page
-    .getByTestId("approval")
-    .getByText(/^execution /)
-    .textContent();
-  const match = /^execution (\S+) ·/.exec(footer ?? "");
-  assert.ok(match, `no execution id in ${footer}`);
-  return match[1];
 }
 
 /**

@@ -129,8 +129,8 @@ test("the list shows a paused execution from the chat; its timeline; Approve in 
   await timeline.waitFor();
   assert.equal(await timeline.locator(".bar.pass").count(), 1);
   assert.equal(await timeline.locator(".bar.wait").count(), 1);
-  assert.match((await inspector.getByTestId("program").textContent()) ?? "", /github\.merge_pull_request/);
-  const approve = inspector.getByRole("button", { name: /^Approve #\d+ github\.merge_pull_request$/ });
+  assert.match((await inspector.getByTestId("program").textContent()) ?? "", /tools\.merge_pull_request/);
+  const approve = inspector.getByRole("button", { name: /^Approve #\d+ tools\.merge_pull_request$/ });
   await approve.click();
   await inspector
     .locator("#status-line")
@@ -224,7 +224,7 @@ test("keyboard only: focus order, the row link opens by Enter, Approve and Rejec
   await inspector.keyboard.press("Tab");
   const approve = await focused();
   assert.equal(approve.tag, "button");
-  assert.match(approve.text, /^Approve #\d+ github\.merge_pull_request$/);
+  assert.match(approve.text, /^Approve #\d+ tools\.merge_pull_request$/);
   assert.equal(
     await inspector.evaluate(() => document.activeElement.matches(":focus-visible")),
     true,

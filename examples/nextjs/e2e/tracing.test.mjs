@@ -86,8 +86,8 @@ test("one execution, one trace: the pause, a server restart, the approval, every
   assert.deepEqual(
     children(spans, first).map((span) => [span.name, span.attributes["codemode.call.seq"]]),
     [
-      ["execute_tool github.list_pull_requests", 1],
-      ["execute_tool github.merge_pull_request", 2],
+      ["execute_tool tools.list_pull_requests", 1],
+      ["execute_tool tools.merge_pull_request", 2],
     ],
   );
   assert.equal(children(spans, first)[1].attributes["codemode.call.pending"], true);
@@ -102,8 +102,8 @@ test("one execution, one trace: the pause, a server restart, the approval, every
       span.attributes["codemode.call.approved"] ?? false,
     ]),
     [
-      ["execute_tool github.list_pull_requests", true, false],
-      ["execute_tool github.merge_pull_request", false, true],
+      ["execute_tool tools.list_pull_requests", true, false],
+      ["execute_tool tools.merge_pull_request", false, true],
     ],
   );
   const links = Object.fromEntries(second.links.map((link) => [link["codemode.link"], link]));

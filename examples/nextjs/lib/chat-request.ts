@@ -4,6 +4,8 @@
  * message whose approval the person answered. The server keeps the history: from an assistant
  * message it takes only the answers (approved, reason) to approval requests the stored message is
  * waiting for, never the client's parts, so a client cannot write tool results the model will read.
+ * The signature an answer carries is the client's, not the stored one: the bridge checks that it is the one it
+ * issued with the request (`toolApprovalSecret`), so an answer whose signature was altered or dropped runs nothing.
  */
 import { safeValidateUIMessages, type UIMessage } from "ai";
 import type { ResolvedCodemodeApproval } from "ai-codemode/ui";
@@ -16,6 +18,8 @@ export interface ApprovalAnswer {
   approvalId: string;
   approved: boolean;
   reason?: string;
+  /** The signature the client echoes from the approval request (checked by the bridge). */
+  signature?: string;
 }
 
 /** A request: a new user message, or answers to the approvals of an assistant message. */
@@ -34,6 +38,8 @@ const CHAT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const MAX_TEXT_CHARS = 4_000;
 /** The longest approval reason (a decisions document for many calls fits). */
 const MAX_REASON_CHARS = 20_000;
+/** Longer than any signature (an HMAC-SHA256 in base64url is 43 characters). */
+const MAX_SIGNATURE_CHARS = 200;
 /** More tool parts than a message of this example holds. */
 const MAX_PARTS = 100;
 
@@ -85,11 +91,14 @@ function readAnswers(chatId: string, sent: { id?: unknown; parts?: unknown }): C
     )
       continue;
     const reason = typeof approval["reason"] === "string" ? approval["reason"].slice(0, MAX_REASON_CHARS) : undefined;
+    const signature =
+      typeof approval["signature"] === "string" ? approval["signature"].slice(0, MAX_SIGNATURE_CHARS) : undefined;
     answers.push({
       toolCallId: part["toolCallId"],
       approvalId: approval["id"],
       approved: approval["approved"],
       ...(reason === undefined ? {} : { reason }),
+      ...(signature === undefined ? {} : { signature }),
     });
   }
   if (answers.length === 0) return { status: 400, error: "The message answers no approval." };
@@ -170,11 +179,18 @@ function withAnswers(stored: UIMessage, answers: ApprovalAnswer[]): UIMessage | 
     );
     if (answer === undefined) return part;
     applied += 1;
-    const { reason } = answer;
+    const { reason, signature } = answer;
+    // The stored request keeps its signature; the answer is checked with the one the client sent back.
+    const { signature: _issued, ...request } = part.approval;
     return {
       ...part,
       state: "approval-responded",
-      approval: { ...part.approval, approved: answer.approved, ...(reason === undefined ? {} : { reason }) },
+      approval: {
+        ...request,
+        approved: answer.approved,
+        ...(reason === undefined ? {} : { reason }),
+        ...(signature === undefined ? {} : { signature }),
+      },
     } as ToolPart;
   });
   return applied === 0 ? undefined : { ...stored, parts };

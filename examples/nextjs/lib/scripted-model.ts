@@ -3,8 +3,9 @@ import { MockLanguageModelV4 } from "ai/test";
 
 /**
  * The offline model used when OPENAI_API_KEY is unset. It reads the conversation like a
- * model would: a user message asking to merge pull requests becomes a `codemode` call; a
- * codemode result becomes a short answer. It keeps no state, so it works across restarts.
+ * model would: a user message asking to merge pull requests becomes a `codemode` call over
+ * the namespaces the SDK announced (the routed tools, `tools.*`); a codemode result becomes
+ * a short answer. It keeps no state, so it works across restarts.
  */
 export function createScriptedModel(): MockLanguageModelV4 {
   return new MockLanguageModelV4({
@@ -16,12 +17,28 @@ export function createScriptedModel(): MockLanguageModelV4 {
 
 type Reply = { kind: "text"; text: string } | { kind: "codemode"; code: string };
 
+/**
+ * The first words of the message the AI SDK adds for the codemode tool caller (its `prepareModelMessage`): the
+ * namespaces and methods programs can call. Context for the model, not something the person asked.
+ */
+const ANNOUNCEMENT = "Code Mode namespaces";
+
+function announcement(message: LanguageModelV4CallOptions["prompt"][number]): string | undefined {
+  if (message.role !== "user") return undefined;
+  const [first] = message.content;
+  return first?.type === "text" && first.text.startsWith(ANNOUNCEMENT) ? first.text : undefined;
+}
+
 function reply({ prompt }: LanguageModelV4CallOptions): Reply {
-  const last = prompt.at(-1);
+  const last = prompt.filter((message) => announcement(message) === undefined).at(-1);
   if (last?.role === "tool") return { kind: "text", text: summarise(last.content) };
   const userText =
     last?.role === "user" ? last.content.map((part) => (part.type === "text" ? part.text : "")).join(" ") : "";
   const numbers = [...userText.matchAll(/\b(\d{1,5})\b/g)].map((match) => Number(match[1]));
+  // Like a model, it writes programs only over the namespaces it was told about (a line "- tools: …").
+  if (!prompt.some((message) => /^- tools: /m.test(announcement(message) ?? ""))) {
+    return { kind: "text", text: "No Code Mode namespaces were announced: I cannot write a program." };
+  }
   if (/review/i.test(userText)) return { kind: "codemode", code: REVIEW };
   if (/close/i.test(userText) && numbers.length > 0) return { kind: "codemode", code: closing(numbers) };
   if (/merge/i.test(userText) && /at once|together/i.test(userText) && numbers.length > 0) {
@@ -34,11 +51,11 @@ function reply({ prompt }: LanguageModelV4CallOptions): Reply {
     kind: "codemode",
     code: [
       "async () => {",
-      '  const open = await github.list_pull_requests({ repo: "acme/web" });',
+      '  const open = await tools.list_pull_requests({ repo: "acme/web" });',
       '  console.log(`open pull requests: ${open.map((pr) => "#" + pr.number).join(", ")}`);',
       "  const merged = [];",
       `  for (const number of ${JSON.stringify(numbers)}) {`,
-      '    const result = await github.merge_pull_request({ repo: "acme/web", number });',
+      '    const result = await tools.merge_pull_request({ repo: "acme/web", number });',
       "    console.log(`merged #${number} as ${result.sha}`);",
       "    merged.push(result);",
       "  }",
@@ -50,10 +67,10 @@ function reply({ prompt }: LanguageModelV4CallOptions): Reply {
 
 const REVIEW = [
   "async () => {",
-  '  const open = await github.list_pull_requests({ repo: "acme/web" });',
+  '  const open = await tools.list_pull_requests({ repo: "acme/web" });',
   "  const reviewed = [];",
   "  for (const pr of open) {",
-  '    const detail = await github.get_pull_request({ repo: "acme/web", number: pr.number });',
+  '    const detail = await tools.get_pull_request({ repo: "acme/web", number: pr.number });',
   "    console.log(`#${pr.number}: checks ${detail.checks}`);",
   "    reviewed.push({ number: pr.number, checks: detail.checks });",
   "  }",
@@ -66,7 +83,7 @@ function closing(numbers: number[]): string {
     "async () => {",
     "  const closed = [];",
     `  for (const number of ${JSON.stringify(numbers)}) {`,
-    '    closed.push(await github.close_pull_request({ repo: "acme/web", number }));',
+    '    closed.push(await tools.close_pull_request({ repo: "acme/web", number }));',
     "  }",
     "  return { closed };",
     "}",
@@ -77,7 +94,7 @@ function mergingTogether(numbers: number[]): string {
   return [
     "async () => {",
     "  const settled = await Promise.allSettled(",
-    `    ${JSON.stringify(numbers)}.map((number) => github.merge_pull_request({ repo: "acme/web", number })),`,
+    `    ${JSON.stringify(numbers)}.map((number) => tools.merge_pull_request({ repo: "acme/web", number })),`,
     "  );",
     '  const merged = settled.filter((s) => s.status === "fulfilled").map((s) => s.value);',
     `  const refused = ${JSON.stringify(numbers)}.filter((_, i) => settled[i].status === "rejected");`,

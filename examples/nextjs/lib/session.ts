@@ -7,7 +7,7 @@
  * never from the request body.
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { getDatabase } from "./database";
+import { getSecret } from "./secrets";
 
 /** The session cookie's name. */
 export const SESSION_COOKIE = "codemode_example_session";
@@ -18,34 +18,8 @@ export const DEVICE_LINK_TTL_MS = 15 * 60 * 1000;
 
 const USER_ID = /^user_[A-Za-z0-9_-]{16,64}$/;
 
-let secret: Promise<Buffer> | undefined;
-
-/**
- * SESSION_SECRET when set (set it in production, the same on every instance); otherwise a random
- * secret generated once and kept in the example's database, so sessions survive a restart.
- */
-function sessionSecret(): Promise<Buffer> {
-  const fromEnv = process.env.SESSION_SECRET;
-  if (fromEnv !== undefined && fromEnv !== "") return Promise.resolve(Buffer.from(fromEnv, "utf8"));
-  secret ??= (async () => {
-    const db = getDatabase();
-    await db.execute("CREATE TABLE IF NOT EXISTS example_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)");
-    // Of two instances starting at once, the first insert wins and both read it back.
-    await db.execute({
-      sql: "INSERT INTO example_settings (name, value) VALUES ('session_secret', ?) ON CONFLICT (name) DO NOTHING",
-      args: [randomBytes(32).toString("base64url")],
-    });
-    const row = await db.execute("SELECT value FROM example_settings WHERE name = 'session_secret'");
-    return Buffer.from(String(row.rows[0]?.["value"]), "utf8");
-  })();
-  secret.catch(() => {
-    secret = undefined;
-  });
-  return secret;
-}
-
 async function sign(payload: string): Promise<string> {
-  return createHmac("sha256", await sessionSecret())
+  return createHmac("sha256", await getSecret("session"))
     .update(payload)
     .digest("base64url");
 }

@@ -1,5 +1,6 @@
 // Shared by the chat e2e tests: `next start` on 127.0.0.1 with a fresh database, and Debian's
 // Chromium through playwright-core.
+import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
 import path from "node:path";
 import { chromium } from "playwright-core";
@@ -77,4 +78,15 @@ export async function openChat(browser, baseUrl, { context, path = "/" } = {}) {
 export async function ask(page, text) {
   await page.getByTestId("prompt").fill(text);
   await page.getByTestId("prompt").press("Enter");
+}
+
+/** The execution id on the open approval card. */
+export async function pendingExecutionId(page) {
+  const footer = await page
+    .getByTestId("approval")
+    .getByText(/^execution /)
+    .textContent();
+  const match = /^execution (\S+) ·/.exec(footer ?? "");
+  assert.ok(match, `no execution id in ${footer}`);
+  return match[1];
 }

@@ -111,7 +111,10 @@ function replyStream({ prompt }: LanguageModelV4CallOptions, code: string): Read
 /** A chat route: the conversation, and the id of the message whose approvals it answers (useChat's `messageId`). */
 export type ChatRoute = (messages: UIMessage[], messageId?: string) => ReadableStream<UIMessageChunk>;
 
-/** The route under test: the same wiring as examples/nextjs/app/api/chat/route.ts. */
+/**
+ * The route under test: the wiring of examples/nextjs/app/api/chat/route.ts with `runtime.tool()` (the example now
+ * uses `runtime.toolCaller()`, as signed-approvals.test.ts does).
+ */
 export function chatRoute({
   runtime,
   model,

@@ -3,7 +3,7 @@
  * from the sources: `src/sandbox/guest-sources.ts` must be exactly what `scripts/guest-sources.ts` makes of
  * `src/sandbox/guest/` now, and the build must bundle it afresh.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
 import {
@@ -17,6 +17,17 @@ import { createSandboxModule } from "../../src/sandbox/quickjs-module-pool.js";
 import { GUEST_SOURCES } from "../../src/sandbox/guest-sources.js";
 
 describe("the guest modules bundled to text", () => {
+  it("are each type-checked by `npm run typecheck` (`// @ts-check` first) and bundled from src/sandbox/guest/", () => {
+    const folder = new URL("../../src/sandbox/guest/", import.meta.url);
+    const files = readdirSync(folder).filter((name) => name.endsWith(".js"));
+    const unchecked = files.filter((name) => !readFileSync(new URL(name, folder), "utf8").startsWith("// @ts-check\n"));
+    expect(unchecked).toEqual([]);
+    const bundled = new Set<string>(Object.values(GUEST_MODULES).map(({ file }) => file));
+    // Every module is a factory bundled to text, or imported by one (guest-types.js holds only JSDoc types).
+    const imported = files.filter((name) => !bundled.has(name));
+    expect(imported.sort()).toEqual(["guest-types.js", "value-codec.js"]);
+  });
+
   it("are the committed src/sandbox/guest-sources.ts (run `npm run build:guest` after editing src/sandbox/guest/)", async () => {
     const fresh = guestSourcesModule(await bundleGuestSources());
     expect(readFileSync(GUEST_SOURCES_FILE, "utf8")).toBe(fresh);

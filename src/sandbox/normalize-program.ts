@@ -15,6 +15,15 @@ function loadParser(): Promise<Parse> {
   return acorn;
 }
 
+/**
+ * Starts importing acorn now (an executor does, when it is made), so a cold first run does not wait for it after the
+ * store opened and the worker started: the import overlaps them. Every program is parsed, so nothing is loaded that a
+ * plain JavaScript program does not need.
+ */
+export function preloadParser(): void {
+  loadParser().catch(() => undefined);
+}
+
 /** A program ready for QuickJS, or a syntax error written for the model. */
 export type NormalizedProgram = { ok: true; script: string } | { ok: false; message: string };
 

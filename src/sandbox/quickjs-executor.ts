@@ -11,7 +11,7 @@ import {
 } from "./executor-options.js";
 import { prepareBindings, readSandboxValue } from "./host-bindings.js";
 import { InProcessBackend } from "./in-process-backend.js";
-import { normalizeProgram } from "./normalize-program.js";
+import { normalizeProgram, preloadParser } from "./normalize-program.js";
 import type { CodeBindingNamespace, CodeRunRequest, CodeRunResult, Executor, ExecutorFailureKind } from "./types.js";
 import { WorkerPoolBackend } from "./worker-pool-backend.js";
 import { messageOf } from "../shared/message-of.js";
@@ -85,6 +85,8 @@ export class QuickJSExecutor implements Executor {
     this.backend =
       this.isolation === "in-process" ? new InProcessBackend(this.options) : new WorkerPoolBackend(this.options);
     released.register(this, this.backend, this);
+    // The first run's parse overlaps what it waits for anyway (the worker's start, the runtime's store).
+    preloadParser();
   }
 
   /** Runs one program. Resolves with its value and logs, or a typed failure; never rejects. */

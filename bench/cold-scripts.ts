@@ -108,7 +108,7 @@ export const COLD_VARIANTS: ColdVariant[] = [
   },
   {
     key: "run",
-    name: "`run` 2.1.5 (AI SDK code mode's runtime) + `import(\"ai\")`",
+    name: '`run` 2.1.5 (AI SDK code mode\'s runtime) + `import("ai")`',
     expect: "hi",
     script: (urls) => runPackageScript(urls),
   },

@@ -93,6 +93,7 @@ export class SandboxGlobals {
       context,
       intrinsics: this.intrinsics,
       installEnvironment: () => this.installEnvironment(),
+      own: (handle: QuickJSHandle) => this.own(handle),
       instantiate: (source: string, file: string, args: QuickJSHandle[]) => this.instantiate(source, file, args),
     };
     this.environment = options.environment === undefined ? "none" : "pending";

@@ -5,8 +5,8 @@
  *   the seeded `Math.random` (`guest/environment.js`); so does the first value with a tag that crosses into the
  *   sandbox (`SandboxGlobals` installs it before compiling the codec: a decoded `Date` must already see the frozen
  *   constructor, or its `constructor` would reach the real clock);
- * - `CodeRunRequest.lazyGlobals` (the runtime's `codemode` and `fetch`): the first read compiles the source and
- *   defines the global (non-writable, non-configurable) as what it returns.
+ * - `CodeRunRequest.lazyGlobals` (the runtime's `codemode` and `fetch`): the first read compiles the source; the
+ *   global is a non-configurable accessor without a setter whose every read gives what that returned.
  */
 import type { QuickJSContext, QuickJSHandle } from "quickjs-emscripten-core";
 import type { GuestIntrinsics } from "./guest-intrinsics.js";
@@ -17,6 +17,8 @@ export interface LazyGlobalsHost {
   intrinsics: GuestIntrinsics;
   /** Installs the deterministic environment (once; a no-op after). */
   installEnvironment(): void;
+  /** Keeps `handle` as long as the context's other handles. */
+  own(handle: QuickJSHandle): QuickJSHandle;
   /** Compiles `source` (an expression whose value is a function) and calls that function with `args`. */
   instantiate(source: string, file: string, args: QuickJSHandle[]): QuickJSHandle;
 }
@@ -43,16 +45,21 @@ export function deferEnvironment(host: LazyGlobalsHost): void {
   accessor(intrinsics.get("Math"), "random");
 }
 
-/** Makes each of `globals` an accessor whose first read compiles its source. */
+/**
+ * Makes each of `globals` an accessor whose first read compiles its source; later reads give the same value. It is
+ * not configurable and has no setter, as the frozen global it stands for: a program cannot delete, replace or
+ * redefine it, before its first read or after (the red-team corpus's "overwrite the codemode global").
+ */
 export function deferGlobals(host: LazyGlobalsHost, globals: Readonly<Record<string, string>>): void {
   const { context } = host;
   for (const [name, source] of Object.entries(globals)) {
+    let value: QuickJSHandle | undefined;
+    // The callback must not keep what it returns: it keeps the value and returns a duplicate.
     const get = (): QuickJSHandle => {
-      const value = host.instantiate(source, `${name}.js`, [context.global]);
-      context.defineProp(context.global, name, { value, configurable: false, enumerable: false });
-      return value;
+      value ??= host.own(host.instantiate(source, `${name}.js`, [context.global]));
+      return value.dup();
     };
-    context.defineProp(context.global, name, { get, configurable: true, enumerable: false });
+    context.defineProp(context.global, name, { get, configurable: false, enumerable: false });
   }
 }
 

@@ -1,15 +1,15 @@
 /**
- * Bench only: the runtime's blended search (`search: { embeddingModel }`, `src/runtime/catalog-search.ts`) as a
+ * Bench only: the runtime's blended search (`search: { embeddingModel }`, `src/connectors/search/catalog-search.ts`) as a
  * ranker over a set of connectors, with any AI SDK embedding model: the same embedding texts, lexical gate, query
  * embedding, cosine and blend as a runtime, with the store's vector cache held in memory (the bench measures
  * ranking, not the libSQL round trip). It counts what it embeds: method texts and queries.
  */
 import type { EmbeddingModelV4 } from "@ai-sdk/provider";
 import { resolveSearchOptions } from "../src/ai/search-options.js";
-import { createCatalog } from "../src/connectors/catalog.js";
+import { createCatalog } from "../src/connectors/search/catalog.js";
 import type { Connector } from "../src/connectors/types.js";
-import { createCatalogSearch } from "../src/runtime/catalog-search.js";
-import type { EmbeddingStore, SearchVector } from "../src/runtime/store/journal-store.js";
+import { createCatalogSearch } from "../src/connectors/search/catalog-search.js";
+import type { EmbeddingStore, SearchVector } from "../src/runtime/journal/journal-store.js";
 
 /** The store's vector cache, in memory. */
 export function memoryVectorStore(): EmbeddingStore {

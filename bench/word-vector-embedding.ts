@@ -8,7 +8,7 @@
  */
 import type { EmbeddingModelV4 } from "@ai-sdk/provider";
 import { createRequire } from "node:module";
-import { tokenize } from "../src/connectors/search-index.js";
+import { tokenize } from "../src/connectors/search/search-index.js";
 import type { Connector } from "../src/connectors/types.js";
 import { blendedRanker } from "./blended-ranker.js";
 

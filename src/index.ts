@@ -7,7 +7,6 @@
 export type { Executor } from "./sandbox/types.js";
 export { QuickJSExecutor } from "./sandbox/quickjs-executor.js";
 export type { ExecutorIsolation, QuickJSExecutorOptions } from "./sandbox/executor-options.js";
-export { CodecError } from "./sandbox/codec.js";
 export type {
   ArgumentValidation,
   CallRequest,
@@ -37,7 +36,7 @@ export { createCodemodeRuntime } from "./ai/create-codemode-runtime.js";
 export type { CodemodeRuntime, CodemodeRuntimeOptions } from "./ai/create-codemode-runtime.js";
 export type { CodemodeSearchOptions } from "./ai/search-options.js";
 export type { ApproveProgramOption } from "./runtime/program-approval.js";
-export type { CallDecision } from "./runtime/decide-pending.js";
+export type { CallDecision } from "./runtime/types.js";
 export type { ProgressFeedOptions } from "./ai/progress-feed.js";
 export { codemodeTool } from "./ai/codemode-tool.js";
 export type {
@@ -49,7 +48,12 @@ export type { CodemodeToolCaller } from "./ai/codemode-tool-caller.js";
 export type { CodemodeToolApproval } from "./ai/tool-approval.js";
 export type { CodemodeTool, CodemodeToolOptions, CodemodeToolOutput } from "./ai/build-codemode-tool.js";
 export type { CodemodeProgress, CodemodeProgressCall, WithProgress } from "./ai/codemode-progress.js";
-export type { CallProgress, CallProgressState, ProgressEvent, ProgressListener } from "./runtime/progress-events.js";
+export type {
+  CallProgress,
+  CallProgressState,
+  ProgressEvent,
+  ProgressListener,
+} from "./runtime/pass/progress-events.js";
 export type { InlineTypes } from "./ai/tool-description.js";
 export type {
   AppliedCall,
@@ -72,17 +76,21 @@ export type {
 } from "./runtime/types.js";
 export type { DurableRuntime } from "./runtime/durable-runtime.js";
 export type { DurableRuntimeOptions, RuntimeLimits, TransformResultInfo } from "./runtime/runtime-options.js";
-export type { CodemodeStoreOptions, StoreOption } from "./runtime/store/open-store.js";
-export type { ExpirePausedOutput } from "./runtime/housekeeping.js";
-export type { ExpiredExecution } from "./runtime/store/journal-store.js";
-export type { SaveSnippetOutput } from "./runtime/snippets.js";
+export type { CodemodeStoreOptions, StoreOption } from "./runtime/store/connection/open-store.js";
+export type { ExpirePausedOutput } from "./runtime/types.js";
+export type { ExpiredExecution } from "./runtime/journal/journal-store.js";
+export type { SaveSnippetOutput } from "./runtime/types.js";
 export {
+  CodecError,
   CodemodeError,
   CorruptRecordError,
   InvalidArgumentError,
   InvalidOptionError,
   McpToolError,
+  OpenApiRequestError,
   OpenApiResponseError,
+  OutboundFetchError,
+  RedirectError,
   StoreError,
 } from "./errors.js";
 export type { CodemodeErrorCode } from "./errors.js";

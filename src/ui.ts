@@ -20,7 +20,7 @@ export {
 } from "./ai/ui/codemode-decisions.js";
 export type { CodemodeProgress, CodemodeProgressCall } from "./ai/codemode-progress.js";
 export { isCodemodeProgress } from "./ai/codemode-progress.js";
-export type { CallProgress, CallProgressState } from "./runtime/progress-events.js";
+export type { CallProgress, CallProgressState } from "./runtime/pass/progress-events.js";
 export type { CodemodePartProgress } from "./ai/ui/read-codemode-progress.js";
 export { readCodemodeProgress } from "./ai/ui/read-codemode-progress.js";
 export type { PausedCodemodeOutput, ToolApprovalRequestChunk } from "./ai/ui/paused-output.js";

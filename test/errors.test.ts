@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { CliError, StoreConfigurationError, UnsafeRequestError } from "../src/errors.js";
 import {
   CodecError,
   CodemodeError,
@@ -6,7 +7,10 @@ import {
   InvalidArgumentError,
   InvalidOptionError,
   McpToolError,
+  OpenApiRequestError,
   OpenApiResponseError,
+  OutboundFetchError,
+  RedirectError,
   StoreError,
 } from "../src/index.js";
 
@@ -37,6 +41,16 @@ describe("errors", () => {
         OpenApiResponseError,
         "openapi-response",
       ],
+      [
+        new OpenApiRequestError({ operation: "GET /x", failure: "unreachable", message: "could not reach the server" }),
+        OpenApiRequestError,
+        "openapi-request",
+      ],
+      [new OutboundFetchError({ message: "fetch failed" }), OutboundFetchError, "outbound-fetch"],
+      [new RedirectError("more than 5 redirects"), RedirectError, "redirect"],
+      [new CliError({ message: "Unknown command", usage: true }), CliError, "cli"],
+      [new UnsafeRequestError("off the path"), UnsafeRequestError, "unsafe-request"],
+      [new StoreConfigurationError({ message: "no folder" }), StoreConfigurationError, "store-configuration"],
     ] as const;
     const codes = new Set<string>();
     for (const [error, type, code] of errors) {

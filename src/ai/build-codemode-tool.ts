@@ -74,6 +74,9 @@ export interface CodemodeToolRuntime {
   execute(input: ExecuteInput, options?: ExecuteOptions): Promise<CodeModeOutput>;
 }
 
+/** Every key of `tool({ progress: { … } })`. */
+const PROGRESS_OPTION_KEYS = keysOf<ProgressFeedOptions>({ throttleMs: true, maxCalls: true, maxLogs: true });
+
 function resolveProgress(progress: CodemodeToolOptions["progress"]): ProgressFeedOptions | undefined {
   if (progress === false) return undefined;
   if (progress !== undefined && progress !== true && (typeof progress !== "object" || progress === null)) {
@@ -83,7 +86,7 @@ function resolveProgress(progress: CodemodeToolOptions["progress"]): ProgressFee
     });
   }
   const given = typeof progress === "object" ? progress : {};
-  assertKnownKeys(given, ["throttleMs", "maxCalls", "maxLogs"], "tool.progress");
+  assertKnownKeys(given, PROGRESS_OPTION_KEYS, "tool.progress");
   const count = (key: keyof ProgressFeedOptions, fallback: number, min: number): number => {
     const value = given[key] ?? fallback;
     if (!Number.isInteger(value) || value < min) {

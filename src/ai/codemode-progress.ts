@@ -4,7 +4,7 @@
  * lines. The final output carries the last snapshot as `progress`, with the run's final status;
  * the model never reads it (`toModelOutput` keeps only status, result, error, logs and pending calls).
  */
-import type { CallProgress, CallProgressState } from "../runtime/progress-events.js";
+import type { CallProgress, CallProgressState } from "../runtime/pass/progress-events.js";
 import type { CodeModeOutput } from "../runtime/types.js";
 
 /** One connector call as a person sees it in the chat. */

@@ -7,8 +7,13 @@ import type { ToolSet } from "ai";
 import { describeAllowedOrigins } from "../connectors/outbound-fetch.js";
 import { durableRuntimeFromResolved, type DurableRuntime } from "../runtime/durable-runtime.js";
 import { isRecord } from "../shared/is-record.js";
+import type { SameKeys } from "../shared/known-keys.js";
 import { aiTelemetryRecording, watchAiTelemetry } from "./ai-telemetry-recording.js";
-import { resolveRuntimeOptions, type DurableRuntimeOptions } from "../runtime/runtime-options.js";
+import {
+  resolveRuntimeOptions,
+  type AiSdkRuntimeOptionKeys,
+  type DurableRuntimeOptions,
+} from "../runtime/runtime-options.js";
 import {
   buildCodemodeTool,
   resolveCodemodeToolOptions,
@@ -44,6 +49,13 @@ export interface CodemodeRuntimeOptions extends DurableRuntimeOptions {
    */
   toolApproval?: CodemodeToolApproval;
 }
+
+/**
+ * The runtime's key list knows exactly these options (the durable ones and `AiSdkRuntimeOptionKeys`): an option
+ * added here and not there, or listed there and gone from here, fails to compile.
+ */
+const everyOptionListed: SameKeys<CodemodeRuntimeOptions, DurableRuntimeOptions & AiSdkRuntimeOptionKeys> = true;
+void everyOptionListed;
 
 /** The runtime handle: every durable-runtime method plus `tool()`. */
 export interface CodemodeRuntime extends DurableRuntime {

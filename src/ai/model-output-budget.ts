@@ -5,7 +5,7 @@
  * output (what `execute` returned) and the journal keep the full value.
  */
 import type { JSONValue } from "@ai-sdk/provider";
-import { MAX_JOURNAL_VALUE_CHARS } from "../runtime/journal-values.js";
+import { MAX_JOURNAL_VALUE_CHARS } from "../runtime/journal/journal-values.js";
 
 /**
  * Default `maxOutputChars`: the model's share of one codemode result (result or error,

@@ -7,7 +7,7 @@
  * `maxCalls` calls and `maxLogs` lines with totals and per-state counts, so a
  * 10,000-call program costs at most one snapshot of bounded size per window.
  */
-import type { CallProgressState, ProgressEvent } from "../runtime/progress-events.js";
+import type { CallProgressState, ProgressEvent } from "../runtime/pass/progress-events.js";
 import { toModelJson } from "./codemode-model-output.js";
 import type { CodemodeProgress, CodemodeProgressCall } from "./codemode-progress.js";
 

@@ -3,7 +3,7 @@
  * the run works (AI SDK preliminary tool results), then the runtime's final output, last.
  * A slow reader never queues snapshots: only the newest unread one is kept.
  */
-import type { ProgressListener } from "../runtime/progress-events.js";
+import type { ProgressListener } from "../runtime/pass/progress-events.js";
 import type { CodeModeOutput } from "../runtime/types.js";
 import { withFinalProgress, type CodemodeProgress, type WithProgress } from "./codemode-progress.js";
 import { ProgressFeed, type FeedClock, type ProgressFeedOptions } from "./progress-feed.js";

@@ -4,9 +4,9 @@
  */
 import { embedMany, type EmbeddingModel } from "ai";
 import { InvalidOptionError } from "../errors.js";
-import type { SearchEmbedder } from "../runtime/catalog-search.js";
+import type { SearchEmbedder } from "../connectors/search/catalog-search.js";
 import { isRecord } from "../shared/is-record.js";
-import { assertKnownKeys } from "../shared/known-keys.js";
+import { assertKnownKeys, keysOf } from "../shared/known-keys.js";
 
 /** Options of `codemode.search` and `runtime.search`. */
 export interface CodemodeSearchOptions {
@@ -20,7 +20,7 @@ export interface CodemodeSearchOptions {
   embeddingModel?: EmbeddingModel;
 }
 
-const SEARCH_KEYS = ["embeddingModel"] as const satisfies ReadonlyArray<keyof CodemodeSearchOptions>;
+const SEARCH_KEYS = keysOf<CodemodeSearchOptions>({ embeddingModel: true });
 
 /** The name vectors are cached under: the gateway id, or `provider:modelId`. */
 function modelName(model: unknown): string | undefined {

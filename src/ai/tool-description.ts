@@ -9,7 +9,7 @@
  * a fixed description and the namespaces go into an announcement message.
  */
 import { fullConnectorDeclaration } from "../connectors/declarations.js";
-import { normaliseTerm, tokenize } from "../connectors/search-index.js";
+import { normaliseTerm, tokenize } from "../connectors/search/search-index.js";
 import type { Connector } from "../connectors/types.js";
 import { firstSentence } from "../shared/first-sentence.js";
 

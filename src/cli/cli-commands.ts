@@ -7,12 +7,14 @@ import { inspectorJson } from "../inspector/inspector-json.js";
 import type { HousekeepingRuntime, InspectorRuntime } from "../inspector/inspector-runtime.js";
 import { EXECUTION_STATUSES, listExecutions } from "../inspector/list-executions.js";
 import type { CodeModeOutput, ExecutionStatus, RejectOutput, RollbackOutput } from "../runtime/types.js";
+import { CliError } from "../errors/cli-error.js";
 import { formatExecution } from "./format-execution.js";
 import { formatExecutionsTable, formatPendingTable } from "./format-executions.js";
 import { parseDuration, parseSince } from "./parse-duration.js";
-import type { CliIo } from "./run-cli.js";
+import type { CliIo } from "./cli-io.js";
 import { serveInspector } from "./serve-inspector.js";
 import { formatDuration, inlineValue, terminalSafe } from "./text-format.js";
+import { usageError } from "./usage-error.js";
 
 /** Everything a command needs. */
 export interface CommandContext {
@@ -25,24 +27,19 @@ export interface CommandContext {
   json: boolean;
 }
 
-/** Raised for a bad command line (exit code 2). */
-function usage(message: string): Error {
-  return Object.assign(new Error(`${message}\nRun ai-codemode --help for the commands and options.`), { usage: true });
-}
-
 function integerOption(context: CommandContext, name: string, minimum: number): number | undefined {
   const text = context.values[name];
   if (typeof text !== "string") return undefined;
   const value = Number(text);
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < minimum)
-    throw usage(`--${name} must be an integer of at least ${minimum} (got "${text}").`);
+    throw usageError(`--${name} must be an integer of at least ${minimum} (got "${text}").`);
   return value;
 }
 
 function executionIdArgument(context: CommandContext, command: string): string {
   const [executionId, extra] = context.positionals;
   if (executionId === undefined || extra !== undefined)
-    throw usage(`${command} takes one execution id: ai-codemode ${command} <id>.`);
+    throw usageError(`${command} takes one execution id: ai-codemode ${command} <id>.`);
   return executionId;
 }
 
@@ -64,20 +61,16 @@ async function resolveExecutionId(context: CommandContext, given: string, acts: 
   if (given === "" || matches.length === 0) return given;
   if (matches.length > 1) {
     const listed = matches.slice(0, 5).map((summary) => terminalSafe(summary.executionId));
-    throw Object.assign(
-      new Error(
-        `${matches.length} executions start with ${terminalSafe(given)}: ${listed.join(", ")}${matches.length > 5 ? ", …" : ""}. Give more of the id.`,
-      ),
-      { usage: true },
-    );
+    throw new CliError({
+      message: `${matches.length} executions start with ${terminalSafe(given)}: ${listed.join(", ")}${matches.length > 5 ? ", …" : ""}. Give more of the id.`,
+      usage: true,
+    });
   }
   if (acts && newest.length >= PREFIX_SCAN_LIMIT) {
-    throw Object.assign(
-      new Error(
-        `${terminalSafe(given)} is not a full execution id, and the store has more than ${PREFIX_SCAN_LIMIT} executions, so another could start with it too: give the whole id (${terminalSafe(matches[0]?.executionId ?? "")}?).`,
-      ),
-      { usage: true },
-    );
+    throw new CliError({
+      message: `${terminalSafe(given)} is not a full execution id, and the store has more than ${PREFIX_SCAN_LIMIT} executions, so another could start with it too: give the whole id (${terminalSafe(matches[0]?.executionId ?? "")}?).`,
+      usage: true,
+    });
   }
   return matches[0]?.executionId ?? given;
 }
@@ -89,13 +82,13 @@ function print(context: CommandContext, value: unknown, text: () => string): voi
 async function executions(context: CommandContext): Promise<number> {
   const status = context.values["status"];
   if (status !== undefined && !EXECUTION_STATUSES.includes(status as ExecutionStatus)) {
-    throw usage(`--status must be one of ${EXECUTION_STATUSES.join(", ")} (got "${String(status)}").`);
+    throw usageError(`--status must be one of ${EXECUTION_STATUSES.join(", ")} (got "${String(status)}").`);
   }
   const now = context.io.now();
   const sinceText = context.values["since"];
   const since = typeof sinceText === "string" ? parseSince(sinceText, now) : undefined;
   if (typeof sinceText === "string" && since === undefined)
-    throw usage(`--since takes an age (30m, 24h, 7d) or an ISO date (got "${sinceText}").`);
+    throw usageError(`--since takes an age (30m, 24h, 7d) or an ISO date (got "${sinceText}").`);
   const rows = await listExecutions(context.runtime, {
     status: status as ExecutionStatus | undefined,
     since,
@@ -131,9 +124,10 @@ async function pending(context: CommandContext): Promise<number> {
 function housekeeping(context: CommandContext): HousekeepingRuntime {
   const { pruneExecutions, expirePaused } = context.runtime;
   if (typeof pruneExecutions !== "function" || typeof expirePaused !== "function") {
-    throw new Error(
-      "The --runtime export has no pruneExecutions()/expirePaused(): export the handle createCodemodeRuntime() returns.",
-    );
+    throw new CliError({
+      message:
+        "The --runtime export has no pruneExecutions()/expirePaused(): export the handle createCodemodeRuntime() returns.",
+    });
   }
   return { pruneExecutions, expirePaused };
 }
@@ -152,7 +146,7 @@ async function prune(context: CommandContext): Promise<number> {
 async function expire(context: CommandContext): Promise<number> {
   const text = context.values["older-than"];
   const maxAgeMs = typeof text === "string" ? parseDuration(text) : undefined;
-  if (maxAgeMs === undefined) throw usage("expire needs --older-than <age> (e.g. 24h, 7d, 30m).");
+  if (maxAgeMs === undefined) throw usageError("expire needs --older-than <age> (e.g. 24h, 7d, 30m).");
   const { expired } = await housekeeping(context).expirePaused({ maxAgeMs });
   print(context, { expired }, () =>
     expired.length === 0
@@ -199,9 +193,9 @@ async function act(context: CommandContext, command: string): Promise<number> {
 
 async function inspect(context: CommandContext): Promise<number> {
   if (context.values["web"] !== true)
-    throw usage("inspect serves the web inspector: ai-codemode inspect --web [--port N].");
+    throw usageError("inspect serves the web inspector: ai-codemode inspect --web [--port N].");
   const port = integerOption(context, "port", 0) ?? 4319;
-  if (port > 65_535) throw usage("--port must be at most 65535.");
+  if (port > 65_535) throw usageError("--port must be at most 65535.");
   const server = await serveInspector({ runtime: context.runtime, port, readOnly: !context.fromModule });
   context.io.stdout(
     `Inspector on ${server.url}${context.fromModule ? "" : " (read-only: pass --runtime <module> to approve, reject and roll back)"}\n`,
@@ -240,6 +234,6 @@ export async function runCommand(command: string, context: CommandContext): Prom
     case "inspect":
       return inspect(context);
     default:
-      throw usage(`Unknown command "${command}".`);
+      throw usageError(`Unknown command "${command}".`);
   }
 }

@@ -7,6 +7,7 @@
  * enums, parameter properties. Without tsx, Node imports it if it can (type stripping,
  * or `node --import tsx`); otherwise the CLI says how to load it.
  */
+import { messageOf } from "../shared/message-of.js";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -51,10 +52,6 @@ async function importWithTsx(api: string, file: string, cwd: string): Promise<Re
     tsImport: (specifier: string, parent: string) => Promise<Record<string, unknown>>;
   };
   return tsImport(pathToFileURL(file).href, pathToFileURL(resolve(cwd, "index.js")).href);
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 async function importModule(file: string, cwd: string): Promise<Record<string, unknown> | string> {

@@ -10,31 +10,28 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import type { CodemodeRuntime } from "../ai/create-codemode-runtime.js";
+import { CliError } from "../errors/cli-error.js";
 import { messageOf } from "../shared/message-of.js";
 import { fetchRequestListener } from "./fetch-over-node-http.js";
 import { loadRuntimeModule } from "./load-runtime-module.js";
-import type { CliIo } from "./run-cli.js";
+import type { CliIo } from "./cli-io.js";
 import { resolveCliStore } from "./open-store-runtime.js";
 import { LOOPBACK } from "./serve-inspector.js";
+import { usageError } from "./usage-error.js";
 
 /** The path the HTTP server answers MCP on. */
 export const MCP_HTTP_PATH = "/mcp";
 const LOOPBACK_BIND = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
-
-/** A bad command line: exit code 2. */
-function usage(message: string): Error {
-  return Object.assign(new Error(`${message}\nRun ai-codemode --help for the commands and options.`), { usage: true });
-}
 
 /** `HOST:PORT` (IPv6 in brackets), loopback hosts only. */
 function parseListen(text: string): { host: string; port: number } {
   const match = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(text);
   const port = Number(match?.[2]);
   if (match === null || !Number.isSafeInteger(port) || port > 65_535)
-    throw usage(`--http takes HOST:PORT, e.g. --http 127.0.0.1:3920 (got "${text}").`);
+    throw usageError(`--http takes HOST:PORT, e.g. --http 127.0.0.1:3920 (got "${text}").`);
   const host = match[1]!;
   if (!LOOPBACK_BIND.has(host))
-    throw usage(
+    throw usageError(
       `--http serves loopback addresses only (127.0.0.1, localhost, [::1]): anyone who reaches it runs programs. ` +
         "To serve others, mount createCodemodeMcpHandler({ runtime, authorize }) in your app.",
     );
@@ -49,21 +46,21 @@ async function openMcpRuntime(
   const module = values["runtime"];
   const proxy = values["proxy"];
   if (typeof module === "string" && typeof proxy === "string")
-    throw usage("mcp serves the app's runtime (--runtime) or a proxy over MCP servers (--proxy), not both.");
+    throw usageError("mcp serves the app's runtime (--runtime) or a proxy over MCP servers (--proxy), not both.");
   if (typeof module === "string") {
     if (values["store"] !== undefined || values["name"] !== undefined)
-      throw usage("--store and --name do not apply with --runtime: the app's runtime decides both.");
+      throw usageError("--store and --name do not apply with --runtime: the app's runtime decides both.");
     const loaded = await loadRuntimeModule(module, io.cwd);
-    if (!loaded.ok) throw new Error(loaded.error);
+    if (!loaded.ok) throw new CliError({ message: loaded.error });
     const runtime = loaded.runtime as Partial<CodemodeRuntime>;
     if (typeof runtime.tool !== "function" || typeof runtime.execute !== "function")
-      throw new Error(
-        `--runtime ${module}: the export is not a runtime from createCodemodeRuntime() (it has no tool()/execute()).`,
-      );
+      throw new CliError({
+        message: `--runtime ${module}: the export is not a runtime from createCodemodeRuntime() (it has no tool()/execute()).`,
+      });
     return { runtime: runtime as CodemodeRuntime, close: async () => runtime.close?.() };
   }
   if (typeof proxy !== "string")
-    throw usage(
+    throw usageError(
       "mcp needs the runtime to serve: --runtime <module> (the app's createCodemodeRuntime) or --proxy <servers.json> " +
         '(a code-mode proxy over MCP servers: { "mcpServers": { "name": { "command", "args" } | { "url" } } }).',
     );
@@ -72,7 +69,7 @@ async function openMcpRuntime(
   try {
     text = readFileSync(file, "utf8");
   } catch (error) {
-    throw new Error(`--proxy ${proxy}: cannot read ${file} (${messageOf(error)}).`);
+    throw new CliError({ message: `--proxy ${proxy}: cannot read ${file} (${messageOf(error)}).`, cause: error });
   }
   const [{ parseProxyConfig }, { createCodemodeMcpProxy }] = await Promise.all([
     import("../mcp/proxy/proxy-config.js"),
@@ -192,10 +189,12 @@ async function requirePeers(proxy: boolean): Promise<void> {
       await import(specifier);
     } catch (error) {
       const name = specifier.startsWith("@ai-sdk") ? "@ai-sdk/mcp" : "@modelcontextprotocol/sdk";
-      throw new Error(
-        `ai-codemode mcp needs ${name}${proxy ? " (and @modelcontextprotocol/sdk / @ai-sdk/mcp for --proxy)" : ""}: ` +
+      throw new CliError({
+        message:
+          `ai-codemode mcp needs ${name}${proxy ? " (and @modelcontextprotocol/sdk / @ai-sdk/mcp for --proxy)" : ""}: ` +
           `npm install ${proxy ? "@modelcontextprotocol/sdk @ai-sdk/mcp" : name} (${messageOf(error)})`,
-      );
+        cause: error,
+      });
     }
   }
 }

@@ -4,10 +4,15 @@
  * `TURSO_DATABASE_URL` + `TURSO_AUTH_TOKEN`, else `file:.codemode/codemode.db`), no
  * connectors. A local database file that does not exist is reported, not created.
  */
+import { messageOf } from "../shared/message-of.js";
 import { existsSync, readdirSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { createCodemodeRuntime, type CodemodeRuntime } from "../ai/create-codemode-runtime.js";
-import { defaultStoreOptions, localDatabasePath, type CodemodeStoreOptions } from "../runtime/store/open-store.js";
+import {
+  defaultStoreOptions,
+  localDatabasePath,
+  type CodemodeStoreOptions,
+} from "../runtime/store/connection/open-store.js";
 
 /** The outcome of opening the store. */
 export type OpenedStoreRuntime =
@@ -99,6 +104,6 @@ export function openStoreRuntime({
     });
     return { ok: true, runtime, store: options };
   } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    return { ok: false, error: messageOf(error) };
   }
 }

@@ -5,23 +5,13 @@
  */
 import { parseArgs } from "node:util";
 import type { HousekeepingRuntime, InspectorRuntime } from "../inspector/inspector-runtime.js";
+import { CliError } from "../errors/cli-error.js";
+import { messageOf } from "../shared/message-of.js";
 import { runCommand, type CommandContext } from "./cli-commands.js";
+import type { CliIo } from "./cli-io.js";
 import { ACTION_COMMANDS, COMMAND_OPTIONS, USAGE } from "./cli-usage.js";
 import { loadRuntimeModule } from "./load-runtime-module.js";
 import { openStoreRuntime } from "./open-store-runtime.js";
-
-/** Where the CLI reads and writes, and its clock (tests inject them). */
-export interface CliIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  env: Record<string, string | undefined>;
-  cwd: string;
-  now: () => number;
-  /** Stops `inspect --web` (default: SIGINT or SIGTERM). */
-  signal?: AbortSignal;
-  /** Told the inspector's URL once it listens. */
-  onListening?: (url: string) => void;
-}
 
 const OPTIONS = {
   store: { type: "string" },
@@ -44,9 +34,6 @@ const OPTIONS = {
 
 const COMMON = ["store", "name", "runtime", "json", "help"];
 
-/** A usage error: printed with a pointer to --help, exit code 2. */
-class UsageError extends Error {}
-
 function parse(argv: string[]): {
   command: string | undefined;
   positionals: string[];
@@ -58,15 +45,16 @@ function parse(argv: string[]): {
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new CliError({ message: messageOf(error), usage: true, cause: error });
   }
   const [command, ...positionals] = parsed.positionals;
   const values = parsed.values as Record<string, string | boolean | undefined>;
   if (command !== undefined) {
     const allowed = COMMAND_OPTIONS[command];
-    if (allowed === undefined) throw new UsageError(`Unknown command "${command}".`);
+    if (allowed === undefined) throw new CliError({ usage: true, message: `Unknown command "${command}".` });
     for (const key of Object.keys(values)) {
-      if (!COMMON.includes(key) && !allowed.includes(key)) throw new UsageError(`${command} does not take --${key}.`);
+      if (!COMMON.includes(key) && !allowed.includes(key))
+        throw new CliError({ usage: true, message: `${command} does not take --${key}.` });
     }
   }
   return { command, positionals, values };
@@ -84,20 +72,24 @@ async function openRuntime(
   const module = values["runtime"];
   if (typeof module === "string") {
     if (values["store"] !== undefined || values["name"] !== undefined) {
-      throw new UsageError(
-        "--store and --name choose the store the CLI opens; with --runtime the app's runtime decides both. Give one or the other.",
-      );
+      throw new CliError({
+        usage: true,
+        message:
+          "--store and --name choose the store the CLI opens; with --runtime the app's runtime decides both. Give one or the other.",
+      });
     }
     const loaded = await loadRuntimeModule(module, io.cwd);
-    if (!loaded.ok) throw new Error(loaded.error);
+    if (!loaded.ok) throw new CliError({ message: loaded.error });
     const runtime = loaded.runtime as InspectorRuntime & Partial<HousekeepingRuntime> & { close?: () => Promise<void> };
     return { runtime, fromModule: true, close: async () => runtime.close?.() };
   }
   if (ACTION_COMMANDS.includes(command)) {
-    throw new UsageError(
-      `${command} runs the app's connectors (resuming a pass, reverts, lifecycle hooks), so it needs the app's runtime: ` +
+    throw new CliError({
+      usage: true,
+      message:
+        `${command} runs the app's connectors (resuming a pass, reverts, lifecycle hooks), so it needs the app's runtime: ` +
         `--runtime <module> exporting createCodemodeRuntime(...) (e.g. --runtime ./lib/codemode.ts#getCodemodeRuntime).`,
-    );
+    });
   }
   const opened = openStoreRuntime({
     store: values["store"] as string | undefined,
@@ -106,7 +98,7 @@ async function openRuntime(
     cwd: io.cwd,
     now: io.now,
   });
-  if (!opened.ok) throw new Error(opened.error);
+  if (!opened.ok) throw new CliError({ message: opened.error });
   return { runtime: opened.runtime, fromModule: false, close: () => opened.runtime.close() };
 }
 
@@ -116,8 +108,8 @@ async function runMcp(values: Record<string, string | boolean | undefined>, io: 
     const { runMcpCommand } = await import("./mcp-command.js");
     return await runMcpCommand({ values, io });
   } catch (error) {
-    io.stderr(`${(error as Error).message}\n`);
-    return (error as { usage?: boolean }).usage === true ? 2 : 1;
+    io.stderr(`${messageOf(error)}\n`);
+    return CliError.isInstance(error) && error.usage ? 2 : 1;
   }
 }
 
@@ -135,7 +127,7 @@ export async function runCli(argv: string[], overrides: Partial<CliIo> = {}): Pr
   try {
     parsed = parse(argv);
   } catch (error) {
-    io.stderr(`${(error as Error).message}\nRun ai-codemode --help for the commands and options.\n`);
+    io.stderr(`${messageOf(error)}\nRun ai-codemode --help for the commands and options.\n`);
     return 2;
   }
   const { command, positionals, values } = parsed;
@@ -148,15 +140,15 @@ export async function runCli(argv: string[], overrides: Partial<CliIo> = {}): Pr
   try {
     opened = await openRuntime(values, command, io);
   } catch (error) {
-    io.stderr(`${(error as Error).message}\n`);
-    return error instanceof UsageError ? 2 : 1;
+    io.stderr(`${messageOf(error)}\n`);
+    return CliError.isInstance(error) && error.usage ? 2 : 1;
   }
   try {
     const context: CommandContext = { ...opened, io, values, positionals, json: values["json"] === true };
     return await runCommand(command, context);
   } catch (error) {
-    const usage = error instanceof UsageError || (error as { usage?: boolean }).usage === true;
-    io.stderr(`${(error as Error).message}\n`);
+    const usage = CliError.isInstance(error) && error.usage;
+    io.stderr(`${messageOf(error)}\n`);
     return usage ? 2 : 1;
   } finally {
     await opened.close();

@@ -3,6 +3,8 @@
  * `http` server, adapting its requests to the Fetch-API handler. Only loopback Host
  * headers are answered (a DNS name rebound to 127.0.0.1 is refused).
  */
+import { CliError } from "../errors/cli-error.js";
+import { messageOf } from "../shared/message-of.js";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createCodemodeInspector } from "../inspector/create-codemode-inspector.js";
@@ -26,7 +28,8 @@ async function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
   let size = 0;
   for await (const chunk of request as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new Error("request body too large");
+    if (size > MAX_BODY_BYTES)
+      throw new CliError({ message: `request body too large (more than ${MAX_BODY_BYTES} bytes)` });
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
@@ -57,7 +60,7 @@ async function answer(
     response.end(Buffer.from(await result.arrayBuffer()));
   } catch (error) {
     response.writeHead(400, { "content-type": "text/plain; charset=utf-8" });
-    response.end(error instanceof Error ? error.message : String(error));
+    response.end(messageOf(error));
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import type { ToolSet } from "@ai-sdk/provider-utils";
 import { InvalidOptionError } from "../errors.js";
-import { assertKnownKeys } from "../shared/known-keys.js";
+import { assertKnownKeys, keysOf } from "../shared/known-keys.js";
 import { METHOD_POLICY_KEYS, toolSetToConnector, type MethodPolicy } from "./tool-set-connector.js";
 import type { Connector, ConnectorLifecycleContext } from "./types.js";
 
@@ -26,13 +26,13 @@ export interface ConnectorOptions<TOOLS extends ToolSet = ToolSet> {
 }
 
 /** Every key `connector()` options may have: any other is refused (a misspelt policy must not be ignored). */
-export const CONNECTOR_OPTION_KEYS = [
-  "methods",
-  "description",
-  "instructions",
-  "onPassEnd",
-  "disposeExecution",
-] as const satisfies ReadonlyArray<keyof ConnectorOptions>;
+export const CONNECTOR_OPTION_KEYS = keysOf<ConnectorOptions>({
+  methods: true,
+  description: true,
+  instructions: true,
+  onPassEnd: true,
+  disposeExecution: true,
+});
 
 const WRAPPED = Symbol.for("ai-codemode.connector.wrapped");
 

@@ -5,6 +5,7 @@
  * connector (credentials sent to the configured origin only). A `fetch` left to follow
  * redirects itself would forward every header but `Authorization`/`Cookie` to any origin.
  */
+import { RedirectError } from "../errors/redirect-error.js";
 
 /** Redirect hops followed per request (the web's limit). */
 export const MAX_REDIRECTS = 20;
@@ -20,14 +21,6 @@ const BODY_HEADERS = new Set([
   "content-language",
   "content-location",
 ]);
-
-/** A redirect that is not followed (refused hop, non-http(s) target, too many hops). */
-export class RedirectError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "RedirectError";
-  }
-}
 
 /** One request of the chain, as sent. */
 export interface RedirectHop {

@@ -13,8 +13,11 @@
  * Response bodies are read as text (UTF-8).
  */
 import { InvalidOptionError } from "../errors.js";
-import { assertKnownKeys } from "../shared/known-keys.js";
-import { fetchFollowingRedirects, MAX_REDIRECTS, RedirectError, type FollowedResponse } from "./follow-redirects.js";
+import { assertKnownKeys, keysOf } from "../shared/known-keys.js";
+import { OutboundFetchError } from "../errors/outbound-fetch-error.js";
+import { RedirectError } from "../errors/redirect-error.js";
+import { messageOf } from "../shared/message-of.js";
+import { fetchFollowingRedirects, MAX_REDIRECTS, type FollowedResponse } from "./follow-redirects.js";
 import { originAllowed, parseOriginRule, type OriginRule } from "./outbound-origins.js";
 import type { ArgumentValidation, Connector, ConnectorCallContext } from "./types.js";
 import { isRecord } from "../shared/is-record.js";
@@ -48,9 +51,7 @@ export interface OutboundFetchOptions {
 }
 
 /** Every key of `OutboundFetchOptions`: any other is refused. */
-export const OUTBOUND_OPTION_KEYS = ["fetch", "allow", "requireApproval"] as const satisfies ReadonlyArray<
-  keyof OutboundFetchOptions
->;
+export const OUTBOUND_OPTION_KEYS = keysOf<OutboundFetchOptions>({ fetch: true, allow: true, requireApproval: true });
 
 /** `OutboundFetchOptions` validated. */
 export interface ResolvedOutboundFetchOptions {
@@ -225,8 +226,10 @@ async function perform(
       maxRedirects: OUTBOUND_MAX_REDIRECTS,
     });
   } catch (error) {
-    if (error instanceof RedirectError) throw new Error(`fetch: ${error.message}`);
-    throw error;
+    if (RedirectError.isInstance(error))
+      throw new OutboundFetchError({ message: `fetch: ${error.message}`, cause: error });
+    // The host's own fetch failed (a network error, an abort): the program sees its message, from our hierarchy.
+    throw new OutboundFetchError({ message: messageOf(error), cause: error });
   }
   const { response, url, redirected } = followed;
   return {
@@ -239,13 +242,6 @@ async function perform(
   };
 }
 
-const connectors = new WeakSet<Connector>();
-
-/** Whether `connector` is the built-in outbound connector (bound as `fetch`, not as a namespace). */
-export function isOutboundFetchConnector(connector: Connector): boolean {
-  return connectors.has(connector);
-}
-
 /**
  * Builds the built-in connector behind the sandbox's `fetch`: method
  * `fetch` validates the request (absolute http(s) URL, allowed origin, method,
@@ -254,7 +250,7 @@ export function isOutboundFetchConnector(connector: Connector): boolean {
  */
 export function outboundFetchConnector(options: ResolvedOutboundFetchOptions): Connector {
   const { requireApproval } = options;
-  const connector: Connector = {
+  return {
     description: `HTTP requests from programs through the global fetch (allowed origins: ${describeAllowedOrigins(options.allow)}).`,
     methods: {
       [OUTBOUND_METHOD]: {
@@ -272,8 +268,6 @@ export function outboundFetchConnector(options: ResolvedOutboundFetchOptions): C
       },
     },
   };
-  connectors.add(connector);
-  return connector;
 }
 
 /** What `search` and `describe` show for the global `fetch`. */

@@ -3,6 +3,7 @@
  * `Connector`: one method per executable tool, validated arguments, approval
  * from `needsApproval`, `ToolExecutionOptions` for `execute`.
  */
+import { keysOf } from "../shared/known-keys.js";
 import type { JSONSchema7 } from "@ai-sdk/provider";
 import { asSchema, isRecord, type Schema, type ToolExecutionOptions } from "@ai-sdk/provider-utils";
 import { InvalidOptionError } from "../errors.js";
@@ -35,9 +36,12 @@ export interface MethodPolicy {
 }
 
 /** Every key a `MethodPolicy` may have: any other is refused at construction. */
-export const METHOD_POLICY_KEYS = ["replay", "revert", "requiresApproval", "readOnly"] as const satisfies ReadonlyArray<
-  keyof MethodPolicy
->;
+export const METHOD_POLICY_KEYS = keysOf<MethodPolicy>({
+  replay: true,
+  revert: true,
+  requiresApproval: true,
+  readOnly: true,
+});
 
 /** A tool as found in a `ToolSet`, read defensively (user input). */
 interface LooseTool {

@@ -16,7 +16,11 @@ export type CodemodeErrorCode =
   | "mcp-tool"
   | "openapi-response"
   | "unsafe-request"
-  | "store-configuration";
+  | "store-configuration"
+  | "redirect"
+  | "openapi-request"
+  | "outbound-fetch"
+  | "cli";
 
 /** Base class of every error this package throws. */
 export class CodemodeError extends Error {

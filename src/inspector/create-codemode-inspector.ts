@@ -4,8 +4,9 @@
  * speaks `Request`/`Response`. Every request passes `authorize` first; without it,
  * only loopback requests in development are served.
  */
+import { messageOf } from "../shared/message-of.js";
 import { InvalidOptionError } from "../errors.js";
-import { assertKnownKeys } from "../shared/known-keys.js";
+import { assertKnownKeys, keysOf } from "../shared/known-keys.js";
 import { handleApiRequest, jsonResponse } from "./inspector-api.js";
 import { isInspectorRuntime, type InspectorRuntime } from "./inspector-runtime.js";
 import { inspectorPageHtml, inspectorPagePolicy } from "./inspector-page.js";
@@ -33,7 +34,14 @@ export interface CodemodeInspectorOptions {
   _internal?: { now?: () => number; env?: Record<string, string | undefined> };
 }
 
-const KNOWN_OPTIONS = ["runtime", "authorize", "readOnly", "refreshMs", "_internal"];
+/** Every key of {@link CodemodeInspectorOptions} (a key added there and not here fails to compile). */
+const KNOWN_OPTIONS = keysOf<CodemodeInspectorOptions>({
+  runtime: true,
+  authorize: true,
+  readOnly: true,
+  refreshMs: true,
+  _internal: true,
+});
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 const API_PATH = /^(.*)\/api(\/(?:executions(?:\/[^/]+(?:\/[a-z]+)?)?|pending))$/;
 
@@ -145,7 +153,7 @@ export function createCodemodeInspector(options: CodemodeInspectorOptions): (req
       return await handleApiRequest(context, request, match[2] ?? "", url.searchParams);
     } catch (error) {
       return jsonResponse(503, {
-        error: `The inspector could not read the journal: ${error instanceof Error ? error.message : String(error)}`,
+        error: `The inspector could not read the journal: ${messageOf(error)}`,
       });
     }
   };

@@ -12,7 +12,7 @@
  *                                       several calls at once: a rejected one rejects inside the program
  *   POST …/api/executions/:id/rollback
  */
-import type { CallDecision } from "../runtime/decide-pending.js";
+import type { CallDecision } from "../runtime/types.js";
 import type { ExecutionStatus } from "../runtime/types.js";
 import { executionTimeline } from "./execution-timeline.js";
 import { inspectorJson } from "./inspector-json.js";

@@ -3,6 +3,7 @@
  * bytes, `Map`, `Set`, `BigInt`): shown readably, never failing. Shared by the CLI's
  * `--json` and the web inspector's API.
  */
+import { messageOf } from "../shared/message-of.js";
 
 function replacer(this: unknown, key: string, value: unknown): unknown {
   if (typeof value === "bigint") return `${value.toString()}n`;
@@ -20,6 +21,6 @@ export function inspectorJson(value: unknown, indent?: number): string {
   try {
     return JSON.stringify(value, replacer, indent) ?? String(value);
   } catch (error) {
-    return JSON.stringify(`<not serializable: ${error instanceof Error ? error.message : String(error)}>`);
+    return JSON.stringify(`<not serializable: ${messageOf(error)}>`);
   }
 }

@@ -5,7 +5,7 @@
  * complete answer decides nothing: declined, cancelled, timed out, failed or malformed,
  * the execution stays paused.
  */
-import type { CallDecision } from "../runtime/decide-pending.js";
+import type { CallDecision } from "../runtime/types.js";
 import type { PendingAction } from "../runtime/types.js";
 import { jsonText } from "../ai/model-output-budget.js";
 import { toModelJson } from "../ai/codemode-model-output.js";

@@ -6,10 +6,11 @@
  * a size limit and parsed here (malformed JSON is a JSON-RPC parse error); a client that goes
  * away mid-call cancels its calls, so their passes end and the journal stays consistent.
  */
+import { messageOf } from "../shared/message-of.js";
 import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { InvalidOptionError } from "../errors.js";
-import { assertKnownKeys } from "../shared/known-keys.js";
+import { assertKnownKeys, keysOf } from "../shared/known-keys.js";
 import { scopeProblem } from "../runtime/execution-request.js";
 import { createCodemodeMcpServer } from "./create-codemode-mcp-server.js";
 import { createMcpHttpSessions, type McpHttpSession } from "./mcp-http-sessions.js";
@@ -50,7 +51,17 @@ export interface CodemodeMcpHandlerOptions extends Omit<CodemodeMcpServerOptions
   };
 }
 
-const HANDLER_KEYS = ["authorize", "sessions", "maxBodyBytes", "_internal"];
+const HANDLER_KEYS = keysOf<Omit<CodemodeMcpHandlerOptions, keyof CodemodeMcpServerOptions>>({
+  authorize: true,
+  sessions: true,
+  maxBodyBytes: true,
+  _internal: true,
+});
+/** Every key of `sessions: { … }`. */
+const SESSION_KEYS = keysOf<Exclude<CodemodeMcpHandlerOptions["sessions"], boolean | undefined>>({
+  max: true,
+  idleMs: true,
+});
 /** The server's options a handler passes on (`scope` comes from `authorize`). */
 const SERVER_KEYS = MCP_SERVER_OPTION_KEYS.filter((key) => key !== "scope");
 
@@ -177,7 +188,7 @@ export function createCodemodeMcpHandler(options: CodemodeMcpHandlerOptions): Co
       message: "must be true, false or { max, idleMs }",
     });
   const sessionLimits = typeof sessionOption === "object" ? sessionOption : {};
-  assertKnownKeys(sessionLimits, ["max", "idleMs"], "createCodemodeMcpHandler.sessions");
+  assertKnownKeys(sessionLimits, SESSION_KEYS, "createCodemodeMcpHandler.sessions");
   const now = _internal?.now ?? Date.now;
   const sessions = createMcpHttpSessions({
     max: positiveInteger(sessionLimits.max, DEFAULT_MCP_MAX_SESSIONS, "createCodemodeMcpHandler.sessions.max"),
@@ -255,11 +266,7 @@ export function createCodemodeMcpHandler(options: CodemodeMcpHandlerOptions): Co
       try {
         body = JSON.parse(text);
       } catch (error) {
-        return jsonRpcError(
-          400,
-          -32700,
-          `Parse error: the body is not JSON (${error instanceof Error ? error.message : String(error)}).`,
-        );
+        return jsonRpcError(400, -32700, `Parse error: the body is not JSON (${messageOf(error)}).`);
       }
     }
     return sessionOption === false ? stateless(request, body, access.scope) : stateful(request, body, access.scope);

@@ -5,6 +5,7 @@
  * `codemode_search`, `codemode_describe` and the read-only `codemode_outcome`. A paused
  * program is put to the person through elicitation when the client declared it.
  */
+import { messageOf } from "../shared/message-of.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { createMcpToolCalls, type ToolCallContext } from "./mcp-tool-calls.js";
@@ -39,10 +40,7 @@ export function createCodemodeMcpServer(options: CodemodeMcpServerOptions): McpS
     try {
       return { tools: await calls.list() };
     } catch (error) {
-      throw new McpError(
-        ErrorCode.InternalError,
-        `The codemode runtime could not start: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      throw new McpError(ErrorCode.InternalError, `The codemode runtime could not start: ${messageOf(error)}`);
     }
   });
   lowLevel.setRequestHandler(CallToolRequestSchema, async (request, extra) => {

@@ -6,7 +6,7 @@ import type { CodemodeRuntime } from "../ai/create-codemode-runtime.js";
 import type { InlineTypes } from "../ai/tool-description.js";
 import { InvalidOptionError } from "../errors.js";
 import { scopeProblem } from "../runtime/execution-request.js";
-import { assertKnownKeys } from "../shared/known-keys.js";
+import { assertKnownKeys, keysOf } from "../shared/known-keys.js";
 import { PACKAGE_VERSION } from "./package-version.js";
 
 /** How long the server waits for a person to answer an approval form. */
@@ -65,21 +65,16 @@ export interface ResolvedMcpServerOptions {
 }
 
 /** Every option of `createCodemodeMcpServer`. */
-export const MCP_SERVER_OPTION_KEYS = [
-  "runtime",
-  "scope",
-  "discoveryTools",
-  "inlineTypes",
-  "instructions",
-  "elicitation",
-  "approvalHint",
-  "serverInfo",
-] as const;
-// Every option is listed (the reverse of `satisfies`): adding one without listing it fails the build.
-const _allListed: Exclude<keyof CodemodeMcpServerOptions, (typeof MCP_SERVER_OPTION_KEYS)[number]> extends never
-  ? true
-  : never = true;
-void _allListed;
+export const MCP_SERVER_OPTION_KEYS = keysOf<CodemodeMcpServerOptions>({
+  runtime: true,
+  scope: true,
+  discoveryTools: true,
+  inlineTypes: true,
+  instructions: true,
+  elicitation: true,
+  approvalHint: true,
+  serverInfo: true,
+});
 
 /** What the model is told about deciding a paused execution without elicitation. */
 export const DEFAULT_APPROVAL_HINT =
@@ -109,6 +104,11 @@ function runtimeGetter(runtime: unknown): () => Promise<CodemodeRuntime> {
   });
 }
 
+/** Every key of `elicitation: { … }`. */
+const ELICITATION_KEYS = keysOf<Exclude<CodemodeMcpServerOptions["elicitation"], boolean | undefined>>({
+  timeoutMs: true,
+});
+
 function elicitationTimeout(value: CodemodeMcpServerOptions["elicitation"]): number | undefined {
   if (value === false) return undefined;
   if (value === undefined || value === true) return DEFAULT_ELICITATION_TIMEOUT_MS;
@@ -118,7 +118,7 @@ function elicitationTimeout(value: CodemodeMcpServerOptions["elicitation"]): num
       message: "must be true, false or { timeoutMs }",
     });
   }
-  assertKnownKeys(value, ["timeoutMs"], "createCodemodeMcpServer.elicitation");
+  assertKnownKeys(value, ELICITATION_KEYS, "createCodemodeMcpServer.elicitation");
   const { timeoutMs = DEFAULT_ELICITATION_TIMEOUT_MS } = value;
   if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1) {
     throw new InvalidOptionError({

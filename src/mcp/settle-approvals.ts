@@ -6,6 +6,7 @@
  * so and how a person decides it elsewhere. Of two deciders at once (this form and the
  * inspector, another client) the store lets exactly one resume: the other gets `conflict`.
  */
+import { messageOf } from "../shared/message-of.js";
 import type { DurableRuntime } from "../runtime/durable-runtime.js";
 import type { CodeModeOutput } from "../runtime/types.js";
 import { approvalElicitation, readElicitationAnswer, type ApprovalElicitation } from "./approval-elicitation.js";
@@ -29,7 +30,7 @@ function failureReason(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   if (code === REQUEST_TIMEOUT) return "did not answer the approval request in time";
   if ((error as { name?: unknown } | null)?.name === "AbortError") return "left before answering (the request ended)";
-  return `could not be asked (${error instanceof Error ? error.message : String(error)})`;
+  return `could not be asked (${messageOf(error)})`;
 }
 
 /** What the model is told when nobody decided here. `hint` says how a person decides elsewhere. */

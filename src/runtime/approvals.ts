@@ -11,14 +11,14 @@ import { optionsProblem, outputId, readExecutionRequest, type ExecutionRequest }
 import { APPROVE_REQUEST_KEYS, DECIDE_REQUEST_KEYS, EXECUTE_OPTION_KEYS, REJECT_REQUEST_KEYS } from "./request-keys.js";
 import { loadForRequest } from "./load-execution.js";
 import { appliedCalls } from "./execution-views.js";
-import { disposeExecution } from "./lifecycle-hooks.js";
+import { disposeExecution } from "./pass/lifecycle-hooks.js";
 import { failure, storeFailure } from "./failure-output.js";
 import { claimPaused } from "./claim-paused.js";
 import { runClaimedPass } from "./run-claimed-pass.js";
 import type { RuntimeCore } from "./runtime-core.js";
 import { traceOutsidePass, traceResumedPass } from "./tracing/runtime-tracing.js";
-import type { LoadedExecution } from "./store/journal-store.js";
-import { WHOLE_PROGRAM_SEQ, type CallJournalRecord } from "./store/records.js";
+import type { LoadedExecution } from "./journal/journal-store.js";
+import { WHOLE_PROGRAM_SEQ, type CallJournalRecord } from "./journal/records.js";
 import type { AppliedCall, CodeModeOutput, ExecuteOptions, ExecutionStatus, RejectOutput } from "./types.js";
 
 const WHY_NOT_PAUSED: Record<ExecutionStatus, string> = {

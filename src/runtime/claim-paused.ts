@@ -6,8 +6,8 @@
 import { err, ok, type Result } from "../shared/result.js";
 import { failure, storeFailure } from "./failure-output.js";
 import type { RuntimeCore } from "./runtime-core.js";
-import type { ExecutionStore, LoadedExecution } from "./store/journal-store.js";
-import type { SnippetRecord } from "./store/records.js";
+import type { ExecutionStore, LoadedExecution } from "./journal/journal-store.js";
+import type { SnippetRecord } from "./journal/records.js";
 import type { CodeModeOutput } from "./types.js";
 
 /** What a claim changes besides the status: the approved call(s), or several calls decided at once. */

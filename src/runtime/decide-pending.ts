@@ -11,19 +11,11 @@ import type { RuntimeCore } from "./runtime-core.js";
 import { traceResumedPass } from "./tracing/runtime-tracing.js";
 import { claimPaused } from "./claim-paused.js";
 import { runClaimedPass } from "./run-claimed-pass.js";
-import { WHOLE_PROGRAM_SEQ, type CallJournalRecord } from "./store/records.js";
-import type { CodeModeOutput, ExecuteOptions } from "./types.js";
+import { WHOLE_PROGRAM_SEQ, type CallJournalRecord } from "./journal/records.js";
+import type { CallDecision, CodeModeOutput, ExecuteOptions } from "./types.js";
 import { isRecord } from "../shared/is-record.js";
 import { unknownKeyProblem } from "../shared/known-keys.js";
 import { DECISION_KEYS } from "./request-keys.js";
-
-/** One decision about a pending call. */
-export interface CallDecision {
-  seq: number;
-  approved: boolean;
-  /** Shown to the program in the rejection. */
-  reason?: string;
-}
 
 /** The rejection a program receives for a call a human rejected. */
 export function rejectionMessage(

@@ -4,37 +4,17 @@
  * beside it — passes and replay (`run-pass`), approvals, rollback, snippets,
  * retention (`housekeeping`) — over one libSQL store scoped by runtime name.
  */
-import { decidePending, type CallDecision } from "./decide-pending.js";
-import type { DescribeOutput, SearchOutput } from "../connectors/types.js";
+import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
+import { decidePending } from "./decide-pending.js";
 import { approveExecution, rejectExecution } from "./approvals.js";
 import { executionDetail, executionSummary, pendingAction, type MethodLookup } from "./execution-views.js";
-import {
-  clearHistory,
-  deleteExecution,
-  destroyRuntimeData,
-  expirePaused,
-  pruneExecutions,
-  type ExpirePausedOutput,
-} from "./housekeeping.js";
+import { clearHistory, deleteExecution, destroyRuntimeData, expirePaused, pruneExecutions } from "./housekeeping.js";
 import { rollbackExecution } from "./rollback.js";
 import { createRuntimeCore } from "./runtime-core.js";
+import type { DurableRuntime } from "./runtime-handle.js";
 import { resolveRuntimeOptions, type DurableRuntimeOptions, type ResolvedRuntimeOptions } from "./runtime-options.js";
-import { deleteSnippet, listSnippets, saveSnippet, type SaveSnippetOutput } from "./snippets.js";
+import { deleteSnippet, listSnippets, saveSnippet } from "./snippets.js";
 import { storeOperation } from "./store-operation.js";
-import type {
-  CodeModeOutput,
-  ExecuteInput,
-  ExecuteOptions,
-  ExecutionDetail,
-  ExecutionRequestInput,
-  ExecutionSummary,
-  PendingAction,
-  RejectOutput,
-  RollbackOutput,
-  ScopeOptions,
-  Snippet,
-} from "./types.js";
-import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import { scopeProblem, visibleTo } from "./execution-request.js";
 import { readCount, readId, readOptions } from "./read-arguments.js";
 import { SCOPE_OPTION_KEYS, SEARCH_OPTION_KEYS } from "./request-keys.js";
@@ -51,87 +31,7 @@ function readScope(method: string, options: unknown): string | undefined {
 /** Default number of executions listed by `executions()`. */
 export const DEFAULT_LIST_LIMIT = 50;
 
-/** The durable runtime handle. `CodemodeRuntime` (from `createCodemodeRuntime`) adds `tool()`. */
-export interface DurableRuntime {
-  /** The runtime name (separate history). */
-  readonly name: string;
-  /**
-   * Runs a program as a new execution, owned by `scope` when given (e.g. the signed-in user): another scope then
-   * sees it as `not-found`. Never throws for a failed program.
-   */
-  execute(input: ExecuteInput, options?: ExecuteOptions): Promise<CodeModeOutput>;
-  /**
-   * Approves pending call `seq` (or every pending call) and resumes; the output of the resumed pass. A missing or
-   * malformed request resolves with `kind: "validation"`.
-   */
-  approve(request: ExecutionRequestInput, options?: ExecuteOptions): Promise<CodeModeOutput>;
-  /**
-   * Decides several pending calls of one paused execution at once and resumes it once: approved calls run,
-   * rejected ones reject inside the program (it may catch them), undecided ones stay pending.
-   */
-  decide(
-    request: { executionId: string; decisions: CallDecision[]; scope?: string },
-    options?: ExecuteOptions,
-  ): Promise<CodeModeOutput>;
-  /** Rejects a paused execution; earlier calls stay applied. */
-  reject(request: ExecutionRequestInput & { reason?: string }): Promise<RejectOutput>;
-  /** Compensates applied calls newest first. */
-  rollback(request: { executionId: string; scope?: string }): Promise<RollbackOutput>;
-  /**
-   * Calls waiting for approval (of one execution, or all; of `scope` only when given); `[]` for an id that names
-   * no execution (one longer than 200 characters never does). Throws `InvalidArgumentError` for an id that is not
-   * a non-empty string and for options that are not `{ scope? }`.
-   */
-  pending(executionId?: string, options?: ScopeOptions): Promise<PendingAction[]>;
-  /**
-   * Newest executions first (of `scope` only when given). Throws `InvalidArgumentError` for a `limit` that is not
-   * a non-negative integer and for options that are not `{ scope? }`. @default limit 50
-   */
-  executions(limit?: number, options?: ScopeOptions): Promise<ExecutionSummary[]>;
-  /**
-   * One execution with its call log (the audit view; never shown to the model); `undefined` when there is none,
-   * for another scope's, and for an id longer than 200 characters (it names none). Throws `InvalidArgumentError`
-   * for an id that is not a non-empty string and for options that are not `{ scope? }`.
-   */
-  execution(executionId: string, options?: ScopeOptions): Promise<ExecutionDetail | undefined>;
-  /**
-   * Deletes one execution and its call log, whatever its status; `deleted: false` when there was none.
-   * Throws `InvalidArgumentError` for an id that is not a non-empty string.
-   */
-  deleteExecution(executionId: string): Promise<{ deleted: boolean }>;
-  /** Deletes terminal executions beyond the newest `keep`. @default keep maxExecutions */
-  pruneExecutions(keep?: number): Promise<{ deleted: string[] }>;
-  /** Deletes every terminal execution. */
-  clearHistory(): Promise<{ deleted: string[] }>;
-  /**
-   * Ends stale paused runs (`rejected`) and dead running runs (`error`). Throws `InvalidArgumentError` for
-   * options that are not `{ maxAgeMs? }` with a non-negative number. @default maxAgeMs 24 h
-   */
-  expirePaused(options?: { maxAgeMs?: number }): Promise<ExpirePausedOutput>;
-  /**
-   * Saves (or replaces) an execution's code as snippet `name`, runnable inside programs as
-   * `codemode.run(name, input)`; the snippet's code reads that value as the variable `input`.
-   */
-  saveSnippet(
-    name: string,
-    options: { executionId: string; description?: string; inputSchema?: unknown },
-  ): Promise<SaveSnippetOutput>;
-  /** Every snippet of this runtime name. */
-  snippets(): Promise<Snippet[]>;
-  /**
-   * Deletes snippet `name`; `deleted: false` when there was none (or `name` cannot be a snippet name).
-   * Throws `InvalidArgumentError` when `name` is not a non-empty string.
-   */
-  deleteSnippet(name: string): Promise<{ deleted: boolean }>;
-  /** Ranked paths over connector methods and snippets. Throws `InvalidArgumentError` for options that are not `{ limit? }`. */
-  search(query: string, options?: { limit?: number }): Promise<SearchOutput>;
-  /** TypeScript declarations for a connector, method or snippet. */
-  describe(target: string): Promise<DescribeOutput | { error: string }>;
-  /** Drops this runtime name's data (executions, calls, snippets). */
-  destroy(): Promise<void>;
-  /** Releases the store client and the executor the runtime created. */
-  close(): Promise<void>;
-}
+export type { DurableRuntime } from "./runtime-handle.js";
 
 /**
  * Creates the durable runtime (internal: users call `createCodemodeRuntime`, which adds `tool()`). Options
@@ -146,9 +46,15 @@ export function createDurableRuntime(options: DurableRuntimeOptions = {}): Durab
   return durableRuntimeFromResolved(resolveRuntimeOptions(options));
 }
 
-/** The durable runtime over options already resolved by `resolveRuntimeOptions` (resolved once, shared with the tool). */
-export function durableRuntimeFromResolved(resolved: ResolvedRuntimeOptions): DurableRuntime {
-  const core = createRuntimeCore(resolved);
+/**
+ * The durable runtime over options already resolved by `resolveRuntimeOptions` (resolved once, shared with the
+ * tool); `seams` as for `createRuntimeCore` (tests inject a store).
+ */
+export function durableRuntimeFromResolved(
+  resolved: ResolvedRuntimeOptions,
+  seams?: Parameters<typeof createRuntimeCore>[1],
+): DurableRuntime {
+  const core = createRuntimeCore(resolved, seams);
   const lookup: MethodLookup = (connector, method) =>
     Object.hasOwn(resolved.connectors, connector) && Object.hasOwn(resolved.connectors[connector]!.methods, method)
       ? resolved.connectors[connector]!.methods[method]
@@ -205,7 +111,7 @@ export function durableRuntimeFromResolved(resolved: ResolvedRuntimeOptions): Du
       if (closed) return;
       closed = true;
       if (core.ownsExecutor) await core.executor.dispose();
-      if (core.opened.owned) core.opened.client.close();
+      core.store.close();
     },
   };
 }

@@ -4,9 +4,10 @@
  * journaled values with their types.
  */
 import type { ConnectorMethod } from "../connectors/types.js";
-import { decodeJournalValue } from "./journal-values.js";
+import { decodeJournalValue } from "./journal/journal-values.js";
 import { STEP_CONNECTOR } from "./pass/step-policy.js";
-import type { CallJournalRecord, ExecutionRecord, SnippetRecord } from "./store/records.js";
+import { withRequest } from "./pass/with-request.js";
+import type { CallJournalRecord, ExecutionRecord, SnippetRecord } from "./journal/records.js";
 import type { AppliedCall, CallRecord, ExecutionDetail, ExecutionSummary, PendingAction, Snippet } from "./types.js";
 
 /** A stored execution as listed by `executions()`. */
@@ -71,18 +72,6 @@ export function appliedCalls(records: readonly CallJournalRecord[]): AppliedCall
 
 /** Finds the configured definition of a journaled call, if its connector and method still exist. */
 export type MethodLookup = (connector: string, method: string) => ConnectorMethod | undefined;
-
-/** Adds the HTTP request the call will send, when its method can say (`describeRequest`). */
-export function withRequest(action: PendingAction, definition: ConnectorMethod | undefined): PendingAction {
-  if (definition?.describeRequest === undefined) return action;
-  let request: PendingAction["request"];
-  try {
-    request = definition.describeRequest(action.args);
-  } catch {
-    request = undefined;
-  }
-  return request === undefined ? action : { ...action, request: { method: request.method, url: request.url } };
-}
 
 /** A pending call as listed by `pending()` and in a `paused` output. */
 export function pendingAction(executionId: string, record: CallJournalRecord, lookup?: MethodLookup): PendingAction {

@@ -5,19 +5,14 @@
  * disposes their execution resources.
  */
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
-import { disposeExecution } from "./lifecycle-hooks.js";
+import { disposeExecution } from "./pass/lifecycle-hooks.js";
 import { described, readId, readOptions } from "./read-arguments.js";
 import { EXPIRE_OPTION_KEYS } from "./request-keys.js";
 import { DEFAULT_PAUSED_MAX_AGE_MS } from "./runtime-options.js";
 import type { RuntimeCore } from "./runtime-core.js";
 import { storeOperation } from "./store-operation.js";
-import type { ExpiredExecution } from "./store/journal-store.js";
-import { TERMINAL_EXECUTION_STATUSES } from "./store/records.js";
-
-/** Output of `expirePaused`. */
-export interface ExpirePausedOutput {
-  expired: ExpiredExecution[];
-}
+import { TERMINAL_EXECUTION_STATUSES } from "./journal/records.js";
+import type { ExpirePausedOutput } from "./types.js";
 
 /**
  * Ends stale runs: paused for longer than `maxAgeMs` → `rejected`; running

@@ -5,7 +5,7 @@
  * approving it marks it applied and runs the first pass, rejecting it ends the execution with nothing run.
  */
 import { messageOf } from "../shared/message-of.js";
-import { WHOLE_PROGRAM_SEQ } from "./store/records.js";
+import { WHOLE_PROGRAM_SEQ } from "./journal/records.js";
 import type { PendingAction } from "./types.js";
 
 /** Sequence number of the whole-program approval row. */

@@ -7,13 +7,13 @@
  * Idempotent: reverted calls are never reverted again, even when a rollback died
  * between a revert and its record (the call is marked before its revert runs).
  */
-import { decodeJournalValue } from "./journal-values.js";
-import { disposeExecution } from "./lifecycle-hooks.js";
+import { decodeJournalValue } from "./journal/journal-values.js";
+import { disposeExecution } from "./pass/lifecycle-hooks.js";
 import type { RuntimeCore } from "./runtime-core.js";
 import { isAppliedEffect } from "./execution-views.js";
 import { outputId, readExecutionRequest } from "./execution-request.js";
 import { loadForRequest } from "./load-execution.js";
-import type { CallJournalRecord, ExecutionRecord } from "./store/records.js";
+import type { CallJournalRecord, ExecutionRecord } from "./journal/records.js";
 import { traceOutsidePass } from "./tracing/runtime-tracing.js";
 import { ROLLBACK_REQUEST_KEYS } from "./request-keys.js";
 import type { RollbackOutput } from "./types.js";

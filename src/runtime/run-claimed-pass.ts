@@ -8,7 +8,7 @@ import { PassContext } from "./pass/pass-context.js";
 import { runPass } from "./pass/run-pass.js";
 import type { RuntimeCore } from "./runtime-core.js";
 import type { PassTrace } from "./tracing/pass-trace.js";
-import type { CallJournalRecord, ExecutionRecord, SnippetRecord } from "./store/records.js";
+import type { CallJournalRecord, ExecutionRecord, SnippetRecord } from "./journal/records.js";
 import type { CodeModeOutput, ExecuteOptions } from "./types.js";
 
 /** What a claimed pass starts from. */

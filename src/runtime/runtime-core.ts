@@ -7,13 +7,13 @@ import { OUTBOUND_CONNECTOR, outboundFetchConnector, outboundFetchEntry } from "
 import type { Connector } from "../connectors/types.js";
 import { QuickJSExecutor } from "../sandbox/quickjs-executor.js";
 import type { Executor } from "../sandbox/types.js";
-import { createCatalogCache, type CatalogCache } from "./catalog-cache.js";
-import { createCatalogSearch, type CatalogSearch } from "./catalog-search.js";
-import type { HookOwner } from "./lifecycle-hooks.js";
+import { createCatalogCache, type CatalogCache } from "../connectors/search/catalog-cache.js";
+import { createCatalogSearch, type CatalogSearch } from "../connectors/search/catalog-search.js";
+import type { HookOwner } from "./pass/lifecycle-hooks.js";
 import type { ResolvedRuntimeOptions } from "./runtime-options.js";
 import { createLibsqlJournalStore } from "./store/libsql-journal-store.js";
-import type { JournalStore } from "./store/journal-store.js";
-import { openStore, type OpenedStore } from "./store/open-store.js";
+import type { JournalStore } from "./journal/journal-store.js";
+import { openStore } from "./store/connection/open-store.js";
 import type { RuntimeTracing } from "./tracing/runtime-tracing.js";
 
 /** The outbound connector and its journal name, when the `outbound` option is set. */
@@ -25,7 +25,6 @@ export interface OutboundBinding {
 /** Shared state of one runtime handle. */
 export interface RuntimeCore {
   options: ResolvedRuntimeOptions;
-  opened: OpenedStore;
   store: JournalStore;
   executor: Executor;
   /** Whether the runtime created (and so disposes) the executor. */
@@ -44,15 +43,18 @@ export interface RuntimeCore {
   tracing: RuntimeTracing;
 }
 
-/** Opens the store and builds the shared state. */
-export function createRuntimeCore(options: ResolvedRuntimeOptions): RuntimeCore {
+/** The libSQL journal of the `store` option (no I/O: the connection opens at the first statement). */
+function openJournalStore(options: ResolvedRuntimeOptions): JournalStore {
   const opened = openStore(options.store);
-  const store = createLibsqlJournalStore({
-    client: opened.client,
-    runtime: options.name,
-    local: opened.local,
-    now: options.now,
-  });
+  return createLibsqlJournalStore({ ...opened, runtime: options.name, now: options.now });
+}
+
+/**
+ * Opens the store and builds the shared state. `seams.store` replaces the libSQL store of the `store` option
+ * (the runtime's tests run on an in-memory one, `test/support/memory-journal-store.ts`).
+ */
+export function createRuntimeCore(options: ResolvedRuntimeOptions, seams: { store?: JournalStore } = {}): RuntimeCore {
+  const store = seams.store ?? openJournalStore(options);
   const outbound =
     options.outbound === undefined
       ? undefined
@@ -62,7 +64,6 @@ export function createRuntimeCore(options: ResolvedRuntimeOptions): RuntimeCore 
   const globals = options.outbound === undefined ? [] : [outboundFetchEntry(options.outbound.allow)];
   return {
     options,
-    opened,
     store,
     executor: options.executor ?? new QuickJSExecutor(options.limits),
     ownsExecutor: options.executor === undefined,

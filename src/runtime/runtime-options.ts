@@ -21,17 +21,16 @@ import {
   type ResolvedExecutorOptions,
 } from "../sandbox/executor-options.js";
 import type { Executor } from "../sandbox/types.js";
-import { assertKnownKeys } from "../shared/known-keys.js";
+import { assertKnownKeys, keysOf } from "../shared/known-keys.js";
 import { isRecord } from "../shared/is-record.js";
-import { MAX_JOURNAL_VALUE_CHARS } from "./journal-values.js";
+import { MAX_JOURNAL_VALUE_CHARS } from "./journal/journal-values.js";
 import {
   defaultStoreOptions,
   isLibsqlClient,
-  type CodemodeStoreOptions,
+  type ResolvedStoreOption,
   type StoreOption,
-} from "./store/open-store.js";
-import type { Client } from "@libsql/client";
-import type { SearchEmbedder } from "./catalog-search.js";
+} from "./store/connection/open-store.js";
+import type { SearchEmbedder } from "../connectors/search/catalog-search.js";
 import type { TraceRecording } from "./tracing/trace-record.js";
 
 /** Default `name`: the history used when none is given. */
@@ -134,24 +133,40 @@ export interface DurableRuntimeOptions {
  * (its embedding model needs `ai`) and `toolApproval` (the AI SDK's statuses) are taken out and resolved by
  * `createCodemodeRuntime` before these are checked; they are listed so a misspelt one is told so.
  */
-const RUNTIME_OPTION_KEYS = [
-  "connectors",
-  "tools",
-  "store",
-  "executor",
-  "name",
-  "maxExecutions",
-  "transformResult",
-  "limits",
-  "maxOutputChars",
-  "outbound",
-  "search",
-  "toolApproval",
-  "approveProgram",
-  "tracing",
-  "_internal",
-] as const satisfies ReadonlyArray<keyof DurableRuntimeOptions | "search" | "toolApproval">;
-const INTERNAL_KEYS = ["now", "generateId", "leaseMs", "inflightGraceMs", "hookTimeoutMs", "env"] as const;
+const RUNTIME_OPTION_KEYS = keysOf<DurableRuntimeOptions & AiSdkRuntimeOptionKeys>({
+  connectors: true,
+  tools: true,
+  store: true,
+  executor: true,
+  name: true,
+  maxExecutions: true,
+  transformResult: true,
+  limits: true,
+  maxOutputChars: true,
+  outbound: true,
+  search: true,
+  toolApproval: true,
+  approveProgram: true,
+  tracing: true,
+  _internal: true,
+});
+const INTERNAL_KEYS = keysOf<NonNullable<DurableRuntimeOptions["_internal"]>>({
+  now: true,
+  generateId: true,
+  leaseMs: true,
+  inflightGraceMs: true,
+  hookTimeoutMs: true,
+  env: true,
+});
+
+/**
+ * The options `createCodemodeRuntime` (`src/ai`) adds to {@link DurableRuntimeOptions} and resolves itself:
+ * `src/ai/create-codemode-runtime.ts` checks at compile time that its options are these and the durable ones.
+ */
+export interface AiSdkRuntimeOptionKeys {
+  search?: unknown;
+  toolApproval?: unknown;
+}
 
 /** Fully resolved options: values only (the runtime core builds the executor and the outbound connector). */
 export interface ResolvedRuntimeOptions {
@@ -159,7 +174,7 @@ export interface ResolvedRuntimeOptions {
   connectors: Record<string, Connector>;
   /** The validated `outbound` option, if any. */
   outbound: ResolvedOutboundFetchOptions | undefined;
-  store: Client | CodemodeStoreOptions;
+  store: ResolvedStoreOption;
   /** The caller's executor; undefined: the runtime creates a `QuickJSExecutor` with `limits` (and disposes it). */
   executor: Executor | undefined;
   /** The default executor's budgets, resolved. */
@@ -183,7 +198,7 @@ export interface ResolvedRuntimeOptions {
   traceRecording: (() => TraceRecording | undefined) | undefined;
 }
 
-function resolveStore(store: unknown, env: Record<string, string | undefined>): Client | CodemodeStoreOptions {
+function resolveStore(store: unknown, env: Record<string, string | undefined>): ResolvedStoreOption {
   if (store === undefined) return defaultStoreOptions(env);
   if (typeof store === "string") {
     if (store === "")

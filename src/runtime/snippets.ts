@@ -9,16 +9,11 @@ import { messageOf } from "../shared/message-of.js";
 import { notFoundMessage } from "./execution-request.js";
 import { described, readId } from "./read-arguments.js";
 import { SAVE_SNIPPET_OPTION_KEYS } from "./request-keys.js";
-import { checkJournalSize } from "./journal-values.js";
+import { checkJournalSize } from "./journal/journal-values.js";
 import { snippetView } from "./execution-views.js";
 import type { RuntimeCore } from "./runtime-core.js";
 import { storeOperation } from "./store-operation.js";
-import type { Snippet } from "./types.js";
-
-/** Output of `saveSnippet`. */
-export type SaveSnippetOutput =
-  | { status: "saved"; snippet: Snippet }
-  | { status: "error"; error: string; kind: "not-found" | "validation" };
+import type { SaveSnippetOutput, Snippet } from "./types.js";
 
 /** Snippet names are identifiers, so `snippets.name` paths and `codemode.run("name")` read naturally. */
 const SNIPPET_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,127}$/;

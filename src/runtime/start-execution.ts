@@ -8,12 +8,12 @@ import { MAX_ID_CHARS } from "../shared/bounded-text.js";
 import { failure, storeFailure } from "./failure-output.js";
 import { optionsProblem, scopeProblem } from "./execution-request.js";
 import { EXECUTE_INPUT_KEYS, EXECUTE_OPTION_KEYS } from "./request-keys.js";
-import { checkJournalSize, encodeJournalValue } from "./journal-values.js";
+import { checkJournalSize, encodeJournalValue } from "./journal/journal-values.js";
 import { programApprovalAction, programNeedsApproval } from "./program-approval.js";
 import { runClaimedPass } from "./run-claimed-pass.js";
 import type { RuntimeCore } from "./runtime-core.js";
 import { traceFirstPass, tracePausedStart } from "./tracing/runtime-tracing.js";
-import type { SnippetRecord } from "./store/records.js";
+import type { SnippetRecord } from "./journal/records.js";
 import type { CodeModeOutput, ExecuteInput, ExecuteOptions } from "./types.js";
 
 /** Why the input or options cannot start an execution, or undefined. */

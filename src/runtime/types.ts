@@ -2,7 +2,7 @@
  * Public types of the durable runtime (SPEC §3.1, §3.2, §4).
  */
 import type { ExecutorFailureKind } from "../sandbox/types.js";
-import type { ProgressListener } from "./progress-events.js";
+import type { ProgressListener } from "./pass/progress-events.js";
 
 /** Input of the `codemode` tool. */
 export interface CodeModeInput {
@@ -212,3 +212,21 @@ export interface AppliedCall {
 export type RejectOutput =
   | { status: "rejected"; executionId: string; applied: AppliedCall[] }
   | { status: "error"; executionId: string; error: string; kind: FailureKind };
+
+/** One decision about a pending call (`decide`). */
+export interface CallDecision {
+  seq: number;
+  approved: boolean;
+  /** Shown to the program in the rejection. */
+  reason?: string;
+}
+
+/** Output of `expirePaused`. */
+export interface ExpirePausedOutput {
+  expired: Array<{ executionId: string; status: "rejected" | "error" }>;
+}
+
+/** Output of `saveSnippet`. */
+export type SaveSnippetOutput =
+  | { status: "saved"; snippet: Snippet }
+  | { status: "error"; error: string; kind: "not-found" | "validation" };

@@ -21,35 +21,13 @@
  * (`guest/sandbox-codec.js`) are both made from them. `validateEncodedValue` (in `codec-validation.ts`) checks an
  * untrusted tree; `decodeValue` runs it.
  */
-import { CodemodeError } from "../errors.js";
+import { CodecError } from "../errors/codec-error.js";
 import { validateEncodedValue, type EncodedValue } from "./codec-validation.js";
 import { createValueCodec } from "./guest/value-codec.js";
 
 export type { EncodedValue, EncodedTag } from "./codec-validation.js";
 export { validateEncodedValue } from "./codec-validation.js";
-
-/** A value cannot be encoded or decoded. `path` names where (e.g. `args.user.callback`). */
-export class CodecError extends CodemodeError {
-  readonly path: string;
-  /** Set when encoding stopped because the value passed `maxChars`. */
-  readonly overLimit: boolean;
-
-  constructor({
-    path,
-    message,
-    cause,
-    overLimit = false,
-  }: { path: string; message: string; cause?: unknown; overLimit?: boolean }) {
-    super({ code: "codec", message: `${path}: ${message}`, cause });
-    this.name = "CodecError";
-    this.path = path;
-    this.overLimit = overLimit;
-  }
-
-  static override isInstance(error: unknown): error is CodecError {
-    return CodemodeError.isInstance(error) && error.code === "codec";
-  }
-}
+export { CodecError } from "../errors/codec-error.js";
 
 /** Options for {@link encodeValue}. */
 export interface EncodeOptions {

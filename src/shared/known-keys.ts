@@ -18,6 +18,14 @@ export function keysOf<T extends object>(keys: { [K in keyof Required<T>]: true 
   return Object.keys(keys) as Array<keyof T & string>;
 }
 
+/**
+ * `true` when `A` and `B` have the same keys, else `never`: `const ok: SameKeys<A, B> = true` fails to compile
+ * when a key of one is missing from the other (for two types kept in step across a layer boundary).
+ */
+export type SameKeys<A, B> = [Exclude<keyof A, keyof B>, Exclude<keyof B, keyof A>] extends [never, never]
+  ? true
+  : never;
+
 /** The first own key of `options` not in `known`, with a hint (the closest known key, or the list). */
 function firstUnknownKey(options: object, known: readonly string[]): { key: string; hint: string } | undefined {
   for (const key of Object.keys(options)) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CodemodeProgress } from "../../src/ai/codemode-progress.js";
 import { MAX_PROGRESS_ARGS_CHARS, ProgressFeed, type FeedClock } from "../../src/ai/progress-feed.js";
-import type { ProgressEvent } from "../../src/runtime/progress-events.js";
+import type { ProgressEvent } from "../../src/runtime/pass/progress-events.js";
 
 /** A clock the test moves by hand; timers fire when `advance` passes them. */
 function manualClock(): FeedClock & { advance(ms: number): void } {

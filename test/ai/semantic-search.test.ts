@@ -10,7 +10,7 @@ import {
 import { InvalidOptionError } from "../../src/errors.js";
 import { conceptEmbeddingModel, type Concepts } from "../support/concept-embedding-model.js";
 import { tempFolder } from "../support/temp-folder.js";
-import { LocalSqliteClient } from "../../src/runtime/store/local-sqlite-client.js";
+import { LocalSqliteClient } from "../../src/runtime/store/connection/local-sqlite-client.js";
 
 const CONCEPTS: Concepts = {
   weather: ["weather", "forecast", "rain", "umbrella", "temperature"],

@@ -5,7 +5,7 @@ import { resolveConnector } from "../../src/connectors/resolve-connector.js";
 import type { Connector } from "../../src/connectors/types.js";
 import { CODEMODE_INPUT_JSON_SCHEMA } from "../../src/ai/codemode-input-schema.js";
 import { buildToolDescription, namespaceHint, representativeMethods } from "../../src/ai/tool-description.js";
-import { createCatalog } from "../../src/connectors/catalog.js";
+import { createCatalog } from "../../src/connectors/search/catalog.js";
 
 function connectorsFor(count: number): Record<string, Connector> {
   return Object.fromEntries(

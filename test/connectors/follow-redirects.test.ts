@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { fetchFollowingRedirects, RedirectError, type RedirectHop } from "../../src/connectors/follow-redirects.js";
+import { fetchFollowingRedirects, type RedirectHop } from "../../src/connectors/follow-redirects.js";
+import { RedirectError } from "../../src/errors.js";
 
 interface Sent {
   url: string;

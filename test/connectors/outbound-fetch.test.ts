@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createCatalog } from "../../src/connectors/catalog.js";
+import { createCatalog } from "../../src/connectors/search/catalog.js";
 import {
   outboundFetchConnector,
   outboundFetchEntry,
@@ -8,7 +8,7 @@ import {
 } from "../../src/connectors/outbound-fetch.js";
 import { originAllowed, parseOriginRule } from "../../src/connectors/outbound-origins.js";
 import type { ConnectorCallContext } from "../../src/connectors/types.js";
-import { InvalidOptionError } from "../../src/errors.js";
+import { InvalidOptionError, OutboundFetchError } from "../../src/errors.js";
 import { compileDiagnostics } from "./fixtures/compile-typescript.js";
 
 const allowedBy = (entries: string[] | undefined, url: string): boolean =>
@@ -119,6 +119,42 @@ describe("outbound connector", () => {
       body: '{"ok":true}',
     });
     expect(calls[0]?.init).toMatchObject({ method: "POST", headers: { "x-a": "1" }, body: "{}", redirect: "manual" });
+  });
+
+  it("a failing host fetch and a refused redirect reject with OutboundFetchError (the program sees its message)", async () => {
+    const refused = new TypeError("fetch failed");
+    const failing = outboundFetchConnector(
+      resolveOutboundFetchOptions(
+        {
+          fetch: async () => {
+            throw refused;
+          },
+          allow: ["https://api.example.com"],
+        },
+        "outbound",
+        1000,
+      ),
+    ).methods[OUTBOUND_METHOD]!;
+    const request = { url: "https://api.example.com/x", method: "GET", headers: {} };
+    const failure = await Promise.resolve(failing.execute(request, context())).catch((error: unknown) => error);
+    expect(OutboundFetchError.isInstance(failure)).toBe(true);
+    expect((failure as OutboundFetchError).message).toBe("fetch failed");
+    expect((failure as OutboundFetchError).cause).toBe(refused);
+    const redirecting = outboundFetchConnector(
+      resolveOutboundFetchOptions(
+        {
+          fetch: async () => new Response(null, { status: 302, headers: { location: "https://evil.test/" } }),
+          allow: ["https://api.example.com"],
+        },
+        "outbound",
+        1000,
+      ),
+    ).methods[OUTBOUND_METHOD]!;
+    const redirected = await Promise.resolve(redirecting.execute(request, context())).catch((error: unknown) => error);
+    expect(OutboundFetchError.isInstance(redirected)).toBe(true);
+    expect((redirected as Error).message).toMatch(
+      /^fetch: https:\/\/api\.example\.com\/x redirected to https:\/\/evil\.test/,
+    );
   });
 
   it("stops reading a body longer than the journal can hold", async () => {

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { createClient, type Client } from "@libsql/client";
 import { afterAll, describe, expect, it } from "vitest";
 import { createDurableRuntime, type DurableRuntime } from "../../src/runtime/durable-runtime.js";
-import { LocalSqliteClient } from "../../src/runtime/store/local-sqlite-client.js";
+import { LocalSqliteClient } from "../../src/runtime/store/connection/local-sqlite-client.js";
 import { createMockConnector } from "../../src/test/index.js";
 import { memoryClient, sequentialIds, sharedExecutor, testClock } from "../runtime/runtime-fixture.js";
 import { faultyClient, INJECTED_MESSAGE } from "./support/faulty-client.js";

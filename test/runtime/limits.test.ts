@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_JOURNAL_VALUE_CHARS } from "../../src/runtime/journal-values.js";
+import { MAX_JOURNAL_VALUE_CHARS } from "../../src/runtime/journal/journal-values.js";
 import { createMockConnector } from "../../src/test/index.js";
 import { createDurableRuntime } from "../../src/runtime/durable-runtime.js";
 import { memoryClient, testRuntime } from "./runtime-fixture.js";

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createMockConnector } from "../../src/test/index.js";
 import { InvalidOptionError } from "../../src/errors.js";
-import { MAX_JOURNAL_VALUE_CHARS } from "../../src/runtime/journal-values.js";
+import { MAX_JOURNAL_VALUE_CHARS } from "../../src/runtime/journal/journal-values.js";
 import { QuickJSExecutor } from "../../src/sandbox/quickjs-executor.js";
 import { memoryClient, testRuntime } from "./runtime-fixture.js";
 

@@ -4,10 +4,15 @@
  */
 import { createClient, type Client } from "@libsql/client";
 import { afterAll } from "vitest";
-import { createDurableRuntime, type DurableRuntime } from "../../src/runtime/durable-runtime.js";
-import type { DurableRuntimeOptions } from "../../src/runtime/runtime-options.js";
-import { LocalSqliteClient } from "../../src/runtime/store/local-sqlite-client.js";
+import {
+  createDurableRuntime,
+  durableRuntimeFromResolved,
+  type DurableRuntime,
+} from "../../src/runtime/durable-runtime.js";
+import { resolveRuntimeOptions, type DurableRuntimeOptions } from "../../src/runtime/runtime-options.js";
+import { LocalSqliteClient } from "../../src/runtime/store/connection/local-sqlite-client.js";
 import { QuickJSExecutor } from "../../src/sandbox/quickjs-executor.js";
+import { createMemoryJournalStore, type MemoryJournalStore } from "../support/memory-journal-store.js";
 
 let shared: QuickJSExecutor | undefined;
 
@@ -75,4 +80,23 @@ export function testRuntime(
     _internal: { now: clock.now, generateId: sequentialIds(`rt${++runtimes}`), ...rest._internal },
   });
   return Object.assign(runtime, { clock });
+}
+
+/**
+ * A runtime on the in-memory journal store (`test/support/memory-journal-store.ts`) instead of a database: for
+ * tests about the runtime's rules rather than the SQL, and to make the store fail by verb (`store.failWrites`).
+ */
+export function memoryStoreRuntime(
+  options: Omit<DurableRuntimeOptions, "store"> = {},
+): DurableRuntime & { store: MemoryJournalStore } {
+  const store = createMemoryJournalStore({ runtime: options.name ?? "default" });
+  const runtime = durableRuntimeFromResolved(
+    resolveRuntimeOptions({
+      executor: sharedExecutor(),
+      ...options,
+      _internal: { now: testClock().now, generateId: sequentialIds(`mem${++runtimes}`), ...options._internal },
+    }),
+    { store },
+  );
+  return Object.assign(runtime, { store });
 }

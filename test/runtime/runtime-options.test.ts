@@ -5,7 +5,7 @@ import { InvalidOptionError } from "../../src/errors.js";
 import { createDurableRuntime } from "../../src/runtime/durable-runtime.js";
 import { DEFAULT_TIMEOUT_MS } from "../../src/sandbox/executor-options.js";
 import { DEFAULT_MAX_EXECUTIONS, resolveRuntimeOptions } from "../../src/runtime/runtime-options.js";
-import { defaultStoreOptions } from "../../src/runtime/store/open-store.js";
+import { defaultStoreOptions } from "../../src/runtime/store/connection/open-store.js";
 import { memoryClient, sharedExecutor } from "./runtime-fixture.js";
 import { tempFolder } from "../support/temp-folder.js";
 

@@ -2,7 +2,7 @@ import type { Client } from "@libsql/client";
 import { describe, expect, it } from "vitest";
 import { StoreError } from "../../src/errors.js";
 import { createMockConnector } from "../../src/test/index.js";
-import { memoryClient, testRuntime } from "./runtime-fixture.js";
+import { memoryClient, memoryStoreRuntime, testRuntime } from "./runtime-fixture.js";
 
 /** A client that fails every write batch whose SQL matches `failOn` while `armed`. */
 function flakyClient(inner: Client) {
@@ -69,6 +69,30 @@ describe("store failures", () => {
     const runtime = await runFailingOn(/INSERT INTO codemode_calls/, code);
     const [summary] = await runtime.executions();
     expect(summary).toMatchObject({ status: "error", kind: "store" });
+    expect((await runtime.execution(summary!.executionId))?.calls).toEqual([]);
+  });
+
+  it("a journal that fails once the run started ends it kind store, the connector never run (by verb: in-memory store)", async () => {
+    // The read (which writes nothing of its own) breaks the store: the next write, `svc.go`'s intent, fails.
+    const svc = createMockConnector("svc", {
+      methods: {
+        go: {},
+        read: { readOnly: true, result: () => runtime.store.failWrites(new Error("disk full")) },
+      },
+    });
+    const runtime = memoryStoreRuntime({ connectors: { svc } });
+    const code =
+      "async () => { const seen = await svc.read({}); try { await svc.go({ seen }); } catch {} return 'swallowed'; }";
+    const started = runtime.execute({ code });
+    const out = await started;
+    expect(out).toMatchObject({ status: "error", kind: "store" });
+    expect((out as { error: string }).error).toContain("disk full");
+    expect(svc.ledger.count("svc.read")).toBe(1);
+    expect(svc.ledger.count("svc.go")).toBe(0);
+    runtime.store.failWrites(undefined);
+    const [summary] = await runtime.executions();
+    // The end could not be written either: the run stays `running` until its lease expires.
+    expect(summary).toMatchObject({ status: "running" });
     expect((await runtime.execution(summary!.executionId))?.calls).toEqual([]);
   });
 

@@ -4,7 +4,7 @@
  * by a per-call check that forgot it.
  */
 import { describe, expectTypeOf, it } from "vitest";
-import { keysOf } from "../../src/shared/known-keys.js";
+import { keysOf, type SameKeys } from "../../src/shared/known-keys.js";
 
 interface Options {
   scope?: string;
@@ -18,5 +18,16 @@ describe("keysOf", () => {
     keysOf<Options>({ limit: true });
     // @ts-expect-error a key the type does not have
     keysOf<Options>({ scope: true, limit: true, scpoe: true });
+  });
+});
+
+describe("SameKeys", () => {
+  it("is true only for two types with the same keys", () => {
+    expectTypeOf<SameKeys<Options, { scope: unknown; limit?: unknown }>>().toEqualTypeOf<true>();
+    expectTypeOf<SameKeys<Options & { extra?: number }, Options>>().toEqualTypeOf<never>();
+    expectTypeOf<SameKeys<Options, Options & { extra?: number }>>().toEqualTypeOf<never>();
+    // @ts-expect-error a key one side lacks: the check a layer keeps in step with does not compile
+    const listed: SameKeys<Options & { extra?: number }, Options> = true;
+    void listed;
   });
 });

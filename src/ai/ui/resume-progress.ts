@@ -5,7 +5,7 @@
  * the same way (with program approval, every call of the program runs here).
  */
 import type { UIMessageChunk } from "ai";
-import type { ProgressListener } from "../../runtime/progress-events.js";
+import type { ProgressListener } from "../../runtime/pass/progress-events.js";
 import type { CodemodeProgress } from "../codemode-progress.js";
 import {
   DEFAULT_PROGRESS_MAX_CALLS,

@@ -3,7 +3,7 @@
  * handle that satisfies it; the bridge takes only these methods so it never depends
  * on how the runtime is built.
  */
-import type { ProgressListener } from "../../runtime/progress-events.js";
+import type { ProgressListener } from "../../runtime/pass/progress-events.js";
 import type { CodeModeOutput, ExecutionDetail, PendingAction, RejectOutput } from "../../runtime/types.js";
 
 /** Per-call options the bridge passes when it resumes an execution. */

@@ -2,7 +2,7 @@
  * Options of `openApiConnector`, their defaults, and their validation.
  */
 import { InvalidOptionError } from "../../errors.js";
-import { assertKnownKeys } from "../../shared/known-keys.js";
+import { assertKnownKeys, keysOf } from "../../shared/known-keys.js";
 import type { ConnectorMethod, ReplayPolicy } from "../types.js";
 import type { HttpMethod, OpenApiOperationInfo } from "./collect-operations.js";
 import { isRecord } from "../../shared/is-record.js";
@@ -68,21 +68,23 @@ export interface OpenApiConnectorOptions {
 }
 
 /** Every key of `OpenApiConnectorOptions`: any other is refused (a misspelt policy must not be ignored). */
-export const OPENAPI_OPTION_KEYS = [
-  "spec",
-  "baseUrl",
-  "headers",
-  "fetch",
-  "operations",
-  "requireApproval",
-  "replay",
-  "include",
-] as const satisfies ReadonlyArray<keyof OpenApiConnectorOptions>;
+export const OPENAPI_OPTION_KEYS = keysOf<OpenApiConnectorOptions>({
+  spec: true,
+  baseUrl: true,
+  headers: true,
+  fetch: true,
+  operations: true,
+  requireApproval: true,
+  replay: true,
+  include: true,
+});
 
 /** Every key of `OpenApiOperationOptions`. */
-export const OPENAPI_OPERATION_KEYS = ["requiresApproval", "replay", "readOnly"] as const satisfies ReadonlyArray<
-  keyof OpenApiOperationOptions
->;
+export const OPENAPI_OPERATION_KEYS = keysOf<OpenApiOperationOptions>({
+  requiresApproval: true,
+  replay: true,
+  readOnly: true,
+});
 
 /** Default replay policy of safe reads: recorded, so replay is deterministic. */
 export const DEFAULT_OPENAPI_READ_REPLAY: ReplayPolicy = "record";

@@ -6,7 +6,10 @@ import { InvalidOptionError } from "../../errors.js";
 import { closestName } from "../../shared/closest-name.js";
 import { Validator } from "@cfworker/json-schema";
 import { createSyncJsonSchemaValidator } from "../argument-validator.js";
-import { fetchFollowingRedirects, RedirectError } from "../follow-redirects.js";
+import { OpenApiRequestError } from "../../errors/openapi-request-error.js";
+import { RedirectError } from "../../errors/redirect-error.js";
+import { fetchFollowingRedirects } from "../follow-redirects.js";
+import { messageOf } from "../../shared/message-of.js";
 import type { Connector, ConnectorCallContext, ConnectorMethod, ReplayPolicy } from "../types.js";
 import { UnsafeRequestError } from "../../errors/unsafe-request-error.js";
 import { buildRequest, type BuiltRequest } from "./build-request.js";
@@ -103,7 +106,12 @@ async function send(
     hostHeaders = lowerCaseKeys(await options.headers(info));
   } catch (error) {
     // The host's message may quote a credential: keep it as the cause, out of the program's sight.
-    throw new Error(`${label} was not sent: the host could not provide its request headers`, { cause: error });
+    throw new OpenApiRequestError({
+      operation: label,
+      failure: "headers",
+      message: "was not sent: the host could not provide its request headers",
+      cause: error,
+    });
   }
   const secrets = collectSecrets(hostHeaders);
   const signal = context?.abortSignal;
@@ -119,12 +127,17 @@ async function send(
       signal,
     }));
   } catch (error) {
-    if (signal?.aborted === true) throw new Error(`${label} was aborted before the server answered`, { cause: error });
-    if (error instanceof RedirectError)
-      throw new Error(`${label} was not completed: ${redactText(error.message, secrets)}`);
-    const reason =
-      error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
-    throw new Error(`${label} could not reach the server: ${redactText(reason, secrets)}`, { cause: error });
+    if (signal?.aborted === true) {
+      const message = "was aborted before the server answered";
+      throw new OpenApiRequestError({ operation: label, failure: "aborted", message, cause: error });
+    }
+    if (RedirectError.isInstance(error)) {
+      const message = `was not completed: ${redactText(error.message, secrets)}`;
+      throw new OpenApiRequestError({ operation: label, failure: "redirect", message });
+    }
+    const reason = error instanceof Error && error.cause instanceof Error ? error.cause.message : messageOf(error);
+    const message = `could not reach the server: ${redactText(reason, secrets)}`;
+    throw new OpenApiRequestError({ operation: label, failure: "unreachable", message, cause: error });
   }
   return readResponse(response, { operation: label, secrets });
 }

@@ -4,7 +4,7 @@
  * real sentence encoder (`bench/search-dev.ts --encoder`): the whole description, path and parameter names that were
  * embedded before ranked worse (a long description's boilerplate dilutes its meaning) and cost ~8× the encoder time.
  */
-import { summarise, tokenize } from "../search-index.js";
+import { summarise, tokenize } from "./search-index.js";
 
 /** The text embedded for a method or snippet is cut to this many characters (a bound on embedding tokens). */
 export const MAX_EMBEDDING_TEXT_CHARS = 1_000;

@@ -18,7 +18,7 @@ import type { Connector } from "../../connectors/types.js";
 import { InvalidOptionError } from "../../errors.js";
 import { resolveSearchOptions } from "../../ai/search-options.js";
 import { resolveRuntimeOptions } from "../../runtime/runtime-options.js";
-import { assertKnownKeys } from "../../shared/known-keys.js";
+import { assertKnownKeys, keysOf } from "../../shared/known-keys.js";
 import { resolveUpstreams, type UpstreamConfig } from "./proxy-config.js";
 import { DEFAULT_UPSTREAM_START_TIMEOUT_MS, UpstreamServer, type UpstreamStderr } from "./upstream-server.js";
 
@@ -56,6 +56,16 @@ export interface CodemodeMcpProxy {
 }
 
 /** The namespace of a server that did not start: no methods, and a description the model reads. */
+/** Every key of {@link CodemodeMcpProxyOptions} (a key added there and not here fails to compile). */
+const PROXY_OPTION_KEYS = keysOf<CodemodeMcpProxyOptions>({
+  servers: true,
+  runtime: true,
+  stderr: true,
+  startTimeoutMs: true,
+  retryMs: true,
+  _internal: true,
+});
+
 function unavailableConnector(name: string, error: string): Connector {
   return {
     description:
@@ -99,11 +109,7 @@ function positive(value: unknown, fallback: number, path: string): number {
 export function createCodemodeMcpProxy(options: CodemodeMcpProxyOptions): CodemodeMcpProxy {
   if (typeof options !== "object" || options === null)
     throw new InvalidOptionError({ path: "createCodemodeMcpProxy", message: "takes { servers, … }" });
-  assertKnownKeys(
-    options,
-    ["servers", "runtime", "stderr", "startTimeoutMs", "retryMs", "_internal"],
-    "createCodemodeMcpProxy",
-  );
+  assertKnownKeys(options, PROXY_OPTION_KEYS, "createCodemodeMcpProxy");
   const servers = resolveUpstreams(options.servers, undefined, "createCodemodeMcpProxy.servers");
   const { runtime: runtimeOptions = {}, stderr = "inherit" } = options;
   if (stderr !== "inherit" && stderr !== "ignore")

@@ -5,9 +5,10 @@
  * path. `${VAR}` in `env`, `headers`, `url` and `args` is taken from the proxy's environment, so
  * credentials stay in the proxy's environment and out of the config file.
  */
+import { messageOf } from "../../shared/message-of.js";
 import { InvalidOptionError } from "../../errors.js";
 import { isRecord } from "../../shared/is-record.js";
-import { assertKnownKeys } from "../../shared/known-keys.js";
+import { assertKnownKeys, keysOf } from "../../shared/known-keys.js";
 
 /** An upstream server started as a child process speaking MCP over stdio. */
 export interface StdioUpstreamConfig {
@@ -35,6 +36,29 @@ export interface ProxyConfigFile {
   store?: string;
   name?: string;
 }
+
+/** The `"type"` desktop hosts' files write beside a server (`"stdio"`, `"http"`, `"sse"`): accepted, read as the transport. */
+interface HostServerType {
+  type?: unknown;
+}
+
+/** Every key of a stdio server's entry. */
+const STDIO_KEYS = keysOf<StdioUpstreamConfig & HostServerType>({
+  command: true,
+  args: true,
+  env: true,
+  cwd: true,
+  type: true,
+});
+/** Every key of an HTTP server's entry. */
+const HTTP_KEYS = keysOf<HttpUpstreamConfig & HostServerType>({
+  url: true,
+  headers: true,
+  transport: true,
+  type: true,
+});
+/** Every key of a config file. */
+const FILE_KEYS = keysOf<ProxyConfigFile>({ mcpServers: true, store: true, name: true });
 
 /** A namespace is a JavaScript global inside the sandbox: an identifier. */
 const NAMESPACE = /^[A-Za-z_$][\w$]*$/;
@@ -68,7 +92,7 @@ function upstream(value: unknown, path: string, env: Record<string, string | und
   if (!isRecord(value))
     throw new InvalidOptionError({ path, message: 'must be { "command", "args"?, "env"? } or { "url", "headers"? }' });
   if (typeof value["command"] === "string") {
-    assertKnownKeys(value, ["command", "args", "env", "cwd", "type"], path);
+    assertKnownKeys(value, STDIO_KEYS, path);
     const { command, args, env: childEnv, cwd } = value;
     if (args !== undefined && (!Array.isArray(args) || !args.every((arg) => typeof arg === "string")))
       throw new InvalidOptionError({ path: `${path}.args`, message: "must be an array of strings" });
@@ -84,7 +108,7 @@ function upstream(value: unknown, path: string, env: Record<string, string | und
     };
   }
   if (typeof value["url"] === "string") {
-    assertKnownKeys(value, ["url", "headers", "transport", "type"], path);
+    assertKnownKeys(value, HTTP_KEYS, path);
     const url = expand(value["url"], env, `${path}.url`);
     try {
       const parsed = new URL(url);
@@ -141,12 +165,12 @@ export function parseProxyConfig(text: string, env: Record<string, string | unde
   } catch (error) {
     throw new InvalidOptionError({
       path: file,
-      message: `is not JSON (${error instanceof Error ? error.message : String(error)})`,
+      message: `is not JSON (${messageOf(error)})`,
     });
   }
   if (!isRecord(value))
     throw new InvalidOptionError({ path: file, message: 'must be a JSON object { "mcpServers": { … } }' });
-  assertKnownKeys(value, ["mcpServers", "store", "name"], file);
+  assertKnownKeys(value, FILE_KEYS, file);
   const { store, name } = value;
   if (store !== undefined && typeof store !== "string")
     throw new InvalidOptionError({ path: `${file}.store`, message: "must be a libSQL URL string" });

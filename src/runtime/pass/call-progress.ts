@@ -3,8 +3,9 @@
  * this pass, then `done` or `failed` with its duration; `needs-approval` when the pass pauses on it;
  * `replayed`, `failed` or `rejected` when the journal answers it. Reports are never journaled.
  */
-import { reportProgress, type CallProgressState } from "../progress-events.js";
-import type { CallJournalRecord } from "../store/records.js";
+import { messageOf } from "../../shared/message-of.js";
+import { reportProgress, type CallProgressState } from "./progress-events.js";
+import type { CallJournalRecord } from "../journal/records.js";
 import type { PassContext } from "./pass-context.js";
 
 /** The call a report is about. */
@@ -52,7 +53,7 @@ export async function reportedRun<T>(pass: PassContext, call: ProgressCall, body
     reportCall(pass, call, "done", { startedAt });
     return result;
   } catch (error) {
-    reportCall(pass, call, "failed", { startedAt, error: error instanceof Error ? error.message : String(error) });
+    reportCall(pass, call, "failed", { startedAt, error: messageOf(error) });
     throw error;
   }
 }

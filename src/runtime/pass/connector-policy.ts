@@ -7,11 +7,10 @@
  */
 import type { ConnectorCallContext, ConnectorMethod } from "../../connectors/types.js";
 import { messageOf } from "../../shared/message-of.js";
-import { insertCallStatement, startApprovedCallStatement } from "../store/call-statements.js";
-import type { CallJournalRecord } from "../store/records.js";
+import type { CallJournalRecord } from "../journal/records.js";
 // The journaled-call unit: every rule a journaled call shares; this file is a policy on it.
-import * as journal from "./journaled-call.js";
-import { withRequest } from "../execution-views.js";
+import * as journaled from "./journaled-call.js";
+import { withRequest } from "./with-request.js";
 import { isRejectedRow, reportCall, reportedRun, type ProgressCall } from "./call-progress.js";
 import type { PassContext } from "./pass-context.js";
 import { pauseMessage } from "./pass-signals.js";
@@ -65,10 +64,10 @@ async function runAndRecord(pass: PassContext, target: CallTarget, seq: number, 
     try {
       result = await runConnector(pass, target, seq, args);
     } catch (error) {
-      journal.recordFailure(pass, seq, messageOf(error));
+      journaled.recordFailure(pass, seq, messageOf(error));
       throw error;
     }
-    journal.recordSuccess(pass, seq, result, `the result of ${target.connector}.${target.method} (call #${seq})`);
+    journaled.recordSuccess(pass, seq, result, `the result of ${target.connector}.${target.method} (call #${seq})`);
     return result;
   });
 }
@@ -78,7 +77,7 @@ async function reexecute(
   pass: PassContext,
   target: CallTarget,
   seq: number,
-  call: journal.CallIdentity,
+  call: journaled.CallIdentity,
   log: boolean,
 ): Promise<unknown> {
   const args = await validated(pass, target, call.args, seq);
@@ -86,18 +85,13 @@ async function reexecute(
     runConnector(pass, target, seq, args),
   );
   if (log) {
-    pass.writer.defer(
-      insertCallStatement(pass.lease, {
-        seq,
-        connector: target.connector,
-        method: target.method,
-        argsText: call.argsText,
-        status: "applied",
-        replay: "reexecute",
-        requiresApproval: false,
-        now: pass.deps.now(),
-      }),
-    );
+    pass.journal.logReexecuted({
+      seq,
+      connector: target.connector,
+      method: target.method,
+      argsText: call.argsText,
+      now: pass.deps.now(),
+    });
   }
   return result;
 }
@@ -107,7 +101,7 @@ async function readOnlyRun(
   pass: PassContext,
   target: CallTarget,
   seq: number,
-  call: journal.CallIdentity,
+  call: journaled.CallIdentity,
   args: unknown,
 ): Promise<unknown> {
   const read = { ...call, startedAt: pass.deps.now() };
@@ -115,10 +109,10 @@ async function readOnlyRun(
   try {
     result = await runConnector(pass, target, seq, args);
   } catch (error) {
-    journal.recordRead(pass, seq, read, { error: messageOf(error) });
+    journaled.recordRead(pass, seq, read, { error: messageOf(error) });
     throw error;
   }
-  journal.recordRead(pass, seq, read, {
+  journaled.recordRead(pass, seq, read, {
     result,
     what: `the result of ${target.connector}.${target.method} (call #${seq})`,
   });
@@ -152,16 +146,16 @@ async function replay(
   pass: PassContext,
   target: CallTarget,
   seq: number,
-  call: journal.CallIdentity,
+  call: journaled.CallIdentity,
   row: CallJournalRecord,
 ): Promise<unknown> {
   switch (row.status) {
     case "applied":
       if (row.replay === "reexecute") return reexecute(pass, target, seq, call, false);
       reportCall(pass, progressCall(target, seq, call.args), "replayed");
-      return journal.replayedResult(pass, row);
+      return journaled.replayedResult(pass, row);
     case "error": {
-      const message = journal.replayedFailure(pass, row, `${target.connector}.${target.method} failed`);
+      const message = journaled.replayedFailure(pass, row, `${target.connector}.${target.method} failed`);
       reportCall(pass, progressCall(target, seq, call.args), isRejectedRow(row) ? "rejected" : "failed", {
         error: message,
       });
@@ -170,8 +164,7 @@ async function replay(
     case "pending": {
       if (row.approvedAt === undefined) throw await pause(pass, target, seq, call.args);
       const args = await validated(pass, target, call.args, seq);
-      const started = await pass.writer.commit(startApprovedCallStatement(pass.lease, seq, pass.deps.now()));
-      if (started.rowsAffected !== 1) {
+      if (!(await pass.journal.startApprovedCall({ seq, now: pass.deps.now() }))) {
         const error = `Call #${seq} was taken over by another invocation; this pass stopped without running it.`;
         throw pass.failWith({ kind: "conflict", error });
       }
@@ -197,7 +190,7 @@ async function firstRun(
   pass: PassContext,
   target: CallTarget,
   seq: number,
-  call: journal.CallIdentity,
+  call: journaled.CallIdentity,
 ): Promise<unknown> {
   const args = await validated(pass, target, call.args, seq);
   const approval = target.definition.requiresApproval;
@@ -214,7 +207,7 @@ async function firstRun(
       : approval === true;
   if (!needsApproval && target.definition.replay === "reexecute") return reexecute(pass, target, seq, call, true);
   if (!needsApproval && target.definition.readOnly === true) return readOnlyRun(pass, target, seq, call, args);
-  await journal.insertCall(pass, seq, call, {
+  await journaled.insertCall(pass, seq, call, {
     status: needsApproval ? "pending" : "executing",
     requiresApproval: needsApproval,
   });
@@ -224,15 +217,15 @@ async function firstRun(
 
 /** One call from the program. Must be invoked synchronously by the binding so the sequence number follows call order. */
 export function connectorCall(pass: PassContext, target: CallTarget, args: unknown): Promise<unknown> {
-  return journal.journaledCall(pass, target, args, async (seq) => {
+  return journaled.journaledCall(pass, target, args, async (seq) => {
     const what = `the arguments of ${target.connector}.${target.method} (call #${seq})`;
-    const call: journal.CallIdentity = {
+    const call: journaled.CallIdentity = {
       connector: target.connector,
       method: target.method,
       args,
-      argsText: journal.journalArguments(pass, args, what),
+      argsText: journaled.journalArguments(pass, args, what),
     };
-    const row = journal.recordedCall(pass, seq, call);
+    const row = journaled.recordedCall(pass, seq, call);
     return row === undefined ? firstRun(pass, target, seq, call) : replay(pass, target, seq, call, row);
   });
 }

@@ -13,19 +13,13 @@
  */
 import { boundedText, MAX_STORED_MESSAGE_CHARS } from "../../shared/bounded-text.js";
 import { messageOf } from "../../shared/message-of.js";
-import {
-  applyCallStatement,
-  failCallStatement,
-  insertCallStatement,
-  readCallStatement,
-} from "../store/call-statements.js";
-import type { CallJournalRecord } from "../store/records.js";
+import type { CallJournalRecord } from "../journal/records.js";
 import {
   canonicalArguments,
   canonicalJournaledArguments,
   decodeJournalValue,
   encodeJournalValue,
-} from "../journal-values.js";
+} from "../journal/journal-values.js";
 import type { TracedCall } from "../tracing/call-attributes.js";
 import type { PassContext } from "./pass-context.js";
 import { divergenceFailure } from "./pass-signals.js";
@@ -100,7 +94,7 @@ export function replayedFailure(pass: PassContext, row: CallJournalRecord, fallb
   return message;
 }
 
-/** Rule 4: inserts the call's row (`executing`, `pending`, or an `applied` re-execute log row) under the lease. */
+/** Rule 4: inserts the call's row (`executing` or `pending`) under the lease. */
 export async function insertCall(
   pass: PassContext,
   seq: number,
@@ -108,21 +102,20 @@ export async function insertCall(
   row: { status: "executing" | "pending"; requiresApproval: boolean },
 ): Promise<void> {
   if (pass.fatal !== undefined) throw new Error(pass.fatal.error);
-  const inserted = await pass.writer.commit(
-    insertCallStatement(pass.lease, {
+  const inserted = await pass.journal.insertCall(
+    {
       seq,
       connector: call.connector,
       method: call.method,
       argsText: call.argsText,
       status: row.status,
-      replay: "record",
       requiresApproval: row.requiresApproval,
       now: pass.deps.now(),
-    }),
+    },
     // Other calls in flight may be about to write too (`Promise.all`): gather them into this write.
     { gather: pass.inflight.size > 1 },
   );
-  if (inserted.rowsAffected !== 1) {
+  if (!inserted) {
     throw pass.failWith({
       kind: "conflict",
       error: "This execution was taken over by another invocation (its lease expired); the pass stopped.",
@@ -134,18 +127,16 @@ export async function insertCall(
 export function recordSuccess(pass: PassContext, seq: number, result: unknown, what: string): void {
   const encoded = encodeJournalValue(result, what);
   if (!encoded.ok) {
-    pass.writer.defer(failCallStatement(pass.lease, seq, encoded.error, pass.deps.now()));
+    pass.journal.failCall({ seq, error: encoded.error, now: pass.deps.now() });
     throw pass.failWith({ kind: "limit", error: encoded.error });
   }
-  pass.writer.defer(applyCallStatement(pass.lease, seq, encoded.value, pass.deps.now()));
+  pass.journal.applyCall({ seq, resultText: encoded.value, now: pass.deps.now() });
   pass.renewLeaseIfDue();
 }
 
 /** Rule 5: records a failure; its message, replayed as the rejection on later passes, is bounded. */
 export function recordFailure(pass: PassContext, seq: number, message: string): void {
-  pass.writer.defer(
-    failCallStatement(pass.lease, seq, boundedText(message, MAX_STORED_MESSAGE_CHARS), pass.deps.now()),
-  );
+  pass.journal.failCall({ seq, error: boundedText(message, MAX_STORED_MESSAGE_CHARS), now: pass.deps.now() });
   pass.renewLeaseIfDue();
 }
 
@@ -168,20 +159,16 @@ export function recordRead(
     startedAt: call.startedAt,
   };
   const failed = (error: string) =>
-    readCallStatement(
-      pass.lease,
-      { ...row, now: pass.deps.now() },
-      { error: boundedText(error, MAX_STORED_MESSAGE_CHARS) },
-    );
+    pass.journal.recordRead({ ...row, now: pass.deps.now(), error: boundedText(error, MAX_STORED_MESSAGE_CHARS) });
   if ("error" in outcome) {
-    pass.writer.defer(failed(outcome.error));
+    failed(outcome.error);
   } else {
     const encoded = encodeJournalValue(outcome.result, outcome.what);
     if (!encoded.ok) {
-      pass.writer.defer(failed(encoded.error));
+      failed(encoded.error);
       throw pass.failWith({ kind: "limit", error: encoded.error });
     }
-    pass.writer.defer(readCallStatement(pass.lease, { ...row, now: pass.deps.now() }, { resultText: encoded.value }));
+    pass.journal.recordRead({ ...row, now: pass.deps.now(), resultText: encoded.value });
   }
   pass.renewLeaseIfDue();
 }
@@ -198,7 +185,7 @@ export function readRecorded<T>(pass: PassContext, seq: number, read: () => T): 
 
 /** Rule 6: a store failure inside a call ends the pass with kind `store`; other errors pass through. */
 function storeFailureOr(pass: PassContext, error: unknown): unknown {
-  if (pass.writer.failure === undefined || error !== pass.writer.failure) return error;
+  if (pass.journal.failure === undefined || error !== pass.journal.failure) return error;
   return pass.failWith({
     kind: "store",
     error: `The journal could not be written (${messageOf(error)}); the run stopped.`,

@@ -10,7 +10,7 @@ import type { CodeBindingNamespace, CodeRunRequest } from "../../sandbox/types.j
 import { quoted } from "../../shared/bounded-text.js";
 import { HOST_NAMESPACE } from "../../shared/host-namespace.js";
 import { connectorCall } from "./connector-policy.js";
-import { reportProgress } from "../progress-events.js";
+import { reportProgress } from "./progress-events.js";
 import type { PassContext } from "./pass-context.js";
 import { stepHostFunctions } from "./step-policy.js";
 

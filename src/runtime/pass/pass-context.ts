@@ -1,16 +1,14 @@
 /**
  * The state of one pass: sequence numbers, the journal loaded at its start,
- * the group-commit writer, and the pause / fatal flags that the bindings
+ * the journal it writes through, and the pause / fatal flags that the bindings
  * consult. Sequence numbers are taken synchronously when a binding is invoked,
  * so calls issued together (`Promise.all`) get the same numbers on every pass.
  */
 import type { Connector } from "../../connectors/types.js";
 import type { Executor } from "../../sandbox/types.js";
-import type { HookOwner } from "../lifecycle-hooks.js";
-import { renewLeaseStatement, type PassLease } from "../store/call-statements.js";
-import type { JournalStore } from "../store/journal-store.js";
-import type { JournalWriter } from "../store/journal-writer.js";
-import type { CallJournalRecord, ExecutionRecord, SnippetRecord } from "../store/records.js";
+import type { HookOwner } from "./lifecycle-hooks.js";
+import type { JournalStore, PassJournal, PassLease } from "../journal/journal-store.js";
+import type { CallJournalRecord, ExecutionRecord, SnippetRecord } from "../journal/records.js";
 import type { ExecuteOptions, PendingAction } from "../types.js";
 import type { PassTrace } from "../tracing/pass-trace.js";
 import type { FatalFailure } from "./pass-signals.js";
@@ -41,8 +39,8 @@ export interface PassDependencies {
 export class PassContext {
   readonly deps: PassDependencies;
   readonly execution: ExecutionRecord;
-  readonly lease: PassLease;
-  readonly writer: JournalWriter;
+  /** Where the pass writes, in its own verbs (insert a call, apply it, …, finish). */
+  readonly journal: PassJournal;
   readonly options: ExecuteOptions;
   readonly recorded: Map<number, CallJournalRecord>;
   /** The pass's spans; undefined when tracing is off (the hooks then cost a property read). */
@@ -88,8 +86,8 @@ export class PassContext {
     this.trace = trace;
     this.execution = execution;
     this.options = options;
-    this.lease = { runtime: execution.runtime, executionId: execution.executionId, leaseToken };
-    this.writer = deps.store.passWriter(this.lease);
+    const lease: PassLease = { runtime: execution.runtime, executionId: execution.executionId, leaseToken };
+    this.journal = deps.store.passJournal(lease);
     this.recorded = new Map(calls.map((call) => [call.seq, call]));
     this.#leaseRenewedAt = deps.now();
     if (options.abortSignal !== undefined) {
@@ -134,6 +132,6 @@ export class PassContext {
     const now = this.deps.now();
     if (now - this.#leaseRenewedAt < this.deps.leaseMs / 2) return;
     this.#leaseRenewedAt = now;
-    this.writer.defer(renewLeaseStatement(this.lease, now + this.deps.leaseMs), { send: true });
+    this.journal.renewLease({ leaseUntil: now + this.deps.leaseMs });
   }
 }

@@ -3,20 +3,15 @@
  * started, then end the pass in one write (`paused`, `completed` or `error`)
  * and call the lifecycle hooks. Never throws: every outcome is a `CodeModeOutput`.
  */
-import { encodeJournalValue } from "../journal-values.js";
-import { afterPass } from "../lifecycle-hooks.js";
-import { countReplaysStatement, finishPassStatement } from "../store/call-statements.js";
-import type { CodeModeOutput, FailureKind } from "../types.js";
+import { encodeJournalValue } from "../journal/journal-values.js";
+import { afterPass } from "./lifecycle-hooks.js";
+import type { FailureKind } from "../types.js";
 import { passRequest } from "./pass-bindings.js";
 import type { PassContext } from "./pass-context.js";
+import type { PassOutcome } from "./pass-outcome.js";
 import { settleUnfinishedWork } from "./unfinished-work.js";
 import { boundedText, MAX_STORED_MESSAGE_CHARS } from "../../shared/bounded-text.js";
 import { messageOf } from "../../shared/message-of.js";
-
-/** Where a pass ended, before `transformResult`. */
-export type PassOutcome =
-  | { status: "completed"; executionId: string; result: unknown; logs: string[]; journaled: boolean }
-  | Exclude<CodeModeOutput, { status: "completed" }>;
 
 /** Journal text kept for a final result too large (or unserializable) for the journal. */
 export function omittedResultText(reason: string): string {
@@ -63,7 +58,7 @@ export async function runPass(pass: PassContext): Promise<PassOutcome> {
     await pass.settle();
   }
   let outcome = decide(pass, run);
-  if (pass.writer.failure === undefined && pass.writer.lostRows > 0) {
+  if (pass.journal.failure === undefined && pass.journal.lostRows > 0) {
     outcome = {
       status: "error",
       executionId,
@@ -73,8 +68,7 @@ export async function runPass(pass: PassContext): Promise<PassOutcome> {
     };
   }
   outcome = settleUnfinishedWork(pass, outcome);
-  if (pass.replayed.length > 0)
-    pass.writer.defer(countReplaysStatement(pass.lease, pass.replayed), { expectRow: false });
+  if (pass.replayed.length > 0) pass.journal.countReplays({ seqs: pass.replayed });
   let resultText: string | undefined;
   if (outcome.status === "completed") {
     const encoded = encodeJournalValue(outcome.result, "the final result");
@@ -105,9 +99,8 @@ async function finish(
         ? { status: "paused" as const, logs: printed, now }
         : { status: "error" as const, logs: outcome.logs ?? [], error: outcome.error, kind: outcome.kind, now };
   try {
-    if (pass.writer.failure !== undefined) throw pass.writer.failure;
-    const result = await pass.writer.commit(finishPassStatement(pass.lease, end));
-    if (result.rowsAffected !== 1) {
+    if (pass.journal.failure !== undefined) throw pass.journal.failure;
+    if (!(await pass.journal.finish(end))) {
       return {
         status: "error",
         executionId,
@@ -125,7 +118,7 @@ async function finish(
       error: `The journal could not be written (${messageOf(error)}). The run stopped; it stays "running" until its lease expires and expirePaused() ends it.`,
     };
     try {
-      await pass.deps.store.endPass(pass.lease, {
+      await pass.journal.finishAfterFailure({
         status: "error",
         logs: [],
         error: failure.error,

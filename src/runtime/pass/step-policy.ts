@@ -10,9 +10,8 @@
  * the step again — its journaled calls replay from the journal and the approved call runs.
  */
 import { MAX_STEP_NAME_CHARS, quoted } from "../../shared/bounded-text.js";
-import { dropInterruptedStepStatement } from "../store/call-statements.js";
 // The journaled-call unit: every rule a journaled call shares; this file is a policy on it.
-import * as journal from "./journaled-call.js";
+import * as journaled from "./journaled-call.js";
 import type { PassContext } from "./pass-context.js";
 
 /** Connector name under which steps are journaled. */
@@ -25,16 +24,16 @@ export type StepBegin =
   | { replayed: false; seq: number };
 
 async function begin(pass: PassContext, seq: number, name: string): Promise<StepBegin> {
-  const call: journal.CallIdentity = { connector: STEP_CONNECTOR, method: name, args: undefined, argsText: "" };
-  call.argsText = journal.journalArguments(pass, undefined, "step arguments");
-  const row = journal.recordedCall(pass, seq, call);
+  const call: journaled.CallIdentity = { connector: STEP_CONNECTOR, method: name, args: undefined, argsText: "" };
+  call.argsText = journaled.journalArguments(pass, undefined, "step arguments");
+  const row = journaled.recordedCall(pass, seq, call);
   if (row === undefined) {
-    await journal.insertCall(pass, seq, call, { status: "executing", requiresApproval: false });
+    await journaled.insertCall(pass, seq, call, { status: "executing", requiresApproval: false });
     return { replayed: false, seq };
   }
-  if (row.status === "applied") return { replayed: true, failed: false, value: journal.replayedResult(pass, row) };
+  if (row.status === "applied") return { replayed: true, failed: false, value: journaled.replayedResult(pass, row) };
   if (row.status === "error")
-    return { replayed: true, failed: true, error: journal.replayedFailure(pass, row, `step "${name}" failed`) };
+    return { replayed: true, failed: true, error: journaled.replayedFailure(pass, row, `step "${name}" failed`) };
   throw pass.failWith({
     kind: "interrupted",
     error:
@@ -74,7 +73,7 @@ export function stepHostFunctions(pass: PassContext): Record<string, (args: unkn
           ),
         );
       }
-      return journal.journaledCall(
+      return journaled.journaledCall(
         pass,
         { connector: STEP_CONNECTOR, method: name, step: true },
         undefined,
@@ -96,11 +95,11 @@ export function stepHostFunctions(pass: PassContext): Record<string, (args: unkn
       if (interrupted(seq)) {
         close(seq);
         pass.trace?.stepEnded(seq, { interrupted: true });
-        pass.writer.defer(dropInterruptedStepStatement(pass.lease, seq), { expectRow: false });
+        pass.journal.dropStep({ seq });
         return Promise.resolve(undefined);
       }
       try {
-        journal.recordSuccess(pass, seq, value, `the result of step #${seq}`);
+        journaled.recordSuccess(pass, seq, value, `the result of step #${seq}`);
       } catch (error) {
         failed.add(seq);
         pass.trace?.stepEnded(seq, { error });
@@ -117,10 +116,10 @@ export function stepHostFunctions(pass: PassContext): Record<string, (args: unkn
       close(seq);
       pass.trace?.stepEnded(seq, paused ? { interrupted: true } : { error: String(error) });
       if (paused && !failed.has(seq)) {
-        pass.writer.defer(dropInterruptedStepStatement(pass.lease, seq), { expectRow: false });
+        pass.journal.dropStep({ seq });
         return Promise.resolve(undefined);
       }
-      if (!failed.has(seq)) journal.recordFailure(pass, seq, String(error));
+      if (!failed.has(seq)) journaled.recordFailure(pass, seq, String(error));
       failed.add(seq);
       if (unserializable !== true) return Promise.resolve(undefined);
       return Promise.reject(

@@ -6,9 +6,8 @@
  *   `error`, and a pass that would have completed ends `approval-unreached` instead, so neither the approver nor
  *   the model reads the run as done. A pass that paused again keeps it approved for the next pass.
  */
-import { dropInterruptedStepStatement, failUnreachedApprovalsStatement } from "../store/call-statements.js";
 import type { PassContext } from "./pass-context.js";
-import type { PassOutcome } from "./run-pass.js";
+import type { PassOutcome } from "./pass-outcome.js";
 
 /** Seqs of calls approved for this pass that it never started. */
 function unreachedApprovals(pass: PassContext): number[] {
@@ -23,8 +22,7 @@ function unreachedApprovals(pass: PassContext): number[] {
 /** Queues the writes for unfinished work and returns the outcome to record. */
 export function settleUnfinishedWork(pass: PassContext, outcome: PassOutcome): PassOutcome {
   if (outcome.status === "paused") {
-    for (const seq of pass.openSteps)
-      pass.writer.defer(dropInterruptedStepStatement(pass.lease, seq), { expectRow: false });
+    for (const seq of pass.openSteps) pass.journal.dropStep({ seq });
     return outcome;
   }
   const unreached = unreachedApprovals(pass);
@@ -34,9 +32,7 @@ export function settleUnfinishedWork(pass: PassContext, outcome: PassOutcome): P
     `Approved call ${calls} was not run: the resumed program ended without reaching it (it took another path, ` +
     "e.g. a caught error or data that changed between passes). Nothing was done for the approval; start a new " +
     "execution if the action is still wanted.";
-  pass.writer.defer(failUnreachedApprovalsStatement(pass.lease, unreached, reason, pass.deps.now()), {
-    expectRow: false,
-  });
+  pass.journal.failUnreachedApprovals({ seqs: unreached, reason, now: pass.deps.now() });
   if (outcome.status === "error") return outcome;
   return {
     status: "error",

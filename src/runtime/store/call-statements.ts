@@ -1,18 +1,12 @@
 /**
- * Statement builders for call rows. Every write is guarded by the execution's
+ * Statement builders for a pass's writes (call rows, the lease, the pass's end), private to the libSQL store:
+ * `libsql-pass-journal.ts` turns the pass's verbs into them. Every write is guarded by the execution's
  * lease token: a pass whose lease was taken away (expired and claimed by
  * `expirePaused`, say) changes nothing, and sees zero affected rows.
  */
 import type { InStatement, InValue } from "@libsql/client";
-import type { PassEnd } from "./journal-store.js";
-import { RECORD_VERSION } from "./records.js";
-
-/** Identifies the pass writing: runtime name, execution and the lease it holds. */
-export interface PassLease {
-  runtime: string;
-  executionId: string;
-  leaseToken: string;
-}
+import type { PassEnd, PassLease } from "../journal/journal-store.js";
+import { RECORD_VERSION } from "../journal/records.js";
 
 const LEASE_GUARD =
   "EXISTS (SELECT 1 FROM codemode_executions WHERE runtime = ? AND id = ? AND lease_token = ? AND status = 'running')";
@@ -49,19 +43,16 @@ export function isCallRowWrite(value: unknown): value is CallRowWrite {
 }
 
 /** A new call row, `executing` (about to run) or `pending` (waiting for approval), or a `reexecute` log row (`applied`, no result). */
-export function insertCallStatement(
-  _lease: PassLease,
-  call: {
-    seq: number;
-    connector: string;
-    method: string;
-    argsText: string;
-    status: "executing" | "pending" | "applied";
-    replay: "record" | "reexecute";
-    requiresApproval: boolean;
-    now: number;
-  },
-): CallRowWrite {
+export function insertCallStatement(call: {
+  seq: number;
+  connector: string;
+  method: string;
+  argsText: string;
+  status: "executing" | "pending" | "applied";
+  replay: "record" | "reexecute";
+  requiresApproval: boolean;
+  now: number;
+}): CallRowWrite {
   return {
     kind: "call-row",
     mode: "insert",
@@ -84,7 +75,6 @@ export function insertCallStatement(
  * the pass's next write: no `executing` row precedes it, since a read has no effect to protect.
  */
 export function readCallStatement(
-  _lease: PassLease,
   call: { seq: number; connector: string; method: string; argsText: string; now: number; startedAt: number },
   outcome: { resultText: string | undefined } | { error: string },
 ): CallRowWrite {
@@ -131,17 +121,12 @@ function update(
 }
 
 /** A running call finished: `executing → applied` with its recorded result (absent for `reexecute`). */
-export function applyCallStatement(
-  _lease: PassLease,
-  seq: number,
-  resultText: string | undefined,
-  now: number,
-): CallRowWrite {
+export function applyCallStatement(seq: number, resultText: string | undefined, now: number): CallRowWrite {
   return update(seq, "applied", resultText ?? null, null, now);
 }
 
 /** A running call failed: `executing → error`; the error is replayed as a rejection on later passes. */
-export function failCallStatement(_lease: PassLease, seq: number, error: string, now: number): CallRowWrite {
+export function failCallStatement(seq: number, error: string, now: number): CallRowWrite {
   return update(seq, "error", null, error, now);
 }
 

@@ -4,8 +4,8 @@
  * its stated dimensions is left out (the caller embeds the text again and replaces it). See `journal-store.ts`.
  */
 import type { InStatement } from "@libsql/client";
-import type { EmbeddingStore, SearchVector } from "./journal-store.js";
-import type { SqlRow } from "./sql-client.js";
+import type { EmbeddingStore, SearchVector } from "../journal/journal-store.js";
+import type { SqlRow } from "./connection/sql-client.js";
 import type { StoreContext } from "./store-context.js";
 
 /** Hashes per `IN (…)` list: far below SQLite's bound on parameters, so a 10,000-method catalog is 20 statements. */

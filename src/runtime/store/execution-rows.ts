@@ -1,14 +1,13 @@
 /**
- * The execution operations of the libSQL store: start, load, approval claim, rejection, listings, and a pass's
- * writer and direct end. See `journal-store.ts` for the contract.
+ * The execution operations of the libSQL store: start, load, approval claim, rejection, listings, and the journal
+ * of a pass (`libsql-pass-journal.ts`). See `journal-store.ts` for the contract.
  */
-import { finishPassStatement, type PassLease } from "./call-statements.js";
-import type { ExecutionStore } from "./journal-store.js";
-import { JournalWriter } from "./journal-writer.js";
+import type { ExecutionStore } from "../journal/journal-store.js";
+import { libsqlPassJournal } from "./libsql-pass-journal.js";
 import { parseCallRow, parseExecutionRow } from "./record-validation.js";
 import type { InStatement } from "@libsql/client";
-import type { StartExecution } from "./journal-store.js";
-import { RECORD_VERSION, WHOLE_PROGRAM_SEQ } from "./records.js";
+import type { StartExecution } from "../journal/journal-store.js";
+import { RECORD_VERSION, WHOLE_PROGRAM_SEQ } from "../journal/records.js";
 import { pruneStatements } from "./retention-rows.js";
 import { listSnippetsStatement, snippetsOf } from "./snippet-rows.js";
 import type { StoreContext } from "./store-context.js";
@@ -158,11 +157,7 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
       return (result?.rows ?? []).map((row) => ({ executionId: String(row["execution_id"]), call: parseCallRow(row) }));
     },
 
-    passWriter: (lease: PassLease) => new JournalWriter(client, lease),
-
-    async endPass(lease, end) {
-      await client.execute(finishPassStatement(lease, end));
-    },
+    passJournal: (lease) => libsqlPassJournal(client, lease),
   };
 }
 

@@ -16,8 +16,9 @@
  * `batch()` (or one `execute()` when there is a single statement).
  */
 import type { InStatement } from "@libsql/client";
-import type { SqlClient } from "./sql-client.js";
-import { callRowsStatement, isCallRowWrite, type CallRowWrite, type PassLease } from "./call-statements.js";
+import type { SqlClient } from "./connection/sql-client.js";
+import { callRowsStatement, isCallRowWrite, type CallRowWrite } from "./call-statements.js";
+import type { PassLease } from "../journal/journal-store.js";
 
 /** Call rows per upsert statement (SQLite caps compound SELECTs at 500 terms). */
 export const MAX_ROWS_PER_STATEMENT = 100;

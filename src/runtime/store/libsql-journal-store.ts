@@ -5,23 +5,27 @@
  */
 import { embeddingRows } from "./embedding-rows.js";
 import { executionRows } from "./execution-rows.js";
-import type { JournalStore } from "./journal-store.js";
+import type { JournalStore } from "../journal/journal-store.js";
 import { retentionRows } from "./retention-rows.js";
 import { rollbackRows } from "./rollback-rows.js";
 import { snippetRows } from "./snippet-rows.js";
-import type { SqlClient } from "./sql-client.js";
+import type { SqlClient } from "./connection/sql-client.js";
 import { createStoreContext } from "./store-context.js";
 
-/** The journal store of runtime name `runtime` on `client`. */
+/** The journal store of runtime name `runtime` on `client`; `close()` closes the client when `owned`. */
 export function createLibsqlJournalStore(options: {
   client: SqlClient;
   runtime: string;
   local: boolean;
   now: () => number;
+  owned?: boolean;
 }): JournalStore {
   const context = createStoreContext(options);
   return {
     runtime: options.runtime,
+    close: () => {
+      if (options.owned === true) options.client.close();
+    },
     ...executionRows(context),
     ...rollbackRows(context),
     ...retentionRows(context),

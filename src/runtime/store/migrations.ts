@@ -5,7 +5,7 @@
 import type { InStatement } from "@libsql/client";
 import { StoreError } from "../../errors/store-error.js";
 import { messageOf } from "../../shared/message-of.js";
-import type { SqlClient } from "./sql-client.js";
+import type { SqlClient } from "./connection/sql-client.js";
 
 /** One forward migration: statements applied together with its version row. */
 export interface Migration {

@@ -4,7 +4,7 @@
  * a `store` failure.
  */
 import { CorruptRecordError } from "../../errors/corrupt-record-error.js";
-import type { SqlRow as Row } from "./sql-client.js";
+import type { SqlRow as Row } from "./connection/sql-client.js";
 import {
   FAILURE_RECORD_KINDS,
   RECORD_VERSION,
@@ -14,7 +14,7 @@ import {
   type ExecutionRecordStatus,
   type FailureRecordKind,
   type SnippetRecord,
-} from "./records.js";
+} from "../journal/records.js";
 
 const EXECUTION_STATUSES = new Set<string>(["running", "paused", "completed", "error", "rejected", "rolled_back"]);
 const CALL_STATUSES = new Set<string>(["pending", "executing", "applied", "error", "reverted"]);

@@ -3,7 +3,7 @@
  * expire stale runs, destroy a runtime name's data. See `journal-store.ts` for the contract.
  */
 import type { InStatement } from "@libsql/client";
-import type { RetentionStore } from "./journal-store.js";
+import type { RetentionStore } from "../journal/journal-store.js";
 import { idsOf, TERMINAL_SQL, type StoreContext } from "./store-context.js";
 
 function olderTerminal(runtime: string, keep: number): { sql: string; args: [string, number] } {

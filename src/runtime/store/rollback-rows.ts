@@ -2,7 +2,7 @@
  * The rollback operations of the libSQL store: a lease on an ended execution, and each revert marked before and
  * after it runs, every write guarded by that lease. See `journal-store.ts` for the contract.
  */
-import type { RollbackStore } from "./journal-store.js";
+import type { RollbackStore } from "../journal/journal-store.js";
 import type { StoreContext } from "./store-context.js";
 
 const HOLDS_LEASE = "EXISTS (SELECT 1 FROM codemode_executions WHERE runtime = ? AND id = ? AND lease_token = ?)";

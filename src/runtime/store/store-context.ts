@@ -4,8 +4,8 @@
  */
 import type { InStatement } from "@libsql/client";
 import { migrateStore } from "./migrations.js";
-import { TERMINAL_EXECUTION_STATUSES } from "./records.js";
-import type { SqlClient, SqlResult } from "./sql-client.js";
+import { TERMINAL_EXECUTION_STATUSES } from "../journal/records.js";
+import type { SqlClient, SqlResult } from "./connection/sql-client.js";
 
 /** The client of one runtime name, behind the migration. */
 export interface StoreContext {

@@ -6,7 +6,7 @@
 import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createCatalog } from "../../../src/connectors/catalog.js";
+import { createCatalog } from "../../../src/connectors/search/catalog.js";
 import { connectorDeclaration } from "../../../src/connectors/declarations.js";
 import { HTTP_METHODS } from "../../../src/connectors/openapi/collect-operations.js";
 import { openApiConnector } from "../../../src/connectors/openapi/openapi-connector.js";

@@ -1,7 +1,7 @@
 /** OpenAPI methods through the catalog: search finds them, describe renders their (recursive) types. */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { createCatalog } from "../../../src/connectors/catalog.js";
+import { createCatalog } from "../../../src/connectors/search/catalog.js";
 import { openApiConnector } from "../../../src/connectors/openapi/openapi-connector.js";
 import { compileDiagnostics } from "../fixtures/compile-typescript.js";
 

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { Validator } from "@cfworker/json-schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openApiConnector } from "../../../src/connectors/openapi/openapi-connector.js";
-import { OpenApiResponseError } from "../../../src/errors.js";
+import { OpenApiRequestError, OpenApiResponseError } from "../../../src/errors.js";
 import type { Connector, ConnectorCallContext, ConnectorMethod } from "../../../src/connectors/types.js";
 import { startIssueTrackerServer, type IssueTrackerServer } from "./fixtures/issue-tracker-server.js";
 
@@ -224,7 +224,9 @@ describe("openApiConnector against a loopback issue tracker", () => {
     const pending = call(tracker, "slow", {}, controller.signal);
     while (server.requests.at(-1)?.path !== "/api/slow") await new Promise((resolve) => setTimeout(resolve, 5));
     controller.abort();
-    await expect(pending).rejects.toThrow("GET /slow was aborted before the server answered");
+    const failure = await pending.catch((error: unknown) => error);
+    expect((failure as Error).message).toBe("GET /slow was aborted before the server answered");
+    expect(OpenApiRequestError.isInstance(failure) && failure.failure === "aborted").toBe(true);
   });
 
   it("keeps credentials out of the error when the server cannot be reached", async () => {
@@ -237,6 +239,7 @@ describe("openApiConnector against a loopback issue tracker", () => {
     });
     const failure = (await call(unreachable, "whoami", {}).catch((error: unknown) => error)) as Error;
     expect(failure.message).toMatch(/^GET \/whoami could not reach the server: /);
+    expect(OpenApiRequestError.isInstance(failure) && failure.failure === "unreachable").toBe(true);
     expect(failure.message).not.toContain(TOKEN);
   });
 
@@ -250,6 +253,7 @@ describe("openApiConnector against a loopback issue tracker", () => {
     });
     const failure = (await call(broken, "whoami", {}).catch((error: unknown) => error)) as Error;
     expect(failure.message).toBe("GET /whoami was not sent: the host could not provide its request headers");
+    expect(OpenApiRequestError.isInstance(failure) && failure.failure === "headers").toBe(true);
     expect((failure.cause as Error).message).toContain("refresh failed");
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createSearchIndex } from "../../../src/connectors/search-index.js";
+import { createSearchIndex } from "../../../src/connectors/search/search-index.js";
 import { expansionOf } from "../../../src/connectors/search/expansions.js";
 import { WORDNET_EXPANSIONS } from "../../../src/connectors/search/wordnet-expansions.js";
 import { methodDocument } from "../fixtures/search-document.js";

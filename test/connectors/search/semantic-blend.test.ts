@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createSearchIndex } from "../../../src/connectors/search-index.js";
+import { createSearchIndex } from "../../../src/connectors/search/search-index.js";
 import { embeddingText, MAX_EMBEDDING_TEXT_CHARS } from "../../../src/connectors/search/embedding-text.js";
 import {
   blendScores,

@@ -1,16 +1,16 @@
 /**
  * The rules every journaled call follows (`src/runtime/pass/journaled-call.ts`), tested on the unit itself
- * over a real in-memory store: numbering, refusal after a fatal failure or a pause, divergence, the guarded
+ * over the in-memory journal store (`test/support/memory-journal-store.ts`, held to the libSQL store's contract
+ * by `test/runtime/journal/journal-store.test.ts`): numbering, refusal after a fatal failure or a pause, divergence, the guarded
  * insert and its lost-lease conflict, recording success (with the journal limit) and failure.
  */
 import { describe, expect, it } from "vitest";
 import * as journal from "../../../src/runtime/pass/journaled-call.js";
 import { PassContext } from "../../../src/runtime/pass/pass-context.js";
-import { createLibsqlJournalStore } from "../../../src/runtime/store/libsql-journal-store.js";
-import type { SqlClient } from "../../../src/runtime/store/sql-client.js";
-import type { CallJournalRecord } from "../../../src/runtime/store/records.js";
+import type { CallJournalRecord } from "../../../src/runtime/journal/records.js";
 import { serializeValue } from "../../../src/sandbox/codec.js";
-import { memoryClient, sharedExecutor } from "../runtime-fixture.js";
+import { createMemoryJournalStore } from "../../support/memory-journal-store.js";
+import { sharedExecutor } from "../runtime-fixture.js";
 
 const NOW = Date.UTC(2026, 0, 1);
 
@@ -21,8 +21,7 @@ async function openPass({
   calls?: CallJournalRecord[];
   leaseToken?: string;
 } = {}) {
-  const client = memoryClient() as unknown as SqlClient;
-  const store = createLibsqlJournalStore({ client, runtime: "unit", local: true, now: () => NOW });
+  const store = createMemoryJournalStore({ runtime: "unit" });
   await store.startExecution({
     executionId: "exec-1",
     code: "1",
@@ -114,14 +113,13 @@ describe("journaledCall", () => {
   });
 
   it("turns a store failure inside the call into a fatal `store` failure", async () => {
-    const { pass } = await openPass();
-    const broken = new Error("disk I/O error");
-    Object.defineProperty(pass.writer, "failure", { get: () => broken });
+    const { pass, store } = await openPass();
+    store.failWrites(new Error("disk I/O error"));
     await expect(
-      journal.journaledCall(pass, CALL, undefined, async () => {
-        throw broken;
-      }),
-    ).rejects.toThrow(/journal could not be written/);
+      journal.journaledCall(pass, CALL, undefined, (seq) =>
+        journal.insertCall(pass, seq, identity(pass, {}), { status: "executing", requiresApproval: false }),
+      ),
+    ).rejects.toThrow(/journal could not be written \(disk I\/O error\)/);
     expect(pass.fatal?.kind).toBe("store");
   });
 });
@@ -164,7 +162,7 @@ describe("insertCall and recording", () => {
     journal.recordSuccess(pass, 1, { id: 9 }, "the result");
     await journal.insertCall(pass, 2, identity(pass, { to: "b" }), { status: "executing", requiresApproval: false });
     journal.recordFailure(pass, 2, "smtp refused");
-    await pass.writer.flush();
+    await pass.journal.flush();
     const loaded = await store.load("exec-1");
     expect(loaded?.calls.map((call) => [call.seq, call.status, call.error ?? null])).toEqual([
       [1, "applied", null],
@@ -188,7 +186,7 @@ describe("insertCall and recording", () => {
       /over the journal's limit/,
     );
     expect(pass.fatal?.kind).toBe("limit");
-    await pass.writer.flush();
+    await pass.journal.flush();
     expect((await store.load("exec-1"))?.calls[0]?.status).toBe("error");
   });
 

@@ -64,7 +64,7 @@ describe.each([
   }
   const lease = { runtime: "r", executionId: "e", leaseToken: "L" };
   const row = (seq: number) =>
-    insertCallStatement(lease, {
+    insertCallStatement({
       seq,
       connector: "svc",
       method: "m",
@@ -85,7 +85,7 @@ describe.each([
     const client = await leasedExecution();
     const writer = new JournalWriter(client, lease);
     expect((await writer.commit(row(1))).rowsAffected).toBe(1);
-    writer.defer(applyCallStatement(lease, 1, '"done"', 6));
+    writer.defer(applyCallStatement(1, '"done"', 6));
     expect((await writer.commit(row(2))).rowsAffected).toBe(1);
     expect(writer.statements).toBe(2);
     expect(writer.roundTrips).toBe(2);
@@ -109,7 +109,7 @@ describe.each([
     const writer = new JournalWriter(client, lease);
     await writer.commit(row(1));
     await client.execute("UPDATE codemode_executions SET lease_token = 'someone-else'");
-    writer.defer(applyCallStatement(lease, 1, "1", 6));
+    writer.defer(applyCallStatement(1, "1", 6));
     expect((await writer.commit(row(2))).rowsAffected).toBe(0);
     expect(writer.lostRows).toBe(1);
     expect(await statuses(client)).toEqual([[1, "executing", null]]);
@@ -119,8 +119,8 @@ describe.each([
     const client = await leasedExecution();
     const writer = new JournalWriter(client, lease);
     await writer.commit(row(1));
-    await writer.commit(failCallStatement(lease, 1, "boom", 6));
-    expect((await writer.commit(applyCallStatement(lease, 1, "1", 7))).rowsAffected).toBe(0);
+    await writer.commit(failCallStatement(1, "boom", 6));
+    expect((await writer.commit(applyCallStatement(1, "1", 7))).rowsAffected).toBe(0);
     const rows = await client.execute("SELECT status, error FROM codemode_calls");
     expect(rows.rows.map((entry) => [entry["status"], entry["error"]])).toEqual([["error", "boom"]]);
   });

@@ -10,7 +10,7 @@ import { memoryClient, sharedExecutor } from "../runtime-fixture.js";
 import { createDurableRuntime } from "../../../src/runtime/durable-runtime.js";
 import { createClient } from "@libsql/client";
 import { join } from "node:path";
-import { LocalSqliteClient } from "../../../src/runtime/store/local-sqlite-client.js";
+import { LocalSqliteClient } from "../../../src/runtime/store/connection/local-sqlite-client.js";
 import { countingClient } from "../../support/counting-client.js";
 import { tempFolder } from "../../support/temp-folder.js";
 

@@ -10,12 +10,12 @@ import {
   methodDeclaration,
   snippetDeclaration,
   type CatalogSnippet,
-} from "./declarations.js";
+} from "../declarations.js";
 import { createSearchIndex, summarise, type SearchDocument, type SearchOptions } from "./search-index.js";
-import { embeddingText } from "./search/embedding-text.js";
-import type { Connector, DescribeOutput, SearchOutput } from "./types.js";
+import { embeddingText } from "./embedding-text.js";
+import type { Connector, DescribeOutput, SearchOutput } from "../types.js";
 
-export type { CatalogSnippet } from "./declarations.js";
+export type { CatalogSnippet } from "../declarations.js";
 
 /** Prefix of snippet paths in search and describe (`snippets.weekly_report`). */
 export const SNIPPETS_NAMESPACE = "snippets";

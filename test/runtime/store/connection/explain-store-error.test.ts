@@ -1,15 +1,15 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDurableRuntime } from "../../../src/runtime/durable-runtime.js";
-import { StoreError } from "../../../src/errors/store-error.js";
-import type { StoreOption } from "../../../src/runtime/store/open-store.js";
+import { createDurableRuntime } from "../../../../src/runtime/durable-runtime.js";
+import { StoreError } from "../../../../src/errors/store-error.js";
+import type { StoreOption } from "../../../../src/runtime/store/connection/open-store.js";
 import {
   authenticationStatus,
   explainStoreError,
   redactStoreUrl,
-} from "../../../src/runtime/store/explain-store-error.js";
-import { sharedExecutor } from "../runtime-fixture.js";
+} from "../../../../src/runtime/store/connection/explain-store-error.js";
+import { sharedExecutor } from "../../runtime-fixture.js";
 
 /** A stand-in for Turso that answers every request with one HTTP status (port 0, loopback only). */
 let server: Server;

@@ -2,12 +2,20 @@
  * The catalog behind `codemode.search` / `codemode.describe` and the handle's `search` / `describe`: the
  * configured connectors plus the saved snippets, rebuilt only when the snippet set changes.
  */
-import { createCatalog, type Catalog, type CatalogGlobal } from "../connectors/catalog.js";
-import type { Connector } from "../connectors/types.js";
-import type { SnippetRecord } from "./store/records.js";
+import { createCatalog, type Catalog, type CatalogGlobal } from "./catalog.js";
+import type { Connector } from "../types.js";
 
 /** Returns the catalog for a snippet set, cached for the last set seen. */
-export type CatalogCache = (snippets: SnippetRecord[]) => Catalog;
+export type CatalogCache = (snippets: SavedSnippet[]) => Catalog;
+
+/** A saved snippet as the store keeps it (the runtime's `SnippetRecord` is one): its input schema as JSON text. */
+export interface SavedSnippet {
+  name: string;
+  code: string;
+  connectors: string[];
+  description?: string;
+  inputSchemaText?: string;
+}
 
 /** A cache over `connectors` (the namespaces the model sees) and `globals` (e.g. `fetch`). */
 export function createCatalogCache(connectors: Record<string, Connector>, globals: CatalogGlobal[]): CatalogCache {

@@ -9,8 +9,8 @@ import {
   normaliseTerm,
   tokenize,
   type SearchDocument,
-} from "../../src/connectors/search-index.js";
-import { methodDocument } from "./fixtures/search-document.js";
+} from "../../../src/connectors/search/search-index.js";
+import { methodDocument } from "../fixtures/search-document.js";
 
 describe("search terms", () => {
   it("split names on _, -, . and camelCase", () => {

@@ -1,12 +1,11 @@
 /**
  * The store's contract: every operation the runtime needs from the journal, over the records this folder
- * owns (`records.ts`). Read this first; `libsql-journal-store.ts` implements it over a libSQL client. Every
+ * owns (`records.ts`). Read this first; `../store/libsql-journal-store.ts` implements it over a libSQL client. Every
  * operation is one statement or one `batch()` (no interactive transactions), so each is one round trip against a
  * remote database, and nothing is half-written. All rows are scoped by runtime name; every status change is a
- * compare-and-set whose affected row count is checked. A pass's own call-row writes go through its writer.
+ * compare-and-set whose affected row count is checked. A pass speaks to the journal through its
+ * {@link PassJournal}, in the pass's own verbs: no SQL, no statement and no driver type crosses this interface.
  */
-import type { PassLease } from "./call-statements.js";
-import type { JournalWriter } from "./journal-writer.js";
 import type {
   CallJournalRecord,
   ExecutionRecord,
@@ -14,6 +13,13 @@ import type {
   FailureRecordKind,
   SnippetRecord,
 } from "./records.js";
+
+/** Identifies the pass writing: runtime name, execution and the lease it holds. */
+export interface PassLease {
+  runtime: string;
+  executionId: string;
+  leaseToken: string;
+}
 
 /** The execution and its whole call log, read in one batch. */
 export interface LoadedExecution {
@@ -91,10 +97,71 @@ export interface ExecutionStore {
   list(limit: number, scope?: string): Promise<ExecutionRecord[]>;
   /** Unapproved pending calls of paused executions (of one, or all; of `scope` only, when given). */
   pending(executionId?: string, scope?: string): Promise<Array<{ executionId: string; call: CallJournalRecord }>>;
-  /** A writer for one pass's call rows and end, guarded by its lease. */
-  passWriter(lease: PassLease): JournalWriter;
-  /** Ends a pass directly (when its writer failed): the same compare-and-set as the writer's end. */
-  endPass(lease: PassLease, end: PassEnd): Promise<void>;
+  /** What one pass writes, guarded by its lease (see {@link PassJournal}). */
+  passJournal(lease: PassLease): PassJournal;
+}
+
+/** A call the pass is about to journal: what it is, and when. */
+export interface JournaledCall {
+  seq: number;
+  connector: string;
+  method: string;
+  /** Codec string of the arguments. */
+  argsText: string;
+  now: number;
+}
+
+/**
+ * What one pass does to the journal, in its own words. Every write is guarded by the pass's lease: a pass whose
+ * lease was taken (`expirePaused` claimed it) changes nothing. Durable verbs (`insertCall`, `startApprovedCall`,
+ * `finish`) resolve once committed and carry every queued write with them, in one round trip; the other verbs
+ * queue their write to ride with the next durable one (`renewLease` sends at once, so that a pass of reads alone
+ * keeps its lease). A pass that dies before a queued write travelled loses only that write: an `applied` after
+ * an `executing` row (the call stays `executing`, never run again), or a read (it runs again).
+ */
+export interface PassJournal {
+  /**
+   * Writes a new call's row: `executing` before its connector runs, or `pending` (waiting for approval).
+   * `gather`: other calls of the pass are in flight, so wait one macrotask for the calls issued together
+   * (`Promise.all`) to join this write. @returns false when the lease was lost (nothing was written).
+   */
+  insertCall(
+    call: JournaledCall & { status: "executing" | "pending"; requiresApproval: boolean },
+    options?: { gather?: boolean },
+  ): Promise<boolean>;
+  /** Queues `executing → applied` with the recorded result (`undefined`: none). */
+  applyCall(applied: { seq: number; resultText: string | undefined; now: number }): void;
+  /** Queues `executing → error`; the message is replayed as the call's rejection on later passes. */
+  failCall(failed: { seq: number; error: string; now: number }): void;
+  /** Queues the row of a read-only call that has finished (no row preceded it): its result, or its failure. */
+  recordRead(
+    read: JournaledCall & { startedAt: number } & ({ resultText: string | undefined } | { error: string }),
+  ): void;
+  /** Queues the row of a `reexecute` call on its first pass: `applied`, without a result (it runs again on replay). */
+  logReexecuted(call: JournaledCall): void;
+  /** An approved `pending` call starts: `pending → executing`, durable. @returns false when another invocation took it. */
+  startApprovedCall(start: { seq: number; now: number }): Promise<boolean>;
+  /** Queues the removal of a `codemode.step` row that a pause interrupted, so the resumed pass runs it again. */
+  dropStep(step: { seq: number }): void;
+  /** Queues approved calls the pass never started (`pending`, approved) to become `error` with `reason`. */
+  failUnreachedApprovals(unreached: { seqs: number[]; reason: string; now: number }): void;
+  /** Queues one more replay for each listed call. */
+  countReplays(replayed: { seqs: number[] }): void;
+  /** Extends the lease to `leaseUntil`, sent at once with everything queued. */
+  renewLease(renewal: { leaseUntil: number }): void;
+  /**
+   * Ends the pass with everything queued (`running → paused | completed | error`, compare-and-set on the lease).
+   * @returns false when the lease was lost (the end was not recorded). Rejects when the store failed.
+   */
+  finish(end: PassEnd): Promise<boolean>;
+  /** Ends the pass on its own, after a write failed (nothing queued is sent): the same compare-and-set as `finish`. */
+  finishAfterFailure(end: PassEnd): Promise<void>;
+  /** Commits everything queued. Rejects if any write failed. */
+  flush(): Promise<void>;
+  /** The first store failure a write met, if any (a pass that sees one ends with kind `store`). */
+  readonly failure: unknown;
+  /** Queued writes that changed nothing they had to change: the lease was lost while the pass ran. */
+  readonly lostRows: number;
 }
 
 /** Rollback: a lease on an ended execution, and each revert marked before and after it runs. */
@@ -174,4 +241,6 @@ export interface EmbeddingStore {
 export interface JournalStore extends ExecutionStore, RollbackStore, RetentionStore, SnippetStore, EmbeddingStore {
   /** The runtime name every row is scoped by. */
   readonly runtime: string;
+  /** Releases the connection when the runtime opened it (a Client the app handed in stays open). */
+  close(): void;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { ConnectorLifecycleContext } from "../../src/connectors/types.js";
-import { createMockConnector } from "../../src/test/index.js";
-import { testRuntime } from "./runtime-fixture.js";
+import type { ConnectorLifecycleContext } from "../../../src/connectors/types.js";
+import { createMockConnector } from "../../../src/test/index.js";
+import { testRuntime } from "../runtime-fixture.js";
 
 describe("lifecycle hooks", () => {
   it("onPassEnd after every pass; disposeExecution after completion, error and rejection, never after a pause; errors ignored", async () => {

@@ -9,7 +9,7 @@
  */
 import { dirname, resolve } from "node:path";
 import type { Client } from "@libsql/client";
-import { InvalidOptionError } from "../../errors.js";
+import { InvalidOptionError } from "../../../errors.js";
 import { acquireStoreConnection } from "./shared-store-connections.js";
 import type { SqlClient } from "./sql-client.js";
 import type { StoreSource, StoreTarget } from "./store-target.js";
@@ -24,6 +24,9 @@ export interface CodemodeStoreOptions {
 
 /** What the `store` option accepts. */
 export type StoreOption = string | Client | CodemodeStoreOptions;
+
+/** The `store` option once resolved: a URL string has become `{ url }`. */
+export type ResolvedStoreOption = Exclude<StoreOption, string>;
 
 /** Default embedded database, relative to the working directory. */
 export const DEFAULT_STORE_URL = "file:.codemode/codemode.db";
@@ -149,7 +152,7 @@ export function storeTarget(store: CodemodeStoreOptions, source: StoreSource): S
  * a URL gets a handle on the process-wide connection for that URL and token,
  * opened lazily. Throws only `InvalidOptionError`, for a URL no driver opens.
  */
-export function openStore(store: Client | CodemodeStoreOptions): OpenedStore {
+export function openStore(store: ResolvedStoreOption): OpenedStore {
   if (isLibsqlClient(store)) return { client: store, owned: false, local: store.protocol === "file" };
   const source = sources.get(store) ?? "option";
   if (source === "option") checkStoreUrl(store.url, "store");

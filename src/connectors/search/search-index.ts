@@ -10,11 +10,11 @@
  * Order is deterministic: score (unrounded), then path.
  */
 import MiniSearch from "minisearch";
-import { type KeyTerms, rerank, withExtensions } from "./search/rerank.js";
-import { blendScores, lexicallyDecided } from "./search/semantic-blend.js";
-import { queryConcepts, termsOfWord, weightedTerms } from "./search/terms.js";
-import type { SearchOutput, SearchResult } from "./types.js";
-import { firstSentence } from "../shared/first-sentence.js";
+import { type KeyTerms, rerank, withExtensions } from "./rerank.js";
+import { blendScores, lexicallyDecided } from "./semantic-blend.js";
+import { queryConcepts, termsOfWord, weightedTerms } from "./terms.js";
+import type { SearchOutput, SearchResult } from "../types.js";
+import { firstSentence } from "../../shared/first-sentence.js";
 
 /** One searchable entry. */
 export interface SearchDocument {

@@ -9,9 +9,9 @@
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { LOCAL_CONNECTION_PRAGMAS } from "./migrations.js";
+import { LOCAL_CONNECTION_PRAGMAS } from "../migrations.js";
 import type { SqlClient } from "./sql-client.js";
-import { StoreConfigurationError } from "../../errors/store-configuration-error.js";
+import { StoreConfigurationError } from "../../../errors/store-configuration-error.js";
 import type { StoreTarget } from "./store-target.js";
 
 /**

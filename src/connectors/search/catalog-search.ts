@@ -9,11 +9,27 @@
  * lexically, and the next search tries again.
  */
 import { createHash } from "node:crypto";
-import type { Catalog } from "../connectors/catalog.js";
-import { MAX_QUERY_CHARS } from "../connectors/search-index.js";
-import { dotProduct, unitVector } from "../connectors/search/semantic-blend.js";
-import type { SearchOutput } from "../connectors/types.js";
-import type { EmbeddingStore, SearchVector } from "./store/journal-store.js";
+import type { Catalog } from "./catalog.js";
+import { MAX_QUERY_CHARS } from "./search-index.js";
+import { dotProduct, unitVector } from "./semantic-blend.js";
+import type { SearchOutput } from "../types.js";
+
+/** A search vector: the embedding of one text (by its hash) under one model. */
+export interface SearchVector {
+  textHash: string;
+  vector: Float32Array;
+}
+
+/**
+ * Where vectors outlive the process: the runtime's journal store (`EmbeddingStore`, which satisfies this), so a
+ * cold invocation reads them instead of embedding again.
+ */
+export interface VectorCache {
+  /** The cached vectors of `model` among `textHashes`; hashes without one are left out. */
+  searchVectors(model: string, textHashes: string[]): Promise<SearchVector[]>;
+  /** Caches vectors of `model`, replacing a cached one of the same hash. */
+  saveSearchVectors(model: string, vectors: SearchVector[]): Promise<void>;
+}
 
 /** What search needs of an embedding model (`src/ai` makes one from an AI SDK `EmbeddingModel`). */
 export interface SearchEmbedder {
@@ -61,7 +77,7 @@ export function createCatalogSearch({
   store,
 }: {
   embedder: SearchEmbedder | undefined;
-  store: EmbeddingStore;
+  store: VectorCache;
 }): CatalogSearch {
   if (embedder === undefined) return lexicalSearch;
   const { model } = embedder;

@@ -2,12 +2,12 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createDurableRuntime } from "../../../src/runtime/durable-runtime.js";
-import { openStore } from "../../../src/runtime/store/open-store.js";
-import { storeConnectionCounts } from "../../../src/runtime/store/shared-store-connections.js";
-import { startHranaServer } from "../../support/hrana-server.js";
-import { tempFolder } from "../../support/temp-folder.js";
-import { sharedExecutor } from "../runtime-fixture.js";
+import { createDurableRuntime } from "../../../../src/runtime/durable-runtime.js";
+import { openStore } from "../../../../src/runtime/store/connection/open-store.js";
+import { storeConnectionCounts } from "../../../../src/runtime/store/connection/shared-store-connections.js";
+import { startHranaServer } from "../../../support/hrana-server.js";
+import { tempFolder } from "../../../support/temp-folder.js";
+import { sharedExecutor } from "../../runtime-fixture.js";
 
 function openFds(): number {
   return readdirSync("/proc/self/fd").length;
@@ -106,7 +106,7 @@ describe("one store connection per URL per process", () => {
       script,
       `
       import { createDurableRuntime } from ${JSON.stringify(join(src, "durable-runtime.ts"))};
-      import { storeConnectionPolicy, storeConnectionCounts } from ${JSON.stringify(join(src, "store/shared-store-connections.ts"))};
+      import { storeConnectionPolicy, storeConnectionCounts } from ${JSON.stringify(join(src, "store/connection/shared-store-connections.ts"))};
       import { QuickJSExecutor } from ${JSON.stringify(resolve("src/sandbox/quickjs-executor.ts"))};
       storeConnectionPolicy.idleCloseMs = 50;
       const executor = new QuickJSExecutor({ isolation: "worker-thread", poolSize: 1 });

@@ -5,7 +5,8 @@
  * variable that carries it; a local file that cannot be opened says why and,
  * for the default location, how to configure Turso instead.
  */
-import { CONFIGURE_TURSO_HINT, StoreConfigurationError } from "../../errors/store-configuration-error.js";
+import { messageOf } from "../../../shared/message-of.js";
+import { CONFIGURE_TURSO_HINT, StoreConfigurationError } from "../../../errors/store-configuration-error.js";
 import type { StoreTarget } from "./store-target.js";
 
 /** How many `cause` links are followed looking for an HTTP status or code. */
@@ -107,7 +108,7 @@ function localAdvice(target: Extract<StoreTarget, { kind: "embedded" }>, code: s
 /** `error` as a {@link StoreConfigurationError} when it is one in disguise; otherwise `error` itself. */
 export function explainStoreError(error: unknown, target: StoreTarget): unknown {
   if (StoreConfigurationError.isInstance(error)) return error;
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = messageOf(error);
   if (target.kind === "client" && !target.local) {
     const status = authenticationStatus(error);
     if (status === undefined) return error;

@@ -3,7 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "libsql";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { LocalSqliteClient, STATEMENT_CACHE_SIZE } from "../../../src/runtime/store/local-sqlite-client.js";
+import {
+  LocalSqliteClient,
+  STATEMENT_CACHE_SIZE,
+} from "../../../../src/runtime/store/connection/local-sqlite-client.js";
 
 const folders: string[] = [];
 const clients: LocalSqliteClient[] = [];

@@ -3,9 +3,9 @@
  * (types kept: Date, Map, Set, BigInt, Uint8Array, undefined…), the
  * 1,000,000-character limit, and canonical strings for argument comparison.
  */
-import { canonicalizeValue, deserializeValue, serializeValue } from "../sandbox/codec.js";
-import { messageOf } from "../shared/message-of.js";
-import { err, ok, type Result } from "../shared/result.js";
+import { canonicalizeValue, deserializeValue, serializeValue } from "../../sandbox/codec.js";
+import { messageOf } from "../../shared/message-of.js";
+import { err, ok, type Result } from "../../shared/result.js";
 
 /**
  * Largest journaled value, in characters once serialized (code, arguments,

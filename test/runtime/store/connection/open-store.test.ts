@@ -2,12 +2,16 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createClient } from "@libsql/client";
 import { describe, expect, it } from "vitest";
-import { InvalidOptionError } from "../../../src/errors.js";
-import { createDurableRuntime } from "../../../src/runtime/durable-runtime.js";
-import { defaultStoreOptions, localDatabasePath, openStore } from "../../../src/runtime/store/open-store.js";
-import { StoreConfigurationError } from "../../../src/errors/store-configuration-error.js";
-import { tempFolder } from "../../support/temp-folder.js";
-import { sharedExecutor } from "../runtime-fixture.js";
+import { InvalidOptionError } from "../../../../src/errors.js";
+import { createDurableRuntime } from "../../../../src/runtime/durable-runtime.js";
+import {
+  defaultStoreOptions,
+  localDatabasePath,
+  openStore,
+} from "../../../../src/runtime/store/connection/open-store.js";
+import { StoreConfigurationError } from "../../../../src/errors/store-configuration-error.js";
+import { tempFolder } from "../../../support/temp-folder.js";
+import { sharedExecutor } from "../../runtime-fixture.js";
 
 function thrownBy(run: () => unknown): unknown {
   try {

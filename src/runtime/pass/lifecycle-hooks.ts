@@ -3,7 +3,7 @@
  * `disposeExecution` after completion, error, rejection or rollback — never
  * after a pause. Called for every configured connector; errors are ignored.
  */
-import type { Connector, ConnectorLifecycleContext } from "../connectors/types.js";
+import type { Connector, ConnectorLifecycleContext } from "../../connectors/types.js";
 
 type LifecycleStatus = ConnectorLifecycleContext["status"];
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { createCodemodeRuntime } from "../../src/ai/create-codemode-runtime.js";
-import { createCatalog } from "../../src/connectors/catalog.js";
-import { DEFAULT_CONNECTOR_DECLARATION_MAX_CHARS } from "../../src/connectors/declarations.js";
-import { compileDiagnostics } from "./fixtures/compile-typescript.js";
-import { watchEventLoop } from "../support/event-loop-watch.js";
-import type { Connector } from "../../src/connectors/types.js";
+import { createCodemodeRuntime } from "../../../src/ai/create-codemode-runtime.js";
+import { createCatalog } from "../../../src/connectors/search/catalog.js";
+import { DEFAULT_CONNECTOR_DECLARATION_MAX_CHARS } from "../../../src/connectors/declarations.js";
+import { compileDiagnostics } from "../fixtures/compile-typescript.js";
+import { watchEventLoop } from "../../support/event-loop-watch.js";
+import type { Connector } from "../../../src/connectors/types.js";
 
 const github: Connector = {
   description: "GitHub REST API",

@@ -1,0 +1,104 @@
+/**
+ * The durable runtime's handle, declared apart from its implementation (`durable-runtime.ts`): the modules
+ * that read its signatures (`request-keys.ts` derives every request's keys from them) need no import of the
+ * operations, so nothing cycles back.
+ */
+import type { DescribeOutput, SearchOutput } from "../connectors/types.js";
+import type {
+  CallDecision,
+  CodeModeOutput,
+  ExecuteInput,
+  ExecuteOptions,
+  ExecutionDetail,
+  ExecutionRequestInput,
+  ExecutionSummary,
+  ExpirePausedOutput,
+  PendingAction,
+  RejectOutput,
+  RollbackOutput,
+  SaveSnippetOutput,
+  ScopeOptions,
+  Snippet,
+} from "./types.js";
+
+/** The durable runtime handle. `CodemodeRuntime` (from `createCodemodeRuntime`) adds `tool()`. */
+export interface DurableRuntime {
+  /** The runtime name (separate history). */
+  readonly name: string;
+  /**
+   * Runs a program as a new execution, owned by `scope` when given (e.g. the signed-in user): another scope then
+   * sees it as `not-found`. Never throws for a failed program.
+   */
+  execute(input: ExecuteInput, options?: ExecuteOptions): Promise<CodeModeOutput>;
+  /**
+   * Approves pending call `seq` (or every pending call) and resumes; the output of the resumed pass. A missing or
+   * malformed request resolves with `kind: "validation"`.
+   */
+  approve(request: ExecutionRequestInput, options?: ExecuteOptions): Promise<CodeModeOutput>;
+  /**
+   * Decides several pending calls of one paused execution at once and resumes it once: approved calls run,
+   * rejected ones reject inside the program (it may catch them), undecided ones stay pending.
+   */
+  decide(
+    request: { executionId: string; decisions: CallDecision[]; scope?: string },
+    options?: ExecuteOptions,
+  ): Promise<CodeModeOutput>;
+  /** Rejects a paused execution; earlier calls stay applied. */
+  reject(request: ExecutionRequestInput & { reason?: string }): Promise<RejectOutput>;
+  /** Compensates applied calls newest first. */
+  rollback(request: { executionId: string; scope?: string }): Promise<RollbackOutput>;
+  /**
+   * Calls waiting for approval (of one execution, or all; of `scope` only when given); `[]` for an id that names
+   * no execution (one longer than 200 characters never does). Throws `InvalidArgumentError` for an id that is not
+   * a non-empty string and for options that are not `{ scope? }`.
+   */
+  pending(executionId?: string, options?: ScopeOptions): Promise<PendingAction[]>;
+  /**
+   * Newest executions first (of `scope` only when given). Throws `InvalidArgumentError` for a `limit` that is not
+   * a non-negative integer and for options that are not `{ scope? }`. @default limit 50
+   */
+  executions(limit?: number, options?: ScopeOptions): Promise<ExecutionSummary[]>;
+  /**
+   * One execution with its call log (the audit view; never shown to the model); `undefined` when there is none,
+   * for another scope's, and for an id longer than 200 characters (it names none). Throws `InvalidArgumentError`
+   * for an id that is not a non-empty string and for options that are not `{ scope? }`.
+   */
+  execution(executionId: string, options?: ScopeOptions): Promise<ExecutionDetail | undefined>;
+  /**
+   * Deletes one execution and its call log, whatever its status; `deleted: false` when there was none.
+   * Throws `InvalidArgumentError` for an id that is not a non-empty string.
+   */
+  deleteExecution(executionId: string): Promise<{ deleted: boolean }>;
+  /** Deletes terminal executions beyond the newest `keep`. @default keep maxExecutions */
+  pruneExecutions(keep?: number): Promise<{ deleted: string[] }>;
+  /** Deletes every terminal execution. */
+  clearHistory(): Promise<{ deleted: string[] }>;
+  /**
+   * Ends stale paused runs (`rejected`) and dead running runs (`error`). Throws `InvalidArgumentError` for
+   * options that are not `{ maxAgeMs? }` with a non-negative number. @default maxAgeMs 24 h
+   */
+  expirePaused(options?: { maxAgeMs?: number }): Promise<ExpirePausedOutput>;
+  /**
+   * Saves (or replaces) an execution's code as snippet `name`, runnable inside programs as
+   * `codemode.run(name, input)`; the snippet's code reads that value as the variable `input`.
+   */
+  saveSnippet(
+    name: string,
+    options: { executionId: string; description?: string; inputSchema?: unknown },
+  ): Promise<SaveSnippetOutput>;
+  /** Every snippet of this runtime name. */
+  snippets(): Promise<Snippet[]>;
+  /**
+   * Deletes snippet `name`; `deleted: false` when there was none (or `name` cannot be a snippet name).
+   * Throws `InvalidArgumentError` when `name` is not a non-empty string.
+   */
+  deleteSnippet(name: string): Promise<{ deleted: boolean }>;
+  /** Ranked paths over connector methods and snippets. Throws `InvalidArgumentError` for options that are not `{ limit? }`. */
+  search(query: string, options?: { limit?: number }): Promise<SearchOutput>;
+  /** TypeScript declarations for a connector, method or snippet. */
+  describe(target: string): Promise<DescribeOutput | { error: string }>;
+  /** Drops this runtime name's data (executions, calls, snippets). */
+  destroy(): Promise<void>;
+  /** Releases the store client and the executor the runtime created. */
+  close(): Promise<void>;
+}

@@ -1,4 +1,5 @@
 import { defineConfig } from "tsup";
+import { guestSourcesPlugin } from "./scripts/guest-sources.js";
 
 export default defineConfig({
   entry: {
@@ -22,4 +23,7 @@ export default defineConfig({
   clean: true,
   splitting: true,
   treeshake: true,
+  // The sandbox's own JavaScript (`src/sandbox/guest/`) is bundled to text afresh, not read from the committed
+  // `guest-sources.ts` (which a test keeps equal to it).
+  esbuildPlugins: [guestSourcesPlugin()],
 });

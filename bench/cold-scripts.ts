@@ -75,6 +75,22 @@ console.log(context.getString(result));
 `;
 }
 
+/**
+ * `run` 2.1.5, the QuickJS runtime behind the AI SDK's own code mode (`@ai-sdk/code-mode`, not installable here):
+ * the same tool called as a host function, `ai` imported too. No journal, no store: the lower bound of what that
+ * package pays.
+ */
+function runPackageScript(urls: ColdUrls): string {
+  return `${GREET_TOOLS(urls)}
+const { run } = await import(${JSON.stringify(urls.resolve("run"))});
+const result = await run({
+  source: "return await app.greet({})",
+  hostFunctions: { app: { greet: (input) => tools.greet.execute(input, { toolCallId: "1", messages: [] }) } },
+});
+console.log(result.status === "completed" ? result.value : JSON.stringify(result));
+`;
+}
+
 /** The variants, the reference first (ratios are against it). */
 export const COLD_VARIANTS: ColdVariant[] = [
   { key: "bare", name: 'bare quickjs-emscripten + `import("ai")`', expect: "hi", script: (urls) => bareScript(urls) },
@@ -89,6 +105,12 @@ export const COLD_VARIANTS: ColdVariant[] = [
     name: 'ai-codemode, `executor: new QuickJSExecutor({ isolation: "in-process" })`',
     expect: "hi",
     script: (urls, store) => codemodeScript(urls, store, "in-process"),
+  },
+  {
+    key: "run",
+    name: '`run` 2.1.5 (AI SDK code mode\'s runtime) + `import("ai")`',
+    expect: "hi",
+    script: (urls) => runPackageScript(urls),
   },
 ];
 

@@ -2,6 +2,7 @@
  * Validator for the codec's tagged tree (format described at the top of `codec.ts`).
  * Trees come from the sandbox, worker messages and the journal: never trusted unchecked.
  */
+import { MAX_ENCODE_DEPTH, memberPath as guestMemberPath, shortPath } from "./guest/value-codec.js";
 
 /** The tags of the codec format. */
 export type EncodedTag =
@@ -36,17 +37,12 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const INTEGER = /^-?\d+$/;
 /** Longest BigInt payload accepted: the codec refuses BigInts of 2^13288 and more (at most 4,001 digits). */
 const MAX_BIGINT_CHARS = 4_002;
-/** Bound on nesting so a hostile tree cannot overflow the host stack while validating. */
-const MAX_DEPTH = 500;
-
-/** A path cut to a readable length (deep nesting makes paths of thousands of characters). */
-export function shortPath(path: string): string {
-  return path.length <= 120 ? path : `${path.slice(0, 60)}…${path.slice(-50)}`;
-}
+/** Bound on nesting so a hostile tree cannot overflow the host stack while validating: the codec's own. */
+const MAX_DEPTH = MAX_ENCODE_DEPTH;
 
 /** The path of member `name` under `path` as a reader would write it: `args.user`, `args["list-prs"]`. */
 export function memberPath(path: string, name: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(name) ? `${path}.${name}` : `${path}[${JSON.stringify(name)}]`;
+  return guestMemberPath(path, name, JSON.stringify);
 }
 
 function validateTag(tree: Record<string, unknown>, path: string, depth: number): CodecProblem | undefined {

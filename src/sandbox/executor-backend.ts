@@ -10,6 +10,8 @@ export interface BackendJob {
   script: string;
   bindings: SessionBinding[];
   environment?: CodeRunEnvironment | undefined;
+  /** Globals compiled on the program's first read (`CodeRunRequest.lazyGlobals`). */
+  lazyGlobals?: Readonly<Record<string, string>> | undefined;
   signal?: AbortSignal | undefined;
   callHost: HostCaller;
   /** Receives each console line as the program writes it. */

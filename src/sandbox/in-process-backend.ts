@@ -28,6 +28,7 @@ function sessionRequest(job: BackendJob, options: ResolvedExecutorOptions): Sess
     script: job.script,
     bindings: job.bindings,
     environment: job.environment,
+    lazyGlobals: job.lazyGlobals,
     timeoutMs: options.timeoutMs,
     memoryLimitBytes: options.memoryLimitBytes,
     maxStackBytes: options.maxStackBytes,

@@ -15,6 +15,15 @@ function loadParser(): Promise<Parse> {
   return acorn;
 }
 
+/**
+ * Starts importing acorn now (an executor does, when it is made), so a cold first run does not wait for it after the
+ * store opened and the worker started: the import overlaps them. Every program is parsed, so nothing is loaded that a
+ * plain JavaScript program does not need.
+ */
+export function preloadParser(): void {
+  loadParser().catch(() => undefined);
+}
+
 /** A program ready for QuickJS, or a syntax error written for the model. */
 export type NormalizedProgram = { ok: true; script: string } | { ok: false; message: string };
 
@@ -102,6 +111,17 @@ function asExpression(parse: Parse, code: string): Node | undefined {
   return undefined;
 }
 
+/**
+ * The expression of a program that is one expression statement with nothing after it (no `;`, no comment): parsing
+ * it again as `(code)` would give the same expression, so the second parse is skipped.
+ */
+function soleExpression(program: Program, code: string): Node | undefined {
+  const [statement] = program.body;
+  if (program.body.length !== 1 || statement?.type !== "ExpressionStatement") return undefined;
+  if (code.charCodeAt(statement.end - 1) === 59 /* ; */ || code.slice(statement.end).trim() !== "") return undefined;
+  return statement.expression;
+}
+
 function hasTopLevelReturn(statements: Array<Statement | ModuleDeclaration>): boolean {
   let found = false;
   const visit = (node: unknown): void => {
@@ -138,7 +158,7 @@ export async function normalizeProgram(source: string): Promise<NormalizedProgra
   const converted = await toJavaScript(parse, unfenced);
   if (!converted.ok) return converted;
   const { code, program } = converted;
-  const expression = asExpression(parse, code);
+  const expression = soleExpression(program, code) ?? asExpression(parse, code);
   if (expression !== undefined) {
     // An async arrow / function is called; any other expression is the result.
     return { ok: true, script: isFunctionNode(expression) ? `(${code}\n)()` : `(async () => (${code}\n))()` };

@@ -146,7 +146,7 @@ export class PooledWorker {
       };
       this.active = active;
       signal?.addEventListener("abort", onAbort, { once: true });
-      const { script, bindings, environment } = job;
+      const { script, bindings, environment, lazyGlobals } = job;
       const { timeoutMs, memoryLimitBytes, maxStackBytes, maxLogChars, maxValueChars, maxCallsInFlight } = options;
       this.post({
         type: "run",
@@ -154,6 +154,7 @@ export class PooledWorker {
         script,
         bindings,
         environment,
+        lazyGlobals,
         // Clocks are per thread: the worker measures the time left on its own.
         budgetMs: Math.max(0, deadline - monotonicNow()),
         timeoutMs,

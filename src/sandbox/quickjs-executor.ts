@@ -11,7 +11,7 @@ import {
 } from "./executor-options.js";
 import { prepareBindings, readSandboxValue } from "./host-bindings.js";
 import { InProcessBackend } from "./in-process-backend.js";
-import { normalizeProgram } from "./normalize-program.js";
+import { normalizeProgram, preloadParser } from "./normalize-program.js";
 import type { CodeBindingNamespace, CodeRunRequest, CodeRunResult, Executor, ExecutorFailureKind } from "./types.js";
 import { WorkerPoolBackend } from "./worker-pool-backend.js";
 import { messageOf } from "../shared/message-of.js";
@@ -32,6 +32,24 @@ function describeInvalidBindings(bindings: unknown): string | undefined {
     if (typeof global !== "string" || global === "") return `bindings[${index}].global must be a non-empty string.`;
     if (functions === null || typeof functions !== "object")
       return `bindings[${index}].functions must be an object of functions.`;
+  }
+  return undefined;
+}
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+/** A message when `lazyGlobals` is not an object of identifier → source string, or names a binding's global. */
+function describeInvalidLazyGlobals(lazyGlobals: unknown, bindings: unknown): string | undefined {
+  if (lazyGlobals === undefined) return undefined;
+  if (lazyGlobals === null || typeof lazyGlobals !== "object")
+    return "lazyGlobals must be an object of global name → source.";
+  const taken = new Set(
+    Array.isArray(bindings) ? bindings.map((namespace) => (namespace as { global?: unknown })?.global) : [],
+  );
+  for (const [name, source] of Object.entries(lazyGlobals)) {
+    if (!IDENTIFIER.test(name)) return `lazyGlobals: ${JSON.stringify(name)} is not an identifier.`;
+    if (typeof source !== "string") return `lazyGlobals.${name} must be a string of source.`;
+    if (taken.has(name)) return `lazyGlobals.${name} is also a binding's global.`;
   }
   return undefined;
 }
@@ -67,6 +85,8 @@ export class QuickJSExecutor implements Executor {
     this.backend =
       this.isolation === "in-process" ? new InProcessBackend(this.options) : new WorkerPoolBackend(this.options);
     released.register(this, this.backend, this);
+    // The first run's parse overlaps what it waits for anyway (the worker's start, the runtime's store).
+    preloadParser();
   }
 
   /** Runs one program. Resolves with its value and logs, or a typed failure; never rejects. */
@@ -114,6 +134,8 @@ export class QuickJSExecutor implements Executor {
     if (request.prelude !== undefined && (typeof request.prelude !== "string" || request.prelude.includes("\n"))) {
       return failure("exception", "prelude must be a string of one line.");
     }
+    const lazyProblem = describeInvalidLazyGlobals(request.lazyGlobals, request.bindings);
+    if (lazyProblem !== undefined) return failure("exception", lazyProblem);
     if (program.length > this.options.maxSourceChars) {
       return failure(
         "exception",
@@ -127,17 +149,24 @@ export class QuickJSExecutor implements Executor {
     if (invalid !== undefined) return failure("exception", invalid);
     const { bindings, callHost } = prepareBindings(request.bindings, this.options.maxValueChars);
     const script = request.prelude === undefined ? normalized.script : `${request.prelude} ${normalized.script}`;
-    const stop = new AbortController();
-    const onStop = (): void => stop.abort();
-    signal?.addEventListener("abort", onStop, { once: true });
-    this.disposal.signal.addEventListener("abort", onStop, { once: true });
-    if (this.disposed) stop.abort();
+    const { lazyGlobals } = request;
+    const job = { script, bindings, environment, lazyGlobals, callHost, onLog };
     let outcome: Awaited<ReturnType<ExecutorBackend["run"]>>;
-    try {
-      outcome = await this.backend.run({ script, bindings, environment, signal: stop.signal, callHost, onLog });
-    } finally {
-      signal?.removeEventListener("abort", onStop);
-      this.disposal.signal.removeEventListener("abort", onStop);
+    if (signal === undefined) {
+      // Only `dispose()` can stop this run: its signal is the run's.
+      outcome = await this.backend.run({ ...job, signal: this.disposal.signal });
+    } else {
+      const stop = new AbortController();
+      const onStop = (): void => stop.abort();
+      signal.addEventListener("abort", onStop, { once: true });
+      this.disposal.signal.addEventListener("abort", onStop, { once: true });
+      if (this.disposed) stop.abort();
+      try {
+        outcome = await this.backend.run({ ...job, signal: stop.signal });
+      } finally {
+        signal.removeEventListener("abort", onStop);
+        this.disposal.signal.removeEventListener("abort", onStop);
+      }
     }
     const { result, logs } = outcome;
     switch (result.type) {

@@ -152,8 +152,10 @@ class QuickJSSession {
   private start(): void {
     const { context, request } = this;
     const globals = new SandboxGlobals(context, {
+      script: request.script,
       bindings: request.bindings,
       environment: request.environment,
+      lazyGlobals: request.lazyGlobals,
       maxLogChars: request.maxLogChars,
       maxValueChars: request.maxValueChars,
       onLog: (text) => this.log(text),
@@ -175,10 +177,11 @@ class QuickJSSession {
       return;
     }
     const value = globals.own(evaluated.value);
-    const promise = globals.own(
-      context.unwrapResult(context.callFunction(globals.promiseResolve, globals.promiseConstructor, value)),
-    );
-    context.callFunction(globals.promiseThen, promise, onSettled("fulfilled"), onSettled("rejected")).dispose();
+    const { intrinsics } = globals;
+    const resolved = context.callFunction(intrinsics.get("promiseResolve"), intrinsics.get("Promise"), value);
+    const promise = globals.own(context.unwrapResult(resolved));
+    const then = intrinsics.get("promiseThen");
+    context.callFunction(then, promise, onSettled("fulfilled"), onSettled("rejected")).dispose();
   }
 
   /** Runs jobs and applies host replies until the program settles, stops, or can never settle. */

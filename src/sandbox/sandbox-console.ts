@@ -1,63 +1,37 @@
 /**
- * The program's `console`. It starts as host functions (no chunk is compiled for runs that never
- * log); the first call compiles the render chunk and, unless the program replaced `console`, swaps
- * in the chunk's own console, which renders and buffers lines inside the sandbox and hands them to
- * the host in batches. Once the log budget is spent, a console of ours is replaced by no-ops that
- * never leave the sandbox, and the host functions return at once.
+ * The program's `console`. Until the program reads it, the global is an accessor (one host function, nothing
+ * compiled, so a run that never logs pays for no rendering code); the first read compiles the render module and puts
+ * its console in place, which renders and buffers lines inside the sandbox and hands them to the host in batches.
+ * Once the log budget is spent, a console of ours is replaced by no-ops that never leave the sandbox.
  */
 import type { QuickJSContext, QuickJSHandle } from "quickjs-emscripten-core";
 
 /** What the console needs from the context's globals. */
 export interface ConsoleHost {
   context: QuickJSContext;
-  /** The built-ins captured before the program ran (holds `quietConsole`). */
-  intrinsics: QuickJSHandle;
-  own(handle: QuickJSHandle): QuickJSHandle;
-  freeze(target: QuickJSHandle): void;
-  callChunk(name: string, member: string, ...args: QuickJSHandle[]): ReturnType<QuickJSContext["callFunction"]>;
-  chunk(name: string): QuickJSHandle;
-  /** The chunk's api if it was compiled in this run. */
-  compiled(name: string): QuickJSHandle | undefined;
+  /** The render module's api, compiled on first call. */
+  render(): QuickJSHandle;
+  /** The render module's api if it was compiled in this run. */
+  compiledRender(): QuickJSHandle | undefined;
 }
-
-const METHODS = [
-  ["log", ""],
-  ["info", ""],
-  ["debug", ""],
-  ["warn", "[warn] "],
-  ["error", "[error] "],
-] as const;
 
 /** One run's console. */
 export class SandboxConsole {
   private closed = false;
-  private readonly target: QuickJSHandle;
 
   constructor(private readonly host: ConsoleHost) {
     const { context } = host;
-    this.target = host.own(context.newObject(context.null));
-    for (const [name, prefix] of METHODS) {
-      const method = context.newFunction(name, (...args) => {
-        if (this.closed) return undefined;
-        const prefixHandle = context.newString(prefix);
-        const result = host.callChunk("render", "log", prefixHandle, ...args);
-        prefixHandle.dispose();
-        if (result.error) return result;
-        result.value.dispose();
-        this.swap();
-        return undefined;
-      });
-      context.setProp(this.target, name, method);
-      method.dispose();
-    }
-    host.freeze(this.target);
-    context.defineProp(context.global, "console", { value: this.target, configurable: true, enumerable: false });
+    context.defineProp(context.global, "console", { get: () => this.install(), configurable: true, enumerable: false });
   }
 
   /** Hands the host the lines still buffered inside the sandbox. */
   flush(): void {
-    if (this.host.compiled("render") === undefined) return;
-    const result = this.host.callChunk("render", "flush");
+    const render = this.host.compiledRender();
+    if (render === undefined) return;
+    const { context } = this.host;
+    const flush = context.getProp(render, "flush");
+    const result = context.callFunction(flush, context.undefined);
+    flush.dispose();
     if (result.error) result.error.dispose();
     else result.value.dispose();
   }
@@ -66,30 +40,25 @@ export class SandboxConsole {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    const render = this.host.compiledRender();
+    if (render === undefined) return;
     const { context } = this.host;
     const current = context.getProp(context.global, "console");
-    const render = this.host.compiled("render");
-    const chunkConsole = render === undefined ? undefined : context.getProp(render, "console");
-    const ours =
-      context.sameValue(current, this.target) ||
-      (chunkConsole !== undefined && context.sameValue(current, chunkConsole));
-    chunkConsole?.dispose();
+    const ours = context.getProp(render, "console");
+    const unchanged = context.sameValue(current, ours);
+    ours.dispose();
     current.dispose();
-    if (!ours) return;
-    const quiet = context.getProp(this.host.intrinsics, "quietConsole");
+    if (!unchanged) return;
+    const quiet = context.getProp(render, "quietConsole");
     context.defineProp(context.global, "console", { value: quiet, configurable: true, enumerable: false });
     quiet.dispose();
   }
 
-  /** After the first call: the chunk's console replaces the host functions, unless the program replaced `console`. */
-  private swap(): void {
+  /** The first read: the render module's console becomes the global's value. */
+  private install(): QuickJSHandle {
     const { context } = this.host;
-    const current = context.getProp(context.global, "console");
-    const unchanged = context.sameValue(current, this.target);
-    current.dispose();
-    if (!unchanged || this.closed) return;
-    const inner = context.getProp(this.host.chunk("render"), "console");
+    const inner = context.getProp(this.host.render(), this.closed ? "quietConsole" : "console");
     context.defineProp(context.global, "console", { value: inner, configurable: true, enumerable: false });
-    inner.dispose();
+    return inner;
   }
 }

@@ -1,15 +1,22 @@
 /**
- * Builds what a program sees, in a fresh QuickJS context, through the handle API (no JavaScript
- * is parsed for it): one frozen null-prototype global per binding namespace whose members return
- * promises settled by the host, a captured `console`, and the deterministic environment. Also
- * reads and writes values across the boundary (plain values directly, the rest through the
- * sandbox-side codec chunk).
+ * The globals of one run's context and its value bridge. Nothing is compiled before the program: the built-ins guest
+ * code needs are read through the handle API (`guest-intrinsics.ts`), the binding namespaces are frozen objects of
+ * host functions (`sandbox-namespaces.ts`), and `console`, the deterministic environment and the request's lazy
+ * globals are accessors (`sandbox-console.ts`, `sandbox-lazy-globals.ts`). The guest modules
+ * (`guest/*.js`, bundled to text in `guest-sources.ts`) compile on first use, at most once per run: plain JSON for
+ * the first value that is not a primitive, the codec for the first that is not plain JSON, rendering for `console`
+ * and errors. QuickJS 0.32 cannot run precompiled bytecode in a fresh context (see docs/decisions/sandbox-executor.md),
+ * so what a run never uses costs it nothing instead.
  */
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle } from "quickjs-emscripten-core";
-import { memberPath } from "./codec-validation.js";
 import { describeMissing } from "./boundary-messages.js";
+import { GuestIntrinsics } from "./guest-intrinsics.js";
+import { GUEST_SOURCES, type GuestModuleName } from "./guest-sources.js";
 import { SandboxConsole } from "./sandbox-console.js";
-import { INTRINSICS_CHUNK, PRELUDE_CHUNKS } from "./sandbox-prelude.js";
+import { deferEnvironment, deferGlobals } from "./sandbox-lazy-globals.js";
+import { missingMemberAt, programCallSite } from "./missing-member.js";
+import { installNamespaces } from "./sandbox-namespaces.js";
+import type { SessionBinding } from "./session-types.js";
 import type { CodeRunEnvironment } from "./types.js";
 
 /**
@@ -29,8 +36,12 @@ export type Encoded = { json: string; tagged: boolean } | { error: QuickJSHandle
 
 /** Settings of one context. */
 export interface SandboxGlobalsOptions {
-  bindings: Array<{ global: string; functions: string[] }>;
+  /** The program's script (to name the member of a failed call). */
+  script: string;
+  bindings: SessionBinding[];
   environment?: CodeRunEnvironment | undefined;
+  /** Globals compiled on the program's first read: name → source of a function of the global object. */
+  lazyGlobals?: Readonly<Record<string, string>> | undefined;
   maxLogChars: number;
   /** Largest encoded value, measured inside the sandbox before the text is read out. */
   maxValueChars: number;
@@ -41,71 +52,53 @@ export interface SandboxGlobalsOptions {
 }
 
 const UNDEFINED_JSON = '{"$":"undefined"}';
+/** What QuickJS says when a program calls something that is not a function (a member a namespace lacks). */
+const NOT_A_FUNCTION = "TypeError: not a function";
 
 /** The program's globals and the value bridge of one context. Dispose it before the context. */
 export class SandboxGlobals {
   /** A host-level failure (host stack overflow, wasm trap) seen inside a callback: the module must be replaced. */
   hostFailure: Error | undefined;
+  /** The built-ins captured before the program ran (`Promise`, `Promise.resolve`, `Promise.prototype.then`, …). */
+  readonly intrinsics: GuestIntrinsics;
   private readonly owned: QuickJSHandle[] = [];
-  private readonly chunks = new Map<string, QuickJSHandle>();
+  private readonly modules = new Map<GuestModuleName, QuickJSHandle>();
   private readonly pending = new Map<number, QuickJSDeferredPromise>();
-  private readonly stringify: QuickJSHandle;
-  private readonly parse: QuickJSHandle;
-  private readonly config: QuickJSHandle;
-  private readonly hostLog: QuickJSHandle;
-  /** Built-ins captured before the program runs; the chunks use these, never the program's globals. */
-  private readonly intrinsics: QuickJSHandle;
-  private console: SandboxConsole | undefined;
-  /** The last member read from a namespace that does not have it. */
-  private lastMissing: { ns: number; key: string } | undefined;
-  /** `Promise.resolve` and `Promise.prototype.then`, captured before the program runs. */
-  readonly promiseResolve: QuickJSHandle;
-  readonly promiseThen: QuickJSHandle;
-  readonly promiseConstructor: QuickJSHandle;
+  private readonly console: SandboxConsole;
+  private config: QuickJSHandle | undefined;
+  /** The deterministic environment: none, still to install (the program has not touched `Date` yet), installing, in. */
+  private environment: "none" | "pending" | "installing" | "installed";
 
   constructor(
     private readonly context: QuickJSContext,
     private readonly options: SandboxGlobalsOptions,
   ) {
-    const json = this.own(context.getProp(context.global, "JSON"));
-    this.stringify = this.own(context.getProp(json, "stringify"));
-    this.parse = this.own(context.getProp(json, "parse"));
-    this.promiseConstructor = this.own(context.getProp(context.global, "Promise"));
-    this.promiseResolve = this.own(context.getProp(this.promiseConstructor, "resolve"));
-    const prototype = this.own(context.getProp(this.promiseConstructor, "prototype"));
-    this.promiseThen = this.own(context.getProp(prototype, "then"));
-    this.config = this.own(context.newObject());
-    this.setValue(this.config, "maxLogChars", context.newNumber(options.maxLogChars));
-    if (options.environment) {
-      this.setValue(this.config, "epochMs", context.newNumber(options.environment.epochMs));
-      this.setValue(this.config, "randomSeed", context.newString(options.environment.randomSeed));
-    }
-    this.intrinsics = this.own(this.evalFactory(INTRINSICS_CHUNK, "intrinsics.js"));
-    this.hostLog = this.own(
-      context.newFunction("hostLog", (batch, closed) => {
-        // A JSON array of lines, made with the captured `JSON.stringify` (see the render chunk).
-        const lines = JSON.parse(context.getString(batch)) as unknown;
-        if (Array.isArray(lines)) for (const line of lines) if (typeof line === "string") options.onLog(line);
-        if (closed !== undefined && context.dump(closed) === true) this.console?.close();
-      }),
-    );
+    this.intrinsics = new GuestIntrinsics(context, (handle) => this.own(handle));
     // A finalization callback could run after its run ended, in a later run on the same runtime.
     context.defineProp(context.global, "FinalizationRegistry", {
       value: context.undefined,
       configurable: false,
       enumerable: false,
     });
-    this.installBindings();
+    installNamespaces(
+      { context, intrinsics: this.intrinsics, call: (...args) => this.call(...args) },
+      options.bindings,
+    );
     this.console = new SandboxConsole({
       context,
-      intrinsics: this.intrinsics,
-      own: (handle) => this.own(handle),
-      freeze: (target) => this.freeze(target),
-      callChunk: (name, member, ...args) => this.callChunk(name, member, ...args),
-      chunk: (name) => this.chunk(name),
-      compiled: (name) => this.chunks.get(name),
+      render: () => this.module("render"),
+      compiledRender: () => this.modules.get("render"),
     });
-    if (options.environment) this.chunk("environment");
+    const lazy = {
+      context,
+      intrinsics: this.intrinsics,
+      installEnvironment: () => this.installEnvironment(),
+      own: (handle: QuickJSHandle) => this.own(handle),
+      instantiate: (source: string, file: string, args: QuickJSHandle[]) => this.instantiate(source, file, args),
+    };
+    this.environment = options.environment === undefined ? "none" : "pending";
+    if (this.environment === "pending") deferEnvironment(lazy);
+    if (options.lazyGlobals !== undefined) deferGlobals(lazy, options.lazyGlobals);
   }
 
   /** Keeps a handle until {@link dispose}. */
@@ -134,8 +127,8 @@ export class SandboxGlobals {
       }
       const text = context.newString(reply.json);
       const read = reply.tagged
-        ? this.callChunk("codec", "decodeJSON", text)
-        : context.callFunction(this.parse, context.undefined, text);
+        ? this.callModule("codec", "decodeJSON", text)
+        : context.callFunction(this.intrinsics.get("parse"), context.undefined, text);
       text.dispose();
       if (read.error) {
         deferred.reject(read.error);
@@ -178,12 +171,12 @@ export class SandboxGlobals {
       case "undefined":
         return { json: UNDEFINED_JSON, tagged: true };
     }
-    const plain = this.callChunk("plain", "json", value);
+    const plain = this.callModule("plain", "json", value);
     if (plain.error) return { error: plain.error };
     if (context.typeof(plain.value) === "string") return this.readText(plain.value, false, max);
     plain.value.dispose();
     const pathHandle = context.newString(path);
-    const result = this.callChunk("codec", "encodeJSON", value, pathHandle);
+    const result = this.callModule("codec", "encodeJSON", value, pathHandle);
     pathHandle.dispose();
     if (result.error) return { error: result.error };
     return this.readText(result.value, true, max);
@@ -209,19 +202,26 @@ export class SandboxGlobals {
   }
 
   /**
-   * Renders an error (or thrown value) for the model. QuickJS's `TypeError: not a function` names
-   * nothing; after the program read a member a namespace does not have, it names that member.
+   * Renders an error (or thrown value) for the model. QuickJS's `TypeError: not a function` names nothing; when
+   * the failed call was `namespace.member(…)` and the namespace has no such member, it names that member.
    */
   renderError(error: QuickJSHandle): string {
     const text = this.renderText("renderError", error, this.context.true);
-    const missing = this.lastMissing;
-    if (missing === undefined || !text.startsWith("TypeError: not a function")) return text;
-    return `TypeError: ${describeMissing(this.options.bindings[missing.ns], missing.key)}${text.slice("TypeError: not a function".length)}`;
+    if (!text.startsWith(NOT_A_FUNCTION)) return text;
+    const site = programCallSite(this.renderText("stackOf", error));
+    const missing = site === undefined ? undefined : missingMemberAt(this.options.script, site, this.options.bindings);
+    if (missing === undefined) return text;
+    return `TypeError: ${describeMissing(this.options.bindings[missing.ns], missing.key)}${text.slice(NOT_A_FUNCTION.length)}`;
   }
 
   /** Renders a completion value that cannot cross, with the reason. */
   renderFallback(value: QuickJSHandle, reason: QuickJSHandle): string {
     return this.renderText("fallback", value, reason);
+  }
+
+  /** Hands the host the console lines still buffered inside the sandbox. */
+  flushLogs(): void {
+    this.console.flush();
   }
 
   /** Disposes every handle this object holds; unsettled host calls are dropped. */
@@ -232,13 +232,8 @@ export class SandboxGlobals {
     this.owned.length = 0;
   }
 
-  private setValue(target: QuickJSHandle, key: string, value: QuickJSHandle): void {
-    this.context.setProp(target, key, value);
-    value.dispose();
-  }
-
   private renderText(name: string, ...args: QuickJSHandle[]): string {
-    const result = this.callChunk("render", name, ...args);
+    const result = this.callModule("render", name, ...args);
     if (result.error) {
       result.error.dispose();
       return "Uncaught exception that could not be rendered";
@@ -248,80 +243,105 @@ export class SandboxGlobals {
     return text;
   }
 
-  private callChunk(
-    name: string,
+  private callModule(
+    name: GuestModuleName,
     member: string,
     ...args: QuickJSHandle[]
   ): ReturnType<QuickJSContext["callFunction"]> {
+    const api = this.module(name);
+    const fn = this.context.getProp(api, member);
     try {
-      const api = this.chunk(name);
-      const fn = this.context.getProp(api, member);
-      try {
-        return this.context.callFunction(fn, this.context.undefined, ...args);
-      } finally {
-        fn.dispose();
-      }
+      return this.watch(() => this.context.callFunction(fn, this.context.undefined, ...args));
+    } finally {
+      fn.dispose();
+    }
+  }
+
+  /** A guest module's api, compiled and made on first use in this run. */
+  private module(name: GuestModuleName): QuickJSHandle {
+    const made = this.modules.get(name);
+    if (made !== undefined) return made;
+    // A decoded `Date` must see the frozen constructor: the environment goes in before the codec can decode one.
+    if (name === "codec") this.installEnvironment();
+    const intrinsics = this.intrinsics.guest();
+    const args = name === "render" ? [intrinsics, this.guestConfig(), this.hostLog()] : [intrinsics];
+    const api = this.own(this.instantiate(GUEST_SOURCES[name], `${name}.js`, args));
+    this.modules.set(name, api);
+    return api;
+  }
+
+  /** The environment's `Date` and `Math.random`, installed on first need. */
+  private installEnvironment(): void {
+    if (this.environment === "installing") throw new Error("the environment read Date or Math.random while installing");
+    if (this.environment !== "pending") return;
+    this.environment = "installing";
+    const { context } = this;
+    try {
+      const guest = [this.intrinsics.guest(), this.guestConfig(), context.global];
+      this.instantiate(GUEST_SOURCES.environment, "environment.js", guest).dispose();
+      this.environment = "installed";
     } catch (error) {
-      // A host stack overflow or a wasm trap inside a host callback would otherwise reach the program
-      // as an ordinary exception; the session must know the substrate is no longer trustworthy.
+      this.environment = "pending";
+      throw error;
+    }
+  }
+
+  /** Compiles `source` (an expression whose value is a function) and calls that function with `args`. */
+  private instantiate(source: string, file: string, args: QuickJSHandle[]): QuickJSHandle {
+    const { context } = this;
+    return this.watch(() => {
+      const factory = context.unwrapResult(context.evalCode(source, file));
+      try {
+        return context.unwrapResult(context.callFunction(factory, context.undefined, ...args));
+      } finally {
+        factory.dispose();
+      }
+    });
+  }
+
+  /**
+   * Runs host work that calls into the sandbox. A host stack overflow or a wasm trap inside it would otherwise
+   * reach the program as an ordinary exception; the session must know the substrate is no longer trustworthy.
+   */
+  private watch<T>(work: () => T): T {
+    try {
+      return work();
+    } catch (error) {
       if (error instanceof RangeError || error instanceof WebAssembly.RuntimeError) this.hostFailure ??= error;
       throw error;
     }
   }
 
-  private chunk(name: string): QuickJSHandle {
-    const cached = this.chunks.get(name);
-    if (cached) return cached;
-    const source = PRELUDE_CHUNKS[name];
-    if (source === undefined) throw new Error(`unknown prelude chunk ${name}`);
-    const handle = this.own(this.evalFactory(source, `${name}.js`));
-    this.chunks.set(name, handle);
-    return handle;
-  }
-
-  /** Compiles a chunk factory and calls it with `(config, hostLog, stringify, parse, intrinsics)`. */
-  private evalFactory(source: string, file: string): QuickJSHandle {
-    const { context } = this;
-    const factory = context.unwrapResult(context.evalCode(source, file));
-    // The intrinsics chunk itself runs before `hostLog` and `intrinsics` exist.
-    const args = [this.config, this.hostLog, this.stringify, this.parse, this.intrinsics].map(
-      (handle) => handle ?? context.undefined,
-    );
-    const api = context.callFunction(factory, context.undefined, ...args);
-    factory.dispose();
-    return context.unwrapResult(api);
-  }
-
-  private freeze(target: QuickJSHandle): void {
-    const objectConstructor = this.context.getProp(this.context.global, "Object");
-    const freeze = this.context.getProp(objectConstructor, "freeze");
-    this.context.callFunction(freeze, objectConstructor, target).dispose();
-    freeze.dispose();
-    objectConstructor.dispose();
-  }
-
-  private installBindings(): void {
+  /** The run's settings for guest code (`GuestConfig`), made on first use. */
+  private guestConfig(): QuickJSHandle {
+    if (this.config !== undefined) return this.config;
     const { context, options } = this;
-    options.bindings.forEach((binding, ns) => {
-      const target = context.newObject(context.null);
-      binding.functions.forEach((name, fn) => {
-        const path = `${memberPath(binding.global, name)} arguments`;
-        const member = context.newFunction(name, (args) => this.call(ns, fn, path, args));
-        context.defineProp(target, name, { value: member, enumerable: true, configurable: false });
-        member.dispose();
-      });
-      this.freeze(target);
-      const missing = context.newFunction("missing", (key) => {
-        this.lastMissing = { ns, key: context.getString(key) };
-      });
-      const make = context.getProp(this.intrinsics, "namespace");
-      const namespace = context.unwrapResult(context.callFunction(make, context.undefined, target, missing));
-      make.dispose();
-      missing.dispose();
-      context.defineProp(context.global, binding.global, { value: namespace, configurable: false, enumerable: false });
-      namespace.dispose();
-      target.dispose();
-    });
+    const config = this.own(context.newObject(context.null));
+    const set = (key: string, value: QuickJSHandle): void => {
+      context.setProp(config, key, value);
+      value.dispose();
+    };
+    set("maxLogChars", context.newNumber(options.maxLogChars));
+    if (options.environment) {
+      set("epochMs", context.newNumber(options.environment.epochMs));
+      set("randomSeed", context.newString(options.environment.randomSeed));
+    }
+    this.intrinsics.freeze(config);
+    this.config = config;
+    return config;
+  }
+
+  /** The render module's way out: a JSON array of lines, and whether the log budget is spent. */
+  private hostLog(): QuickJSHandle {
+    const { context, options } = this;
+    return this.own(
+      context.newFunction("hostLog", (batch, closed) => {
+        // A JSON array of lines, made with the captured `JSON.stringify`.
+        const lines = JSON.parse(context.getString(batch)) as unknown;
+        if (Array.isArray(lines)) for (const line of lines) if (typeof line === "string") options.onLog(line);
+        if (closed !== undefined && context.dump(closed) === true) this.console.close();
+      }),
+    );
   }
 
   private call(ns: number, fn: number, path: string, args: QuickJSHandle | undefined): QuickJSHandle {
@@ -347,10 +367,5 @@ export class SandboxGlobals {
     }
     this.pending.set(started, deferred);
     return deferred.handle;
-  }
-
-  /** Hands the host the console lines still buffered inside the sandbox. */
-  flushLogs(): void {
-    this.console?.flush();
   }
 }

@@ -49,6 +49,8 @@ export interface SessionRequest {
   script: string;
   bindings: SessionBinding[];
   environment?: CodeRunEnvironment | undefined;
+  /** Globals compiled on the program's first read (`CodeRunRequest.lazyGlobals`). */
+  lazyGlobals?: Readonly<Record<string, string>> | undefined;
   timeoutMs: number;
   memoryLimitBytes: number;
   maxStackBytes: number;

@@ -46,6 +46,14 @@ export interface CodeRunRequest {
    * normalised once, by the executor.
    */
   prelude?: string;
+  /**
+   * Trusted globals compiled only when the program first reads them (a run that never reads one compiles
+   * nothing for it): global name → source of an expression whose value is a function; the first read of the
+   * global calls it with the run's global object, and every read gives what it returned (the global is not
+   * configurable and has no setter: a program cannot delete or replace it). The durable runtime defines `codemode`
+   * and `fetch` this way.
+   */
+  lazyGlobals?: Readonly<Record<string, string>>;
   /** Receives each console line as the program writes it (the lines are also in the result's `logs`). */
   onLog?: ((line: string) => void) | undefined;
 }

@@ -31,6 +31,7 @@ export type MainToWorker =
       script: string;
       bindings: SessionBinding[];
       environment?: CodeRunEnvironment | undefined;
+      lazyGlobals?: Readonly<Record<string, string>> | undefined;
       /** Time left of the run's budget when the main thread posted it (clocks are per thread). */
       budgetMs: number;
       timeoutMs: number;

@@ -49,3 +49,20 @@ describe("normalizeProgram loads the TypeScript stripper lazily", () => {
     expect(JSON.parse(out.trim())).toEqual([2, false]);
   });
 });
+
+describe("the parser is imported when an executor is made", () => {
+  it("so a first run's parse overlaps the worker's start and the store's opening (acorn resolved with no run)", () => {
+    // Resolution hooks see every import; the executor runs nothing, so only a preload can have asked for acorn.
+    const child = `
+      import { registerHooks } from "node:module";
+      const seen = [];
+      registerHooks({ resolve(specifier, context, next) { if (specifier === "acorn") seen.push(specifier); return next(specifier, context); } });
+      const { QuickJSExecutor } = await import(${JSON.stringify(DIST)});
+      const before = seen.length;
+      const executor = new QuickJSExecutor({ isolation: "in-process" });
+      process.once("beforeExit", () => executor.dispose().then(() => console.log(JSON.stringify([before, seen.length]))));
+    `;
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", child], { encoding: "utf8" });
+    expect(JSON.parse(out.trim())).toEqual([0, 1]);
+  });
+});

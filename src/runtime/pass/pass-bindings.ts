@@ -4,26 +4,33 @@
  * (`search`, `describe`, `run`, `step`).
  */
 import { OUTBOUND_METHOD } from "../../connectors/outbound-fetch.js";
+import { GUEST_SOURCES } from "../../sandbox/guest-sources.js";
 import { normalizeProgram } from "../../sandbox/normalize-program.js";
 import type { CodeBindingNamespace, CodeRunRequest } from "../../sandbox/types.js";
 import { quoted } from "../../shared/bounded-text.js";
 import { HOST_NAMESPACE } from "../../shared/host-namespace.js";
-import { codemodePrelude } from "./codemode-prelude.js";
 import { connectorCall } from "./connector-policy.js";
-import { fetchPrelude } from "./fetch-prelude.js";
 import { reportProgress } from "./progress-events.js";
 import type { PassContext } from "./pass-context.js";
 import { stepHostFunctions } from "./step-policy.js";
 
 /**
+ * The sandbox halves of the `codemode` global and of the opt-in `fetch` (`src/sandbox/guest/codemode-global.js`,
+ * `fetch-global.js`): lazy globals, compiled only in a pass whose program reads them.
+ */
+const CODEMODE_GLOBAL = Object.freeze({ codemode: GUEST_SOURCES.codemodeGlobal });
+const CODEMODE_AND_FETCH_GLOBALS = Object.freeze({ ...CODEMODE_GLOBAL, fetch: GUEST_SOURCES.fetchGlobal });
+
+/**
  * Builds the run request for the pass's program: the program as the model
- * wrote it (the executor normalises it, once) and the `codemode` prelude.
+ * wrote it (the executor normalises it, once), `codemode` (and `fetch`).
  */
 export function passRequest(pass: PassContext, program: string): CodeRunRequest {
   return {
     program,
     // `input` is undefined at the top level, so code saved as a snippet reads `input` the same way in both places.
-    prelude: `${codemodePrelude()}${pass.deps.outbound === undefined ? "" : ` ${fetchPrelude()}`} var input = undefined;`,
+    prelude: "var input = undefined;",
+    lazyGlobals: pass.deps.outbound === undefined ? CODEMODE_GLOBAL : CODEMODE_AND_FETCH_GLOBALS,
     bindings: passBindings(pass),
     signal: pass.abort.signal,
     environment: { epochMs: pass.execution.createdAt, randomSeed: pass.execution.executionId },

@@ -1,8 +1,8 @@
 /**
  * The `codemode.step(name, fn)` policy on a journaled call (`journaled-call.ts`): `fn` runs inside the sandbox
  * once; its result is journaled under connector `codemode` and returned as recorded on later passes. The host
- * half has three functions the prelude (`codemode-prelude.ts`) calls: `stepBegin` (replay or insert `executing`),
- * `stepEnd` (record the value) and `stepFail` (record the failure).
+ * half has three functions the sandbox half (`src/sandbox/guest/codemode-global.js`) calls: `stepBegin` (replay
+ * or insert `executing`), `stepEnd` (record the value) and `stepFail` (record the failure).
  *
  * A step that a pause interrupted is never recorded as finished: when a call pauses while the step is open
  * (its own call, or one issued alongside it), the step's value may stand for work that did not happen (a

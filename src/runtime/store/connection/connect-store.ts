@@ -38,6 +38,22 @@ function prepareFolder(target: Extract<StoreTarget, { kind: "embedded" }>): void
   }
 }
 
+/**
+ * The entry of `@libsql/client` a URL needs. Its main entry loads every transport, the embedded one's native
+ * driver included (~190 ms); a remote URL needs one transport. `libsql:` maps to HTTPS in the main entry as in
+ * the `http` one (both expand the URL preferring HTTP), so the transport in use does not change.
+ */
+export function clientEntryFor(
+  url: string,
+  local: boolean,
+): "@libsql/client" | "@libsql/client/http" | "@libsql/client/ws" {
+  if (local) return "@libsql/client";
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
+  if (scheme === "libsql" || scheme === "http" || scheme === "https") return "@libsql/client/http";
+  if (scheme === "ws" || scheme === "wss") return "@libsql/client/ws";
+  return "@libsql/client";
+}
+
 /** Imports the driver for `target` and opens it. Errors are the driver's own (see `explainStoreError`). */
 export async function connectStore(target: StoreTarget): Promise<SqlClient> {
   if (target.kind === "embedded") {
@@ -45,7 +61,12 @@ export async function connectStore(target: StoreTarget): Promise<SqlClient> {
     const { LocalSqliteClient } = await import("./local-sqlite-client.js");
     return new LocalSqliteClient(target.path, { timeout: DEFAULT_BUSY_TIMEOUT_MS, pragmas: LOCAL_CONNECTION_PRAGMAS });
   }
-  const { createClient } = await import("@libsql/client");
+  const entry = clientEntryFor(target.url, target.local);
+  const { createClient } = await (entry === "@libsql/client/http"
+    ? import("@libsql/client/http")
+    : entry === "@libsql/client/ws"
+      ? import("@libsql/client/ws")
+      : import("@libsql/client"));
   return createClient({
     url: target.url,
     ...(target.authToken === undefined ? {} : { authToken: target.authToken }),

@@ -1,7 +1,7 @@
 /**
  * Cold start: importing the package loads no database driver; the first
  * statement loads the one its URL needs (`libsql` for `file:`,
- * `@libsql/client` for remote URLs). Observed on the built package with a
+ * one transport of `@libsql/client` for remote URLs). Observed on the built package with a
  * module resolve hook that logs every specifier, in a fresh process.
  */
 import { execFileSync } from "node:child_process";
@@ -79,9 +79,11 @@ describe("database drivers are imported at the first statement, for the URL kind
     expect(resolved).not.toContain("@libsql/client");
   });
 
-  it("a remote URL loads @libsql/client", () => {
+  it("a remote URL loads the HTTP transport of @libsql/client only, not its embedded driver", () => {
     // Port 9 refuses the connection; the run fails as a store error after the client was loaded.
     const resolved = specifiersResolved("http://127.0.0.1:9");
-    expect(resolved).toContain("@libsql/client");
+    expect(resolved).toContain("@libsql/client/http");
+    expect(resolved).not.toContain("@libsql/client");
+    expect(resolved).not.toContain("libsql");
   });
 });

@@ -95,4 +95,4 @@ export {
   RedirectError,
   StoreError,
 } from "./errors.js";
-export type { CodemodeErrorCode } from "./errors.js";
+export type { CodemodeErrorCode, OpenApiRequestFailure } from "./errors.js";

@@ -9,10 +9,12 @@ import {
   ask,
   launchBrowser,
   openChat as openPage,
+  pendingExecutionId,
   startServer,
   stopServer,
   STEP_TIMEOUT_MS,
 } from "./support/app-server.mjs";
+import { openExampleStore } from "./support/example-store.mjs";
 
 const tmpDir = path.join(import.meta.dirname, ".tmp");
 const port = Number(process.env.E2E_PORT ?? 3417);
@@ -59,7 +61,7 @@ after(async () => {
   await stopServer(server);
 });
 
-test("prompt → approval with connector, method and arguments → Approve → final answer", async () => {
+test("prompt → approval with connector, method and arguments → Approve → final answer; the journal names who approved", async () => {
   const page = await openChat();
   await ask(page, "Merge pull request 42");
   const approval = await expectApproval(page, {
@@ -71,8 +73,19 @@ test("prompt → approval with connector, method and arguments → Approve → f
   await page.screenshot({ path: screenshot, fullPage: true });
   if (process.env.UPDATE_SCREENSHOT === "1") copyFileSync(screenshot, path.join(appDir, "approval.png"));
 
+  const executionId = await pendingExecutionId(page);
+  const userId = await page.getByTestId("user-id").textContent();
+  assert.ok(userId, "the page names its signed-in user");
+
   await approval.getByTestId("approve").click();
   await page.getByText("Done. Merged #42 (c0ffee42).").waitFor();
+  // The journal records who approved: the chat route passes its signed-in user as decidedBy.
+  const store = openExampleStore(databaseUrl);
+  try {
+    assert.deepEqual(await store.deciders(executionId), { "tools.merge_pull_request": userId });
+  } finally {
+    await store.close();
+  }
   const output = page.getByTestId("output");
   assert.equal(await output.getAttribute("data-status"), "completed");
   assert.match((await output.getByTestId("logs").textContent()) ?? "", /merged #42 as c0ffee42/);

@@ -46,6 +46,17 @@ export function openExampleStore(databaseUrl) {
     };
   }
 
+  /** Who decided each decided call of an execution, as the journal recorded it (`decidedBy`), by call. */
+  async function deciders(executionId) {
+    const detail = await journal.execution(executionId);
+    assert.ok(detail, `execution ${executionId} is stored`);
+    return Object.fromEntries(
+      detail.calls
+        .filter((call) => call.decidedBy !== undefined)
+        .map((call) => [`${call.connector}.${call.method}`, call.decidedBy]),
+    );
+  }
+
   /** The stored chat's approval parts still waiting for an answer (the cards a reload shows). */
   async function openApprovals(chatId) {
     const rows = await database.execute({
@@ -74,6 +85,7 @@ export function openExampleStore(databaseUrl) {
     merges,
     sponsorships,
     execution,
+    deciders,
     openApprovals,
     waitForOpenApprovals,
     async close() {

@@ -143,7 +143,7 @@ async function writeExecutions() {
   ids.review = (await runtime.execute({ code: PROGRAMS.review })).executionId;
   const merge = await runtime.execute({ code: PROGRAMS.merge42 });
   await sleep(1500);
-  await runtime.approve({ executionId: merge.executionId });
+  await runtime.approve({ executionId: merge.executionId, decidedBy: "ana@example.com" });
   ids.merged = merge.executionId;
   ids.missing = (await runtime.execute({ code: PROGRAMS.missing })).executionId;
   ids.label = (await runtime.execute({ code: PROGRAMS.label })).executionId;
@@ -218,7 +218,7 @@ before(async () => {
     approveProgram: (code) => code.includes("close_pull_request"),
   });
   await writeExecutions();
-  server = await serve(createCodemodeInspector({ runtime, authorize: () => true }));
+  server = await serve(createCodemodeInspector({ runtime, authorize: () => true, decidedBy: () => "ops@example.com" }));
   baseUrl = `http://127.0.0.1:${server.address().port}`;
   browser = await launchBrowser();
 });
@@ -324,6 +324,15 @@ test("one waiting call: Approve, or Reject and stop the program, as the button s
   await page.getByRole("button", { name: "Reject and stop the program" }).click();
   await page.locator("#detail .badge.s-rejected").waitFor();
   assert.match((await page.locator("#detail").textContent()) ?? "", /Rejected by a human: wrong branch\./);
+  // The inspector's signed-in user (its decidedBy option) is journaled with the rejection, and shown.
+  await page.locator("#detail", { hasText: "by ops@example.com" }).waitFor();
+  await page.context().close();
+});
+
+test("who decided: an approval given with decidedBy is shown on the execution", async () => {
+  const page = await openExecution(ids.merged);
+  await page.locator("#detail", { hasText: "by ana@example.com" }).waitFor();
+  assert.doesNotMatch((await page.locator("#detail").textContent()) ?? "", /by ops@example\.com/);
   await page.context().close();
 });
 
@@ -348,7 +357,7 @@ test("a program waiting for approval: its code as code, its wait before any pass
   await page.getByRole("button", { name: "Approve and run the program" }).click();
   await page.locator("#detail .badge.s-completed").waitFor();
   assert.equal(await page.locator("#detail .timeline .bar.pass").count(), 1);
-  assert.match((await page.locator("#detail").textContent()) ?? "", /approved the program at/);
+  assert.match((await page.locator("#detail").textContent()) ?? "", /approved the program by ops@example\.com at/);
   await page.context().close();
 });
 

@@ -18,6 +18,7 @@ export {
   MAX_DECISIONS,
   MAX_DECISIONS_CHARS,
   parseCodemodeDecisions,
+  claimsCodemodeDecisions,
 } from "./ai/ui/codemode-decisions.js";
 export type { CodemodeProgress, CodemodeProgressCall } from "./ai/codemode-progress.js";
 export { isCodemodeProgress } from "./ai/codemode-progress.js";

@@ -4,6 +4,7 @@
  * validated against the method's input schema; journaled as codec text beside the program's arguments (replay
  * still matches the program's), so the edit is bound to that one call of that one execution.
  */
+import { messageOf } from "../shared/message-of.js";
 import { err, ok, type Result } from "../shared/result.js";
 import { failure } from "./failure-output.js";
 import { WHOLE_PROGRAM_SEQ, type CallJournalRecord } from "./journal/records.js";
@@ -42,10 +43,38 @@ export async function checkedEdit(
     const outcome = await definition.validate(args);
     if (!outcome.success) return refuse(`The changed arguments of ${name} are invalid: ${outcome.error}`);
   }
+  const costProblem = raisedCost(definition.cost, args, call.cost);
+  if (costProblem !== undefined) return refuse(`The changed arguments of ${name} ${costProblem}`);
   const encoded = encodeJournalValue(args, `the changed arguments of ${name}`);
   if (!encoded.ok) return refuse(encoded.error);
   if (canonicalArguments(args) === canonicalJournaledArguments(call.argsText)) return ok(undefined);
   return ok({ seq: call.seq, argsText: encoded.value });
+}
+
+/**
+ * Why an edit may not run at its cost, or `undefined`. A call's cost was charged against `limits.maxCost` on the
+ * program's arguments when the pass first reached it, and the pass never charges it again: an edit may keep or
+ * lower that cost (the charge stays as it was), never raise it, or an approval could overrun the budget.
+ */
+function raisedCost(
+  cost: ((args: unknown) => number) | undefined,
+  args: unknown,
+  charged: number | undefined,
+): string | undefined {
+  if (cost === undefined || charged === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = cost(args);
+  } catch (error) {
+    return `cannot be priced: the method's cost function threw (${messageOf(error)}).`;
+  }
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0)
+    return "cannot be priced: the method's cost function did not return a finite number >= 0.";
+  if (value <= charged) return undefined;
+  return (
+    `would cost ${value}, more than the ${charged} charged for the program's arguments against the cost budget: ` +
+    "an approver may lower a call's cost, not raise it. Approve with arguments that cost no more, or reject the call."
+  );
 }
 
 /** A pending call as its claim approved it at `at`, with the approver's arguments when it was edited. */

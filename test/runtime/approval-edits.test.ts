@@ -70,6 +70,24 @@ describe("approve with changes", () => {
     expect(detail?.calls.find((call) => call.seq === 1)).not.toHaveProperty("approvedArgs");
   });
 
+  it("an edit may lower a call's cost but not raise it past what was charged (the cost budget holds)", async () => {
+    const shop = billing();
+    const refund = shop.methods.refund;
+    if (refund === undefined) throw new Error("billing.refund is defined above");
+    refund.cost = (args) => (args as { amount: number }).amount;
+    const runtime = testRuntime({ connectors: { billing: shop }, limits: { maxCost: 600 } });
+    const paused = await runtime.execute({ code: SINGLE });
+    expect(paused.status).toBe("paused");
+    const raised = await runtime.approve({ executionId: paused.executionId, seq: 2, args: { amount: 5000 } });
+    expect(raised).toMatchObject({ status: "error", kind: "validation" });
+    expect((raised as { error: string }).error).toContain("would cost 5000, more than the 500 charged");
+    expect(refundsRun(shop)).toEqual([]);
+    expect((await runtime.execution(paused.executionId))?.status).toBe("paused");
+    const lowered = await runtime.approve({ executionId: paused.executionId, seq: 2, args: { amount: 50 } });
+    expect(lowered).toMatchObject({ status: "completed", result: { refunded: 50 } });
+    expect(refundsRun(shop)).toEqual([{ amount: 50 }]);
+  });
+
   it("survives two more passes: replay matches the program's arguments and returns the edited call's result", async () => {
     const shop = billing();
     const runtime = testRuntime({ connectors: { billing: shop } });

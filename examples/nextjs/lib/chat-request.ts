@@ -8,7 +8,7 @@
  * issued with the request (`toolApprovalSecret`), so an answer whose signature was altered or dropped runs nothing.
  */
 import { safeValidateUIMessages, type UIMessage } from "ai";
-import type { ResolvedCodemodeApproval } from "ai-codemode/ui";
+import { MAX_DECISIONS_CHARS, type ResolvedCodemodeApproval } from "ai-codemode/ui";
 import { appendMessage, loadChat, type StoredMessage, updateMessage } from "./chat-store";
 import { userOfRequest } from "./session";
 
@@ -36,8 +36,8 @@ export interface ChatRequestError {
 const CHAT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** The longest prompt the example accepts. */
 const MAX_TEXT_CHARS = 4_000;
-/** The longest approval reason (a decisions document for many calls fits). */
-const MAX_REASON_CHARS = 20_000;
+/** The longest approval reason: the longest decisions document the bridge reads (a longer one it refuses). */
+const MAX_REASON_CHARS = MAX_DECISIONS_CHARS;
 /** Longer than any signature (an HMAC-SHA256 in base64url is 43 characters). */
 const MAX_SIGNATURE_CHARS = 200;
 /** More tool parts than a message of this example holds. */

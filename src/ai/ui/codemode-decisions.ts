@@ -7,8 +7,11 @@
  * every id against the store and ignores the rest, and the runtime validates every edit (docs/decisions/approve-with-changes.md).
  */
 
-/** Longest `reason` read as a decisions document; a longer one is an ordinary reason. */
-export const MAX_DECISIONS_CHARS = 16_384;
+/**
+ * Longest `reason` read as a decisions document. A longer one that starts as a decisions document is refused by the
+ * chat bridge (nothing is approved), never taken as an ordinary reason.
+ */
+export const MAX_DECISIONS_CHARS = 64_000;
 /** Most decisions one document may carry. */
 export const MAX_DECISIONS = 200;
 
@@ -44,6 +47,15 @@ function readDecision(value: unknown): CodemodeDecision | undefined {
   if (keys.length !== 2 || keys[0] !== "approved" || keys[1] !== "args" || record["approved"] !== true)
     return undefined;
   return { approved: true, args: record["args"] };
+}
+
+/**
+ * Whether `reason` starts as a decisions document (`{"codemodeDecisions":`), whether or not it can be read: one that
+ * {@link parseCodemodeDecisions} cannot read (too long, too many decisions, cut off) must refuse the approval rather
+ * than approve the card's call as it stands, which would drop the person's edits and rejections.
+ */
+export function claimsCodemodeDecisions(reason: unknown): boolean {
+  return typeof reason === "string" && /^\s*\{\s*"codemodeDecisions"\s*:/.test(reason);
 }
 
 /**

@@ -10,7 +10,12 @@ import { withFinalProgress } from "../codemode-progress.js";
 import { DEFAULT_CODEMODE_TOOL_NAME } from "./codemode-approval-transform.js";
 import { outcomeApprovedElsewhere } from "./approved-elsewhere.js";
 import { assertApprovalSecret, signatureProblem, type CodemodeApprovalSecret } from "./approval-signature.js";
-import { parseCodemodeDecisions } from "./codemode-decisions.js";
+import {
+  claimsCodemodeDecisions,
+  MAX_DECISIONS,
+  MAX_DECISIONS_CHARS,
+  parseCodemodeDecisions,
+} from "./codemode-decisions.js";
 import { describeDenial } from "./denial-text.js";
 import { createCodemodeApprovalRequest, isPausedCodemodeOutput } from "./paused-output.js";
 import { applyDecisions } from "./resolve-codemode-decisions.js";
@@ -241,6 +246,13 @@ async function resolvePart({
     }
     // Several calls decided at once travel in `reason` (codemode-decisions.ts); otherwise the one call the id names.
     const decisions = parseCodemodeDecisions(part.approval.reason);
+    if (decisions === undefined && claimsCodemodeDecisions(part.approval.reason)) {
+      const error =
+        `The decisions sent with approval "${approvalId}" could not be read (at most ${MAX_DECISIONS_CHARS} characters ` +
+        `and ${MAX_DECISIONS} decisions, as encodeCodemodeDecisions writes them): nothing was approved, rejected or run. ` +
+        "Decide again, with smaller edits or fewer calls at once.";
+      return refused({ part, approvalId, kind: "malformed", error });
+    }
     const progress = writeProgress === undefined ? undefined : resumeProgress({ toolCallId, write: writeProgress });
     const options = progress === undefined ? {} : { onProgress: progress.onProgress };
     const scoped = { ...(scope === undefined ? {} : { scope }), ...(decidedBy === undefined ? {} : { decidedBy }) };

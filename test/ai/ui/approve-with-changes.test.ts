@@ -6,7 +6,12 @@
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { CodemodeApprovalCall } from "../../../src/ai/ui/approval-descriptor.js";
-import { encodeCodemodeDecisions, parseCodemodeDecisions } from "../../../src/ai/ui/codemode-decisions.js";
+import {
+  claimsCodemodeDecisions,
+  encodeCodemodeDecisions,
+  MAX_DECISIONS_CHARS,
+  parseCodemodeDecisions,
+} from "../../../src/ai/ui/codemode-decisions.js";
 import { createCodemodeRuntime } from "../../../src/ai/create-codemode-runtime.js";
 import { connector } from "../../../src/connectors/connector.js";
 import { QuickJSExecutor } from "../../../src/sandbox/quickjs-executor.js";
@@ -107,6 +112,32 @@ describe("approve with changes in the chat", () => {
       expect(ledger.transfers).toEqual([]);
       expect(chat.lastText()).toContain("is not editable");
       expect(await runtime.pending(executionId)).toHaveLength(1);
+    } finally {
+      await runtime.close();
+    }
+  });
+
+  it("a decisions document too long to read refuses the approval: the call does not run with the program's arguments", async () => {
+    const { ledger, runtime } = await bank({ editable: true });
+    try {
+      const chat = new Conversation(chatRoute({ runtime, model: scriptedModel(ONE) }));
+      await chat.say("pay alice");
+      const part = chat.openApproval();
+      const executionId = String(part.approval?.descriptor?.["executionId"]);
+      const edit = { to: "alice", amount: 50, memo: "x".repeat(MAX_DECISIONS_CHARS) };
+      await chat.answer({
+        approved: true,
+        reason: encodeCodemodeDecisions({ [String(part.approval?.id)]: { approved: true, args: edit } }),
+      });
+      expect(ledger.transfers).toEqual([]);
+      expect(chat.codemodeParts()[0]).toMatchObject({
+        state: "output-error",
+        errorText: expect.stringMatching(/could not be read .*nothing was approved, rejected or run/),
+      });
+      expect(await runtime.pending(executionId)).toHaveLength(1);
+      // Cut off (as a client's length limit would cut it): refused the same way.
+      expect(claimsCodemodeDecisions(encodeCodemodeDecisions({ a: true }).slice(0, 25))).toBe(true);
+      expect(claimsCodemodeDecisions("please merge it")).toBe(false);
     } finally {
       await runtime.close();
     }

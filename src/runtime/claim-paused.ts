@@ -13,7 +13,7 @@ import type { CodeModeOutput } from "./types.js";
 /** What a claim changes besides the status: the approved call(s), or several calls decided at once. */
 export type ClaimChange = Omit<
   Parameters<ExecutionStore["claimPaused"]>[0],
-  "executionId" | "leaseToken" | "leaseUntil" | "now"
+  "executionId" | "passes" | "leaseToken" | "leaseUntil" | "now"
 >;
 
 /** A won claim: the new pass's lease, the claim's clock reading and the saved snippets the pass needs. */
@@ -46,6 +46,7 @@ export async function claimPaused(
   try {
     const snippets = await core.store.claimPaused({
       executionId,
+      passes: loaded.execution.passes,
       leaseToken,
       leaseUntil: at + leaseMs,
       now: at,

@@ -310,7 +310,7 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
     claimPaused: (claim) =>
       write(() => {
         const stored = executions.get(claim.executionId);
-        if (stored?.execution.status !== "paused") return undefined;
+        if (stored?.execution.status !== "paused" || stored.execution.passes !== claim.passes) return undefined;
         stored.execution = {
           ...stored.execution,
           status: "running",

@@ -83,6 +83,11 @@ export interface ExecutionStore {
    */
   claimPaused(claim: {
     executionId: string;
+    /**
+     * The pass count the caller loaded: the claim wins only while the execution is still paused after that pass,
+     * so a request decided on an older load (the execution resumed and paused again since) changes nothing.
+     */
+    passes: number;
     leaseToken: string;
     leaseUntil: number;
     now: number;

@@ -67,8 +67,8 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
         {
           sql: `UPDATE codemode_executions SET status = 'running', lease_token = ?, lease_until = ?, passes = passes + 1,
               updated_at = ?
-            WHERE runtime = ? AND id = ? AND status = 'paused'`,
-          args: [claim.leaseToken, claim.leaseUntil, claim.now, runtime, claim.executionId],
+            WHERE runtime = ? AND id = ? AND status = 'paused' AND passes = ?`,
+          args: [claim.leaseToken, claim.leaseUntil, claim.now, runtime, claim.executionId, claim.passes],
         },
         ...(claim.decisions === undefined
           ? [

@@ -82,8 +82,17 @@ async function story(store: JournalStore) {
   first.dropStep({ seq: 1 });
   await first.finish(ended("paused"));
   seen["pendingE3"] = await store.pending("e3");
+  seen["claimedStale"] = await store.claimPaused({
+    executionId: "e3",
+    passes: 0,
+    leaseToken: "L0",
+    leaseUntil: NOW + 9,
+    now: NOW + 6,
+    seq: 2,
+  });
   seen["claimed"] = await store.claimPaused({
     executionId: "e3",
+    passes: 1,
     leaseToken: "L2",
     leaseUntil: NOW + 9,
     now: NOW + 6,
@@ -92,6 +101,7 @@ async function story(store: JournalStore) {
   });
   seen["claimedAgain"] = await store.claimPaused({
     executionId: "e3",
+    passes: 1,
     leaseToken: "L3",
     leaseUntil: NOW + 9,
     now: NOW + 7,
@@ -104,6 +114,7 @@ async function story(store: JournalStore) {
   await second.finish(ended("paused", NOW + 8));
   seen["decided"] = await store.claimPaused({
     executionId: "e3",
+    passes: 2,
     leaseToken: "L4",
     leaseUntil: NOW + 20,
     now: NOW + 10,
@@ -129,6 +140,7 @@ async function story(store: JournalStore) {
   seen["pendingBob"] = await store.pending(undefined, "bob");
   seen["approvedProgram"] = await store.claimPaused({
     executionId: "e4",
+    passes: 0,
     leaseToken: "P",
     leaseUntil: NOW + 50,
     now: NOW + 12,
@@ -230,6 +242,8 @@ describe.each(STORES)("JournalStore contract (%s)", (_name, open) => {
       staleInsert: false,
       staleFinish: false,
       staleLostRows: 1,
+      // A claim decided on an older load (another pass count) changes nothing.
+      claimedStale: undefined,
       claimed: [],
       claimedAgain: undefined,
       started: true,

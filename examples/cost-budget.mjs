@@ -18,7 +18,8 @@ const enrich = connector(
       },
     }),
   },
-  { methods: { lookup: { cost: (args) => args.emails.length } } },
+  // The cost function sees the program's arguments before the schema checks them: guard what it reads.
+  { methods: { lookup: { cost: (args) => (Array.isArray(args?.emails) ? args.emails.length : 0) } } },
 );
 
 const runtime = createCodemodeRuntime({ store: ":memory:", connectors: { enrich }, limits: { maxCost: 250 } });

@@ -56,7 +56,12 @@ export async function userOfRequest(request: Request): Promise<string | undefine
     .split(";")
     .map((cookie) => cookie.trim())
     .find((cookie) => cookie.startsWith(`${SESSION_COOKIE}=`));
-  return userFromCookie(entry === undefined ? undefined : decodeURIComponent(entry.slice(SESSION_COOKIE.length + 1)));
+  if (entry === undefined) return undefined;
+  try {
+    return userFromCookie(decodeURIComponent(entry.slice(SESSION_COOKIE.length + 1)));
+  } catch {
+    return undefined; // a malformed cookie (bad percent-encoding) is no session, not a server error
+  }
 }
 
 /** A token that signs `userId` in on another device until `now + DEVICE_LINK_TTL_MS`. */

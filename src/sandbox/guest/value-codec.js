@@ -152,7 +152,17 @@ export function createValueCodec(intrinsics, platform) {
    */
   function setField(target, key, value) {
     if (key === "__proto__") {
-      defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+      defineProperty(
+        target,
+        key,
+        /** @type {PropertyDescriptor} */ ({
+          __proto__: null,
+          value,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        }),
+      );
     } else {
       /** @type {Record<string, unknown>} */ (target)[key] = value;
     }

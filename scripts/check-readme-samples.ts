@@ -1,38 +1,57 @@
 /**
- * Type-checks every TypeScript sample of README.md as a consumer would compile it: each block
- * becomes a module of a throwaway project in the OS temp folder that imports the *built*
- * package (`dist/`, through its `exports` map) next to `ai`, compiled with `--strict`. The free
- * names a sample assumes (`model`, `prompt`, `runtime`, …) come from
- * `scripts/readme-sample-prelude.d.ts`. Errors are reported at their README line.
+ * Type-checks every TypeScript sample of README.md and docs/*.md as a consumer would compile it:
+ * each block becomes a module of a throwaway project in the OS temp folder that imports the
+ * *built* package (`dist/`, through its `exports` map) next to `ai`, compiled with `--strict`.
+ * The free names a sample assumes (`model`, `prompt`, `runtime`, …) come from
+ * `scripts/readme-sample-prelude.d.ts`. A block fenced as ```` ```ts runnable ```` must stand on
+ * its own and is also run (with tsx, in that project), and must exit 0. Errors are reported at
+ * their Markdown file and line.
  *
- * Usage: `npm run check:readme` (builds first), or `tsx scripts/check-readme-samples.ts [file.md]`.
+ * Usage: `npm run check:readme` (builds first), or `tsx scripts/check-readme-samples.ts [file.md …]`.
  */
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** One fenced TypeScript block of a Markdown file. */
 export interface MarkdownSample {
+  /** The Markdown file, as given to `extractTypeScriptSamples` (used in reports only). */
+  file?: string;
   /** 1-based line of the first code line (the line after the opening fence). */
   line: number;
   code: string;
+  /** Fenced as ```` ```ts runnable ````: the block is run too, not only compiled. */
+  runnable: boolean;
 }
 
 /** A compiler error mapped back to the Markdown file. */
 export interface SampleDiagnostic {
+  file?: string;
   /** 1-based line in the Markdown file. */
   line: number;
   message: string;
 }
 
-const FENCE = /^(\s*)```(ts|typescript|tsx)\s*$/;
+/** What a runnable sample did when run. */
+export interface SampleRun {
+  file?: string;
+  line: number;
+  /** Exit code; `null` when it was killed (e.g. past the timeout). */
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+const FENCE = /^(\s*)```(ts|typescript|tsx)(\s+runnable)?\s*$/;
+/** A runnable sample is a short demonstration; one that takes longer is stuck. */
+const RUN_TIMEOUT_MS = 60_000;
 const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const PRELUDE = join(PACKAGE_ROOT, "scripts", "readme-sample-prelude.d.ts");
 
 /** Every ```ts / ```typescript / ```tsx block, indented ones (inside lists) included. */
-export function extractTypeScriptSamples(markdown: string): MarkdownSample[] {
+export function extractTypeScriptSamples(markdown: string, file?: string): MarkdownSample[] {
   const lines = markdown.split("\n");
   const samples: MarkdownSample[] = [];
   for (let index = 0; index < lines.length; index++) {
@@ -42,7 +61,8 @@ export function extractTypeScriptSamples(markdown: string): MarkdownSample[] {
     const body: string[] = [];
     let end = index + 1;
     while (end < lines.length && lines[end]!.trim() !== "```") body.push(lines[end++]!.slice(indent));
-    samples.push({ line: index + 2, code: `${body.join("\n")}\n` });
+    const sample: MarkdownSample = { line: index + 2, code: `${body.join("\n")}\n`, runnable: open[3] !== undefined };
+    samples.push(file === undefined ? sample : { file, ...sample });
     index = end;
   }
   return samples;
@@ -104,9 +124,16 @@ function parseDiagnostics(output: string, files: string[], samples: MarkdownSamp
     }
     const sample = samples[files.indexOf(match[1]!)];
     const at = sample === undefined ? 0 : sample.line + Number(match[2]) - 1;
-    diagnostics.push({ line: at, message: `${sample === undefined ? `${match[1]}: ` : ""}${match[4]}` });
+    const message = `${sample === undefined ? `${match[1]}: ` : ""}${match[4]}`;
+    diagnostics.push(sample?.file === undefined ? { line: at, message } : { file: sample.file, line: at, message });
   }
   return diagnostics;
+}
+
+function requireBuild(packageRoot: string): void {
+  if (!existsSync(join(packageRoot, "dist", "index.d.ts"))) {
+    throw new Error(`${packageRoot}/dist/index.d.ts is missing: run \`npm run build\` before checking the Markdown samples.`);
+  }
 }
 
 /**
@@ -114,9 +141,7 @@ function parseDiagnostics(output: string, files: string[], samples: MarkdownSamp
  * Resolves with the errors, none when every sample compiles. The temp project is removed.
  */
 export function checkSamples({ samples, packageRoot = PACKAGE_ROOT }: { samples: MarkdownSample[]; packageRoot?: string }): SampleDiagnostic[] {
-  if (!existsSync(join(packageRoot, "dist", "index.d.ts"))) {
-    throw new Error(`${packageRoot}/dist/index.d.ts is missing: run \`npm run build\` before checking the README samples.`);
-  }
+  requireBuild(packageRoot);
   const folder = mkdtempSync(join(tmpdir(), "codemode-readme-"));
   try {
     const files = writeProject(folder, samples, packageRoot);
@@ -133,13 +158,59 @@ export function checkSamples({ samples, packageRoot = PACKAGE_ROOT }: { samples:
   }
 }
 
+/**
+ * Runs each runnable sample with tsx against the built package, one process each, in a folder of
+ * its own that is also its working directory and TMPDIR (so a default store lands there), with no
+ * store URL from the environment. The temp project is removed.
+ */
+export function runSamples({ samples, packageRoot = PACKAGE_ROOT }: { samples: MarkdownSample[]; packageRoot?: string }): SampleRun[] {
+  requireBuild(packageRoot);
+  const runnable = samples.filter((sample) => sample.runnable);
+  if (runnable.length === 0) return [];
+  const folder = mkdtempSync(join(tmpdir(), "codemode-readme-run-"));
+  try {
+    const files = writeProject(folder, runnable, packageRoot);
+    const tsx = join(packageRoot, "node_modules", "tsx", "dist", "cli.mjs");
+    return runnable.map((sample, index) => {
+      const cwd = join(folder, `run-${index + 1}`);
+      mkdirSync(cwd);
+      const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: cwd };
+      for (const name of ["CODEMODE_DATABASE_URL", "TURSO_DATABASE_URL", "TURSO_AUTH_TOKEN"]) delete env[name];
+      const result = spawnSync(process.execPath, [tsx, join(folder, files[index]!)], { cwd, env, encoding: "utf8", timeout: RUN_TIMEOUT_MS });
+      const run: SampleRun = { line: sample.line, status: result.status, stdout: result.stdout, stderr: result.stderr };
+      return sample.file === undefined ? run : { file: sample.file, ...run };
+    });
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/** README.md and every page of docs/ (not the decision notes): the Markdown users read. */
+export function documentationFiles(packageRoot = PACKAGE_ROOT): string[] {
+  const pages = readdirSync(join(packageRoot, "docs"))
+    .filter((name) => name.endsWith(".md"))
+    .sort()
+    .map((name) => join("docs", name));
+  return ["README.md", ...pages];
+}
+
 function main(): void {
-  const file = resolve(process.argv[2] ?? join(PACKAGE_ROOT, "README.md"));
-  const samples = extractTypeScriptSamples(readFileSync(file, "utf8"));
-  const diagnostics = checkSamples({ samples });
-  for (const { line, message } of diagnostics) console.error(`${file}:${line}: ${message}`);
-  if (diagnostics.length > 0) process.exit(1);
-  console.log(`${samples.length} TypeScript samples of ${file} compile with --strict.`);
+  const started = performance.now();
+  const files = process.argv.length > 2 ? process.argv.slice(2).map((file) => resolve(file)) : documentationFiles().map((file) => join(PACKAGE_ROOT, file));
+  const samples = files.flatMap((file) => extractTypeScriptSamples(readFileSync(file, "utf8"), file));
+  let failed = false;
+  for (const { file, line, message } of checkSamples({ samples })) {
+    console.error(`${file ?? ""}:${line}: ${message}`);
+    failed = true;
+  }
+  const runs = runSamples({ samples });
+  for (const run of runs.filter(({ status }) => status !== 0)) {
+    console.error(`${run.file ?? ""}:${run.line}: runnable sample exited ${run.status}\n${run.stdout}${run.stderr}`);
+    failed = true;
+  }
+  if (failed) process.exit(1);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  console.log(`${samples.length} TypeScript samples of ${files.length} Markdown files compile with --strict; ${runs.length} runnable ones ran (${seconds} s).`);
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();

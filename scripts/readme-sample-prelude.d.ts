@@ -1,5 +1,5 @@
 /**
- * The free names README samples assume (a model, your tools, a runtime built in an earlier
+ * The free names the samples of README.md and docs/*.md assume (a model, your tools, a runtime built in an earlier
  * sample), declared as globals for `scripts/check-readme-samples.ts`; a sample that declares the
  * same name shadows them. Copied into the check's project as a `.ts` file, so it is checked too.
  */

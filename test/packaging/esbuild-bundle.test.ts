@@ -1,5 +1,5 @@
 /**
- * The README's esbuild path: an app that uses the built package is bundled with esbuild, with
+ * The docs' esbuild path (docs/durability.md): an app that uses the built package is bundled with esbuild, with
  * `ai-codemode` external (its libSQL binding, QuickJS `.wasm` and worker file load from
  * node_modules at run time), and the bundle runs in a child process to a completed execution on
  * the default worker-thread executor.
@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const root = resolve(import.meta.dirname, "../..");
 
-/** The externals the README gives for esbuild (the same list as Next.js's serverExternalPackages). */
+/** The externals the docs give for esbuild (the same list as Next.js's serverExternalPackages). */
 const EXTERNALS = [
   "ai-codemode",
   "@libsql/client",

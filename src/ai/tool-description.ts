@@ -183,7 +183,7 @@ const CALLER_INTRO =
   "(`tools` holds the app's tools routed to this tool).";
 
 /**
- * The description of the codemode tool as an AI SDK tool caller (SPEC §3.7): the same for every request and every
+ * The description of the codemode tool as an AI SDK tool caller: the same for every request and every
  * tool set, so that a provider's prompt cache keeps the tool definitions. What varies (the namespaces and their
  * methods) is in {@link buildNamespaceAnnouncement}, which the AI SDK adds to the conversation as a message.
  */

@@ -1,5 +1,5 @@
 /**
- * Opt-in outbound network (SPEC §3.4): the host's own `fetch` wrapped as a
+ * Opt-in outbound network: the host's own `fetch` wrapped as a
  * built-in connector with one method, so every request a program makes is a
  * journaled call (replay returns the recorded response instead of repeating
  * the request) checked against an origin allowlist and, when the host asks for

@@ -1,5 +1,5 @@
 /**
- * The connector contract (SPEC §3.4). Connectors provide capabilities: methods,
+ * The connector contract. Connectors provide capabilities: methods,
  * schemas, TypeScript declarations, search documents and per-method policy.
  * They know nothing of replay or the store.
  */

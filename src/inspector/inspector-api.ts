@@ -7,7 +7,7 @@
  *   GET  …/api/executions/:id                      one execution and its timeline
  *   GET  …/api/pending                             calls waiting for approval
  *   POST …/api/executions/:id/approve  { seq?, args? }      args: run call seq with these (an editable method)
- *   POST …/api/executions/:id/reject   { seq?, reason? }       ends the run (SPEC §4)
+ *   POST …/api/executions/:id/reject   { seq?, reason? }       ends the run
  *   POST …/api/executions/:id/decide   { decisions: [{ seq, approved, reason?, args? }] }
  *                                       several calls at once: a rejected one rejects inside the program
  *   POST …/api/executions/:id/rollback

@@ -28,8 +28,7 @@ export interface CodemodeMcpServerOptions {
   scope?: string;
   /**
    * List `codemode_search` and `codemode_describe` beside `codemode` (a model can always search and
-   * describe from inside a program with `codemode.search()` / `codemode.describe()`). `bench/tokens.ts`
-   * measures what each choice costs. @default true
+   * describe from inside a program with `codemode.search()` / `codemode.describe()`). @default true
    */
   discoveryTools?: boolean;
   /** The `codemode` description's declarations (as `runtime.tool({ inlineTypes })`). @default "auto" */

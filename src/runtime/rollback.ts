@@ -1,5 +1,5 @@
 /**
- * Rollback (SPEC §4): compensation, not isolation. Walks applied calls newest
+ * Rollback: compensation, not isolation. Walks applied calls newest
  * first and calls each method's `revert` — whether or not it needed approval.
  * Methods without one stay applied; missing connectors are skipped; a failing
  * revert does not stop the others; errors are reported after all were tried.

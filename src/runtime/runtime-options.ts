@@ -1,5 +1,5 @@
 /**
- * The options of `createDurableRuntime` (SPEC §3.1), validated once and
+ * The options of `createDurableRuntime`, validated once and
  * resolved into a fully populated object. Bad options throw
  * `InvalidOptionError` naming the option path; nothing else here throws.
  */
@@ -55,11 +55,8 @@ export const DEFAULT_HOOK_TIMEOUT_MS = 10_000;
 export const DEFAULT_PAUSED_MAX_AGE_MS = 24 * 60 * 60_000;
 
 /**
- * Connector calls one execution may make by default, over all its passes. Measured on real programs: each example's program
- * makes fewer than 10 calls, the model-based reliability test's generated programs at most about 15, the round-trip
- * benchmark's largest program 100 (`bench/roundtrips-programs.ts`); a runaway loop journals a call every ~40 µs, so within the 30 s
- * timeout it would make hundreds of thousands. 1,000 is ten times the largest real program and stops a runaway
- * loop within a second of journal work (the AI SDK's code mode allows 256 bridge requests, FastMCP 50 tool calls).
+ * Connector calls one execution may make by default, over all its passes: ten times the largest real program, and
+ * a runaway loop stops within a second of journal work (docs/decisions/default-figures.md).
  */
 export const DEFAULT_MAX_CALLS = 1_000;
 

@@ -10,10 +10,9 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 /** Memory budget of one run: the fixed maximum of its WebAssembly memory. */
 export const DEFAULT_MEMORY_LIMIT_BYTES = 64 * 1024 * 1024;
 /**
- * QuickJS stack budget in a worker thread (whose native stack is `WORKER_STACK_SIZE_MB` MiB, 16).
- * Not 1 MiB: overflowing `JSON.stringify` on a deeply nested value costs time quadratic in the
- * stack size inside one C builtin the interrupt handler cannot stop (measured: 1.5 s at 256 KiB,
- * 25 s at 1 MiB); the worker's hard stop still bounds it.
+ * QuickJS stack budget in a worker thread (whose native stack is `WORKER_STACK_SIZE_MB` MiB, 16). Not 1 MiB:
+ * overflowing `JSON.stringify` on a deeply nested value costs time quadratic in the stack size inside one C builtin
+ * the interrupt handler cannot stop (docs/decisions/default-figures.md); the worker's hard stop still bounds it.
  */
 export const DEFAULT_WORKER_MAX_STACK_BYTES = 256 * 1024;
 /**

@@ -1,6 +1,6 @@
 /**
- * Opens the store the runtime journals into, from the `store` option
- * (SPEC §3.1): a URL, an `@libsql/client` Client, or `{ url, authToken }`.
+ * Opens the store the runtime journals into, from the `store` option:
+ * a URL, an `@libsql/client` Client, or `{ url, authToken }`.
  *
  * Construction does no I/O: the URL is checked (a bad one throws
  * `InvalidOptionError`) and a handle on the process-wide connection for that

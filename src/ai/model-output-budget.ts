@@ -24,7 +24,7 @@ function chars(count: number): string {
 export type FullValue = { kept: boolean };
 
 /** How to narrow the program's return value: the advice every cut ends with, true about where the full value is. */
-export function narrowingAdvice(executionId: string, full: FullValue = { kept: true }): string {
+function narrowingAdvice(executionId: string, full: FullValue = { kept: true }): string {
   const where = full.kept
     ? `The full value is kept in the journal (execution ${executionId}).`
     : `The full value is not kept: it was over the journal's limit of ${chars(MAX_JOURNAL_VALUE_CHARS)} characters, ` +

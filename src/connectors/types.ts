@@ -53,7 +53,7 @@ export interface ConnectorLifecycleContext {
 export type ArgumentValidation = { success: true; value: unknown } | { success: false; error: string };
 
 /** The HTTP request a call will send, shown with a pending approval so the approver sees what will run. */
-export interface CallRequest {
+interface CallRequest {
   /** Upper-case HTTP method. */
   method: string;
   /** The absolute URL, query included. */

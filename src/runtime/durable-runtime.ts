@@ -29,7 +29,7 @@ function readScope(method: string, options: unknown): string | undefined {
 }
 
 /** Default number of executions listed by `executions()`. */
-export const DEFAULT_LIST_LIMIT = 50;
+const DEFAULT_LIST_LIMIT = 50;
 
 export type { DurableRuntime } from "./runtime-handle.js";
 

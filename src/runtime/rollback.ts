@@ -23,7 +23,7 @@ import { messageOf } from "../shared/message-of.js";
  * Written to an applied call's `error` just before its `revert` runs and cleared with the
  * outcome: a rollback that finds it knows an earlier one died mid-revert and never reverts twice.
  */
-export const REVERTING_NOTE = "reverting: a rollback started reverting this call and has not recorded the outcome";
+const REVERTING_NOTE = "reverting: a rollback started reverting this call and has not recorded the outcome";
 
 interface Tally {
   reverted: number[];

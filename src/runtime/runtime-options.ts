@@ -34,7 +34,7 @@ import type { SearchEmbedder } from "../connectors/search/catalog-search.js";
 import type { TraceRecording } from "./tracing/trace-record.js";
 
 /** Default `name`: the history used when none is given. */
-export const DEFAULT_RUNTIME_NAME = "default";
+const DEFAULT_RUNTIME_NAME = "default";
 /** Default `maxExecutions`: terminal executions kept per runtime name. */
 export const DEFAULT_MAX_EXECUTIONS = 50;
 /**
@@ -47,10 +47,10 @@ export const DEFAULT_LEASE_MS = 5 * 60_000;
  * connector calls still in flight (their abort signal has fired) before it ends
  * anyway. Their rows stay `executing`: the run has ended, so nothing re-runs them.
  */
-export const DEFAULT_INFLIGHT_GRACE_MS = 10_000;
+const DEFAULT_INFLIGHT_GRACE_MS = 10_000;
 
 /** How long the runtime waits for one lifecycle hook before leaving it behind. */
-export const DEFAULT_HOOK_TIMEOUT_MS = 10_000;
+const DEFAULT_HOOK_TIMEOUT_MS = 10_000;
 /** Default age after which `expirePaused` rejects a paused execution. */
 export const DEFAULT_PAUSED_MAX_AGE_MS = 24 * 60 * 60_000;
 
@@ -61,7 +61,7 @@ export const DEFAULT_PAUSED_MAX_AGE_MS = 24 * 60 * 60_000;
 export const DEFAULT_MAX_CALLS = 1_000;
 
 /** The runtime's own budgets, per execution over all its passes (the executor's budgets are per run). */
-export interface BudgetLimits {
+interface BudgetLimits {
   /**
    * Connector calls (including outbound `fetch`) one execution may make over all its passes; a replayed call
    * counts once, where it first ran, and a call a human rejected does not count. The call past it does not run:
@@ -93,7 +93,7 @@ export interface ResolvedBudgetLimits {
 export type RuntimeLimits = Omit<QuickJSExecutorOptions, "isolation" | "poolSize"> & BudgetLimits;
 
 /** What `transformResult` learns about the result it may shrink. */
-export interface TransformResultInfo {
+interface TransformResultInfo {
   executionId: string;
   /** Whether the original result was journaled (false: too large, a "not journaled" marker was kept). */
   journaled: boolean;

@@ -34,7 +34,7 @@ const MAX_INFLIGHT_VALUES = 4;
  * The program's result may be larger than `maxValueChars` (a final result too large for the
  * journal is returned to the caller and journaled as a placeholder), up to this multiple of it.
  */
-export const MAX_RESULT_VALUES = 4;
+const MAX_RESULT_VALUES = 4;
 /** Memory within this of the cap counts as exhausted when the run failed. */
 const MEMORY_FULL_SLACK_BYTES = 4 * MIB;
 

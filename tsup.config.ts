@@ -1,5 +1,8 @@
+import { readFileSync } from "node:fs";
 import { defineConfig } from "tsup";
 import { guestSourcesPlugin } from "./scripts/guest-sources.js";
+
+const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as { version: string };
 
 export default defineConfig({
   entry: {
@@ -26,4 +29,6 @@ export default defineConfig({
   // The sandbox's own JavaScript (`src/sandbox/guest/`) is bundled to text afresh, not read from the committed
   // `guest-sources.ts` (which a test keeps equal to it).
   esbuildPlugins: [guestSourcesPlugin()],
+  // The version the MCP server reports (`src/mcp/package-version.ts`), from package.json.
+  define: { __AI_CODEMODE_VERSION__: JSON.stringify(version) },
 });

@@ -1,7 +1,12 @@
+import { readFileSync } from "node:fs";
 import { defineConfig } from "vitest/config";
 import { SummaryReporter } from "./test/support/summary-reporter.js";
 
+const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as { version: string };
+
 export default defineConfig({
+  // As tsup's `define`: the version the MCP server reports, for the sources the tests import.
+  define: { __AI_CODEMODE_VERSION__: JSON.stringify(version) },
   test: {
     include: ["test/**/*.test.ts"],
     // Type tests (`*.test-d.ts`, `expectTypeOf`) of the public generic types run with every `vitest run`.

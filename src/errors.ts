@@ -6,13 +6,11 @@
 export { CliError } from "./errors/cli-error.js";
 export { CodecError } from "./errors/codec-error.js";
 export { CodemodeError } from "./errors/codemode-error.js";
-export type { CodemodeErrorCode } from "./errors/codemode-error.js";
 export { CorruptRecordError } from "./errors/corrupt-record-error.js";
 export { InvalidArgumentError } from "./errors/invalid-argument-error.js";
 export { InvalidOptionError } from "./errors/invalid-option-error.js";
 export { McpToolError } from "./errors/mcp-tool-error.js";
 export { OpenApiRequestError } from "./errors/openapi-request-error.js";
-export type { OpenApiRequestFailure } from "./errors/openapi-request-error.js";
 export { OpenApiResponseError } from "./errors/openapi-response-error.js";
 export { OutboundFetchError } from "./errors/outbound-fetch-error.js";
 export { RedirectError } from "./errors/redirect-error.js";

@@ -102,7 +102,7 @@ function resolveProgress(progress: CodemodeToolOptions["progress"]): ProgressFee
 }
 
 /** Every key of {@link CodemodeToolOptions} (a key added there and not here fails to compile). */
-export const CODEMODE_TOOL_OPTION_KEYS = keysOf<CodemodeToolOptions>({
+const CODEMODE_TOOL_OPTION_KEYS = keysOf<CodemodeToolOptions>({
   inlineTypes: true,
   instructions: true,
   description: true,

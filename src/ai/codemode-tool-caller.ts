@@ -1,5 +1,5 @@
 /**
- * The codemode tool as an AI SDK local tool caller (SPEC §3.7, docs/decisions/tool-callers.md): the tool the model
+ * The codemode tool as an AI SDK local tool caller (docs/decisions/tool-callers.md): the tool the model
  * sees keeps one definition whatever is routed to it (so a provider's prompt cache keeps it), the SDK's
  * `prepareModelMessage` announces the namespaces in a message, and `bind(tools)` gives the durable tool over the
  * routed tools. The SDK binds on every step of every request: the last routed set is remembered, so the steps of a

@@ -1,6 +1,6 @@
 /**
  * `codemodeTool(options)`: the one-line drop-in. Given `tools` or `connectors`, `createCodemodeRuntime(options).tool()`;
- * given neither, an AI SDK local tool caller whose routed tools become the global `tools` (SPEC §3.7).
+ * given neither, an AI SDK local tool caller whose routed tools become the global `tools`.
  */
 import type { ToolSet } from "ai";
 import type { Connector } from "../connectors/types.js";

@@ -31,7 +31,7 @@ import { resolveSearchOptions, type CodemodeSearchOptions } from "./search-optio
 import { applyToolApproval, type CodemodeToolApproval } from "./tool-approval.js";
 import { buildCallerToolDescription, buildNamespaceAnnouncement } from "./tool-description.js";
 
-/** Options of `createCodemodeRuntime` (SPEC §3.1, §3.6). */
+/** Options of `createCodemodeRuntime`. */
 export interface CodemodeRuntimeOptions extends DurableRuntimeOptions {
   /**
    * Search options: `embeddingModel` blends vector similarity with the lexical ranking of `codemode.search`.

@@ -8,11 +8,9 @@ import type { JSONValue } from "@ai-sdk/provider";
 import { MAX_JOURNAL_VALUE_CHARS } from "../runtime/journal/journal-values.js";
 
 /**
- * Default `maxOutputChars`: the model's share of one codemode result (result or error,
- * plus logs). 20,000 characters is about 5,000 tokens of English and 6,000–8,000 tokens
- * of dense JSON (2.5–4 characters a token): a large answer fits, while a run that returns
- * a whole data set (342,000 characters ≈ 140,000 tokens, reported against Cloudflare's
- * package) costs a bounded ~8,000 tokens on every later turn instead of filling the context.
+ * Default `maxOutputChars`: the model's share of one codemode result (result or error, plus logs), large enough
+ * for a large answer and small enough that a run returning a whole data set cannot fill the context
+ * (docs/decisions/default-figures.md).
  */
 export const DEFAULT_MAX_OUTPUT_CHARS = 20_000;
 /** Logs keep at least this share of the budget when the result alone would fill it. */
@@ -26,7 +24,7 @@ function chars(count: number): string {
 export type FullValue = { kept: boolean };
 
 /** How to narrow the program's return value: the advice every cut ends with, true about where the full value is. */
-export function narrowingAdvice(executionId: string, full: FullValue = { kept: true }): string {
+function narrowingAdvice(executionId: string, full: FullValue = { kept: true }): string {
   const where = full.kept
     ? `The full value is kept in the journal (execution ${executionId}).`
     : `The full value is not kept: it was over the journal's limit of ${chars(MAX_JOURNAL_VALUE_CHARS)} characters, ` +

@@ -1,5 +1,5 @@
 /**
- * The runtime option `search: { embeddingModel }` (SPEC §3.6): any AI SDK embedding model (or a gateway
+ * The runtime option `search: { embeddingModel }`: any AI SDK embedding model (or a gateway
  * model id), turned into the runtime's `SearchEmbedder`. Only `src/ai` imports `ai`, so this is resolved here.
  */
 import { embedMany, type EmbeddingModel } from "ai";

@@ -14,9 +14,9 @@ import type { Connector } from "../connectors/types.js";
 import { firstSentence } from "../shared/first-sentence.js";
 
 /** Characters of the whole description (≈ 4 characters per o200k token, so ≈ 900 tokens). */
-export const DEFAULT_DESCRIPTION_MAX_CHARS = 3600;
+const DEFAULT_DESCRIPTION_MAX_CHARS = 3600;
 /** A namespace hint is cut to this many characters. */
-export const NAMESPACE_HINT_MAX_CHARS = 90;
+const NAMESPACE_HINT_MAX_CHARS = 90;
 /** How many method names a hint lists when the connector has no description. */
 const HINT_METHOD_NAMES = 3;
 
@@ -183,7 +183,7 @@ const CALLER_INTRO =
   "(`tools` holds the app's tools routed to this tool).";
 
 /**
- * The description of the codemode tool as an AI SDK tool caller (SPEC §3.7): the same for every request and every
+ * The description of the codemode tool as an AI SDK tool caller: the same for every request and every
  * tool set, so that a provider's prompt cache keeps the tool definitions. What varies (the namespaces and their
  * methods) is in {@link buildNamespaceAnnouncement}, which the AI SDK adds to the conversation as a message.
  */

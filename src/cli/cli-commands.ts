@@ -44,7 +44,7 @@ function executionIdArgument(context: CommandContext, command: string): string {
 }
 
 /** How many of the newest executions a short id is looked up among. */
-export const PREFIX_SCAN_LIMIT = 1000;
+const PREFIX_SCAN_LIMIT = 1000;
 
 /**
  * The execution `given` names: its full id, or a unique prefix of one (the 8 characters the web list shows);

@@ -13,7 +13,7 @@ function statusCell(row: ExecutionRow): string {
 }
 
 /** Characters of an execution's summary the table shows (`--json` has it whole). */
-export const TABLE_SUMMARY_CHARS = 80;
+const TABLE_SUMMARY_CHARS = 80;
 
 function summaryCell(summary: string): string {
   const safe = terminalSafe(summary);

@@ -20,7 +20,7 @@ import { LOOPBACK } from "./serve-inspector.js";
 import { usageError } from "./usage-error.js";
 
 /** The path the HTTP server answers MCP on. */
-export const MCP_HTTP_PATH = "/mcp";
+const MCP_HTTP_PATH = "/mcp";
 const LOOPBACK_BIND = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 
 /** `HOST:PORT` (IPv6 in brackets), loopback hosts only. */

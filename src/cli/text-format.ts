@@ -6,7 +6,7 @@
 import { inspectorJson } from "../inspector/inspector-json.js";
 
 /** Longest value printed inline before it is cut (`--json` prints everything). */
-export const MAX_INLINE_VALUE_CHARS = 300;
+const MAX_INLINE_VALUE_CHARS = 300;
 
 /** `1 ms`, `1.25 s`, `3m 05s`, `2h 03m`, `4d 02h`. */
 export function formatDuration(ms: number): string {
@@ -48,7 +48,7 @@ export function terminalSafe(text: string): string {
 }
 
 /** A value as JSON (Map, Set, BigInt and bytes shown readably); `undefined` as `undefined`. */
-export function valueJson(value: unknown, indent?: number): string {
+function valueJson(value: unknown, indent?: number): string {
   return inspectorJson(value, indent);
 }
 

@@ -26,7 +26,7 @@ export interface ConnectorOptions<TOOLS extends ToolSet = ToolSet> {
 }
 
 /** Every key `connector()` options may have: any other is refused (a misspelt policy must not be ignored). */
-export const CONNECTOR_OPTION_KEYS = keysOf<ConnectorOptions>({
+const CONNECTOR_OPTION_KEYS = keysOf<ConnectorOptions>({
   methods: true,
   description: true,
   instructions: true,

@@ -21,7 +21,7 @@ const MAX_DEPTH = 32;
  * on one line (`{ user_id: string; team?: string }`), as a formatter would:
  * as clear, and a line per member costs the reader more than it tells.
  */
-export const ONE_LINE_OBJECT_MAX_CHARS = 60;
+const ONE_LINE_OBJECT_MAX_CHARS = 60;
 
 function literal(value: unknown): string {
   if (value === null) return "null";
@@ -305,7 +305,7 @@ function intersection(parts: string[]): string {
 }
 
 /** The value at a local JSON pointer (`#`, `#/definitions/X`), or `undefined`. */
-export function resolvePointer(root: unknown, ref: string): unknown {
+function resolvePointer(root: unknown, ref: string): unknown {
   const segments = ref
     .replace(/^#\/?/, "")
     .split("/")

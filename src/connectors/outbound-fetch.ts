@@ -1,5 +1,5 @@
 /**
- * Opt-in outbound network (SPEC §3.4): the host's own `fetch` wrapped as a
+ * Opt-in outbound network: the host's own `fetch` wrapped as a
  * built-in connector with one method, so every request a program makes is a
  * journaled call (replay returns the recorded response instead of repeating
  * the request) checked against an origin allowlist and, when the host asks for
@@ -27,10 +27,10 @@ export const OUTBOUND_CONNECTOR = "outbound";
 /** Journal method name of outbound requests: pending approvals read `outbound.fetch`. */
 export const OUTBOUND_METHOD = "fetch";
 /** Redirect hops followed per request (the web's limit). */
-export const OUTBOUND_MAX_REDIRECTS = MAX_REDIRECTS;
+const OUTBOUND_MAX_REDIRECTS = MAX_REDIRECTS;
 
 /** What `requireApproval` is asked about. */
-export interface OutboundRequestInfo {
+interface OutboundRequestInfo {
   /** Upper-case HTTP method. */
   method: string;
   /** Absolute URL. */
@@ -51,7 +51,7 @@ export interface OutboundFetchOptions {
 }
 
 /** Every key of `OutboundFetchOptions`: any other is refused. */
-export const OUTBOUND_OPTION_KEYS = keysOf<OutboundFetchOptions>({ fetch: true, allow: true, requireApproval: true });
+const OUTBOUND_OPTION_KEYS = keysOf<OutboundFetchOptions>({ fetch: true, allow: true, requireApproval: true });
 
 /** `OutboundFetchOptions` validated. */
 export interface ResolvedOutboundFetchOptions {
@@ -64,7 +64,7 @@ export interface ResolvedOutboundFetchOptions {
 }
 
 /** A request as journaled (after validation). */
-export interface OutboundRequest {
+interface OutboundRequest {
   url: string;
   method: string;
   headers: Record<string, string>;
@@ -72,7 +72,7 @@ export interface OutboundRequest {
 }
 
 /** A response as journaled and handed to the sandbox. */
-export interface OutboundResponse {
+interface OutboundResponse {
   url: string;
   status: number;
   statusText: string;

@@ -44,7 +44,7 @@ export function parseOriginRule(value: unknown, path: string): OriginRule {
 }
 
 /** Whether `url` (already parsed) is covered by `rule`. */
-export function originMatches(rule: OriginRule, url: URL): boolean {
+function originMatches(rule: OriginRule, url: URL): boolean {
   if (url.protocol !== rule.protocol || url.port !== rule.port) return false;
   if (!rule.wildcard) return url.hostname === rule.hostname;
   return url.hostname.endsWith(`.${rule.hostname}`);

@@ -96,7 +96,7 @@ const RESERVED_WORDS: ReadonlySet<string> = new Set(
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** Throws unless `name` can be a global namespace inside the sandbox. */
-export function assertConnectorName(name: string, path: string): void {
+function assertConnectorName(name: string, path: string): void {
   if (!IDENTIFIER.test(name)) {
     throw new InvalidOptionError({
       path,

@@ -98,7 +98,7 @@ async function lastValue(iterable: AsyncIterable<unknown>): Promise<unknown> {
 }
 
 /** `ToolExecutionOptions` for a tool, plus the execution id, sequence number and idempotency key. */
-export type ConnectorToolExecutionOptions = ToolExecutionOptions<unknown> & {
+type ConnectorToolExecutionOptions = ToolExecutionOptions<unknown> & {
   executionId: string;
   seq: number;
   idempotencyKey: string;

@@ -1,5 +1,5 @@
 /**
- * The connector contract (SPEC §3.4). Connectors provide capabilities: methods,
+ * The connector contract. Connectors provide capabilities: methods,
  * schemas, TypeScript declarations, search documents and per-method policy.
  * They know nothing of replay or the store.
  */
@@ -53,7 +53,7 @@ export interface ConnectorLifecycleContext {
 export type ArgumentValidation = { success: true; value: unknown } | { success: false; error: string };
 
 /** The HTTP request a call will send, shown with a pending approval so the approver sees what will run. */
-export interface CallRequest {
+interface CallRequest {
   /** Upper-case HTTP method. */
   method: string;
   /** The absolute URL, query included. */

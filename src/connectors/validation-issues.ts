@@ -43,7 +43,7 @@ export function describeValue(value: unknown): string {
 }
 
 /** Reads the value at `path` inside `root`, or `undefined`. */
-export function valueAtPath(root: unknown, path: ReadonlyArray<string | number>): unknown {
+function valueAtPath(root: unknown, path: ReadonlyArray<string | number>): unknown {
   let current: unknown = root;
   for (const segment of path) {
     if (current === null || typeof current !== "object") return undefined;

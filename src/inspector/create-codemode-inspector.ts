@@ -12,7 +12,7 @@ import { isInspectorRuntime, type InspectorRuntime } from "./inspector-runtime.j
 import { inspectorPageHtml, inspectorPagePolicy } from "./inspector-page.js";
 
 /** How often the page refreshes the executions list by default. */
-export const DEFAULT_INSPECTOR_REFRESH_MS = 2000;
+const DEFAULT_INSPECTOR_REFRESH_MS = 2000;
 
 /** Options of {@link createCodemodeInspector}. */
 export interface CodemodeInspectorOptions {

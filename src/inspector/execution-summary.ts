@@ -9,9 +9,9 @@ import { firstSentence } from "../shared/first-sentence.js";
 import { inspectorJson } from "./inspector-json.js";
 
 /** Distinct methods named before the rest are counted as "+N more". */
-export const SUMMARY_METHODS = 3;
+const SUMMARY_METHODS = 3;
 /** Characters of a result or error kept in a summary. */
-export const SUMMARY_OUTCOME_CHARS = 60;
+const SUMMARY_OUTCOME_CHARS = 60;
 
 /** `text` on one line, cut at `max` characters with an ellipsis. */
 function cut(text: string, max: number): string {

@@ -17,7 +17,7 @@ import { isProgramApproval } from "../runtime/program-approval.js";
 import type { CallRecord, CallStatus, ExecutionDetail, ExecutionStatus } from "../runtime/types.js";
 
 /** What happened to a call, as a person reads it. */
-export type TimelineCallState =
+type TimelineCallState =
   | "executing"
   | "executed"
   | "replayed"
@@ -29,7 +29,7 @@ export type TimelineCallState =
   | "interrupted";
 
 /** One pass (one run of the program). */
-export interface TimelinePass {
+interface TimelinePass {
   /** 1-based pass number. */
   pass: number;
   startedAt: number;
@@ -73,7 +73,7 @@ export interface TimelineCall {
 }
 
 /** A wait for a human. */
-export interface TimelineWait {
+interface TimelineWait {
   seq: number;
   /** The pass that paused on the call; 0 for the program's approval (before pass 1). */
   pass: number;
@@ -83,7 +83,7 @@ export interface TimelineWait {
 }
 
 /** A human decision. */
-export interface TimelineDecision {
+interface TimelineDecision {
   decision: "approved" | "rejected" | "rolled_back";
   at: number;
   /** Who decided (`decidedBy` of the approval or rejection), when given; a rollback records no one. */

@@ -7,7 +7,7 @@
  *   GET  …/api/executions/:id                      one execution and its timeline
  *   GET  …/api/pending                             calls waiting for approval
  *   POST …/api/executions/:id/approve  { seq?, args? }      args: run call seq with these (an editable method)
- *   POST …/api/executions/:id/reject   { seq?, reason? }       ends the run (SPEC §4)
+ *   POST …/api/executions/:id/reject   { seq?, reason? }       ends the run
  *   POST …/api/executions/:id/decide   { decisions: [{ seq, approved, reason?, args? }] }
  *                                       several calls at once: a rejected one rejects inside the program
  *   POST …/api/executions/:id/rollback
@@ -20,11 +20,11 @@ import type { InspectorRuntime } from "./inspector-runtime.js";
 import { DEFAULT_INSPECTOR_LIST_LIMIT, EXECUTION_STATUSES, listExecutions } from "./list-executions.js";
 
 /** Largest `limit` the list accepts. */
-export const MAX_API_LIST_LIMIT = 500;
+const MAX_API_LIST_LIMIT = 500;
 /** Largest JSON body an action accepts (a call number and a reason, or one decision per pending call). */
-export const MAX_ACTION_BODY_CHARS = 64_000;
+const MAX_ACTION_BODY_CHARS = 64_000;
 /** Most decisions one `decide` request carries. */
-export const MAX_API_DECISIONS = 200;
+const MAX_API_DECISIONS = 200;
 
 /** What the API needs besides the request. */
 export interface InspectorApiContext {
@@ -36,7 +36,7 @@ export interface InspectorApiContext {
 }
 
 /** Headers of every API response. */
-export const API_HEADERS: Readonly<Record<string, string>> = {
+const API_HEADERS: Readonly<Record<string, string>> = {
   "content-type": "application/json; charset=utf-8",
   "cache-control": "no-store",
   "x-content-type-options": "nosniff",

@@ -1,5 +1,5 @@
 /**
- * JSON for values the journal keeps with their types (SPEC §4: `undefined`, `Date`,
+ * JSON for values the journal keeps with their types (`undefined`, `Date`,
  * bytes, `Map`, `Set`, `BigInt`): shown readably, never failing. Shared by the CLI's
  * `--json` and the web inspector's API.
  */

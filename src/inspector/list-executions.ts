@@ -22,7 +22,7 @@ export const EXECUTION_STATUSES: readonly ExecutionStatus[] = [
 export const DEFAULT_INSPECTOR_LIST_LIMIT = 50;
 
 /** With a filter, how many of the newest executions are scanned for matches. */
-export const FILTER_SCAN_LIMIT = 1000;
+const FILTER_SCAN_LIMIT = 1000;
 
 /** How many execution logs are read at once to count their calls. */
 const COUNT_CONCURRENCY = 8;

@@ -11,9 +11,9 @@ import { jsonText } from "../ai/model-output-budget.js";
 import { toModelJson } from "../ai/codemode-model-output.js";
 
 /** Characters of one call's arguments quoted in the form (the approver can open the inspector for the rest). */
-export const ELICITATION_ARGS_MAX_CHARS = 2000;
+const ELICITATION_ARGS_MAX_CHARS = 2000;
 /** Longest reason kept from the form. */
-export const ELICITATION_REASON_MAX_CHARS = 500;
+const ELICITATION_REASON_MAX_CHARS = 500;
 
 /** The form's field for call `seq`. */
 function field(seq: number): string {
@@ -25,14 +25,14 @@ function clip(text: string, max: number): string {
 }
 
 /** One line per call: `#3 memory.delete_entities {"entityNames":["Ada"]}` (and its HTTP request, if any). */
-export function pendingLine(action: PendingAction): string {
+function pendingLine(action: PendingAction): string {
   const request = action.request === undefined ? "" : ` (${action.request.method} ${action.request.url})`;
   const args = clip(jsonText(toModelJson(action.args)), ELICITATION_ARGS_MAX_CHARS);
   return `#${action.seq} ${action.connector}.${action.method}${request} ${args}`;
 }
 
 /** A call's approve / reject choice (the legacy `enumNames` form every form-mode client reads). */
-export interface ChoiceField {
+interface ChoiceField {
   type: "string";
   title: string;
   description: string;
@@ -41,7 +41,7 @@ export interface ChoiceField {
 }
 
 /** The free-text reason. */
-export interface TextField {
+interface TextField {
   type: "string";
   title: string;
   description: string;

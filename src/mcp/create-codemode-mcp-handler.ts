@@ -17,11 +17,11 @@ import { createMcpHttpSessions, type McpHttpSession } from "./mcp-http-sessions.
 import { MCP_SERVER_OPTION_KEYS, type CodemodeMcpServerOptions } from "./mcp-server-options.js";
 
 /** Largest request body read, in bytes (a program is at most 256 KiB by default). */
-export const DEFAULT_MCP_MAX_BODY_BYTES = 1024 * 1024;
+const DEFAULT_MCP_MAX_BODY_BYTES = 1024 * 1024;
 /** Sessions kept open at most by one handler. */
-export const DEFAULT_MCP_MAX_SESSIONS = 1000;
+const DEFAULT_MCP_MAX_SESSIONS = 1000;
 /** A session without a request for this long is closed. */
-export const DEFAULT_MCP_SESSION_IDLE_MS = 30 * 60_000;
+const DEFAULT_MCP_SESSION_IDLE_MS = 30 * 60_000;
 
 /**
  * What `authorize` grants: `{ scope }` runs and reads the executions of that owner (e.g. the

@@ -10,12 +10,12 @@ import { assertKnownKeys, keysOf } from "../shared/known-keys.js";
 import { PACKAGE_VERSION } from "./package-version.js";
 
 /** How long the server waits for a person to answer an approval form. */
-export const DEFAULT_ELICITATION_TIMEOUT_MS = 10 * 60_000;
+const DEFAULT_ELICITATION_TIMEOUT_MS = 10 * 60_000;
 /** Approval forms one tool call may show (a resumed program can pause again); past it the run stays paused. */
 export const MAX_ELICITATIONS_PER_CALL = 20;
 
 /** A runtime, or a function returning one (called per request: a proxy builds its runtime on first use). */
-export type McpServerRuntime = CodemodeRuntime | (() => CodemodeRuntime | Promise<CodemodeRuntime>);
+type McpServerRuntime = CodemodeRuntime | (() => CodemodeRuntime | Promise<CodemodeRuntime>);
 
 /** Options of `createCodemodeMcpServer`. */
 export interface CodemodeMcpServerOptions {
@@ -28,8 +28,7 @@ export interface CodemodeMcpServerOptions {
   scope?: string;
   /**
    * List `codemode_search` and `codemode_describe` beside `codemode` (a model can always search and
-   * describe from inside a program with `codemode.search()` / `codemode.describe()`). `bench/tokens.ts`
-   * measures what each choice costs. @default true
+   * describe from inside a program with `codemode.search()` / `codemode.describe()`). @default true
    */
   discoveryTools?: boolean;
   /** The `codemode` description's declarations (as `runtime.tool({ inlineTypes })`). @default "auto" */
@@ -77,7 +76,7 @@ export const MCP_SERVER_OPTION_KEYS = keysOf<CodemodeMcpServerOptions>({
 });
 
 /** What the model is told about deciding a paused execution without elicitation. */
-export const DEFAULT_APPROVAL_HINT =
+const DEFAULT_APPROVAL_HINT =
   "A person decides it outside this chat: in the app's codemode inspector, or with " +
   "`npx ai-codemode approve {id} --runtime <module>` (or `reject`). The model cannot approve it.";
 

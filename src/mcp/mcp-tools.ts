@@ -25,7 +25,7 @@ export const MAX_SEARCH_LIMIT = 50;
  * elsewhere, `rejected` or `rolled_back`; `message` says what to do next. Field types only (the
  * `codemode` description explains them): every host pays this schema on every request.
  */
-export const OUTPUT_SCHEMA: JSONSchema7 = {
+const OUTPUT_SCHEMA: JSONSchema7 = {
   type: "object",
   properties: {
     status: { enum: ["completed", "paused", "error", "running", "rejected", "rolled_back"] },

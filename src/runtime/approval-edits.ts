@@ -1,5 +1,5 @@
 /**
- * Approve with changes (SPEC §3.7): the arguments an approver gives a pending call instead of the program's,
+ * Approve with changes: the arguments an approver gives a pending call instead of the program's,
  * checked before anything is claimed or run. Allowed only for a method whose policy is `editable: true`;
  * validated against the method's input schema; journaled as codec text beside the program's arguments (replay
  * still matches the program's), so the edit is bound to that one call of that one execution.

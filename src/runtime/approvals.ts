@@ -1,5 +1,5 @@
 /**
- * Approve and reject (SPEC §4). Approval claims the paused execution with a
+ * Approve and reject. Approval claims the paused execution with a
  * compare-and-set (`paused → running`) and runs the next pass; of two
  * approvals at once exactly one wins, the other gets `conflict` having run
  * nothing. Rejection ends the run (`rejected`) without undoing earlier calls.

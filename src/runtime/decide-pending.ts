@@ -19,7 +19,7 @@ import { DECISION_KEYS } from "./request-keys.js";
 import { approvedRecord, checkedEdit, type ApprovalEdit } from "./approval-edits.js";
 
 /** The rejection a program receives for a call a human rejected. */
-export function rejectionMessage(
+function rejectionMessage(
   call: Pick<CallJournalRecord, "connector" | "method" | "seq">,
   reason: string | undefined,
 ): string {

@@ -1,5 +1,5 @@
 /**
- * The durable runtime: every handle method of SPEC §3.1 except `tool()`
+ * The durable runtime: every handle method except `tool()`
  * (added by `createCodemodeRuntime` in `src/ai`). It composes the modules
  * beside it — passes and replay (`run-pass`), approvals, rollback, snippets,
  * retention (`housekeeping`) — over one libSQL store scoped by runtime name.
@@ -29,7 +29,7 @@ function readScope(method: string, options: unknown): string | undefined {
 }
 
 /** Default number of executions listed by `executions()`. */
-export const DEFAULT_LIST_LIMIT = 50;
+const DEFAULT_LIST_LIMIT = 50;
 
 export type { DurableRuntime } from "./runtime-handle.js";
 

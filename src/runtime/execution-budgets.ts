@@ -31,7 +31,7 @@ export function runtimeBudgets(limits: ResolvedBudgetLimits, connectors: Record<
  * The journaled calls that count against the budgets: every connector call row once (a replayed call where it first
  * ran), not steps nor the whole-program approval (connector `codemode`), not a call a human rejected (it never ran).
  */
-export function countedCalls(calls: readonly CallJournalRecord[]): CallJournalRecord[] {
+function countedCalls(calls: readonly CallJournalRecord[]): CallJournalRecord[] {
   return calls.filter((row) => row.connector !== STEP_CONNECTOR && !isRejectedRow(row));
 }
 

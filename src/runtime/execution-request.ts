@@ -36,7 +36,7 @@ export function scopeProblem(scope: unknown): string | undefined {
 }
 
 /** Why `decidedBy` is not valid, or undefined when it is (absent, or a non-empty string of at most 200). */
-export function decidedByProblem(decidedBy: unknown): string | undefined {
+function decidedByProblem(decidedBy: unknown): string | undefined {
   if (decidedBy === undefined) return undefined;
   if (typeof decidedBy !== "string" || decidedBy === "" || decidedBy.length > MAX_ID_CHARS) {
     const got = typeof decidedBy === "string" ? `${decidedBy.length} characters` : typeof decidedBy;

@@ -37,7 +37,7 @@ export function executionSummary(record: ExecutionRecord): ExecutionSummary {
 }
 
 /** A stored call as shown by `execution(id)`; `lookup` finds its method in this runtime (for `revertible`). */
-export function callRecord(record: CallJournalRecord, lookup?: MethodLookup): CallRecord {
+function callRecord(record: CallJournalRecord, lookup?: MethodLookup): CallRecord {
   const call: CallRecord = {
     seq: record.seq,
     connector: record.connector,

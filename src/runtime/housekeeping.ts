@@ -1,5 +1,5 @@
 /**
- * Retention and cleanup (SPEC §4): `expirePaused`, `deleteExecution`,
+ * Retention and cleanup: `expirePaused`, `deleteExecution`,
  * `pruneExecutions`, `clearHistory`, `destroy`. Running and paused runs are
  * never pruned; they end through `expirePaused` (or an explicit delete), which
  * disposes their execution resources.

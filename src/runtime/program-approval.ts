@@ -9,11 +9,11 @@ import { WHOLE_PROGRAM_SEQ } from "./journal/records.js";
 import type { PendingAction } from "./types.js";
 
 /** Sequence number of the whole-program approval row. */
-export const PROGRAM_APPROVAL_SEQ = WHOLE_PROGRAM_SEQ;
+const PROGRAM_APPROVAL_SEQ = WHOLE_PROGRAM_SEQ;
 /** Connector name of the whole-program approval row (the `codemode` global's). */
-export const PROGRAM_APPROVAL_CONNECTOR = "codemode";
+const PROGRAM_APPROVAL_CONNECTOR = "codemode";
 /** Method name of the whole-program approval row. */
-export const PROGRAM_APPROVAL_METHOD = "program";
+const PROGRAM_APPROVAL_METHOD = "program";
 
 /** The runtime option: always, never, or decided per program. */
 export type ApproveProgramOption = boolean | ((code: string) => boolean | Promise<boolean>);

@@ -1,5 +1,5 @@
 /**
- * Rollback (SPEC §4): compensation, not isolation. Walks applied calls newest
+ * Rollback: compensation, not isolation. Walks applied calls newest
  * first and calls each method's `revert` — whether or not it needed approval.
  * Methods without one stay applied; missing connectors are skipped; a failing
  * revert does not stop the others; errors are reported after all were tried.
@@ -23,7 +23,7 @@ import { messageOf } from "../shared/message-of.js";
  * Written to an applied call's `error` just before its `revert` runs and cleared with the
  * outcome: a rollback that finds it knows an earlier one died mid-revert and never reverts twice.
  */
-export const REVERTING_NOTE = "reverting: a rollback started reverting this call and has not recorded the outcome";
+const REVERTING_NOTE = "reverting: a rollback started reverting this call and has not recorded the outcome";
 
 interface Tally {
   reverted: number[];

@@ -19,7 +19,7 @@ import type { ExecutionBudgets } from "./journal/budget-record.js";
 import { runtimeBudgets } from "./execution-budgets.js";
 
 /** The outbound connector and its journal name, when the `outbound` option is set. */
-export interface OutboundBinding {
+interface OutboundBinding {
   name: string;
   connector: Connector;
 }

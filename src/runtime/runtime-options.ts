@@ -1,5 +1,5 @@
 /**
- * The options of `createDurableRuntime` (SPEC §3.1), validated once and
+ * The options of `createDurableRuntime`, validated once and
  * resolved into a fully populated object. Bad options throw
  * `InvalidOptionError` naming the option path; nothing else here throws.
  */
@@ -34,7 +34,7 @@ import type { SearchEmbedder } from "../connectors/search/catalog-search.js";
 import type { TraceRecording } from "./tracing/trace-record.js";
 
 /** Default `name`: the history used when none is given. */
-export const DEFAULT_RUNTIME_NAME = "default";
+const DEFAULT_RUNTIME_NAME = "default";
 /** Default `maxExecutions`: terminal executions kept per runtime name. */
 export const DEFAULT_MAX_EXECUTIONS = 50;
 /**
@@ -47,24 +47,21 @@ export const DEFAULT_LEASE_MS = 5 * 60_000;
  * connector calls still in flight (their abort signal has fired) before it ends
  * anyway. Their rows stay `executing`: the run has ended, so nothing re-runs them.
  */
-export const DEFAULT_INFLIGHT_GRACE_MS = 10_000;
+const DEFAULT_INFLIGHT_GRACE_MS = 10_000;
 
 /** How long the runtime waits for one lifecycle hook before leaving it behind. */
-export const DEFAULT_HOOK_TIMEOUT_MS = 10_000;
+const DEFAULT_HOOK_TIMEOUT_MS = 10_000;
 /** Default age after which `expirePaused` rejects a paused execution. */
 export const DEFAULT_PAUSED_MAX_AGE_MS = 24 * 60 * 60_000;
 
 /**
- * Connector calls one execution may make by default, over all its passes. Measured on real programs: each example's program
- * makes fewer than 10 calls, the model-based reliability test's generated programs at most about 15, the round-trip
- * benchmark's largest program 100 (`bench/roundtrips-programs.ts`); a runaway loop journals a call every ~40 µs, so within the 30 s
- * timeout it would make hundreds of thousands. 1,000 is ten times the largest real program and stops a runaway
- * loop within a second of journal work (the AI SDK's code mode allows 256 bridge requests, FastMCP 50 tool calls).
+ * Connector calls one execution may make by default, over all its passes: ten times the largest real program, and
+ * a runaway loop stops within a second of journal work (docs/decisions/default-figures.md).
  */
 export const DEFAULT_MAX_CALLS = 1_000;
 
 /** The runtime's own budgets, per execution over all its passes (the executor's budgets are per run). */
-export interface BudgetLimits {
+interface BudgetLimits {
   /**
    * Connector calls (including outbound `fetch`) one execution may make over all its passes; a replayed call
    * counts once, where it first ran, and a call a human rejected does not count. The call past it does not run:
@@ -96,7 +93,7 @@ export interface ResolvedBudgetLimits {
 export type RuntimeLimits = Omit<QuickJSExecutorOptions, "isolation" | "poolSize"> & BudgetLimits;
 
 /** What `transformResult` learns about the result it may shrink. */
-export interface TransformResultInfo {
+interface TransformResultInfo {
   executionId: string;
   /** Whether the original result was journaled (false: too large, a "not journaled" marker was kept). */
   journaled: boolean;

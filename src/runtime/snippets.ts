@@ -1,5 +1,5 @@
 /**
- * Snippets (SPEC §4): an execution's code saved under a name with the
+ * Snippets: an execution's code saved under a name with the
  * connector list of that execution; `codemode.run(name, input)` runs it.
  */
 import { MAX_ID_CHARS, MAX_SNIPPET_DESCRIPTION_CHARS, quoted } from "../shared/bounded-text.js";

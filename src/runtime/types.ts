@@ -1,5 +1,5 @@
 /**
- * Public types of the durable runtime (SPEC §3.1, §3.2, §4).
+ * Public types of the durable runtime.
  */
 import type { ExecutorFailureKind } from "../sandbox/types.js";
 import type { ProgressListener } from "./pass/progress-events.js";

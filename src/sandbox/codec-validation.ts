@@ -5,16 +5,7 @@
 import { MAX_ENCODE_DEPTH, memberPath as guestMemberPath, shortPath } from "./guest/value-codec.js";
 
 /** The tags of the codec format. */
-export type EncodedTag =
-  | "undefined"
-  | "number"
-  | "bigint"
-  | "date"
-  | "bytes"
-  | "arraybuffer"
-  | "map"
-  | "set"
-  | "object";
+type EncodedTag = "undefined" | "number" | "bigint" | "date" | "bytes" | "arraybuffer" | "map" | "set" | "object";
 
 /** A JSON-safe tagged tree made by `encodeValue`. */
 export type EncodedValue =

@@ -25,7 +25,7 @@ import { CodecError } from "../errors/codec-error.js";
 import { validateEncodedValue, type EncodedValue } from "./codec-validation.js";
 import { createValueCodec } from "./guest/value-codec.js";
 
-export type { EncodedValue, EncodedTag } from "./codec-validation.js";
+export type { EncodedValue } from "./codec-validation.js";
 export { validateEncodedValue } from "./codec-validation.js";
 export { CodecError } from "../errors/codec-error.js";
 

@@ -10,10 +10,9 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 /** Memory budget of one run: the fixed maximum of its WebAssembly memory. */
 export const DEFAULT_MEMORY_LIMIT_BYTES = 64 * 1024 * 1024;
 /**
- * QuickJS stack budget in a worker thread (whose native stack is `WORKER_STACK_SIZE_MB` MiB, 16).
- * Not 1 MiB: overflowing `JSON.stringify` on a deeply nested value costs time quadratic in the
- * stack size inside one C builtin the interrupt handler cannot stop (measured: 1.5 s at 256 KiB,
- * 25 s at 1 MiB); the worker's hard stop still bounds it.
+ * QuickJS stack budget in a worker thread (whose native stack is `WORKER_STACK_SIZE_MB` MiB, 16). Not 1 MiB:
+ * overflowing `JSON.stringify` on a deeply nested value costs time quadratic in the stack size inside one C builtin
+ * the interrupt handler cannot stop (docs/decisions/default-figures.md); the worker's hard stop still bounds it.
  */
 export const DEFAULT_WORKER_MAX_STACK_BYTES = 256 * 1024;
 /**
@@ -31,7 +30,7 @@ export const DEFAULT_MAX_LOG_CHARS = 64 * 1024;
  * (`MAX_JOURNAL_VALUE_CHARS`): a larger value could never be journaled, and checking it where it is
  * encoded keeps the host from decoding (and stalling on) a value the program controls.
  */
-export const DEFAULT_MAX_VALUE_CHARS = 1_000_000;
+const DEFAULT_MAX_VALUE_CHARS = 1_000_000;
 /**
  * Host (connector) calls one run may have started and not yet seen settle. Each holds a promise and its
  * arguments in the sandbox and the call's state on the host: a program that starts calls without awaiting
@@ -41,18 +40,18 @@ export const DEFAULT_MAX_VALUE_CHARS = 1_000_000;
  */
 export const DEFAULT_MAX_CALLS_IN_FLIGHT = 10_000;
 /** Worker threads in the pool (default: min(4, available parallelism)). */
-export const DEFAULT_POOL_SIZE = Math.max(1, Math.min(4, availableParallelism()));
+const DEFAULT_POOL_SIZE = Math.max(1, Math.min(4, availableParallelism()));
 /** Native stack of each worker thread; QuickJS's 1 MiB default fits in every measured case. */
 export const WORKER_STACK_SIZE_MB = 16;
 /** The smallest memory budget accepted: the QuickJS wasm module needs 16 MiB to start. */
-export const MIN_MEMORY_LIMIT_BYTES = 24 * 1024 * 1024;
+const MIN_MEMORY_LIMIT_BYTES = 24 * 1024 * 1024;
 /**
  * The largest QuickJS stack budget accepted: the wasm build's own stack is about 5 MiB, and a
  * budget past it makes QuickJS's stack limit wrap around (every call then fails).
  */
-export const MAX_STACK_BYTES = 4 * 1024 * 1024;
+const MAX_STACK_BYTES = 4 * 1024 * 1024;
 /** The largest memory budget accepted (wasm32 address space). */
-export const MAX_MEMORY_LIMIT_BYTES = 2048 * 1024 * 1024;
+const MAX_MEMORY_LIMIT_BYTES = 2048 * 1024 * 1024;
 
 /** Where programs run: a worker-thread pool (default) or the calling thread. */
 export type ExecutorIsolation = "worker-thread" | "in-process";

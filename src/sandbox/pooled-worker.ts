@@ -15,11 +15,10 @@ import type { HostReply, SessionResult } from "./session-types.js";
 import { startQuickJSWorker } from "./worker-entry.js";
 import { isWorkerToMain, type MainToWorker, type WorkerCall, type WorkerStartData } from "./worker-protocol.js";
 
-export { HARD_STOP_GRACE_MS } from "./deadline.js";
 /** A worker that has not loaded its QuickJS module by then is terminated (the run fails `worker-exit`). */
-export const WORKER_START_TIMEOUT_MS = 30_000;
+const WORKER_START_TIMEOUT_MS = 30_000;
 /** The main thread starts binding calls of a batch for at most this long before it yields a turn. */
-export const CALL_SLICE_MS = 4;
+const CALL_SLICE_MS = 4;
 
 interface ActiveJob {
   jobId: number;

@@ -1,5 +1,5 @@
 /**
- * `QuickJSExecutor`: the default executor (SPEC §3.5). Runs one program once in a fresh QuickJS
+ * `QuickJSExecutor`: the default executor. Runs one program once in a fresh QuickJS
  * runtime and context, with host bindings as null-prototype globals, and reports value, logs and
  * a typed failure. `run()` never rejects.
  */

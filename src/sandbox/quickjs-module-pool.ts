@@ -40,7 +40,7 @@ const PAGE_BYTES = 65_536;
 /** The QuickJS wasm build starts with 16 MiB of memory. */
 const INITIAL_PAGES = 256;
 /** A module whose memory grew past this is replaced after its run (the memory would never shrink). */
-export const RECYCLE_MEMORY_BYTES = 32 * 1024 * 1024;
+const RECYCLE_MEMORY_BYTES = 32 * 1024 * 1024;
 
 let compiled: WebAssembly.Module | undefined;
 

@@ -31,10 +31,10 @@ const LOG_MARKER_ALLOWANCE = 200;
 /** Encoded arguments of calls still in flight, in multiples of `maxValueChars` (bounds what the host holds for one run). */
 const MAX_INFLIGHT_VALUES = 4;
 /**
- * The program's result may be larger than `maxValueChars` (SPEC: a final result too large for the
+ * The program's result may be larger than `maxValueChars` (a final result too large for the
  * journal is returned to the caller and journaled as a placeholder), up to this multiple of it.
  */
-export const MAX_RESULT_VALUES = 4;
+const MAX_RESULT_VALUES = 4;
 /** Memory within this of the cap counts as exhausted when the run failed. */
 const MEMORY_FULL_SLACK_BYTES = 4 * MIB;
 

@@ -23,13 +23,7 @@ import type { CodeRunEnvironment } from "./types.js";
  * What the sandbox side of a binding call hands the host: codec-JSON arguments (`tagged` false for
  * plain JSON). Returns the call's id, or a message when the call is refused (a limit).
  */
-export type SandboxCall = (
-  ns: number,
-  fn: number,
-  argsJson: string,
-  tagged: boolean,
-  oversize?: number,
-) => number | string;
+type SandboxCall = (ns: number, fn: number, argsJson: string, tagged: boolean, oversize?: number) => number | string;
 
 /** Codec JSON of a value (`tagged` false when plain JSON), why it cannot cross, or its size over the bound. */
 export type Encoded = { json: string; tagged: boolean } | { error: QuickJSHandle } | { tooLong: number };

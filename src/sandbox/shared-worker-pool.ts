@@ -12,7 +12,7 @@
 import { PooledWorker } from "./pooled-worker.js";
 
 /** An idle worker is terminated after this long without a run. */
-export const WORKER_IDLE_MS = 5_000;
+const WORKER_IDLE_MS = 5_000;
 
 type Waiter = { memoryLimitBytes: number; resolve: (worker: PooledWorker | Error) => void };
 /** The worker started ahead of need; `claimed` while a run waits for it, `settled` once it started (or failed). */

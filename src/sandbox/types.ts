@@ -1,5 +1,5 @@
 /**
- * The executor seam (SPEC §3.5). An executor runs one program once with host
+ * The executor seam. An executor runs one program once with host
  * bindings and reports value, logs and a typed failure. It knows nothing of
  * journals, stores or the AI SDK.
  */

@@ -9,8 +9,6 @@ import type { ResolvedExecutorOptions } from "./executor-options.js";
 import { monotonicNow } from "./deadline.js";
 import { sharedWorkerPool, type SharedWorkerPool } from "./shared-worker-pool.js";
 
-export { HARD_STOP_GRACE_MS, WORKER_START_TIMEOUT_MS } from "./pooled-worker.js";
-
 /** One executor's runs on the shared pool. */
 export class WorkerPoolBackend implements ExecutorBackend {
   private readonly pool: SharedWorkerPool;

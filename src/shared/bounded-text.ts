@@ -13,7 +13,7 @@ export const MAX_ID_CHARS = 200;
 /** A snippet's description. */
 export const MAX_SNIPPET_DESCRIPTION_CHARS = 2_000;
 /** How much of a caller's input a message quotes. */
-export const MAX_QUOTED_CHARS = 80;
+const MAX_QUOTED_CHARS = 80;
 
 /** `text` cut to `max` characters, with a note of how much was cut. */
 export function boundedText(text: string, max: number): string {

@@ -4,13 +4,13 @@ import { describe, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import {
   codemodeTool,
-  type CodeModeInput,
   type CodeModeOutput,
   type CodemodeTool,
   type CodemodeToolCaller,
   type CodemodeToolOutput,
 } from "../../src/index.js";
 import { createCodemodeRuntime } from "../../src/index.js";
+import type { CodeModeInput } from "../../src/runtime/types.js";
 
 const getWeather = tool({ inputSchema: z.object({ city: z.string() }), execute: async () => ({ tempC: 20 }) });
 

@@ -8,7 +8,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -158,7 +158,13 @@ describe("ai-codemode mcp on stdio, given lines that are not JSON-RPC", () => {
       await answered;
       expect(lines[0]).toMatchObject({ id: null, error: { code: -32700 } });
       expect(lines[1]).toMatchObject({ id: null, error: { code: -32600 } });
-      expect(lines.find((line) => line["id"] === 1)).toMatchObject({ result: { serverInfo: { name: "ai-codemode" } } });
+      // The built CLI reports package.json's version, put in by the build.
+      const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+        version: string;
+      };
+      expect(lines.find((line) => line["id"] === 1)).toMatchObject({
+        result: { serverInfo: { name: "ai-codemode", version } },
+      });
       expect(lines.find((line) => line["id"] === 2)).toMatchObject({
         error: { message: expect.stringMatching(/Unknown tool "no_such_tool"/) },
       });

@@ -4,13 +4,13 @@ import type {
   ApproveRequestInput,
   CodeModeOutput,
   CodemodeRuntime,
-  EditedCall,
   ExecutionDetail,
   FailureKind,
   PendingAction,
   RejectOutput,
   RollbackOutput,
 } from "../../src/index.js";
+import type { EditedCall } from "../../src/runtime/types.js";
 
 describe("CodeModeOutput", () => {
   it("narrows by status", () => {

@@ -8,7 +8,7 @@
  * issued with the request (`toolApprovalSecret`), so an answer whose signature was altered or dropped runs nothing.
  */
 import { safeValidateUIMessages, type UIMessage } from "ai";
-import { MAX_DECISIONS_CHARS, type ResolvedCodemodeApproval } from "ai-codemode/ui";
+import type { ResolvedCodemodeApproval } from "ai-codemode/ui";
 import { appendMessage, loadChat, type StoredMessage, updateMessage } from "./chat-store";
 import { userOfRequest } from "./session";
 
@@ -36,8 +36,11 @@ export interface ChatRequestError {
 const CHAT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** The longest prompt the example accepts. */
 const MAX_TEXT_CHARS = 4_000;
-/** The longest approval reason: the longest decisions document the bridge reads (a longer one it refuses). */
-const MAX_REASON_CHARS = MAX_DECISIONS_CHARS;
+/**
+ * The longest approval reason: as long as the longest decisions document the bridge reads (64,000 characters; it
+ * refuses a longer one itself, so this cap only keeps the request small).
+ */
+const MAX_REASON_CHARS = 64_000;
 /** Longer than any signature (an HMAC-SHA256 in base64url is 43 characters). */
 const MAX_SIGNATURE_CHARS = 200;
 /** More tool parts than a message of this example holds. */

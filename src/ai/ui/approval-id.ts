@@ -8,7 +8,7 @@
 import type { PendingAction } from "../../runtime/types.js";
 
 /** Prefix that marks an approval id as belonging to a nested codemode call. */
-export const CODEMODE_APPROVAL_ID_PREFIX = "cm_";
+const CODEMODE_APPROVAL_ID_PREFIX = "cm_";
 
 /** Hex characters of the SHA-256 digest kept in an approval id (64 bits). */
 const HASH_HEX_CHARS = 16;

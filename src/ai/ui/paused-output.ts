@@ -35,7 +35,7 @@ export function isPausedCodemodeOutput(output: unknown): output is PausedCodemod
  * one approval at a time, so several pending actions are approved one after another
  * (docs/decisions/ui-approvals-one-at-a-time.md).
  */
-export function nextPendingAction(output: PausedCodemodeOutput): PendingAction {
+function nextPendingAction(output: PausedCodemodeOutput): PendingAction {
   const [first, ...rest] = output.pending;
   if (first === undefined) {
     throw new InvalidArgumentError({

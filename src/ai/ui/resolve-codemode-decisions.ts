@@ -26,7 +26,7 @@ interface DecisionsRequest {
  * Decisions the store confirms, for the execution of `action`. An edit travels under the approval id of the call it
  * changes, so it can only reach that call (verified like the id itself); the runtime checks it is `editable` and valid.
  */
-export async function verifiedDecisions({
+async function verifiedDecisions({
   runtime,
   action,
   decisions,

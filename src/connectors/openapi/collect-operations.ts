@@ -49,7 +49,7 @@ export interface OpenApiOperation {
 }
 
 /** How long the free-text part of a method description may get. */
-export const DEFAULT_DESCRIPTION_MAX_CHARS = 300;
+const DEFAULT_DESCRIPTION_MAX_CHARS = 300;
 
 type DocRecord = Record<string, unknown>;
 

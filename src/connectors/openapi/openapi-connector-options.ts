@@ -68,7 +68,7 @@ export interface OpenApiConnectorOptions {
 }
 
 /** Every key of `OpenApiConnectorOptions`: any other is refused (a misspelt policy must not be ignored). */
-export const OPENAPI_OPTION_KEYS = keysOf<OpenApiConnectorOptions>({
+const OPENAPI_OPTION_KEYS = keysOf<OpenApiConnectorOptions>({
   spec: true,
   baseUrl: true,
   headers: true,
@@ -80,14 +80,14 @@ export const OPENAPI_OPTION_KEYS = keysOf<OpenApiConnectorOptions>({
 });
 
 /** Every key of `OpenApiOperationOptions`. */
-export const OPENAPI_OPERATION_KEYS = keysOf<OpenApiOperationOptions>({
+const OPENAPI_OPERATION_KEYS = keysOf<OpenApiOperationOptions>({
   requiresApproval: true,
   replay: true,
   readOnly: true,
 });
 
 /** Default replay policy of safe reads: recorded, so replay is deterministic. */
-export const DEFAULT_OPENAPI_READ_REPLAY: ReplayPolicy = "record";
+const DEFAULT_OPENAPI_READ_REPLAY: ReplayPolicy = "record";
 
 /** Methods whose calls only read (RFC 9110 safe methods), eligible for `reexecute` by default. */
 export const SAFE_METHODS: ReadonlySet<HttpMethod> = new Set<HttpMethod>(["get", "head", "options"]);

@@ -29,7 +29,7 @@ import { createSchemaBundler } from "./schema-bundler.js";
 import { isRecord } from "../../shared/is-record.js";
 
 /** How much of the API's own description the connector description keeps. */
-export const DEFAULT_CONNECTOR_DESCRIPTION_MAX_CHARS = 300;
+const DEFAULT_CONNECTOR_DESCRIPTION_MAX_CHARS = 300;
 
 const INSTRUCTIONS =
   "Each method sends one HTTP request. Pass one object: path, query and header parameters as " +

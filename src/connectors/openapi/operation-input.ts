@@ -10,7 +10,7 @@ import type { SchemaBundler } from "./schema-bundler.js";
 import { isRecord } from "../../shared/is-record.js";
 
 /** Where a parameter goes in the request. */
-export type ParameterLocation = "path" | "query" | "header" | "cookie";
+type ParameterLocation = "path" | "query" | "header" | "cookie";
 
 /** A parameter of an operation and the input property that carries it. */
 export interface OpenApiParameter {

@@ -5,7 +5,7 @@
  */
 
 /** Turns any text into a JavaScript identifier made of letters, digits and `_`. */
-export function identifierFrom(text: string): string {
+function identifierFrom(text: string): string {
   const words = text.split(/[^A-Za-z0-9_$]+/).filter((word) => word !== "");
   const joined = words.join("_");
   if (joined === "") return "operation";

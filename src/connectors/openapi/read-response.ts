@@ -10,10 +10,10 @@ import { OpenApiResponseError } from "../../errors/openapi-response-error.js";
 import { redactBytes, redactText, redactValue } from "./redact-secrets.js";
 
 /** How much of an error response body the message quotes. */
-export const DEFAULT_ERROR_EXCERPT_CHARS = 300;
+const DEFAULT_ERROR_EXCERPT_CHARS = 300;
 
 /** Collapses whitespace, redacts credentials and cuts to `maxChars`. */
-export function excerptOf(text: string, secrets: readonly string[], maxChars = DEFAULT_ERROR_EXCERPT_CHARS): string {
+function excerptOf(text: string, secrets: readonly string[], maxChars = DEFAULT_ERROR_EXCERPT_CHARS): string {
   const collapsed = redactText(text.replace(/\s+/g, " ").trim(), secrets);
   return collapsed.length > maxChars ? `${collapsed.slice(0, maxChars)}…` : collapsed;
 }

@@ -9,7 +9,7 @@ import type { Connector } from "../types.js";
 export type CatalogCache = (snippets: SavedSnippet[]) => Catalog;
 
 /** A saved snippet as the store keeps it (the runtime's `SnippetRecord` is one): its input schema as JSON text. */
-export interface SavedSnippet {
+interface SavedSnippet {
   name: string;
   code: string;
   connectors: string[];

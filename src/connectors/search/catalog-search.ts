@@ -15,7 +15,7 @@ import { dotProduct, unitVector } from "./semantic-blend.js";
 import type { SearchOutput } from "../types.js";
 
 /** A search vector: the embedding of one text (by its hash) under one model. */
-export interface SearchVector {
+interface SearchVector {
   textHash: string;
   vector: Float32Array;
 }
@@ -43,10 +43,10 @@ export interface SearchEmbedder {
 export type CatalogSearch = (catalog: Catalog, query: string, options?: { limit?: number }) => Promise<SearchOutput>;
 
 /** Vectors kept in memory per runtime; past this many the memory copy is dropped (the store keeps them). */
-export const MAX_VECTORS_IN_MEMORY = 20_000;
+const MAX_VECTORS_IN_MEMORY = 20_000;
 
 /** The key a text's vector is cached under (with the model): the SHA-256 of the text, hex. */
-export function textHash(text: string): string {
+function textHash(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }
 

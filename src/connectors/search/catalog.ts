@@ -18,7 +18,7 @@ import type { Connector, DescribeOutput, SearchOutput } from "../types.js";
 export type { CatalogSnippet } from "../declarations.js";
 
 /** Prefix of snippet paths in search and describe (`snippets.weekly_report`). */
-export const SNIPPETS_NAMESPACE = "snippets";
+const SNIPPETS_NAMESPACE = "snippets";
 
 /** Search and describe over a fixed set of connectors and snippets. */
 export interface Catalog {

@@ -36,11 +36,11 @@ export interface SearchDocument {
  * Results per search when the caller gives no limit: enough to choose from,
  * few enough that a search costs ~200 tokens (refine the query for more).
  */
-export const DEFAULT_SEARCH_LIMIT = 5;
+const DEFAULT_SEARCH_LIMIT = 5;
 /** Upper bound on `limit`, so one search cannot flood the model's context. */
-export const MAX_SEARCH_LIMIT = 50;
+const MAX_SEARCH_LIMIT = 50;
 /** A result's `description` is cut to this many characters (search returns paths, not schemas). */
-export const SEARCH_DESCRIPTION_MAX_CHARS = 160;
+const SEARCH_DESCRIPTION_MAX_CHARS = 160;
 /**
  * Bounds on what one query may cost (the program controls the query). A query is read up to
  * `MAX_QUERY_CHARS` characters, each word up to `MAX_TERM_CHARS`, and its first
@@ -50,7 +50,7 @@ export const SEARCH_DESCRIPTION_MAX_CHARS = 160;
 export const MAX_QUERY_CHARS = 1_000;
 export const MAX_QUERY_TERMS = 32;
 export const MAX_TERM_CHARS = 40;
-export const MAX_FUZZY_EDITS = 2;
+const MAX_FUZZY_EDITS = 2;
 
 /** The words of a query, bounded as above, joined by spaces (what the index searches). */
 export function boundQuery(query: string): string {

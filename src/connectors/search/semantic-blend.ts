@@ -9,14 +9,14 @@
  */
 
 /** Share of the blended score that comes from similarity (the lexical score has the rest). */
-export const SEMANTIC_WEIGHT = 0.4;
+const SEMANTIC_WEIGHT = 0.4;
 /**
  * The lead (best lexical score minus the second, over the best) from which the lexical ranking is trusted as it is.
  * Below it the top hits are close enough that similarity may reorder them.
  */
 export const DECIDED_LEAD = 0.1;
 /** Documents that join the lexical hits by similarity alone: as many as the largest search limit. */
-export const SEMANTIC_CANDIDATES = 50;
+const SEMANTIC_CANDIDATES = 50;
 /** Blended scores are scaled to 0–30, like lexical ones, so they show as whole numbers. */
 const BLENDED_SCORE_SCALE = 30;
 

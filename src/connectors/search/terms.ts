@@ -41,7 +41,7 @@ const STEMS = new Map<string, string>();
 const MAX_CACHED_STEMS = 50_000;
 
 /** The stem of one lower-case word (digits and very short words as they are). */
-export function stem(word: string): string {
+function stem(word: string): string {
   if (word.length <= 2 || /\d/.test(word)) return word;
   let stemmed = STEMS.get(word);
   if (stemmed === undefined) {
@@ -74,7 +74,7 @@ function addTerms(concept: Concept, words: string | undefined, weight: number): 
 }
 
 /** Whether the catalog uses a term in a name or first sentence (a word it uses is never expanded). */
-export type KnownTerm = (term: string) => boolean;
+type KnownTerm = (term: string) => boolean;
 
 /** What the catalog is known to use, and whether unused words search their WordNet expansions. */
 export interface QueryContext {

@@ -23,7 +23,7 @@ import { resolveUpstreams, type UpstreamConfig } from "./proxy-config.js";
 import { DEFAULT_UPSTREAM_START_TIMEOUT_MS, UpstreamServer, type UpstreamStderr } from "./upstream-server.js";
 
 /** How long after a failed start the proxy tries that server again (at the next request after it). */
-export const DEFAULT_UPSTREAM_RETRY_MS = 30_000;
+const DEFAULT_UPSTREAM_RETRY_MS = 30_000;
 
 /** Options of {@link createCodemodeMcpProxy}. */
 export interface CodemodeMcpProxyOptions {

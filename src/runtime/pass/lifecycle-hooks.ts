@@ -1,5 +1,5 @@
 /**
- * Connector lifecycle hooks (SPEC §3.4): `onPassEnd` after every pass,
+ * Connector lifecycle hooks: `onPassEnd` after every pass,
  * `disposeExecution` after completion, error, rejection or rollback — never
  * after a pause. Called for every configured connector; errors are ignored.
  */

@@ -14,7 +14,7 @@ import { boundedText, MAX_STORED_MESSAGE_CHARS } from "../../shared/bounded-text
 import { messageOf } from "../../shared/message-of.js";
 
 /** Journal text kept for a final result too large (or unserializable) for the journal. */
-export function omittedResultText(reason: string): string {
+function omittedResultText(reason: string): string {
   const text = encodeJournalValue(`[result not journaled: ${reason}]`, "the not-journaled marker");
   return text.ok ? text.value : '"[result not journaled]"';
 }

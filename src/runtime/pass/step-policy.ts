@@ -18,7 +18,7 @@ import type { PassContext } from "./pass-context.js";
 export const STEP_CONNECTOR = "codemode";
 
 /** What `stepBegin` tells the sandbox. */
-export type StepBegin =
+type StepBegin =
   | { replayed: true; failed: false; value: unknown }
   | { replayed: true; failed: true; error: string }
   | { replayed: false; seq: number };

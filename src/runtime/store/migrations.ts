@@ -17,16 +17,22 @@ export interface Migration {
 /** Table holding the applied migration versions. */
 export const MIGRATIONS_TABLE = "codemode_schema_migrations";
 
-/** Every column of a call row, in table order (used to copy rows between table versions). */
-const CALL_COLUMNS =
-  "runtime, execution_id, seq, record_version, connector, method, args, status, result, error, replay, requires_approval, approved_at, started_at, finished_at, replayed_count";
+/**
+ * The first release's schema version. Versions 1 to 7 were migrations of pre-releases, folded into this one schema
+ * before the first release; a database still at one of them is refused, not migrated.
+ */
+const FIRST_RELEASED_VERSION = 8;
 
 /** All migrations, oldest first. Never edit a released one: add the next version. */
 export const MIGRATIONS: readonly Migration[] = [
   {
-    version: 1,
-    name: "executions, calls and snippets",
+    version: FIRST_RELEASED_VERSION,
+    name: "executions, calls, snippets and search vectors",
     statements: [
+      // `scope`: the execution's owner (another scope sees `not-found`). `trace_context`: the trace context of the
+      // first pass (version-tagged JSON), so a pass resumed elsewhere joins the same trace; NULL when untraced.
+      // `budgets`: the call and cost budgets fixed when the execution starts (`journal/budget-record.ts`), so every
+      // later pass, in any process, enforces the same numbers.
       `CREATE TABLE IF NOT EXISTS codemode_executions (
         runtime TEXT NOT NULL,
         id TEXT NOT NULL,
@@ -44,10 +50,17 @@ export const MIGRATIONS: readonly Migration[] = [
         lease_token TEXT,
         lease_until INTEGER,
         tool_call_id TEXT,
+        scope TEXT,
+        trace_context TEXT,
+        budgets TEXT,
         PRIMARY KEY (runtime, id)
       )`,
       `CREATE INDEX IF NOT EXISTS codemode_executions_by_status
         ON codemode_executions (runtime, status, created_at)`,
+      // WITHOUT ROWID: one b-tree instead of a table plus its key index, so a journaled call writes fewer pages.
+      // `cost`: what a call counted against `maxCost` where it first ran (NULL: no cost function). `decided_by`: who
+      // approved or rejected it. `approved_args`: the codec text of arguments an approver changed (NULL: unchanged),
+      // beside `args`, the program's, which replay matches.
       `CREATE TABLE IF NOT EXISTS codemode_calls (
         runtime TEXT NOT NULL,
         execution_id TEXT NOT NULL,
@@ -65,8 +78,11 @@ export const MIGRATIONS: readonly Migration[] = [
         started_at INTEGER,
         finished_at INTEGER,
         replayed_count INTEGER NOT NULL DEFAULT 0,
+        cost REAL,
+        decided_by TEXT,
+        approved_args TEXT,
         PRIMARY KEY (runtime, execution_id, seq)
-      )`,
+      ) WITHOUT ROWID`,
       `CREATE TABLE IF NOT EXISTS codemode_snippets (
         runtime TEXT NOT NULL,
         name TEXT NOT NULL,
@@ -79,51 +95,9 @@ export const MIGRATIONS: readonly Migration[] = [
         created_at INTEGER NOT NULL,
         PRIMARY KEY (runtime, name)
       )`,
-    ],
-  },
-  {
-    version: 2,
-    name: "call rows stored in their primary key (WITHOUT ROWID)",
-    // One b-tree instead of a table plus its key index: a journaled call writes fewer pages
-    // (measured ~6 µs less per call, ~48 → ~42 µs per journal statement in a running pass).
-    statements: [
-      `CREATE TABLE codemode_calls_v2 (
-        runtime TEXT NOT NULL,
-        execution_id TEXT NOT NULL,
-        seq INTEGER NOT NULL,
-        record_version INTEGER NOT NULL,
-        connector TEXT NOT NULL,
-        method TEXT NOT NULL,
-        args TEXT NOT NULL,
-        status TEXT NOT NULL,
-        result TEXT,
-        error TEXT,
-        replay TEXT NOT NULL,
-        requires_approval INTEGER NOT NULL,
-        approved_at INTEGER,
-        started_at INTEGER,
-        finished_at INTEGER,
-        replayed_count INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (runtime, execution_id, seq)
-      ) WITHOUT ROWID`,
-      `INSERT INTO codemode_calls_v2 (${CALL_COLUMNS}) SELECT ${CALL_COLUMNS} FROM codemode_calls`,
-      "DROP TABLE codemode_calls",
-      "ALTER TABLE codemode_calls_v2 RENAME TO codemode_calls",
-    ],
-  },
-  {
-    version: 3,
-    name: "execution owner (scope)",
-    // An execution started with a scope (e.g. a user id) is `not-found` to every other scope.
-    statements: ["ALTER TABLE codemode_executions ADD COLUMN scope TEXT"],
-  },
-  {
-    version: 4,
-    name: "search vectors cached by model and text hash",
-    // Shared by every runtime name (a vector depends only on the model and the text). `vector` holds
-    // little-endian float32s, the layout of libSQL's F32_BLOB: `vector_distance_cos(vector, vector32(?))`
-    // reads it as is. No fixed dimension in the type: each model has its own (`dimensions` says which).
-    statements: [
+      // Shared by every runtime name (a vector depends only on the model and the text). `vector` holds
+      // little-endian float32s, the layout of libSQL's F32_BLOB: `vector_distance_cos(vector, vector32(?))`
+      // reads it as is. No fixed dimension in the type: each model has its own (`dimensions` says which).
       `CREATE TABLE IF NOT EXISTS codemode_search_vectors (
         model TEXT NOT NULL,
         text_hash TEXT NOT NULL,
@@ -134,33 +108,10 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID`,
     ],
   },
-  {
-    version: 5,
-    name: "execution trace context",
-    // The trace context of the execution's first pass (a version-tagged JSON the runtime's tracing reads), so a
-    // pass resumed in another invocation joins the same trace. NULL when the first pass was not traced.
-    statements: ["ALTER TABLE codemode_executions ADD COLUMN trace_context TEXT"],
-  },
-  {
-    version: 6,
-    name: "budgets and who decided",
-    // `budgets`: the execution's call and cost budgets (a version-tagged JSON, `journal/budget-record.ts`), fixed when
-    // it starts so every later pass, in any process, enforces the same numbers. `cost`: what a call counted against
-    // `maxCost` where it first ran (NULL: no cost function). `decided_by`: who approved or rejected a call.
-    statements: [
-      "ALTER TABLE codemode_executions ADD COLUMN budgets TEXT",
-      "ALTER TABLE codemode_calls ADD COLUMN cost REAL",
-      "ALTER TABLE codemode_calls ADD COLUMN decided_by TEXT",
-    ],
-  },
-  {
-    version: 7,
-    name: "arguments an approver changed",
-    // Approve with changes: the codec text of the arguments the connector runs with, beside `args` (the program's,
-    // which replay matches). NULL when the approver did not change them.
-    statements: ["ALTER TABLE codemode_calls ADD COLUMN approved_args TEXT"],
-  },
 ];
+
+/** The newest schema version this package knows. */
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 
 /**
  * Per-connection settings of a local file database (WAL itself is stored in
@@ -169,9 +120,6 @@ export const MIGRATIONS: readonly Migration[] = [
  * write; see docs/decisions/durable-runtime.md.
  */
 export const LOCAL_CONNECTION_PRAGMAS: readonly string[] = ["PRAGMA synchronous=NORMAL"];
-
-/** The newest schema version this package knows. */
-export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 
 async function appliedVersion(client: SqlClient): Promise<number> {
   const result = await client.execute(`SELECT MAX(version) AS version FROM ${MIGRATIONS_TABLE}`);
@@ -243,6 +191,13 @@ async function bringUpToDate(client: SqlClient, { local, now }: { local: boolean
     });
   }
   if (version === SCHEMA_VERSION) return;
+  if (version > 0 && version < FIRST_RELEASED_VERSION) {
+    throw new StoreError({
+      message:
+        `The database schema is at version ${version}, written by a pre-release of ai-codemode, which this release ` +
+        "does not migrate. Point the runtime's `store` at a new database (or drop the database's codemode_* tables).",
+    });
+  }
   try {
     await client.batch(pendingBatch(version, now), "write");
   } catch (error) {

@@ -16,7 +16,7 @@ export interface TracedCall {
   step?: true;
 }
 
-export const GEN_AI_ARGUMENTS = "gen_ai.tool.call.arguments";
+const GEN_AI_ARGUMENTS = "gen_ai.tool.call.arguments";
 export const GEN_AI_RESULT = "gen_ai.tool.call.result";
 export const ERROR_TYPE = "error.type";
 

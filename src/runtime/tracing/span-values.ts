@@ -20,7 +20,7 @@ import { messageOf } from "../../shared/message-of.js";
 /** Longest value recorded on a span, in characters; a longer one is cut with a note of how much. */
 export const MAX_SPAN_VALUE_CHARS = 8_192;
 /** Longest error message recorded on a span. */
-export const MAX_SPAN_MESSAGE_CHARS = 1_000;
+const MAX_SPAN_MESSAGE_CHARS = 1_000;
 /** Values past this size are not serialized at all for a span (only their size class is said). */
 const MAX_SERIALIZED_CHARS = 4 * MAX_SPAN_VALUE_CHARS;
 

@@ -8,7 +8,7 @@ import type { DurableRuntime } from "../../../src/runtime/durable-runtime.js";
 import type { CodeModeOutput, ExecutionDetail } from "../../../src/runtime/types.js";
 
 /** The program. */
-export const CRASH_PROGRAM = `async () => {
+const CRASH_PROGRAM = `async () => {
   const a = await svc.rev({ n: 1, k: "a" });
   const [b, c] = await Promise.all([svc.plain({ n: 2, k: "b" }), svc.rev({ n: 3, k: "c" })]);
   const s = await codemode.step("s", () => a.d + b.d);

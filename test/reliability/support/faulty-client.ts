@@ -10,7 +10,7 @@
 import type { Client, InStatement } from "@libsql/client";
 
 /** How the next fault happens. */
-export interface FaultPlan {
+interface FaultPlan {
   /** 1-based index (counted from `arm`) of the write that fails. */
   atWrite?: number;
   /** `once`: only that write fails; `dead`: it and every later call fail until `revive()`. */
@@ -26,7 +26,7 @@ export interface FaultPlan {
 }
 
 /** One recorded write round trip. */
-export interface WriteRecord {
+interface WriteRecord {
   index: number;
   statements: string[];
 }

@@ -13,9 +13,9 @@ import fc from "fast-check";
 import { createMockConnector, type MockConnector } from "../../../src/test/index.js";
 
 /** Methods of `svc`. */
-export type CallKind = "plain" | "rev" | "gated" | "fail" | "read";
+type CallKind = "plain" | "rev" | "gated" | "fail" | "read";
 /** One call site. */
-export interface Call {
+interface Call {
   kind: CallKind;
   n: number;
 }
@@ -114,7 +114,7 @@ export function svcConnector(): MockConnector {
 }
 
 /** A journal row of the model. */
-export interface ModelRow {
+interface ModelRow {
   method: string;
   args: unknown;
   status: "pending" | "applied" | "error" | "reverted" | "executing";
@@ -150,7 +150,7 @@ class Thrown extends Error {}
 const REVERTIBLE = new Set(["rev", "gated"]);
 
 /** Runs one pass of the model over `exec` (mutating it) and returns the outcome. */
-export function modelPass(parts: Part[], exec: ModelExecution): ModelOutcome {
+function modelPass(parts: Part[], exec: ModelExecution): ModelOutcome {
   let seq = 0;
   let site = 0;
   const pending: ModelExecution["pending"] = [];

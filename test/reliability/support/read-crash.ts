@@ -12,7 +12,7 @@ import { testClock } from "../../runtime/runtime-fixture.js";
 import { scenarioRuntime } from "./scenario-runtime.js";
 
 /** The program: `look` (read-only) runs between `rev` and `gated`. */
-export const READ_CRASH_PROGRAM = `async () => {
+const READ_CRASH_PROGRAM = `async () => {
   const a = await svc.rev({ n: 1, k: "a" });
   const l = await svc.look({ n: 2, k: "l" });
   const g = await svc.gated({ n: l.d, k: "g" });
@@ -20,7 +20,7 @@ export const READ_CRASH_PROGRAM = `async () => {
 }`;
 
 /** The `svc` connector of the program; `onRead` runs inside `look`, after its effect-free work. */
-export function readCrashConnector(onRead: () => void): MockConnector {
+function readCrashConnector(onRead: () => void): MockConnector {
   const result = (args: unknown) => ({ d: (args as { n: number }).n * 2, k: (args as { k: string }).k });
   return createMockConnector("svc", {
     methods: {
@@ -42,11 +42,7 @@ export function readCrashConnector(onRead: () => void): MockConnector {
  * the read ran once and its row exists only if the write committed; the call after it never ran (its `pending`
  * row travelled in the same write); `rev` ran once. Returns the problems (empty when fine).
  */
-export function readCrashProblems(
-  detail: ExecutionDetail | undefined,
-  svc: MockConnector,
-  committed: boolean,
-): string[] {
+function readCrashProblems(detail: ExecutionDetail | undefined, svc: MockConnector, committed: boolean): string[] {
   const problems: string[] = [];
   const ran = (method: string) => svc.ledger.count(`svc.${method}`);
   if (ran("look") !== 1) problems.push(`the read ran ${ran("look")} times`);

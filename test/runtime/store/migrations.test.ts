@@ -14,33 +14,24 @@ import { LocalSqliteClient } from "../../../src/runtime/store/connection/local-s
 import { countingClient } from "../../support/counting-client.js";
 import { tempFolder } from "../../support/temp-folder.js";
 
-/** A database as version 1 of the package left it. */
-async function migrateToVersion1(client: ReturnType<typeof memoryClient>): Promise<void> {
-  const [first] = MIGRATIONS;
-  await client.execute(
-    `CREATE TABLE ${MIGRATIONS_TABLE} (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`,
-  );
-  await client.batch(
-    [{ sql: `INSERT INTO ${MIGRATIONS_TABLE} VALUES (1, 'v1', 0)`, args: [] }, ...first!.statements],
-    "write",
-  );
-}
-
-/** A fresh database at schema `version` (every migration up to it applied, as an older package left it). */
-async function migratedTo(version: number): Promise<ReturnType<typeof memoryClient>> {
+/** A database as a pre-release of the package left it: its version rows up to `version`, and one execution. */
+async function preReleaseDatabase(version: number): Promise<ReturnType<typeof memoryClient>> {
   const client = memoryClient();
   await client.execute(
     `CREATE TABLE ${MIGRATIONS_TABLE} (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`,
   );
-  for (const migration of MIGRATIONS.filter((entry) => entry.version <= version)) {
-    await client.batch(
-      [
-        { sql: `INSERT INTO ${MIGRATIONS_TABLE} VALUES (?, ?, 0)`, args: [migration.version, migration.name] },
-        ...migration.statements,
-      ],
-      "write",
-    );
+  for (let applied = 1; applied <= version; applied++) {
+    await client.execute({ sql: `INSERT INTO ${MIGRATIONS_TABLE} VALUES (?, ?, 0)`, args: [applied, `v${applied}`] });
   }
+  await client.execute("CREATE TABLE codemode_executions (runtime TEXT NOT NULL, id TEXT NOT NULL, status TEXT)");
+  await client.execute("INSERT INTO codemode_executions VALUES ('default', 'old', 'paused')");
+  return client;
+}
+
+/** A database at the current schema. */
+async function migrated(): Promise<ReturnType<typeof memoryClient>> {
+  const client = memoryClient();
+  await migrateStore(client, { local: false, now: 0 });
   return client;
 }
 
@@ -63,6 +54,9 @@ describe("migrateStore", () => {
       "codemode_search_vectors",
       "codemode_snippets",
     ]);
+    // Call rows live in their primary key: one b-tree per journaled call.
+    const calls = await client.execute("SELECT sql FROM sqlite_master WHERE name = 'codemode_calls'");
+    expect(String(calls.rows[0]?.["sql"])).toMatch(/WITHOUT ROWID\s*$/);
   });
 
   it("costs one round trip on a current schema, two on a new database (cold serverless starts pay each)", async () => {
@@ -97,14 +91,19 @@ describe("migrateStore", () => {
     expect(sent).toEqual([]);
   });
 
-  it("applies only the migrations a database lacks, in one batch", async () => {
-    const client = memoryClient();
-    await migrateToVersion1(client);
-    await migrateStore(client, { local: false, now: 7 });
-    const versions = await client.execute(`SELECT version, applied_at FROM ${MIGRATIONS_TABLE} ORDER BY version`);
-    expect(versions.rows.map((row) => [row["version"], row["applied_at"]])).toEqual(
-      MIGRATIONS.map((migration) => [migration.version, migration.version === 1 ? 0 : 7]),
-    );
+  it("refuses a database of a pre-release schema with what to do, and changes nothing in it", async () => {
+    for (const version of [1, 7]) {
+      const client = await preReleaseDatabase(version);
+      await expect(migrateStore(client, { local: false, now: 1 })).rejects.toThrow(
+        new RegExp(`schema is at version ${version}, written by a pre-release .* at a new database`),
+      );
+      const versions = await client.execute(`SELECT MAX(version) AS version FROM ${MIGRATIONS_TABLE}`);
+      expect(versions.rows[0]?.["version"]).toBe(version);
+      const rows = await client.execute("SELECT * FROM codemode_executions");
+      expect(rows.rows.map((row) => ({ ...row }))).toEqual([{ runtime: "default", id: "old", status: "paused" }]);
+      const tables = await client.execute("SELECT name FROM sqlite_master WHERE name = 'codemode_calls'");
+      expect(tables.rows).toEqual([]);
+    }
   });
 
   it("leaves a local connection with its settings even after the failed version read of a new file", async () => {
@@ -142,40 +141,8 @@ describe("migrateStore", () => {
     for (const client of clients) client.close();
   });
 
-  it("version 2 moves call rows into a WITHOUT ROWID table and keeps every one of them", async () => {
-    const client = memoryClient();
-    await migrateToVersion1(client);
-    const rows = [
-      ["default", "e1", 0, "svc", "a", "{}", "applied", '"r"', null, 1, 2, 3, 0],
-      ["default", "e1", 1, "svc", "b", '{"x":1}', "pending", null, null, null, null, null, 2],
-      ["other", "e2", 0, "gh", "c", "[]", "error", null, "boom", null, 5, 6, 0],
-    ];
-    for (const row of rows) {
-      // runtime, execution_id, seq, connector, method, args, status, result, error, approved_at, started_at,
-      // finished_at, replayed_count
-      await client.execute({
-        sql: `INSERT INTO codemode_calls (runtime, execution_id, seq, record_version, connector, method, args, status, result, error, replay, requires_approval, approved_at, started_at, finished_at, replayed_count)
-          VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, 'record', 1, ?, ?, ?, ?)`,
-        args: row as never,
-      });
-    }
-    const before = await client.execute("SELECT * FROM codemode_calls ORDER BY runtime, execution_id, seq");
-    await migrateStore(client, { local: false, now: 1 });
-    const after = await client.execute("SELECT * FROM codemode_calls ORDER BY runtime, execution_id, seq");
-    // Every value kept; columns added by later versions are NULL.
-    const columns = Object.keys(before.rows[0] ?? {});
-    const kept = (row: Record<string, unknown>) => Object.fromEntries(columns.map((column) => [column, row[column]]));
-    expect(after.rows.map(kept)).toEqual(before.rows.map(kept));
-    const added = after.rows.flatMap((row) => Object.keys(row).filter((column) => !columns.includes(column)));
-    expect(after.rows.every((row) => added.every((column) => row[column] === null))).toBe(true);
-    const table = await client.execute("SELECT sql FROM sqlite_master WHERE name = 'codemode_calls'");
-    expect(String(table.rows[0]?.["sql"])).toMatch(/WITHOUT ROWID\s*$/);
-    const leftovers = await client.execute("SELECT name FROM sqlite_master WHERE name LIKE 'codemode_calls_%'");
-    expect(leftovers.rows).toEqual([]);
-  });
-
-  it("version 5 adds the executions' trace context: a paused execution written before it resumes untraced", async () => {
-    const client = await migratedTo(4);
+  it("a paused execution without a trace context (its first pass untraced) resumes untraced", async () => {
+    const client = await migrated();
     await client.execute(
       `INSERT INTO codemode_executions (runtime, id, record_version, status, code, connectors, created_at, updated_at,
         passes, logs) VALUES ('default', 'old', 1, 'paused', 'async () => svc.go({})', '["svc"]', 0, 0, 1, '[]')`,
@@ -199,8 +166,8 @@ describe("migrateStore", () => {
     await runtime.close();
   });
 
-  it("version 6 adds budgets, costs and who decided: an execution written before it resumes under the approving runtime's budgets", async () => {
-    const client = await migratedTo(5);
+  it("an execution row without budgets resumes under the approving runtime's budgets, and records who decided", async () => {
+    const client = await migrated();
     await client.execute(
       `INSERT INTO codemode_executions (runtime, id, record_version, status, code, connectors, created_at, updated_at,
         passes, logs) VALUES ('default', 'old', 1, 'paused', 'async () => { await svc.go({}); return svc.more({}); }',

@@ -19,7 +19,7 @@ import type { StoreTarget } from "./store-target.js";
  * database before failing. Long enough to ride out a burst of concurrent
  * approvals on one file; a remote database ignores it.
  */
-export const DEFAULT_BUSY_TIMEOUT_MS = 10_000;
+const DEFAULT_BUSY_TIMEOUT_MS = 10_000;
 
 function prepareFolder(target: Extract<StoreTarget, { kind: "embedded" }>): void {
   if (target.path === ":memory:") return;

@@ -1,6 +1,6 @@
 /**
- * Opens the store the runtime journals into, from the `store` option
- * (SPEC §3.1): a URL, an `@libsql/client` Client, or `{ url, authToken }`.
+ * Opens the store the runtime journals into, from the `store` option:
+ * a URL, an `@libsql/client` Client, or `{ url, authToken }`.
  *
  * Construction does no I/O: the URL is checked (a bad one throws
  * `InvalidOptionError`) and a handle on the process-wide connection for that
@@ -29,13 +29,13 @@ export type StoreOption = string | Client | CodemodeStoreOptions;
 export type ResolvedStoreOption = Exclude<StoreOption, string>;
 
 /** Default embedded database, relative to the working directory. */
-export const DEFAULT_STORE_URL = "file:.codemode/codemode.db";
+const DEFAULT_STORE_URL = "file:.codemode/codemode.db";
 
 /** The default database's folder, relative to the working directory: the only folder the store creates. */
-export const DEFAULT_STORE_FOLDER = ".codemode";
+const DEFAULT_STORE_FOLDER = ".codemode";
 
 /** The URL forms the store accepts, for messages. */
-export const ACCEPTED_STORE_URLS = "file:<path>, :memory:, libsql://…, http(s)://… or ws(s)://…";
+const ACCEPTED_STORE_URLS = "file:<path>, :memory:, libsql://…, http(s)://… or ws(s)://…";
 
 /** An opened store connection and whether the runtime owns (and so closes) it. */
 export interface OpenedStore {
@@ -84,7 +84,7 @@ export function isLibsqlClient(value: unknown): value is Client {
 }
 
 /** True for URLs naming a local database file. */
-export function isLocalFileUrl(url: string): boolean {
+function isLocalFileUrl(url: string): boolean {
   return url.startsWith("file:");
 }
 
@@ -115,7 +115,7 @@ const REMOTE_SCHEME = /^(libsql|https?|wss?):\/\//i;
  * bare path). `path` names the option or variable it came from. The message
  * shows the scheme only: a URL may carry a password.
  */
-export function checkStoreUrl(url: string, path: string): void {
+function checkStoreUrl(url: string, path: string): void {
   if (url === ":memory:" || url.startsWith("file:")) return;
   if (REMOTE_SCHEME.test(url)) {
     if (URL.canParse(url)) return;
@@ -133,7 +133,7 @@ export function checkStoreUrl(url: string, path: string): void {
 }
 
 /** What the runtime opens for a configuration: which driver, and the connection key it is shared under. */
-export function storeTarget(store: CodemodeStoreOptions, source: StoreSource): StoreTarget {
+function storeTarget(store: CodemodeStoreOptions, source: StoreSource): StoreTarget {
   const path = store.authToken === undefined ? localDatabasePath(store.url) : undefined;
   if (path === ":memory:")
     return { kind: "embedded", path, url: store.url, source, createFolder: false, key: undefined };

@@ -24,10 +24,10 @@ import type { InStatement } from "@libsql/client";
  * closed explicitly) stays open for the next runtime. The timer is unref'd:
  * it never keeps a process alive.
  */
-export const DEFAULT_IDLE_CLOSE_MS = 30_000;
+const DEFAULT_IDLE_CLOSE_MS = 30_000;
 
 /** Test seam: the idle delay in use. */
-export const storeConnectionPolicy = { idleCloseMs: DEFAULT_IDLE_CLOSE_MS };
+const storeConnectionPolicy = { idleCloseMs: DEFAULT_IDLE_CLOSE_MS };
 
 interface SharedConnection {
   readonly target: StoreTarget;

@@ -53,6 +53,7 @@ export async function openProxyRuntime(
   const { createCodemodeMcpProxy } = await import("../mcp/proxy/create-codemode-mcp-proxy.js");
   const proxy = createCodemodeMcpProxy({
     servers: read.config.mcpServers,
+    ...(read.config.startTimeoutMs === undefined ? {} : { startTimeoutMs: read.config.startTimeoutMs }),
     runtime: {
       store: resolveCliStore(read.store, io.env),
       ...(read.name === undefined ? {} : { name: read.name }),

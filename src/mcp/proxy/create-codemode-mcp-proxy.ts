@@ -67,11 +67,13 @@ const PROXY_OPTION_KEYS = keysOf<CodemodeMcpProxyOptions>({
   _internal: true,
 });
 
-function unavailableConnector(name: string, error: string): Connector {
+function unavailableConnector(name: string, problem: { start: string } | { config: string }): Connector {
   return {
     description:
-      `Unavailable now: the MCP server "${name}" is not usable (${error.slice(0, 1_500)}); ` +
-      "the proxy tries again in a later request",
+      "start" in problem
+        ? `Unavailable now: the MCP server "${name}" did not start: ${problem.start.slice(0, 1_500)} ` +
+          "The proxy tries again in a later request."
+        : `Unavailable: the MCP server "${name}" started, but ${problem.config}`,
     methods: {},
   };
 }
@@ -197,11 +199,11 @@ export function createCodemodeMcpProxy(options: CodemodeMcpProxyOptions): Codemo
     let failed = false;
     for (const [name, upstream, catalog] of catalogs) {
       const policy = servers[name] ?? {};
-      const problem = catalog.ok ? unknownPolicyName(catalog.tools, policy) : catalog.error;
+      const problem = catalog.ok ? unknownPolicyName(catalog.tools, policy) : undefined;
       if (catalog.ok && problem === undefined) connectors[name] = proxiedTools(catalog.tools, upstream, policy);
       else {
         failed = true;
-        connectors[name] = unavailableConnector(name, problem ?? "");
+        connectors[name] = unavailableConnector(name, catalog.ok ? { config: problem ?? "" } : { start: catalog.error });
       }
     }
     const made = createCodemodeRuntime({ ...runtimeOptions, connectors });

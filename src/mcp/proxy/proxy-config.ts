@@ -47,6 +47,8 @@ export interface ProxyConfigFile {
   mcpServers: Record<string, UpstreamConfig>;
   store?: string;
   name?: string;
+  /** How long one server may take to start and list its tools, in ms (as `createCodemodeMcpProxy`'s option). */
+  startTimeoutMs?: number;
 }
 
 /** The `"type"` desktop hosts' files write beside a server (`"stdio"`, `"http"`, `"sse"`): accepted, read as the transport. */
@@ -79,7 +81,7 @@ const RENAMED_KEYS: Record<string, string> = { requiresApproval: "needsApproval"
 /** An environment variable's name, as `passEnv` lists it. */
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Every key of a config file. */
-const FILE_KEYS = keysOf<ProxyConfigFile>({ mcpServers: true, store: true, name: true });
+const FILE_KEYS = keysOf<ProxyConfigFile>({ mcpServers: true, store: true, name: true, startTimeoutMs: true });
 
 /** A namespace is a JavaScript global inside the sandbox: an identifier. */
 const NAMESPACE = /^[A-Za-z_$][\w$]*$/;
@@ -231,7 +233,9 @@ export function parseProxyConfig(text: string, env: Record<string, string | unde
   if (!isRecord(value))
     throw new InvalidOptionError({ path: file, message: 'must be a JSON object { "mcpServers": { … } }' });
   assertKnownKeys(value, FILE_KEYS, file);
-  const { store, name } = value;
+  const { store, name, startTimeoutMs } = value;
+  if (startTimeoutMs !== undefined && (!Number.isSafeInteger(startTimeoutMs) || (startTimeoutMs as number) < 1))
+    throw new InvalidOptionError({ path: `${file}.startTimeoutMs`, message: "must be a positive integer (milliseconds)" });
   if (store !== undefined && typeof store !== "string")
     throw new InvalidOptionError({ path: `${file}.store`, message: "must be a libSQL URL string" });
   if (name !== undefined && typeof name !== "string")
@@ -240,5 +244,6 @@ export function parseProxyConfig(text: string, env: Record<string, string | unde
     mcpServers: resolveUpstreams(value["mcpServers"], env, `${file}.mcpServers`),
     ...(store === undefined ? {} : { store: expand(store, env, `${file}.store`) }),
     ...(name === undefined ? {} : { name }),
+    ...(startTimeoutMs === undefined ? {} : { startTimeoutMs: startTimeoutMs as number }),
   };
 }

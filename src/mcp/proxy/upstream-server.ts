@@ -96,23 +96,24 @@ export class UpstreamServer {
   /** Why the start failed, in words a person can act on (`exit`: how the child ended, `"timeout"`, or unknown). */
   #reason(error: unknown, exit: string | undefined, observed: ObservedStdioTransport | undefined): string {
     const config = this.#config;
-    const what =
-      "command" in config
-        ? `The MCP server "${this.#name}" (${[config.command, ...(config.args ?? [])].join(" ").slice(0, 200)})`
-        : `The MCP server "${this.#name}" (${config.url})`;
+    // What happened first: a model's catalog shows only the start of it.
     const how =
       exit === "timeout"
-        ? `did not answer initialize and tools/list within startTimeoutMs ${this.#startTimeoutMs} ms`
+        ? `no answer to initialize and tools/list within startTimeoutMs ${this.#startTimeoutMs} ms`
         : exit === undefined
-          ? `did not start: ${messageOf(error)}`
+          ? messageOf(error)
           : `${exit} before listing its tools`;
+    const what =
+      "command" in config
+        ? `command: ${[config.command, ...(config.args ?? [])].join(" ").slice(0, 200)}`
+        : `url: ${config.url}`;
     const stderr = observed?.stderrTail ?? "";
-    const tail = stderr === "" ? "" : ` Its stderr ended with: ${JSON.stringify(stderr)}.`;
+    const tail = stderr === "" ? "" : `; its stderr ended with: ${JSON.stringify(stderr)}`;
     const hint =
       "command" in config
         ? ` ${environmentHint(childEnvironment({ env: undefined, passEnv: config.passEnv, from: process.env }).missing)}`
         : "";
-    return `${what} ${how}.${tail}${hint}`;
+    return `${how} (${what})${tail}.${hint}`;
   }
 
   /** Starts the server and lists its tools, all within `startTimeoutMs` (a server that never answers is stopped). */

@@ -79,7 +79,10 @@ async function openMcpRuntime(
 function reserveStdout(): { protocol: Writable; restore: () => void } {
   const stdout = process.stdout;
   const original = stdout.write;
-  const toStdout = original.bind(stdout) as (chunk: Buffer | string, callback: (error?: Error | null) => void) => boolean;
+  const toStdout = original.bind(stdout) as (
+    chunk: Buffer | string,
+    callback: (error?: Error | null) => void,
+  ) => boolean;
   stdout.write = process.stderr.write.bind(process.stderr) as typeof stdout.write;
   const protocol = new Writable({
     write(chunk: Buffer, _encoding, callback) {

@@ -52,7 +52,10 @@ export const runtime = createCodemodeRuntime({
     client.onerror = (error) => problems.push(error.message);
     try {
       await client.connect(transport);
-      const out = await client.callTool({ name: "codemode", arguments: { code: "async () => math.double({ n: 21 })" } });
+      const out = await client.callTool({
+        name: "codemode",
+        arguments: { code: "async () => math.double({ n: 21 })" },
+      });
       expect(structured(out)).toMatchObject({ status: "completed", result: 42 });
     } finally {
       await client.close();

@@ -48,13 +48,18 @@ describe("docs/mcp.md", () => {
     mkdirSync(join(project, "node_modules", ".bin"), { recursive: true });
     symlinkSync(ROOT, join(project, "node_modules", "ai-codemode"));
     symlinkSync("../ai-codemode/dist/cli.js", join(project, "node_modules", ".bin", "ai-codemode"));
-    writeFileSync(join(project, "package.json"), JSON.stringify({ private: true, dependencies: { "ai-codemode": "*" } }));
+    writeFileSync(
+      join(project, "package.json"),
+      JSON.stringify({ private: true, dependencies: { "ai-codemode": "*" } }),
+    );
     const servers = join(project, "servers.json");
     writeFileSync(
       servers,
       JSON.stringify({
         store: `file:${join(project, "codemode.db")}`,
-        mcpServers: { notes: { command: process.execPath, args: [NOTES_SERVER], env: { NOTES_SECRET: "${GITHUB_TOKEN}" } } },
+        mcpServers: {
+          notes: { command: process.execPath, args: [NOTES_SERVER], env: { NOTES_SECRET: "${GITHUB_TOKEN}" } },
+        },
       }),
     );
     const entry = (
@@ -82,8 +87,14 @@ describe("docs/mcp.md", () => {
       await client.connect(transport);
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toContain("codemode");
-      const out = await client.callTool({ name: "codemode", arguments: { code: "async () => notes.secret_length({})" } });
-      expect(structured(out)).toMatchObject({ status: "completed", result: { length: entry.env["GITHUB_TOKEN"]!.length } });
+      const out = await client.callTool({
+        name: "codemode",
+        arguments: { code: "async () => notes.secret_length({})" },
+      });
+      expect(structured(out)).toMatchObject({
+        status: "completed",
+        result: { length: entry.env["GITHUB_TOKEN"]!.length },
+      });
     } finally {
       await client.close();
     }

@@ -203,7 +203,10 @@ export function createCodemodeMcpProxy(options: CodemodeMcpProxyOptions): Codemo
       if (catalog.ok && problem === undefined) connectors[name] = proxiedTools(catalog.tools, upstream, policy);
       else {
         failed = true;
-        connectors[name] = unavailableConnector(name, catalog.ok ? { config: problem ?? "" } : { start: catalog.error });
+        connectors[name] = unavailableConnector(
+          name,
+          catalog.ok ? { config: problem ?? "" } : { start: catalog.error },
+        );
       }
     }
     const made = createCodemodeRuntime({ ...runtimeOptions, connectors });

@@ -7,7 +7,9 @@
 import type { ChildProcess } from "node:child_process";
 import type { JSONRPCMessage, MCPTransport } from "@ai-sdk/mcp";
 import type { StdioMCPTransport } from "@ai-sdk/mcp/mcp-stdio";
-import type { UpstreamStderr } from "./upstream-server.js";
+
+/** What the child's stderr does besides being kept: passed to the host's log, or dropped. */
+type StderrMode = "inherit" | "ignore";
 
 /** What a child inherits from the proxy's environment without `passEnv` (the AI SDK's stdio defaults). */
 export const INHERITED_ENV_NAMES = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"] as const;
@@ -49,7 +51,7 @@ export function environmentHint(missing: readonly string[]): string {
 /** `@ai-sdk/mcp`'s stdio transport, observed: exit code and stderr tail, for failure reasons. */
 export class ObservedStdioTransport implements MCPTransport {
   readonly #inner: StdioMCPTransport;
-  readonly #stderr: UpstreamStderr;
+  readonly #stderr: StderrMode;
   #tail = "";
   #exitCode: number | null | undefined;
   #signal: string | null | undefined;
@@ -62,7 +64,7 @@ export class ObservedStdioTransport implements MCPTransport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
 
-  constructor({ inner, stderr }: { inner: StdioMCPTransport; stderr: UpstreamStderr }) {
+  constructor({ inner, stderr }: { inner: StdioMCPTransport; stderr: StderrMode }) {
     this.#inner = inner;
     this.#stderr = stderr;
     inner.onclose = () => this.onclose?.();
@@ -115,7 +117,9 @@ export class ObservedStdioTransport implements MCPTransport {
   /** How the child ended (`undefined` while it runs). */
   get exit(): string | undefined {
     if (this.#exitCode === undefined) return undefined;
-    return this.#exitCode === null ? `was killed by ${this.#signal ?? "a signal"}` : `exited with code ${this.#exitCode}`;
+    return this.#exitCode === null
+      ? `was killed by ${this.#signal ?? "a signal"}`
+      : `exited with code ${this.#exitCode}`;
   }
 
   /** The last lines the child wrote to stderr, or `""`. */

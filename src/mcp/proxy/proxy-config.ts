@@ -126,8 +126,7 @@ function stringList(value: unknown, path: string, pattern?: RegExp): string[] {
 /** `needsApproval` and `readOnly`, checked against each other. */
 function policy(value: Record<string, unknown>, path: string): UpstreamPolicy {
   for (const [old, current] of Object.entries(RENAMED_KEYS))
-    if (old in value)
-      throw new InvalidOptionError({ path: `${path}.${old}`, message: `is now called "${current}"` });
+    if (old in value) throw new InvalidOptionError({ path: `${path}.${old}`, message: `is now called "${current}"` });
   const { needsApproval, readOnly } = value;
   if (needsApproval !== undefined && typeof needsApproval !== "boolean" && !Array.isArray(needsApproval))
     throw new InvalidOptionError({
@@ -142,7 +141,10 @@ function policy(value: Record<string, unknown>, path: string): UpstreamPolicy {
       path: `${path}.readOnly`,
       message: `names ${JSON.stringify(both)}, which needsApproval names too: a call that needs approval is an effect`,
     });
-  return { ...(approved === undefined ? {} : { needsApproval: approved }), ...(reads === undefined ? {} : { readOnly: reads }) };
+  return {
+    ...(approved === undefined ? {} : { needsApproval: approved }),
+    ...(reads === undefined ? {} : { readOnly: reads }),
+  };
 }
 
 function upstream(value: unknown, path: string, env: Record<string, string | undefined> | undefined): UpstreamConfig {
@@ -235,7 +237,10 @@ export function parseProxyConfig(text: string, env: Record<string, string | unde
   assertKnownKeys(value, FILE_KEYS, file);
   const { store, name, startTimeoutMs } = value;
   if (startTimeoutMs !== undefined && (!Number.isSafeInteger(startTimeoutMs) || (startTimeoutMs as number) < 1))
-    throw new InvalidOptionError({ path: `${file}.startTimeoutMs`, message: "must be a positive integer (milliseconds)" });
+    throw new InvalidOptionError({
+      path: `${file}.startTimeoutMs`,
+      message: "must be a positive integer (milliseconds)",
+    });
   if (store !== undefined && typeof store !== "string")
     throw new InvalidOptionError({ path: `${file}.store`, message: "must be a libSQL URL string" });
   if (name !== undefined && typeof name !== "string")

@@ -43,7 +43,11 @@ function minimalEnvCommand(home: string, args: string[]): { command: string; arg
 }
 
 /** Runs the CLI to its exit (bounded), as a person types it. */
-function runToExit(home: string, cwd: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runToExit(
+  home: string,
+  cwd: string,
+  args: string[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const { command, args: argv } = minimalEnvCommand(home, args);
   const child = spawn(command, argv, { cwd, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
@@ -136,7 +140,11 @@ describe("the proxy as a desktop host runs it (minimal environment, real process
 
   it("pauses a read-only-annotated tool servers.json says needs approval; approve --proxy completes it and exits", async () => {
     const out = await client.callTool({ name: "codemode", arguments: { code: "async () => notes.list_notes({})" } });
-    const { executionId, status, message } = structured(out) as { executionId: string; status: string; message: string };
+    const { executionId, status, message } = structured(out) as {
+      executionId: string;
+      status: string;
+      message: string;
+    };
     expect(status).toBe("paused");
     expect(message).toContain(`npx ai-codemode approve ${executionId} --proxy ${JSON.stringify(file)}`);
     const pending = await runToExit(folder, folder, ["pending", "--proxy", file]);

@@ -9,7 +9,7 @@
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -156,5 +156,27 @@ describe("the proxy as a desktop host runs it (minimal environment, real process
     expect(approved.stdout).toMatch(new RegExp(`Execution ${executionId} completed`));
     const outcome = await client.callTool({ name: "codemode_outcome", arguments: { executionId } });
     expect(structured(outcome)).toMatchObject({ status: "completed", result: { notes: [] } });
+  });
+
+  it("a hand-written module around createCodemodeMcpProxy approves with --runtime and the process exits", async () => {
+    const out = await client.callTool({ name: "codemode", arguments: { code: "async () => notes.list_notes({})" } });
+    const { executionId } = structured(out) as { executionId: string };
+    const mcpEntry = pathToFileURL(fileURLToPath(new URL("../../../dist/mcp.js", import.meta.url))).href;
+    writeFileSync(
+      join(folder, "hand.mjs"),
+      `import { readFileSync } from "node:fs";
+import { createCodemodeMcpProxy, parseProxyConfig } from ${JSON.stringify(mcpEntry)};
+const config = parseProxyConfig(readFileSync(${JSON.stringify(file)}, "utf8"), process.env, "servers.json");
+const proxy = createCodemodeMcpProxy({
+  servers: config.mcpServers,
+  runtime: { store: config.store },
+  startTimeoutMs: config.startTimeoutMs,
+  stderr: "ignore",
+});
+export const runtime = proxy.runtime;\n`,
+    );
+    const approved = await runToExit(folder, folder, ["approve", executionId, "--runtime", "hand.mjs"]);
+    expect(approved).toMatchObject({ code: 0 });
+    expect(approved.stdout).toMatch(new RegExp(`Execution ${executionId} completed`));
   });
 });

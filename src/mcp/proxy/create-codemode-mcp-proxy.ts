@@ -56,7 +56,6 @@ export interface CodemodeMcpProxy {
   close(): Promise<void>;
 }
 
-/** The namespace of a server that did not start: no methods, and a description the model reads. */
 /** Every key of {@link CodemodeMcpProxyOptions} (a key added there and not here fails to compile). */
 const PROXY_OPTION_KEYS = keysOf<CodemodeMcpProxyOptions>({
   servers: true,
@@ -67,6 +66,7 @@ const PROXY_OPTION_KEYS = keysOf<CodemodeMcpProxyOptions>({
   _internal: true,
 });
 
+/** The namespace of a server that cannot be used: no methods, and a description the model reads. */
 function unavailableConnector(name: string, problem: { start: string } | { config: string }): Connector {
   return {
     description:

@@ -16,6 +16,8 @@ export const DEFAULT_UPSTREAM_START_TIMEOUT_MS = 30_000;
 
 /** How long a failed start waits for the child's last stderr and exit code before explaining. */
 const END_WAIT_MS = 1_000;
+/** Shorter values of a child's environment are not redacted from failure reasons (they would hide ordinary words). */
+const MIN_REDACTED_CHARS = 4;
 /** The start's deadline passed (a marker, never shown). */
 const TIMED_OUT = new Error("timed out");
 
@@ -109,11 +111,12 @@ export class UpstreamServer {
         : `url: ${config.url}`;
     const stderr = observed?.stderrTail ?? "";
     const tail = stderr === "" ? "" : `; its stderr ended with: ${JSON.stringify(stderr)}`;
-    const hint =
-      "command" in config
-        ? ` ${environmentHint(childEnvironment({ env: undefined, passEnv: config.passEnv, from: process.env }).missing)}`
-        : "";
-    return `${how} (${what})${tail}.${hint}`;
+    if (!("command" in config)) return `${how} (${what})${tail}.`;
+    const given = childEnvironment({ env: config.env, passEnv: config.passEnv, from: process.env });
+    // The reason reaches the model: values the proxy gave the child (tokens) never appear in it.
+    const secrets = Object.values(given.env ?? {}).filter((value) => value.length >= MIN_REDACTED_CHARS);
+    const redacted = secrets.reduce((text, value) => text.split(value).join("[redacted]"), `${how} (${what})${tail}.`);
+    return `${redacted} ${environmentHint(given.missing)}`;
   }
 
   /** Starts the server and lists its tools, all within `startTimeoutMs` (a server that never answers is stopped). */

@@ -93,9 +93,17 @@ describe("the proxy's upstream starts", () => {
   it("explains a server that exits: the command, the exit code, its stderr and the variables it did not get", async () => {
     const folder = tempFolder("codemode-proxy-start-");
     const proxy = proxyOver(folder, {
-      env: { command: process.execPath, args: [ENV_SERVER], passEnv: ["NO_SUCH_VARIABLE_FOR_TEST"] },
+      env: {
+        command: process.execPath,
+        args: [ENV_SERVER],
+        passEnv: ["NO_SUCH_VARIABLE_FOR_TEST"],
+        // The server prints what it was given on stderr: the reason the model reads must not carry it.
+        env: { ECHO_ON_EXIT: "tok-3f9a-secret" },
+      },
     });
     const description = (await proxy.runtime()).tool().description ?? "";
+    expect(description).toContain("echo: [redacted]");
+    expect(description).not.toContain("tok-3f9a-secret");
     expect(description).toMatch(
       /the MCP server "env" did not start: exited with code 2 before listing its tools \(command: .*env-server\.mjs\)/,
     );

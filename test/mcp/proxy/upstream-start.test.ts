@@ -17,6 +17,9 @@ const NOTES_SERVER = fixture("notes-server.mjs");
 const SILENT_SERVER = fixture("silent-server.mjs");
 const ENV_SERVER = fixture("env-server.mjs");
 
+/** Room for a healthy child to start on a loaded machine; the silent one is given up after it. */
+const START_TIMEOUT_MS = 4_000;
+
 const proxies: CodemodeMcpProxy[] = [];
 afterEach(async () => {
   vi.unstubAllEnvs();
@@ -64,19 +67,19 @@ describe("the proxy's upstream starts", () => {
         silent: { command: process.execPath, args: [SILENT_SERVER], env: { SILENT_STARTS: silentStarts } },
         notes: { command: process.execPath, args: [NOTES_SERVER] },
       },
-      { startTimeoutMs: 1_500, retryMs: 60_000, _internal: { now: () => clock } },
+      { startTimeoutMs: START_TIMEOUT_MS, retryMs: 60_000, _internal: { now: () => clock } },
     );
     const began = performance.now();
     const runtime = await proxy.runtime();
     // The bound the issue asks for: the healthy server is usable within startTimeoutMs + 1 s.
-    expect(performance.now() - began).toBeLessThan(1_500 + 1_000);
+    expect(performance.now() - began).toBeLessThan(START_TIMEOUT_MS + 1_000);
     expect(await runtime.execute({ code: "async () => notes.list_notes({})" })).toMatchObject({
       status: "completed",
       result: { notes: [] },
     });
     const description = runtime.tool().description ?? "";
     expect(description).toMatch(/silent: Unavailable now: the MCP server "silent" did not start/);
-    expect(description).toMatch(/did not start: no answer to initialize and tools\/list within startTimeoutMs 1500 ms/);
+    expect(description).toMatch(/did not start: no answer to initialize and tools\/list within startTimeoutMs 4000 ms/);
     expect(description).toContain(SILENT_SERVER);
     expect(description).toContain("silent-server: started, waiting for the registry");
     expect(description).toMatch(/list their names in "passEnv"/);

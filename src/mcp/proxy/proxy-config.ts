@@ -12,16 +12,8 @@ import { InvalidOptionError } from "../../errors.js";
 import { isRecord } from "../../shared/is-record.js";
 import { assertKnownKeys, keysOf } from "../../shared/known-keys.js";
 
-/** The approval policy of one server's tools, over the server's own annotations. */
-export interface UpstreamPolicy {
-  /** `true`: every tool needs approval (except those in `readOnly`); `false`: none does; a list: those tools do. */
-  needsApproval?: boolean | string[];
-  /** Tools that only read: they run without approval and are not journaled as effects. */
-  readOnly?: string[];
-}
-
 /** An upstream server started as a child process speaking MCP over stdio. */
-export interface StdioUpstreamConfig extends UpstreamPolicy {
+export interface StdioUpstreamConfig {
   command: string;
   args?: string[];
   /** Added to the few variables the child inherits (PATH, HOME, …): each server sees only its own secrets. */
@@ -29,15 +21,26 @@ export interface StdioUpstreamConfig extends UpstreamPolicy {
   /** Names of the proxy's own environment variables the child gets as they are (e.g. `HTTPS_PROXY`); unset ones are skipped. */
   passEnv?: string[];
   cwd?: string;
+  /** `true`: every tool needs approval (except those in `readOnly`); `false`: none does; a list: those tools do. Wins over annotations. */
+  needsApproval?: boolean | string[];
+  /** Tools that only read: they run without approval and are not journaled as effects. Wins over annotations. */
+  readOnly?: string[];
 }
 
 /** An upstream server reached over Streamable HTTP (or the older SSE transport). */
-export interface HttpUpstreamConfig extends UpstreamPolicy {
+export interface HttpUpstreamConfig {
   url: string;
   headers?: Record<string, string>;
   /** @default "http" */
   transport?: "http" | "sse";
+  /** `true`: every tool needs approval (except those in `readOnly`); `false`: none does; a list: those tools do. Wins over annotations. */
+  needsApproval?: boolean | string[];
+  /** Tools that only read: they run without approval and are not journaled as effects. Wins over annotations. */
+  readOnly?: string[];
 }
+
+/** The approval policy of one server's tools, over the server's own annotations. */
+export type UpstreamPolicy = Pick<StdioUpstreamConfig, "needsApproval" | "readOnly">;
 
 /** One upstream server. */
 export type UpstreamConfig = StdioUpstreamConfig | HttpUpstreamConfig;

@@ -11,9 +11,9 @@ Commands
   pending [id]               Calls waiting for approval
   prune                      Delete ended executions beyond the newest --keep (default: the runtime's maxExecutions)
   expire --older-than <age>  End paused runs older than <age> (rejected) and dead running runs (error)
-  approve <id> [--seq N]     Approve and resume (needs --runtime)
-  reject <id> [--seq N] [--reason TEXT]   Reject a paused execution (needs --runtime)
-  rollback <id>              Revert applied calls newest first (needs --runtime)
+  approve <id> [--seq N]     Approve and resume (needs --runtime or --proxy)
+  reject <id> [--seq N] [--reason TEXT]   Reject a paused execution (needs --runtime or --proxy)
+  rollback <id>              Revert applied calls newest first (needs --runtime or --proxy)
   inspect --web [--port N]   Serve the web inspector on 127.0.0.1 (read-only without --runtime)
   mcp [--http HOST:PORT]     Serve an MCP server on stdio (or Streamable HTTP at /mcp on a loopback address):
                              the app's --runtime, or --proxy <servers.json> over other MCP servers
@@ -24,6 +24,8 @@ Store (the same resolution as the runtime)
   --name <name>              Runtime name (separate history), default "default"
   --runtime <module[#export]>  A module exporting the app's runtime (or a function returning it); needed for
                              approve, reject, rollback. .ts modules load through the app's tsx (or node --import tsx).
+  --proxy <servers.json>     The MCP proxy's config: its journal (store and name from the file unless given), and
+                             its upstream servers for approve, reject, rollback and inspect
 
 Output
   --json                     JSON instead of text
@@ -34,15 +36,15 @@ Output
 
 /** Options each command accepts besides --store, --name, --runtime, --json, --help. */
 export const COMMAND_OPTIONS: Record<string, readonly string[]> = {
-  executions: ["status", "since", "limit"],
-  show: [],
-  pending: [],
+  executions: ["status", "since", "limit", "proxy"],
+  show: ["proxy"],
+  pending: ["proxy"],
   prune: ["keep"],
   expire: ["older-than"],
-  approve: ["seq"],
-  reject: ["seq", "reason"],
-  rollback: [],
-  inspect: ["web", "port"],
+  approve: ["seq", "proxy"],
+  reject: ["seq", "reason", "proxy"],
+  rollback: ["proxy"],
+  inspect: ["web", "port", "proxy"],
   mcp: ["http", "proxy"],
 };
 

@@ -5,17 +5,16 @@
  * proxy over the MCP servers a config file lists (`--proxy servers.json`). On stdio, stdout carries
  * the protocol only: everything else goes to stderr. The MCP SDK is loaded only by this command.
  */
-import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { resolve } from "node:path";
+import { Writable } from "node:stream";
 import type { CodemodeRuntime } from "../ai/create-codemode-runtime.js";
 import { CliError } from "../errors/cli-error.js";
 import { messageOf } from "../shared/message-of.js";
 import { fetchRequestListener } from "./fetch-over-node-http.js";
 import { loadRuntimeModule } from "./load-runtime-module.js";
 import type { CliIo } from "./cli-io.js";
-import { resolveCliStore } from "./open-store-runtime.js";
+import { openProxyRuntime, proxyApprovalHint, readProxyFile } from "./open-proxy-runtime.js";
 import { LOOPBACK } from "./serve-inspector.js";
 import { usageError } from "./usage-error.js";
 
@@ -42,7 +41,11 @@ function parseListen(text: string): { host: string; port: number } {
 async function openMcpRuntime(
   values: Record<string, string | boolean | undefined>,
   io: CliIo,
-): Promise<{ runtime: CodemodeRuntime | (() => Promise<CodemodeRuntime>); close: () => Promise<void> }> {
+): Promise<{
+  runtime: CodemodeRuntime | (() => Promise<CodemodeRuntime>);
+  close: () => Promise<void>;
+  approvalHint?: string;
+}> {
   const module = values["runtime"];
   const proxy = values["proxy"];
   if (typeof module === "string" && typeof proxy === "string")
@@ -64,28 +67,34 @@ async function openMcpRuntime(
       "mcp needs the runtime to serve: --runtime <module> (the app's createCodemodeRuntime) or --proxy <servers.json> " +
         '(a code-mode proxy over MCP servers: { "mcpServers": { "name": { "command", "args" } | { "url" } } }).',
     );
-  const file = resolve(io.cwd, proxy);
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    throw new CliError({ message: `--proxy ${proxy}: cannot read ${file} (${messageOf(error)}).`, cause: error });
-  }
-  const [{ parseProxyConfig }, { createCodemodeMcpProxy }] = await Promise.all([
-    import("../mcp/proxy/proxy-config.js"),
-    import("../mcp/proxy/create-codemode-mcp-proxy.js"),
-  ]);
-  const config = parseProxyConfig(text, io.env, proxy);
-  const store = (values["store"] as string | undefined) ?? config.store;
-  const name = (values["name"] as string | undefined) ?? config.name;
-  const made = createCodemodeMcpProxy({
-    servers: config.mcpServers,
-    runtime: {
-      store: resolveCliStore(store, io.env),
-      ...(name === undefined ? {} : { name }),
+  const read = await readProxyFile(proxy, values, io);
+  const opened = await openProxyRuntime(read, io);
+  return { ...opened, approvalHint: proxyApprovalHint(read, values) };
+}
+
+/**
+ * From here on, whatever the app or a library writes to stdout (console.log included) goes to stderr;
+ * the returned stream writes to the real stdout, for the protocol alone. Returns how to undo it.
+ */
+function reserveStdout(): { protocol: Writable; restore: () => void } {
+  const stdout = process.stdout;
+  const original = stdout.write;
+  const toStdout = original.bind(stdout) as (
+    chunk: Buffer | string,
+    callback: (error?: Error | null) => void,
+  ) => boolean;
+  stdout.write = process.stderr.write.bind(process.stderr) as typeof stdout.write;
+  const protocol = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      toStdout(chunk, callback);
     },
   });
-  return { runtime: made.runtime, close: made.close };
+  return {
+    protocol,
+    restore: () => {
+      stdout.write = original;
+    },
+  };
 }
 
 function waitForStop(io: CliIo, extra?: (stop: () => void) => void): Promise<void> {
@@ -102,13 +111,17 @@ function waitForStop(io: CliIo, extra?: (stop: () => void) => void): Promise<voi
   });
 }
 
-async function serveStdio(runtime: CodemodeRuntime | (() => Promise<CodemodeRuntime>), io: CliIo): Promise<void> {
+async function serveStdio(
+  { runtime, approvalHint }: Awaited<ReturnType<typeof openMcpRuntime>>,
+  protocol: Writable,
+  io: CliIo,
+): Promise<void> {
   const [{ createCodemodeMcpServer }, { StdioServerTransport }] = await Promise.all([
     import("../mcp/create-codemode-mcp-server.js"),
     import("@modelcontextprotocol/sdk/server/stdio.js"),
   ]);
-  const server = createCodemodeMcpServer({ runtime });
-  const transport = new StdioServerTransport();
+  const server = createCodemodeMcpServer({ runtime, ...(approvalHint === undefined ? {} : { approvalHint }) });
+  const transport = new StdioServerTransport(process.stdin, protocol);
   // A line that is not JSON (or not JSON-RPC) gets a JSON-RPC error instead of silence; the session goes on.
   transport.onerror = (error) => {
     const code = error instanceof SyntaxError ? -32700 : error.name === "ZodError" ? -32600 : undefined;
@@ -142,13 +155,14 @@ function originHost(origin: string): string {
 }
 
 async function serveHttp(
-  runtime: CodemodeRuntime | (() => Promise<CodemodeRuntime>),
+  { runtime, approvalHint }: Awaited<ReturnType<typeof openMcpRuntime>>,
   listen: { host: string; port: number },
   io: CliIo,
 ): Promise<void> {
   const { createCodemodeMcpHandler } = await import("../mcp/create-codemode-mcp-handler.js");
   const handler = createCodemodeMcpHandler({
     runtime,
+    ...(approvalHint === undefined ? {} : { approvalHint }),
     // Loopback only, and no page of another site (a browser sends its Origin): the local user's own runtime.
     authorize: (request) => {
       const host = request.headers.get("host") ?? "";
@@ -210,12 +224,18 @@ export async function runMcpCommand({
   const http = values["http"];
   const listen = typeof http === "string" ? parseListen(http) : undefined;
   await requirePeers(typeof values["proxy"] === "string");
-  const opened = await openMcpRuntime(values, io);
+  // On stdio the app's module must not print into the protocol, from the moment it is loaded.
+  const reserved = listen === undefined ? reserveStdout() : undefined;
   try {
-    if (listen === undefined) await serveStdio(opened.runtime, io);
-    else await serveHttp(opened.runtime, listen, io);
-    return 0;
+    const opened = await openMcpRuntime(values, io);
+    try {
+      if (listen === undefined) await serveStdio(opened, reserved?.protocol ?? process.stdout, io);
+      else await serveHttp(opened, listen, io);
+      return 0;
+    } finally {
+      await opened.close();
+    }
   } finally {
-    await opened.close();
+    reserved?.restore();
   }
 }

@@ -70,6 +70,13 @@ async function openRuntime(
   close: () => Promise<void>;
 }> {
   const module = values["runtime"];
+  const proxy = values["proxy"];
+  if (typeof module === "string" && typeof proxy === "string")
+    throw new CliError({
+      usage: true,
+      message: "--runtime (the app's runtime) and --proxy (a proxy over MCP servers) name two runtimes: give one.",
+    });
+  if (typeof proxy === "string") return openProxy(proxy, values, command, io);
   if (typeof module === "string") {
     if (values["store"] !== undefined || values["name"] !== undefined) {
       throw new CliError({
@@ -88,7 +95,8 @@ async function openRuntime(
       usage: true,
       message:
         `${command} runs the app's connectors (resuming a pass, reverts, lifecycle hooks), so it needs the app's runtime: ` +
-        `--runtime <module> exporting createCodemodeRuntime(...) (e.g. --runtime ./lib/codemode.ts#getCodemodeRuntime).`,
+        `--runtime <module> exporting createCodemodeRuntime(...) (e.g. --runtime ./lib/codemode.ts#getCodemodeRuntime), ` +
+        "or --proxy <servers.json> for the executions of ai-codemode mcp --proxy.",
     });
   }
   const opened = openStoreRuntime({
@@ -98,6 +106,32 @@ async function openRuntime(
     cwd: io.cwd,
     now: io.now,
   });
+  if (!opened.ok) throw new CliError({ message: opened.error });
+  return { runtime: opened.runtime, fromModule: false, close: () => opened.runtime.close() };
+}
+
+/**
+ * `--proxy servers.json`: the proxy's journal. Only the commands that run connectors start the upstream
+ * servers (and stop them when done); the others read the store the proxy writes.
+ */
+async function openProxy(
+  proxy: string,
+  values: Record<string, string | boolean | undefined>,
+  command: string,
+  io: CliIo,
+): Promise<Awaited<ReturnType<typeof openRuntime>>> {
+  const { openProxyRuntime, readProxyFile } = await import("./open-proxy-runtime.js");
+  const read = await readProxyFile(proxy, values, io);
+  if (ACTION_COMMANDS.includes(command) || command === "inspect") {
+    const opened = await openProxyRuntime(read, io);
+    try {
+      return { runtime: await opened.runtime(), fromModule: true, close: opened.close };
+    } catch (error) {
+      await opened.close();
+      throw error;
+    }
+  }
+  const opened = openStoreRuntime({ store: read.store, name: read.name, env: io.env, cwd: io.cwd, now: io.now });
   if (!opened.ok) throw new CliError({ message: opened.error });
   return { runtime: opened.runtime, fromModule: false, close: () => opened.runtime.close() };
 }

@@ -32,8 +32,17 @@ describe("ai-codemode mcp", () => {
     expect(open.stderr).toMatch(/--http serves loopback addresses only/);
     const badPort = await cli(["mcp", "--http", "127.0.0.1", "--proxy", "b.json"], { now: NOW, cwd });
     expect(badPort.stderr).toMatch(/--http takes HOST:PORT/);
-    const other = await cli(["executions", "--proxy", "b.json"], { now: NOW, cwd });
+    const other = await cli(["prune", "--proxy", "b.json"], { now: NOW, cwd });
     expect(other.code).toBe(2);
+    const twoRuntimes = await cli(["approve", "x", "--runtime", "a.mjs", "--proxy", "b.json"], { now: NOW, cwd });
+    expect(twoRuntimes.code).toBe(2);
+    expect(twoRuntimes.stderr).toMatch(/--runtime .* and --proxy .* name two runtimes/);
+    // The commands a person decides with read the proxy's config (here missing: exit 1, naming it).
+    for (const command of [["executions"], ["pending"], ["approve", "x"], ["reject", "x"]]) {
+      const read = await cli([...command, "--proxy", "b.json"], { now: NOW, cwd });
+      expect(read.code).toBe(1);
+      expect(read.stderr).toMatch(/--proxy b\.json: cannot read/);
+    }
   });
 
   it("reports a missing or invalid proxy config (exit 1), naming the path", async () => {

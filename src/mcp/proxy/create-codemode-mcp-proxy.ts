@@ -19,7 +19,8 @@ import { InvalidOptionError } from "../../errors.js";
 import { resolveSearchOptions } from "../../ai/search-options.js";
 import { resolveRuntimeOptions } from "../../runtime/runtime-options.js";
 import { assertKnownKeys, keysOf } from "../../shared/known-keys.js";
-import { resolveUpstreams, type UpstreamConfig } from "./proxy-config.js";
+import { closestName } from "../../shared/closest-name.js";
+import { resolveUpstreams, type UpstreamConfig, type UpstreamPolicy } from "./proxy-config.js";
 import { DEFAULT_UPSTREAM_START_TIMEOUT_MS, UpstreamServer, type UpstreamStderr } from "./upstream-server.js";
 
 /** How long after a failed start the proxy tries that server again (at the next request after it). */
@@ -51,11 +52,10 @@ export interface CodemodeMcpProxy {
    * the first call starts the servers; later calls reuse them.
    */
   runtime(): Promise<CodemodeRuntime>;
-  /** Stops every server and closes the runtimes. */
+  /** Stops every server and closes the runtimes (closing a runtime it returned does the same). */
   close(): Promise<void>;
 }
 
-/** The namespace of a server that did not start: no methods, and a description the model reads. */
 /** Every key of {@link CodemodeMcpProxyOptions} (a key added there and not here fails to compile). */
 const PROXY_OPTION_KEYS = keysOf<CodemodeMcpProxyOptions>({
   servers: true,
@@ -66,25 +66,65 @@ const PROXY_OPTION_KEYS = keysOf<CodemodeMcpProxyOptions>({
   _internal: true,
 });
 
-function unavailableConnector(name: string, error: string): Connector {
+/** The namespace of a server that cannot be used: no methods, and a description the model reads. */
+function unavailableConnector(name: string, problem: { start: string } | { config: string }): Connector {
   return {
     description:
-      `Unavailable now: the MCP server "${name}" did not start (${error.slice(0, 300)}); ` +
-      "the proxy tries again in a later request",
+      "start" in problem
+        ? `Unavailable now: the MCP server "${name}" did not start: ${problem.start.slice(0, 1_500)} ` +
+          "The proxy tries again in a later request."
+        : `Unavailable: the MCP server "${name}" started, but ${problem.config}`,
     methods: {},
   };
 }
 
-/** The server's tools, each calling through `upstream` (which restarts a dead server). */
-function proxiedTools(tools: ToolSet, upstream: UpstreamServer): ToolSet {
+/** The server's tools, each calling through `upstream` (which restarts a dead server), with the config's policy. */
+function proxiedTools(tools: ToolSet, upstream: UpstreamServer, policy: UpstreamPolicy): ToolSet {
   const out: ToolSet = {};
   for (const [name, tool] of Object.entries(tools)) {
     out[name] = {
       ...tool,
+      ...policyOverride(tool, name, policy),
       execute: (args: unknown, options: unknown) => upstream.call(name, args, options),
     } as ToolSet[string];
   }
   return out;
+}
+
+/**
+ * The config's word over the server's annotations: a tool listed in `readOnly` is annotated read-only,
+ * one that needs approval gets `needsApproval: true` (and loses any read-only claim).
+ */
+function policyOverride(tool: ToolSet[string], name: string, policy: UpstreamPolicy): Partial<ToolSet[string]> {
+  const { needsApproval, readOnly } = policy;
+  const metadata = (tool as { metadata?: Record<string, unknown> }).metadata ?? {};
+  const annotations = (metadata["annotations"] ?? {}) as Record<string, unknown>;
+  if (readOnly?.includes(name))
+    return {
+      needsApproval: false,
+      metadata: { ...metadata, annotations: { ...annotations, readOnlyHint: true, destructiveHint: false } },
+    } as Partial<ToolSet[string]>;
+  const approves = Array.isArray(needsApproval) ? needsApproval.includes(name) : needsApproval;
+  if (approves === undefined) return {};
+  if (!approves) return { needsApproval: false } as Partial<ToolSet[string]>;
+  return {
+    needsApproval: true,
+    metadata: { ...metadata, annotations: { ...annotations, readOnlyHint: false } },
+  } as Partial<ToolSet[string]>;
+}
+
+/** A tool the config names that the server does not have (a typo must not leave a tool unapproved). */
+function unknownPolicyName(tools: ToolSet, policy: UpstreamPolicy): string | undefined {
+  const named = [...(Array.isArray(policy.needsApproval) ? policy.needsApproval : []), ...(policy.readOnly ?? [])];
+  const missing = named.find((name) => !Object.hasOwn(tools, name));
+  if (missing === undefined) return undefined;
+  const known = Object.keys(tools);
+  const near = closestName(missing, known);
+  return (
+    `its config names the tool "${missing}" in needsApproval or readOnly, which the server does not have ` +
+    `(${near === undefined ? `it has: ${known.join(", ").slice(0, 300)}` : `did you mean "${near}"?`}); ` +
+    "fix the config and restart the proxy"
+  );
 }
 
 function positive(value: unknown, fallback: number, path: string): number {
@@ -139,6 +179,15 @@ export function createCodemodeMcpProxy(options: CodemodeMcpProxyOptions): Codemo
     ([name, config]) => [name, new UpstreamServer({ name, config, stderr, startTimeoutMs })] as const,
   );
   const runtimes: CodemodeRuntime[] = [];
+  let closing: Promise<void> | undefined;
+  const closeAll = (): Promise<void> => {
+    closed = true;
+    closing ??= (async () => {
+      await Promise.all(upstreams.map(([, upstream]) => upstream.close()));
+      await Promise.all(runtimes.map((runtime) => runtime.close()));
+    })();
+    return closing;
+  };
   let current: Promise<{ runtime: CodemodeRuntime; retryAtMs: number | undefined }> | undefined;
   let closed = false;
 
@@ -149,14 +198,21 @@ export function createCodemodeMcpProxy(options: CodemodeMcpProxyOptions): Codemo
     const connectors: Record<string, ToolSet | Connector> = {};
     let failed = false;
     for (const [name, upstream, catalog] of catalogs) {
-      if (catalog.ok) connectors[name] = proxiedTools(catalog.tools, upstream);
+      const policy = servers[name] ?? {};
+      const problem = catalog.ok ? unknownPolicyName(catalog.tools, policy) : undefined;
+      if (catalog.ok && problem === undefined) connectors[name] = proxiedTools(catalog.tools, upstream, policy);
       else {
         failed = true;
-        connectors[name] = unavailableConnector(name, catalog.error);
+        connectors[name] = unavailableConnector(
+          name,
+          catalog.ok ? { config: problem ?? "" } : { start: catalog.error },
+        );
       }
     }
-    const runtime = createCodemodeRuntime({ ...runtimeOptions, connectors });
-    runtimes.push(runtime);
+    const made = createCodemodeRuntime({ ...runtimeOptions, connectors });
+    runtimes.push(made);
+    // Closing the runtime closes the proxy: a script that only holds the runtime must not be kept alive by children.
+    const runtime: CodemodeRuntime = { ...made, close: closeAll };
     return { runtime, retryAtMs: failed ? now() + retryMs : undefined };
   };
 
@@ -179,10 +235,6 @@ export function createCodemodeMcpProxy(options: CodemodeMcpProxyOptions): Codemo
       if (current === attempt) current = rebuild();
       return (await current).runtime;
     },
-    async close() {
-      closed = true;
-      await Promise.all(upstreams.map(([, upstream]) => upstream.close()));
-      await Promise.all(runtimes.map((runtime) => runtime.close()));
-    },
+    close: closeAll,
   };
 }

@@ -3,7 +3,9 @@
  * (`{ "mcpServers": { "memory": { "command": "npx", "args": [...], "env": {...} },
  * "linear": { "url": "https://…", "headers": {...} } } }`), validated with errors that name the
  * path. `${VAR}` in `env`, `headers`, `url` and `args` is taken from the proxy's environment, so
- * credentials stay in the proxy's environment and out of the config file.
+ * credentials stay in the proxy's environment and out of the config file; `passEnv` hands named
+ * variables to a child as they are. `needsApproval` and `readOnly` set the calls' policy over
+ * whatever the server's annotations claim.
  */
 import { messageOf } from "../../shared/message-of.js";
 import { InvalidOptionError } from "../../errors.js";
@@ -16,7 +18,13 @@ export interface StdioUpstreamConfig {
   args?: string[];
   /** Added to the few variables the child inherits (PATH, HOME, …): each server sees only its own secrets. */
   env?: Record<string, string>;
+  /** Names of the proxy's own environment variables the child gets as they are (e.g. `HTTPS_PROXY`); unset ones are skipped. */
+  passEnv?: string[];
   cwd?: string;
+  /** `true`: every tool needs approval (except those in `readOnly`); `false`: none does; a list: those tools do. Wins over annotations. */
+  needsApproval?: boolean | string[];
+  /** Tools that only read: they run without approval and are not journaled as effects. Wins over annotations. */
+  readOnly?: string[];
 }
 
 /** An upstream server reached over Streamable HTTP (or the older SSE transport). */
@@ -25,7 +33,14 @@ export interface HttpUpstreamConfig {
   headers?: Record<string, string>;
   /** @default "http" */
   transport?: "http" | "sse";
+  /** `true`: every tool needs approval (except those in `readOnly`); `false`: none does; a list: those tools do. Wins over annotations. */
+  needsApproval?: boolean | string[];
+  /** Tools that only read: they run without approval and are not journaled as effects. Wins over annotations. */
+  readOnly?: string[];
 }
+
+/** The approval policy of one server's tools, over the server's own annotations. */
+export type UpstreamPolicy = Pick<StdioUpstreamConfig, "needsApproval" | "readOnly">;
 
 /** One upstream server. */
 export type UpstreamConfig = StdioUpstreamConfig | HttpUpstreamConfig;
@@ -35,6 +50,8 @@ export interface ProxyConfigFile {
   mcpServers: Record<string, UpstreamConfig>;
   store?: string;
   name?: string;
+  /** How long one server may take to start and list its tools, in ms (as `createCodemodeMcpProxy`'s option). */
+  startTimeoutMs?: number;
 }
 
 /** The `"type"` desktop hosts' files write beside a server (`"stdio"`, `"http"`, `"sse"`): accepted, read as the transport. */
@@ -47,8 +64,11 @@ const STDIO_KEYS = keysOf<StdioUpstreamConfig & HostServerType>({
   command: true,
   args: true,
   env: true,
+  passEnv: true,
   cwd: true,
   type: true,
+  needsApproval: true,
+  readOnly: true,
 });
 /** Every key of an HTTP server's entry. */
 const HTTP_KEYS = keysOf<HttpUpstreamConfig & HostServerType>({
@@ -56,9 +76,15 @@ const HTTP_KEYS = keysOf<HttpUpstreamConfig & HostServerType>({
   headers: true,
   transport: true,
   type: true,
+  needsApproval: true,
+  readOnly: true,
 });
+/** Keys of earlier releases, refused with the key that replaced them. */
+const RENAMED_KEYS: Record<string, string> = { requiresApproval: "needsApproval", requireApproval: "needsApproval" };
+/** An environment variable's name, as `passEnv` lists it. */
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Every key of a config file. */
-const FILE_KEYS = keysOf<ProxyConfigFile>({ mcpServers: true, store: true, name: true });
+const FILE_KEYS = keysOf<ProxyConfigFile>({ mcpServers: true, store: true, name: true, startTimeoutMs: true });
 
 /** A namespace is a JavaScript global inside the sandbox: an identifier. */
 const NAMESPACE = /^[A-Za-z_$][\w$]*$/;
@@ -88,12 +114,49 @@ function stringRecord(
   return out;
 }
 
+function stringList(value: unknown, path: string, pattern?: RegExp): string[] {
+  if (!Array.isArray(value) || !value.every((item) => typeof item === "string" && item !== ""))
+    throw new InvalidOptionError({ path, message: "must be an array of non-empty strings" });
+  const list = value as string[];
+  const bad = pattern === undefined ? undefined : list.find((item) => !pattern.test(item));
+  if (bad !== undefined)
+    throw new InvalidOptionError({ path, message: `holds ${JSON.stringify(bad.slice(0, 100))}, not a variable name` });
+  const twice = list.find((item, index) => list.indexOf(item) !== index);
+  if (twice !== undefined) throw new InvalidOptionError({ path, message: `names ${JSON.stringify(twice)} twice` });
+  return list;
+}
+
+/** `needsApproval` and `readOnly`, checked against each other. */
+function policy(value: Record<string, unknown>, path: string): UpstreamPolicy {
+  for (const [old, current] of Object.entries(RENAMED_KEYS))
+    if (old in value) throw new InvalidOptionError({ path: `${path}.${old}`, message: `is now called "${current}"` });
+  const { needsApproval, readOnly } = value;
+  if (needsApproval !== undefined && typeof needsApproval !== "boolean" && !Array.isArray(needsApproval))
+    throw new InvalidOptionError({
+      path: `${path}.needsApproval`,
+      message: "must be true, false or an array of tool names",
+    });
+  const approved = Array.isArray(needsApproval) ? stringList(needsApproval, `${path}.needsApproval`) : needsApproval;
+  const reads = readOnly === undefined ? undefined : stringList(readOnly, `${path}.readOnly`);
+  const both = Array.isArray(approved) ? approved.find((name) => reads?.includes(name)) : undefined;
+  if (both !== undefined)
+    throw new InvalidOptionError({
+      path: `${path}.readOnly`,
+      message: `names ${JSON.stringify(both)}, which needsApproval names too: a call that needs approval is an effect`,
+    });
+  return {
+    ...(approved === undefined ? {} : { needsApproval: approved }),
+    ...(reads === undefined ? {} : { readOnly: reads }),
+  };
+}
+
 function upstream(value: unknown, path: string, env: Record<string, string | undefined> | undefined): UpstreamConfig {
   if (!isRecord(value))
     throw new InvalidOptionError({ path, message: 'must be { "command", "args"?, "env"? } or { "url", "headers"? }' });
   if (typeof value["command"] === "string") {
+    const approval = policy(value, path);
     assertKnownKeys(value, STDIO_KEYS, path);
-    const { command, args, env: childEnv, cwd } = value;
+    const { command, args, env: childEnv, cwd, passEnv } = value;
     if (args !== undefined && (!Array.isArray(args) || !args.every((arg) => typeof arg === "string")))
       throw new InvalidOptionError({ path: `${path}.args`, message: "must be an array of strings" });
     if (cwd !== undefined && typeof cwd !== "string")
@@ -104,10 +167,13 @@ function upstream(value: unknown, path: string, env: Record<string, string | und
         ? {}
         : { args: (args as string[]).map((arg, index) => expand(arg, env, `${path}.args.${index}`)) }),
       ...(childEnv === undefined ? {} : { env: stringRecord(childEnv, `${path}.env`, env) }),
+      ...(passEnv === undefined ? {} : { passEnv: stringList(passEnv, `${path}.passEnv`, ENV_NAME) }),
       ...(cwd === undefined ? {} : { cwd: cwd as string }),
+      ...approval,
     };
   }
   if (typeof value["url"] === "string") {
+    const approval = policy(value, path);
     assertKnownKeys(value, HTTP_KEYS, path);
     const url = expand(value["url"], env, `${path}.url`);
     try {
@@ -128,6 +194,7 @@ function upstream(value: unknown, path: string, env: Record<string, string | und
       url,
       ...(value["headers"] === undefined ? {} : { headers: stringRecord(value["headers"], `${path}.headers`, env) }),
       transport: kind,
+      ...approval,
     };
   }
   throw new InvalidOptionError({ path, message: 'needs a "command" (stdio) or a "url" (Streamable HTTP)' });
@@ -171,7 +238,12 @@ export function parseProxyConfig(text: string, env: Record<string, string | unde
   if (!isRecord(value))
     throw new InvalidOptionError({ path: file, message: 'must be a JSON object { "mcpServers": { … } }' });
   assertKnownKeys(value, FILE_KEYS, file);
-  const { store, name } = value;
+  const { store, name, startTimeoutMs } = value;
+  if (startTimeoutMs !== undefined && (!Number.isSafeInteger(startTimeoutMs) || (startTimeoutMs as number) < 1))
+    throw new InvalidOptionError({
+      path: `${file}.startTimeoutMs`,
+      message: "must be a positive integer (milliseconds)",
+    });
   if (store !== undefined && typeof store !== "string")
     throw new InvalidOptionError({ path: `${file}.store`, message: "must be a libSQL URL string" });
   if (name !== undefined && typeof name !== "string")
@@ -180,5 +252,6 @@ export function parseProxyConfig(text: string, env: Record<string, string | unde
     mcpServers: resolveUpstreams(value["mcpServers"], env, `${file}.mcpServers`),
     ...(store === undefined ? {} : { store: expand(store, env, `${file}.store`) }),
     ...(name === undefined ? {} : { name }),
+    ...(startTimeoutMs === undefined ? {} : { startTimeoutMs: startTimeoutMs as number }),
   };
 }

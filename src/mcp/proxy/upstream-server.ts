@@ -5,13 +5,28 @@
  * once to a fresh start; one that was in flight when the server died is reported as such, never
  * silently sent twice.
  */
-import type { MCPClient } from "@ai-sdk/mcp";
+import type { MCPClient, MCPTransport } from "@ai-sdk/mcp";
 import type { ToolSet } from "ai";
 import { messageOf } from "../../shared/message-of.js";
+import { childEnvironment, environmentHint, ObservedStdioTransport } from "./observed-stdio-transport.js";
 import type { UpstreamConfig } from "./proxy-config.js";
 
 /** How long a server may take to start and list its tools. */
 export const DEFAULT_UPSTREAM_START_TIMEOUT_MS = 30_000;
+
+/** How long a failed start waits for the child's last stderr and exit code before explaining. */
+const END_WAIT_MS = 1_000;
+/** Shorter values of a child's environment are not redacted from failure reasons (they would hide ordinary words). */
+const MIN_REDACTED_CHARS = 4;
+/** The start's deadline passed (a marker, never shown). */
+const TIMED_OUT = new Error("timed out");
+
+/** A Streamable HTTP or SSE server, as `createMCPClient` takes it. */
+interface HttpTransportConfig {
+  type: "http" | "sse";
+  url: string;
+  headers?: Record<string, string>;
+}
 
 /** What the child's stderr does: passed to the host's log (`inherit`), or dropped. */
 export type UpstreamStderr = "inherit" | "ignore";
@@ -39,6 +54,8 @@ export class UpstreamServer {
   readonly #stderr: UpstreamStderr;
   readonly #startTimeoutMs: number;
   #client: Promise<{ client: MCPClient; tools: ToolSet }> | undefined;
+  /** Starts under way, aborted by `close()`. */
+  readonly #starting = new Set<AbortController>();
   #closed = false;
 
   constructor({
@@ -53,38 +70,95 @@ export class UpstreamServer {
     this.#startTimeoutMs = startTimeoutMs;
   }
 
-  async #start(): Promise<{ client: MCPClient; tools: ToolSet }> {
-    const { createMCPClient } = await import("@ai-sdk/mcp");
-    const signal = AbortSignal.timeout(this.#startTimeoutMs);
+  /** The transport to the server, and for a child process the observer that explains its failures. */
+  async #transport(): Promise<{ transport: MCPTransport | HttpTransportConfig; observed?: ObservedStdioTransport }> {
     const config = this.#config;
-    let transport: Parameters<typeof createMCPClient>[0]["transport"];
-    if ("command" in config) {
-      const { StdioMCPTransport } = await import("@ai-sdk/mcp/mcp-stdio");
-      transport = new StdioMCPTransport({
-        command: config.command,
-        ...(config.args === undefined ? {} : { args: config.args }),
-        ...(config.env === undefined ? {} : { env: config.env }),
-        ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
-        stderr: this.#stderr,
-      });
-    } else {
-      transport = {
-        type: config.transport ?? "http",
-        url: config.url,
-        ...(config.headers === undefined ? {} : { headers: config.headers }),
+    if (!("command" in config)) {
+      return {
+        transport: {
+          type: config.transport ?? "http",
+          url: config.url,
+          ...(config.headers === undefined ? {} : { headers: config.headers }),
+        },
       };
     }
-    const client = await createMCPClient({
-      transport,
-      name: "ai-codemode-proxy",
-      initializationOptions: { signal },
-      onUncaughtError: () => undefined,
+    const { StdioMCPTransport } = await import("@ai-sdk/mcp/mcp-stdio");
+    const { env } = childEnvironment({ env: config.env, passEnv: config.passEnv, from: process.env });
+    const inner = new StdioMCPTransport({
+      command: config.command,
+      ...(config.args === undefined ? {} : { args: config.args }),
+      ...(env === undefined ? {} : { env }),
+      ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
+      stderr: "pipe",
+    });
+    const observed = new ObservedStdioTransport({ inner, stderr: this.#stderr });
+    return { transport: observed, observed };
+  }
+
+  /** Why the start failed, in words a person can act on (`exit`: how the child ended, `"timeout"`, or unknown). */
+  #reason(error: unknown, exit: string | undefined, observed: ObservedStdioTransport | undefined): string {
+    const config = this.#config;
+    // What happened first: a model's catalog shows only the start of it.
+    const how =
+      exit === "timeout"
+        ? `no answer to initialize and tools/list within startTimeoutMs ${this.#startTimeoutMs} ms`
+        : exit === undefined
+          ? messageOf(error)
+          : `${exit} before listing its tools`;
+    const what =
+      "command" in config
+        ? `command: ${[config.command, ...(config.args ?? [])].join(" ").slice(0, 200)}`
+        : `url: ${config.url}`;
+    const stderr = observed?.stderrTail ?? "";
+    const tail = stderr === "" ? "" : `; its stderr ended with: ${JSON.stringify(stderr)}`;
+    if (!("command" in config)) return `${how} (${what})${tail}.`;
+    const given = childEnvironment({ env: config.env, passEnv: config.passEnv, from: process.env });
+    // The reason reaches the model: values the proxy gave the child (tokens) never appear in it.
+    const secrets = Object.values(given.env ?? {}).filter((value) => value.length >= MIN_REDACTED_CHARS);
+    const redacted = secrets.reduce((text, value) => text.split(value).join("[redacted]"), `${how} (${what})${tail}.`);
+    return `${redacted} ${environmentHint(given.missing)}`;
+  }
+
+  /** Starts the server and lists its tools, all within `startTimeoutMs` (a server that never answers is stopped). */
+  async #start(): Promise<{ client: MCPClient; tools: ToolSet }> {
+    const { createMCPClient } = await import("@ai-sdk/mcp");
+    const { transport, observed } = await this.#transport();
+    const deadline = new AbortController();
+    this.#starting.add(deadline);
+    const work = (async () => {
+      const client = await createMCPClient({
+        transport,
+        name: "ai-codemode-proxy",
+        initializationOptions: { signal: deadline.signal },
+        onUncaughtError: () => undefined,
+      });
+      try {
+        // The client's own signal covers initialization only: tools/list is bounded by the race below.
+        return { client, tools: (await client.tools()) as ToolSet };
+      } catch (error) {
+        await client.close().catch(() => undefined);
+        throw error;
+      }
+    })();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, fail) => {
+      timer = setTimeout(() => fail(TIMED_OUT), this.#startTimeoutMs);
+      deadline.signal.addEventListener("abort", () => fail(TIMED_OUT), { once: true });
     });
     try {
-      return { client, tools: (await client.tools()) as ToolSet };
+      return await Promise.race([work, timeout]);
     } catch (error) {
-      await client.close().catch(() => undefined);
-      throw error;
+      const timedOut = error === TIMED_OUT;
+      // How it ended before the proxy stopped it (a timed-out child is then killed, which says nothing).
+      const exit = timedOut ? observed?.exit : undefined;
+      deadline.abort();
+      await observed?.close().catch(() => undefined);
+      void work.then(({ client }) => client.close()).catch(() => undefined);
+      if (!timedOut) await observed?.ended(END_WAIT_MS);
+      throw new Error(this.#reason(error, timedOut ? (exit ?? "timeout") : observed?.exit, observed));
+    } finally {
+      clearTimeout(timer);
+      this.#starting.delete(deadline);
     }
   }
 
@@ -150,6 +224,7 @@ export class UpstreamServer {
   /** Stops the server (if it runs). */
   async close(): Promise<void> {
     this.#closed = true;
+    for (const start of this.#starting) start.abort();
     const current = this.#client;
     this.#client = undefined;
     const running = await current?.catch(() => undefined);

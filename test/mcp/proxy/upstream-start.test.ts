@@ -1,0 +1,145 @@
+/**
+ * How the proxy starts its upstream servers (real child processes): a server that answers
+ * `initialize` and never `tools/list` is given up after `startTimeoutMs` while the others work;
+ * a server that exits is explained (command, exit code, its stderr, the environment hint);
+ * `passEnv` hands a variable through; closing the runtime the proxy returned stops the children.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createCodemodeMcpProxy, type CodemodeMcpProxy } from "../../../src/mcp/proxy/create-codemode-mcp-proxy.js";
+import type { UpstreamConfig } from "../../../src/mcp/proxy/proxy-config.js";
+import { tempFolder } from "../../support/temp-folder.js";
+
+const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
+const NOTES_SERVER = fixture("notes-server.mjs");
+const SILENT_SERVER = fixture("silent-server.mjs");
+const ENV_SERVER = fixture("env-server.mjs");
+
+/** Room for a healthy child to start on a loaded machine; the silent one is given up after it. */
+const START_TIMEOUT_MS = 4_000;
+
+const proxies: CodemodeMcpProxy[] = [];
+afterEach(async () => {
+  vi.unstubAllEnvs();
+  for (const proxy of proxies.splice(0)) await proxy.close();
+});
+
+function proxyOver(folder: string, servers: Record<string, UpstreamConfig>, options: Record<string, unknown> = {}) {
+  const proxy = createCodemodeMcpProxy({
+    servers,
+    runtime: { store: `file:${join(folder, "codemode.db")}` },
+    stderr: "ignore",
+    ...options,
+  });
+  proxies.push(proxy);
+  return proxy;
+}
+
+function pids(file: string): number[] {
+  return existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").map(Number) : [];
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Waits (bounded) until `pid` is gone. */
+async function gone(pid: number): Promise<boolean> {
+  for (let attempt = 0; attempt < 100 && alive(pid); attempt++) await new Promise((r) => setTimeout(r, 50));
+  return !alive(pid);
+}
+
+describe("the proxy's upstream starts", () => {
+  it("gives up on a server that never lists its tools after startTimeoutMs; the others work; a later request retries it", async () => {
+    const folder = tempFolder("codemode-proxy-start-");
+    const silentStarts = join(folder, "silent.txt");
+    let clock = 1_000;
+    const proxy = proxyOver(
+      folder,
+      {
+        silent: { command: process.execPath, args: [SILENT_SERVER], env: { SILENT_STARTS: silentStarts } },
+        notes: { command: process.execPath, args: [NOTES_SERVER] },
+      },
+      { startTimeoutMs: START_TIMEOUT_MS, retryMs: 60_000, _internal: { now: () => clock } },
+    );
+    const began = performance.now();
+    const runtime = await proxy.runtime();
+    // The bound the issue asks for: the healthy server is usable within startTimeoutMs + 1 s.
+    expect(performance.now() - began).toBeLessThan(START_TIMEOUT_MS + 1_000);
+    expect(await runtime.execute({ code: "async () => notes.list_notes({})" })).toMatchObject({
+      status: "completed",
+      result: { notes: [] },
+    });
+    const description = runtime.tool().description ?? "";
+    expect(description).toMatch(/silent: Unavailable now: the MCP server "silent" did not start/);
+    expect(description).toMatch(/did not start: no answer to initialize and tools\/list within startTimeoutMs 4000 ms/);
+    expect(description).toContain(SILENT_SERVER);
+    expect(description).toContain("silent-server: started, waiting for the registry");
+    expect(description).toMatch(/list their names in "passEnv"/);
+    // The stuck child was stopped, and the failure is not cached for good.
+    const [first] = pids(silentStarts);
+    expect(await gone(first!)).toBe(true);
+    expect(await proxy.runtime()).toBe(runtime);
+    clock += 60_000;
+    const retried = await proxy.runtime();
+    expect(retried).not.toBe(runtime);
+    expect(pids(silentStarts)).toHaveLength(2);
+  });
+
+  it("explains a server that exits: the command, the exit code, its stderr and the variables it did not get", async () => {
+    const folder = tempFolder("codemode-proxy-start-");
+    const proxy = proxyOver(folder, {
+      env: {
+        command: process.execPath,
+        args: [ENV_SERVER],
+        passEnv: ["NO_SUCH_VARIABLE_FOR_TEST"],
+        // The server prints what it was given on stderr: the reason the model reads must not carry it.
+        env: { ECHO_ON_EXIT: "tok-3f9a-secret" },
+      },
+    });
+    const description = (await proxy.runtime()).tool().description ?? "";
+    expect(description).toContain("echo: [redacted]");
+    expect(description).not.toContain("tok-3f9a-secret");
+    expect(description).toMatch(
+      /the MCP server "env" did not start: exited with code 2 before listing its tools \(command: .*env-server\.mjs\)/,
+    );
+    expect(description).toContain("UPSTREAM_TOKEN is not set");
+    expect(description).toMatch(/Not set in the proxy's environment: NO_SUCH_VARIABLE_FOR_TEST/);
+  });
+
+  it("passes a variable named in passEnv from the proxy's environment, and no other", async () => {
+    const folder = tempFolder("codemode-proxy-start-");
+    vi.stubEnv("UPSTREAM_TOKEN", "from-the-proxy");
+    const without = proxyOver(folder, { env: { command: process.execPath, args: [ENV_SERVER] } });
+    expect((await without.runtime()).tool().description).toMatch(/exited with code 2/);
+    const withPass = proxyOver(folder, {
+      env: { command: process.execPath, args: [ENV_SERVER], passEnv: ["UPSTREAM_TOKEN"] },
+    });
+    const runtime = await withPass.runtime();
+    expect(await runtime.execute({ code: "async () => env.token_length({})" })).toMatchObject({
+      status: "completed",
+      result: { length: "from-the-proxy".length },
+    });
+  });
+
+  it("closing the runtime the proxy returned stops its children (a script holding only the runtime exits)", async () => {
+    const folder = tempFolder("codemode-proxy-start-");
+    const startsFile = join(folder, "starts.txt");
+    const proxy = proxyOver(folder, {
+      notes: { command: process.execPath, args: [NOTES_SERVER], env: { NOTES_STARTS: startsFile } },
+    });
+    const runtime = await proxy.runtime();
+    const [pid] = pids(startsFile);
+    expect(alive(pid!)).toBe(true);
+    await runtime.close();
+    expect(await gone(pid!)).toBe(true);
+    await expect(proxy.runtime()).rejects.toThrow(/closed/);
+  });
+});

@@ -12,7 +12,7 @@ import { resolve } from "node:path";
 import type { CodemodeRuntime } from "../ai/create-codemode-runtime.js";
 import { CliError } from "../errors/cli-error.js";
 import { messageOf } from "../shared/message-of.js";
-import { fetchRequestListener } from "./fetch-over-node-http.js";
+import { badRequest, fetchRequestListener } from "./fetch-over-node-http.js";
 import { loadRuntimeModule } from "./load-runtime-module.js";
 import type { CliIo } from "./cli-io.js";
 import { resolveCliStore } from "./open-store-runtime.js";
@@ -132,34 +132,49 @@ async function serveStdio(runtime: CodemodeRuntime | (() => Promise<CodemodeRunt
   await server.close();
 }
 
-/** The host of an `Origin` header (`""` for `null` or anything that is not a URL). */
-function originHost(origin: string): string {
-  try {
-    return new URL(origin).host;
-  } catch {
-    return "";
-  }
+/** `--allow-origin a,b`: the origins whose pages may call the server besides its own. */
+function allowedOrigins(value: string | boolean | undefined): string[] {
+  if (typeof value !== "string") return [];
+  return value
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "");
 }
 
 async function serveHttp(
   runtime: CodemodeRuntime | (() => Promise<CodemodeRuntime>),
   listen: { host: string; port: number },
+  origins: string[],
   io: CliIo,
 ): Promise<void> {
   const { createCodemodeMcpHandler } = await import("../mcp/create-codemode-mcp-handler.js");
-  const handler = createCodemodeMcpHandler({
-    runtime,
-    // Loopback only, and no page of another site (a browser sends its Origin): the local user's own runtime.
-    authorize: (request) => {
-      const host = request.headers.get("host") ?? "";
-      const origin = request.headers.get("origin");
-      const sameMachine = LOOPBACK.test(host) && (origin === null || LOOPBACK.test(originHost(origin)));
-      return sameMachine ? { unscoped: true } : new Response("Forbidden: loopback clients only.", { status: 403 });
-    },
-  });
+  let handler: Awaited<ReturnType<typeof createCodemodeMcpHandler>>;
+  try {
+    handler = createCodemodeMcpHandler({
+      runtime,
+      // A browser page is refused unless it is of the server's own origin or --allow-origin names it.
+      allowedOrigins: origins,
+      // Loopback Host only (a DNS name rebound to 127.0.0.1 is refused): the local user's own runtime.
+      authorize: (request) =>
+        LOOPBACK.test(request.headers.get("host") ?? "")
+          ? { unscoped: true }
+          : new Response("Forbidden: loopback clients only.", { status: 403 }),
+    });
+  } catch (error) {
+    throw usageError(
+      `--allow-origin: ${messageOf(error).replace(/^createCodemodeMcpHandler\.allowedOrigins\S* /, "")}`,
+    );
+  }
   const answer = fetchRequestListener(handler);
   const server: Server = createServer((request, response) => {
-    if (new URL(request.url ?? "/", "http://localhost").pathname !== MCP_HTTP_PATH) {
+    let pathname: string;
+    try {
+      pathname = new URL(request.url ?? "/", "http://localhost").pathname;
+    } catch {
+      badRequest(request, response, "the request target is not a valid URL.");
+      return;
+    }
+    if (pathname !== MCP_HTTP_PATH) {
       response.writeHead(404, { "content-type": "text/plain" }).end(`MCP is served at ${MCP_HTTP_PATH}.`);
       return;
     }
@@ -209,11 +224,13 @@ export async function runMcpCommand({
 }): Promise<number> {
   const http = values["http"];
   const listen = typeof http === "string" ? parseListen(http) : undefined;
+  if (listen === undefined && values["allow-origin"] !== undefined)
+    throw usageError("--allow-origin applies to --http only.");
   await requirePeers(typeof values["proxy"] === "string");
   const opened = await openMcpRuntime(values, io);
   try {
     if (listen === undefined) await serveStdio(opened.runtime, io);
-    else await serveHttp(opened.runtime, listen, io);
+    else await serveHttp(opened.runtime, listen, allowedOrigins(values["allow-origin"]), io);
     return 0;
   } finally {
     await opened.close();

@@ -44,6 +44,12 @@ export interface CodemodeMcpHandlerOptions extends Omit<CodemodeMcpServerOptions
   sessions?: boolean | { max?: number; idleMs?: number };
   /** Largest request body, in bytes. @default 1048576 */
   maxBodyBytes?: number;
+  /**
+   * Origins (`https://app.example`) whose pages may call the handler besides its own: a request with
+   * another `Origin` header is refused (403) before `authorize`. Requests without one (non-browser
+   * clients) are not affected. @default []
+   */
+  allowedOrigins?: string[];
   /** Test seams. */
   _internal?: {
     /** The clock sessions expire by (ms). */
@@ -55,6 +61,7 @@ const HANDLER_KEYS = keysOf<Omit<CodemodeMcpHandlerOptions, keyof CodemodeMcpSer
   authorize: true,
   sessions: true,
   maxBodyBytes: true,
+  allowedOrigins: true,
   _internal: true,
 });
 /** Every key of `sessions: { … }`. */
@@ -134,6 +141,41 @@ function cancelOnAbort(
   );
 }
 
+/** `allowedOrigins` as a set of serialized origins; an entry that is not an origin throws, naming it. */
+function originSet(value: unknown): Set<string> {
+  if (value === undefined) return new Set();
+  const path = "createCodemodeMcpHandler.allowedOrigins";
+  if (!Array.isArray(value))
+    throw new InvalidOptionError({ path, message: 'must be an array of origins ("https://app.example")' });
+  return new Set(
+    value.map((entry, index) => {
+      const origin = typeof entry === "string" ? parsedOrigin(entry) : undefined;
+      if (origin === undefined || origin !== entry.replace(/\/$/, ""))
+        throw new InvalidOptionError({
+          path: `${path}[${index}]`,
+          message: 'must be an origin: scheme, host and port only ("https://app.example", "http://localhost:5173")',
+        });
+      return origin;
+    }),
+  );
+}
+
+function parsedOrigin(text: string): string | undefined {
+  try {
+    const origin = new URL(text).origin;
+    return origin === "null" ? undefined : origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A browser page of another origin (not allowlisted) is refused; the handler's own origin always passes. */
+function foreignOrigin(request: Request, allowed: Set<string>): boolean {
+  const origin = request.headers.get("origin");
+  if (origin === null) return false;
+  return origin !== new URL(request.url).origin && !allowed.has(origin);
+}
+
 function resolveAuthorization(granted: unknown): { scope: string | undefined } | undefined {
   if (typeof granted !== "object" || granted === null) return undefined;
   const record = granted as Record<string, unknown>;
@@ -169,7 +211,14 @@ export function createCodemodeMcpHandler(options: CodemodeMcpHandlerOptions): Co
   if (typeof options !== "object" || options === null)
     throw new InvalidOptionError({ path: "createCodemodeMcpHandler", message: "takes { runtime, authorize, … }" });
   assertKnownKeys(options, [...SERVER_KEYS, ...HANDLER_KEYS], "createCodemodeMcpHandler");
-  const { authorize, sessions: sessionOption = true, maxBodyBytes, _internal, ...serverOptions } = options;
+  const {
+    authorize,
+    sessions: sessionOption = true,
+    maxBodyBytes,
+    allowedOrigins,
+    _internal,
+    ...serverOptions
+  } = options;
   if (typeof authorize !== "function") {
     throw new InvalidOptionError({
       path: "createCodemodeMcpHandler.authorize",
@@ -177,6 +226,7 @@ export function createCodemodeMcpHandler(options: CodemodeMcpHandlerOptions): Co
         "is required: a function (request) => { scope } | { unscoped: true } | false deciding who may run programs over HTTP",
     });
   }
+  const origins = originSet(allowedOrigins);
   const maxBody = positiveInteger(maxBodyBytes, DEFAULT_MCP_MAX_BODY_BYTES, "createCodemodeMcpHandler.maxBodyBytes");
   if (
     sessionOption !== true &&
@@ -250,6 +300,13 @@ export function createCodemodeMcpHandler(options: CodemodeMcpHandlerOptions): Co
   };
 
   const handle = async (request: Request): Promise<Response> => {
+    // Before authorize: a page of another site must not reach it with the user's cookies.
+    if (foreignOrigin(request, origins))
+      return jsonRpcError(
+        403,
+        -32001,
+        `Forbidden: requests from the origin ${JSON.stringify(request.headers.get("origin")?.slice(0, 200))} are not allowed.`,
+      );
     const granted = await authorize(request);
     if (granted instanceof Response) return granted;
     const access = resolveAuthorization(granted);

@@ -12,7 +12,9 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { InvalidOptionError } from "../errors.js";
 import { assertKnownKeys, keysOf } from "../shared/known-keys.js";
 import { scopeProblem } from "../runtime/execution-request.js";
-import { createCodemodeMcpServer } from "./create-codemode-mcp-server.js";
+import { buildCodemodeMcpServer, createCodemodeMcpServer } from "./create-codemode-mcp-server.js";
+import { foreignOrigin, originSet } from "./mcp-http-origins.js";
+import { createRunLimits } from "./mcp-run-limits.js";
 import { createMcpHttpSessions, type McpHttpSession } from "./mcp-http-sessions.js";
 import { MCP_SERVER_OPTION_KEYS, type CodemodeMcpServerOptions } from "./mcp-server-options.js";
 
@@ -22,6 +24,12 @@ export const DEFAULT_MCP_MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_MCP_MAX_SESSIONS = 1000;
 /** A session without a request for this long is closed. */
 export const DEFAULT_MCP_SESSION_IDLE_MS = 30 * 60_000;
+/** Sessions one owner (scope) keeps open at most. */
+const DEFAULT_MAX_SESSIONS_PER_OWNER = 100;
+/** Program runs one HTTP request (a JSON-RPC batch) may start. */
+const RUNS_PER_REQUEST = 4;
+/** Program runs of one owner in flight at a time, over all its sessions. */
+const RUNS_PER_OWNER = 16;
 
 /**
  * What `authorize` grants: `{ scope }` runs and reads the executions of that owner (e.g. the
@@ -39,9 +47,10 @@ export interface CodemodeMcpHandlerOptions extends Omit<CodemodeMcpServerOptions
   /**
    * Keep MCP sessions in this process (needed for elicitation, which answers on the session). `false`:
    * every request stands alone (serverless hosts with many instances); paused calls are then decided
-   * through the inspector. @default { max: 1000, idleMs: 1800000 }
+   * through the inspector. `perOwner` bounds the sessions of one scope: its own least recently used idle
+   * session makes room for its next. @default { max: 1000, perOwner: 100, idleMs: 1800000 }
    */
-  sessions?: boolean | { max?: number; idleMs?: number };
+  sessions?: boolean | { max?: number; perOwner?: number; idleMs?: number };
   /** Largest request body, in bytes. @default 1048576 */
   maxBodyBytes?: number;
   /**
@@ -54,6 +63,8 @@ export interface CodemodeMcpHandlerOptions extends Omit<CodemodeMcpServerOptions
   _internal?: {
     /** The clock sessions expire by (ms). */
     now?: () => number;
+    /** Program runs per HTTP request and per owner at a time. @default { perRequest: 4, perOwner: 16 } */
+    runs?: { perRequest?: number; perOwner?: number };
   };
 }
 
@@ -67,6 +78,7 @@ const HANDLER_KEYS = keysOf<Omit<CodemodeMcpHandlerOptions, keyof CodemodeMcpSer
 /** Every key of `sessions: { … }`. */
 const SESSION_KEYS = keysOf<Exclude<CodemodeMcpHandlerOptions["sessions"], boolean | undefined>>({
   max: true,
+  perOwner: true,
   idleMs: true,
 });
 /** The server's options a handler passes on (`scope` comes from `authorize`). */
@@ -141,41 +153,6 @@ function cancelOnAbort(
   );
 }
 
-/** `allowedOrigins` as a set of serialized origins; an entry that is not an origin throws, naming it. */
-function originSet(value: unknown): Set<string> {
-  if (value === undefined) return new Set();
-  const path = "createCodemodeMcpHandler.allowedOrigins";
-  if (!Array.isArray(value))
-    throw new InvalidOptionError({ path, message: 'must be an array of origins ("https://app.example")' });
-  return new Set(
-    value.map((entry, index) => {
-      const origin = typeof entry === "string" ? parsedOrigin(entry) : undefined;
-      if (origin === undefined || origin !== entry.replace(/\/$/, ""))
-        throw new InvalidOptionError({
-          path: `${path}[${index}]`,
-          message: 'must be an origin: scheme, host and port only ("https://app.example", "http://localhost:5173")',
-        });
-      return origin;
-    }),
-  );
-}
-
-function parsedOrigin(text: string): string | undefined {
-  try {
-    const origin = new URL(text).origin;
-    return origin === "null" ? undefined : origin;
-  } catch {
-    return undefined;
-  }
-}
-
-/** A browser page of another origin (not allowlisted) is refused; the handler's own origin always passes. */
-function foreignOrigin(request: Request, allowed: Set<string>): boolean {
-  const origin = request.headers.get("origin");
-  if (origin === null) return false;
-  return origin !== new URL(request.url).origin && !allowed.has(origin);
-}
-
 function resolveAuthorization(granted: unknown): { scope: string | undefined } | undefined {
   if (typeof granted !== "object" || granted === null) return undefined;
   const record = granted as Record<string, unknown>;
@@ -242,6 +219,11 @@ export function createCodemodeMcpHandler(options: CodemodeMcpHandlerOptions): Co
   const now = _internal?.now ?? Date.now;
   const sessions = createMcpHttpSessions({
     max: positiveInteger(sessionLimits.max, DEFAULT_MCP_MAX_SESSIONS, "createCodemodeMcpHandler.sessions.max"),
+    perOwner: positiveInteger(
+      sessionLimits.perOwner,
+      DEFAULT_MAX_SESSIONS_PER_OWNER,
+      "createCodemodeMcpHandler.sessions.perOwner",
+    ),
     idleMs: positiveInteger(
       sessionLimits.idleMs,
       DEFAULT_MCP_SESSION_IDLE_MS,
@@ -251,8 +233,16 @@ export function createCodemodeMcpHandler(options: CodemodeMcpHandlerOptions): Co
   });
   // Validated once here (a bad server option throws now, not at the first request).
   createCodemodeMcpServer(serverOptions);
-  const serverFor = (scope: string | undefined) =>
-    createCodemodeMcpServer(scope === undefined ? serverOptions : { ...serverOptions, scope });
+  const runs = createRunLimits({
+    perRequest: _internal?.runs?.perRequest ?? RUNS_PER_REQUEST,
+    perOwner: _internal?.runs?.perOwner ?? RUNS_PER_OWNER,
+    now,
+  });
+  const serverFor = (scope: string | undefined, session?: McpHttpSession) =>
+    buildCodemodeMcpServer(
+      scope === undefined ? serverOptions : { ...serverOptions, scope },
+      runs.gate(scope, session),
+    );
 
   const stateless = async (request: Request, body: unknown, scope: string | undefined): Promise<Response> => {
     const server = serverFor(scope);
@@ -260,7 +250,8 @@ export function createCodemodeMcpHandler(options: CodemodeMcpHandlerOptions): Co
     await server.connect(transport);
     cancelOnAbort(request, transport, requestIds(body));
     try {
-      return await transport.handleRequest(request, body === undefined ? {} : { parsedBody: body });
+      const authInfo = runs.request();
+      return await transport.handleRequest(request, body === undefined ? { authInfo } : { parsedBody: body, authInfo });
     } finally {
       await transport.close().catch(() => undefined);
       await server.close().catch(() => undefined);
@@ -275,10 +266,13 @@ export function createCodemodeMcpHandler(options: CodemodeMcpHandlerOptions): Co
       if (session === undefined)
         return jsonRpcError(404, -32001, "Session not found (it ended or expired): initialize a new one.");
     } else if (request.method === "POST" && isInitialize(body)) {
-      await sessions.sweep();
-      const server = serverFor(scope);
-      const created: McpHttpSession = {
-        server,
+      if (!(await sessions.admit(scope)))
+        return jsonRpcError(
+          429,
+          -32000,
+          "Too many MCP sessions are open for this user, each with a program running: end one (DELETE) or wait for a run to finish.",
+        );
+      const created = {
         transport: new WebStandardStreamableHTTPServerTransport({
           sessionIdGenerator: randomUUID,
           onsessioninitialized: (id) => sessions.add(id, created),
@@ -286,17 +280,20 @@ export function createCodemodeMcpHandler(options: CodemodeMcpHandlerOptions): Co
         }),
         scope,
         lastSeenMs: now(),
-      };
+        busy: 0,
+      } as McpHttpSession;
+      created.server = serverFor(scope, created);
       created.transport.onclose = () => {
         if (created.transport.sessionId !== undefined) sessions.delete(created.transport.sessionId);
       };
-      await server.connect(created.transport);
+      await created.server.connect(created.transport);
       session = created;
     } else {
       return jsonRpcError(400, -32000, "Bad request: no mcp-session-id header; start with an initialize request.");
     }
     cancelOnAbort(request, session.transport, requestIds(body));
-    return session.transport.handleRequest(request, body === undefined ? {} : { parsedBody: body });
+    const authInfo = runs.request();
+    return session.transport.handleRequest(request, body === undefined ? { authInfo } : { parsedBody: body, authInfo });
   };
 
   const handle = async (request: Request): Promise<Response> => {

@@ -13,6 +13,7 @@ import type { CodemodeRuntime } from "../ai/create-codemode-runtime.js";
 import { CliError } from "../errors/cli-error.js";
 import { messageOf } from "../shared/message-of.js";
 import { badRequest, fetchRequestListener } from "./fetch-over-node-http.js";
+import { originSet } from "../mcp/mcp-http-origins.js";
 import { loadRuntimeModule } from "./load-runtime-module.js";
 import type { CliIo } from "./cli-io.js";
 import { resolveCliStore } from "./open-store-runtime.js";
@@ -132,13 +133,19 @@ async function serveStdio(runtime: CodemodeRuntime | (() => Promise<CodemodeRunt
   await server.close();
 }
 
-/** `--allow-origin a,b`: the origins whose pages may call the server besides its own. */
+/** `--allow-origin a,b`: the origins whose pages may call the server besides its own, checked now. */
 function allowedOrigins(value: string | boolean | undefined): string[] {
   if (typeof value !== "string") return [];
-  return value
+  const origins = value
     .split(",")
     .map((entry) => entry.trim())
     .filter((entry) => entry !== "");
+  try {
+    originSet(origins);
+  } catch (error) {
+    throw usageError(`--allow-origin: ${messageOf(error).replace(/^\S+ /, "")} (got "${value}").`);
+  }
+  return origins;
 }
 
 async function serveHttp(
@@ -148,23 +155,16 @@ async function serveHttp(
   io: CliIo,
 ): Promise<void> {
   const { createCodemodeMcpHandler } = await import("../mcp/create-codemode-mcp-handler.js");
-  let handler: Awaited<ReturnType<typeof createCodemodeMcpHandler>>;
-  try {
-    handler = createCodemodeMcpHandler({
-      runtime,
-      // A browser page is refused unless it is of the server's own origin or --allow-origin names it.
-      allowedOrigins: origins,
-      // Loopback Host only (a DNS name rebound to 127.0.0.1 is refused): the local user's own runtime.
-      authorize: (request) =>
-        LOOPBACK.test(request.headers.get("host") ?? "")
-          ? { unscoped: true }
-          : new Response("Forbidden: loopback clients only.", { status: 403 }),
-    });
-  } catch (error) {
-    throw usageError(
-      `--allow-origin: ${messageOf(error).replace(/^createCodemodeMcpHandler\.allowedOrigins\S* /, "")}`,
-    );
-  }
+  const handler = createCodemodeMcpHandler({
+    runtime,
+    // A browser page is refused unless it is of the server's own origin or --allow-origin names it.
+    allowedOrigins: origins,
+    // Loopback Host only (a DNS name rebound to 127.0.0.1 is refused): the local user's own runtime.
+    authorize: (request) =>
+      LOOPBACK.test(request.headers.get("host") ?? "")
+        ? { unscoped: true }
+        : new Response("Forbidden: loopback clients only.", { status: 403 }),
+  });
   const answer = fetchRequestListener(handler);
   const server: Server = createServer((request, response) => {
     let pathname: string;
@@ -226,11 +226,12 @@ export async function runMcpCommand({
   const listen = typeof http === "string" ? parseListen(http) : undefined;
   if (listen === undefined && values["allow-origin"] !== undefined)
     throw usageError("--allow-origin applies to --http only.");
+  const origins = allowedOrigins(values["allow-origin"]);
   await requirePeers(typeof values["proxy"] === "string");
   const opened = await openMcpRuntime(values, io);
   try {
     if (listen === undefined) await serveStdio(opened.runtime, io);
-    else await serveHttp(opened.runtime, listen, allowedOrigins(values["allow-origin"]), io);
+    else await serveHttp(opened.runtime, listen, origins, io);
     return 0;
   } finally {
     await opened.close();

@@ -212,7 +212,7 @@ export function createCodemodeMcpHandler(options: CodemodeMcpHandlerOptions): Co
   )
     throw new InvalidOptionError({
       path: "createCodemodeMcpHandler.sessions",
-      message: "must be true, false or { max, idleMs }",
+      message: "must be true, false or { max, perOwner, idleMs }",
     });
   const sessionLimits = typeof sessionOption === "object" ? sessionOption : {};
   assertKnownKeys(sessionLimits, SESSION_KEYS, "createCodemodeMcpHandler.sessions");

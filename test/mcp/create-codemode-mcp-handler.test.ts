@@ -164,6 +164,12 @@ describe("createCodemodeMcpHandler", () => {
       /maxBodyBytes must be a positive integer/,
     );
     expect(() =>
+      createCodemodeMcpHandler({ runtime, authorize: byUser, allowedOrigins: ["https://a.example/path"] }),
+    ).toThrow(/createCodemodeMcpHandler\.allowedOrigins\[0\] must be an origin/);
+    expect(() => createCodemodeMcpHandler({ runtime, authorize: byUser, sessions: { perOwner: 0 } })).toThrow(
+      /sessions\.perOwner must be a positive integer/,
+    );
+    expect(() =>
       createCodemodeMcpHandler({ runtime, authorize: byUser, elicitation: { timeout: 5 } as never }),
     ).toThrow(/elicitation\.timeout is not a known option/);
   });

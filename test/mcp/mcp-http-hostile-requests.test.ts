@@ -35,7 +35,12 @@ export const runtime = createCodemodeRuntime({
 async function startServer(extra: string[] = []): Promise<{ child: ChildProcess; url: string }> {
   const folder = tempFolder("codemode-mcp-hostile-");
   const module = writeRuntimeModule(folder);
-  const child = spawn(process.execPath, [CLI, "mcp", "--http", "127.0.0.1:0", "--runtime", module, ...extra], {
+  return startCli(folder, ["mcp", "--http", "127.0.0.1:0", "--runtime", module, ...extra]);
+}
+
+/** Runs the built CLI with `args` in `folder` until it prints the URL it serves; stopped when the test ends. */
+function startCli(folder: string, args: string[]): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [CLI, ...args], {
     cwd: folder,
     env: { PATH: process.env["PATH"] ?? "" },
     stdio: ["ignore", "pipe", "pipe"],
@@ -117,6 +122,23 @@ describe("ai-codemode mcp --http against hostile requests (a real process on 127
     expect(await rawStatusLine(server.url, post("127.0.0.1", "//["))).toMatch(/^HTTP\/1\.1 400 /);
     expect(server.child.exitCode).toBeNull();
     await stillServes(server.url);
+  });
+
+  it("inspect --web answers 400 to a Host header that is not a URL too, and keeps serving", async () => {
+    const folder = tempFolder("codemode-inspect-hostile-");
+    const server = await startCli(folder, [
+      "inspect",
+      "--web",
+      "--port",
+      "0",
+      "--store",
+      `file:${join(folder, "x.db")}`,
+    ]);
+    const get = (host: string) => `GET / HTTP/1.1\r\nHost: ${host}\r\nconnection: close\r\n\r\n`;
+    expect(await rawStatusLine(server.url, get("["))).toMatch(/^HTTP\/1\.1 400 /);
+    expect(await rawStatusLine(server.url, get("127.0.0.1:99999"))).toMatch(/^HTTP\/1\.1 400 /);
+    expect(await rawStatusLine(server.url, get(new URL(server.url).host))).toMatch(/^HTTP\/1\.1 200 /);
+    expect(server.child.exitCode).toBeNull();
   });
 
   it("refuses another local page's Origin, accepts its own origin, and others only when --allow-origin names them", async () => {

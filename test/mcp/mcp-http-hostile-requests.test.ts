@@ -131,8 +131,8 @@ describe("ai-codemode mcp --http against hostile requests (a real process on 127
       "--web",
       "--port",
       "0",
-      "--store",
-      `file:${join(folder, "x.db")}`,
+      "--runtime",
+      writeRuntimeModule(folder),
     ]);
     const get = (host: string) => `GET / HTTP/1.1\r\nHost: ${host}\r\nconnection: close\r\n\r\n`;
     expect(await rawStatusLine(server.url, get("["))).toMatch(/^HTTP\/1\.1 400 /);

@@ -126,14 +126,7 @@ describe("ai-codemode mcp --http against hostile requests (a real process on 127
 
   it("inspect --web answers 400 to a Host header that is not a URL too, and keeps serving", async () => {
     const folder = tempFolder("codemode-inspect-hostile-");
-    const server = await startCli(folder, [
-      "inspect",
-      "--web",
-      "--port",
-      "0",
-      "--runtime",
-      writeRuntimeModule(folder),
-    ]);
+    const server = await startCli(folder, ["inspect", "--web", "--port", "0", "--runtime", writeRuntimeModule(folder)]);
     const get = (host: string) => `GET / HTTP/1.1\r\nHost: ${host}\r\nconnection: close\r\n\r\n`;
     expect(await rawStatusLine(server.url, get("["))).toMatch(/^HTTP\/1\.1 400 /);
     expect(await rawStatusLine(server.url, get("127.0.0.1:99999"))).toMatch(/^HTTP\/1\.1 400 /);

@@ -66,11 +66,12 @@ function startCli(folder: string, args: string[]): Promise<{ child: ChildProcess
   });
 }
 
-/** Writes `head` (request line and headers, as given) on a raw socket and resolves with the status line. */
+/** Writes `head` (request line and headers, as given, with `connection: close`) on a raw socket; resolves with the status line. */
 function rawStatusLine(url: string, head: string): Promise<string> {
   const { hostname, port } = new URL(url);
   return new Promise((done, fail) => {
-    const socket = connect(Number(port), hostname, () => socket.end(head));
+    // Written without half-closing: a server may drop a half-closed connection before answering a GET.
+    const socket = connect(Number(port), hostname, () => socket.write(head));
     let text = "";
     socket.on("data", (chunk: Buffer) => {
       text += chunk.toString();

@@ -7,11 +7,11 @@
 import type { PendingAction } from "../runtime/types.js";
 
 /** Characters of one string value shown whole; a longer one keeps its head and tail. */
-export const FORM_STRING_MAX_CHARS = 300;
+const FORM_STRING_MAX_CHARS = 300;
 /** Characters of one call's line in the form; past it the call is hidden. */
 export const FORM_CALL_MAX_CHARS = 4000;
 /** Characters of all the calls' lines of one form; calls past it are hidden. */
-export const FORM_TOTAL_MAX_CHARS = 16_000;
+const FORM_TOTAL_MAX_CHARS = 16_000;
 /** Nesting shown; a deeper value hides the call. */
 const FORM_MAX_DEPTH = 12;
 

@@ -16,7 +16,8 @@ Commands
   rollback <id>              Revert applied calls newest first (needs --runtime or --proxy)
   inspect --web [--port N]   Serve the web inspector on 127.0.0.1 (read-only without --runtime)
   mcp [--http HOST:PORT]     Serve an MCP server on stdio (or Streamable HTTP at /mcp on a loopback address):
-                             the app's --runtime, or --proxy <servers.json> over other MCP servers
+                             the app's --runtime, or --proxy <servers.json> over other MCP servers;
+                             --allow-origin <origin,…> lets those pages call it besides its own origin
 
 Store (the same resolution as the runtime)
   --store <url>              libSQL URL; else CODEMODE_DATABASE_URL, else TURSO_DATABASE_URL + TURSO_AUTH_TOKEN,
@@ -45,7 +46,7 @@ export const COMMAND_OPTIONS: Record<string, readonly string[]> = {
   reject: ["seq", "reason", "proxy"],
   rollback: ["proxy"],
   inspect: ["web", "port", "proxy"],
-  mcp: ["http", "proxy"],
+  mcp: ["http", "proxy", "allow-origin"],
 };
 
 /** Commands that act through the app's connectors. */

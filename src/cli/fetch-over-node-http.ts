@@ -3,7 +3,8 @@
  * (its body streamed, its signal aborted when the client goes away before the answer is sent),
  * and the `Response` is written back as it streams (server-sent events included). A handler that
  * answers before reading the whole body (a 413) gets the rest drained, not the socket reset, so
- * the client reads the answer; that connection then closes.
+ * the client reads the answer; that connection then closes. A request whose Host or target does
+ * not make a URL (`Host: [`, a port past 65535) is answered 400 here: it never reaches the handler.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import { messageOf } from "../shared/message-of.js";
@@ -83,10 +84,24 @@ async function sendFetchResponse(request: IncomingMessage, response: ServerRespo
   }
 }
 
+/** Answers 400 to a request that cannot become a `Request`, draining its body so the client reads the answer. */
+export function badRequest(request: IncomingMessage, response: ServerResponse, why: string): void {
+  request.resume();
+  response.writeHead(400, { "content-type": "text/plain; charset=utf-8", connection: "close" });
+  response.end(`Bad request: ${why}`);
+}
+
 /** A Node request listener answering every request with `handler`. */
 export function fetchRequestListener(handler: (request: Request) => Promise<Response>): RequestListener {
   return (request, response) => {
-    const fetchRequest = toFetchRequest(request, response, `http://${request.headers.host ?? "127.0.0.1"}`);
+    let fetchRequest: Request;
+    try {
+      fetchRequest = toFetchRequest(request, response, `http://${request.headers.host ?? "127.0.0.1"}`);
+    } catch {
+      // Thrown inside a listener this would end the process (and every run in flight).
+      badRequest(request, response, "the Host header or the request target is not a valid URL.");
+      return;
+    }
     void handler(fetchRequest)
       .then((result) => sendFetchResponse(request, response, result))
       .catch((error: unknown) => {

@@ -11,7 +11,8 @@ import { Writable } from "node:stream";
 import type { CodemodeRuntime } from "../ai/create-codemode-runtime.js";
 import { CliError } from "../errors/cli-error.js";
 import { messageOf } from "../shared/message-of.js";
-import { fetchRequestListener } from "./fetch-over-node-http.js";
+import { badRequest, fetchRequestListener } from "./fetch-over-node-http.js";
+import { originSet } from "../mcp/mcp-http-origins.js";
 import { loadRuntimeModule } from "./load-runtime-module.js";
 import type { CliIo } from "./cli-io.js";
 import { openProxyRuntime, proxyApprovalHint, readProxyFile } from "./open-proxy-runtime.js";
@@ -145,35 +146,49 @@ async function serveStdio(
   await server.close();
 }
 
-/** The host of an `Origin` header (`""` for `null` or anything that is not a URL). */
-function originHost(origin: string): string {
+/** `--allow-origin a,b`: the origins whose pages may call the server besides its own, checked now. */
+function allowedOrigins(value: string | boolean | undefined): string[] {
+  if (typeof value !== "string") return [];
+  const origins = value
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "");
   try {
-    return new URL(origin).host;
-  } catch {
-    return "";
+    originSet(origins);
+  } catch (error) {
+    throw usageError(`--allow-origin: ${messageOf(error).replace(/^\S+ /, "")} (got "${value}").`);
   }
+  return origins;
 }
 
 async function serveHttp(
   { runtime, approvalHint }: Awaited<ReturnType<typeof openMcpRuntime>>,
   listen: { host: string; port: number },
+  origins: string[],
   io: CliIo,
 ): Promise<void> {
   const { createCodemodeMcpHandler } = await import("../mcp/create-codemode-mcp-handler.js");
   const handler = createCodemodeMcpHandler({
     runtime,
     ...(approvalHint === undefined ? {} : { approvalHint }),
-    // Loopback only, and no page of another site (a browser sends its Origin): the local user's own runtime.
-    authorize: (request) => {
-      const host = request.headers.get("host") ?? "";
-      const origin = request.headers.get("origin");
-      const sameMachine = LOOPBACK.test(host) && (origin === null || LOOPBACK.test(originHost(origin)));
-      return sameMachine ? { unscoped: true } : new Response("Forbidden: loopback clients only.", { status: 403 });
-    },
+    // A browser page is refused unless it is of the server's own origin or --allow-origin names it.
+    allowedOrigins: origins,
+    // Loopback Host only (a DNS name rebound to 127.0.0.1 is refused): the local user's own runtime.
+    authorize: (request) =>
+      LOOPBACK.test(request.headers.get("host") ?? "")
+        ? { unscoped: true }
+        : new Response("Forbidden: loopback clients only.", { status: 403 }),
   });
   const answer = fetchRequestListener(handler);
   const server: Server = createServer((request, response) => {
-    if (new URL(request.url ?? "/", "http://localhost").pathname !== MCP_HTTP_PATH) {
+    let pathname: string;
+    try {
+      pathname = new URL(request.url ?? "/", "http://localhost").pathname;
+    } catch {
+      badRequest(request, response, "the request target is not a valid URL.");
+      return;
+    }
+    if (pathname !== MCP_HTTP_PATH) {
       response.writeHead(404, { "content-type": "text/plain" }).end(`MCP is served at ${MCP_HTTP_PATH}.`);
       return;
     }
@@ -223,6 +238,9 @@ export async function runMcpCommand({
 }): Promise<number> {
   const http = values["http"];
   const listen = typeof http === "string" ? parseListen(http) : undefined;
+  if (listen === undefined && values["allow-origin"] !== undefined)
+    throw usageError("--allow-origin applies to --http only.");
+  const origins = allowedOrigins(values["allow-origin"]);
   await requirePeers(typeof values["proxy"] === "string");
   // On stdio the app's module must not print into the protocol, from the moment it is loaded.
   const reserved = listen === undefined ? reserveStdout() : undefined;
@@ -230,7 +248,7 @@ export async function runMcpCommand({
     const opened = await openMcpRuntime(values, io);
     try {
       if (listen === undefined) await serveStdio(opened, reserved?.protocol ?? process.stdout, io);
-      else await serveHttp(opened, listen, io);
+      else await serveHttp(opened, listen, origins, io);
       return 0;
     } finally {
       await opened.close();

@@ -30,6 +30,7 @@ const OPTIONS = {
   port: { type: "string" },
   http: { type: "string" },
   proxy: { type: "string" },
+  "allow-origin": { type: "string" },
 } as const;
 
 const COMMON = ["store", "name", "runtime", "json", "help"];

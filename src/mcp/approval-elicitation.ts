@@ -3,15 +3,13 @@
  * calls of one pass become one form (one approve/reject choice per call, and a reason),
  * and the answer becomes decisions for `runtime.decide`. Anything but an accepted,
  * complete answer decides nothing: declined, cancelled, timed out, failed or malformed,
- * the execution stays paused.
+ * the execution stays paused. A call the form could not show whole can only be rejected
+ * from it: an "approve" for it decides nothing either.
  */
 import type { CallDecision } from "../runtime/types.js";
 import type { PendingAction } from "../runtime/types.js";
-import { jsonText } from "../ai/model-output-budget.js";
-import { toModelJson } from "../ai/codemode-model-output.js";
+import { formCalls } from "./approval-form-text.js";
 
-/** Characters of one call's arguments quoted in the form (the approver can open the inspector for the rest). */
-const ELICITATION_ARGS_MAX_CHARS = 2000;
 /** Longest reason kept from the form. */
 const ELICITATION_REASON_MAX_CHARS = 500;
 
@@ -22,13 +20,6 @@ function field(seq: number): string {
 
 function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-
-/** One line per call: `#3 memory.delete_entities {"entityNames":["Ada"]}` (and its HTTP request, if any). */
-function pendingLine(action: PendingAction): string {
-  const request = action.request === undefined ? "" : ` (${action.request.method} ${action.request.url})`;
-  const args = clip(jsonText(toModelJson(action.args)), ELICITATION_ARGS_MAX_CHARS);
-  return `#${action.seq} ${action.connector}.${action.method}${request} ${args}`;
 }
 
 /** A call's approve / reject choice (the legacy `enumNames` form every form-mode client reads). */
@@ -62,13 +53,15 @@ export interface ApprovalElicitation {
 /** The form for `pending` (all of one execution and one pass). */
 export function approvalElicitation(pending: PendingAction[]): ApprovalElicitation {
   const properties: ApprovalElicitation["requestedSchema"]["properties"] = {};
-  for (const action of pending) {
+  const calls = formCalls(pending);
+  for (const { action, line, shown } of calls) {
     properties[field(action.seq)] = {
       type: "string",
       title: clip(`#${action.seq} ${action.connector}.${action.method}`, 120),
-      description: clip(pendingLine(action), ELICITATION_ARGS_MAX_CHARS + 200),
-      enum: ["approve", "reject"],
-      enumNames: ["Approve", "Reject"],
+      description: line,
+      // A person approves only what the form showed.
+      enum: shown ? ["approve", "reject"] : ["reject"],
+      enumNames: shown ? ["Approve", "Reject"] : ["Reject (not shown whole: approve it in the inspector)"],
     };
   }
   properties["reason"] = {
@@ -82,7 +75,7 @@ export function approvalElicitation(pending: PendingAction[]): ApprovalElicitati
     mode: "form",
     message:
       `A codemode program (execution ${pending[0]?.executionId ?? "?"}) paused before ${count}; approve or reject each:\n` +
-      pending.map(pendingLine).join("\n"),
+      calls.map((call) => call.line).join("\n"),
     requestedSchema: { type: "object", properties, required: pending.map((action) => field(action.seq)) },
   };
 }
@@ -108,10 +101,18 @@ export function readElicitationAnswer(pending: PendingAction[], result: unknown)
       ? clip(reasonValue.trim(), ELICITATION_REASON_MAX_CHARS)
       : undefined;
   const decisions: CallDecision[] = [];
-  for (const pendingAction of pending) {
+  for (const { action: pendingAction, shown } of formCalls(pending)) {
     const choice = answers[field(pendingAction.seq)];
     if (choice !== "approve" && choice !== "reject") {
       return { decided: false, why: `answered without a choice for call #${pendingAction.seq}` };
+    }
+    if (choice === "approve" && !shown) {
+      return {
+        decided: false,
+        why:
+          `answered "approve" for call #${pendingAction.seq}, whose arguments the form could not show whole ` +
+          "(only the inspector or the CLI can approve it)",
+      };
     }
     const decision: CallDecision = { seq: pendingAction.seq, approved: choice === "approve" };
     if (choice === "reject" && reason !== undefined) decision.reason = reason;

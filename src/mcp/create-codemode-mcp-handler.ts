@@ -12,7 +12,9 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { InvalidOptionError } from "../errors.js";
 import { assertKnownKeys, keysOf } from "../shared/known-keys.js";
 import { scopeProblem } from "../runtime/execution-request.js";
-import { createCodemodeMcpServer } from "./create-codemode-mcp-server.js";
+import { buildCodemodeMcpServer, createCodemodeMcpServer } from "./create-codemode-mcp-server.js";
+import { foreignOrigin, originSet } from "./mcp-http-origins.js";
+import { createRunLimits } from "./mcp-run-limits.js";
 import { createMcpHttpSessions, type McpHttpSession } from "./mcp-http-sessions.js";
 import { MCP_SERVER_OPTION_KEYS, type CodemodeMcpServerOptions } from "./mcp-server-options.js";
 
@@ -22,6 +24,12 @@ const DEFAULT_MCP_MAX_BODY_BYTES = 1024 * 1024;
 const DEFAULT_MCP_MAX_SESSIONS = 1000;
 /** A session without a request for this long is closed. */
 const DEFAULT_MCP_SESSION_IDLE_MS = 30 * 60_000;
+/** Sessions one owner (scope) keeps open at most. */
+const DEFAULT_MAX_SESSIONS_PER_OWNER = 100;
+/** Program runs one HTTP request (a JSON-RPC batch) may start. */
+const RUNS_PER_REQUEST = 4;
+/** Program runs of one owner in flight at a time, over all its sessions. */
+const RUNS_PER_OWNER = 16;
 
 /**
  * What `authorize` grants: `{ scope }` runs and reads the executions of that owner (e.g. the
@@ -39,15 +47,24 @@ export interface CodemodeMcpHandlerOptions extends Omit<CodemodeMcpServerOptions
   /**
    * Keep MCP sessions in this process (needed for elicitation, which answers on the session). `false`:
    * every request stands alone (serverless hosts with many instances); paused calls are then decided
-   * through the inspector. @default { max: 1000, idleMs: 1800000 }
+   * through the inspector. `perOwner` bounds the sessions of one scope: its own least recently used idle
+   * session makes room for its next. @default { max: 1000, perOwner: 100, idleMs: 1800000 }
    */
-  sessions?: boolean | { max?: number; idleMs?: number };
+  sessions?: boolean | { max?: number; perOwner?: number; idleMs?: number };
   /** Largest request body, in bytes. @default 1048576 */
   maxBodyBytes?: number;
+  /**
+   * Origins (`https://app.example`) whose pages may call the handler besides its own: a request with
+   * another `Origin` header is refused (403) before `authorize`. Requests without one (non-browser
+   * clients) are not affected. @default []
+   */
+  allowedOrigins?: string[];
   /** Test seams. */
   _internal?: {
     /** The clock sessions expire by (ms). */
     now?: () => number;
+    /** Program runs per HTTP request and per owner at a time. @default { perRequest: 4, perOwner: 16 } */
+    runs?: { perRequest?: number; perOwner?: number };
   };
 }
 
@@ -55,11 +72,13 @@ const HANDLER_KEYS = keysOf<Omit<CodemodeMcpHandlerOptions, keyof CodemodeMcpSer
   authorize: true,
   sessions: true,
   maxBodyBytes: true,
+  allowedOrigins: true,
   _internal: true,
 });
 /** Every key of `sessions: { … }`. */
 const SESSION_KEYS = keysOf<Exclude<CodemodeMcpHandlerOptions["sessions"], boolean | undefined>>({
   max: true,
+  perOwner: true,
   idleMs: true,
 });
 /** The server's options a handler passes on (`scope` comes from `authorize`). */
@@ -169,7 +188,14 @@ export function createCodemodeMcpHandler(options: CodemodeMcpHandlerOptions): Co
   if (typeof options !== "object" || options === null)
     throw new InvalidOptionError({ path: "createCodemodeMcpHandler", message: "takes { runtime, authorize, … }" });
   assertKnownKeys(options, [...SERVER_KEYS, ...HANDLER_KEYS], "createCodemodeMcpHandler");
-  const { authorize, sessions: sessionOption = true, maxBodyBytes, _internal, ...serverOptions } = options;
+  const {
+    authorize,
+    sessions: sessionOption = true,
+    maxBodyBytes,
+    allowedOrigins,
+    _internal,
+    ...serverOptions
+  } = options;
   if (typeof authorize !== "function") {
     throw new InvalidOptionError({
       path: "createCodemodeMcpHandler.authorize",
@@ -177,6 +203,7 @@ export function createCodemodeMcpHandler(options: CodemodeMcpHandlerOptions): Co
         "is required: a function (request) => { scope } | { unscoped: true } | false deciding who may run programs over HTTP",
     });
   }
+  const origins = originSet(allowedOrigins);
   const maxBody = positiveInteger(maxBodyBytes, DEFAULT_MCP_MAX_BODY_BYTES, "createCodemodeMcpHandler.maxBodyBytes");
   if (
     sessionOption !== true &&
@@ -185,13 +212,18 @@ export function createCodemodeMcpHandler(options: CodemodeMcpHandlerOptions): Co
   )
     throw new InvalidOptionError({
       path: "createCodemodeMcpHandler.sessions",
-      message: "must be true, false or { max, idleMs }",
+      message: "must be true, false or { max, perOwner, idleMs }",
     });
   const sessionLimits = typeof sessionOption === "object" ? sessionOption : {};
   assertKnownKeys(sessionLimits, SESSION_KEYS, "createCodemodeMcpHandler.sessions");
   const now = _internal?.now ?? Date.now;
   const sessions = createMcpHttpSessions({
     max: positiveInteger(sessionLimits.max, DEFAULT_MCP_MAX_SESSIONS, "createCodemodeMcpHandler.sessions.max"),
+    perOwner: positiveInteger(
+      sessionLimits.perOwner,
+      DEFAULT_MAX_SESSIONS_PER_OWNER,
+      "createCodemodeMcpHandler.sessions.perOwner",
+    ),
     idleMs: positiveInteger(
       sessionLimits.idleMs,
       DEFAULT_MCP_SESSION_IDLE_MS,
@@ -201,8 +233,16 @@ export function createCodemodeMcpHandler(options: CodemodeMcpHandlerOptions): Co
   });
   // Validated once here (a bad server option throws now, not at the first request).
   createCodemodeMcpServer(serverOptions);
-  const serverFor = (scope: string | undefined) =>
-    createCodemodeMcpServer(scope === undefined ? serverOptions : { ...serverOptions, scope });
+  const runs = createRunLimits({
+    perRequest: _internal?.runs?.perRequest ?? RUNS_PER_REQUEST,
+    perOwner: _internal?.runs?.perOwner ?? RUNS_PER_OWNER,
+    now,
+  });
+  const serverFor = (scope: string | undefined, session?: McpHttpSession) =>
+    buildCodemodeMcpServer(
+      scope === undefined ? serverOptions : { ...serverOptions, scope },
+      runs.gate(scope, session),
+    );
 
   const stateless = async (request: Request, body: unknown, scope: string | undefined): Promise<Response> => {
     const server = serverFor(scope);
@@ -210,7 +250,8 @@ export function createCodemodeMcpHandler(options: CodemodeMcpHandlerOptions): Co
     await server.connect(transport);
     cancelOnAbort(request, transport, requestIds(body));
     try {
-      return await transport.handleRequest(request, body === undefined ? {} : { parsedBody: body });
+      const authInfo = runs.request();
+      return await transport.handleRequest(request, body === undefined ? { authInfo } : { parsedBody: body, authInfo });
     } finally {
       await transport.close().catch(() => undefined);
       await server.close().catch(() => undefined);
@@ -225,10 +266,13 @@ export function createCodemodeMcpHandler(options: CodemodeMcpHandlerOptions): Co
       if (session === undefined)
         return jsonRpcError(404, -32001, "Session not found (it ended or expired): initialize a new one.");
     } else if (request.method === "POST" && isInitialize(body)) {
-      await sessions.sweep();
-      const server = serverFor(scope);
-      const created: McpHttpSession = {
-        server,
+      if (!(await sessions.admit(scope)))
+        return jsonRpcError(
+          429,
+          -32000,
+          "Too many MCP sessions are open for this user, each with a program running: end one (DELETE) or wait for a run to finish.",
+        );
+      const created = {
         transport: new WebStandardStreamableHTTPServerTransport({
           sessionIdGenerator: randomUUID,
           onsessioninitialized: (id) => sessions.add(id, created),
@@ -236,20 +280,30 @@ export function createCodemodeMcpHandler(options: CodemodeMcpHandlerOptions): Co
         }),
         scope,
         lastSeenMs: now(),
-      };
+        busy: 0,
+      } as McpHttpSession;
+      created.server = serverFor(scope, created);
       created.transport.onclose = () => {
         if (created.transport.sessionId !== undefined) sessions.delete(created.transport.sessionId);
       };
-      await server.connect(created.transport);
+      await created.server.connect(created.transport);
       session = created;
     } else {
       return jsonRpcError(400, -32000, "Bad request: no mcp-session-id header; start with an initialize request.");
     }
     cancelOnAbort(request, session.transport, requestIds(body));
-    return session.transport.handleRequest(request, body === undefined ? {} : { parsedBody: body });
+    const authInfo = runs.request();
+    return session.transport.handleRequest(request, body === undefined ? { authInfo } : { parsedBody: body, authInfo });
   };
 
   const handle = async (request: Request): Promise<Response> => {
+    // Before authorize: a page of another site must not reach it with the user's cookies.
+    if (foreignOrigin(request, origins))
+      return jsonRpcError(
+        403,
+        -32001,
+        `Forbidden: requests from the origin ${JSON.stringify(request.headers.get("origin")?.slice(0, 200))} are not allowed.`,
+      );
     const granted = await authorize(request);
     if (granted instanceof Response) return granted;
     const access = resolveAuthorization(granted);

@@ -7,9 +7,18 @@
  */
 import { messageOf } from "../shared/message-of.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { createMcpToolCalls, type ToolCallContext } from "./mcp-tool-calls.js";
 import { resolveMcpServerOptions, type CodemodeMcpServerOptions } from "./mcp-server-options.js";
+import { CODEMODE_TOOL } from "./mcp-tools.js";
+import { errorResult } from "./tool-result.js";
+
+/**
+ * Admits a `codemode` call (a program run) of the HTTP request `authInfo` came with: the text
+ * refusing it (told to the model), or the function to call once the call ended.
+ */
+export type McpRunGate = (authInfo: AuthInfo | undefined) => string | (() => void);
 
 const SERVER_INSTRUCTIONS =
   "Use the codemode tool: write one program that calls the namespaces' methods (search and describe them first). " +
@@ -27,6 +36,11 @@ const SERVER_INSTRUCTIONS =
  * await server.connect(new StdioServerTransport());
  */
 export function createCodemodeMcpServer(options: CodemodeMcpServerOptions): McpServer {
+  return buildCodemodeMcpServer(options);
+}
+
+/** The server, with the run gate `createCodemodeMcpHandler` bounds program runs by. */
+export function buildCodemodeMcpServer(options: CodemodeMcpServerOptions, gate?: McpRunGate): McpServer {
   const resolved = resolveMcpServerOptions(options);
   const server = new McpServer(resolved.serverInfo, {
     capabilities: { tools: { listChanged: true } },
@@ -53,14 +67,20 @@ export function createCodemodeMcpServer(options: CodemodeMcpServerOptions): McpS
         ? (form) => lowLevel.elicitInput(form, { relatedRequestId: extra.requestId, signal: extra.signal, timeout })
         : undefined,
     };
-    const result = calls.call(name, args ?? {}, context);
-    if (result === undefined) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Unknown tool ${JSON.stringify(String(name).slice(0, 100))}. This server's tools: ${calls.names().join(", ")}.`,
-      );
+    const entered = gate !== undefined && name === CODEMODE_TOOL ? gate(extra.authInfo) : undefined;
+    if (typeof entered === "string") return errorResult(entered);
+    try {
+      const result = calls.call(name, args ?? {}, context);
+      if (result === undefined) {
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Unknown tool ${JSON.stringify(String(name).slice(0, 100))}. This server's tools: ${calls.names().join(", ")}.`,
+        );
+      }
+      return await result;
+    } finally {
+      entered?.();
     }
-    return result;
   });
   return server;
 }

@@ -32,6 +32,20 @@ describe("ai-codemode mcp", () => {
     expect(open.stderr).toMatch(/--http serves loopback addresses only/);
     const badPort = await cli(["mcp", "--http", "127.0.0.1", "--proxy", "b.json"], { now: NOW, cwd });
     expect(badPort.stderr).toMatch(/--http takes HOST:PORT/);
+    const badOrigin = await cli(
+      ["mcp", "--http", "127.0.0.1:0", "--proxy", "b.json", "--allow-origin", "localhost:5173"],
+      {
+        now: NOW,
+        cwd,
+      },
+    );
+    expect(badOrigin.code).toBe(2);
+    expect(badOrigin.stderr).toMatch(/--allow-origin: must be an origin: scheme, host and port only/);
+    const stdioOrigin = await cli(["mcp", "--proxy", "b.json", "--allow-origin", "http://localhost:5173"], {
+      now: NOW,
+      cwd,
+    });
+    expect(stdioOrigin.stderr).toMatch(/--allow-origin applies to --http only/);
     const other = await cli(["prune", "--proxy", "b.json"], { now: NOW, cwd });
     expect(other.code).toBe(2);
     const twoRuntimes = await cli(["approve", "x", "--runtime", "a.mjs", "--proxy", "b.json"], { now: NOW, cwd });

@@ -103,6 +103,29 @@ describe("createCodemodeMcpHandler", () => {
     expect((await post(confused, {}, INITIALIZE)).status).toBe(401);
   });
 
+  it("refuses a page of another origin before authorize; its own origin and allowedOrigins pass", async () => {
+    const runtime = runtimeIn(tempFolder("codemode-mcp-handler-"));
+    let asked = 0;
+    const handler = handlerFor({
+      runtime,
+      authorize: (request) => {
+        asked++;
+        return byUser(request);
+      },
+      allowedOrigins: ["https://tools.example"],
+    });
+    const foreign = await post(handler, { "x-user": "ada", origin: "https://evil.example" }, INITIALIZE);
+    expect(foreign.status).toBe(403);
+    expect(await foreign.json()).toMatchObject({
+      error: { message: expect.stringMatching(/evil\.example.*not allowed/) },
+    });
+    expect((await post(handler, { "x-user": "ada", origin: "http://localhost:3000" }, INITIALIZE)).status).toBe(403);
+    expect(asked).toBe(0);
+    expect((await post(handler, { "x-user": "ada", origin: "http://app.test" }, INITIALIZE)).status).toBe(200);
+    expect((await post(handler, { "x-user": "ada", origin: "https://tools.example" }, INITIALIZE)).status).toBe(200);
+    expect((await post(handler, { "x-user": "ada" }, INITIALIZE)).status).toBe(200);
+  });
+
   it("a session belongs to the scope that began it: another scope's request with its id finds no session", async () => {
     const runtime = runtimeIn(tempFolder("codemode-mcp-handler-"));
     const handler = handlerFor({ runtime, authorize: byUser });
@@ -162,6 +185,12 @@ describe("createCodemodeMcpHandler", () => {
     );
     expect(() => createCodemodeMcpHandler({ runtime, authorize: byUser, maxBodyBytes: 0 })).toThrow(
       /maxBodyBytes must be a positive integer/,
+    );
+    expect(() =>
+      createCodemodeMcpHandler({ runtime, authorize: byUser, allowedOrigins: ["https://a.example/path"] }),
+    ).toThrow(/createCodemodeMcpHandler\.allowedOrigins\[0\] must be an origin/);
+    expect(() => createCodemodeMcpHandler({ runtime, authorize: byUser, sessions: { perOwner: 0 } })).toThrow(
+      /sessions\.perOwner must be a positive integer/,
     );
     expect(() =>
       createCodemodeMcpHandler({ runtime, authorize: byUser, elicitation: { timeout: 5 } as never }),

@@ -160,6 +160,13 @@ export const MIGRATIONS: readonly Migration[] = [
     // which replay matches). NULL when the approver did not change them.
     statements: ["ALTER TABLE codemode_calls ADD COLUMN approved_args TEXT"],
   },
+  {
+    version: 8,
+    name: "modules an execution imported",
+    // The sandbox modules its passes imported, with a content hash of each (a version-tagged JSON,
+    // `runtime/runtime-modules.ts`): a resumed pass whose module changed ends as a divergence naming it.
+    statements: ["ALTER TABLE codemode_executions ADD COLUMN modules TEXT"],
+  },
 ];
 
 /**

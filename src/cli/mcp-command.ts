@@ -8,12 +8,13 @@
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import type { CodemodeRuntime } from "../ai/create-codemode-runtime.js";
 import { CliError } from "../errors/cli-error.js";
 import { messageOf } from "../shared/message-of.js";
 import { fetchRequestListener } from "./fetch-over-node-http.js";
 import { loadRuntimeModule } from "./load-runtime-module.js";
+import { readModuleFiles, readModulesFlag } from "./module-files.js";
 import type { CliIo } from "./cli-io.js";
 import { resolveCliStore } from "./open-store-runtime.js";
 import { LOOPBACK } from "./serve-inspector.js";
@@ -48,6 +49,8 @@ async function openMcpRuntime(
   if (typeof module === "string" && typeof proxy === "string")
     throw usageError("mcp serves the app's runtime (--runtime) or a proxy over MCP servers (--proxy), not both.");
   if (typeof module === "string") {
+    if (values["modules"] !== undefined)
+      throw usageError("--modules does not apply with --runtime: give the modules in the app's createCodemodeRuntime.");
     if (values["store"] !== undefined || values["name"] !== undefined)
       throw usageError("--store and --name do not apply with --runtime: the app's runtime decides both.");
     const loaded = await loadRuntimeModule(module, io.cwd);
@@ -78,11 +81,17 @@ async function openMcpRuntime(
   const config = parseProxyConfig(text, io.env, proxy);
   const store = (values["store"] as string | undefined) ?? config.store;
   const name = (values["name"] as string | undefined) ?? config.name;
+  // The config's modules, then the --modules file's (which win on a shared name).
+  const modules = {
+    ...(config.modules === undefined ? {} : readModuleFiles(config.modules, dirname(file), `--proxy ${proxy}`)),
+    ...(typeof values["modules"] === "string" ? readModulesFlag(values["modules"], io.cwd) : {}),
+  };
   const made = createCodemodeMcpProxy({
     servers: config.mcpServers,
     runtime: {
       store: resolveCliStore(store, io.env),
       ...(name === undefined ? {} : { name }),
+      ...(Object.keys(modules).length === 0 ? {} : { modules }),
     },
   });
   return { runtime: made.runtime, close: made.close };

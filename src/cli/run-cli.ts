@@ -30,6 +30,7 @@ const OPTIONS = {
   port: { type: "string" },
   http: { type: "string" },
   proxy: { type: "string" },
+  modules: { type: "string" },
 } as const;
 
 const COMMON = ["store", "name", "runtime", "json", "help"];

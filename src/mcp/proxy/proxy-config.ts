@@ -35,7 +35,12 @@ export interface ProxyConfigFile {
   mcpServers: Record<string, UpstreamConfig>;
   store?: string;
   name?: string;
+  /** ES modules programs may import: specifier → a module file, or `{ source, types }` files (paths relative to the config file). */
+  modules?: ModuleFiles;
 }
+
+/** Specifier → the path of an ES module file, or of its source and its TypeScript declaration. */
+export type ModuleFiles = Record<string, string | { source: string; types?: string }>;
 
 /** The `"type"` desktop hosts' files write beside a server (`"stdio"`, `"http"`, `"sse"`): accepted, read as the transport. */
 interface HostServerType {
@@ -58,7 +63,33 @@ const HTTP_KEYS = keysOf<HttpUpstreamConfig & HostServerType>({
   type: true,
 });
 /** Every key of a config file. */
-const FILE_KEYS = keysOf<ProxyConfigFile>({ mcpServers: true, store: true, name: true });
+const FILE_KEYS = keysOf<ProxyConfigFile>({ mcpServers: true, store: true, name: true, modules: true });
+const MODULE_FILE_KEYS = keysOf<{ source: string; types?: string }>({ source: true, types: true });
+
+/** Validates a `modules` entry of file paths (the files are read by whoever loads the config). */
+export function parseModuleFiles(value: unknown, path: string): ModuleFiles {
+  if (!isRecord(value))
+    throw new InvalidOptionError({
+      path,
+      message: 'must be an object { "specifier": "path.js" | { "source", "types" } }',
+    });
+  const out: ModuleFiles = {};
+  for (const [specifier, entry] of Object.entries(value)) {
+    const at = `${path}[${JSON.stringify(specifier)}]`;
+    if (typeof entry === "string") {
+      out[specifier] = entry;
+      continue;
+    }
+    if (!isRecord(entry) || typeof entry.source !== "string")
+      throw new InvalidOptionError({ path: at, message: 'must be a file path, or { "source": path, "types"?: path }' });
+    assertKnownKeys(entry, MODULE_FILE_KEYS, at);
+    if (entry.types !== undefined && typeof entry.types !== "string")
+      throw new InvalidOptionError({ path: `${at}.types`, message: "must be a file path" });
+    out[specifier] =
+      entry.types === undefined ? { source: entry.source } : { source: entry.source, types: entry.types };
+  }
+  return out;
+}
 
 /** A namespace is a JavaScript global inside the sandbox: an identifier. */
 const NAMESPACE = /^[A-Za-z_$][\w$]*$/;
@@ -180,5 +211,6 @@ export function parseProxyConfig(text: string, env: Record<string, string | unde
     mcpServers: resolveUpstreams(value["mcpServers"], env, `${file}.mcpServers`),
     ...(store === undefined ? {} : { store: expand(store, env, `${file}.store`) }),
     ...(name === undefined ? {} : { name }),
+    ...(value["modules"] === undefined ? {} : { modules: parseModuleFiles(value["modules"], `${file}.modules`) }),
   };
 }

@@ -7,9 +7,12 @@
  */
 import type { QuickJSRuntime } from "quickjs-emscripten-core";
 
-/** A cheap test for whether a normalised program could import anything at all (false positives only cost a loader). */
+/**
+ * A cheap test for whether a normalised program could import anything (false positives only cost sending the
+ * sources): it mentions `import`, or `codemode` (a saved snippet it runs may import).
+ */
 export function mayImport(script: string): boolean {
-  return script.includes("import");
+  return script.includes("import") || script.includes("codemode");
 }
 
 /** The message a program reads when it imports what the app did not give. */

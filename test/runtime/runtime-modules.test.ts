@@ -111,6 +111,15 @@ describe("the modules option", () => {
     expect(inSandbox).toMatchObject({ status: "completed", result: { path: "papaparse", kind: "module" } });
   });
 
+  it("runs a saved snippet that imports a module from a program that does not", async () => {
+    const runtime = testRuntime({ modules: { tiny: "export const twice = (n) => n * 2;" } });
+    const source = await runtime.execute({ code: 'import { twice } from "tiny";\ntwice(input?.n ?? 1)' });
+    expect(source).toMatchObject({ status: "completed", result: 2 });
+    await runtime.saveSnippet("double", { executionId: source.executionId });
+    const out = await runtime.execute({ code: 'await codemode.run("double", { n: 21 })' });
+    expect(out).toMatchObject({ status: "completed", result: 42 });
+  });
+
   it("fails an import of what the app did not give, listing what it did", async () => {
     const runtime = testRuntime({ modules: { tiny: "export const one = 1;" } });
     const output = await runtime.execute({

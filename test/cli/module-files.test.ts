@@ -6,23 +6,26 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/run-cli.js";
 import { tempFolder } from "../support/temp-folder.js";
 import { cli } from "./cli-support.js";
 
 const NOW = Date.UTC(2026, 0, 1);
+const NOTES_SERVER = fileURLToPath(new URL("../mcp/fixtures/notes-server.mjs", import.meta.url));
+const SERVERS = { notes: { command: process.execPath, args: [NOTES_SERVER] } };
 
 describe("modules from files", () => {
   it("refuses --modules with --runtime (exit 2) and reports an unreadable module file (exit 1), naming it", async () => {
     const cwd = tempFolder("codemode-cli-modules-");
     const both = await cli(["mcp", "--runtime", "a.mjs", "--modules", "m.json"], { now: NOW, cwd });
     expect(both.code).toBe(2);
-    writeFileSync(join(cwd, "servers.json"), JSON.stringify({ mcpServers: {}, modules: { greet: "missing.js" } }));
+    writeFileSync(join(cwd, "servers.json"), JSON.stringify({ mcpServers: SERVERS, modules: { greet: "missing.js" } }));
     const missing = await cli(["mcp", "--proxy", "servers.json"], { now: NOW, cwd });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/--proxy servers\.json modules\["greet"\]: cannot read .*missing\.js/);
-    writeFileSync(join(cwd, "servers.json"), JSON.stringify({ mcpServers: {}, modules: { greet: 42 } }));
+    writeFileSync(join(cwd, "servers.json"), JSON.stringify({ mcpServers: SERVERS, modules: { greet: 42 } }));
     const invalid = await cli(["mcp", "--proxy", "servers.json"], { now: NOW, cwd });
     expect(invalid.code).toBe(1);
     expect(invalid.stderr).toMatch(/servers\.json\.modules\["greet"\] must be a file path/);
@@ -37,7 +40,7 @@ describe("modules from files", () => {
     writeFileSync(
       join(cwd, "servers.json"),
       JSON.stringify({
-        mcpServers: {},
+        mcpServers: SERVERS,
         store: `file:${join(cwd, "codemode.db")}`,
         modules: { greet: { source: "lib/greet.js", types: "lib/greet.d.ts" } },
       }),

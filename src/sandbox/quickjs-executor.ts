@@ -183,8 +183,7 @@ export class QuickJSExecutor implements Executor {
         this.disposal.signal.removeEventListener("abort", onStop);
       }
     }
-    const { result } = outcome;
-    const logs = outcome.logs;
+    const { result, logs } = outcome;
     const used = outcome.modules.length > 0 ? { modules: outcome.modules } : {};
     switch (result.type) {
       case "error":

@@ -19,7 +19,7 @@ export const MAX_MODULE_SOURCE_CHARS = 2_000_000;
 /** Characters of all modules' sources together (each run that imports sends them to the sandbox). */
 export const MAX_TOTAL_MODULE_SOURCE_CHARS = 8_000_000;
 /** Characters of one module's TypeScript declaration (what `describe` returns to the model). */
-export const MAX_MODULE_TYPES_CHARS = 200_000;
+const MAX_MODULE_TYPES_CHARS = 200_000;
 /** npm's own bound on a package name. */
 const MAX_SPECIFIER_CHARS = 214;
 /** A bare package-like name: no relative path, URL, scheme or Node built-in prefix. */
@@ -89,12 +89,12 @@ export function resolveModules(option: unknown): ResolvedModules {
 const RECORD_VERSION = 1;
 
 /** The modules an execution imported, as stored: `{ v: 1, modules: { specifier: hash } }`. */
-export function encodeModuleRecord(used: ReadonlyMap<string, string>): string {
+function encodeModuleRecord(used: ReadonlyMap<string, string>): string {
   return JSON.stringify({ v: RECORD_VERSION, modules: Object.fromEntries(used) });
 }
 
 /** Reads a stored module record; throws on anything but the version this package writes. */
-export function decodeModuleRecord(text: string): Map<string, string> {
+function decodeModuleRecord(text: string): Map<string, string> {
   const parsed: unknown = JSON.parse(text);
   if (!isRecord(parsed) || parsed.v !== RECORD_VERSION || !isRecord(parsed.modules)) {
     throw new Error("the execution's module record is not one this version reads");

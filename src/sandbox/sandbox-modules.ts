@@ -16,7 +16,7 @@ export function mayImport(script: string): boolean {
 }
 
 /** The message a program reads when it imports what the app did not give. */
-export function unknownModuleMessage(specifier: string, available: readonly string[]): string {
+function unknownModuleMessage(specifier: string, available: readonly string[]): string {
   const what = JSON.stringify(specifier.length > 200 ? `${specifier.slice(0, 200)}…` : specifier);
   if (available.length === 0) {
     return `Cannot import ${what}: no modules are available in this sandbox (there are no Node.js built-ins, files or URLs to import either).`;

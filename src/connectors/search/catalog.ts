@@ -21,7 +21,7 @@ export type { CatalogSnippet } from "../declarations.js";
 export const SNIPPETS_NAMESPACE = "snippets";
 
 /** What `describe("modules")` names: the ES modules programs may import. */
-export const MODULES_TARGET = "modules";
+const MODULES_TARGET = "modules";
 
 /** An ES module programs may import (the runtime's `modules`): its specifier and, when given, its declaration. */
 export interface CatalogModule {
@@ -52,7 +52,7 @@ function declarationDocs(types: string | undefined): string {
 }
 
 /** `declare module "x" { … }` for describe: the app's declaration, or a note that it gave none. */
-export function moduleDeclaration(module: CatalogModule): string {
+function moduleDeclaration(module: CatalogModule): string {
   const head = `declare module ${JSON.stringify(module.specifier)}`;
   if (module.types === undefined) {
     return `// No declaration was given for this module; import it and inspect its exports (Object.keys).\n${head};`;

@@ -6,10 +6,9 @@ import {
   MAX_MODULE_SOURCE_CHARS,
   MAX_MODULES,
   MAX_TOTAL_MODULE_SOURCE_CHARS,
-  moduleDivergence,
-  nextModuleRecord,
   resolveModules,
 } from "../../src/runtime/runtime-modules.js";
+import { moduleDivergence, nextModuleRecord } from "../../src/runtime/journal/module-record.js";
 import type { CodeModeOutput } from "../../src/runtime/types.js";
 import { bundledPackages } from "../support/bundled-modules.js";
 import { tempFolder } from "../support/temp-folder.js";

@@ -67,7 +67,7 @@ export interface ExecutionRecord {
   traceContext?: string;
   /** The call and cost budgets fixed when it started (`budget-record.ts` reads them); opaque to the store. */
   budgetsText?: string;
-  /** The modules its passes imported, with a hash of each (`runtime-modules.ts` reads it); opaque to the store. */
+  /** The modules its passes imported, with a hash of each (`module-record.ts` reads it); opaque to the store. */
   modulesText?: string;
 }
 

@@ -4,7 +4,7 @@
  * consult. Sequence numbers are taken synchronously when a binding is invoked,
  * so calls issued together (`Promise.all`) get the same numbers on every pass.
  */
-import type { ResolvedModules } from "../runtime-modules.js";
+import type { ResolvedModules } from "../journal/module-record.js";
 import type { Connector } from "../../connectors/types.js";
 import type { Executor } from "../../sandbox/types.js";
 import type { HookOwner } from "./lifecycle-hooks.js";

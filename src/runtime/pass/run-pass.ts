@@ -11,7 +11,7 @@ import type { PassContext } from "./pass-context.js";
 import type { PassOutcome } from "./pass-outcome.js";
 import type { CodeRunResult } from "../../sandbox/types.js";
 import { settleUnfinishedWork } from "./unfinished-work.js";
-import { moduleDivergence, nextModuleRecord } from "../runtime-modules.js";
+import { moduleDivergence, nextModuleRecord } from "../journal/module-record.js";
 import { boundedText, MAX_STORED_MESSAGE_CHARS } from "../../shared/bounded-text.js";
 import { messageOf } from "../../shared/message-of.js";
 

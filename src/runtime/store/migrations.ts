@@ -164,7 +164,7 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 8,
     name: "modules an execution imported",
     // The sandbox modules its passes imported, with a content hash of each (a version-tagged JSON,
-    // `runtime/runtime-modules.ts`): a resumed pass whose module changed ends as a divergence naming it.
+    // `runtime/journal/module-record.ts`): a resumed pass whose module changed ends as a divergence naming it.
     statements: ["ALTER TABLE codemode_executions ADD COLUMN modules TEXT"],
   },
 ];

@@ -13,6 +13,7 @@ import { mergeSections } from "./merge-sections.js";
 import { run as executor } from "./executor.js";
 import { run as hostile } from "./hostile.js";
 import { run as journal } from "./journal.js";
+import { run as modules } from "./modules.js";
 import { run as openapi } from "./openapi.js";
 import { run as roundtrips } from "./roundtrips.js";
 import { run as search } from "./search.js";
@@ -31,6 +32,7 @@ const SUITES: Array<[name: string, run: () => Promise<string>]> = [
   ["hostile", hostile],
   ["progress", progress],
   ["definition", definition],
+  ["modules", modules],
 ];
 
 function machine(): string {

@@ -167,6 +167,7 @@ export function buildCodemodeTool({
   connectors,
   options,
   fetchOrigins,
+  modules,
   maxOutputChars,
   description: given,
   tracing = false,
@@ -176,6 +177,8 @@ export function buildCodemodeTool({
   options: ResolvedCodemodeToolOptions;
   /** The origins programs may `fetch`, when the runtime has the `outbound` option. */
   fetchOrigins?: string | undefined;
+  /** Specifiers of the modules programs may import (named in the description). */
+  modules?: readonly string[] | undefined;
   /** The model's share of a result (`maxOutputChars`). @default DEFAULT_MAX_OUTPUT_CHARS */
   maxOutputChars?: number | undefined;
   /** The description, when the caller made it (a tool caller's fixed one); else generated from `connectors`. */
@@ -190,6 +193,7 @@ export function buildCodemodeTool({
       connectors,
       inlineTypes: options.inlineTypes,
       ...(fetchOrigins === undefined ? {} : { fetchOrigins }),
+      ...(modules === undefined ? {} : { modules }),
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     });
   return tool({

@@ -124,6 +124,7 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions = {}): Cod
       connectors,
       options: toolOptions,
       fetchOrigins,
+      modules: Object.keys(resolved.modules.sources),
       maxOutputChars: resolved.maxOutputChars,
       tracing: resolved.tracing,
       ...(description === undefined ? {} : { description }),

@@ -77,13 +77,23 @@ function example(first: string | undefined): string {
 /** Longest list of allowed origins quoted in the description. */
 const FETCH_ORIGINS_MAX_CHARS = 160;
 
-function rules(fetchOrigins: string | undefined): string {
+/** Longest list of module names quoted in the description. */
+const MODULE_NAMES_MAX_CHARS = 200;
+
+/** The one line naming the modules programs may import (none: no line, the description is unchanged). */
+function modulesLine(modules: readonly string[] | undefined): string {
+  if (modules === undefined || modules.length === 0) return "";
+  const names = clip(modules.join(", "), MODULE_NAMES_MAX_CHARS);
+  return `\nModules (import { x } from "name", or await import("name"); types: codemode.describe("modules")): ${names}. Nothing else is importable.`;
+}
+
+function rules(fetchOrigins: string | undefined, modules?: readonly string[]): string {
   const reach =
     fetchOrigins === undefined
       ? " No fetch, require, process or timers."
       : `\nfetch(url, init?) works like the web fetch for ${clip(fetchOrigins, FETCH_ORIGINS_MAX_CHARS)} only (sent by the host, recorded; codemode.describe("fetch")). No require, process or timers.`;
   return [
-    `codemode.run(name, input) runs a saved snippet; codemode.step(name, fn) records a value once; console.log → logs.${reach}`,
+    `codemode.run(name, input) runs a saved snippet; codemode.step(name, fn) records a value once; console.log → logs.${reach}${modulesLine(modules)}`,
     "Status error: fix the code and retry. paused: a call awaits human approval; tell the user, don't retry or work around it; once approved, it resumes without repeating calls.",
   ].join("\n");
 }
@@ -99,6 +109,8 @@ export interface ToolDescriptionOptions {
   maxChars?: number;
   /** The origins programs may `fetch` (the runtime's `outbound` option), e.g. "https://api.example.com"; without it, there is no fetch. */
   fetchOrigins?: string;
+  /** Specifiers of the modules programs may import (the runtime's `modules`), named in one line. */
+  modules?: readonly string[];
 }
 
 /** Namespace lines that fit in `budget` characters; the rest are counted in a final line. */
@@ -135,9 +147,10 @@ export function buildToolDescription({
   instructions,
   maxChars = DEFAULT_DESCRIPTION_MAX_CHARS,
   fetchOrigins,
+  modules,
 }: ToolDescriptionOptions): string {
   const names = Object.keys(connectors);
-  const rulesText = rules(fetchOrigins);
+  const rulesText = rules(fetchOrigins, modules);
   const tail = instructions === undefined || instructions.trim() === "" ? "" : `\n${instructions.trim()}`;
   const fixed = `${INTRO}\n\n${example(names[0])}\n${rulesText}${tail}`;
   const listBudget = Math.max(200, maxChars - fixed.length - 2);

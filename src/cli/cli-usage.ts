@@ -17,7 +17,9 @@ Commands
   inspect --web [--port N]   Serve the web inspector on 127.0.0.1 (read-only without --runtime)
   mcp [--http HOST:PORT]     Serve an MCP server on stdio (or Streamable HTTP at /mcp on a loopback address):
                              the app's --runtime, or --proxy <servers.json> over other MCP servers;
-                             --allow-origin <origin,…> lets those pages call it besides its own origin
+                             --allow-origin <origin,…> lets those pages call it besides its own origin;
+                             --modules <modules.json> gives the proxy's programs ES modules from files
+                             ({ "name": "path.js" | { "source": "path.js", "types": "path.d.ts" } })
 
 Store (the same resolution as the runtime)
   --store <url>              libSQL URL; else CODEMODE_DATABASE_URL, else TURSO_DATABASE_URL + TURSO_AUTH_TOKEN,
@@ -46,7 +48,7 @@ export const COMMAND_OPTIONS: Record<string, readonly string[]> = {
   reject: ["seq", "reason", "proxy"],
   rollback: ["proxy"],
   inspect: ["web", "port", "proxy"],
-  mcp: ["http", "proxy", "allow-origin"],
+  mcp: ["http", "proxy", "allow-origin", "modules"],
 };
 
 /** Commands that act through the app's connectors. */

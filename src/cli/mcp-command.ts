@@ -52,6 +52,8 @@ async function openMcpRuntime(
   if (typeof module === "string" && typeof proxy === "string")
     throw usageError("mcp serves the app's runtime (--runtime) or a proxy over MCP servers (--proxy), not both.");
   if (typeof module === "string") {
+    if (values["modules"] !== undefined)
+      throw usageError("--modules does not apply with --runtime: give the modules in the app's createCodemodeRuntime.");
     if (values["store"] !== undefined || values["name"] !== undefined)
       throw usageError("--store and --name do not apply with --runtime: the app's runtime decides both.");
     const loaded = await loadRuntimeModule(module, io.cwd);

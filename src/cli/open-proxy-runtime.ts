@@ -5,13 +5,15 @@
  * the journal `mcp --proxy` writes. Closing it stops the upstream children, so the command exits.
  */
 import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import type { CodemodeRuntime } from "../ai/create-codemode-runtime.js";
 import { CliError } from "../errors/cli-error.js";
 import type { ProxyConfigFile } from "../mcp/proxy/proxy-config.js";
 import { messageOf } from "../shared/message-of.js";
 import type { CliIo } from "./cli-io.js";
+import { readModuleFiles, readModulesFlag } from "./module-files.js";
 import { resolveCliStore } from "./open-store-runtime.js";
+import type { ModulesOption } from "../runtime/runtime-modules.js";
 
 /** The config file, read and validated, with the store and name the command line chose. */
 export interface ProxyFile {
@@ -20,6 +22,8 @@ export interface ProxyFile {
   config: ProxyConfigFile;
   store: string | undefined;
   name: string | undefined;
+  /** The config's modules, then the `--modules` file's (which win on a shared name). */
+  modules: ModulesOption;
 }
 
 /** Reads `--proxy` (relative to the working directory); a missing or invalid file is a `CliError` naming it. */
@@ -42,6 +46,10 @@ export async function readProxyFile(
     config,
     store: (values["store"] as string | undefined) ?? config.store,
     name: (values["name"] as string | undefined) ?? config.name,
+    modules: {
+      ...(config.modules === undefined ? {} : readModuleFiles(config.modules, dirname(file), `--proxy ${proxy}`)),
+      ...(typeof values["modules"] === "string" ? readModulesFlag(values["modules"], io.cwd) : {}),
+    },
   };
 }
 
@@ -57,6 +65,7 @@ export async function openProxyRuntime(
     runtime: {
       store: resolveCliStore(read.store, io.env),
       ...(read.name === undefined ? {} : { name: read.name }),
+      ...(Object.keys(read.modules).length === 0 ? {} : { modules: read.modules }),
     },
   });
   return { runtime: proxy.runtime, close: proxy.close };

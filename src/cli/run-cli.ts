@@ -31,6 +31,7 @@ const OPTIONS = {
   http: { type: "string" },
   proxy: { type: "string" },
   "allow-origin": { type: "string" },
+  modules: { type: "string" },
 } as const;
 
 const COMMON = ["store", "name", "runtime", "json", "help"];

@@ -143,7 +143,7 @@ export interface SearchResult {
   connector: string;
   method: string;
   description?: string;
-  kind: "method" | "snippet";
+  kind: "method" | "snippet" | "module";
   score: number;
 }
 
@@ -159,5 +159,5 @@ export interface DescribeOutput {
   path: string;
   description?: string;
   types: string;
-  kind: "connector" | "method" | "snippet";
+  kind: "connector" | "method" | "snippet" | "module";
 }

@@ -41,6 +41,7 @@ export async function runClaimedPass(
       outbound: core.outbound,
       hooks: core.hooks,
       snippets,
+      modules: core.options.modules,
       now: core.options.now,
       leaseMs: core.options.leaseMs,
       inflightGraceMs: core.options.inflightGraceMs,

@@ -3,6 +3,8 @@
  * the journaled connectors and the catalog. This is the one place the built-in outbound connector joins
  * the journaled connectors: it is never a namespace (the model sees it as the global `fetch`).
  */
+import type { CatalogModule } from "../connectors/search/catalog.js";
+import type { ResolvedModules } from "./runtime-modules.js";
 import { OUTBOUND_CONNECTOR, outboundFetchConnector, outboundFetchEntry } from "../connectors/outbound-fetch.js";
 import type { Connector } from "../connectors/types.js";
 import { QuickJSExecutor } from "../sandbox/quickjs-executor.js";
@@ -57,6 +59,14 @@ function openJournalStore(options: ResolvedRuntimeOptions): JournalStore {
  * Opens the store and builds the shared state. `seams.store` replaces the libSQL store of the `store` option
  * (the runtime's tests run on an in-memory one, `test/support/memory-journal-store.ts`).
  */
+/** The modules as search and describe show them: names and declarations, never sources. */
+function catalogModules(modules: ResolvedModules): CatalogModule[] {
+  return Object.keys(modules.sources).map((specifier) => {
+    const types = modules.types.get(specifier);
+    return types === undefined ? { specifier } : { specifier, types };
+  });
+}
+
 export function createRuntimeCore(options: ResolvedRuntimeOptions, seams: { store?: JournalStore } = {}): RuntimeCore {
   const store = seams.store ?? openJournalStore(options);
   const outbound =
@@ -74,7 +84,7 @@ export function createRuntimeCore(options: ResolvedRuntimeOptions, seams: { stor
     connectors,
     outbound,
     hooks: { connectors, hookTimeoutMs: options.hookTimeoutMs },
-    catalog: createCatalogCache(options.connectors, globals),
+    catalog: createCatalogCache(options.connectors, globals, catalogModules(options.modules)),
     search: createCatalogSearch({ embedder: options.embedder, store }),
     tracing: { enabled: options.tracing, runtimeName: options.name, recording: options.traceRecording },
     budgets: runtimeBudgets(options.budgets, connectors),

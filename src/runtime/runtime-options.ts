@@ -32,6 +32,7 @@ import {
 } from "./store/connection/open-store.js";
 import type { SearchEmbedder } from "../connectors/search/catalog-search.js";
 import type { TraceRecording } from "./tracing/trace-record.js";
+import { resolveModules, type ModulesOption, type ResolvedModules } from "./runtime-modules.js";
 
 /** Default `name`: the history used when none is given. */
 const DEFAULT_RUNTIME_NAME = "default";
@@ -153,6 +154,12 @@ export interface DurableRuntimeOptions {
    * @default true
    */
   tracing?: boolean;
+  /**
+   * ES modules programs may import (`import { groupBy } from "lodash-es"` or `await import("lodash-es")`): specifier →
+   * module source text (bundle npm packages with esbuild), or `{ source, types }` with a TypeScript declaration that
+   * `describe` shows. Nothing else is importable; each run gets fresh instances; the source never goes to the model.
+   */
+  modules?: ModulesOption;
   /** Test seams: clock, id generation, lease length, environment. */
   _internal?: {
     /** Clock in ms since epoch. @default Date.now */
@@ -186,6 +193,7 @@ const RUNTIME_OPTION_KEYS = keysOf<DurableRuntimeOptions & AiSdkRuntimeOptionKey
   toolApproval: true,
   approveProgram: true,
   tracing: true,
+  modules: true,
   _internal: true,
 });
 const INTERNAL_KEYS = keysOf<NonNullable<DurableRuntimeOptions["_internal"]>>({
@@ -234,6 +242,8 @@ export interface ResolvedRuntimeOptions {
   embedder: SearchEmbedder | undefined;
   /** Spans through `@opentelemetry/api` when a tracer provider is registered. */
   tracing: boolean;
+  /** The validated `modules` (none: empty). */
+  modules: ResolvedModules;
   /** What the AI SDK call around an invocation records (read in `src/ai`); undefined: nothing of the values. */
   traceRecording: (() => TraceRecording | undefined) | undefined;
 }
@@ -383,6 +393,7 @@ export function resolveRuntimeOptions(
     hookTimeoutMs: positiveInteger("_internal.hookTimeoutMs", internal.hookTimeoutMs, DEFAULT_HOOK_TIMEOUT_MS),
     embedder,
     tracing: options.tracing ?? true,
+    modules: resolveModules(options.modules),
     traceRecording,
   };
 }

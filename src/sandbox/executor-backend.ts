@@ -12,6 +12,8 @@ export interface BackendJob {
   environment?: CodeRunEnvironment | undefined;
   /** Globals compiled on the program's first read (`CodeRunRequest.lazyGlobals`). */
   lazyGlobals?: Readonly<Record<string, string>> | undefined;
+  /** Specifier → ES module source the program may import (`CodeRunRequest.modules`). */
+  modules?: Readonly<Record<string, string>> | undefined;
   signal?: AbortSignal | undefined;
   callHost: HostCaller;
   /** Receives each console line as the program writes it. */
@@ -22,6 +24,8 @@ export interface BackendJob {
 export interface BackendOutcome {
   result: SessionResult;
   logs: string[];
+  /** Specifiers of the modules the run loaded (empty when none, or when the run was cut off). */
+  modules: string[];
 }
 
 /** A place to run sessions. `run` never rejects; `dispose` waits for in-flight jobs. */

@@ -29,6 +29,7 @@ function sessionRequest(job: BackendJob, options: ResolvedExecutorOptions): Sess
     bindings: job.bindings,
     environment: job.environment,
     lazyGlobals: job.lazyGlobals,
+    modules: job.modules,
     timeoutMs: options.timeoutMs,
     memoryLimitBytes: options.memoryLimitBytes,
     maxStackBytes: options.maxStackBytes,
@@ -86,6 +87,7 @@ export class InProcessBackend implements ExecutorBackend {
     } catch (error) {
       return {
         logs: [],
+        modules: [],
         result: { type: "error", kind: "worker-exit", message: `The sandbox could not start: ${String(error)}` },
       };
     }
@@ -133,7 +135,7 @@ export class InProcessBackend implements ExecutorBackend {
     cancelWatchdog();
     if (first !== "overdue") {
       pool.release(sandbox, { discard: first.discardModule });
-      return { result: first.result, logs: first.logs };
+      return { result: first.result, logs: first.logs, modules: first.modules };
     }
     // The session missed its own deadline: the run ends now, the session is told to stop, and its
     // module (in an unknown state) is discarded whenever it returns.
@@ -141,7 +143,11 @@ export class InProcessBackend implements ExecutorBackend {
     for (const wake of wakes) wake();
     const discard = (): void => pool.release(sandbox, { discard: true });
     session.then(discard, discard);
-    return { result: { type: "error", kind: "timeout", message: timeoutMessage(this.options.timeoutMs) }, logs: lines };
+    return {
+      result: { type: "error", kind: "timeout", message: timeoutMessage(this.options.timeoutMs) },
+      logs: lines,
+      modules: [],
+    };
   }
 
   /** Nothing to release: the warm modules are shared (and bounded) per process. */

@@ -5,6 +5,7 @@
  * model's own source are preserved, so runtime errors and syntax errors point at its lines.
  */
 import type { ModuleDeclaration, Node, Program, Statement } from "acorn";
+import { hoistImports } from "./program-imports.js";
 
 type Parse = typeof import("acorn").parse;
 let acorn: Promise<Parse> | undefined;
@@ -58,17 +59,29 @@ function syntaxMessage(error: unknown): string {
 type Sucrase = typeof import("sucrase");
 let sucrase: Promise<Sucrase> | undefined;
 
+type Converted = { ok: true; code: string; program: Program; prelude: string } | { ok: false; message: string };
+
+/** `code` (which does not parse as a script) with its static imports hoisted; undefined when that does not parse either. */
+function hoistedProgram(parse: Parse, code: string): Extract<Converted, { ok: true }> | undefined {
+  const hoisted = hoistImports(parse, code);
+  if (hoisted === undefined) return undefined;
+  try {
+    return { ok: true, code: hoisted.code, program: parse(hoisted.code, ACORN_OPTIONS), prelude: hoisted.prelude };
+  } catch {
+    return undefined;
+  }
+}
+
 /** Strips TypeScript if the source is not already plain JavaScript (sucrase loads on first need: it costs ~60 ms at start-up). */
-async function toJavaScript(
-  parse: Parse,
-  source: string,
-): Promise<{ ok: true; code: string; program: Program } | { ok: false; message: string }> {
+async function toJavaScript(parse: Parse, source: string): Promise<Converted> {
   let firstError: unknown;
   try {
-    return { ok: true, code: source, program: parse(source, ACORN_OPTIONS) };
+    return { ok: true, code: source, program: parse(source, ACORN_OPTIONS), prelude: "" };
   } catch (error) {
     firstError = error;
   }
+  const withImports = hoistedProgram(parse, source);
+  if (withImports !== undefined) return withImports;
   sucrase ??= import("sucrase");
   const { transform } = await sucrase;
   let code: string;
@@ -85,9 +98,9 @@ async function toJavaScript(
     return { ok: false, message: syntaxMessage(firstError) };
   }
   try {
-    return { ok: true, code, program: parse(code, ACORN_OPTIONS) };
+    return { ok: true, code, program: parse(code, ACORN_OPTIONS), prelude: "" };
   } catch {
-    return { ok: false, message: syntaxMessage(firstError) };
+    return hoistedProgram(parse, code) ?? { ok: false, message: syntaxMessage(firstError) };
   }
 }
 
@@ -157,10 +170,14 @@ export async function normalizeProgram(source: string): Promise<NormalizedProgra
   const parse = await loadParser();
   const converted = await toJavaScript(parse, unfenced);
   if (!converted.ok) return converted;
-  const { code, program } = converted;
+  const { code, program, prelude } = converted;
   const expression = soleExpression(program, code) ?? asExpression(parse, code);
   if (expression !== undefined) {
     // An async arrow / function is called; any other expression is the result.
+    if (prelude !== "") {
+      const call = isFunctionNode(expression) ? "()" : "";
+      return { ok: true, script: `(async () => {${prelude} return (${code}\n)${call};})()` };
+    }
     return { ok: true, script: isFunctionNode(expression) ? `(${code}\n)()` : `(async () => (${code}\n))()` };
   }
   const body = program.body;
@@ -168,7 +185,7 @@ export async function normalizeProgram(source: string): Promise<NormalizedProgra
   if (last?.type === "ExpressionStatement" && !hasTopLevelReturn(body)) {
     // A body without `return` yields its last expression, as a REPL would.
     const start = last.start;
-    return { ok: true, script: `(async () => {${code.slice(0, start)}return ${code.slice(start)}\n})()` };
+    return { ok: true, script: `(async () => {${prelude}${code.slice(0, start)}return ${code.slice(start)}\n})()` };
   }
-  return { ok: true, script: `(async () => {${code}\n})()` };
+  return { ok: true, script: `(async () => {${prelude}${code}\n})()` };
 }

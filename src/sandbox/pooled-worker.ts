@@ -28,7 +28,7 @@ interface ActiveJob {
   calls: Promise<void>;
   replies: Array<{ callId: number; reply: HostReply }>;
   flushScheduled: boolean;
-  finish(result: SessionResult): void;
+  finish(result: SessionResult, modules?: string[]): void;
 }
 
 let nextJobId = 1;
@@ -101,7 +101,7 @@ export class PooledWorker {
   run(job: BackendJob, options: ResolvedExecutorOptions, deadline: number): Promise<BackendOutcome> {
     if (this.dead) {
       const message = "The sandbox worker stopped before the run started; the next run uses a fresh one.";
-      return Promise.resolve({ logs: [], result: { type: "error", kind: "worker-exit", message } });
+      return Promise.resolve({ logs: [], modules: [], result: { type: "error", kind: "worker-exit", message } });
     }
     const jobId = nextJobId++;
     Atomics.store(this.abortFlag, 0, 0);
@@ -133,19 +133,19 @@ export class PooledWorker {
         calls: Promise.resolve(),
         replies: [],
         flushScheduled: false,
-        finish: (result) => {
+        finish: (result, modules = []) => {
           if (this.active !== active) return;
           this.active = undefined;
           cancelHardStop();
           clearTimeout(graceTimer);
           signal?.removeEventListener("abort", onAbort);
           if (!this.dead) this.worker.unref();
-          resolve({ result, logs });
+          resolve({ result, logs, modules });
         },
       };
       this.active = active;
       signal?.addEventListener("abort", onAbort, { once: true });
-      const { script, bindings, environment, lazyGlobals } = job;
+      const { script, bindings, environment, lazyGlobals, modules } = job;
       const { timeoutMs, memoryLimitBytes, maxStackBytes, maxLogChars, maxValueChars, maxCallsInFlight } = options;
       this.post({
         type: "run",
@@ -154,6 +154,7 @@ export class PooledWorker {
         bindings,
         environment,
         lazyGlobals,
+        modules,
         // Clocks are per thread: the worker measures the time left on its own.
         budgetMs: Math.max(0, deadline - monotonicNow()),
         timeoutMs,
@@ -194,7 +195,7 @@ export class PooledWorker {
         active.job.onLog?.(message.line);
         break;
       case "done":
-        active.finish(message.result);
+        active.finish(message.result, message.modules);
         break;
       case "calls": {
         const { calls } = message;

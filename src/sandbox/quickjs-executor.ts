@@ -12,6 +12,7 @@ import {
 import { prepareBindings, readSandboxValue } from "./host-bindings.js";
 import { InProcessBackend } from "./in-process-backend.js";
 import { normalizeProgram, preloadParser } from "./normalize-program.js";
+import { mayImport } from "./sandbox-modules.js";
 import type { CodeBindingNamespace, CodeRunRequest, CodeRunResult, Executor, ExecutorFailureKind } from "./types.js";
 import { WorkerPoolBackend } from "./worker-pool-backend.js";
 import { messageOf } from "../shared/message-of.js";
@@ -50,6 +51,16 @@ function describeInvalidLazyGlobals(lazyGlobals: unknown, bindings: unknown): st
     if (!IDENTIFIER.test(name)) return `lazyGlobals: ${JSON.stringify(name)} is not an identifier.`;
     if (typeof source !== "string") return `lazyGlobals.${name} must be a string of source.`;
     if (taken.has(name)) return `lazyGlobals.${name} is also a binding's global.`;
+  }
+  return undefined;
+}
+
+/** A message when `modules` is not an object of specifier → source string. */
+function describeInvalidModules(modules: unknown): string | undefined {
+  if (modules === undefined) return undefined;
+  if (modules === null || typeof modules !== "object") return "modules must be an object of specifier → source.";
+  for (const [specifier, source] of Object.entries(modules)) {
+    if (typeof source !== "string") return `modules[${JSON.stringify(specifier)}] must be a string of source.`;
   }
   return undefined;
 }
@@ -136,6 +147,8 @@ export class QuickJSExecutor implements Executor {
     }
     const lazyProblem = describeInvalidLazyGlobals(request.lazyGlobals, request.bindings);
     if (lazyProblem !== undefined) return failure("exception", lazyProblem);
+    const modulesProblem = describeInvalidModules(request.modules);
+    if (modulesProblem !== undefined) return failure("exception", modulesProblem);
     if (program.length > this.options.maxSourceChars) {
       return failure(
         "exception",
@@ -150,7 +163,9 @@ export class QuickJSExecutor implements Executor {
     const { bindings, callHost } = prepareBindings(request.bindings, this.options.maxValueChars);
     const script = request.prelude === undefined ? normalized.script : `${request.prelude} ${normalized.script}`;
     const { lazyGlobals } = request;
-    const job = { script, bindings, environment, lazyGlobals, callHost, onLog };
+    // A program that cannot import costs nothing for the modules (a worker is not even sent them).
+    const modules = request.modules !== undefined && mayImport(normalized.script) ? request.modules : undefined;
+    const job = { script, bindings, environment, lazyGlobals, modules, callHost, onLog };
     let outcome: Awaited<ReturnType<ExecutorBackend["run"]>>;
     if (signal === undefined) {
       // Only `dispose()` can stop this run: its signal is the run's.
@@ -169,19 +184,23 @@ export class QuickJSExecutor implements Executor {
       }
     }
     const { result, logs } = outcome;
+    const used = outcome.modules.length > 0 ? { modules: outcome.modules } : {};
     switch (result.type) {
       case "error":
         if (result.kind === "abort" && this.disposed && signal?.aborted !== true) {
-          return failure("abort", "The run was stopped because its executor was disposed.", logs);
+          return { ...failure("abort", "The run was stopped because its executor was disposed.", logs), ...used };
         }
-        return failure(result.kind, result.message, logs);
+        return { ...failure(result.kind, result.message, logs), ...used };
       case "rendered":
-        return { value: result.text, logs };
+        return { value: result.text, logs, ...used };
       case "value":
         try {
-          return { value: readSandboxValue(result.json, result.tagged, "result"), logs };
+          return { value: readSandboxValue(result.json, result.tagged, "result"), logs, ...used };
         } catch (error) {
-          return failure("exception", `The program's result could not be read: ${messageOf(error)}`, logs);
+          return {
+            ...failure("exception", `The program's result could not be read: ${messageOf(error)}`, logs),
+            ...used,
+          };
         }
     }
   }

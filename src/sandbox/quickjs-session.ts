@@ -15,6 +15,7 @@ import { useFreshScratchViews } from "./quickjs-fresh-views.js";
 import type { SandboxModule } from "./quickjs-module-pool.js";
 import { tooLongMessage } from "./boundary-messages.js";
 import { SandboxGlobals } from "./sandbox-globals.js";
+import { installModuleLoader } from "./sandbox-modules.js";
 import type {
   HostCaller,
   HostReply,
@@ -77,6 +78,8 @@ class QuickJSSession {
   private readonly context: QuickJSContext;
   private readonly clock: MonotonicClock;
   private globals: SandboxGlobals | undefined;
+  /** Modules the run loaded (each once per context: QuickJS caches an instance per context). */
+  private readonly modules: string[] = [];
 
   constructor(
     private readonly sandbox: SandboxModule,
@@ -90,6 +93,8 @@ class QuickJSSession {
     sandbox.runtimeRuns++;
     this.runtime.setMaxStackSize(request.maxStackBytes);
     this.runtime.setInterruptHandler(() => this.shouldInterrupt());
+    // Set on every run: the runtime is reused, and a loader must never serve an earlier run's modules.
+    installModuleLoader(this.runtime, request.modules, (specifier) => this.modules.push(specifier));
     this.context = this.runtime.newContext();
     useFreshScratchViews(this.runtime);
     useFreshScratchViews(this.context);
@@ -312,6 +317,7 @@ class QuickJSSession {
     return {
       result: this.describe(outOfMemory),
       logs: this.logs,
+      modules: this.modules,
       discardModule: discardModule || outOfMemory || memoryBytes >= sandbox.maxBytes * 0.75,
     };
   }

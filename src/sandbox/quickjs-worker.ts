@@ -114,7 +114,7 @@ async function runJob(job: Extract<MainToWorker, { type: "run" }>): Promise<void
   replies.clear();
   backlog.length = 0;
   pool.release(sandbox, { discard: outcome.discardModule });
-  send({ type: "done", jobId: job.jobId, result: outcome.result });
+  send({ type: "done", jobId: job.jobId, result: outcome.result, modules: outcome.modules });
 }
 
 port.on("message", (message: MainToWorker) => {
@@ -125,6 +125,7 @@ port.on("message", (message: MainToWorker) => {
           type: "done",
           jobId: message.jobId,
           result: { type: "error", kind: "worker-exit", message: `The sandbox worker failed: ${String(error)}` },
+          modules: [],
         });
       });
       break;

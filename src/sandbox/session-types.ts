@@ -51,6 +51,8 @@ export interface SessionRequest {
   environment?: CodeRunEnvironment | undefined;
   /** Globals compiled on the program's first read (`CodeRunRequest.lazyGlobals`). */
   lazyGlobals?: Readonly<Record<string, string>> | undefined;
+  /** Specifier → ES module source the program may import (`CodeRunRequest.modules`). */
+  modules?: Readonly<Record<string, string>> | undefined;
   timeoutMs: number;
   memoryLimitBytes: number;
   maxStackBytes: number;
@@ -71,5 +73,7 @@ export type SessionResult =
 export interface SessionOutcome {
   result: SessionResult;
   logs: string[];
+  /** Specifiers of the modules the run loaded, in load order. */
+  modules: string[];
   discardModule: boolean;
 }

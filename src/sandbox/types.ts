@@ -54,6 +54,11 @@ export interface CodeRunRequest {
    * and `fetch` this way.
    */
   lazyGlobals?: Readonly<Record<string, string>>;
+  /**
+   * ES modules the program may import, statically or with `import()`: specifier → module source. Nothing else is
+   * importable. Each run instantiates them afresh. The durable runtime passes its `modules` option here.
+   */
+  modules?: Readonly<Record<string, string>>;
   /** Receives each console line as the program writes it (the lines are also in the result's `logs`). */
   onLog?: ((line: string) => void) | undefined;
 }
@@ -63,6 +68,8 @@ export interface CodeRunResult {
   value?: unknown;
   logs: string[];
   error?: { kind: ExecutorFailureKind; message: string };
+  /** Specifiers of the `modules` the run imported, in load order (absent when it imported none). */
+  modules?: string[];
 }
 
 /** A sandbox implementation. `run()` never rejects; `dispose()` waits for in-flight runs to stop. */

@@ -30,9 +30,10 @@ export class WorkerPoolBackend implements ExecutorBackend {
       worker = await this.pool.acquire(this.options.memoryLimitBytes, waiting.signal);
     } catch (error) {
       if (job.signal?.aborted)
-        return { logs: [], result: { type: "error", kind: "abort", message: "The run was aborted." } };
+        return { logs: [], modules: [], result: { type: "error", kind: "abort", message: "The run was aborted." } };
       return {
         logs: [],
+        modules: [],
         result: { type: "error", kind: "worker-exit", message: `The sandbox worker could not start: ${String(error)}` },
       };
     } finally {

@@ -32,6 +32,7 @@ export type MainToWorker =
       bindings: SessionBinding[];
       environment?: CodeRunEnvironment | undefined;
       lazyGlobals?: Readonly<Record<string, string>> | undefined;
+      modules?: Readonly<Record<string, string>> | undefined;
       /** Time left of the run's budget when the main thread posted it (clocks are per thread). */
       budgetMs: number;
       timeoutMs: number;
@@ -61,7 +62,7 @@ export type WorkerToMain =
   | { type: "ready" }
   | { type: "calls"; jobId: number; calls: WorkerCall[] }
   | { type: "log"; jobId: number; line: string }
-  | { type: "done"; jobId: number; result: SessionResult };
+  | { type: "done"; jobId: number; result: SessionResult; modules: string[] };
 
 const KINDS: ReadonlySet<ExecutorFailureKind> = new Set(["exception", "timeout", "abort", "worker-exit"]);
 
@@ -109,7 +110,12 @@ export function isWorkerToMain(message: unknown): message is WorkerToMain {
     case "log":
       return isCount(m.jobId) && typeof m.line === "string";
     case "done":
-      return isCount(m.jobId) && isSessionResult(m.result);
+      return (
+        isCount(m.jobId) &&
+        isSessionResult(m.result) &&
+        Array.isArray(m.modules) &&
+        m.modules.every((name) => typeof name === "string")
+      );
     default:
       return false;
   }

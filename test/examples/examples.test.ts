@@ -54,6 +54,18 @@ describe("examples", () => {
     ]);
   });
 
+  it("modules: a program imports lodash-es, date-fns and papaparse bundled with esbuild, paused and approved", () => {
+    const shown = runExample("modules.mjs");
+    expect(shown["first pass"]).toEqual({ status: "paused", pending: ["refund_charge"] });
+    expect(shown["approved"]).toMatchObject({
+      status: "completed",
+      result: { customers: ["cus_42", "cus_7"], total: 5400, refunded: "re_1", on: "5 Jan 2026" },
+    });
+    expect(shown["refunds"]).toEqual([{ effect: "refund", refundId: "re_1", chargeId: "ch_1", amount: 4200 }]);
+    expect(shown["describe lodash-es"]).toBe('declare module "lodash-es" {');
+    expect(shown["tool description line"]).toMatch(/^Modules .*: lodash-es, date-fns, papaparse\./);
+  });
+
   it("reject: the run ends rejected, a later approve is stale, nothing ran", () => {
     const shown = runExample("reject.mjs");
     expect(shown["reject"]).toMatchObject({ status: "rejected" });

@@ -96,7 +96,12 @@ describe("the in-process watchdog", () => {
           askedToStop = controls.isAborted();
           unsubscribe();
           sessionEnded = true;
-          resolve({ result: { type: "error", kind: "abort", message: "stopped" }, logs: [], discardModule: false });
+          resolve({
+            result: { type: "error", kind: "abort", message: "stopped" },
+            logs: [],
+            modules: [],
+            discardModule: false,
+          });
         });
         controls.onLog?.("a line before the stall");
       });

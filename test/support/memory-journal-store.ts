@@ -160,6 +160,7 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
         updatedAt: passEnd.now,
         leaseToken: undefined,
         leaseUntil: undefined,
+        modulesText: passEnd.modulesText ?? stored.execution.modulesText,
       });
       return true;
     };

@@ -2,7 +2,7 @@
  * The catalog behind `codemode.search` / `codemode.describe` and the handle's `search` / `describe`: the
  * configured connectors plus the saved snippets, rebuilt only when the snippet set changes.
  */
-import { createCatalog, type Catalog, type CatalogGlobal } from "./catalog.js";
+import { createCatalog, type Catalog, type CatalogGlobal, type CatalogModule } from "./catalog.js";
 import type { Connector } from "../types.js";
 
 /** Returns the catalog for a snippet set, cached for the last set seen. */
@@ -17,8 +17,12 @@ interface SavedSnippet {
   inputSchemaText?: string;
 }
 
-/** A cache over `connectors` (the namespaces the model sees) and `globals` (e.g. `fetch`). */
-export function createCatalogCache(connectors: Record<string, Connector>, globals: CatalogGlobal[]): CatalogCache {
+/** A cache over `connectors` (the namespaces the model sees), `globals` (e.g. `fetch`) and the importable `modules`. */
+export function createCatalogCache(
+  connectors: Record<string, Connector>,
+  globals: CatalogGlobal[],
+  modules: CatalogModule[] = [],
+): CatalogCache {
   let cached: { key: string; catalog: Catalog } | undefined;
   return (snippets) => {
     const key = JSON.stringify(snippets);
@@ -32,7 +36,7 @@ export function createCatalogCache(connectors: Record<string, Connector>, global
           ? {}
           : { inputSchema: JSON.parse(snippet.inputSchemaText) as unknown }),
       }));
-      cached = { key, catalog: createCatalog({ connectors, globals, snippets: entries }) };
+      cached = { key, catalog: createCatalog({ connectors, globals, modules, snippets: entries }) };
     }
     return cached.catalog;
   };

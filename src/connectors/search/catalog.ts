@@ -20,6 +20,47 @@ export type { CatalogSnippet } from "../declarations.js";
 /** Prefix of snippet paths in search and describe (`snippets.weekly_report`). */
 const SNIPPETS_NAMESPACE = "snippets";
 
+/** What `describe("modules")` names: the ES modules programs may import. */
+const MODULES_TARGET = "modules";
+
+/** An ES module programs may import (the runtime's `modules`): its specifier and, when given, its declaration. */
+export interface CatalogModule {
+  specifier: string;
+  types?: string;
+}
+
+/** Exported names in a declaration, searched as parameter names (cheap: no TypeScript parse). */
+function exportedNames(types: string | undefined): string[] {
+  if (types === undefined) return [];
+  const names = new Set<string>();
+  for (const match of types.matchAll(
+    /\bexport\s+(?:declare\s+)?(?:default\s+)?(?:async\s+)?(?:function\*?|const|let|var|class|interface|type|namespace)\s+([A-Za-z_$][\w$]*)/g,
+  )) {
+    if (match[1] !== undefined) names.add(match[1]);
+    if (names.size >= 200) break;
+  }
+  return [...names];
+}
+
+/** The leading JSDoc sentences of a declaration, searched as its description. */
+function declarationDocs(types: string | undefined): string {
+  if (types === undefined) return "";
+  const docs = [...types.matchAll(/\/\*\*([\s\S]*?)\*\//g)]
+    .slice(0, 50)
+    .map((match) => (match[1] ?? "").replace(/^\s*\*\s?/gm, " "));
+  return docs.join(" ").replace(/\s+/g, " ").trim().slice(0, 2_000);
+}
+
+/** `declare module "x" { … }` for describe: the app's declaration, or a note that it gave none. */
+function moduleDeclaration(module: CatalogModule): string {
+  const head = `declare module ${JSON.stringify(module.specifier)}`;
+  if (module.types === undefined) {
+    return `// No declaration was given for this module; import it and inspect its exports (Object.keys).\n${head};`;
+  }
+  const body = module.types.replace(/^(?=.)/gm, "  ");
+  return `${head} {\n${body}\n}`;
+}
+
 /** Search and describe over a fixed set of connectors and snippets. */
 export interface Catalog {
   /** Ranked paths (not schemas). An empty query lists everything. */
@@ -68,6 +109,7 @@ function documentsOf(
   connectors: Record<string, Connector>,
   snippets: CatalogSnippet[],
   globals: CatalogGlobal[],
+  modules: CatalogModule[],
 ): SearchDocument[] {
   const documents: SearchDocument[] = globals.map((global) => ({
     path: global.name,
@@ -77,6 +119,17 @@ function documentsOf(
     params: global.params,
     description: global.description,
   }));
+  for (const module of modules) {
+    documents.push({
+      path: module.specifier,
+      connector: MODULES_TARGET,
+      method: module.specifier,
+      kind: "module",
+      params: exportedNames(module.types),
+      namespace: `ES module library import ${module.specifier.replace(/[^A-Za-z0-9]+/g, " ")}`,
+      description: declarationDocs(module.types) || `ES module ${module.specifier} (import it by name)`,
+    });
+  }
   for (const [connectorName, connector] of Object.entries(connectors)) {
     // The connector's one-line summary (not its instructions): a weak, cheap signal shared by its methods.
     const namespaceText = summarise(connector.description) ?? "";
@@ -138,13 +191,17 @@ export function createCatalog({
   connectors,
   snippets,
   globals = [],
+  modules = [],
 }: {
   connectors: Record<string, Connector>;
   snippets: CatalogSnippet[];
   /** Global functions outside the namespaces (e.g. the opt-in `fetch`). */
   globals?: CatalogGlobal[];
+  /** ES modules programs may import (found by search; `describe("modules")` or by specifier). */
+  modules?: CatalogModule[];
 }): Catalog {
-  const documents = documentsOf(connectors, snippets, globals);
+  const documents = documentsOf(connectors, snippets, globals, modules);
+  const modulesBySpecifier = new Map(modules.map((module) => [module.specifier, module]));
   const index = createSearchIndex(documents);
   let texts: Map<string, string> | undefined;
   const snippetsByName = new Map(snippets.map((snippet) => [snippet.name, snippet]));
@@ -164,6 +221,12 @@ export function createCatalog({
   }
 
   function build(target: string): DescribeOutput | { error: string } {
+    // A specifier may hold dots (`lodash.sortby`): matched whole, before the target is split.
+    const module = has(target) ? undefined : modulesBySpecifier.get(target);
+    if (module !== undefined) return { path: module.specifier, kind: "module", types: moduleDeclaration(module) };
+    if (target === MODULES_TARGET && !has(target) && modules.length > 0) {
+      return { path: MODULES_TARGET, kind: "module", types: modules.map(moduleDeclaration).join("\n\n") };
+    }
     const { namespace, member } = splitTarget(target);
     const global =
       member === undefined && !has(namespace) ? globals.find((candidate) => candidate.name === namespace) : undefined;

@@ -22,7 +22,7 @@ export interface SearchDocument {
   path: string;
   connector: string;
   method: string;
-  kind: "method" | "snippet";
+  kind: "method" | "snippet" | "module";
   description?: string;
   /** The connector's own description (weighted low: it is shared by every method). */
   namespace?: string;

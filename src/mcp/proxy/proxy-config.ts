@@ -52,7 +52,12 @@ export interface ProxyConfigFile {
   name?: string;
   /** How long one server may take to start and list its tools, in ms (as `createCodemodeMcpProxy`'s option). */
   startTimeoutMs?: number;
+  /** ES modules programs may import: specifier → a module file, or `{ source, types }` files (paths relative to the config file). */
+  modules?: ModuleFiles;
 }
+
+/** Specifier → the path of an ES module file, or of its source and its TypeScript declaration. */
+export type ModuleFiles = Record<string, string | { source: string; types?: string }>;
 
 /** The `"type"` desktop hosts' files write beside a server (`"stdio"`, `"http"`, `"sse"`): accepted, read as the transport. */
 interface HostServerType {
@@ -84,7 +89,39 @@ const RENAMED_KEYS: Record<string, string> = { requiresApproval: "needsApproval"
 /** An environment variable's name, as `passEnv` lists it. */
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Every key of a config file. */
-const FILE_KEYS = keysOf<ProxyConfigFile>({ mcpServers: true, store: true, name: true, startTimeoutMs: true });
+const FILE_KEYS = keysOf<ProxyConfigFile>({
+  mcpServers: true,
+  store: true,
+  name: true,
+  startTimeoutMs: true,
+  modules: true,
+});
+const MODULE_FILE_KEYS = keysOf<{ source: string; types?: string }>({ source: true, types: true });
+
+/** Validates a `modules` entry of file paths (the files are read by whoever loads the config). */
+export function parseModuleFiles(value: unknown, path: string): ModuleFiles {
+  if (!isRecord(value))
+    throw new InvalidOptionError({
+      path,
+      message: 'must be an object { "specifier": "path.js" | { "source", "types" } }',
+    });
+  const out: ModuleFiles = {};
+  for (const [specifier, entry] of Object.entries(value)) {
+    const at = `${path}[${JSON.stringify(specifier)}]`;
+    if (typeof entry === "string") {
+      out[specifier] = entry;
+      continue;
+    }
+    if (!isRecord(entry) || typeof entry.source !== "string")
+      throw new InvalidOptionError({ path: at, message: 'must be a file path, or { "source": path, "types"?: path }' });
+    assertKnownKeys(entry, MODULE_FILE_KEYS, at);
+    if (entry.types !== undefined && typeof entry.types !== "string")
+      throw new InvalidOptionError({ path: `${at}.types`, message: "must be a file path" });
+    out[specifier] =
+      entry.types === undefined ? { source: entry.source } : { source: entry.source, types: entry.types };
+  }
+  return out;
+}
 
 /** A namespace is a JavaScript global inside the sandbox: an identifier. */
 const NAMESPACE = /^[A-Za-z_$][\w$]*$/;
@@ -253,5 +290,6 @@ export function parseProxyConfig(text: string, env: Record<string, string | unde
     ...(store === undefined ? {} : { store: expand(store, env, `${file}.store`) }),
     ...(name === undefined ? {} : { name }),
     ...(startTimeoutMs === undefined ? {} : { startTimeoutMs: startTimeoutMs as number }),
+    ...(value["modules"] === undefined ? {} : { modules: parseModuleFiles(value["modules"], `${file}.modules`) }),
   };
 }

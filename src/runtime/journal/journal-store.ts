@@ -64,6 +64,8 @@ export interface PassEnd {
   error?: string;
   kind?: FailureRecordKind;
   now: number;
+  /** The execution's module record after this pass, when the pass imported a module not yet recorded. */
+  modulesText?: string;
 }
 
 /** Executions: start, load, approve (claim), reject, list. */

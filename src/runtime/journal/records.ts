@@ -67,6 +67,8 @@ export interface ExecutionRecord {
   traceContext?: string;
   /** The call and cost budgets fixed when it started (`budget-record.ts` reads them); opaque to the store. */
   budgetsText?: string;
+  /** The modules its passes imported, with a hash of each (`module-record.ts` reads it); opaque to the store. */
+  modulesText?: string;
 }
 
 /** A stored connector call or `codemode.step`. */

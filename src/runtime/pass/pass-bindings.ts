@@ -34,6 +34,7 @@ export function passRequest(pass: PassContext, program: string): CodeRunRequest 
     bindings: passBindings(pass),
     signal: pass.abort.signal,
     environment: { epochMs: pass.execution.createdAt, randomSeed: pass.execution.executionId },
+    ...(Object.keys(pass.deps.modules.sources).length === 0 ? {} : { modules: pass.deps.modules.sources }),
     ...(pass.options.onProgress === undefined ? {} : { onLog: (line: string) => reportLog(pass, line) }),
   };
 }

@@ -4,6 +4,7 @@
  * consult. Sequence numbers are taken synchronously when a binding is invoked,
  * so calls issued together (`Promise.all`) get the same numbers on every pass.
  */
+import type { ResolvedModules } from "../journal/module-record.js";
 import type { Connector } from "../../connectors/types.js";
 import type { Executor } from "../../sandbox/types.js";
 import type { HookOwner } from "./lifecycle-hooks.js";
@@ -27,6 +28,8 @@ export interface PassDependencies {
   /** Lifecycle hooks called when the pass ends. */
   hooks: HookOwner;
   snippets: SnippetRecord[];
+  /** The runtime's modules: their sources go to the sandbox, their hashes into the execution's record. */
+  modules: ResolvedModules;
   now: () => number;
   leaseMs: number;
   /** How long a failed pass waits for calls still in flight. */

@@ -9,7 +9,9 @@ import type { FailureKind } from "../types.js";
 import { passRequest } from "./pass-bindings.js";
 import type { PassContext } from "./pass-context.js";
 import type { PassOutcome } from "./pass-outcome.js";
+import type { CodeRunResult } from "../../sandbox/types.js";
 import { settleUnfinishedWork } from "./unfinished-work.js";
+import { moduleDivergence, nextModuleRecord } from "../journal/module-record.js";
 import { boundedText, MAX_STORED_MESSAGE_CHARS } from "../../shared/bounded-text.js";
 import { messageOf } from "../../shared/message-of.js";
 
@@ -46,7 +48,10 @@ function decide(
 /** Runs the pass to its end and records the outcome. */
 export async function runPass(pass: PassContext): Promise<PassOutcome> {
   const { executionId } = pass.execution;
-  const run = await pass.deps.executor.run(passRequest(pass, pass.execution.code));
+  const changed = moduleDivergence(pass.execution.modulesText, pass.deps.modules);
+  if (changed !== undefined) pass.failWith(changed);
+  const run: CodeRunResult =
+    changed === undefined ? await pass.deps.executor.run(passRequest(pass, pass.execution.code)) : { logs: [] };
   if (run.error !== undefined || pass.fatal !== undefined) {
     // The program is gone: tell connectors still running to stop, and do not wait forever.
     if (!pass.abort.signal.aborted) pass.abort.abort(new Error(run.error?.message ?? pass.fatal?.error));
@@ -75,7 +80,8 @@ export async function runPass(pass: PassContext): Promise<PassOutcome> {
     resultText = encoded.ok ? encoded.value : omittedResultText(encoded.error);
     outcome.journaled = encoded.ok;
   }
-  const stored = await finish(pass, outcome, resultText, run.logs);
+  const modulesText = nextModuleRecord(pass.execution.modulesText, run.modules, pass.deps.modules);
+  const stored = await finish(pass, outcome, resultText, run.logs, modulesText);
   await afterPass(pass.deps.hooks, executionId, stored.status);
   return stored;
 }
@@ -89,15 +95,30 @@ async function finish(
   outcome: PassOutcome,
   resultText: string | undefined,
   printed: string[],
+  modulesText: string | undefined,
 ): Promise<PassOutcome> {
   const { executionId } = pass.execution;
   const now = pass.deps.now();
+  const modules = modulesText === undefined ? {} : { modulesText };
   const end =
     outcome.status === "completed"
-      ? { status: "completed" as const, logs: outcome.logs, now, ...(resultText === undefined ? {} : { resultText }) }
+      ? {
+          status: "completed" as const,
+          logs: outcome.logs,
+          now,
+          ...modules,
+          ...(resultText === undefined ? {} : { resultText }),
+        }
       : outcome.status === "paused"
-        ? { status: "paused" as const, logs: printed, now }
-        : { status: "error" as const, logs: outcome.logs ?? [], error: outcome.error, kind: outcome.kind, now };
+        ? { status: "paused" as const, logs: printed, now, ...modules }
+        : {
+            status: "error" as const,
+            logs: outcome.logs ?? [],
+            error: outcome.error,
+            kind: outcome.kind,
+            now,
+            ...modules,
+          };
   try {
     if (pass.journal.failure !== undefined) throw pass.journal.failure;
     if (!(await pass.journal.finish(end))) {

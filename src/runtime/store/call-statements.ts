@@ -254,7 +254,7 @@ export function renewLeaseStatement(lease: PassLease, leaseUntil: number): InSta
 export function finishPassStatement(lease: PassLease, end: PassEnd): InStatement {
   return {
     sql: `UPDATE codemode_executions SET status = ?, result = ?, logs = ?, error = ?, kind = ?, updated_at = ?,
-        lease_token = NULL, lease_until = NULL
+        lease_token = NULL, lease_until = NULL, modules = COALESCE(?, modules)
       WHERE runtime = ? AND id = ? AND lease_token = ? AND status = 'running'`,
     args: [
       end.status,
@@ -263,6 +263,7 @@ export function finishPassStatement(lease: PassLease, end: PassEnd): InStatement
       end.error ?? null,
       end.kind ?? null,
       end.now,
+      end.modulesText ?? null,
       lease.runtime,
       lease.executionId,
       lease.leaseToken,

@@ -32,7 +32,8 @@ export const MIGRATIONS: readonly Migration[] = [
       // `scope`: the execution's owner (another scope sees `not-found`). `trace_context`: the trace context of the
       // first pass (version-tagged JSON), so a pass resumed elsewhere joins the same trace; NULL when untraced.
       // `budgets`: the call and cost budgets fixed when the execution starts (`journal/budget-record.ts`), so every
-      // later pass, in any process, enforces the same numbers.
+      // later pass, in any process, enforces the same numbers. `modules`: the sandbox modules its passes imported,
+      // with a content hash of each (`journal/module-record.ts`): a resumed pass whose module changed is a divergence.
       `CREATE TABLE IF NOT EXISTS codemode_executions (
         runtime TEXT NOT NULL,
         id TEXT NOT NULL,
@@ -53,6 +54,7 @@ export const MIGRATIONS: readonly Migration[] = [
         scope TEXT,
         trace_context TEXT,
         budgets TEXT,
+        modules TEXT,
         PRIMARY KEY (runtime, id)
       )`,
       `CREATE INDEX IF NOT EXISTS codemode_executions_by_status

@@ -112,6 +112,8 @@ export function parseExecutionRow(row: Row): ExecutionRecord {
   if (traceContext !== undefined) record.traceContext = traceContext;
   const budgetsText = optionalText(row, table, "budgets");
   if (budgetsText !== undefined) record.budgetsText = budgetsText;
+  const modulesText = optionalText(row, table, "modules");
+  if (modulesText !== undefined) record.modulesText = modulesText;
   return record;
 }
 

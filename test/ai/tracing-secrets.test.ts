@@ -58,7 +58,7 @@ describe("outbound fetch credentials", () => {
   // A server that echoes the URL and headers it was sent: a secret redacted in the arguments must not come back
   // through the result.
   const echo = async (input: string, init: RequestInit): Promise<Response> =>
-    Response.json({ url: input, headers: Object.fromEntries(new Headers(init.headers)) });
+    Response.json({ url: input, headers: init.headers });
 
   const program = `async () => {
     const user = ${hidden(USER)}, password = ${hidden(PASSWORD)};

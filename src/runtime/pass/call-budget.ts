@@ -1,6 +1,7 @@
 /**
  * The budgets of one pass: every new connector call is admitted (or refused) here, synchronously and in call order,
- * before anything is journaled or run. The counts start from the journal, so a replayed call counts once, where it
+ * before anything is journaled or run, then charged its cost once its arguments are validated (the cost of the
+ * arguments that will run, schema defaults included). The counts start from the journal, so a replayed call counts once, where it
  * first ran, and a call a human rejected does not count; a call this pass refuses ends the run (`kind: "limit"`)
  * with a message that says which budget, how much was used, and how to do the work with fewer calls.
  */
@@ -16,7 +17,7 @@ export interface BudgetedCall {
 
 /** Admitted (with the cost to journal, when the method has one), or refused with the reason. */
 export type Admission =
-  | { ok: true; cost: number | undefined }
+  | { ok: true; cost?: number | undefined }
   /** `limit`: a budget would be exceeded, the run ends. `cost`: the method's cost function failed, the call fails. */
   | { ok: false; kind: "limit" | "cost"; error: string };
 
@@ -47,10 +48,10 @@ export class CallBudget {
     this.#byMethod.set(path, (this.#byMethod.get(path) ?? 0) + 1);
   }
 
-  /** Admits call `seq` (counting it) or says why it must not run. */
-  admit(call: BudgetedCall, seq: number, args: unknown): Admission {
+  /** Admits call `seq` against the call budgets (counting it), or says why it must not run. */
+  admit(call: BudgetedCall, seq: number): Admission {
     const path = `${call.connector}.${call.method}`;
-    const { maxCalls, maxCost, methodCalls } = this.#budgets;
+    const { maxCalls, methodCalls } = this.#budgets;
     if (this.#calls >= maxCalls) {
       return this.#limit(
         `Call budget exhausted: this execution may make ${amount(maxCalls)} connector calls (limits.maxCalls) and ` +
@@ -65,6 +66,17 @@ export class CallBudget {
           `has been called ${amount(made)} times; call #${seq} did not run. ${FEWER_CALLS}`,
       );
     }
+    this.#count(path, undefined);
+    return { ok: true };
+  }
+
+  /**
+   * Charges admitted call `seq` the cost of `args` (its validated arguments) against the cost budget, or says why it
+   * must not run. A method without `cost` is free.
+   */
+  charge(call: BudgetedCall, seq: number, args: unknown): Admission {
+    const path = `${call.connector}.${call.method}`;
+    const { maxCost } = this.#budgets;
     const cost = this.#costOf(call, path, seq, args);
     if (typeof cost === "object") return cost;
     if (maxCost !== undefined && cost !== undefined && this.#cost + cost > maxCost) {
@@ -75,7 +87,7 @@ export class CallBudget {
           "and do not fetch again what an earlier call returned. Promise.all does not help: every call's cost counts.",
       );
     }
-    this.#count(path, cost);
+    this.#cost += cost ?? 0;
     return { ok: true, cost };
   }
 

@@ -196,9 +196,17 @@ async function firstRun(
   pass: PassContext,
   target: CallTarget,
   seq: number,
-  call: journaled.CallIdentity,
+  made: journaled.CallIdentity,
 ): Promise<unknown> {
-  const args = await validated(pass, target, call.args, seq);
+  const args = await validated(pass, target, made.args, seq);
+  // Billed on the arguments that will run (after the schema's defaults), not the program's own.
+  const charged = pass.budget.charge(target, seq, args);
+  if (!charged.ok) {
+    if (charged.kind === "limit") throw pass.failWith({ kind: "limit", error: charged.error });
+    reportCall(pass, progressCall(target, seq, made.args), "failed", { error: charged.error });
+    throw new Error(charged.error);
+  }
+  const call = charged.cost === undefined ? made : { ...made, cost: charged.cost };
   const approval = target.definition.requiresApproval;
   const { executionId } = pass.execution;
   const needsApproval =
@@ -234,12 +242,8 @@ export function connectorCall(pass: PassContext, target: CallTarget, args: unkno
     const row = journaled.recordedCall(pass, seq, call);
     if (row !== undefined) return replay(pass, target, seq, call, row);
     // Admitted synchronously, before the first await: calls issued together are counted in call order.
-    const admitted = pass.budget.admit(target, seq, args);
-    if (!admitted.ok) {
-      if (admitted.kind === "limit") throw pass.failWith({ kind: "limit", error: admitted.error });
-      reportCall(pass, progressCall(target, seq, args), "failed", { error: admitted.error });
-      throw new Error(admitted.error);
-    }
-    return firstRun(pass, target, seq, admitted.cost === undefined ? call : { ...call, cost: admitted.cost });
+    const admitted = pass.budget.admit(target, seq);
+    if (!admitted.ok) throw pass.failWith({ kind: "limit", error: admitted.error });
+    return firstRun(pass, target, seq, call);
   });
 }

@@ -7,6 +7,7 @@
  */
 import { messageOf } from "../../shared/message-of.js";
 import type { ExecutionBudgets } from "../journal/budget-record.js";
+import { DEFAULT_MAX_DISCOVERY_CALLS, DEFAULT_MAX_JOURNAL_BYTES, DEFAULT_MAX_STEPS } from "../runtime-options.js";
 
 /** What a call is, for its budgets: its method and that method's cost function. */
 export interface BudgetedCall {
@@ -29,17 +30,82 @@ function amount(value: number): string {
   return Number.isInteger(value) ? value.toLocaleString("en-US") : String(value);
 }
 
+/** The UTF-8 size of journal texts (absent ones count nothing). */
+export function journalBytesOf(...texts: ReadonlyArray<string | undefined>): number {
+  let bytes = 0;
+  for (const text of texts) if (text !== undefined) bytes += Buffer.byteLength(text, "utf8");
+  return bytes;
+}
+
+/** What an execution's journal already holds, beyond its calls: its steps and its size. */
+export interface JournalUsage {
+  steps: number;
+  journalBytes: number;
+}
+
 /** The running counts of one execution's calls and cost against its budgets. */
 export class CallBudget {
   readonly #budgets: ExecutionBudgets;
   #calls = 0;
   #cost = 0;
   readonly #byMethod = new Map<string, number>();
+  #steps: number;
+  #journalBytes: number;
+  #lookups = 0;
 
   /** `counted`: the journaled calls that count (`countedCalls` in `execution-budgets.ts` picks them). */
-  constructor(budgets: ExecutionBudgets, counted: Iterable<{ connector: string; method: string; cost?: number }>) {
+  constructor(
+    budgets: ExecutionBudgets,
+    counted: Iterable<{ connector: string; method: string; cost?: number }>,
+    usage: JournalUsage = { steps: 0, journalBytes: 0 },
+  ) {
     this.#budgets = budgets;
     for (const row of counted) this.#count(`${row.connector}.${row.method}`, row.cost);
+    this.#steps = usage.steps;
+    this.#journalBytes = usage.journalBytes;
+  }
+
+  /** Admits new step `seq` (counting it), or says why it must not run. */
+  admitStep(name: string, seq: number): Admission {
+    const max = this.#budgets.maxSteps ?? DEFAULT_MAX_STEPS;
+    if (this.#steps >= max) {
+      return this.#limit(
+        `Step budget exhausted: this execution may record ${amount(max)} steps (limits.maxSteps) and has recorded ` +
+          `${amount(this.#steps)}; step ${JSON.stringify(name)} (call #${seq}) did not run. Wrap a loop in one step ` +
+          "instead of a step per item, and return only what later code needs.",
+      );
+    }
+    this.#steps += 1;
+    return { ok: true };
+  }
+
+  /** Admits a `codemode.search` / `describe` of this pass (counting it), or says why it must not run. */
+  admitLookup(kind: "search" | "describe"): Admission {
+    const max = this.#budgets.maxDiscoveryCalls ?? DEFAULT_MAX_DISCOVERY_CALLS;
+    if (this.#lookups >= max) {
+      return this.#limit(
+        `Discovery budget exhausted: a pass may make ${amount(max)} codemode.search / codemode.describe calls ` +
+          `(limits.maxDiscoveryCalls); this codemode.${kind} did not run. Search once for what you need and ` +
+          'describe a whole namespace at once (codemode.describe("ns")) instead of looking up inside a loop.',
+      );
+    }
+    this.#lookups += 1;
+    return { ok: true };
+  }
+
+  /** Admits writing `bytes` more to the journal (`what` names it in the refusal), counting them. */
+  admitJournalBytes(bytes: number, what: string): Admission {
+    const max = this.#budgets.maxJournalBytes ?? DEFAULT_MAX_JOURNAL_BYTES;
+    if (this.#journalBytes + bytes > max) {
+      return this.#limit(
+        `Journal budget exhausted: this execution may write ${amount(max)} bytes to its journal ` +
+          `(limits.maxJournalBytes) and has written ${amount(this.#journalBytes)}; ${what} (${amount(bytes)} bytes) ` +
+          "was not recorded. Keep large data outside the run (store it and pass a reference), and return only what " +
+          "later code needs from calls and steps.",
+      );
+    }
+    this.#journalBytes += bytes;
+    return { ok: true };
   }
 
   #count(path: string, cost: number | undefined): void {

@@ -11,6 +11,7 @@ import type { CallJournalRecord } from "../journal/records.js";
 import { decodeJournalValue } from "../journal/journal-values.js";
 // The journaled-call unit: every rule a journaled call shares; this file is a policy on it.
 import * as journaled from "./journaled-call.js";
+import { journalBytesOf } from "./call-budget.js";
 import { withRequest } from "./with-request.js";
 import { isRejectedRow, reportCall, reportedRun, type ProgressCall } from "./call-progress.js";
 import type { PassContext } from "./pass-context.js";
@@ -86,6 +87,7 @@ async function reexecute(
     runConnector(pass, target, seq, args),
   );
   if (log) {
+    journaled.admitBytes(pass, journalBytesOf(call.argsText), `the arguments of call #${seq}`);
     pass.journal.logReexecuted({
       seq,
       connector: target.connector,

@@ -313,9 +313,9 @@ describe("what a call is billed", () => {
 describe("the limits option", () => {
   it("takes maxCalls and maxCost beside the executor's budgets, and refuses bad values naming the path", () => {
     const resolved = resolveRuntimeOptions({ limits: { maxCalls: 5, maxCost: 2.5, timeoutMs: 1_000 } });
-    expect(resolved.budgets).toEqual({ maxCalls: 5, maxCost: 2.5 });
+    expect(resolved.budgets).toMatchObject({ maxCalls: 5, maxCost: 2.5 });
     expect(resolved.limits.timeoutMs).toBe(1_000);
-    expect(resolveRuntimeOptions({}).budgets).toEqual({ maxCalls: DEFAULT_MAX_CALLS, maxCost: undefined });
+    expect(resolveRuntimeOptions({}).budgets).toMatchObject({ maxCalls: DEFAULT_MAX_CALLS, maxCost: undefined });
     const cases: Array<[unknown, string, RegExp]> = [
       [{ maxCalls: 0 }, "limits.maxCalls", /must be a positive integer \(got 0\)/],
       [{ maxCalls: 1.5 }, "limits.maxCalls", /must be a positive integer/],

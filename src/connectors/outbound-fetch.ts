@@ -48,10 +48,21 @@ export interface OutboundFetchOptions {
   allow?: string[];
   /** Whether a request needs human approval (e.g. `(r) => r.method !== "GET"`). @default none does */
   requireApproval?: (request: OutboundRequestInfo) => boolean | Promise<boolean>;
+  /**
+   * URL query parameters and request headers (by name, any case) whose values traces may record. Every other
+   * query value and every header value but a few harmless ones (`accept`, `content-type`, …) is recorded as
+   * `[redacted]`, since a program may send a credential under any name. @default []
+   */
+  traceParams?: string[];
 }
 
 /** Every key of `OutboundFetchOptions`: any other is refused. */
-const OUTBOUND_OPTION_KEYS = keysOf<OutboundFetchOptions>({ fetch: true, allow: true, requireApproval: true });
+const OUTBOUND_OPTION_KEYS = keysOf<OutboundFetchOptions>({
+  fetch: true,
+  allow: true,
+  requireApproval: true,
+  traceParams: true,
+});
 
 /** `OutboundFetchOptions` validated. */
 export interface ResolvedOutboundFetchOptions {
@@ -61,6 +72,8 @@ export interface ResolvedOutboundFetchOptions {
   requireApproval: OutboundFetchOptions["requireApproval"];
   /** Longest response body read, in characters; a longer one ends the read (the journal limit then fails the run). */
   maxBodyChars: number;
+  /** `traceParams`, lower-case. */
+  traceParams: ReadonlySet<string>;
 }
 
 /** A request as journaled (after validation). */
@@ -118,7 +131,16 @@ export function resolveOutboundFetchOptions(
     allow,
     requireApproval: requireApproval as OutboundFetchOptions["requireApproval"],
     maxBodyChars,
+    traceParams: resolveTraceParams(value["traceParams"], `${path}.traceParams`),
   };
+}
+
+function resolveTraceParams(value: unknown, path: string): ReadonlySet<string> {
+  if (value === undefined) return new Set();
+  if (!Array.isArray(value) || !value.every((name) => typeof name === "string" && name !== "")) {
+    throw new InvalidOptionError({ path, message: "must be an array of parameter / header names (non-empty strings)" });
+  }
+  return new Set(value.map((name: string) => name.toLowerCase()));
 }
 
 /** The allowlist as the program is told it: `https://a.example, https://*.b.example`, or `any http(s) origin`. */

@@ -7,7 +7,7 @@
 import { isRecord, type ToolSet } from "@ai-sdk/provider-utils";
 import { InvalidOptionError } from "../errors.js";
 import { createJsonSchemaValidator } from "./argument-validator.js";
-import { optionalCallBudget } from "./call-budget-option.js";
+import { costNotOnReexecute, optionalCallBudget } from "./call-budget-option.js";
 import { buildConnector, wrappedSource } from "./connector.js";
 import { inputTypeOf } from "./declarations.js";
 import { readOnlyOf, toolSetToConnector } from "./tool-set-connector.js";
@@ -155,6 +155,7 @@ function resolveMethod(connectorName: string, methodName: string, value: unknown
   optionalFunction(value["describeRequest"], `${path}.describeRequest`);
   optionalFunction(value["cost"], `${path}.cost`);
   optionalCallBudget(value["maxCalls"], `${path}.maxCalls`);
+  costNotOnReexecute(value["cost"], value["replay"], `${path}.cost`);
   const approval = value["requiresApproval"];
   if (approval !== undefined && typeof approval !== "boolean" && typeof approval !== "function") {
     throw new InvalidOptionError({

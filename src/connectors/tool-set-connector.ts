@@ -8,7 +8,7 @@ import type { JSONSchema7 } from "@ai-sdk/provider";
 import { asSchema, isRecord, type Schema, type ToolExecutionOptions } from "@ai-sdk/provider-utils";
 import { InvalidOptionError } from "../errors.js";
 import { closestName } from "../shared/closest-name.js";
-import { optionalCallBudget } from "./call-budget-option.js";
+import { costNotOnReexecute, optionalCallBudget } from "./call-budget-option.js";
 import { createJsonSchemaValidator, createSchemaValidator } from "./argument-validator.js";
 import { inputTypeOf } from "./declarations.js";
 import { isMcpTool, mcpAnnotations, mcpPolicyDefaults, unwrapMcpResult } from "./mcp-tool.js";
@@ -248,6 +248,7 @@ function toolToMethod({
   if (policy?.cost !== undefined) {
     if (typeof policy.cost !== "function")
       throw new InvalidOptionError({ path: `${policyPath}.cost`, message: "must be a function (args) => number" });
+    costNotOnReexecute(policy.cost, replay, `${policyPath}.cost`);
     method.cost = policy.cost;
   }
   return method;

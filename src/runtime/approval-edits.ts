@@ -39,11 +39,14 @@ export async function checkedEdit(
         "arguments. Approve it as it is, or reject it with a reason.",
     );
   }
+  let validated = args;
   if (definition.validate !== undefined) {
     const outcome = await definition.validate(args);
     if (!outcome.success) return refuse(`The changed arguments of ${name} are invalid: ${outcome.error}`);
+    validated = outcome.value;
   }
-  const costProblem = raisedCost(definition.cost, args, call.cost);
+  // Priced like the program's call: on the arguments that will run (the schema's defaults applied).
+  const costProblem = raisedCost(definition.cost, validated, call.cost);
   if (costProblem !== undefined) return refuse(`The changed arguments of ${name} ${costProblem}`);
   const encoded = encodeJournalValue(args, `the changed arguments of ${name}`);
   if (!encoded.ok) return refuse(encoded.error);

@@ -8,8 +8,8 @@ import type { Connector } from "../connectors/types.js";
 import { messageOf } from "../shared/message-of.js";
 import { err, ok, type Result } from "../shared/result.js";
 import { parseBudgets, type ExecutionBudgets } from "./journal/budget-record.js";
-import type { CallJournalRecord, ExecutionRecord } from "./journal/records.js";
-import { CallBudget } from "./pass/call-budget.js";
+import { WHOLE_PROGRAM_SEQ, type CallJournalRecord, type ExecutionRecord } from "./journal/records.js";
+import { CallBudget, journalBytesOf } from "./pass/call-budget.js";
 import { isRejectedRow } from "./pass/call-progress.js";
 import { STEP_CONNECTOR } from "./pass/step-policy.js";
 import type { ResolvedBudgetLimits } from "./runtime-options.js";
@@ -22,7 +22,13 @@ export function runtimeBudgets(limits: ResolvedBudgetLimits, connectors: Record<
       if (definition.maxCalls !== undefined) methodCalls[`${name}.${method}`] = definition.maxCalls;
     }
   }
-  const budgets: ExecutionBudgets = { maxCalls: limits.maxCalls, methodCalls };
+  const budgets: ExecutionBudgets = {
+    maxCalls: limits.maxCalls,
+    methodCalls,
+    maxSteps: limits.maxSteps,
+    maxDiscoveryCalls: limits.maxDiscoveryCalls,
+    maxJournalBytes: limits.maxJournalBytes,
+  };
   if (limits.maxCost !== undefined) budgets.maxCost = limits.maxCost;
   return budgets;
 }
@@ -37,7 +43,13 @@ function countedCalls(calls: readonly CallJournalRecord[]): CallJournalRecord[] 
 
 /** The budget of a pass over `calls`, the execution's journal. */
 export function passBudget(budgets: ExecutionBudgets, calls: readonly CallJournalRecord[]): CallBudget {
-  return new CallBudget(budgets, countedCalls(calls));
+  let steps = 0;
+  let journalBytes = 0;
+  for (const row of calls) {
+    if (row.connector === STEP_CONNECTOR && row.seq !== WHOLE_PROGRAM_SEQ) steps += 1;
+    journalBytes += journalBytesOf(row.argsText, row.resultText, row.error, row.approvedArgsText);
+  }
+  return new CallBudget(budgets, countedCalls(calls), { steps, journalBytes });
 }
 
 /** The budgets `execution` runs under: its journaled ones, else `fallback`; a corrupt record is an error message. */

@@ -86,7 +86,12 @@ export function createRuntimeCore(options: ResolvedRuntimeOptions, seams: { stor
     hooks: { connectors, hookTimeoutMs: options.hookTimeoutMs },
     catalog: createCatalogCache(options.connectors, globals, catalogModules(options.modules)),
     search: createCatalogSearch({ embedder: options.embedder, store }),
-    tracing: { enabled: options.tracing, runtimeName: options.name, recording: options.traceRecording },
+    tracing: {
+      enabled: options.tracing,
+      runtimeName: options.name,
+      recording: options.traceRecording,
+      shown: options.outbound?.traceParams ?? new Set(),
+    },
     budgets: runtimeBudgets(options.budgets, connectors),
   };
 }

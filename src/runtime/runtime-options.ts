@@ -60,6 +60,19 @@ export const DEFAULT_PAUSED_MAX_AGE_MS = 24 * 60 * 60_000;
  * a runaway loop stops within a second of journal work (docs/decisions/default-figures.md).
  */
 export const DEFAULT_MAX_CALLS = 1_000;
+/**
+ * Default `limits.maxSteps`: `codemode.step`s recorded per execution. A step groups work; a program with a step per
+ * item of a large list is honest at hundreds, a runaway loop makes thousands a second.
+ */
+export const DEFAULT_MAX_STEPS = 10_000;
+/** Default `limits.maxDiscoveryCalls`: `codemode.search` + `codemode.describe` calls per pass (one per lookup). */
+export const DEFAULT_MAX_DISCOVERY_CALLS = 1_000;
+/**
+ * Default `limits.maxJournalBytes`: what one execution may write to its journal (arguments, results, errors; UTF-8).
+ * Each value is at most ~1 MB already; 100 MB is a hundred of the largest values, and stops a loop of steps that
+ * journals a megabyte each within seconds.
+ */
+export const DEFAULT_MAX_JOURNAL_BYTES = 100_000_000;
 
 /** The runtime's own budgets, per execution over all its passes (the executor's budgets are per run). */
 interface BudgetLimits {
@@ -76,15 +89,40 @@ interface BudgetLimits {
    * @default no cost budget
    */
   maxCost?: number;
+  /**
+   * `codemode.step`s one execution may record over all its passes (a replayed step counts once). The step past it
+   * does not run: the run ends with `kind: "limit"`. Journaled like `maxCalls`. @default 10_000
+   */
+  maxSteps?: number;
+  /**
+   * `codemode.search` and `codemode.describe` calls one pass may make (they are not journaled: a resumed pass makes
+   * the program's lookups again). The one past it ends the run with `kind: "limit"`. @default 1_000
+   */
+  maxDiscoveryCalls?: number;
+  /**
+   * Bytes (UTF-8) one execution may write to its journal over all its passes: call arguments, results, step
+   * values, error messages. The write past it does not happen: the run ends with `kind: "limit"`. Journaled like
+   * `maxCalls`. @default 100_000_000
+   */
+  maxJournalBytes?: number;
 }
 
 /** The keys of {@link BudgetLimits}: the rest of `limits` goes to the default executor. */
-const BUDGET_LIMIT_KEYS = keysOf<BudgetLimits>({ maxCalls: true, maxCost: true });
+const BUDGET_LIMIT_KEYS = keysOf<BudgetLimits>({
+  maxCalls: true,
+  maxCost: true,
+  maxSteps: true,
+  maxDiscoveryCalls: true,
+  maxJournalBytes: true,
+});
 
 /** The runtime's budgets resolved. */
 export interface ResolvedBudgetLimits {
   maxCalls: number;
   maxCost: number | undefined;
+  maxSteps: number;
+  maxDiscoveryCalls: number;
+  maxJournalBytes: number;
 }
 
 /**
@@ -344,7 +382,11 @@ export function resolveRuntimeOptions(
   if (options.limits !== undefined && isRecord(options.limits))
     assertKnownKeys(options.limits, [...EXECUTOR_OPTION_KEYS, ...BUDGET_LIMIT_KEYS], "limits");
   // The runtime's budgets taken out; the rest (or a limits that is not an object, refused there) is the executor's.
-  const { maxCalls, maxCost, ...executorLimits } = isRecord(options.limits) ? options.limits : {};
+  const { maxCalls, maxCost, maxSteps, maxDiscoveryCalls, maxJournalBytes, ...executorLimits } = isRecord(
+    options.limits,
+  )
+    ? options.limits
+    : {};
   const executorOptions = options.limits === undefined || isRecord(options.limits) ? executorLimits : options.limits;
   if (options._internal !== undefined && isRecord(options._internal))
     assertKnownKeys(options._internal, INTERNAL_KEYS, "_internal");
@@ -379,6 +421,9 @@ export function resolveRuntimeOptions(
     budgets: {
       maxCalls: positiveInteger("limits.maxCalls", maxCalls, DEFAULT_MAX_CALLS),
       maxCost: costBudget(maxCost),
+      maxSteps: positiveInteger("limits.maxSteps", maxSteps, DEFAULT_MAX_STEPS),
+      maxDiscoveryCalls: positiveInteger("limits.maxDiscoveryCalls", maxDiscoveryCalls, DEFAULT_MAX_DISCOVERY_CALLS),
+      maxJournalBytes: positiveInteger("limits.maxJournalBytes", maxJournalBytes, DEFAULT_MAX_JOURNAL_BYTES),
     },
     name,
     maxExecutions: positiveInteger("maxExecutions", options.maxExecutions, DEFAULT_MAX_EXECUTIONS),

@@ -14,7 +14,16 @@ export interface ExecutionBudgets {
   maxCost?: number;
   /** Per-method call budgets, by `connector.method`. */
   methodCalls: Record<string, number>;
+  /** `codemode.step`s over all its passes; absent in records written before it existed (the default applies). */
+  maxSteps?: number;
+  /** `codemode.search` / `describe` calls per pass; absent as `maxSteps`. */
+  maxDiscoveryCalls?: number;
+  /** Bytes written to its journal; absent as `maxSteps`. */
+  maxJournalBytes?: number;
 }
+
+/** The budgets added after the first record, optional in it. */
+const LATER_COUNTS = ["maxSteps", "maxDiscoveryCalls", "maxJournalBytes"] as const;
 
 /** Version tag of the stored JSON. */
 const BUDGET_RECORD_VERSION = 1;
@@ -26,6 +35,7 @@ export function encodeBudgets(budgets: ExecutionBudgets): string {
     maxCalls: budgets.maxCalls,
     ...(budgets.maxCost === undefined ? {} : { maxCost: budgets.maxCost }),
     methodCalls: budgets.methodCalls,
+    ...Object.fromEntries(LATER_COUNTS.flatMap((key) => (budgets[key] === undefined ? [] : [[key, budgets[key]]]))),
   });
 }
 
@@ -54,5 +64,11 @@ export function parseBudgets(text: string): ExecutionBudgets {
     methodCalls: Object.assign(Object.create(null) as Record<string, number>, methodCalls as Record<string, number>),
   };
   if (maxCost !== undefined) budgets.maxCost = maxCost;
+  for (const key of LATER_COUNTS) {
+    const value = parsed[key];
+    if (value === undefined) continue;
+    if (!isCount(value)) throw new Error(`the budgets column's ${key} is not a positive integer`);
+    budgets[key] = value;
+  }
   return budgets;
 }

@@ -11,6 +11,7 @@ import type { CallJournalRecord } from "../journal/records.js";
 import { decodeJournalValue } from "../journal/journal-values.js";
 // The journaled-call unit: every rule a journaled call shares; this file is a policy on it.
 import * as journaled from "./journaled-call.js";
+import { journalBytesOf } from "./call-budget.js";
 import { withRequest } from "./with-request.js";
 import { isRejectedRow, reportCall, reportedRun, type ProgressCall } from "./call-progress.js";
 import type { PassContext } from "./pass-context.js";
@@ -86,6 +87,7 @@ async function reexecute(
     runConnector(pass, target, seq, args),
   );
   if (log) {
+    journaled.admitBytes(pass, journalBytesOf(call.argsText), `the arguments of call #${seq}`);
     pass.journal.logReexecuted({
       seq,
       connector: target.connector,
@@ -196,9 +198,17 @@ async function firstRun(
   pass: PassContext,
   target: CallTarget,
   seq: number,
-  call: journaled.CallIdentity,
+  made: journaled.CallIdentity,
 ): Promise<unknown> {
-  const args = await validated(pass, target, call.args, seq);
+  const args = await validated(pass, target, made.args, seq);
+  // Billed on the arguments that will run (after the schema's defaults), not the program's own.
+  const charged = pass.budget.charge(target, seq, args);
+  if (!charged.ok) {
+    if (charged.kind === "limit") throw pass.failWith({ kind: "limit", error: charged.error });
+    reportCall(pass, progressCall(target, seq, made.args), "failed", { error: charged.error });
+    throw new Error(charged.error);
+  }
+  const call = charged.cost === undefined ? made : { ...made, cost: charged.cost };
   const approval = target.definition.requiresApproval;
   const { executionId } = pass.execution;
   const needsApproval =
@@ -234,12 +244,8 @@ export function connectorCall(pass: PassContext, target: CallTarget, args: unkno
     const row = journaled.recordedCall(pass, seq, call);
     if (row !== undefined) return replay(pass, target, seq, call, row);
     // Admitted synchronously, before the first await: calls issued together are counted in call order.
-    const admitted = pass.budget.admit(target, seq, args);
-    if (!admitted.ok) {
-      if (admitted.kind === "limit") throw pass.failWith({ kind: "limit", error: admitted.error });
-      reportCall(pass, progressCall(target, seq, args), "failed", { error: admitted.error });
-      throw new Error(admitted.error);
-    }
-    return firstRun(pass, target, seq, admitted.cost === undefined ? call : { ...call, cost: admitted.cost });
+    const admitted = pass.budget.admit(target, seq);
+    if (!admitted.ok) throw pass.failWith({ kind: "limit", error: admitted.error });
+    return firstRun(pass, target, seq, call);
   });
 }

@@ -21,6 +21,7 @@ import {
   encodeJournalValue,
 } from "../journal/journal-values.js";
 import type { TracedCall } from "../tracing/call-attributes.js";
+import { journalBytesOf } from "./call-budget.js";
 import type { PassContext } from "./pass-context.js";
 import { divergenceFailure } from "./pass-signals.js";
 
@@ -104,6 +105,7 @@ export async function insertCall(
   row: { status: "executing" | "pending"; requiresApproval: boolean },
 ): Promise<void> {
   if (pass.fatal !== undefined) throw new Error(pass.fatal.error);
+  admitBytes(pass, journalBytesOf(call.argsText), `the arguments of call #${seq}`);
   const inserted = await pass.journal.insertCall(
     {
       seq,
@@ -129,9 +131,11 @@ export async function insertCall(
 /** Rule 5: records a success with its result; a result too large for the journal fails the call and the pass. */
 export function recordSuccess(pass: PassContext, seq: number, result: unknown, what: string): void {
   const encoded = encodeJournalValue(result, what);
-  if (!encoded.ok) {
-    pass.journal.failCall({ seq, error: encoded.error, now: pass.deps.now() });
-    throw pass.failWith({ kind: "limit", error: encoded.error });
+  const refusal = encoded.ok ? bytesRefusal(pass, encoded.value, what) : encoded.error;
+  if (!encoded.ok || refusal !== undefined) {
+    const error = refusal ?? "";
+    pass.journal.failCall({ seq, error, now: pass.deps.now() });
+    throw pass.failWith({ kind: "limit", error });
   }
   pass.journal.applyCall({ seq, resultText: encoded.value, now: pass.deps.now() });
   pass.renewLeaseIfDue();
@@ -168,13 +172,28 @@ export function recordRead(
     failed(outcome.error);
   } else {
     const encoded = encodeJournalValue(outcome.result, outcome.what);
-    if (!encoded.ok) {
-      failed(encoded.error);
-      throw pass.failWith({ kind: "limit", error: encoded.error });
+    const refusal = encoded.ok
+      ? bytesRefusal(pass, `${call.argsText}${encoded.value}`, `${outcome.what} and its arguments`)
+      : encoded.error;
+    if (!encoded.ok || refusal !== undefined) {
+      failed(refusal ?? "");
+      throw pass.failWith({ kind: "limit", error: refusal ?? "" });
     }
     pass.journal.recordRead({ ...row, now: pass.deps.now(), resultText: encoded.value });
   }
   pass.renewLeaseIfDue();
+}
+
+/** Counts `bytes` against the execution's journal budget; past it, the pass ends with kind `limit`. */
+export function admitBytes(pass: PassContext, bytes: number, what: string): void {
+  const admitted = pass.budget.admitJournalBytes(bytes, what);
+  if (!admitted.ok) throw pass.failWith({ kind: "limit", error: admitted.error });
+}
+
+/** The journal budget's refusal of writing `text`, or `undefined` (then counted). */
+function bytesRefusal(pass: PassContext, text: string, what: string): string | undefined {
+  const admitted = pass.budget.admitJournalBytes(journalBytesOf(text), what);
+  return admitted.ok ? undefined : admitted.error;
 }
 
 /** Reads a journaled value of call `seq`; a corrupt one ends the pass with kind `store`. */

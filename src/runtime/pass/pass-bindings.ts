@@ -80,6 +80,8 @@ function lookup(
   argument: unknown,
   run: (text: string) => unknown,
 ): Promise<unknown> {
+  const admitted = pass.budget.admitLookup(kind);
+  if (!admitted.ok) return Promise.reject(pass.failWith({ kind: "limit", error: admitted.error }));
   const answer = async () => run(textArgument(argument));
   return pass.trace === undefined
     ? answer()

@@ -28,6 +28,8 @@ async function begin(pass: PassContext, seq: number, name: string): Promise<Step
   call.argsText = journaled.journalArguments(pass, undefined, "step arguments");
   const row = journaled.recordedCall(pass, seq, call);
   if (row === undefined) {
+    const admitted = pass.budget.admitStep(name, seq);
+    if (!admitted.ok) throw pass.failWith({ kind: "limit", error: admitted.error });
     await journaled.insertCall(pass, seq, call, { status: "executing", requiresApproval: false });
     return { replayed: false, seq };
   }

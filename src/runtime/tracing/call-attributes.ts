@@ -1,11 +1,11 @@
 /**
  * What a call span says (OpenTelemetry GenAI conventions for tool execution, then ours under `codemode.*`): its
  * name and start attributes, the HTTP attributes of an outbound `fetch`, and `error.type`. Values
- * (`gen_ai.tool.call.arguments` / `.result`, step names, queries) only when `recording` allows them.
+ * (`gen_ai.tool.call.arguments` / `.result`, step names, queries, host names) only when `recording` allows them.
  */
 import type { Attributes } from "@opentelemetry/api";
 import { OUTBOUND_CONNECTOR } from "../../connectors/outbound-fetch.js";
-import { spanValueText } from "./span-values.js";
+import { spanValueText, type RecordedNames } from "./span-values.js";
 import type { TraceRecording } from "./trace-record.js";
 
 /** A journaled call as the tracer names it. */
@@ -24,12 +24,15 @@ function toolAttributes(toolName: string): Attributes {
   return { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": toolName, "gen_ai.tool.type": "function" };
 }
 
-/** `http.request.method` and `server.address` of an outbound request (structure, recorded always). */
-function requestAttributes(args: unknown): Attributes {
+/**
+ * `http.request.method` of an outbound request (structure, recorded always) and, when inputs are recorded,
+ * `server.address` (a host name is the program's value too: it could carry what the app keeps out of traces).
+ */
+function requestAttributes(args: unknown, inputs: boolean): Attributes {
   if (typeof args !== "object" || args === null) return {};
   const { method, url } = args as { method?: unknown; url?: unknown };
   const attributes: Attributes = { "http.request.method": typeof method === "string" ? method.toUpperCase() : "GET" };
-  if (typeof url === "string") {
+  if (inputs && typeof url === "string") {
     try {
       attributes["server.address"] = new URL(url).hostname;
     } catch {
@@ -47,6 +50,7 @@ export function callSpanStart({
   args,
   recording,
   secrets,
+  shown,
 }: {
   seq: number;
   call: TracedCall;
@@ -54,6 +58,8 @@ export function callSpanStart({
   args: unknown;
   recording: TraceRecording;
   secrets: readonly string[];
+  /** URL parameter and header names whose values may be recorded. */
+  shown: RecordedNames;
 }): { name: string; attributes: Attributes } {
   const attributes: Attributes = { "codemode.call.seq": seq, "codemode.call.replayed": false };
   if (call.step === true) {
@@ -67,8 +73,8 @@ export function callSpanStart({
     "codemode.connector": call.connector,
     "codemode.method": call.method,
   });
-  if (outbound) Object.assign(attributes, requestAttributes(args));
-  if (recording.inputs) attributes[GEN_AI_ARGUMENTS] = spanValueText(args, secrets);
+  if (outbound) Object.assign(attributes, requestAttributes(args, recording.inputs));
+  if (recording.inputs) attributes[GEN_AI_ARGUMENTS] = spanValueText(args, secrets, shown);
   return { name: `execute_tool ${toolName}`, attributes };
 }
 

@@ -25,7 +25,7 @@ import {
   type TracedCall,
 } from "./call-attributes.js";
 import type { OtelApi } from "./otel-api.js";
-import { credentialValues, spanMessage, spanValueText } from "./span-values.js";
+import { credentialValues, MAX_SPAN_SECRETS, spanMessage, spanValueText, type RecordedNames } from "./span-values.js";
 import type { TraceRecording } from "./trace-record.js";
 
 /** What the tracer reads of the pass when a call settles (a `PassContext` is one). */
@@ -72,6 +72,10 @@ export class PassTrace {
   readonly #open = new Map<number, OpenCall>();
   /** False when the pass span is not sampled: its calls would not be either, so none is started. */
   readonly #sampled: boolean;
+  /** URL parameter and header names whose values may be recorded (`outbound.traceParams`). */
+  readonly #shown: RecordedNames;
+  /** Credential values of every call of the pass (bounded), redacted from the pass span's status too. */
+  readonly #passSecrets = new Set<string>();
 
   constructor({
     api,
@@ -80,6 +84,7 @@ export class PassTrace {
     parent,
     executionId,
     recording,
+    shown,
   }: {
     api: OtelApi;
     tracer: Tracer;
@@ -87,6 +92,7 @@ export class PassTrace {
     parent: Context;
     executionId: string;
     recording: TraceRecording;
+    shown: RecordedNames;
   }) {
     this.#api = api;
     this.#tracer = tracer;
@@ -95,6 +101,7 @@ export class PassTrace {
     this.#executionId = executionId;
     this.#recording = recording;
     this.#sampled = span.isRecording();
+    this.#shown = shown;
   }
 
   /** An event on the pass span (`codemode.approval`, `codemode.rejection`, …). */
@@ -106,7 +113,8 @@ export class PassTrace {
   call<T>(pass: TracedPassState, seq: number, call: TracedCall, args: unknown, run: () => Promise<T>): Promise<T> {
     if (!this.#sampled) return run();
     // Error messages are recorded whatever the settings: the request's credentials are redacted from them too.
-    const secrets = credentialValues(args);
+    const secrets = credentialValues(args, this.#shown);
+    for (const secret of secrets) if (this.#passSecrets.size < MAX_SPAN_SECRETS * 4) this.#passSecrets.add(secret);
     const span = this.#startCall(seq, call, args, secrets);
     const open: OpenCall = {
       span,
@@ -210,7 +218,7 @@ export class PassTrace {
         span.setAttribute("codemode.failure.kind", outcome.kind);
         span.setAttribute(ERROR_TYPE, outcome.kind);
       }
-      span.setStatus({ code: this.#api.SpanStatusCode.ERROR, message: spanMessage(outcome.error ?? "") });
+      span.setStatus({ code: this.#api.SpanStatusCode.ERROR, message: this.#passMessage(outcome) });
     }
     span.end();
   }
@@ -223,6 +231,7 @@ export class PassTrace {
       args,
       recording: this.#recording,
       secrets,
+      shown: this.#shown,
     });
     return this.#tracer.startSpan(name, { kind: this.#api.SpanKind.INTERNAL, attributes }, this.#context);
   }
@@ -241,21 +250,50 @@ export class PassTrace {
   /** Records a settled call's result (when outputs are recorded) or its failure (always: status and type). */
   #finish({ span, outbound, secrets }: OpenCall, outcome: Settled, fatal: { kind: string } | undefined): void {
     if ("error" in outcome) {
-      const message = messageOf(outcome.error);
-      span.setAttribute(ERROR_TYPE, errorType(outcome.error, fatal));
+      const type = errorType(outcome.error, fatal);
+      span.setAttribute(ERROR_TYPE, type);
       span.setStatus({
         code: this.#api.SpanStatusCode.ERROR,
-        message: spanMessage(secrets.length === 0 ? message : redactText(message, secrets)),
+        message: this.#errorMessage(outcome.error, type, secrets),
       });
       return;
     }
     const status = outbound ? responseStatus(outcome.value) : undefined;
     if (status !== undefined) span.setAttribute("http.response.status_code", status);
-    if (this.#recording.outputs) span.setAttribute(GEN_AI_RESULT, spanValueText(outcome.value, secrets));
+    if (this.#recording.outputs) span.setAttribute(GEN_AI_RESULT, spanValueText(outcome.value, secrets, this.#shown));
+  }
+
+  /**
+   * A failed call's status message: its text with the request's credentials redacted, or, when inputs are not
+   * recorded, only its kind (validation and connector errors quote the values they refuse).
+   */
+  #errorMessage(error: unknown, type: string, secrets: readonly string[]): string {
+    if (!this.#recording.inputs) return notRecorded(type);
+    const message = messageOf(error);
+    return spanMessage(secrets.length === 0 ? message : redactText(message, secrets));
+  }
+
+  /** The pass span's status message: as `#errorMessage`, over every credential the pass's calls carried. */
+  #passMessage(outcome: TracedPassEnd): string {
+    if (!this.#recording.inputs) return notRecorded(outcome.kind ?? "error");
+    const message = outcome.error ?? "";
+    return spanMessage(
+      this.#passSecrets.size === 0
+        ? message
+        : redactText(
+            message,
+            [...this.#passSecrets].sort((a, b) => b.length - a.length),
+          ),
+    );
   }
 
   #close(seq: number, open: OpenCall): void {
     this.#open.delete(seq);
     open.span.end();
   }
+}
+
+/** The status message of a failure when the call's inputs are not recorded: its kind, never its text. */
+export function notRecorded(kind: string): string {
+  return `${kind} (message not recorded: the AI SDK call does not record inputs)`;
 }

@@ -11,8 +11,8 @@
  */
 import type { Attributes, Context, Link, Span, SpanContext, Tracer } from "@opentelemetry/api";
 import { activeOtelApi, type OtelApi } from "./otel-api.js";
-import { PassTrace } from "./pass-trace.js";
-import { spanMessage } from "./span-values.js";
+import { notRecorded, PassTrace } from "./pass-trace.js";
+import { spanMessage, type RecordedNames } from "./span-values.js";
 import {
   parseTraceRecord,
   RECORD_NOTHING,
@@ -33,6 +33,8 @@ export interface RuntimeTracing {
   runtimeName: string;
   /** What the AI SDK call around the current invocation records (`src/ai` reads it); undefined outside one. */
   recording: (() => TraceRecording | undefined) | undefined;
+  /** URL parameter and header names (lower-case) whose values spans may record (`outbound.traceParams`). */
+  shown: RecordedNames;
 }
 
 /** The execution a span belongs to. */
@@ -128,7 +130,7 @@ export async function traceFirstPass(
     { kind: api.SpanKind.INTERNAL, attributes: { ...baseAttributes(tracing, executionId), "codemode.pass.number": 1 } },
     parent,
   );
-  const trace = new PassTrace({ api, tracer, span, parent, executionId, recording });
+  const trace = new PassTrace({ api, tracer, span, parent, executionId, recording, shown: tracing.shown });
   const parentContext = api.trace.getSpanContext(parent);
   const record: ExecutionTraceRecord = { recording };
   const first = stored(api, span.spanContext());
@@ -160,7 +162,15 @@ export async function traceResumedPass(
     parent,
   );
   linkBack(invoker, span, "resumed execution");
-  const trace = new PassTrace({ api, tracer, span, parent, executionId: execution.executionId, recording });
+  const trace = new PassTrace({
+    api,
+    tracer,
+    span,
+    parent,
+    executionId: execution.executionId,
+    recording,
+    shown: tracing.shown,
+  });
   if (decisions.approved.length > 0) trace.event("codemode.approval", { "codemode.call.seqs": decisions.approved });
   if (decisions.rejected.length > 0) trace.event("codemode.rejection", { "codemode.call.seqs": decisions.rejected });
   return trace;
@@ -211,7 +221,7 @@ export async function traceOutsidePass<T>(
   const open = await openTrace(tracing);
   if (open === undefined) return run();
   const { api, tracer } = open;
-  const { parent, links, invoker } = continued(api, tracing, execution);
+  const { parent, links, invoker, recording } = continued(api, tracing, execution);
   const span = tracer.startSpan(
     `codemode ${operation}`,
     { kind: api.SpanKind.INTERNAL, attributes: baseAttributes(tracing, execution.executionId), links },
@@ -225,7 +235,9 @@ export async function traceOutsidePass<T>(
     span.addEvent(operation === "reject" ? "codemode.rejection" : "codemode.rollback", end.attributes ?? {});
     if (end.error !== undefined) {
       if (end.kind !== undefined) span.setAttribute("error.type", end.kind);
-      span.setStatus({ code: api.SpanStatusCode.ERROR, message: spanMessage(end.error) });
+      // A revert's error may quote the call's arguments: only its kind when inputs are not recorded.
+      const message = recording.inputs ? spanMessage(end.error) : notRecorded(end.kind ?? "error");
+      span.setStatus({ code: api.SpanStatusCode.ERROR, message });
     }
     return output;
   } finally {

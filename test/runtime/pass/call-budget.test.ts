@@ -251,12 +251,71 @@ describe("limits.maxCost and a method's cost(args)", () => {
   );
 });
 
+describe("what a call is billed", () => {
+  it("the arguments that will run: an omitted limit is billed at its schema default, not the cost function's guess", async () => {
+    const billedLimits: number[] = [];
+    const crm = connector(
+      {
+        list: tool({
+          inputSchema: z.object({ limit: z.number().default(1_000) }),
+          execute: async ({ limit }) => ({ limit }),
+        }),
+      },
+      {
+        methods: {
+          list: {
+            // Sees the validated arguments: `limit` is there even when the program left it out.
+            cost: (args) => {
+              const limit = (args as { limit?: number }).limit ?? 5_000;
+              billedLimits.push(limit);
+              return limit;
+            },
+          },
+        },
+      },
+    );
+    const runtime = testRuntime({ connectors: { crm }, limits: { maxCost: 1_500 } });
+    const out = await runtime.execute({ code: "async () => (await crm.list({})).limit" });
+    expect(out, JSON.stringify(out)).toMatchObject({ status: "completed", result: 1_000 });
+    expect(billedLimits).toEqual([1_000]);
+    expect((await runtime.execution(out.executionId))?.calls.map((call) => call.cost)).toEqual([1_000]);
+  });
+
+  it("arguments the schema refuses are never priced (the cost function does not see them)", async () => {
+    let priced = 0;
+    const crm = connector(
+      { list: tool({ inputSchema: z.object({ limit: z.number() }), execute: async () => "listed" }) },
+      { methods: { list: { cost: () => ++priced } } },
+    );
+    const runtime = testRuntime({ connectors: { crm }, limits: { maxCost: 10 } });
+    const out = await runtime.execute({
+      code: "async () => { try { await crm.list({ limit: 'all' }); } catch (error) { return String(error); } }",
+    });
+    expect(out).toMatchObject({ status: "completed" });
+    expect(priced).toBe(0);
+  });
+
+  it('a cost on a replay: "reexecute" method is refused at construction (it would run on every pass, charged once)', () => {
+    const tools = { read: tool({ inputSchema: z.object({}), execute: async () => "ok" }) };
+    expect(() => connector(tools, { methods: { read: { replay: "reexecute", cost: () => 30 } } })).toThrow(
+      /methods\.read\.cost cannot be combined with replay: "reexecute"/,
+    );
+    const { shop } = counted({ replay: "reexecute", cost: () => 30 });
+    expect(() => resolveRuntimeOptions({ connectors: { shop } })).toThrow(
+      /connectors\.shop\.methods\.get\.cost cannot be combined with replay: "reexecute"/,
+    );
+    // Either alone is fine.
+    expect(() => connector(tools, { methods: { read: { replay: "reexecute" } } })).not.toThrow();
+    expect(() => connector(tools, { methods: { read: { cost: () => 30 } } })).not.toThrow();
+  });
+});
+
 describe("the limits option", () => {
   it("takes maxCalls and maxCost beside the executor's budgets, and refuses bad values naming the path", () => {
     const resolved = resolveRuntimeOptions({ limits: { maxCalls: 5, maxCost: 2.5, timeoutMs: 1_000 } });
-    expect(resolved.budgets).toEqual({ maxCalls: 5, maxCost: 2.5 });
+    expect(resolved.budgets).toMatchObject({ maxCalls: 5, maxCost: 2.5 });
     expect(resolved.limits.timeoutMs).toBe(1_000);
-    expect(resolveRuntimeOptions({}).budgets).toEqual({ maxCalls: DEFAULT_MAX_CALLS, maxCost: undefined });
+    expect(resolveRuntimeOptions({}).budgets).toMatchObject({ maxCalls: DEFAULT_MAX_CALLS, maxCost: undefined });
     const cases: Array<[unknown, string, RegExp]> = [
       [{ maxCalls: 0 }, "limits.maxCalls", /must be a positive integer \(got 0\)/],
       [{ maxCalls: 1.5 }, "limits.maxCalls", /must be a positive integer/],

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   credentialValues,
   MAX_SPAN_SECRETS,
+  maskedUrl,
   MAX_SPAN_VALUE_CHARS,
   spanValueText,
 } from "../../../src/runtime/tracing/span-values.js";
@@ -21,7 +22,7 @@ describe("program values on spans", () => {
     });
     expect(text).not.toContain("sk-live-123456789");
     expect(JSON.parse(text)).toEqual({
-      url: "https://api.example.com/items?api_key=%5Bredacted%5D&page=2",
+      url: "https://api.example.com/items?api_key=[redacted]&page=[redacted]",
       method: "GET",
       headers: { Authorization: "[redacted]", "X-Api-Key": "[redacted]", accept: "json" },
     });
@@ -29,6 +30,41 @@ describe("program values on spans", () => {
       status: 200,
       headers: { "set-cookie": "[redacted]" },
     });
+  });
+
+  it("mask userinfo, every unlisted query value, the fragment and headers in every shape", () => {
+    const url = "https://user-0123456:pass-0123456@api.example.com/x?sig=abcdefgh123&page=2&bare-token-99#tok-frag-123";
+    expect(maskedUrl(url)).toBe("https://api.example.com/x?sig=[redacted]&page=[redacted]&[redacted]#[redacted]");
+    expect(maskedUrl(url, new Set(["page"]))).toBe(
+      "https://api.example.com/x?sig=[redacted]&page=2&[redacted]#[redacted]",
+    );
+    expect(maskedUrl("http:user-0123456:pass@api.example.com/")).toBe("http://api.example.com/");
+    expect(maskedUrl("not a url?token=abcdefgh")).toBe("[redacted]");
+    expect(maskedUrl("not a url")).toBe("not a url");
+    const pairs = JSON.parse(
+      spanValueText({
+        url: "https://a.example/",
+        headers: [
+          ["X-Sig", "pair-0123456"],
+          ["Accept", "json"],
+        ],
+      }),
+    );
+    expect(pairs.headers).toEqual([
+      ["X-Sig", "[redacted]"],
+      ["Accept", "json"],
+    ]);
+    expect(spanValueText({ headers: new Map([["x-custom", "map-0123456"]]) })).not.toContain("map-0123456");
+    expect(credentialValues({ url, headers: [["x-sig", "pair-0123456"]] })).toEqual(
+      expect.arrayContaining([
+        "user-0123456:pass-0123456",
+        "pass-0123456",
+        "abcdefgh123",
+        "bare-token-99",
+        "tok-frag-123",
+        "pair-0123456",
+      ]),
+    );
   });
 
   it("redact a request's credentials wherever they appear in its result (a server echoing them)", () => {

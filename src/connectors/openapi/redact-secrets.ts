@@ -9,7 +9,7 @@
  */
 
 /** Header names whose values are treated as credentials. */
-export const CREDENTIAL_HEADER = /auth|token|key|secret|cookie|session|password|credential|signature/i;
+const CREDENTIAL_HEADER = /auth|token|key|secret|cookie|session|password|credential|signature/i;
 
 /** Shorter values are not redacted: they would corrupt ordinary data and are no secret anyway. */
 export const MIN_REDACTED_SECRET_CHARS = 8;

@@ -12,7 +12,7 @@ import type { StdioMCPTransport } from "@ai-sdk/mcp/mcp-stdio";
 type StderrMode = "inherit" | "ignore";
 
 /** What a child inherits from the proxy's environment without `passEnv` (the AI SDK's stdio defaults). */
-export const INHERITED_ENV_NAMES = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"] as const;
+const INHERITED_ENV_NAMES = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"] as const;
 /** Stderr kept for a failure reason: the last lines, at most this many characters. */
 const STDERR_TAIL_CHARS = 600;
 const STDERR_TAIL_LINES = 5;

@@ -8,7 +8,7 @@
 import type { CallDecision } from "../runtime/types.js";
 import type { PendingAction } from "../runtime/types.js";
 import { jsonText } from "../ai/model-output-budget.js";
-import { toModelJson } from "../ai/codemode-model-output.js";
+import { displayJson } from "../shared/display-value.js";
 
 /** Characters of one call's arguments quoted in the form (the approver can open the inspector for the rest). */
 export const ELICITATION_ARGS_MAX_CHARS = 2000;
@@ -27,7 +27,7 @@ function clip(text: string, max: number): string {
 /** One line per call: `#3 memory.delete_entities {"entityNames":["Ada"]}` (and its HTTP request, if any). */
 export function pendingLine(action: PendingAction): string {
   const request = action.request === undefined ? "" : ` (${action.request.method} ${action.request.url})`;
-  const args = clip(jsonText(toModelJson(action.args)), ELICITATION_ARGS_MAX_CHARS);
+  const args = clip(jsonText(displayJson(action.args)), ELICITATION_ARGS_MAX_CHARS);
   return `#${action.seq} ${action.connector}.${action.method}${request} ${args}`;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { codemodeModelOutput, toModelJson } from "../../src/ai/codemode-model-output.js";
+import { codemodeModelOutput } from "../../src/ai/codemode-model-output.js";
 import { DEFAULT_MAX_OUTPUT_CHARS } from "../../src/ai/model-output-budget.js";
 import type { CodeModeOutput } from "../../src/runtime/types.js";
 

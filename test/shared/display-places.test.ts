@@ -39,8 +39,11 @@ describe("one display of values in every place", () => {
       expect(output.logs).toEqual([SAMPLE_TEXT]);
       expect(JSON.stringify(output.result)).toBe(SAMPLE_TEXT);
       // The model.
-      const modelView = (await codemode.toModelOutput!({ toolCallId: "t1", input: { code }, output: output as never }))
-        .value as { result: unknown; logs: string[] };
+      const modelView = (
+        (await codemode.toModelOutput!({ toolCallId: "t1", input: { code }, output: output as never })) as unknown as {
+          value: { result: unknown; logs: string[] };
+        }
+      ).value;
       expect(JSON.stringify(modelView.result)).toBe(SAMPLE_TEXT);
       expect(modelView.logs).toEqual([SAMPLE_TEXT]);
 
@@ -49,8 +52,11 @@ describe("one display of values in every place", () => {
       expect(paused.status).toBe("paused");
       const card = await createCodemodeApprovalRequest({ toolCallId: "t2", output: paused as PausedCodemodeOutput });
       expect(JSON.stringify((card.approvalDescriptor as { args: unknown }).args)).toBe(SAMPLE_TEXT);
-      const pausedView = (await codemode.toModelOutput!({ toolCallId: "t2", input: { code }, output: paused as never }))
-        .value as { pending: Array<{ args: unknown }> };
+      const pausedView = (
+        (await codemode.toModelOutput!({ toolCallId: "t2", input: { code }, output: paused as never })) as unknown as {
+          value: { pending: Array<{ args: unknown }> };
+        }
+      ).value;
       expect(JSON.stringify(pausedView.pending[0]?.args)).toBe(SAMPLE_TEXT);
 
       // The inspector's API (the page shows the JSON it reads there).

@@ -71,7 +71,8 @@ export const DISPLAY_TABLE: readonly DisplayRow[] = [
   },
   {
     name: "every leaf nested",
-    source: '({ big: 1n, zero: -0, nan: NaN, at: new Date(0), bytes: new Uint8Array([7]), s: new Set(), "a b": [null, true] })',
+    source:
+      '({ big: 1n, zero: -0, nan: NaN, at: new Date(0), bytes: new Uint8Array([7]), s: new Set(), "a b": [null, true] })',
     value: {
       big: 1n,
       zero: -0,

@@ -5,50 +5,15 @@
  *
  * Rejecting means the same here as in the chat (docs/decisions/reject-stops-the-program.md): "Reject and stop the
  * program" ends the run; when several calls wait together, each can be rejected inside the program instead
- * (`decide`), which may go on. Approve with changes: a pending call of an `editable` method shows its arguments as
- * JSON in a text box; what the person leaves there is sent as `args` (the runtime validates it; a bad edit is
- * refused and nothing runs).
+ * (`decide`, `decisions-form.js`), which may go on. Approve with changes: `args-editor.js`.
  */
-import { el, say } from "./dom.js";
+import { act } from "./act.js";
+import { argsEditor, editedArgs } from "./args-editor.js";
+import { decisionsForm } from "./decisions-form.js";
+import { el } from "./dom.js";
 import { callName, isProgram } from "./format.js";
 
-/** @import { PageCall, PageContext, PageExecution } from "./page-types.js" */
-
-/**
- * Posts `action` for the selected execution, says how it went, then reloads the list and the detail.
- *
- * @param {PageContext} ctx
- * @param {string} action
- * @param {unknown} body
- * @param {string} label
- * @returns {Promise<unknown>}
- */
-function act(ctx, action, body, label) {
-  const { state } = ctx;
-  const id = /** @type {string} */ (state.selected);
-  say(label + "\u2026");
-  document.querySelectorAll("#actions button, #actions input").forEach((b) => {
-    /** @type {HTMLButtonElement | HTMLInputElement} */ (b).disabled = true;
-  });
-  return ctx
-    .getJson("/executions/" + encodeURIComponent(id) + "/" + action, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    })
-    .then((data) => {
-      const out = /** @type {{ output: { status: string, error?: string } }} */ (data).output;
-      state.chosen = {};
-      state.reason = "";
-      if (out.status !== "error") state.edits = {};
-      say(label + ": " + out.status + (out.error ? " \u2014 " + out.error : ""), out.status === "error");
-    })
-    .catch((error) => say(label + " failed: " + error.message, true))
-    .then(() => {
-      state.detailKey = "";
-      return Promise.all([ctx.loadDetail(), ctx.loadList()]);
-    });
-}
+/** @import { PageContext, PageExecution } from "./page-types.js" */
 
 /**
  * @param {PageContext} ctx
@@ -70,55 +35,6 @@ function reasonInput(ctx) {
 }
 
 /**
- * The arguments of a pending call of an editable method, as JSON the person may change before approving.
- *
- * @param {PageContext} ctx
- * @param {PageCall} p
- * @param {boolean} disabled
- * @returns {HTMLElement}
- */
-function argsEditor(ctx, p, disabled) {
-  const original = JSON.stringify(p.args, null, 2);
-  const area = el("textarea", {
-    className: "mono args-edit",
-    rows: Math.min(12, original.split("\n").length + 1),
-    "aria-label": "Arguments of " + callName(p) + " (JSON; edit before approving)",
-    "data-key": "args:" + p.seq,
-    "data-testid": "args-edit",
-    disabled,
-    spellcheck: false,
-  });
-  const edit = ctx.state.edits[p.seq];
-  area.value = edit !== undefined ? edit : original;
-  area.addEventListener("input", () => {
-    ctx.state.edits[p.seq] = area.value;
-  });
-  return el("label", { className: "args-label" }, [
-    el("span", { className: "io-label", text: "arguments (editable: change them, then approve)" }),
-    area,
-  ]);
-}
-
-/**
- * The edited arguments of call `p`: undefined when unchanged; null (after saying why) when not valid JSON.
- *
- * @param {PageContext} ctx
- * @param {PageCall} p
- * @returns {{ args: unknown } | null | undefined}
- */
-function editedArgs(ctx, p) {
-  const text = ctx.state.edits[p.seq];
-  if (text === undefined || text === JSON.stringify(p.args, null, 2)) return undefined;
-  try {
-    return { args: JSON.parse(text) };
-  } catch (error) {
-    const message = /** @type {Error} */ (error).message;
-    say("The arguments of " + callName(p) + " are not valid JSON: " + message + ". Nothing was sent.", true);
-    return null;
-  }
-}
-
-/**
  * @param {PageContext} ctx
  * @param {HTMLInputElement} reason
  * @param {string} label
@@ -137,97 +53,6 @@ function stopButton(ctx, reason, label, disabled) {
       onclick: () => act(ctx, "reject", reason.value ? { reason: reason.value } : {}, label),
     },
     [label],
-  );
-}
-
-/**
- * Several calls wait together: each can be approved or rejected inside the program (decided in one request).
- *
- * @param {PageContext} ctx
- * @param {PageCall[]} pending
- * @param {boolean} disabled
- * @returns {HTMLElement}
- */
-function decisionsForm(ctx, pending, disabled) {
-  const chosen = ctx.state.chosen;
-  const submit = el(
-    "button",
-    {
-      className: "approve",
-      type: "button",
-      disabled: disabled || Object.keys(chosen).length === 0,
-      "data-key": "submit-decisions",
-    },
-    ["Submit decisions"],
-  );
-  const rows = pending.map((p) => {
-    const name = "decide-" + p.seq;
-    return el(
-      "div",
-      { className: "decision", "data-testid": "decision", "data-seq": p.seq },
-      [
-        p.editable
-          ? argsEditor(ctx, p, disabled)
-          : el("code", { className: "mono", text: callName(p) + " " + JSON.stringify(p.args) }),
-        ["approve", "reject"].map((choice) => {
-          const input = el("input", {
-            type: "radio",
-            name,
-            value: choice,
-            "data-key": name + ":" + choice,
-            disabled,
-            checked: chosen[p.seq] === (choice === "approve"),
-            "aria-label": (choice === "approve" ? "Approve " : "Reject inside the program ") + callName(p),
-          });
-          input.addEventListener("change", () => {
-            chosen[p.seq] = choice === "approve";
-            submit.disabled = disabled;
-          });
-          return el("label", {}, [input, choice === "approve" ? " approve" : " reject (the program gets an error)"]);
-        }),
-      ].flat(),
-    );
-  });
-  submit.addEventListener("click", () => {
-    /** @type {Array<{ seq: number, approved: boolean, args?: unknown }>} */
-    const decisions = [];
-    /** @type {Record<string, PageCall>} */
-    const bySeq = {};
-    for (const p of pending) bySeq[p.seq] = p;
-    for (const seq of Object.keys(chosen)) {
-      /** @type {{ seq: number, approved: boolean, args?: unknown }} */
-      const decision = { seq: Number(seq), approved: /** @type {boolean} */ (chosen[seq]) };
-      const call = bySeq[seq];
-      if (chosen[seq] && call?.editable) {
-        const edit = editedArgs(ctx, call);
-        if (edit === null) return;
-        if (edit !== undefined) decision.args = edit.args;
-      }
-      decisions.push(decision);
-    }
-    act(ctx, "decide", { decisions }, "Decide " + decisions.length + " call" + (decisions.length === 1 ? "" : "s"));
-  });
-  const all = el(
-    "button",
-    {
-      className: "approve",
-      type: "button",
-      disabled,
-      "data-key": "approve-all",
-      onclick: () => act(ctx, "approve", {}, "Approve all " + pending.length + " calls"),
-    },
-    ["Approve all " + pending.length],
-  );
-  return el(
-    "fieldset",
-    { className: "decisions", "data-testid": "decisions" },
-    [
-      el("legend", {
-        text:
-          pending.length +
-          " calls wait together. Decide each (unanswered ones stay pending): a call rejected here fails inside the program, which may go on.",
-      }),
-    ].concat(rows, [el("div", { className: "actions" }, [submit, all])]),
   );
 }
 

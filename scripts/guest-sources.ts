@@ -39,8 +39,10 @@ export const GUEST_SOURCES_FILE = fileURLToPath(new URL("../src/sandbox/guest-so
 /** Names esbuild gives its runtime helpers (`__defProp`, `__export`, …): the text must need none. */
 const HELPER = /^__/;
 
-function fail(file: string, message: string): never {
-  throw new Error(`src/sandbox/guest/${file}: ${message}`);
+const ROOT = new URL("../", import.meta.url);
+
+function fail(file: string, message: string, folder: URL = GUEST_FOLDER): never {
+  throw new Error(`${folder.href.slice(ROOT.href.length)}${file}: ${message}`);
 }
 
 /** The top-level names a statement declares. */
@@ -55,10 +57,18 @@ function declaredNames(node: Node): string[] {
   return statement.id?.name === undefined ? [] : [statement.id.name];
 }
 
-/** One guest module as the text of an expression whose value is its factory. */
-export async function bundleGuestModule(file: string, factory: string, minifyNames: boolean): Promise<string> {
+/**
+ * One guest module (or, given `folder`, another checked browser module such as the inspector page's) as the text of
+ * an expression whose value is its factory.
+ */
+export async function bundleGuestModule(
+  file: string,
+  factory: string,
+  minifyNames: boolean,
+  folder: URL = GUEST_FOLDER,
+): Promise<string> {
   const result = await build({
-    entryPoints: [fileURLToPath(new URL(file, GUEST_FOLDER))],
+    entryPoints: [fileURLToPath(new URL(file, folder))],
     bundle: true,
     write: false,
     format: "esm",
@@ -70,7 +80,7 @@ export async function bundleGuestModule(file: string, factory: string, minifyNam
     legalComments: "none",
     logLevel: "silent",
   });
-  const code = result.outputFiles[0]?.text ?? fail(file, "esbuild produced no output");
+  const code = result.outputFiles[0]?.text ?? fail(file, "esbuild produced no output", folder);
   const program = parse(code, { ecmaVersion: "latest", sourceType: "module" });
   const last = program.body[program.body.length - 1] as
     | (Node & { type: string; declaration?: unknown; specifiers?: Array<{ local: Node; exported: Node }> })
@@ -78,12 +88,12 @@ export async function bundleGuestModule(file: string, factory: string, minifyNam
   const specifier = last?.type === "ExportNamedDeclaration" && !last.declaration ? last.specifiers : undefined;
   const exported = specifier?.length === 1 ? specifier[0] : undefined;
   if (last === undefined || exported === undefined || (exported.exported as { name?: string }).name !== factory) {
-    fail(file, `must export exactly one name, ${factory}`);
+    fail(file, `must export exactly one name, ${factory}`, folder);
   }
   for (const node of program.body.slice(0, -1)) {
-    if (node.type === "ImportDeclaration" || node.type.startsWith("Export")) fail(file, "left an import or export");
+    if (node.type === "ImportDeclaration" || node.type.startsWith("Export")) fail(file, "left an import or export", folder);
     const helper = declaredNames(node).find((name) => HELPER.test(name));
-    if (helper !== undefined) fail(file, `needs the bundler helper ${helper}`);
+    if (helper !== undefined) fail(file, `needs the bundler helper ${helper}`, folder);
   }
   const local = (exported.local as unknown as { name: string }).name;
   return `(function(){"use strict";${code.slice(0, last.start).trim()}return ${local}})()`;

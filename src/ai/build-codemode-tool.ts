@@ -7,7 +7,7 @@
  *
  * The raw output (what a UI message stream sends to the browser and chat
  * history stores) is JSON-safe: program values go through the same mapping
- * as the model's view ({@link toModelJson}), so `toUIMessageStreamResponse()`
+ * as the model's view ({@link displayJson}), so `toUIMessageStreamResponse()`
  * never meets a `BigInt` and a `Map` is never sent as `{}`.
  */
 import { jsonSchema, tool, type Tool } from "ai";
@@ -19,7 +19,8 @@ import { watchAiTelemetry } from "./ai-telemetry-recording.js";
 import { scopeProblem } from "../runtime/execution-request.js";
 import type { CodeModeInput, CodeModeOutput, ExecuteInput, ExecuteOptions } from "../runtime/types.js";
 import { CODEMODE_INPUT_JSON_SCHEMA, validateCodemodeInput } from "./codemode-input-schema.js";
-import { codemodeModelOutput, toModelJson } from "./codemode-model-output.js";
+import { codemodeModelOutput } from "./codemode-model-output.js";
+import { displayJson } from "../shared/display-value.js";
 import { isCodemodeProgress, type CodemodeProgress, type WithProgress } from "./codemode-progress.js";
 import {
   DEFAULT_PROGRESS_MAX_CALLS,
@@ -136,17 +137,15 @@ export function resolveCodemodeToolOptions(options: CodemodeToolOptions | undefi
 const inputSchema = jsonSchema<CodeModeInput>(CODEMODE_INPUT_JSON_SCHEMA, { validate: validateCodemodeInput });
 
 /**
- * `output` with its program values in JSON form: `Date` → ISO string, `BigInt` → decimal string, `Map` → object
- * (entry pairs when a key is not a string), `Set` → array, bytes → `{ base64 }`, `NaN`/`±Infinity` → their name,
- * `Error` → `{ name, message }`, `undefined` fields dropped, cycles and nesting past 64 levels → `"[…]"`.
- * The journal keeps the original values; `execution(id)` returns them.
+ * `output` with its program values as their display JSON (`"1n"`, `{"Map(1)": …}`, an ISO date; see
+ * `src/shared/display-value.ts`). The journal keeps the original values; `execution(id)` returns them.
  */
 export function jsonSafeCodemodeOutput(output: CodeModeOutput): CodeModeOutput {
   switch (output.status) {
     case "completed":
-      return output.result === undefined ? output : { ...output, result: toModelJson(output.result) };
+      return { ...output, result: displayJson(output.result) };
     case "paused":
-      return { ...output, pending: output.pending.map((action) => ({ ...action, args: toModelJson(action.args) })) };
+      return { ...output, pending: output.pending.map((action) => ({ ...action, args: displayJson(action.args) })) };
     default:
       return output;
   }

@@ -4,11 +4,13 @@
  * log (calls, arguments of earlier calls, journal rows) even if a runtime
  * attaches more fields to its output. Bounded by `maxOutputChars`: a longer result, error,
  * logs or pending arguments are cut for the model (never in the journal or the tool output).
+ * Program values read as everywhere else (`src/shared/display-value.ts`).
  * Calls a person approved with changed arguments are named with both argument sets and a sentence saying the
  * change was deliberate, so the model reports it instead of "fixing" the call back.
  */
 import type { JSONValue } from "@ai-sdk/provider";
 import type { CodeModeOutput, EditedCall, PendingAction } from "../runtime/types.js";
+import { displayJson } from "../shared/display-value.js";
 import {
   cutLogs,
   cutText,
@@ -17,48 +19,6 @@ import {
   splitBudget,
   type FullValue,
 } from "./model-output-budget.js";
-
-/** Depth beyond which nested values are replaced (guards cyclic or pathological results). */
-const MAX_JSON_DEPTH = 64;
-
-function bytesToBase64(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
-
-/**
- * A JSON rendering of a program value for the model: `undefined` fields are
- * dropped, `Date` → ISO string, `BigInt` → decimal string, `Map` → object of
- * entries (or entry pairs when keys are not strings), `Set` → array, bytes →
- * `{ base64 }`, non-finite numbers → their name as a string.
- */
-export function toModelJson(value: unknown, depth = 0, seen: Set<object> = new Set()): JSONValue {
-  if (value === null || typeof value === "string" || typeof value === "boolean") return value;
-  if (typeof value === "number") return Number.isFinite(value) ? value : String(value);
-  if (typeof value === "bigint") return value.toString();
-  if (value === undefined || typeof value === "function" || typeof value === "symbol") return null;
-  if (depth > MAX_JSON_DEPTH || seen.has(value)) return "[…]";
-  const next = new Set(seen).add(value);
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? "Invalid Date" : value.toISOString();
-  if (value instanceof Uint8Array) return { base64: bytesToBase64(value) };
-  if (value instanceof ArrayBuffer) return { base64: bytesToBase64(new Uint8Array(value)) };
-  if (Array.isArray(value)) return value.map((item) => toModelJson(item, depth + 1, next));
-  if (value instanceof Set) return [...value].map((item) => toModelJson(item, depth + 1, next));
-  if (value instanceof Map) {
-    const entries = [...value.entries()];
-    if (entries.every(([key]) => typeof key === "string")) {
-      return Object.fromEntries(entries.map(([key, item]) => [key as string, toModelJson(item, depth + 1, next)]));
-    }
-    return entries.map(([key, item]) => [toModelJson(key, depth + 1, next), toModelJson(item, depth + 1, next)]);
-  }
-  if (value instanceof Error) return { name: value.name, message: value.message };
-  const out: Record<string, JSONValue> = {};
-  for (const [key, item] of Object.entries(value)) {
-    if (item !== undefined) out[key] = toModelJson(item, depth + 1, next);
-  }
-  return out;
-}
 
 /** Options of `codemodeModelOutput`. */
 export interface ModelOutputOptions {
@@ -84,7 +44,7 @@ function budgeted(
 function pendingView(pending: PendingAction[], maxChars: number, executionId: string): JSONValue[] {
   const perAction = Math.max(1, Math.floor(maxChars / Math.max(1, pending.length)));
   return pending.map((action) => {
-    const args = toModelJson(action.args);
+    const args = displayJson(action.args);
     const text = jsonText(args);
     return {
       seq: action.seq,
@@ -98,7 +58,7 @@ function pendingView(pending: PendingAction[], maxChars: number, executionId: st
 
 /** A value's JSON for the model, cut to `maxChars`. */
 function cutJson(value: unknown, maxChars: number, what: string, executionId: string): JSONValue {
-  const json = toModelJson(value);
+  const json = displayJson(value);
   const text = jsonText(json);
   return text.length > maxChars ? cutText(text, maxChars, what, executionId) : json;
 }
@@ -139,7 +99,7 @@ export function codemodeModelOutput(
 ): JSONValue {
   switch (output.status) {
     case "completed": {
-      const result = toModelJson(output.result);
+      const result = displayJson(output.result);
       // A result too large for the journal was journaled as a placeholder: the cut must not say it is kept.
       const full = { kept: output.journaled !== false };
       const cut = budgeted({ text: jsonText(result), what: "result", full }, output.logs, {

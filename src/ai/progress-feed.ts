@@ -8,7 +8,7 @@
  * 10,000-call program costs at most one snapshot of bounded size per window.
  */
 import type { CallProgressState, ProgressEvent } from "../runtime/pass/progress-events.js";
-import { toModelJson } from "./codemode-model-output.js";
+import { displayJson } from "../shared/display-value.js";
 import type { CodemodeProgress, CodemodeProgressCall } from "./codemode-progress.js";
 
 /** Default minimum time between two progress snapshots. */
@@ -49,7 +49,7 @@ function emptyCounts(): Record<CallProgressState, number> {
 }
 
 function progressArgs(args: unknown): unknown {
-  const json = toModelJson(args);
+  const json = displayJson(args);
   const text = JSON.stringify(json) ?? "null";
   return text.length <= MAX_PROGRESS_ARGS_CHARS ? json : { preview: `${text.slice(0, MAX_PROGRESS_ARGS_CHARS)}…` };
 }

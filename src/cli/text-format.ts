@@ -3,7 +3,7 @@
  * on one line, and terminal-safe strings (program text and values are untrusted:
  * control characters such as ANSI escapes are shown, never sent to the terminal).
  */
-import { inspectorJson } from "../inspector/inspector-json.js";
+import { displayText } from "../shared/display-value.js";
 
 /** Longest value printed inline before it is cut (`--json` prints everything). */
 const MAX_INLINE_VALUE_CHARS = 300;
@@ -47,14 +47,9 @@ export function terminalSafe(text: string): string {
   );
 }
 
-/** A value as JSON (Map, Set, BigInt and bytes shown readably); `undefined` as `undefined`. */
-function valueJson(value: unknown, indent?: number): string {
-  return inspectorJson(value, indent);
-}
-
-/** A value on one terminal-safe line, cut at {@link MAX_INLINE_VALUE_CHARS}. */
+/** A value's display on one terminal-safe line (`1n`, `{"a":1}`), cut at {@link MAX_INLINE_VALUE_CHARS}. */
 export function inlineValue(value: unknown): string {
-  const text = terminalSafe(typeof value === "string" ? value : valueJson(value)).replace(/\n/g, "\\n");
+  const text = terminalSafe(displayText(value)).replace(/\n/g, "\\n");
   return text.length <= MAX_INLINE_VALUE_CHARS
     ? text
     : `${text.slice(0, MAX_INLINE_VALUE_CHARS)}… (${text.length} chars; --json shows all)`;

@@ -5,6 +5,7 @@
  * only reject it, so a person never approves arguments they could not see.
  */
 import type { PendingAction } from "../runtime/types.js";
+import { displayJson } from "../shared/display-value.js";
 
 /** Characters of one string value shown whole; a longer one keeps its head and tail. */
 const FORM_STRING_MAX_CHARS = 300;
@@ -78,7 +79,8 @@ export function formCalls(pending: PendingAction[]): FormCall[] {
   return pending.map((action) => {
     const request = action.request === undefined ? "" : ` (${action.request.method} ${shorten(action.request.url)})`;
     const head = `#${action.seq} ${action.connector}.${action.method}${request}`;
-    const args = formJson(action.args, 0);
+    // The one display first (a Map, a BigInt, a Date read as everywhere else), then every key of it.
+    const args = formJson(displayJson(action.args), 0);
     const line = args === undefined ? undefined : `${head} ${args}`;
     if (line === undefined || line.length > FORM_CALL_MAX_CHARS)
       return { action, line: hiddenLine(action, head, true), shown: false };

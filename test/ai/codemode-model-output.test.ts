@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { codemodeModelOutput, toModelJson } from "../../src/ai/codemode-model-output.js";
+import { codemodeModelOutput } from "../../src/ai/codemode-model-output.js";
 import { DEFAULT_MAX_OUTPUT_CHARS } from "../../src/ai/model-output-budget.js";
 import type { CodeModeOutput } from "../../src/runtime/types.js";
 
@@ -163,8 +163,8 @@ describe("maxOutputChars", () => {
   });
 });
 
-describe("toModelJson", () => {
-  it("renders sandbox value types as JSON", () => {
+describe("program values in the model's view", () => {
+  it("read as their one display (src/shared/display-value.ts)", () => {
     const value = {
       when: new Date("2026-01-02T03:04:05.000Z"),
       big: 12345678901234567890n,
@@ -176,21 +176,28 @@ describe("toModelJson", () => {
       nan: Number.NaN,
       list: [undefined, 1],
     };
-    expect(toModelJson(value)).toEqual({
-      when: "2026-01-02T03:04:05.000Z",
-      big: "12345678901234567890",
-      map: { a: 1 },
-      pairs: [[1, "one"]],
-      set: [1, 2],
-      bytes: { base64: "aGk=" },
-      nan: "NaN",
-      list: [null, 1],
+    const view = codemodeModelOutput({ status: "completed", executionId: "e7", result: value });
+    expect(view).toEqual({
+      status: "completed",
+      executionId: "e7",
+      result: {
+        when: "2026-01-02T03:04:05.000Z",
+        big: "12345678901234567890n",
+        map: { "Map(1)": { a: 1 } },
+        pairs: { "Map(1)": [[1, "one"]] },
+        set: { "Set(2)": [1, 2] },
+        bytes: { "Uint8Array(2)": "68 69" },
+        nan: "NaN",
+        list: ["undefined", 1],
+      },
     });
   });
 
-  it("survives cycles", () => {
+  it("survive cycles", () => {
     const cyclic: Record<string, unknown> = { a: 1 };
     cyclic["self"] = cyclic;
-    expect(toModelJson(cyclic)).toEqual({ a: 1, self: "[…]" });
+    expect(codemodeModelOutput({ status: "completed", executionId: "e8", result: cyclic })).toMatchObject({
+      result: { a: 1, self: "[Circular]" },
+    });
   });
 });

@@ -38,12 +38,12 @@ const awkward = tool({
 
 /** The values as the UI part shows them (the model sees the same). */
 const SHOWN = {
-  big: "12345678901234567890",
-  byName: { a: 1, b: 2 },
-  byNumber: [[1, "one"]],
-  tags: ["x", "y"],
+  big: "12345678901234567890n",
+  byName: { "Map(2)": { a: 1, b: 2 } },
+  byNumber: { "Map(1)": [[1, "one"]] },
+  tags: { "Set(2)": ["x", "y"] },
   at: "2026-01-02T03:04:05.000Z",
-  bytes: { base64: "aGk=" },
+  bytes: { "Uint8Array(2)": "68 69" },
 };
 
 describe("the codemode tool's raw output over a UI message stream", () => {
@@ -82,7 +82,7 @@ describe("the codemode tool's raw output over a UI message stream", () => {
       expect(JSON.parse(JSON.stringify(message))).toEqual(message);
       // The model read the same values (its view is a separate, consistent mapping).
       const text = message?.parts.find((candidate) => candidate.type === "text");
-      expect(text).toMatchObject({ text: expect.stringContaining('"big":"12345678901234567890"') });
+      expect(text).toMatchObject({ text: expect.stringContaining('"big":"12345678901234567890n"') });
       // The journal keeps the original values.
       const [execution] = await runtime.executions(1);
       const detail = await runtime.execution(execution?.executionId ?? "");
@@ -103,7 +103,15 @@ describe("the codemode tool's raw output over a UI message stream", () => {
     expect(JSON.parse(JSON.stringify(output))).toEqual({
       status: "paused",
       executionId: "e",
-      pending: [{ executionId: "e", seq: 0, connector: "bank", method: "send", args: { amount: "5", to: ["a"] } }],
+      pending: [
+        {
+          executionId: "e",
+          seq: 0,
+          connector: "bank",
+          method: "send",
+          args: { amount: "5n", to: { "Set(1)": ["a"] } },
+        },
+      ],
     });
   });
 
@@ -114,7 +122,7 @@ describe("the codemode tool's raw output over a UI message stream", () => {
     expect(JSON.parse(JSON.stringify(output))).toEqual({
       status: "completed",
       executionId: "e",
-      result: { name: "loop", self: "[…]" },
+      result: { name: "loop", self: "[Circular]" },
     });
   });
 });

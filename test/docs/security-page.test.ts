@@ -30,7 +30,13 @@ describe("docs/security.md", () => {
 
   it("names at least one test for every party it describes", () => {
     expect(references.length).toBeGreaterThan(30);
-    for (const party of ["A program", "An MCP client", "An upstream MCP server", "A chat client", "A telemetry backend"])
+    for (const party of [
+      "A program",
+      "An MCP client",
+      "An upstream MCP server",
+      "A chat client",
+      "A telemetry backend",
+    ])
       expect(page).toContain(`## ${party}`);
   });
 

@@ -241,8 +241,8 @@ describe("approving with changed arguments", () => {
   });
 
   it("the page script offers a JSON editor for an editable pending call and sends args", () => {
-    expect(INSPECTOR_SCRIPT).toContain('"data-testid": "args-edit"');
-    expect(INSPECTOR_SCRIPT).toContain("args: edit.args");
+    expect(INSPECTOR_SCRIPT).toMatch(/"data-testid": ?"args-edit"/);
+    expect(INSPECTOR_SCRIPT).toMatch(/args: ?edit\.args/);
     // The script is valid JavaScript (a newline escaped wrongly inside it would break the whole page).
     expect(() => new Function(INSPECTOR_SCRIPT)).not.toThrow();
   });

@@ -211,7 +211,7 @@ export const HOSTILE_PROGRAMS: HostileProgram[] = [
     name: "throw an object",
     program: "throw { code: 42 }",
     expect: "exception",
-    check: (r) => assert(r.error?.message === "Uncaught { code: 42 }", "renders object"),
+    check: (r) => assert(r.error?.message === 'Uncaught {"code":42}', "renders object"),
   },
   { name: "throw null", program: "throw null", expect: "exception" },
   { name: "throw a symbol", program: "throw Symbol('s')", expect: "exception" },

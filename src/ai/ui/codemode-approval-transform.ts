@@ -4,7 +4,7 @@
  * Approve / Reject state (`approval-requested`) instead of an output.
  */
 import type { UIMessageChunk } from "ai";
-import { toModelJson } from "../codemode-model-output.js";
+import { displayJson } from "../../shared/display-value.js";
 import { isCodemodeProgress, type CodemodeProgress, type WithProgress } from "../codemode-progress.js";
 import { assertApprovalSecret, type CodemodeApprovalSecret } from "./approval-signature.js";
 import { createCodemodeApprovalRequest, isPausedCodemodeOutput, type PausedCodemodeOutput } from "./paused-output.js";
@@ -39,9 +39,8 @@ const TRANSFORM_OPTION_KEYS = keysOf<CodemodeApprovalTransformOptions>({ toolNam
 /**
  * Turns each paused codemode tool output in a UI message stream into an approval request,
  * drops the SDK's preliminary copy of every final output, passes progress snapshots (preliminary results) on,
- * and makes other codemode outputs JSON-safe (BigInt as a decimal string, Map as an object,
- * Date as an ISO string, bytes as base64, as the model sees them). Every other chunk passes
- * through unchanged.
+ * and makes other codemode outputs JSON-safe (values read as the model reads them: `"1n"`, `{"Map(1)": …}`, an ISO
+ * date). Every other chunk passes through unchanged.
  *
  * @example
  * ```ts
@@ -94,7 +93,7 @@ export function codemodeApprovalTransform({
         lastSnapshots.set(chunk.toolCallId, chunk.output);
       else if (chunk.preliminary !== true) lastSnapshots.delete(chunk.toolCallId);
       // Journal values (BigInt, Map, Date, …) as JSON the client can receive, as the model sees them.
-      controller.enqueue({ ...chunk, output: toModelJson(chunk.output) });
+      controller.enqueue({ ...chunk, output: displayJson(chunk.output) });
     },
   });
 }

@@ -4,7 +4,7 @@
  */
 import type { UIMessageChunk } from "ai";
 import type { CodeModeOutput, PendingAction } from "../../runtime/types.js";
-import { toModelJson } from "../codemode-model-output.js";
+import { displayJson } from "../../shared/display-value.js";
 import { isCodemodeProgress, type CodemodeProgress } from "../codemode-progress.js";
 import { assertKnownKeys, keysOf } from "../../shared/known-keys.js";
 import { toCodemodeApprovalDescriptor, type CodemodeApprovalDescriptor } from "./approval-descriptor.js";
@@ -75,11 +75,11 @@ export async function createCodemodeApprovalRequest({
   const action = nextPendingAction(output);
   const descriptor: CodemodeApprovalDescriptor = {
     ...toCodemodeApprovalDescriptor(action),
-    args: toModelJson(action.args),
+    args: displayJson(action.args),
   };
   // JSON-safe like every codemode output (a call's arguments may hold a BigInt or a Date).
   if (progress !== undefined && isCodemodeProgress(progress))
-    descriptor.progress = toModelJson(progress) as unknown as CodemodeProgress;
+    descriptor.progress = displayJson(progress) as unknown as CodemodeProgress;
   if (output.pending.length > 1) {
     const sorted = [...output.pending].sort((a, b) => a.seq - b.seq);
     descriptor.calls = await Promise.all(
@@ -87,7 +87,7 @@ export async function createCodemodeApprovalRequest({
         seq: pending.seq,
         connector: pending.connector,
         method: pending.method,
-        args: toModelJson(pending.args),
+        args: displayJson(pending.args),
         approvalId: await createCodemodeApprovalId(pending),
         ...(pending.editable === true ? { editable: true } : {}),
       })),

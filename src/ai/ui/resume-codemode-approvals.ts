@@ -4,7 +4,7 @@
  */
 import type { UIMessage, UIMessageChunk } from "ai";
 import type { CodeModeOutput, PendingAction, RejectOutput } from "../../runtime/types.js";
-import { toModelJson } from "../codemode-model-output.js";
+import { displayJson } from "../../shared/display-value.js";
 import { answeredMessageIndex } from "./answered-message.js";
 import { withFinalProgress } from "../codemode-progress.js";
 import { DEFAULT_CODEMODE_TOOL_NAME } from "./codemode-approval-transform.js";
@@ -293,9 +293,9 @@ async function resolvePart({
     return { modelPart: part, chunks: [request], resolved, continueModel: false };
   }
   const { approval: _approval, ...rest } = part;
-  const json = toModelJson(output);
+  const json = displayJson(output);
   // The client keeps the last snapshot on the part (the model never reads `progress`).
-  const shown = lastProgress === undefined ? json : toModelJson(withFinalProgress(output, lastProgress));
+  const shown = lastProgress === undefined ? json : displayJson(withFinalProgress(output, lastProgress));
   return {
     modelPart: { ...rest, state: "output-available", output: json },
     chunks: [{ type: "tool-output-available", toolCallId, output: shown }],

@@ -16,8 +16,6 @@ const MAX_RENDER_DEPTH = 4;
 /** Members shown per object, array, map or set. */
 const MAX_MEMBERS = 100;
 
-const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
-
 /**
  * @typedef {{ left: number }} Budget characters a rendering may still produce
  */
@@ -37,9 +35,7 @@ export function createRender(intrinsics, config, hostLog) {
     ArrayBuffer: BufferClass,
     Error: ErrorClass,
     keys,
-    getPrototypeOf,
     getOwnPropertyDescriptor,
-    objectPrototype,
     isArray,
     stringify,
     freeze,
@@ -69,11 +65,38 @@ export function createRender(intrinsics, config, hostLog) {
     /** @type {Iterable<T>} */ (/** @type {unknown} */ ({ [iterator]: () => method.call(target) }));
 
   /**
+   * A leaf of the display: shown as itself at the top of a line, quoted as a JSON string inside a value.
+   *
+   * @param {string} text
+   * @param {boolean} top
+   * @returns {string}
+   */
+  const leaf = (text, top) => (top ? text : stringify(text));
+
+  /**
+   * Two hex digits per byte, space-separated.
+   *
+   * @param {Uint8Array} bytes
+   * @returns {string}
+   */
+  function hex(bytes) {
+    let out = "";
+    for (let index = 0; index < bytes.length; index++) {
+      const byte = /** @type {number} */ (bytes[index]);
+      out += (index === 0 ? "" : " ") + (byte < 16 ? "0" : "") + byte.toString(16);
+    }
+    return out;
+  }
+
+  /**
+   * The display of `value` (src/shared/display-value.ts writes the same grammar on the host): JSON, with what
+   * JSON cannot hold as a readable string and typed containers under a key naming their type.
+   *
    * @param {unknown} value
    * @param {Budget} budget
    * @param {number} depth
    * @param {unknown[]} seen
-   * @param {boolean} top a top-level string is shown as itself, a nested one quoted
+   * @param {boolean} top a top-level string (or value displayed as one) is shown as itself, a nested one quoted
    * @returns {string}
    */
   function render(value, budget, depth, seen, top) {
@@ -81,26 +104,29 @@ export function createRender(intrinsics, config, hostLog) {
     let out;
     switch (typeof value) {
       case "string":
-        out = top ? value : stringify(value);
+        out = leaf(value, top);
         break;
       case "number":
-        out = value === 0 && 1 / value < 0 ? "-0" : toText(value);
+        if (value === 0 && 1 / value < 0) out = leaf("-0", top);
+        else out = value - value === 0 ? toText(value) : leaf(toText(value), top);
         break;
       case "bigint":
-        out = toText(value) + "n";
+        out = leaf(toText(value) + "n", top);
         break;
       case "undefined":
+        out = leaf("undefined", top);
+        break;
       case "boolean":
         out = toText(value);
         break;
       case "symbol":
-        out = value.toString();
+        out = leaf(value.toString(), top);
         break;
       case "function":
-        out = "[Function" + (value.name ? ": " + value.name : " (anonymous)") + "]";
+        out = leaf("[Function" + (value.name ? ": " + value.name : " (anonymous)") + "]", top);
         break;
       default:
-        out = value === null ? "null" : renderObject(/** @type {object} */ (value), budget, depth, seen);
+        out = value === null ? "null" : renderObject(/** @type {object} */ (value), budget, depth, seen, top);
     }
     if (out.length > budget.left) out = (budget.left > 0 ? out.slice(0, budget.left) : "") + "…";
     budget.left -= out.length;
@@ -112,16 +138,17 @@ export function createRender(intrinsics, config, hostLog) {
    * @param {Budget} budget
    * @param {number} depth
    * @param {unknown[]} seen
+   * @param {boolean} top
    * @returns {string}
    */
-  function renderObject(value, budget, depth, seen) {
-    for (let index = 0; index < seen.length; index++) if (seen[index] === value) return "[Circular]";
+  function renderObject(value, budget, depth, seen, top) {
+    for (let index = 0; index < seen.length; index++) if (seen[index] === value) return leaf("[Circular]", top);
     if (value instanceof DateClass) {
       const time = dateTime.call(value);
-      return time - time === 0 ? dateISO.call(value) : "Invalid Date";
+      return leaf(time - time === 0 ? dateISO.call(value) : "Invalid Date", top);
     }
-    if (value instanceof ErrorClass) return renderError(value, false);
-    if (depth > MAX_RENDER_DEPTH) return isArray(value) ? "[Array]" : "[Object]";
+    if (value instanceof ErrorClass) return leaf(renderError(value, false), top);
+    if (depth > MAX_RENDER_DEPTH) return leaf(isArray(value) ? "[Array]" : "[Object]", top);
     const at = seen.length;
     seen[at] = value;
     try {
@@ -134,6 +161,8 @@ export function createRender(intrinsics, config, hostLog) {
       };
       /** @param {unknown} member */
       const item = (member) => render(member, budget, depth + 1, seen, false);
+      /** @param {string} type the type's label, e.g. `Map(1)` */
+      const typed = (type) => "{" + stringify(type) + ":";
       let open = "{";
       let close = "}";
       if (isArray(value)) {
@@ -141,37 +170,34 @@ export function createRender(intrinsics, config, hostLog) {
         close = "]";
         for (let index = 0; index < value.length && add(item(value[index])); index++);
       } else if (value instanceof MapClass) {
-        open = "Map(" + mapSize.call(value) + ") {";
-        for (const pair of iterate(value, mapEntries)) if (!add(item(pair[0]) + " => " + item(pair[1]))) break;
+        let named = true;
+        for (const pair of iterate(value, mapEntries)) if (typeof pair[0] !== "string") named = false;
+        open = typed("Map(" + mapSize.call(value) + ")") + (named ? "{" : "[");
+        close = named ? "}}" : "]}";
+        for (const pair of iterate(value, mapEntries)) {
+          const entry = named
+            ? stringify(pair[0]) + ":" + item(pair[1])
+            : "[" + item(pair[0]) + "," + item(pair[1]) + "]";
+          if (!add(entry)) break;
+        }
       } else if (value instanceof SetClass) {
-        open = "Set(" + setSize.call(value) + ") {";
+        open = typed("Set(" + setSize.call(value) + ")") + "[";
+        close = "]}";
         for (const entry of iterate(value, setValues)) if (!add(item(entry))) break;
       } else if (value instanceof Bytes) {
-        open = "Uint8Array(" + value.length + ") [";
-        close = "]";
-        for (let index = 0; index < value.length && add(toText(value[index])); index++);
+        return typed("Uint8Array(" + value.length + ")") + stringify(hex(value)) + "}";
       } else if (value instanceof BufferClass) {
-        return "ArrayBuffer { byteLength: " + value.byteLength + " }";
+        return typed("ArrayBuffer(" + value.byteLength + ")") + stringify(hex(new Bytes(value))) + "}";
       } else {
-        const prototype = getPrototypeOf(value);
-        const maker = prototype?.constructor;
-        if (
-          prototype !== objectPrototype &&
-          prototype !== null &&
-          maker &&
-          typeof maker.name === "string" &&
-          maker.name
-        ) {
-          open = maker.name + " {";
-        }
         const names = keys(value);
         for (let index = 0; index < names.length; index++) {
           const name = /** @type {string} */ (names[index]);
-          const label = IDENTIFIER.test(name) ? name : stringify(name);
-          if (!add(label + ": " + item(/** @type {Record<string, unknown>} */ (value)[name]))) break;
+          const member = /** @type {Record<string, unknown>} */ (value)[name];
+          // A field holding `undefined` is absent, as in JSON.
+          if (member !== undefined && !add(stringify(name) + ":" + item(member))) break;
         }
       }
-      return parts.length === 0 ? open + close : open + " " + parts.join(", ") + " " + close;
+      return open + parts.join(",") + close;
     } finally {
       seen.length = at;
     }
@@ -198,7 +224,7 @@ export function createRender(intrinsics, config, hostLog) {
         if (at && withLine) text += " (line " + at[1] + ")";
         return text;
       }
-      return "Uncaught " + render(error, { left: 2000 }, 0, [], false);
+      return "Uncaught " + render(error, { left: 2000 }, 0, [], typeof error !== "string");
     } catch {
       return "Uncaught exception that could not be rendered";
     }

@@ -185,10 +185,12 @@ describe("codemodeApprovalTransform", () => {
       },
     ]);
     expect(JSON.parse(JSON.stringify(out))).toEqual(out);
-    expect(out[1]).toMatchObject({ output: { result: { n: "5", m: { k: "1970-01-01T00:00:00.000Z" } } } });
+    expect(out[1]).toMatchObject({
+      output: { result: { n: "5n", m: { "Map(1)": { k: "1970-01-01T00:00:00.000Z" } } } },
+    });
     expect(out[3]).toMatchObject({
       type: "tool-approval-request",
-      approvalDescriptor: { args: { at: "1970-01-01T00:00:00.000Z", n: "1" } },
+      approvalDescriptor: { args: { at: "1970-01-01T00:00:00.000Z", n: "1n" } },
     });
   });
 });

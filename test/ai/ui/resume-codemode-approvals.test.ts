@@ -306,13 +306,13 @@ describe("codemode approvals through useChat-style requests", () => {
     await chat.answer({ approved: true });
     const expected = {
       sent: { to: "alice", amount: 10, ok: true },
-      big: "1180591620717411303424",
+      big: "1180591620717411303424n",
       at: "1970-01-01T00:00:00.000Z",
-      seen: { alice: 1 },
-      tags: ["x"],
+      seen: { "Map(1)": { alice: 1 } },
+      tags: { "Set(1)": ["x"] },
     };
     expect(chat.codemodeParts()[0]?.output).toMatchObject({ status: "completed", result: expected });
-    expect(chat.lastText()).toContain('"big":"1180591620717411303424"');
+    expect(chat.lastText()).toContain('"big":"1180591620717411303424n"');
   });
   it("leaves other tools' approvals to streamText and honours a custom tool name", async () => {
     const runtime = openRuntime();

@@ -90,7 +90,7 @@ export interface ResolvedBudgetLimits {
 }
 
 /**
- * The `limits` option: the default executor's budgets per run (the `QuickJSExecutor` option names, ignored when
+ * The `limits` option: the default executor's budgets per run (the `QuickJSExecutor` option names, refused when
  * `executor` is given) and the runtime's per-execution call and cost budgets (always applied).
  */
 export type RuntimeLimits = Omit<QuickJSExecutorOptions, "isolation" | "poolSize"> & BudgetLimits;
@@ -113,7 +113,7 @@ export interface DurableRuntimeOptions {
    * @default CODEMODE_DATABASE_URL, else TURSO_DATABASE_URL + TURSO_AUTH_TOKEN, else "file:.codemode/codemode.db"
    */
   store?: StoreOption;
-  /** Runs programs. @default new QuickJSExecutor(limits) */
+  /** Runs programs; it keeps its own budgets (`new QuickJSExecutor({ timeoutMs })`). @default new QuickJSExecutor(limits) */
   executor?: Executor;
   /** Names a separate history in the same database. @default "default" */
   name?: string;
@@ -122,8 +122,8 @@ export interface DurableRuntimeOptions {
   /** Shrinks a completed result for the model; the journal keeps the original when it fits. */
   transformResult?: (result: unknown, info: TransformResultInfo) => unknown;
   /**
-   * Budgets: the default executor's per run (`timeoutMs`, `memoryLimitBytes`, …; ignored when `executor` is
-   * given) and the runtime's per execution (`maxCalls`, `maxCost`; always applied).
+   * Budgets: the default executor's per run (`timeoutMs`, `memoryLimitBytes`, …; refused beside `executor`, which
+   * takes them itself) and the runtime's per execution (`maxCalls`, `maxCost`; always applied).
    */
   limits?: RuntimeLimits;
   /**
@@ -281,6 +281,23 @@ function costBudget(value: unknown): number | undefined {
   return value;
 }
 
+/**
+ * A custom executor keeps its own budgets, so sandbox budgets in `limits` beside it would be silently ignored (a
+ * `timeoutMs` the app believes in would not apply): they are refused, pointing at where they belong.
+ */
+function refuseIgnoredLimits(executorLimits: unknown): void {
+  if (!isRecord(executorLimits)) return;
+  const ignored = Object.keys(executorLimits).filter((key) => executorLimits[key] !== undefined);
+  if (ignored.length === 0) return;
+  const list = ignored.map((key) => `${key}: …`).join(", ");
+  throw new InvalidOptionError({
+    path: `limits.${ignored[0]}`,
+    message:
+      `would be ignored: the executor option brings its own budgets. Give them to it instead ` +
+      `(new QuickJSExecutor({ ${list} })); limits keeps only maxCalls and maxCost beside an executor`,
+  });
+}
+
 function resolveConnectors(options: DurableRuntimeOptions): Record<string, Connector> {
   const connectors: Record<string, Connector> = {};
   if (options.connectors !== undefined) {
@@ -359,6 +376,7 @@ export function resolveRuntimeOptions(
   if (options.executor !== undefined && (!isRecord(options.executor) || typeof options.executor.run !== "function")) {
     throw new InvalidOptionError({ path: "executor", message: "must implement run(request) and dispose()" });
   }
+  if (options.executor !== undefined) refuseIgnoredLimits(executorOptions);
   if (options.tracing !== undefined && typeof options.tracing !== "boolean")
     throw new InvalidOptionError({ path: "tracing", message: "must be true or false" });
   const connectors = resolveConnectors(options);

@@ -13,6 +13,7 @@ import { inputTypeOf } from "./declarations.js";
 import { readOnlyOf, toolSetToConnector } from "./tool-set-connector.js";
 import type { Connector, ConnectorMethod } from "./types.js";
 import { HOST_NAMESPACE } from "../shared/host-namespace.js";
+import { assertNoRenamedKeys } from "../shared/known-keys.js";
 
 /**
  * Names a connector cannot take: the sandbox's own globals, the host namespace
@@ -147,6 +148,7 @@ function resolveMethod(connectorName: string, methodName: string, value: unknown
   if (typeof value["execute"] !== "function") {
     throw new InvalidOptionError({ path: `${path}.execute`, message: "must be a function (args, context) => result" });
   }
+  assertNoRenamedKeys(value, ["needsApproval"], path);
   optionalString(value["description"], `${path}.description`);
   optionalSchema(value["inputSchema"], `${path}.inputSchema`);
   optionalSchema(value["outputSchema"], `${path}.outputSchema`);
@@ -155,10 +157,10 @@ function resolveMethod(connectorName: string, methodName: string, value: unknown
   optionalFunction(value["describeRequest"], `${path}.describeRequest`);
   optionalFunction(value["cost"], `${path}.cost`);
   optionalCallBudget(value["maxCalls"], `${path}.maxCalls`);
-  const approval = value["requiresApproval"];
+  const approval = value["needsApproval"];
   if (approval !== undefined && typeof approval !== "boolean" && typeof approval !== "function") {
     throw new InvalidOptionError({
-      path: `${path}.requiresApproval`,
+      path: `${path}.needsApproval`,
       message: "must be a boolean or a function of the arguments",
     });
   }
@@ -171,14 +173,14 @@ function resolveMethod(connectorName: string, methodName: string, value: unknown
       path: `${path}.replay`,
       message:
         `is "reexecute" but the method requires approval: an approved action must be recorded so it runs once. ` +
-        `Use replay: "record" (the default) or drop requiresApproval.`,
+        `Use replay: "record" (the default) or drop needsApproval.`,
     });
   }
   const readOnly = readOnlyOf({
     label: `${connectorName}.${methodName}`,
     explicit: value["readOnly"],
     byDefault: false,
-    requiresApproval: approval as ConnectorMethod["requiresApproval"],
+    needsApproval: approval as ConnectorMethod["needsApproval"],
     policyPath: path,
   });
   const editable = value["editable"];
@@ -193,9 +195,9 @@ function resolveMethod(connectorName: string, methodName: string, value: unknown
   if (source.inputSchema !== undefined) method.inputSchema = source.inputSchema;
   if (source.outputSchema !== undefined) method.outputSchema = source.outputSchema;
   if (source.validate !== undefined) method.validate = source.validate.bind(source);
-  if (source.requiresApproval !== undefined) {
-    method.requiresApproval =
-      typeof source.requiresApproval === "function" ? source.requiresApproval.bind(source) : source.requiresApproval;
+  if (source.needsApproval !== undefined) {
+    method.needsApproval =
+      typeof source.needsApproval === "function" ? source.needsApproval.bind(source) : source.needsApproval;
   }
   if (source.replay !== undefined) method.replay = source.replay;
   if (source.revert !== undefined) method.revert = source.revert.bind(source);

@@ -6,7 +6,7 @@ function deploy() {
   return createMockConnector("deploy", {
     methods: {
       status: { result: "green" },
-      ship: { requiresApproval: true, result: (args: unknown) => ({ shipped: args }) },
+      ship: { needsApproval: true, result: (args: unknown) => ({ shipped: args }) },
     },
   });
 }
@@ -30,7 +30,7 @@ describe.each([
     });
     const detail = await runtime.execution(first.executionId);
     expect(detail).toMatchObject({ status: "completed", passes: 2 });
-    expect(detail?.calls[1]).toMatchObject({ status: "applied", requiresApproval: true });
+    expect(detail?.calls[1]).toMatchObject({ status: "applied", needsApproval: true });
     expect(detail?.calls[1]?.approvedAt).toBeTypeOf("number");
   });
 
@@ -73,7 +73,7 @@ describe.each([
       methods: {
         list: { result: [43, 44] },
         broken: { fails: "boom" },
-        merge: { requiresApproval: true, result: (args: unknown) => ({ merged: args }) },
+        merge: { needsApproval: true, result: (args: unknown) => ({ merged: args }) },
       },
     });
     const runtime = testRuntime({ connectors: { github: connector }, store: newClient(), approveProgram: true });

@@ -18,7 +18,7 @@ export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", 
 /** An HTTP method, lower case as in the document. */
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
-/** What the `requireApproval` / `include` rules and the `headers` function see of an operation. */
+/** What the `needsApproval` / `include` rules and the `headers` function see of an operation. */
 export interface OpenApiOperationInfo {
   /** The method name inside the sandbox (`connector.name(...)`). */
   name: string;

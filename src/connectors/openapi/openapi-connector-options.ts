@@ -17,9 +17,9 @@ export type OpenApiFetch = (input: URL, init: RequestInit) => Promise<Response>;
 export interface OpenApiOperationOptions {
   /**
    * Whether a call needs human approval; a function receives the call's arguments.
-   * Overrides the `requireApproval` rule for this operation.
+   * Overrides the `needsApproval` rule for this operation.
    */
-  requiresApproval?: ConnectorMethod["requiresApproval"];
+  needsApproval?: ConnectorMethod["needsApproval"];
   /**
    * `record` (journaled result returned on replay) or `reexecute` (the request is sent
    * again on replay, nothing stored). `reexecute` cannot be combined with approval.
@@ -55,8 +55,11 @@ export interface OpenApiConnectorOptions {
   fetch?: OpenApiFetch;
   /** Per-operation policy keyed by `operationId` or method name. Unknown keys are an error. */
   operations?: Record<string, OpenApiOperationOptions>;
-  /** Rule for operations without their own `requiresApproval`, e.g. `(op) => op.method !== "get"`. @default never */
-  requireApproval?: (operation: OpenApiOperationInfo) => boolean;
+  /**
+   * Whether operations without their own `needsApproval` need a person's approval: `true` for all, or a rule of the
+   * operation, e.g. `(op) => op.method !== "get"`. @default false
+   */
+  needsApproval?: boolean | ((operation: OpenApiOperationInfo) => boolean);
   /**
    * Replay policy of safe reads (GET, HEAD, OPTIONS) that need no approval. Other
    * operations are always `record` unless `operations` says otherwise.
@@ -74,14 +77,14 @@ export const OPENAPI_OPTION_KEYS = keysOf<OpenApiConnectorOptions>({
   headers: true,
   fetch: true,
   operations: true,
-  requireApproval: true,
+  needsApproval: true,
   replay: true,
   include: true,
 });
 
 /** Every key of `OpenApiOperationOptions`. */
 export const OPENAPI_OPERATION_KEYS = keysOf<OpenApiOperationOptions>({
-  requiresApproval: true,
+  needsApproval: true,
   replay: true,
   readOnly: true,
 });
@@ -99,7 +102,7 @@ export interface ResolvedOpenApiConnectorOptions {
   headers: (operation: OpenApiOperationInfo) => OpenApiHeaders | Promise<OpenApiHeaders>;
   fetch: OpenApiFetch;
   operations: Record<string, OpenApiOperationOptions>;
-  requireApproval: (operation: OpenApiOperationInfo) => boolean;
+  needsApproval: (operation: OpenApiOperationInfo) => boolean;
   replay: ReplayPolicy;
   include: (operation: OpenApiOperationInfo) => boolean;
 }
@@ -139,7 +142,7 @@ function checkHeaderRecord(headers: Record<string, unknown>, path: string): Open
 export function resolveOpenApiConnectorOptions(options: OpenApiConnectorOptions): ResolvedOpenApiConnectorOptions {
   if (!isRecord(options)) throw new InvalidOptionError({ path: "options", message: "must be an object with a `spec`" });
   assertKnownKeys(options, OPENAPI_OPTION_KEYS, "options");
-  const { spec, baseUrl, headers, fetch, operations, requireApproval, replay, include } = options;
+  const { spec, baseUrl, headers, fetch, operations, needsApproval, replay, include } = options;
   if (spec === undefined || spec === null) {
     throw new InvalidOptionError({
       path: "spec",
@@ -170,30 +173,29 @@ export function resolveOpenApiConnectorOptions(options: OpenApiConnectorOptions)
   for (const [key, policy] of Object.entries(operations ?? {})) {
     if (!isRecord(policy)) throw new InvalidOptionError({ path: `operations.${key}`, message: "must be an object" });
     assertKnownKeys(policy, OPENAPI_OPERATION_KEYS, `operations.${key}`);
-    const approval = policy["requiresApproval"];
+    const approval = policy["needsApproval"];
     if (approval !== undefined && typeof approval !== "boolean" && typeof approval !== "function") {
       throw new InvalidOptionError({
-        path: `operations.${key}.requiresApproval`,
+        path: `operations.${key}.needsApproval`,
         message: "must be a boolean or a function of the arguments",
       });
     }
     checkReplay(policy["replay"], `operations.${key}.replay`);
   }
-  for (const [name, value] of [
-    ["requireApproval", requireApproval],
-    ["include", include],
-  ] as const) {
-    if (value !== undefined && typeof value !== "function") {
-      throw new InvalidOptionError({ path: name, message: "must be a function of the operation" });
-    }
-  }
+  if (needsApproval !== undefined && typeof needsApproval !== "boolean" && typeof needsApproval !== "function")
+    throw new InvalidOptionError({
+      path: "needsApproval",
+      message: "must be a boolean or a function of the operation",
+    });
+  if (include !== undefined && typeof include !== "function")
+    throw new InvalidOptionError({ path: "include", message: "must be a function of the operation" });
   return {
     spec,
     baseUrl: baseUrl === undefined ? undefined : checkBaseUrl(baseUrl, "baseUrl"),
     headers: resolvedHeaders,
     fetch: fetch ?? fallbackFetch,
     operations: operations ?? {},
-    requireApproval: requireApproval ?? (() => false),
+    needsApproval: typeof needsApproval === "function" ? needsApproval : () => needsApproval === true,
     replay: checkReplay(replay, "replay") ?? DEFAULT_OPENAPI_READ_REPLAY,
     include: include ?? (() => true),
   };

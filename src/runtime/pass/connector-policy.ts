@@ -199,7 +199,7 @@ async function firstRun(
   call: journaled.CallIdentity,
 ): Promise<unknown> {
   const args = await validated(pass, target, call.args, seq);
-  const approval = target.definition.requiresApproval;
+  const approval = target.definition.needsApproval;
   const { executionId } = pass.execution;
   const needsApproval =
     typeof approval === "function"

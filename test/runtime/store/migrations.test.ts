@@ -187,7 +187,7 @@ describe("migrateStore", () => {
     const runtime = createDurableRuntime({
       store: client,
       executor: sharedExecutor(),
-      connectors: { svc: { methods: { go: { requiresApproval: true, execute: () => "gone" } } } },
+      connectors: { svc: { methods: { go: { needsApproval: true, execute: () => "gone" } } } },
     });
     expect(await runtime.approve({ executionId: "old" })).toEqual({
       status: "completed",
@@ -218,7 +218,7 @@ describe("migrateStore", () => {
       connectors: {
         svc: {
           methods: {
-            go: { requiresApproval: true, execute: () => "gone" },
+            go: { needsApproval: true, execute: () => "gone" },
             more: { execute: () => ++more },
           },
         },

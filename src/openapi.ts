@@ -4,7 +4,8 @@
  */
 export type { HttpMethod, OpenApiOperationInfo } from "./connectors/openapi/collect-operations.js";
 export { HTTP_METHODS } from "./connectors/openapi/collect-operations.js";
-export { DEFAULT_DESCRIPTION_MAX_CHARS } from "./connectors/openapi/collect-operations.js";
+// Kept under its old public name until the surface review drops it (it is a fixed cut, not an option default).
+export { MAX_OPERATION_DESCRIPTION_CHARS as DEFAULT_DESCRIPTION_MAX_CHARS } from "./connectors/openapi/collect-operations.js";
 export type {
   OpenApiConnectorOptions,
   OpenApiFetch,

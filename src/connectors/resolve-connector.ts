@@ -130,7 +130,8 @@ function optionalFunction(value: unknown, path: string): void {
   }
 }
 
-function optionalString(value: unknown, path: string): void {
+/** A string (blank allowed: a description may be empty) or omitted. */
+function stringOrOmitted(value: unknown, path: string): void {
   if (value !== undefined && typeof value !== "string") {
     throw new InvalidOptionError({ path, message: "must be a string" });
   }
@@ -149,7 +150,7 @@ function resolveMethod(connectorName: string, methodName: string, value: unknown
     throw new InvalidOptionError({ path: `${path}.execute`, message: "must be a function (args, context) => result" });
   }
   assertNoRenamedKeys(value, ["needsApproval"], path);
-  optionalString(value["description"], `${path}.description`);
+  stringOrOmitted(value["description"], `${path}.description`);
   optionalSchema(value["inputSchema"], `${path}.inputSchema`);
   optionalSchema(value["outputSchema"], `${path}.outputSchema`);
   optionalFunction(value["validate"], `${path}.validate`);
@@ -216,8 +217,8 @@ function resolveMethod(connectorName: string, methodName: string, value: unknown
 
 /** Validates a hand-written connector and returns a copy with null-prototype `methods`. */
 function resolveHandWritten(name: string, value: Connector, path: string): Connector {
-  optionalString(value.description, `${path}.description`);
-  optionalString(value.instructions, `${path}.instructions`);
+  stringOrOmitted(value.description, `${path}.description`);
+  stringOrOmitted(value.instructions, `${path}.instructions`);
   optionalFunction(value.onPassEnd, `${path}.onPassEnd`);
   optionalFunction(value.disposeExecution, `${path}.disposeExecution`);
   const methods = Object.create(null) as Record<string, ConnectorMethod>;

@@ -71,7 +71,7 @@ function counting(inner: Client): CountingClient {
 const svc: Connector = {
   methods: {
     inc: { execute: (args) => (args as { i: number }).i + 1 },
-    gate: { requiresApproval: true, execute: () => "approved" },
+    gate: { needsApproval: true, execute: () => "approved" },
   },
 };
 

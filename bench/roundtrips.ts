@@ -56,8 +56,8 @@ function shopTools(effects: Map<string, number>) {
 type ShopTools = ReturnType<typeof shopTools>;
 
 const POLICIES: Record<PolicyKey, ConnectorOptions<ShopTools>> = {
-  today: { methods: { approvedWrite: { requiresApproval: true } } },
-  readOnly: { methods: { approvedWrite: { requiresApproval: true }, read: { readOnly: true } } },
+  today: { methods: { approvedWrite: { needsApproval: true } } },
+  readOnly: { methods: { approvedWrite: { needsApproval: true }, read: { readOnly: true } } },
 };
 
 /**

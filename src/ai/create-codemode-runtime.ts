@@ -9,11 +9,7 @@ import { durableRuntimeFromResolved, type DurableRuntime } from "../runtime/dura
 import { isRecord } from "../shared/is-record.js";
 import type { SameKeys } from "../shared/known-keys.js";
 import { aiTelemetryRecording, watchAiTelemetry } from "./ai-telemetry-recording.js";
-import {
-  resolveRuntimeOptions,
-  type AiSdkRuntimeOptionKeys,
-  type DurableRuntimeOptions,
-} from "../runtime/runtime-options.js";
+import { resolveRuntimeOptions, type DurableRuntimeOptions } from "../runtime/runtime-options.js";
 import {
   buildCodemodeTool,
   resolveCodemodeToolOptions,
@@ -51,10 +47,10 @@ export interface CodemodeRuntimeOptions extends DurableRuntimeOptions {
 }
 
 /**
- * The runtime's key list knows exactly these options (the durable ones and `AiSdkRuntimeOptionKeys`): an option
- * added here and not there, or listed there and gone from here, fails to compile.
+ * The runtime's declaration knows exactly these options (it refuses `search` and `toolApproval` left in, which
+ * this layer takes out): an option added here and not there fails to compile.
  */
-const everyOptionListed: SameKeys<CodemodeRuntimeOptions, DurableRuntimeOptions & AiSdkRuntimeOptionKeys> = true;
+const everyOptionListed: SameKeys<CodemodeRuntimeOptions, DurableRuntimeOptions> = true;
 void everyOptionListed;
 
 /** The runtime handle: every durable-runtime method plus `tool()`. */

@@ -6,6 +6,8 @@
 import { parseArgs } from "node:util";
 import type { HousekeepingRuntime, InspectorRuntime } from "../inspector/inspector-runtime.js";
 import { CliError } from "../errors/cli-error.js";
+import { quoted } from "../shared/bounded-text.js";
+import { closestName } from "../shared/closest-name.js";
 import { messageOf } from "../shared/message-of.js";
 import { runCommand, type CommandContext } from "./cli-commands.js";
 import type { CliIo } from "./cli-io.js";
@@ -36,6 +38,18 @@ const OPTIONS = {
 
 const COMMON = ["store", "name", "runtime", "json", "help"];
 
+/** A usage error naming the first option the CLI does not know and the closest one it does (Node's text names neither). */
+function unknownOption(argv: string[]): CliError | undefined {
+  const { tokens } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: false, tokens: true });
+  for (const token of tokens) {
+    if (token.kind !== "option" || Object.hasOwn(OPTIONS, token.name)) continue;
+    const suggestion = closestName(token.name, Object.keys(OPTIONS));
+    const hint = suggestion === undefined ? "" : ` (did you mean --${suggestion}?)`;
+    return new CliError({ usage: true, message: `Unknown option ${quoted(token.rawName)}${hint}.` });
+  }
+  return undefined;
+}
+
 function parse(argv: string[]): {
   command: string | undefined;
   positionals: string[];
@@ -44,6 +58,8 @@ function parse(argv: string[]): {
   let parsed: ReturnType<
     typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>
   >;
+  const unknown = unknownOption(argv);
+  if (unknown !== undefined) throw unknown;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {

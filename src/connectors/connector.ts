@@ -76,7 +76,7 @@ function checkOptions(options: ConnectorOptions, path: string): void {
     if (typeof policy !== "object" || policy === null || Array.isArray(policy)) {
       throw new InvalidOptionError({
         path: at,
-        message: "must be an object { replay?, revert?, requiresApproval?, readOnly?, maxCalls?, cost?, editable? }",
+        message: "must be an object { replay?, revert?, needsApproval?, readOnly?, maxCalls?, cost?, editable? }",
       });
     }
     assertKnownKeys(policy, METHOD_POLICY_KEYS, at);
@@ -89,10 +89,10 @@ function checkOptions(options: ConnectorOptions, path: string): void {
         message: "must be a function (args, result, context) => unknown",
       });
     }
-    const approval = policy.requiresApproval;
+    const approval = policy.needsApproval;
     if (approval !== undefined && typeof approval !== "boolean" && typeof approval !== "function") {
       throw new InvalidOptionError({
-        path: `${at}.requiresApproval`,
+        path: `${at}.needsApproval`,
         message: "must be a boolean or a function of the arguments",
       });
     }
@@ -113,7 +113,7 @@ function checkOptions(options: ConnectorOptions, path: string): void {
  * - `replay: "reexecute"` marks a read whose result is not journaled and is
  *   re-run on replay; it cannot be combined with approval.
  * - `revert(args, result, ctx)` compensates an applied call during `rollback`.
- * - `requiresApproval` overrides the tool's `needsApproval` and MCP annotation defaults.
+ * - `needsApproval` overrides the tool's `needsApproval` and MCP annotation defaults.
  * - `readOnly: true` marks a read that is still journaled (replay returns its recorded result) but costs no
  *   store round trip of its own; refused with approval. MCP tools annotated `readOnlyHint: true` default to it.
  * - `editable: true` lets an approver run a pending call with changed arguments (`approve({ executionId, seq, args })`).
@@ -122,7 +122,7 @@ function checkOptions(options: ConnectorOptions, path: string): void {
  * const github = connector(githubTools, {
  *   description: "GitHub issues and pull requests",
  *   methods: {
- *     create_issue: { requiresApproval: true, revert: (args, issue) => closeIssue(issue) },
+ *     create_issue: { needsApproval: true, revert: (args, issue) => closeIssue(issue) },
  *     list_issues: { replay: "reexecute" },
  *   },
  * });

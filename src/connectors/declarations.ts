@@ -32,9 +32,9 @@ function inputIsOptional(schema: unknown): boolean {
 function methodDocLines(method: ConnectorMethod): string[] {
   const lines: string[] = [];
   if (method.description !== undefined) lines.push(method.description);
-  if (method.requiresApproval === true)
+  if (method.needsApproval === true)
     lines.push('Requires human approval: the run pauses (status "paused") until approved.');
-  else if (typeof method.requiresApproval === "function")
+  else if (typeof method.needsApproval === "function")
     lines.push("May require human approval, depending on the input: the run then pauses.");
   return lines;
 }

@@ -47,12 +47,12 @@ export function mcpAnnotations(tool: object): McpToolAnnotations {
  * only when stated explicitly; `readOnlyHint: true` allows `reexecute`.
  */
 export function mcpPolicyDefaults(annotations: McpToolAnnotations): {
-  requiresApproval: boolean;
+  needsApproval: boolean;
   allowsReexecute: boolean;
 } {
   const readOnly = annotations.readOnlyHint === true;
   return {
-    requiresApproval: !readOnly && annotations.destructiveHint === true,
+    needsApproval: !readOnly && annotations.destructiveHint === true,
     allowsReexecute: readOnly,
   };
 }

@@ -29,7 +29,7 @@ export const OUTBOUND_METHOD = "fetch";
 /** Redirect hops followed per request (the web's limit). */
 const OUTBOUND_MAX_REDIRECTS = MAX_REDIRECTS;
 
-/** What `requireApproval` is asked about. */
+/** What `needsApproval` is asked about. */
 interface OutboundRequestInfo {
   /** Upper-case HTTP method. */
   method: string;
@@ -47,7 +47,7 @@ export interface OutboundFetchOptions {
    */
   allow?: string[];
   /** Whether a request needs human approval (e.g. `(r) => r.method !== "GET"`). @default none does */
-  requireApproval?: (request: OutboundRequestInfo) => boolean | Promise<boolean>;
+  needsApproval?: (request: OutboundRequestInfo) => boolean | Promise<boolean>;
   /**
    * URL query parameters and request headers (by name, any case) whose values traces may record. Every other
    * query value and every header value but a few harmless ones (`accept`, `content-type`, …) is recorded as
@@ -60,7 +60,7 @@ export interface OutboundFetchOptions {
 const OUTBOUND_OPTION_KEYS = keysOf<OutboundFetchOptions>({
   fetch: true,
   allow: true,
-  requireApproval: true,
+  needsApproval: true,
   traceParams: true,
 });
 
@@ -69,7 +69,7 @@ export interface ResolvedOutboundFetchOptions {
   fetch: OutboundFetchOptions["fetch"];
   /** Parsed allowlist; `undefined` allows every http(s) origin. */
   allow: OriginRule[] | undefined;
-  requireApproval: OutboundFetchOptions["requireApproval"];
+  needsApproval: OutboundFetchOptions["needsApproval"];
   /** Longest response body read, in characters; a longer one ends the read (the journal limit then fails the run). */
   maxBodyChars: number;
   /** `traceParams`, lower-case. */
@@ -101,7 +101,7 @@ export function resolveOutboundFetchOptions(
   maxBodyChars: number,
 ): ResolvedOutboundFetchOptions {
   if (!isRecord(value))
-    throw new InvalidOptionError({ path, message: "must be an object { fetch, allow?, requireApproval? }" });
+    throw new InvalidOptionError({ path, message: "must be an object { fetch, allow?, needsApproval? }" });
   assertKnownKeys(value, OUTBOUND_OPTION_KEYS, path);
   if (typeof value["fetch"] !== "function") {
     throw new InvalidOptionError({
@@ -119,17 +119,17 @@ export function resolveOutboundFetchOptions(
     }
     allow = value["allow"].map((entry, index) => parseOriginRule(entry, `${path}.allow[${index}]`));
   }
-  const requireApproval = value["requireApproval"];
-  if (requireApproval !== undefined && typeof requireApproval !== "function") {
+  const needsApproval = value["needsApproval"];
+  if (needsApproval !== undefined && typeof needsApproval !== "function") {
     throw new InvalidOptionError({
-      path: `${path}.requireApproval`,
+      path: `${path}.needsApproval`,
       message: "must be a function ({ method, url }) => boolean",
     });
   }
   return {
     fetch: value["fetch"] as OutboundFetchOptions["fetch"],
     allow,
-    requireApproval: requireApproval as OutboundFetchOptions["requireApproval"],
+    needsApproval: needsApproval as OutboundFetchOptions["needsApproval"],
     maxBodyChars,
     traceParams: resolveTraceParams(value["traceParams"], `${path}.traceParams`),
   };
@@ -267,23 +267,23 @@ async function perform(
 /**
  * Builds the built-in connector behind the sandbox's `fetch`: method
  * `fetch` validates the request (absolute http(s) URL, allowed origin, method,
- * string headers and body), asks `requireApproval`, and calls the host's
+ * string headers and body), asks `needsApproval`, and calls the host's
  * `fetch` host-side. Its result is the response as data.
  */
 export function outboundFetchConnector(options: ResolvedOutboundFetchOptions): Connector {
-  const { requireApproval } = options;
+  const { needsApproval } = options;
   return {
     description: `HTTP requests from programs through the global fetch (allowed origins: ${describeAllowedOrigins(options.allow)}).`,
     methods: {
       [OUTBOUND_METHOD]: {
         description: "An HTTP request; the program calls the global fetch(url, init?) instead.",
         validate: (args) => validateRequest(options, args),
-        ...(requireApproval === undefined
+        ...(needsApproval === undefined
           ? {}
           : {
-              requiresApproval: (args: unknown) => {
+              needsApproval: (args: unknown) => {
                 const request = args as OutboundRequest;
-                return requireApproval({ method: request.method, url: request.url });
+                return needsApproval({ method: request.method, url: request.url });
               },
             }),
         execute: (args, context) => perform(options, args as OutboundRequest, context),

@@ -13,6 +13,7 @@ import { inputTypeOf } from "./declarations.js";
 import { readOnlyOf, toolSetToConnector } from "./tool-set-connector.js";
 import type { Connector, ConnectorMethod } from "./types.js";
 import { HOST_NAMESPACE } from "../shared/host-namespace.js";
+import { assertNoRenamedKeys } from "../shared/known-keys.js";
 
 /**
  * Names a connector cannot take: the sandbox's own globals, the host namespace
@@ -129,7 +130,8 @@ function optionalFunction(value: unknown, path: string): void {
   }
 }
 
-function optionalString(value: unknown, path: string): void {
+/** A string (blank allowed: a description may be empty) or omitted. */
+function stringOrOmitted(value: unknown, path: string): void {
   if (value !== undefined && typeof value !== "string") {
     throw new InvalidOptionError({ path, message: "must be a string" });
   }
@@ -147,7 +149,8 @@ function resolveMethod(connectorName: string, methodName: string, value: unknown
   if (typeof value["execute"] !== "function") {
     throw new InvalidOptionError({ path: `${path}.execute`, message: "must be a function (args, context) => result" });
   }
-  optionalString(value["description"], `${path}.description`);
+  assertNoRenamedKeys(value, ["needsApproval"], path);
+  stringOrOmitted(value["description"], `${path}.description`);
   optionalSchema(value["inputSchema"], `${path}.inputSchema`);
   optionalSchema(value["outputSchema"], `${path}.outputSchema`);
   optionalFunction(value["validate"], `${path}.validate`);
@@ -156,10 +159,10 @@ function resolveMethod(connectorName: string, methodName: string, value: unknown
   optionalFunction(value["cost"], `${path}.cost`);
   optionalCallBudget(value["maxCalls"], `${path}.maxCalls`);
   costNotOnReexecute(value["cost"], value["replay"], `${path}.cost`);
-  const approval = value["requiresApproval"];
+  const approval = value["needsApproval"];
   if (approval !== undefined && typeof approval !== "boolean" && typeof approval !== "function") {
     throw new InvalidOptionError({
-      path: `${path}.requiresApproval`,
+      path: `${path}.needsApproval`,
       message: "must be a boolean or a function of the arguments",
     });
   }
@@ -172,14 +175,14 @@ function resolveMethod(connectorName: string, methodName: string, value: unknown
       path: `${path}.replay`,
       message:
         `is "reexecute" but the method requires approval: an approved action must be recorded so it runs once. ` +
-        `Use replay: "record" (the default) or drop requiresApproval.`,
+        `Use replay: "record" (the default) or drop needsApproval.`,
     });
   }
   const readOnly = readOnlyOf({
     label: `${connectorName}.${methodName}`,
     explicit: value["readOnly"],
     byDefault: false,
-    requiresApproval: approval as ConnectorMethod["requiresApproval"],
+    needsApproval: approval as ConnectorMethod["needsApproval"],
     policyPath: path,
   });
   const editable = value["editable"];
@@ -194,9 +197,9 @@ function resolveMethod(connectorName: string, methodName: string, value: unknown
   if (source.inputSchema !== undefined) method.inputSchema = source.inputSchema;
   if (source.outputSchema !== undefined) method.outputSchema = source.outputSchema;
   if (source.validate !== undefined) method.validate = source.validate.bind(source);
-  if (source.requiresApproval !== undefined) {
-    method.requiresApproval =
-      typeof source.requiresApproval === "function" ? source.requiresApproval.bind(source) : source.requiresApproval;
+  if (source.needsApproval !== undefined) {
+    method.needsApproval =
+      typeof source.needsApproval === "function" ? source.needsApproval.bind(source) : source.needsApproval;
   }
   if (source.replay !== undefined) method.replay = source.replay;
   if (source.revert !== undefined) method.revert = source.revert.bind(source);
@@ -215,8 +218,8 @@ function resolveMethod(connectorName: string, methodName: string, value: unknown
 
 /** Validates a hand-written connector and returns a copy with null-prototype `methods`. */
 function resolveHandWritten(name: string, value: Connector, path: string): Connector {
-  optionalString(value.description, `${path}.description`);
-  optionalString(value.instructions, `${path}.instructions`);
+  stringOrOmitted(value.description, `${path}.description`);
+  stringOrOmitted(value.instructions, `${path}.instructions`);
   optionalFunction(value.onPassEnd, `${path}.onPassEnd`);
   optionalFunction(value.disposeExecution, `${path}.disposeExecution`);
   const methods = Object.create(null) as Record<string, ConnectorMethod>;

@@ -28,7 +28,7 @@ export interface MethodPolicy {
   /** Compensates an applied call during rollback. */
   revert?: ConnectorMethod["revert"];
   /** Overrides the tool's `needsApproval` (and MCP annotation defaults). */
-  requiresApproval?: ConnectorMethod["requiresApproval"];
+  needsApproval?: ConnectorMethod["needsApproval"];
   /**
    * The tool only reads: journaled without a round trip of its own (see `ConnectorMethod.readOnly`).
    * Cannot be combined with approval. @default true for MCP tools annotated `readOnlyHint: true` without approval
@@ -46,7 +46,7 @@ export interface MethodPolicy {
 export const METHOD_POLICY_KEYS = keysOf<MethodPolicy>({
   replay: true,
   revert: true,
-  requiresApproval: true,
+  needsApproval: true,
   readOnly: true,
   maxCalls: true,
   cost: true,
@@ -121,7 +121,7 @@ type NeedsApprovalFunction = (
   options: { toolCallId: string; messages: unknown[]; context: unknown },
 ) => boolean | PromiseLike<boolean>;
 
-function approvalFrom(needsApproval: unknown, path: string): ConnectorMethod["requiresApproval"] {
+function approvalFrom(needsApproval: unknown, path: string): ConnectorMethod["needsApproval"] {
   if (needsApproval === undefined) return undefined;
   if (typeof needsApproval === "boolean") return needsApproval;
   if (typeof needsApproval !== "function") {
@@ -197,15 +197,15 @@ function toolToMethod({
       : inputJsonSchema !== undefined
         ? createJsonSchemaValidator(inputJsonSchema, validatorOptions)
         : undefined;
-  const requiresApproval =
-    policy?.requiresApproval ?? approvalFrom(tool.needsApproval, path) ?? (defaults.requiresApproval || undefined);
+  const needsApproval =
+    policy?.needsApproval ?? approvalFrom(tool.needsApproval, path) ?? (defaults.needsApproval || undefined);
   const replay = policy?.replay ?? "record";
-  if (replay === "reexecute" && requiresApproval !== undefined && requiresApproval !== false) {
+  if (replay === "reexecute" && needsApproval !== undefined && needsApproval !== false) {
     throw new InvalidOptionError({
       path: `${policyPath}.replay`,
       message:
         `is "reexecute" but ${label} requires approval: an approved action must be recorded so it runs once. ` +
-        `Use replay: "record" (the default) or set requiresApproval: false.`,
+        `Use replay: "record" (the default) or set needsApproval: false.`,
     });
   }
   if (replay === "reexecute" && mcp && !defaults.allowsReexecute) {
@@ -220,7 +220,7 @@ function toolToMethod({
     label,
     explicit: policy?.readOnly,
     byDefault: annotations.readOnlyHint === true,
-    requiresApproval,
+    needsApproval,
     policyPath,
   });
   const execute = tool.execute as (input: unknown, options: ConnectorToolExecutionOptions) => unknown;
@@ -237,7 +237,7 @@ function toolToMethod({
   if (inputJsonSchema !== undefined) method.inputSchema = inputJsonSchema;
   if (outputJsonSchema !== undefined) method.outputSchema = outputJsonSchema;
   if (validate !== undefined) method.validate = validate;
-  if (requiresApproval !== undefined) method.requiresApproval = requiresApproval;
+  if (needsApproval !== undefined) method.needsApproval = needsApproval;
   if (readOnly) method.readOnly = true;
   if (policy?.editable === true) method.editable = true;
   if (policy?.revert !== undefined) method.revert = policy.revert;
@@ -262,25 +262,25 @@ export function readOnlyOf({
   label,
   explicit,
   byDefault,
-  requiresApproval,
+  needsApproval,
   policyPath,
 }: {
   label: string;
   explicit: unknown;
   byDefault: boolean;
-  requiresApproval: ConnectorMethod["requiresApproval"];
+  needsApproval: ConnectorMethod["needsApproval"];
   policyPath: string;
 }): boolean {
   if (explicit !== undefined && typeof explicit !== "boolean") {
     throw new InvalidOptionError({ path: `${policyPath}.readOnly`, message: "must be a boolean" });
   }
-  const approves = requiresApproval !== undefined && requiresApproval !== false;
+  const approves = needsApproval !== undefined && needsApproval !== false;
   if (explicit === true && approves) {
     throw new InvalidOptionError({
       path: `${policyPath}.readOnly`,
       message:
         `is true but ${label} requires approval: a call that needs approval has an effect and must be written ` +
-        `durably before it runs. Drop readOnly, or set requiresApproval: false.`,
+        `durably before it runs. Drop readOnly, or set needsApproval: false.`,
     });
   }
   return explicit ?? (byDefault && !approves);

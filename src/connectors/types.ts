@@ -27,7 +27,7 @@ export interface ConnectorCallContext {
   context: unknown;
 }
 
-/** Optionally passed to a `requiresApproval` function: the parts of the call context known before the call runs. */
+/** Optionally passed to a `needsApproval` function: the parts of the call context known before the call runs. */
 export type ConnectorApprovalContext = Partial<
   Pick<ConnectorCallContext, "executionId" | "seq" | "toolCallId" | "messages" | "context">
 >;
@@ -73,13 +73,13 @@ export interface ConnectorMethod {
    * Whether a call needs human approval before it runs. A function receives the
    * validated arguments and, when the caller has it, the call context. @default false
    */
-  requiresApproval?: boolean | ((args: unknown, context?: ConnectorApprovalContext) => boolean | Promise<boolean>);
+  needsApproval?: boolean | ((args: unknown, context?: ConnectorApprovalContext) => boolean | Promise<boolean>);
   /** @default "record" */
   replay?: ReplayPolicy;
   /**
    * The call only reads: it is still journaled (replay returns its recorded result) but its row costs no store
    * round trip of its own; it travels with the pass's next write. A crash before that write runs the read again.
-   * Cannot be combined with `requiresApproval`. @default false
+   * Cannot be combined with `needsApproval`. @default false
    */
   readOnly?: boolean;
   /**

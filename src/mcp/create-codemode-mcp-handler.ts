@@ -16,6 +16,7 @@ import { buildCodemodeMcpServer, createCodemodeMcpServer } from "./create-codemo
 import { foreignOrigin, originSet } from "./mcp-http-origins.js";
 import { createRunLimits } from "./mcp-run-limits.js";
 import { createMcpHttpSessions, type McpHttpSession } from "./mcp-http-sessions.js";
+import { readPositiveInteger } from "../shared/options/option-checks.js";
 import { MCP_SERVER_OPTION_KEYS, type CodemodeMcpServerOptions } from "./mcp-server-options.js";
 
 /** Largest request body read, in bytes (a program is at most 256 KiB by default). */
@@ -91,11 +92,9 @@ function jsonRpcError(status: number, code: number, message: string, headers: Re
   });
 }
 
+/** A positive integer option of the handler, or its default. */
 function positiveInteger(value: unknown, fallback: number, path: string): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1)
-    throw new InvalidOptionError({ path, message: "must be a positive integer" });
-  return value;
+  return readPositiveInteger(value, path) ?? fallback;
 }
 
 /** Reads at most `max` bytes of the body; `undefined` when it is larger. */

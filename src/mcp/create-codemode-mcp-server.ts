@@ -59,7 +59,7 @@ export function buildCodemodeMcpServer(options: CodemodeMcpServerOptions, gate?:
   });
   lowLevel.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
-    const timeout = resolved.elicitationTimeoutMs;
+    const timeout = resolved.elicitation;
     const canAsk = timeout !== undefined && lowLevel.getClientCapabilities()?.elicitation?.form !== undefined;
     const context: ToolCallContext = {
       signal: extra.signal,

@@ -1,5 +1,5 @@
 /**
- * The options of `createDurableRuntime`, validated once and
+ * The options of `createDurableRuntime`, declared once (type, checks, defaults and docs from one table) and
  * resolved into a fully populated object. Bad options throw
  * `InvalidOptionError` naming the option path; nothing else here throws.
  */
@@ -14,15 +14,30 @@ import {
 import { resolveConnector } from "../connectors/resolve-connector.js";
 import type { Connector } from "../connectors/types.js";
 import { InvalidOptionError } from "../errors.js";
-import {
-  EXECUTOR_OPTION_KEYS,
-  resolveExecutorOptions,
-  type QuickJSExecutorOptions,
-  type ResolvedExecutorOptions,
-} from "../sandbox/executor-options.js";
+import type { ResolvedExecutorOptions } from "../sandbox/executor-options.js";
 import type { Executor } from "../sandbox/types.js";
-import { assertKnownKeys, keysOf } from "../shared/known-keys.js";
+import {
+  declareOptions,
+  option,
+  type OptionField,
+  type OptionsOf,
+  type ResolvedOf,
+} from "../shared/options/declare-options.js";
+import {
+  booleanOption,
+  functionOption,
+  integerOption,
+  optionalIntegerOption,
+} from "../shared/options/option-checks.js";
 import { isRecord } from "../shared/is-record.js";
+import {
+  readLimits,
+  refuseIgnoredLimits,
+  type ReadLimits,
+  type ResolvedBudgetLimits,
+  type RuntimeLimits,
+} from "./runtime-limits.js";
+import { resolveModules, type ModulesOption, type ResolvedModules } from "./runtime-modules.js";
 import { MAX_JOURNAL_VALUE_CHARS } from "./journal/journal-values.js";
 import {
   defaultStoreOptions,
@@ -32,10 +47,9 @@ import {
 } from "./store/connection/open-store.js";
 import type { SearchEmbedder } from "../connectors/search/catalog-search.js";
 import type { TraceRecording } from "./tracing/trace-record.js";
-import { resolveModules, type ModulesOption, type ResolvedModules } from "./runtime-modules.js";
 
 /** Default `name`: the history used when none is given. */
-const DEFAULT_RUNTIME_NAME = "default";
+export const DEFAULT_RUNTIME_NAME = "default";
 /** Default `maxExecutions`: terminal executions kept per runtime name. */
 export const DEFAULT_MAX_EXECUTIONS = 50;
 /**
@@ -48,133 +62,101 @@ export const DEFAULT_LEASE_MS = 5 * 60_000;
  * connector calls still in flight (their abort signal has fired) before it ends
  * anyway. Their rows stay `executing`: the run has ended, so nothing re-runs them.
  */
-const DEFAULT_INFLIGHT_GRACE_MS = 10_000;
+export const DEFAULT_INFLIGHT_GRACE_MS = 10_000;
 
 /** How long the runtime waits for one lifecycle hook before leaving it behind. */
-const DEFAULT_HOOK_TIMEOUT_MS = 10_000;
+export const DEFAULT_HOOK_TIMEOUT_MS = 10_000;
 /** Default age after which `expirePaused` rejects a paused execution. */
 export const DEFAULT_PAUSED_MAX_AGE_MS = 24 * 60 * 60_000;
 
-/**
- * Connector calls one execution may make by default, over all its passes: ten times the largest real program, and
- * a runaway loop stops within a second of journal work (docs/decisions/default-figures.md).
- */
-export const DEFAULT_MAX_CALLS = 1_000;
-/**
- * Default `limits.maxSteps`: `codemode.step`s recorded per execution. A step groups work; a program with a step per
- * item of a large list is honest at hundreds, a runaway loop makes thousands a second.
- */
-export const DEFAULT_MAX_STEPS = 10_000;
-/** Default `limits.maxDiscoveryCalls`: `codemode.search` + `codemode.describe` calls per pass (one per lookup). */
-export const DEFAULT_MAX_DISCOVERY_CALLS = 1_000;
-/**
- * Default `limits.maxJournalBytes`: what one execution may write to its journal (arguments, results, errors; UTF-8).
- * Each value is at most ~1 MB already; 100 MB is a hundred of the largest values, and stops a loop of steps that
- * journals a megabyte each within seconds.
- */
-export const DEFAULT_MAX_JOURNAL_BYTES = 100_000_000;
-
-/** The runtime's own budgets, per execution over all its passes (the executor's budgets are per run). */
-interface BudgetLimits {
-  /**
-   * Connector calls (including outbound `fetch`) one execution may make over all its passes; a replayed call
-   * counts once, where it first ran, and a call a human rejected does not count. The call past it does not run:
-   * the run ends with `kind: "limit"`. Journaled with the execution: an approval pass enforces the number the
-   * execution started with, whatever this runtime's option says. @default 1_000 (`DEFAULT_MAX_CALLS`)
-   */
-  maxCalls?: number;
-  /**
-   * Total cost one execution may spend, summed over its calls' method `cost(args)`; a call whose cost would take
-   * the total past it does not run (the run ends with `kind: "limit"`). Journaled like `maxCalls`.
-   * @default no cost budget
-   */
-  maxCost?: number;
-  /**
-   * `codemode.step`s one execution may record over all its passes (a replayed step counts once). The step past it
-   * does not run: the run ends with `kind: "limit"`. Journaled like `maxCalls`. @default 10_000
-   */
-  maxSteps?: number;
-  /**
-   * `codemode.search` and `codemode.describe` calls one pass may make (they are not journaled: a resumed pass makes
-   * the program's lookups again). The one past it ends the run with `kind: "limit"`. @default 1_000
-   */
-  maxDiscoveryCalls?: number;
-  /**
-   * Bytes (UTF-8) one execution may write to its journal over all its passes: call arguments, results, step
-   * values, error messages. The write past it does not happen: the run ends with `kind: "limit"`. Journaled like
-   * `maxCalls`. @default 100_000_000
-   */
-  maxJournalBytes?: number;
-}
-
-/** The keys of {@link BudgetLimits}: the rest of `limits` goes to the default executor. */
-const BUDGET_LIMIT_KEYS = keysOf<BudgetLimits>({
-  maxCalls: true,
-  maxCost: true,
-  maxSteps: true,
-  maxDiscoveryCalls: true,
-  maxJournalBytes: true,
-});
-
-/** The runtime's budgets resolved. */
-export interface ResolvedBudgetLimits {
-  maxCalls: number;
-  maxCost: number | undefined;
-  maxSteps: number;
-  maxDiscoveryCalls: number;
-  maxJournalBytes: number;
-}
-
-/**
- * The `limits` option: the default executor's budgets per run (the `QuickJSExecutor` option names, ignored when
- * `executor` is given) and the runtime's per-execution call and cost budgets (always applied).
- */
-export type RuntimeLimits = Omit<QuickJSExecutorOptions, "isolation" | "poolSize"> & BudgetLimits;
-
 /** What `transformResult` learns about the result it may shrink. */
-interface TransformResultInfo {
+export interface TransformResultInfo {
   executionId: string;
   /** Whether the original result was journaled (false: too large, a "not journaled" marker was kept). */
   journaled: boolean;
 }
 
-/** Options of the durable runtime (the runtime part of `createCodemodeRuntime`'s options). */
-export interface DurableRuntimeOptions {
+/** Test seams: clock, id generation, lease length, environment. */
+const INTERNAL_OPTIONS = declareOptions({
+  /** Clock in ms since epoch. @default Date.now */
+  now: option<() => number>((value, path) => functionOption<() => number>("() => ms").read(value, path) ?? Date.now),
+  /** Execution and lease ids. @default crypto.randomUUID */
+  generateId: option<() => string>(
+    (value, path) => functionOption<() => string>("() => id").read(value, path) ?? (() => crypto.randomUUID()),
+  ),
+  leaseMs: integerOption(DEFAULT_LEASE_MS),
+  inflightGraceMs: integerOption(DEFAULT_INFLIGHT_GRACE_MS),
+  hookTimeoutMs: integerOption(DEFAULT_HOOK_TIMEOUT_MS),
+  env: option<Record<string, string | undefined>>((value, path) => {
+    if (value === undefined) return process.env;
+    if (!isRecord(value)) throw new InvalidOptionError({ path, message: "must be an object of strings" });
+    return value as Record<string, string | undefined>;
+  }),
+});
+
+/** An option resolved with others it depends on (in {@link resolveRuntimeOptions}); its field passes it on. */
+function dependentOption<Input>(): OptionField<Input, unknown> {
+  return option<Input, unknown>((value) => value);
+}
+
+/** An option `createCodemodeRuntime` resolves (it needs `ai`) and takes out before these are read. */
+function aiLayerOption(): OptionField<unknown, undefined> {
+  return option<unknown, undefined>((value, path) => {
+    if (value !== undefined) throw new InvalidOptionError({ path, message: "is resolved by createCodemodeRuntime" });
+    return undefined;
+  });
+}
+
+/** The options of the durable runtime, declared once: each field's check, default and docs. */
+const RUNTIME_OPTIONS = declareOptions({
   /** Connector namespaces: an AI SDK `ToolSet` (tools, MCP tools) or a hand-written `Connector`. */
-  connectors?: Record<string, ToolSet | Connector>;
+  connectors: dependentOption<Record<string, ToolSet | Connector>>(),
   /** A tool set exposed as the global `tools`. */
-  tools?: ToolSet;
+  tools: dependentOption<ToolSet>(),
   /**
    * Where the journal lives: a URL, an `@libsql/client` Client, or `{ url, authToken }`.
    * @default CODEMODE_DATABASE_URL, else TURSO_DATABASE_URL + TURSO_AUTH_TOKEN, else "file:.codemode/codemode.db"
    */
-  store?: StoreOption;
-  /** Runs programs. @default new QuickJSExecutor(limits) */
-  executor?: Executor;
+  store: dependentOption<StoreOption>(),
+  /** Runs programs; it keeps its own budgets (`new QuickJSExecutor({ timeoutMs })`). @default new QuickJSExecutor(limits) */
+  executor: option<Executor, Executor | undefined>((value, path) => {
+    if (value !== undefined && (!isRecord(value) || typeof value["run"] !== "function"))
+      throw new InvalidOptionError({ path, message: "must implement run(request) and dispose()" });
+    return value as Executor | undefined;
+  }),
   /** Names a separate history in the same database. @default "default" */
-  name?: string;
+  name: option<string>((value, path) => {
+    if (value === undefined) return DEFAULT_RUNTIME_NAME;
+    if (typeof value !== "string" || value === "")
+      throw new InvalidOptionError({ path, message: "must be a non-empty string" });
+    return value;
+  }),
   /** Terminal executions kept; older ones are pruned when a run starts. @default 50 */
-  maxExecutions?: number;
+  maxExecutions: integerOption(DEFAULT_MAX_EXECUTIONS),
   /** Shrinks a completed result for the model; the journal keeps the original when it fits. */
-  transformResult?: (result: unknown, info: TransformResultInfo) => unknown;
+  transformResult: functionOption<(result: unknown, info: TransformResultInfo) => unknown>("(result, info) => value"),
   /**
-   * Budgets: the default executor's per run (`timeoutMs`, `memoryLimitBytes`, …; ignored when `executor` is
-   * given) and the runtime's per execution (`maxCalls`, `maxCost`; always applied).
+   * Budgets: the default executor's per run (`timeoutMs`, `memoryLimitBytes`, …; refused beside `executor`, which
+   * takes them itself) and the runtime's per execution (`maxCalls`, `maxCost`; always applied).
    */
-  limits?: RuntimeLimits;
+  limits: option<RuntimeLimits, ReadLimits>(readLimits),
   /**
    * The model's share of a codemode result, in characters: a longer result (its JSON),
    * error or logs are cut for the model with a marker saying how to return less. The tool
    * output and the journal keep the full value.
-   * @default 20_000 (`DEFAULT_MAX_OUTPUT_CHARS`, applied where the model's view is built)
+   * @default 20_000 (applied where the model's view is built)
    */
-  maxOutputChars?: number;
+  maxOutputChars: optionalIntegerOption(),
   /**
    * Opt-in outbound network: programs get a global `fetch` that calls this host-side
    * `fetch`, journaled like a connector call, limited to `allow` (origins). Without
    * it programs have no `fetch` and no network at all.
    */
-  outbound?: OutboundFetchOptions;
+  outbound: dependentOption<OutboundFetchOptions>(),
+  /** Resolved by `createCodemodeRuntime` (its embedding model needs `ai`); documented there. */
+  search: aiLayerOption(),
+  /** Resolved by `createCodemodeRuntime` (the AI SDK's statuses); documented there. */
+  toolApproval: aiLayerOption(),
   /**
    * Ask a human before a program runs at all: `true` for every program, or a function deciding per program.
    * When it says yes the execution pauses before its first pass with one pending item for the whole program
@@ -182,7 +164,15 @@ export interface DurableRuntimeOptions {
    * follow their own approval policies), rejecting it ends the execution `rejected` with nothing run.
    * @default false
    */
-  approveProgram?: ApproveProgramOption;
+  approveProgram: option<ApproveProgramOption>((value, path) => {
+    if (value === undefined) return false;
+    if (typeof value !== "boolean" && typeof value !== "function")
+      throw new InvalidOptionError({
+        path,
+        message: "must be true, false or a function (code) => boolean | Promise<boolean>",
+      });
+    return value as ApproveProgramOption;
+  }),
   /**
    * OpenTelemetry spans for every pass and every connector call, `codemode.step`, outbound `fetch`, `search` and
    * `describe`, nested under the active span (with `@ai-sdk/otel`, the AI SDK's tool-call span), one trace per
@@ -191,66 +181,24 @@ export interface DurableRuntimeOptions {
    * telemetry records inputs and outputs. `false` turns every span off.
    * @default true
    */
-  tracing?: boolean;
+  tracing: booleanOption(true),
   /**
    * ES modules programs may import (`import { groupBy } from "lodash-es"` or `await import("lodash-es")`): specifier →
    * module source text (bundle npm packages with esbuild), or `{ source, types }` with a TypeScript declaration that
    * `describe` shows. Nothing else is importable; each run gets fresh instances; the source never goes to the model.
    */
-  modules?: ModulesOption;
+  modules: option<ModulesOption, ResolvedModules>((value) => resolveModules(value)),
   /** Test seams: clock, id generation, lease length, environment. */
-  _internal?: {
-    /** Clock in ms since epoch. @default Date.now */
-    now?: () => number;
-    /** Execution and lease ids. @default crypto.randomUUID */
-    generateId?: () => string;
-    leaseMs?: number;
-    inflightGraceMs?: number;
-    hookTimeoutMs?: number;
-    env?: Record<string, string | undefined>;
-  };
-}
-
-/**
- * Top-level keys of {@link DurableRuntimeOptions}; any other key is refused with the closest known one. `search`
- * (its embedding model needs `ai`) and `toolApproval` (the AI SDK's statuses) are taken out and resolved by
- * `createCodemodeRuntime` before these are checked; they are listed so a misspelt one is told so.
- */
-const RUNTIME_OPTION_KEYS = keysOf<DurableRuntimeOptions & AiSdkRuntimeOptionKeys>({
-  connectors: true,
-  tools: true,
-  store: true,
-  executor: true,
-  name: true,
-  maxExecutions: true,
-  transformResult: true,
-  limits: true,
-  maxOutputChars: true,
-  outbound: true,
-  search: true,
-  toolApproval: true,
-  approveProgram: true,
-  tracing: true,
-  modules: true,
-  _internal: true,
-});
-const INTERNAL_KEYS = keysOf<NonNullable<DurableRuntimeOptions["_internal"]>>({
-  now: true,
-  generateId: true,
-  leaseMs: true,
-  inflightGraceMs: true,
-  hookTimeoutMs: true,
-  env: true,
+  _internal: option<OptionsOf<typeof INTERNAL_OPTIONS.fields>, ResolvedOf<typeof INTERNAL_OPTIONS.fields>>(
+    (value, path) => INTERNAL_OPTIONS.resolve(value, path),
+  ),
 });
 
-/**
- * The options `createCodemodeRuntime` (`src/ai`) adds to {@link DurableRuntimeOptions} and resolves itself:
- * `src/ai/create-codemode-runtime.ts` checks at compile time that its options are these and the durable ones.
- */
-export interface AiSdkRuntimeOptionKeys {
-  search?: unknown;
-  toolApproval?: unknown;
-}
+/** Options of the durable runtime (the runtime part of `createCodemodeRuntime`'s options). */
+export type DurableRuntimeOptions = OptionsOf<typeof RUNTIME_OPTIONS.fields>;
+
+// The public entry takes these types from here.
+export type { BudgetLimits, RuntimeLimits } from "./runtime-limits.js";
 
 /** Fully resolved options: values only (the runtime core builds the executor and the outbound connector). */
 export interface ResolvedRuntimeOptions {
@@ -308,24 +256,6 @@ function resolveStore(store: unknown, env: Record<string, string | undefined>): 
   });
 }
 
-function positiveInteger(path: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
-    throw new InvalidOptionError({ path, message: `must be a positive integer (got ${String(value)})` });
-  }
-  return value;
-}
-
-function costBudget(value: unknown): number | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== "number" || !Number.isFinite(value) || value < 0)
-    throw new InvalidOptionError({
-      path: "limits.maxCost",
-      message: `must be a finite number >= 0 (got ${String(value)})`,
-    });
-  return value;
-}
-
 function resolveConnectors(options: DurableRuntimeOptions): Record<string, Connector> {
   const connectors: Record<string, Connector> = {};
   if (options.connectors !== undefined) {
@@ -376,69 +306,32 @@ export function resolveRuntimeOptions(
   options: DurableRuntimeOptions = {},
   { embedder, traceRecording }: { embedder?: SearchEmbedder; traceRecording?: () => TraceRecording | undefined } = {},
 ): ResolvedRuntimeOptions {
-  if (typeof options !== "object" || options === null)
-    throw new InvalidOptionError({ path: "options", message: "must be an object" });
-  assertKnownKeys(options, RUNTIME_OPTION_KEYS, "options");
-  if (options.limits !== undefined && isRecord(options.limits))
-    assertKnownKeys(options.limits, [...EXECUTOR_OPTION_KEYS, ...BUDGET_LIMIT_KEYS], "limits");
-  // The runtime's budgets taken out; the rest (or a limits that is not an object, refused there) is the executor's.
-  const { maxCalls, maxCost, maxSteps, maxDiscoveryCalls, maxJournalBytes, ...executorLimits } = isRecord(
-    options.limits,
-  )
-    ? options.limits
-    : {};
-  const executorOptions = options.limits === undefined || isRecord(options.limits) ? executorLimits : options.limits;
-  if (options._internal !== undefined && isRecord(options._internal))
-    assertKnownKeys(options._internal, INTERNAL_KEYS, "_internal");
-  const internal = options._internal ?? {};
-  const env = internal.env ?? process.env;
-  const name = options.name ?? DEFAULT_RUNTIME_NAME;
-  if (typeof name !== "string" || name === "")
-    throw new InvalidOptionError({ path: "name", message: "must be a non-empty string" });
-  if (options.transformResult !== undefined && typeof options.transformResult !== "function") {
-    throw new InvalidOptionError({ path: "transformResult", message: "must be a function (result, info) => value" });
-  }
-  const approveProgram = options.approveProgram ?? false;
-  if (typeof approveProgram !== "boolean" && typeof approveProgram !== "function") {
-    throw new InvalidOptionError({
-      path: "approveProgram",
-      message: "must be true, false or a function (code) => boolean | Promise<boolean>",
-    });
-  }
-  if (options.executor !== undefined && (!isRecord(options.executor) || typeof options.executor.run !== "function")) {
-    throw new InvalidOptionError({ path: "executor", message: "must implement run(request) and dispose()" });
-  }
-  if (options.tracing !== undefined && typeof options.tracing !== "boolean")
-    throw new InvalidOptionError({ path: "tracing", message: "must be true or false" });
-  const connectors = resolveConnectors(options);
-  const outbound = resolveOutbound(options, connectors);
+  const read = RUNTIME_OPTIONS.resolve(options, "");
+  const { executor, limits, _internal: internal } = read;
+  if (executor !== undefined) refuseIgnoredLimits(limits.sandboxKeys);
+  const given = options as DurableRuntimeOptions;
+  const connectors = resolveConnectors(given);
+  const outbound = resolveOutbound(given, connectors);
   return {
     connectors,
     outbound,
-    store: resolveStore(options.store, env),
-    executor: options.executor,
-    limits: resolveExecutorOptions(executorOptions, "limits"),
-    budgets: {
-      maxCalls: positiveInteger("limits.maxCalls", maxCalls, DEFAULT_MAX_CALLS),
-      maxCost: costBudget(maxCost),
-      maxSteps: positiveInteger("limits.maxSteps", maxSteps, DEFAULT_MAX_STEPS),
-      maxDiscoveryCalls: positiveInteger("limits.maxDiscoveryCalls", maxDiscoveryCalls, DEFAULT_MAX_DISCOVERY_CALLS),
-      maxJournalBytes: positiveInteger("limits.maxJournalBytes", maxJournalBytes, DEFAULT_MAX_JOURNAL_BYTES),
-    },
-    name,
-    maxExecutions: positiveInteger("maxExecutions", options.maxExecutions, DEFAULT_MAX_EXECUTIONS),
-    transformResult: options.transformResult,
-    maxOutputChars:
-      options.maxOutputChars === undefined ? undefined : positiveInteger("maxOutputChars", options.maxOutputChars, 1),
-    approveProgram,
-    now: internal.now ?? Date.now,
-    generateId: internal.generateId ?? (() => crypto.randomUUID()),
-    leaseMs: positiveInteger("_internal.leaseMs", internal.leaseMs, DEFAULT_LEASE_MS),
-    inflightGraceMs: positiveInteger("_internal.inflightGraceMs", internal.inflightGraceMs, DEFAULT_INFLIGHT_GRACE_MS),
-    hookTimeoutMs: positiveInteger("_internal.hookTimeoutMs", internal.hookTimeoutMs, DEFAULT_HOOK_TIMEOUT_MS),
+    store: resolveStore(read.store, internal.env),
+    executor,
+    limits: limits.executor,
+    budgets: limits.budgets,
+    name: read.name,
+    maxExecutions: read.maxExecutions,
+    transformResult: read.transformResult,
+    maxOutputChars: read.maxOutputChars,
+    approveProgram: read.approveProgram,
+    now: internal.now,
+    generateId: internal.generateId,
+    leaseMs: internal.leaseMs,
+    inflightGraceMs: internal.inflightGraceMs,
+    hookTimeoutMs: internal.hookTimeoutMs,
     embedder,
-    tracing: options.tracing ?? true,
-    modules: resolveModules(options.modules),
+    tracing: read.tracing,
+    modules: read.modules,
     traceRecording,
   };
 }

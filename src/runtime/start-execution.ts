@@ -5,6 +5,7 @@
  * `approveProgram` says so, it is inserted `paused` on one whole-program approval and nothing runs.
  */
 import { MAX_ID_CHARS } from "../shared/bounded-text.js";
+import { isRecord } from "../shared/is-record.js";
 import { failure, storeFailure } from "./failure-output.js";
 import { optionsProblem, scopeProblem } from "./execution-request.js";
 import { EXECUTE_INPUT_KEYS, EXECUTE_OPTION_KEYS } from "./request-keys.js";
@@ -19,12 +20,15 @@ import type { CodeModeOutput, ExecuteInput, ExecuteOptions } from "./types.js";
 
 /** Why the input or options cannot start an execution, or undefined. */
 function inputProblem(input: unknown, options: unknown): string | undefined {
+  // A misspelt key first: `{ cod }` is best answered by naming `code`, not by "the input must be { code }".
+  const unknownInput = isRecord(input)
+    ? optionsProblem("execute({ code, scope? })", input, EXECUTE_INPUT_KEYS)
+    : undefined;
+  if (unknownInput !== undefined) return `${unknownInput} Nothing was run.`;
   const code: unknown = (input as { code?: unknown } | undefined)?.code;
   if (typeof code !== "string" || code.trim() === "") {
     return "The input must be { code: string } with a non-empty program (an async arrow function, a function body or an expression).";
   }
-  const unknownInput = optionsProblem("execute({ code, scope? })", input, EXECUTE_INPUT_KEYS);
-  if (unknownInput !== undefined) return `${unknownInput} Nothing was run.`;
   const scope = scopeProblem((input as { scope?: unknown }).scope);
   if (scope !== undefined) return `execute({ code, scope }): ${scope}.`;
   const unknownOption = optionsProblem("execute(input, options)", options, EXECUTE_OPTION_KEYS);

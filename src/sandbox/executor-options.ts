@@ -1,9 +1,10 @@
 /**
- * Budgets and settings of {@link QuickJSExecutor}, validated once at construction.
+ * Budgets and settings of `QuickJSExecutor`, declared once (type, checks, defaults and docs from one table) and
+ * validated at construction.
  */
 import { availableParallelism } from "node:os";
-import { InvalidOptionError } from "../errors.js";
-import { assertKnownKeys } from "../shared/known-keys.js";
+import { declareOptions, type OptionsOf, type ResolvedOf } from "../shared/options/declare-options.js";
+import { integerOption, oneOfOption, optionalIntegerOption } from "../shared/options/option-checks.js";
 
 /** Wall-clock budget of one run. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -56,8 +57,8 @@ const MAX_MEMORY_LIMIT_BYTES = 2048 * 1024 * 1024;
 /** Where programs run: a worker-thread pool (default) or the calling thread. */
 export type ExecutorIsolation = "worker-thread" | "in-process";
 
-/** Options of `new QuickJSExecutor(options)`. Every budget is per run. */
-export interface QuickJSExecutorOptions {
+/** The options of `new QuickJSExecutor(options)`, declared once: each field's check, default and docs. */
+const EXECUTOR_OPTIONS = declareOptions({
   /**
    * `"worker-thread"`: programs run in a pool of worker threads; a spinning program never stalls the
    * host and can always be stopped (deadline or `signal`). `"in-process"`: lowest latency, but a
@@ -65,83 +66,46 @@ export interface QuickJSExecutorOptions {
    * is only noticed when the program waits for a host call or when the abort happened before the
    * loop started. @default "worker-thread"
    */
-  isolation?: ExecutorIsolation;
+  isolation: oneOfOption<ExecutorIsolation>(["worker-thread", "in-process"], "worker-thread"),
   /** Worker threads (worker-thread isolation only). @default min(4, available parallelism) */
-  poolSize?: number;
+  poolSize: integerOption(DEFAULT_POOL_SIZE, { max: 64 }),
   /** Wall-clock budget. @default 30_000 */
-  timeoutMs?: number;
+  timeoutMs: integerOption(DEFAULT_TIMEOUT_MS, { max: 2_147_483_647 }),
   /** Memory budget (wasm memory maximum). @default 64 MiB */
-  memoryLimitBytes?: number;
+  memoryLimitBytes: integerOption(DEFAULT_MEMORY_LIMIT_BYTES, {
+    min: MIN_MEMORY_LIMIT_BYTES,
+    max: MAX_MEMORY_LIMIT_BYTES,
+  }),
   /**
    * QuickJS stack budget (at most 4 MiB). In-process, the host thread's own stack is the real limit:
    * past about 64 KiB deep recursion can overflow it, which fails the run with `worker-exit` and
    * replaces the substrate. @default 256 KiB in a worker, 64 KiB in-process
    */
-  maxStackBytes?: number;
+  maxStackBytes: optionalIntegerOption({ min: 16 * 1024, max: MAX_STACK_BYTES }),
   /** Captured console output. @default 65_536 */
-  maxLogChars?: number;
+  maxLogChars: integerOption(DEFAULT_MAX_LOG_CHARS),
   /** Program source size. @default 262_144 */
-  maxSourceChars?: number;
+  maxSourceChars: integerOption(DEFAULT_MAX_SOURCE_CHARS),
   /**
    * Largest value crossing the boundary (arguments, host results, the program's result), in
    * characters of codec JSON, measured where it is encoded. @default 1_000_000 (the journal's limit)
    */
-  maxValueChars?: number;
+  maxValueChars: integerOption(DEFAULT_MAX_VALUE_CHARS, { min: 1024 }),
   /**
    * Host (connector) calls started and not yet settled at once. Past it the run stops with an error telling
    * the program to await its calls or batch them (calls already started are not undone). @default 10_000
    */
-  maxCallsInFlight?: number;
-}
+  maxCallsInFlight: integerOption(DEFAULT_MAX_CALLS_IN_FLIGHT, { max: 1_000_000 }),
+});
+
+/** Options of `new QuickJSExecutor(options)`. Every budget is per run. */
+export type QuickJSExecutorOptions = OptionsOf<typeof EXECUTOR_OPTIONS.fields>;
 
 /** Fully populated, validated options. */
-export interface ResolvedExecutorOptions {
-  isolation: ExecutorIsolation;
-  poolSize: number;
-  timeoutMs: number;
-  memoryLimitBytes: number;
-  maxStackBytes: number;
-  maxLogChars: number;
-  maxSourceChars: number;
-  maxValueChars: number;
-  maxCallsInFlight: number;
-}
+export type ResolvedExecutorOptions = ResolvedOf<typeof EXECUTOR_OPTIONS.fields> & { maxStackBytes: number };
 
 /** Every key of `QuickJSExecutorOptions` (the runtime's `limits` takes the same names). */
-export const EXECUTOR_OPTION_KEYS = [
-  "isolation",
-  "poolSize",
-  "timeoutMs",
-  "memoryLimitBytes",
-  "maxStackBytes",
-  "maxLogChars",
-  "maxSourceChars",
-  "maxValueChars",
-  "maxCallsInFlight",
-] as const satisfies ReadonlyArray<keyof QuickJSExecutorOptions>;
-/** An option added to `QuickJSExecutorOptions` without a place in the list above fails to compile here. */
-const everyExecutorOptionListed: Exclude<
-  keyof QuickJSExecutorOptions,
-  (typeof EXECUTOR_OPTION_KEYS)[number]
-> extends never
-  ? true
-  : never = true;
-void everyExecutorOptionListed;
-
-function integer(
-  path: string,
-  value: unknown,
-  fallback: number,
-  { min = 1, max = Number.MAX_SAFE_INTEGER }: { min?: number; max?: number } = {},
-): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
-    throw new InvalidOptionError({ path, message: `must be a positive integer (got ${String(value)})` });
-  }
-  if (value < min || value > max)
-    throw new InvalidOptionError({ path, message: `must be between ${min} and ${max} (got ${value})` });
-  return value;
-}
+export const EXECUTOR_OPTION_KEYS = EXECUTOR_OPTIONS.keys;
 
 /**
  * Validates executor options and fills defaults. Throws {@link InvalidOptionError} naming the
@@ -150,36 +114,9 @@ function integer(
  * @param prefix Path prefix for messages (the runtime passes `limits`).
  */
 export function resolveExecutorOptions(options: QuickJSExecutorOptions = {}, prefix = ""): ResolvedExecutorOptions {
-  const at = (name: string): string => (prefix === "" ? name : `${prefix}.${name}`);
-  if (options === null || typeof options !== "object")
-    throw new InvalidOptionError({ path: prefix || "options", message: "must be an object" });
-  assertKnownKeys(options, EXECUTOR_OPTION_KEYS, prefix || "options");
-  const isolation = options.isolation ?? "worker-thread";
-  if (isolation !== "worker-thread" && isolation !== "in-process") {
-    throw new InvalidOptionError({
-      path: at("isolation"),
-      message: `must be "worker-thread" or "in-process" (got ${JSON.stringify(isolation)})`,
-    });
-  }
+  const resolved = EXECUTOR_OPTIONS.resolve(options, prefix);
+  // The stack's default depends on where programs run.
   const defaultStack =
-    isolation === "worker-thread" ? DEFAULT_WORKER_MAX_STACK_BYTES : DEFAULT_IN_PROCESS_MAX_STACK_BYTES;
-  return {
-    isolation,
-    poolSize: integer(at("poolSize"), options.poolSize, DEFAULT_POOL_SIZE, { max: 64 }),
-    timeoutMs: integer(at("timeoutMs"), options.timeoutMs, DEFAULT_TIMEOUT_MS, { max: 2_147_483_647 }),
-    memoryLimitBytes: integer(at("memoryLimitBytes"), options.memoryLimitBytes, DEFAULT_MEMORY_LIMIT_BYTES, {
-      min: MIN_MEMORY_LIMIT_BYTES,
-      max: MAX_MEMORY_LIMIT_BYTES,
-    }),
-    maxStackBytes: integer(at("maxStackBytes"), options.maxStackBytes, defaultStack, {
-      min: 16 * 1024,
-      max: MAX_STACK_BYTES,
-    }),
-    maxLogChars: integer(at("maxLogChars"), options.maxLogChars, DEFAULT_MAX_LOG_CHARS),
-    maxSourceChars: integer(at("maxSourceChars"), options.maxSourceChars, DEFAULT_MAX_SOURCE_CHARS),
-    maxValueChars: integer(at("maxValueChars"), options.maxValueChars, DEFAULT_MAX_VALUE_CHARS, { min: 1024 }),
-    maxCallsInFlight: integer(at("maxCallsInFlight"), options.maxCallsInFlight, DEFAULT_MAX_CALLS_IN_FLIGHT, {
-      max: 1_000_000,
-    }),
-  };
+    resolved.isolation === "worker-thread" ? DEFAULT_WORKER_MAX_STACK_BYTES : DEFAULT_IN_PROCESS_MAX_STACK_BYTES;
+  return { ...resolved, maxStackBytes: resolved.maxStackBytes ?? defaultStack };
 }

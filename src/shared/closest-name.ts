@@ -1,6 +1,6 @@
 /**
  * The closest known name to a misspelt one, for messages such as "did you mean
- * `requiresApproval`?". Bounded: names are compared up to a fixed length and with a
+ * `needsApproval`?". Bounded: names are compared up to a fixed length and with a
  * banded edit distance, so a hostile 40,000-character name costs no more than a short one.
  */
 

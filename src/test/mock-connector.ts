@@ -14,7 +14,7 @@ export interface MockMethodOptions {
   /** Throw this message instead of returning. */
   fails?: string;
   /** Whether a call needs approval (a function decides per call). @default false */
-  requiresApproval?: boolean | ((args: unknown) => boolean);
+  needsApproval?: boolean | ((args: unknown) => boolean);
   replay?: ReplayPolicy;
   /** The method only reads: journaled without a store round trip of its own (`ConnectorMethod.readOnly`). */
   readOnly?: boolean;
@@ -37,7 +37,7 @@ export interface MockConnector extends Connector {
  * Creates a mock connector named `name` (the name goes into ledger entries).
  *
  * @example
- * const shop = createMockConnector("shop", { methods: { buy: { requiresApproval: true, revert: true } } });
+ * const shop = createMockConnector("shop", { methods: { buy: { needsApproval: true, revert: true } } });
  * const runtime = createCodemodeRuntime({ connectors: { shop } });
  * // … shop.ledger.count("shop.buy") === 1
  */
@@ -61,7 +61,7 @@ export function createMockConnector(
       },
     };
     if (options.description !== undefined) definition.description = options.description;
-    if (options.requiresApproval !== undefined) definition.requiresApproval = options.requiresApproval;
+    if (options.needsApproval !== undefined) definition.needsApproval = options.needsApproval;
     if (options.replay !== undefined) definition.replay = options.replay;
     if (options.readOnly !== undefined) definition.readOnly = options.readOnly;
     if (options.inputSchema !== undefined) definition.inputSchema = options.inputSchema;

@@ -23,7 +23,7 @@ const tracing = installTracing();
 const shop: Connector = {
   methods: {
     quote: { execute: (args) => ({ item: (args as { item: string }).item, price: 40 }) },
-    charge: { requiresApproval: true, execute: (args) => ({ charged: (args as { amount: number }).amount }) },
+    charge: { needsApproval: true, execute: (args) => ({ charged: (args as { amount: number }).amount }) },
     decline: {
       execute: () => {
         throw new TypeError("card declined");
@@ -268,7 +268,7 @@ describe("across a pause", () => {
   it("decisions, a rejection and a rollback are events and spans of the execution's trace", async () => {
     const undo: Connector = {
       methods: {
-        send: { requiresApproval: true, execute: () => "sent", revert: () => undefined },
+        send: { needsApproval: true, execute: () => "sent", revert: () => undefined },
         log: { execute: () => "logged", revert: () => undefined },
       },
     };

@@ -26,7 +26,7 @@ export const runtime = createCodemodeRuntime({
   store: ${JSON.stringify(store)},
   connectors: { shop: { methods: {
     list: { execute: () => [{ sku: "tea", price: 4 }, { sku: "<b>cake</b>", price: 6 }] },
-    buy: { requiresApproval: true, execute: (args) => ({ order: 8, ...args }), revert: () => undefined },
+    buy: { needsApproval: true, execute: (args) => ({ order: 8, ...args }), revert: () => undefined },
     refund: { execute: () => { throw new Error("no"); } },
     wait: { execute: () => "done" },
   } } },

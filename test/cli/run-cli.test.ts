@@ -68,6 +68,15 @@ describe("ai-codemode executions", () => {
       stderr: expect.stringContaining('Unknown command "frobnicate"'),
     });
   });
+
+  it("answers a misspelt option with the closest one, not the argument parser's text", async () => {
+    const misspelt = await run("executions", "--stauts", "paused");
+    expect(misspelt.code).toBe(2);
+    expect(misspelt.stderr).toContain('Unknown option "--stauts" (did you mean --status?)');
+    expect(misspelt.stderr).not.toContain("positional argument");
+    const unknown = await run("executions", "--zzzzzzzzzz");
+    expect([unknown.code, unknown.stderr.includes('Unknown option "--zzzzzzzzzz".')]).toEqual([2, true]);
+  });
 });
 
 describe("ai-codemode show", () => {
@@ -201,7 +210,7 @@ describe("short ids and where the database is", () => {
       module,
       `import { createCodemodeRuntime } from ${JSON.stringify(pathToFileURL(resolve("dist/index.js")).href)};
 export const runtime = createCodemodeRuntime({ store: ${JSON.stringify(storeUrl)},
-  connectors: { shop: { methods: { list: { execute: () => [] }, buy: { requiresApproval: true, execute: (args) => ({ order: 9, ...args }) } } } } });
+  connectors: { shop: { methods: { list: { execute: () => [] }, buy: { needsApproval: true, execute: (args) => ({ order: 9, ...args }) } } } } });
 `,
     );
     return { dir, storeUrl, module };

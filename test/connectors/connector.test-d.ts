@@ -21,10 +21,10 @@ describe("ConnectorOptions<TOOLS>", () => {
 
   it("refuses a policy for a tool the set does not have, at compile time", () => {
     // @ts-expect-error `delete_issue` is not a tool of this set.
-    connector(tools, { methods: { delete_issue: { requiresApproval: true } } });
+    connector(tools, { methods: { delete_issue: { needsApproval: true } } });
     // @ts-expect-error a misspelt policy key is not a MethodPolicy key.
-    connector(tools, { methods: { create_issue: { requireApproval: true } } });
-    connector(tools, { methods: { create_issue: { requiresApproval: true, replay: "record" } } });
+    connector(tools, { methods: { create_issue: { needsAproval: true } } });
+    connector(tools, { methods: { create_issue: { needsApproval: true, replay: "record" } } });
   });
 
   it("defaults TOOLS to any ToolSet and returns a Connector", () => {

@@ -34,9 +34,9 @@ describe("connector()", () => {
       description: "Issue tracker",
       instructions: "Always search before creating.",
       methods: {
-        create_issue: { requiresApproval: true, revert },
+        create_issue: { needsApproval: true, revert },
         list_issues: { replay: "reexecute" },
-        close_issue: { requiresApproval: false },
+        close_issue: { needsApproval: false },
       },
       onPassEnd,
       disposeExecution,
@@ -46,9 +46,9 @@ describe("connector()", () => {
     expect(resolved.instructions).toBe("Always search before creating.");
     expect(resolved.onPassEnd).toBe(onPassEnd);
     expect(resolved.disposeExecution).toBe(disposeExecution);
-    expect(resolved.methods["create_issue"]).toMatchObject({ requiresApproval: true, revert, replay: "record" });
+    expect(resolved.methods["create_issue"]).toMatchObject({ needsApproval: true, revert, replay: "record" });
     expect(resolved.methods["list_issues"]!.replay).toBe("reexecute");
-    expect(resolved.methods["close_issue"]!.requiresApproval).toBe(false);
+    expect(resolved.methods["close_issue"]!.needsApproval).toBe(false);
   });
 
   it("names the real connector in validation errors once resolved", async () => {
@@ -64,7 +64,7 @@ describe("connector()", () => {
     );
     expect(
       thrownPath(() =>
-        connector(tools, { methods: { list_issues: { replay: "reexecute", requiresApproval: () => true } } }),
+        connector(tools, { methods: { list_issues: { replay: "reexecute", needsApproval: () => true } } }),
       ),
     ).toBe("connector().methods.list_issues.replay");
   });
@@ -87,12 +87,19 @@ describe("connector()", () => {
       }
       throw new Error("expected an InvalidOptionError");
     };
-    const pay = thrown(() => connector(tools, { methods: { create_issue: { requireApproval: true } as never } }));
-    expect(pay.path).toBe("connector().methods.create_issue.requireApproval");
-    expect(pay.message).toContain('did you mean "requiresApproval"?');
+    const pay = thrown(() => connector(tools, { methods: { create_issue: { needsAproval: true } as never } }));
+    expect(pay.path).toBe("connector().methods.create_issue.needsAproval");
+    expect(pay.message).toContain('did you mean "needsApproval"?');
+    for (const old of ["requiresApproval", "requireApproval"]) {
+      const renamed = thrown(() => connector(tools, { methods: { create_issue: { [old]: true } as never } }));
+      expect([renamed.path, renamed.message]).toEqual([
+        `connector().methods.create_issue.${old}`,
+        `connector().methods.create_issue.${old} is not a known option (renamed: use "needsApproval")`,
+      ]);
+    }
     const option = thrown(() => connector(tools, { method: {} } as never));
     expect([option.path, option.message.includes('did you mean "methods"?')]).toEqual(["connector().method", true]);
-    const tool = thrown(() => connector(tools, { methods: { create_isue: { requiresApproval: true } } as never }));
+    const tool = thrown(() => connector(tools, { methods: { create_isue: { needsApproval: true } } as never }));
     expect([tool.path, tool.message.includes('did you mean "create_issue"?')]).toEqual([
       "connector().methods.create_isue",
       true,

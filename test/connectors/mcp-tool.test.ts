@@ -69,9 +69,9 @@ describe("a real MCP server (server-memory over stdio) as a connector", () => {
     expect(Object.keys(memory.methods)).toEqual(
       expect.arrayContaining(["create_entities", "read_graph", "search_nodes", "open_nodes", "delete_entities"]),
     );
-    expect(memory.methods["delete_entities"]!.requiresApproval).toBe(true);
-    expect(memory.methods["read_graph"]!.requiresApproval).toBeUndefined();
-    expect(memory.methods["create_entities"]!.requiresApproval).toBeUndefined();
+    expect(memory.methods["delete_entities"]!.needsApproval).toBe(true);
+    expect(memory.methods["read_graph"]!.needsApproval).toBeUndefined();
+    expect(memory.methods["create_entities"]!.needsApproval).toBeUndefined();
     expect(memory.methods["search_nodes"]!.inputSchema).toMatchObject({ properties: { query: { type: "string" } } });
   });
 

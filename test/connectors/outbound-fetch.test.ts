@@ -75,8 +75,11 @@ describe("origin allowlist", () => {
 describe("outbound options", () => {
   it("refuses an unknown key with the path and the closest known key", () => {
     const fetch = async (): Promise<Response> => new Response("");
-    expect(() => resolveOutboundFetchOptions({ fetch, requiresApproval: () => true }, "outbound", 10)).toThrow(
-      'outbound.requiresApproval is not a known option (did you mean "requireApproval"?)',
+    expect(() => resolveOutboundFetchOptions({ fetch, needsAproval: () => true }, "outbound", 10)).toThrow(
+      'outbound.needsAproval is not a known option (did you mean "needsApproval"?)',
+    );
+    expect(() => resolveOutboundFetchOptions({ fetch, requireApproval: () => true }, "outbound", 10)).toThrow(
+      'outbound.requireApproval is not a known option (renamed: use "needsApproval")',
     );
     expect(() => resolveOutboundFetchOptions({ fetch, allowed: ["https://a.test"] }, "outbound", 10)).toThrow(
       InvalidOptionError,

@@ -47,13 +47,12 @@ describe("readOnly in connector()", () => {
     expect(withTool.path).toBe("connector().methods.close_issue.readOnly");
     expect(withTool.message).toContain("requires approval");
     const withPolicy = thrown(() =>
-      connector(tools, { methods: { list_issues: { readOnly: true, requiresApproval: () => true } } }),
+      connector(tools, { methods: { list_issues: { readOnly: true, needsApproval: () => true } } }),
     );
     expect(withPolicy.path).toBe("connector().methods.list_issues.readOnly");
     expect(
-      connector(tools, { methods: { close_issue: { readOnly: true, requiresApproval: false } } }).methods[
-        "close_issue"
-      ]!.readOnly,
+      connector(tools, { methods: { close_issue: { readOnly: true, needsApproval: false } } }).methods["close_issue"]!
+        .readOnly,
     ).toBe(true);
     expect(thrown(() => connector(tools, { methods: { list_issues: { readOnly: "yes" as never } } })).path).toBe(
       "connector().methods.list_issues.readOnly",
@@ -68,7 +67,7 @@ describe("readOnly in connector()", () => {
     expect(built.methods["plain"]!.readOnly).toBeUndefined();
     expect(connector(mcp, { methods: { read: { readOnly: false } } }).methods["read"]!.readOnly).toBeUndefined();
     // Approval asked for a read-only-annotated tool wins over the default (no error: the default yields).
-    expect(connector(mcp, { methods: { read: { requiresApproval: true } } }).methods["read"]!.readOnly).toBeUndefined();
+    expect(connector(mcp, { methods: { read: { needsApproval: true } } }).methods["read"]!.readOnly).toBeUndefined();
   });
 });
 
@@ -82,8 +81,7 @@ describe("readOnly on hand-written methods", () => {
       "connectors.h.methods.get.readOnly",
     );
     expect(
-      thrown(() => resolveConnector("h", { methods: { get: { execute, readOnly: true, requiresApproval: true } } }))
-        .path,
+      thrown(() => resolveConnector("h", { methods: { get: { execute, readOnly: true, needsApproval: true } } })).path,
     ).toBe("connectors.h.methods.get.readOnly");
   });
 });
@@ -110,7 +108,7 @@ describe("readOnly in openApiConnector", () => {
   it("defaults to true for GET/HEAD/OPTIONS without approval; an operation may set it", async () => {
     const pets = await openApiConnector({
       spec,
-      requireApproval: (operation) => operation.operationId === "getPet",
+      needsApproval: (operation) => operation.operationId === "getPet",
       operations: { createPet: { readOnly: true }, petOptions: { readOnly: false } },
     });
     expect(pets.methods["listPets"]!.readOnly).toBe(true);
@@ -123,7 +121,7 @@ describe("readOnly in openApiConnector", () => {
   it("refuses readOnly on an operation that requires approval", async () => {
     const error = await openApiConnector({
       spec,
-      operations: { listPets: { readOnly: true, requiresApproval: true } },
+      operations: { listPets: { readOnly: true, needsApproval: true } },
     }).then(
       () => undefined,
       (failure: unknown) => failure,

@@ -69,7 +69,7 @@ describe("resolveConnector: hand-written connectors", () => {
     expectInvalidOption(
       () =>
         resolveConnector("bank", {
-          methods: { pay: { execute: () => 1, replay: "reexecute", requiresApproval: true } },
+          methods: { pay: { execute: () => 1, replay: "reexecute", needsApproval: true } },
         }),
       "connectors.bank.methods.pay.replay",
       /requires approval/,
@@ -167,7 +167,7 @@ describe("resolveConnector: ToolSets", () => {
     expect((await method.validate!({ q: "x" })).success).toBe(true);
   });
 
-  it("maps needsApproval (boolean and function of the input) to requiresApproval", async () => {
+  it("maps a tool's needsApproval (boolean and function of the input) to the method's", async () => {
     const seen: unknown[] = [];
     const tools = {
       always: tool({ inputSchema: z.object({}), needsApproval: true, execute: async () => 1 }),
@@ -182,9 +182,9 @@ describe("resolveConnector: ToolSets", () => {
       never: tool({ inputSchema: z.object({}), execute: async () => 1 }),
     };
     const resolved = resolveConnector("bank", tools);
-    expect(resolved.methods["always"]!.requiresApproval).toBe(true);
-    expect(resolved.methods["never"]!.requiresApproval).toBeUndefined();
-    const decide = resolved.methods["big"]!.requiresApproval as (args: unknown, context?: object) => Promise<boolean>;
+    expect(resolved.methods["always"]!.needsApproval).toBe(true);
+    expect(resolved.methods["never"]!.needsApproval).toBeUndefined();
+    const decide = resolved.methods["big"]!.needsApproval as (args: unknown, context?: object) => Promise<boolean>;
     expect(await decide({ amount: 500 }, { toolCallId: "e:1" })).toBe(true);
     expect(await decide({ amount: 5 })).toBe(false);
     expect(seen).toEqual(["e:1", ""]);

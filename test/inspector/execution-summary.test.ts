@@ -5,7 +5,7 @@ import { testRuntime } from "../runtime/runtime-fixture.js";
 
 function ops() {
   return createMockConnector("ops", {
-    methods: { a: {}, b: {}, c: {}, d: { result: "x".repeat(500) }, gate: { requiresApproval: true } },
+    methods: { a: {}, b: {}, c: {}, d: { result: "x".repeat(500) }, gate: { needsApproval: true } },
   });
 }
 

@@ -16,7 +16,7 @@ function bank(clock: TestClock): Connector {
         },
       },
       pay: {
-        requiresApproval: true,
+        needsApproval: true,
         execute: (args) => {
           clock.advance(15);
           return { paid: args };

@@ -36,7 +36,7 @@ export function shopConnector(clock: TestClock, hang: Promise<unknown>): Connect
         },
       },
       buy: {
-        requiresApproval: true,
+        needsApproval: true,
         execute: (args) => {
           clock.advance(80);
           return { order: 7, ...(args as object) };
@@ -53,7 +53,7 @@ export function shopConnector(clock: TestClock, hang: Promise<unknown>): Connect
       },
       wait: { execute: () => hang },
       tip: {
-        requiresApproval: true,
+        needsApproval: true,
         editable: true,
         inputSchema: {
           type: "object",

@@ -24,7 +24,7 @@ afterEach(async () => {
 
 function runtimeIn(folder: string): CodemodeRuntime {
   const shop = createMockConnector("shop", {
-    methods: { list: { result: ["tea"] }, buy: { requiresApproval: true, result: "bought" } },
+    methods: { list: { result: ["tea"] }, buy: { needsApproval: true, result: "bought" } },
   });
   const runtime = createCodemodeRuntime({ connectors: { shop }, store: `file:${join(folder, "codemode.db")}` });
   cleanups.push(() => runtime.close());

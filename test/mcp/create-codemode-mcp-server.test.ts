@@ -36,8 +36,8 @@ function bankRuntime(folder: string): { runtime: CodemodeRuntime; bank: MockConn
     description: "Accounts and transfers",
     methods: {
       balance: { result: 100, readOnly: true },
-      transfer: { requiresApproval: true, result: (args: unknown) => ({ done: args }) },
-      close_account: { requiresApproval: true, result: "closed" },
+      transfer: { needsApproval: true, result: (args: unknown) => ({ done: args }) },
+      close_account: { needsApproval: true, result: "closed" },
     },
   });
   const runtime = createCodemodeRuntime({ connectors: { bank }, store: `file:${join(folder, "codemode.db")}` });

@@ -134,7 +134,7 @@ describe("a program cannot reach host objects or credentials", () => {
 describe("a program cannot reach other executions or unconfigured methods", () => {
   it("another runtime name cannot read, approve, reject, roll back or delete an execution; a program has no handle on the journal", async () => {
     const client = memoryClient();
-    const gate = createMockConnector("gate", { methods: { open: { requiresApproval: true, revert: true } } });
+    const gate = createMockConnector("gate", { methods: { open: { needsApproval: true, revert: true } } });
     const alice = testRuntime({ connectors: { gate }, store: client, name: "alice" });
     const mallory = testRuntime({ connectors: { gate }, store: client, name: "mallory" });
     const paused = await alice.execute({ code: "async () => gate.open({ door: 1 })" });
@@ -186,7 +186,7 @@ describe("a program cannot reach other executions or unconfigured methods", () =
 
 describe("approval ids", () => {
   it("an id for one call cannot approve another call, another execution, other arguments or an ended execution", async () => {
-    const gate = createMockConnector("gate", { methods: { open: { requiresApproval: true } } });
+    const gate = createMockConnector("gate", { methods: { open: { needsApproval: true } } });
     const runtime = testRuntime({ connectors: { gate } });
     const a = await runtime.execute(
       { code: "async () => Promise.all([gate.open({ door: 1 }), gate.open({ door: 2 })])" },
@@ -351,7 +351,7 @@ describe("a hostile API or program against the OpenAPI connector (issue 14)", ()
       spec: HOSTILE_SPEC,
       baseUrl: api.baseUrl,
       headers: { authorization: `Bearer ${BEARER}`, "x-api-key": API_KEY },
-      requireApproval: (operation) => operation.method !== "get",
+      needsApproval: (operation) => operation.method !== "get",
     });
   });
   afterAll(() => api.close());

@@ -18,7 +18,7 @@ function billing(editable = true) {
   return createMockConnector("billing", {
     methods: {
       refund: {
-        requiresApproval: true,
+        needsApproval: true,
         editable,
         inputSchema: AMOUNT_SCHEMA,
         result: (args: unknown) => ({ refunded: (args as { amount: number }).amount }),

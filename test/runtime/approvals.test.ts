@@ -6,7 +6,7 @@ function deploy() {
   return createMockConnector("deploy", {
     methods: {
       status: { result: "green" },
-      ship: { requiresApproval: true, result: (args: unknown) => ({ shipped: args }) },
+      ship: { needsApproval: true, result: (args: unknown) => ({ shipped: args }) },
     },
   });
 }
@@ -73,7 +73,7 @@ describe.each([
       methods: {
         list: { result: [43, 44] },
         broken: { fails: "boom" },
-        merge: { requiresApproval: true, result: (args: unknown) => ({ merged: args }) },
+        merge: { needsApproval: true, result: (args: unknown) => ({ merged: args }) },
       },
     });
     const runtime = testRuntime({ connectors: { github: connector }, store: newClient(), approveProgram: true });

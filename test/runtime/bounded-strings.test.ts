@@ -71,7 +71,7 @@ describe("bounded stored strings", () => {
 
   it("a connector's 8 MB failure message and an 8 MB rejection reason are stored cut; replay throws the cut message", async () => {
     const flaky = createMockConnector("flaky", {
-      methods: { call: { fails: "f".repeat(EIGHT_MB) }, gate: { requiresApproval: true } },
+      methods: { call: { fails: "f".repeat(EIGHT_MB) }, gate: { needsApproval: true } },
     });
     const runtime = testRuntime({ connectors: { flaky } });
     const paused = await runtime.execute({

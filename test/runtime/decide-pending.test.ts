@@ -8,7 +8,7 @@ const THREE = `async () => {
 }`;
 
 async function pausedOnThree() {
-  const shop = createMockConnector("shop", { methods: { buy: { requiresApproval: true } } });
+  const shop = createMockConnector("shop", { methods: { buy: { needsApproval: true } } });
   const runtime = testRuntime({ connectors: { shop } });
   const paused = await runtime.execute({ code: THREE });
   expect(paused).toMatchObject({ status: "paused", pending: [{ seq: 1 }, { seq: 2 }, { seq: 3 }] });

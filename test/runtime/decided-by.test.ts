@@ -9,7 +9,7 @@ import { memoryClient, testRuntime } from "./runtime-fixture.js";
 function shopRuntime(options: { approveProgram?: boolean } = {}) {
   const store = memoryClient();
   const shop = createMockConnector("shop", {
-    methods: { buy: { requiresApproval: true }, refund: { requiresApproval: true }, look: {} },
+    methods: { buy: { needsApproval: true }, refund: { needsApproval: true }, look: {} },
   });
   const runtime = testRuntime({ store, connectors: { shop }, ...options });
   // A second runtime on the same database: what it shows was read back from the journal.

@@ -9,7 +9,7 @@ import { testRuntime } from "./runtime-fixture.js";
 
 describe("execution scope", () => {
   it("another scope sees not-found on approve, reject, rollback, execution, pending and executions", async () => {
-    const bank = createMockConnector("bank", { methods: { transfer: { requiresApproval: true, revert: true } } });
+    const bank = createMockConnector("bank", { methods: { transfer: { needsApproval: true, revert: true } } });
     const runtime = testRuntime({ connectors: { bank } });
     const paused = await runtime.execute({ code: "async () => bank.transfer({ cents: 5 })", scope: "alice" });
     expect(paused.status).toBe("paused");
@@ -37,7 +37,7 @@ describe("execution scope", () => {
   });
 
   it("a scoped request does not see unscoped executions; a bad scope is refused clearly", async () => {
-    const gate = createMockConnector("gate", { methods: { open: { requiresApproval: true } } });
+    const gate = createMockConnector("gate", { methods: { open: { needsApproval: true } } });
     const runtime = testRuntime({ connectors: { gate } });
     const unscoped = await runtime.execute({ code: "async () => gate.open({})" });
     expect(await runtime.approve({ executionId: unscoped.executionId, scope: "alice" })).toMatchObject({
@@ -54,7 +54,7 @@ describe("execution scope", () => {
   it("the tool's scope is the tool's own: the model's input cannot set it", async () => {
     const { createCodemodeRuntime } = await import("../../src/ai/create-codemode-runtime.js");
     const { memoryClient, sharedExecutor } = await import("./runtime-fixture.js");
-    const gate = createMockConnector("gate", { methods: { open: { requiresApproval: true } } });
+    const gate = createMockConnector("gate", { methods: { open: { needsApproval: true } } });
     const runtime = createCodemodeRuntime({ connectors: { gate }, store: memoryClient(), executor: sharedExecutor() });
     const tool = runtime.tool({ scope: "alice", progress: false });
     const input = { code: "async () => gate.open({})", scope: "mallory" } as { code: string };

@@ -5,7 +5,7 @@ import { memoryClient, testRuntime } from "./runtime-fixture.js";
 import { InvalidArgumentError } from "../../src/errors.js";
 
 function tracked() {
-  const connector = createMockConnector("svc", { methods: { go: {}, gate: { requiresApproval: true } } });
+  const connector = createMockConnector("svc", { methods: { go: {}, gate: { needsApproval: true } } });
   const disposed: ConnectorLifecycleContext[] = [];
   connector.disposeExecution = (context) => void disposed.push(context);
   return { connector, disposed };

@@ -101,7 +101,7 @@ beforeEach(() => {
   otherSeen.length = 0;
 });
 
-function outboundRuntime(extra: { requireApproval?: (request: { method: string; url: string }) => boolean } = {}) {
+function outboundRuntime(extra: { needsApproval?: (request: { method: string; url: string }) => boolean } = {}) {
   return testRuntime({ outbound: { fetch: globalThis.fetch, allow: [origin], ...extra } });
 }
 
@@ -188,7 +188,7 @@ describe("outbound fetch", () => {
 
   it("replay after approval does not repeat a request, and the result equals a run without pauses", async () => {
     const approvals = createMockConnector("ops", {
-      methods: { ship: { requiresApproval: true, result: { shipped: true } } },
+      methods: { ship: { needsApproval: true, result: { shipped: true } } },
     });
     const code = `async () => {
       const first = await (await fetch("${origin}/counter")).text();
@@ -235,7 +235,7 @@ describe("outbound fetch", () => {
         outbound: {
           fetch: globalThis.fetch,
           allow: [origin],
-          requireApproval: (request: { method: string }) => request.method === "DELETE",
+          needsApproval: (request: { method: string }) => request.method === "DELETE",
         },
       };
       const code = `async () => {
@@ -263,10 +263,10 @@ describe("outbound fetch", () => {
     }
   });
 
-  it("requireApproval holds a request until approved; the approved request is sent once", async () => {
+  it("needsApproval holds a request until approved; the approved request is sent once", async () => {
     const asked: Array<{ method: string; url: string }> = [];
     const runtime = outboundRuntime({
-      requireApproval: (request) => {
+      needsApproval: (request) => {
         asked.push(request);
         return request.method !== "GET";
       },
@@ -361,7 +361,7 @@ describe("outbound fetch", () => {
     );
     expect(bad({ fetch, allow: ["ftp://x.example.com"] })).toThrow("outbound.allow[0]");
     expect(bad({ fetch, allow: [] })).toThrow("outbound.allow must be a non-empty array");
-    expect(bad({ fetch, requireApproval: true })).toThrow("outbound.requireApproval must be a function");
+    expect(bad({ fetch, needsApproval: true })).toThrow("outbound.needsApproval must be a function");
     expect(() =>
       testRuntime({
         outbound: { fetch },

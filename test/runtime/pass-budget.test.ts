@@ -23,7 +23,7 @@ function connector(waitMs: number): Connector {
           return "waited";
         },
       },
-      pay: { requiresApproval: true, execute: async () => "paid" },
+      pay: { needsApproval: true, execute: async () => "paid" },
     },
   };
 }

@@ -7,8 +7,8 @@ function bank() {
   return createMockConnector("bank", {
     methods: {
       balance: { result: 100 },
-      pay: { requiresApproval: true, result: (args: unknown) => ({ paid: args }) },
-      refund: { requiresApproval: true, result: (args: unknown) => ({ refunded: args }) },
+      pay: { needsApproval: true, result: (args: unknown) => ({ paid: args }) },
+      refund: { needsApproval: true, result: (args: unknown) => ({ refunded: args }) },
       note: {},
     },
   });

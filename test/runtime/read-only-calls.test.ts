@@ -27,7 +27,7 @@ function setup({ readOnly, msPerRead = 0 }: { readOnly: boolean; msPerRead?: num
       },
       failingRead: { readOnly, fails: "not found" },
       write: {},
-      approvedWrite: { requiresApproval: true },
+      approvedWrite: { needsApproval: true },
     },
   });
   const { client, roundTrips, sent } = countingClient(memoryClient());

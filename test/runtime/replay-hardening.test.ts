@@ -36,7 +36,7 @@ function source(parts: Part[]): string {
 function connector(approvals: boolean) {
   const double = (args: unknown) => ({ doubled: (args as { n: number }).n * 2, at: (args as { at: number }).at });
   return createMockConnector("svc", {
-    methods: { plain: { result: double }, gated: { requiresApproval: approvals, result: double } },
+    methods: { plain: { result: double }, gated: { needsApproval: approvals, result: double } },
   });
 }
 

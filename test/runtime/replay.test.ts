@@ -6,7 +6,7 @@ function shop() {
   return createMockConnector("shop", {
     methods: {
       list: { result: (args: unknown) => ({ items: [1, 2, 3], asked: args }) },
-      buy: { requiresApproval: true, result: (args: unknown) => ({ bought: args }) },
+      buy: { needsApproval: true, result: (args: unknown) => ({ bought: args }) },
       typed: {
         result: {
           when: new Date(5),

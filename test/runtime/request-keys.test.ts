@@ -27,7 +27,7 @@ describe("per-call requests and options with a misspelt key", () => {
   let paused: CodeModeOutput;
 
   beforeEach(async () => {
-    bank = createMockConnector("bank", { methods: { transfer: { requiresApproval: true }, balance: {} } });
+    bank = createMockConnector("bank", { methods: { transfer: { needsApproval: true }, balance: {} } });
     runtime = testRuntime({ connectors: { bank } });
     loose = runtime as unknown as Loose;
     paused = await runtime.execute({ code: "async () => bank.transfer({ amount: 5 })", scope: "alice" });
@@ -46,6 +46,11 @@ describe("per-call requests and options with a misspelt key", () => {
     expect(bank.ledger.count("bank.balance")).toBe(0);
     // Only the paused execution exists: nothing was started for "nobody".
     expect((await runtime.executions()).map((summary) => summary.executionId)).toEqual([paused.executionId]);
+  });
+
+  it("execute({ cod }) names the typo rather than asking for { code }", async () => {
+    refusesKey(await loose["execute"]!({ cod: "async () => bank.balance({})" }), "cod", "code");
+    expect(bank.ledger.count("bank.balance")).toBe(0);
   });
 
   it("approve, reject, rollback and decide refuse the typo and change nothing", async () => {

@@ -7,7 +7,7 @@ describe("rollback", () => {
     const crm = createMockConnector("crm", {
       methods: {
         create: { revert: true, result: (args: unknown) => ({ id: (args as { n: number }).n }) },
-        approve: { requiresApproval: true, revert: true },
+        approve: { needsApproval: true, revert: true },
         read: {},
       },
     });
@@ -92,7 +92,7 @@ describe("rollback", () => {
   });
 
   it("refuses a paused execution", async () => {
-    const ops = createMockConnector("ops", { methods: { gate: { requiresApproval: true, revert: true } } });
+    const ops = createMockConnector("ops", { methods: { gate: { needsApproval: true, revert: true } } });
     const runtime = testRuntime({ connectors: { ops } });
     const paused = await runtime.execute({ code: "async () => ops.gate({})" });
     expect(await runtime.rollback({ executionId: paused.executionId })).toMatchObject({

@@ -76,6 +76,17 @@ describe("resolveRuntimeOptions", () => {
     refused({ executor: sharedExecutor(), _internal: { leaseMS: 5 } }, "_internal.leaseMS", "leaseMs");
   });
 
+  it("lists the known keys without the test seams when nothing is close to an unknown key", () => {
+    let message = "";
+    try {
+      resolveRuntimeOptions({ executor: sharedExecutor(), executionPolicy: {} } as never);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain("options.executionPolicy is not a known option (known keys: connectors, tools,");
+    expect(message).not.toContain("_internal");
+  });
+
   it("picks the store from the environment in order", () => {
     expect(defaultStoreOptions({ CODEMODE_DATABASE_URL: "file:a.db", TURSO_DATABASE_URL: "libsql://x" })).toEqual({
       url: "file:a.db",

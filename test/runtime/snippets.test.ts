@@ -8,7 +8,7 @@ describe("snippets", () => {
     const crm = createMockConnector("crm", {
       methods: {
         find: { result: (args: unknown) => ({ found: (args as { name?: string }).name ?? "nobody" }) },
-        tag: { requiresApproval: true },
+        tag: { needsApproval: true },
       },
     });
     const runtime = testRuntime({ connectors: { crm } });

@@ -4,7 +4,7 @@ import { memoryClient, testRuntime } from "./runtime-fixture.js";
 
 describe("codemode.step", () => {
   it("runs the callback once and returns the recorded value (types intact) on later passes", async () => {
-    const gate = createMockConnector("gate", { methods: { open: { requiresApproval: true } } });
+    const gate = createMockConnector("gate", { methods: { open: { needsApproval: true } } });
     const runtime = testRuntime({ connectors: { gate } });
     const code = `async () => {
       const made = await codemode.step("make", () => { globalThis.runs = (globalThis.runs ?? 0) + 1; return { when: new Date(7), n: 5n, runs: globalThis.runs }; });
@@ -27,7 +27,7 @@ describe("codemode.step", () => {
   });
 
   it("records a failing step and replays the same rejection", async () => {
-    const gate = createMockConnector("gate", { methods: { open: { requiresApproval: true } } });
+    const gate = createMockConnector("gate", { methods: { open: { needsApproval: true } } });
     const runtime = testRuntime({ connectors: { gate } });
     const code = `async () => {
       let message;
@@ -48,7 +48,7 @@ describe("codemode.step", () => {
   });
 
   it("a step renamed between passes diverges", async () => {
-    const gate = createMockConnector("gate", { methods: { open: { requiresApproval: true } } });
+    const gate = createMockConnector("gate", { methods: { open: { needsApproval: true } } });
     const client = memoryClient();
     const runtime = testRuntime({ connectors: { gate }, store: client });
     const first = await runtime.execute({

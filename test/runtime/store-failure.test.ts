@@ -105,7 +105,7 @@ describe("store failures", () => {
 describe("corrupt records", () => {
   it("a row from an unknown record version is refused: approve reports kind store, execution() throws StoreError", async () => {
     const client = memoryClient();
-    const gate = createMockConnector("gate", { methods: { open: { requiresApproval: true } } });
+    const gate = createMockConnector("gate", { methods: { open: { needsApproval: true } } });
     const runtime = testRuntime({ connectors: { gate }, store: client });
     const paused = await runtime.execute({ code: "async () => gate.open({})" });
     await client.execute({
@@ -140,7 +140,7 @@ describe("corrupt records", () => {
 describe("corrupt journal values during replay", () => {
   it("end the pass with kind store and run nothing", async () => {
     const client = memoryClient();
-    const svc = createMockConnector("svc", { methods: { read: {}, gate: { requiresApproval: true } } });
+    const svc = createMockConnector("svc", { methods: { read: {}, gate: { needsApproval: true } } });
     const runtime = testRuntime({ connectors: { svc }, store: client });
     const paused = await runtime.execute({ code: "async () => { await svc.read({}); return svc.gate({}); }" });
     await client.execute({

@@ -66,7 +66,7 @@ const github = connector(
   },
   {
     methods: {
-      merge_pull_request: { requiresApproval: true },
+      merge_pull_request: { needsApproval: true },
       add_label: { revert: (args) => labels.splice(labels.indexOf(args), 1) },
     },
   },

@@ -21,7 +21,7 @@ export function getCodemodeRuntime(): CodemodeRuntime {
     // Payments need approval, and the approver may change a payment's arguments (the amount) before it runs.
     connectors: {
       sponsors: connector(sponsorTools, {
-        methods: { sponsor_contributor: { requiresApproval: true, editable: true } },
+        methods: { sponsor_contributor: { needsApproval: true, editable: true } },
       }),
     },
     store: getDatabase(),

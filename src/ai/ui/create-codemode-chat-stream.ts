@@ -5,25 +5,14 @@
  */
 import { createUIMessageStream, type UIMessage, type UIMessageChunk, type UIMessageStreamOnFinishCallback } from "ai";
 import { answeredMessageIndex } from "./answered-message.js";
-import type { CodemodeApprovalSecret } from "./approval-signature.js";
+import { CHAT_REQUEST_OPTION_KEYS, type CodemodeChatRequestOptions } from "./chat-request-options.js";
 import { codemodeApprovalTransform, DEFAULT_CODEMODE_TOOL_NAME } from "./codemode-approval-transform.js";
 import { resumeCodemodeApprovals, type ResolvedCodemodeApproval } from "./resume-codemode-approvals.js";
-import type { CodemodeApprovalRuntime } from "./types.js";
 import { assertKnownKeys, keysOf } from "../../shared/known-keys.js";
 
-/** Options of {@link createCodemodeChatStream}. */
-export interface CreateCodemodeChatStreamOptions<UI_MESSAGE extends UIMessage> {
-  /** The runtime behind the codemode tool (any instance on the same store and name). */
-  runtime: CodemodeApprovalRuntime;
-  /** The conversation as the client sent it (or as the server stored it, with the client's answers applied). */
-  messages: UI_MESSAGE[];
-  /**
-   * The id of the assistant message whose approvals the request answers: useChat's `messageId` (the default
-   * transport sends it in the body; pass it on). An approval answered on an earlier message than the last is
-   * resolved there: the stream continues that message, the model is not called, and `onFinish` gets the whole
-   * conversation with that message updated. Without it, the last message is the one answered.
-   */
-  messageId?: string | undefined;
+/** Options of {@link createCodemodeChatStream}: the chat request's, and how the model is called after it. */
+export interface CreateCodemodeChatStreamOptions<UI_MESSAGE extends UIMessage>
+  extends CodemodeChatRequestOptions<UI_MESSAGE> {
   /**
    * Calls the model with the resolved conversation and returns its UI message stream,
    * typically `streamText({ ..., messages: await convertToModelMessages(messages), stopWhen: [isStepCount(10), hasPausedCodemode()] }).toUIMessageStream()`.
@@ -32,30 +21,6 @@ export interface CreateCodemodeChatStreamOptions<UI_MESSAGE extends UIMessage> {
   respond: (input: {
     messages: UI_MESSAGE[];
   }) => ReadableStream<UIMessageChunk> | PromiseLike<ReadableStream<UIMessageChunk>>;
-  /**
-   * Name of the codemode tool in `tools`.
-   * @default "codemode"
-   */
-  toolName?: string;
-  /**
-   * The owner this request acts for (e.g. the signed-in user's id); give the same value to `runtime.tool({ scope })`.
-   * Approvals of executions of another scope are refused as `not-found`.
-   */
-  scope?: string;
-  /**
-   * Who answers the approvals in this request (e.g. the signed-in user's id, at most 200 characters): journaled on
-   * every call it approves or rejects (`CallRecord.decidedBy`). Often the same value as `scope`.
-   * @default undefined (the journal records no one)
-   */
-  decidedBy?: string;
-  /**
-   * The value given to `streamText({ experimental_toolApprovalSecret })`: codemode approval requests are signed with
-   * it, and an answer without this bridge's signature for its approval and tool call is refused (`signature`) with
-   * nothing run. The store binding (pending call, tool call, scope) applies either way. Without it, an answer that
-   * carries a signature is refused (the route that issued it had a secret).
-   * @default undefined (unsigned)
-   */
-  toolApprovalSecret?: CodemodeApprovalSecret;
   /** Called with the answered approvals before anything is streamed (for logging or audit). */
   onResolved?: (resolved: ResolvedCodemodeApproval[]) => void | PromiseLike<void>;
   /** Turns an error into the text the client sees. */
@@ -68,19 +33,15 @@ export interface CreateCodemodeChatStreamOptions<UI_MESSAGE extends UIMessage> {
   onFinish?: UIMessageStreamOnFinishCallback<UI_MESSAGE>;
 }
 
-const CHAT_STREAM_OPTION_KEYS = keysOf<CreateCodemodeChatStreamOptions<UIMessage>>({
-  runtime: true,
-  messages: true,
-  messageId: true,
-  respond: true,
-  toolName: true,
-  scope: true,
-  decidedBy: true,
-  toolApprovalSecret: true,
-  onResolved: true,
-  onError: true,
-  onFinish: true,
-});
+const CHAT_STREAM_OPTION_KEYS = [
+  ...CHAT_REQUEST_OPTION_KEYS,
+  ...keysOf<Omit<CreateCodemodeChatStreamOptions<UIMessage>, keyof CodemodeChatRequestOptions<UIMessage>>>({
+    respond: true,
+    onResolved: true,
+    onError: true,
+    onFinish: true,
+  }),
+];
 
 /**
  * The UI message stream for one chat request with codemode approvals. Give it to

@@ -6,6 +6,7 @@ import type { UIMessage, UIMessageChunk } from "ai";
 import type { CodeModeOutput, PendingAction, RejectOutput } from "../../runtime/types.js";
 import { displayJson } from "../../shared/display-value.js";
 import { answeredMessageIndex } from "./answered-message.js";
+import { CHAT_REQUEST_OPTION_KEYS, type CodemodeChatRequestOptions } from "./chat-request-options.js";
 import { withFinalProgress } from "../codemode-progress.js";
 import { DEFAULT_CODEMODE_TOOL_NAME } from "./codemode-approval-transform.js";
 import { outcomeApprovedElsewhere } from "./approved-elsewhere.js";
@@ -24,49 +25,15 @@ import type { CodemodeApprovalRuntime } from "./types.js";
 import { verifyCodemodeApproval, type CodemodeApprovalErrorKind } from "./verify-codemode-approval.js";
 import { assertKnownKeys, keysOf } from "../../shared/known-keys.js";
 
-/** Options of {@link resumeCodemodeApprovals}. */
-export interface ResumeCodemodeApprovalsOptions<UI_MESSAGE extends UIMessage> {
-  /** The runtime that ran the codemode tool (any instance on the same store and name). */
-  runtime: CodemodeApprovalRuntime;
-  /** The conversation as the client sent it. */
-  messages: UI_MESSAGE[];
-  /**
-   * The assistant message whose approvals this request answers: the `messageId` useChat sends with the request
-   * that carries an approval (`trigger: "submit-message"`). An earlier message than the last is answered where it
-   * is (the person approved an older card after the conversation moved on): its parts get their outcomes and the
-   * model is not called. Without it, or when it names no assistant message, the last message is the one answered.
-   */
-  messageId?: string | undefined;
-  /**
-   * Name of the codemode tool in `tools`.
-   * @default "codemode"
-   */
-  toolName?: string;
-  /**
-   * The owner this request acts for (e.g. the signed-in user's id), as given to `runtime.tool({ scope })`: an
-   * approval naming an execution of another scope is refused as `not-found`.
-   */
-  scope?: string;
-  /**
-   * Who answers the approvals in this request (e.g. the signed-in user's id, at most 200 characters): journaled on
-   * every call it approves or rejects (`CallRecord.decidedBy`). Often the same value as `scope`.
-   * @default undefined (the journal records no one)
-   */
-  decidedBy?: string;
+/** Options of {@link resumeCodemodeApprovals}: the chat request's, and where progress goes. */
+export interface ResumeCodemodeApprovalsOptions<UI_MESSAGE extends UIMessage>
+  extends CodemodeChatRequestOptions<UI_MESSAGE> {
   /**
    * Receives progress of the resumed executions as preliminary `tool-output-available` chunks (throttled
    * snapshots: calls and console lines) while they run; write them to the response as they come.
    * `createCodemodeChatStream` does. Without it, a resumed run shows only its outcome.
    */
   writeProgress?: (chunk: UIMessageChunk) => void;
-  /**
-   * The app's approval secret (the value given to `streamText({ experimental_toolApprovalSecret })`): an answer is
-   * acted on only if it carries the signature this bridge issued for that approval and tool call (`signature`
-   * otherwise), and a new approval request is signed. Without it, an answer that carries a signature is refused.
-   * The binding to the store applies either way.
-   * @default undefined (approvals are unsigned)
-   */
-  toolApprovalSecret?: CodemodeApprovalSecret;
 }
 
 /** What happened to one answered approval. */
@@ -107,16 +74,12 @@ type ToolPartRecord = Record<string, unknown> & {
   approval?: { id: string; approved?: boolean; reason?: string; signature?: unknown };
 };
 
-const RESUME_OPTION_KEYS = keysOf<ResumeCodemodeApprovalsOptions<UIMessage>>({
-  runtime: true,
-  messages: true,
-  messageId: true,
-  toolName: true,
-  scope: true,
-  decidedBy: true,
-  writeProgress: true,
-  toolApprovalSecret: true,
-});
+const RESUME_OPTION_KEYS = [
+  ...CHAT_REQUEST_OPTION_KEYS,
+  ...keysOf<Omit<ResumeCodemodeApprovalsOptions<UIMessage>, keyof CodemodeChatRequestOptions<UIMessage>>>({
+    writeProgress: true,
+  }),
+];
 
 /**
  * Resolves the codemode approvals the user answered in an assistant message (the last one, or the one

@@ -18,7 +18,7 @@ export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", 
 /** An HTTP method, lower case as in the document. */
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
-/** What the `requireApproval` / `include` rules and the `headers` function see of an operation. */
+/** What the `needsApproval` / `include` rules and the `headers` function see of an operation. */
 export interface OpenApiOperationInfo {
   /** The method name inside the sandbox (`connector.name(...)`). */
   name: string;
@@ -48,8 +48,8 @@ export interface OpenApiOperation {
   outputSchema?: JSONSchema7;
 }
 
-/** How long the free-text part of a method description may get. */
-const DEFAULT_DESCRIPTION_MAX_CHARS = 300;
+/** How long the free-text part of an operation's method description may get (not an option: a fixed cut). */
+const MAX_OPERATION_DESCRIPTION_CHARS = 300;
 
 type DocRecord = Record<string, unknown>;
 
@@ -73,10 +73,10 @@ function serverUrlOf(servers: unknown): string | undefined {
 function describeOperation(operation: DocRecord, method: HttpMethod, path: string, deprecated: boolean): string {
   const summary = text(operation["summary"]);
   let detail = text(operation["description"]);
-  if (detail !== undefined && detail.length > DEFAULT_DESCRIPTION_MAX_CHARS) {
-    const cut = detail.slice(0, DEFAULT_DESCRIPTION_MAX_CHARS);
+  if (detail !== undefined && detail.length > MAX_OPERATION_DESCRIPTION_CHARS) {
+    const cut = detail.slice(0, MAX_OPERATION_DESCRIPTION_CHARS);
     const boundary = Math.max(cut.lastIndexOf("\n\n"), cut.lastIndexOf(". "));
-    detail = `${boundary > DEFAULT_DESCRIPTION_MAX_CHARS / 2 ? cut.slice(0, boundary + 1) : cut}…`;
+    detail = `${boundary > MAX_OPERATION_DESCRIPTION_CHARS / 2 ? cut.slice(0, boundary + 1) : cut}…`;
   }
   const parts: string[] = [];
   if (deprecated) parts.push("Deprecated.");

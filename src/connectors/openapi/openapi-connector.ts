@@ -60,7 +60,7 @@ function policyFor(
   options: ResolvedOpenApiConnectorOptions,
 ): {
   key: string | undefined;
-  requiresApproval: NonNullable<ConnectorMethod["requiresApproval"]>;
+  needsApproval: NonNullable<ConnectorMethod["needsApproval"]>;
   replay: ReplayPolicy;
   readOnly: boolean;
 } {
@@ -69,8 +69,8 @@ function policyFor(
     (candidate) => candidate !== undefined && Object.hasOwn(options.operations, candidate),
   );
   const policy = key === undefined ? {} : options.operations[key]!;
-  const requiresApproval = policy.requiresApproval ?? options.requireApproval(info);
-  const approves = requiresApproval !== false;
+  const needsApproval = policy.needsApproval ?? options.needsApproval(info);
+  const approves = needsApproval !== false;
   const replay = policy.replay ?? (SAFE_METHODS.has(info.method) && !approves ? options.replay : "record");
   if (replay === "reexecute" && approves) {
     throw new InvalidOptionError({
@@ -82,10 +82,10 @@ function policyFor(
     label: `${info.method.toUpperCase()} ${info.path}`,
     explicit: policy.readOnly,
     byDefault: SAFE_METHODS.has(info.method),
-    requiresApproval,
+    needsApproval,
     policyPath: `operations.${key ?? info.name}`,
   });
-  return { key, requiresApproval, replay, readOnly };
+  return { key, needsApproval, replay, readOnly };
 }
 
 /**
@@ -156,7 +156,7 @@ function methodFor(operation: OpenApiOperation, options: ResolvedOpenApiConnecto
     });
   }
   checkBaseUrl(baseUrl, options.baseUrl === undefined ? `${operation.location}.servers[0].url` : "baseUrl");
-  const { requiresApproval, replay, readOnly } = policyFor(operation, options);
+  const { needsApproval, replay, readOnly } = policyFor(operation, options);
   const validate = createSyncJsonSchemaValidator(Validator, operation.inputSchema, { label: info.name });
   return {
     description: operation.description,
@@ -174,7 +174,7 @@ function methodFor(operation: OpenApiOperation, options: ResolvedOpenApiConnecto
       }
       return checked;
     },
-    requiresApproval,
+    needsApproval,
     replay,
     ...(readOnly ? { readOnly } : {}),
     describeRequest(args) {
@@ -217,7 +217,7 @@ function methodFor(operation: OpenApiOperation, options: ResolvedOpenApiConnecto
  *   spec: readFileSync("tracker.yaml", "utf8"),
  *   baseUrl: "https://tracker.example.com/api",
  *   headers: async () => ({ authorization: `Bearer ${await getToken()}` }),
- *   requireApproval: (op) => op.method !== "get",
+ *   needsApproval: (op) => op.method !== "get",
  * });
  * const runtime = createCodemodeRuntime({ connectors: { tracker } });
  * ```

@@ -209,7 +209,7 @@ async function firstRun(
     throw new Error(charged.error);
   }
   const call = charged.cost === undefined ? made : { ...made, cost: charged.cost };
-  const approval = target.definition.requiresApproval;
+  const approval = target.definition.needsApproval;
   const { executionId } = pass.execution;
   const needsApproval =
     typeof approval === "function"

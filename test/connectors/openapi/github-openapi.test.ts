@@ -28,7 +28,7 @@ describe("GitHub's OpenAPI description", () => {
   beforeAll(async () => {
     text = readFileSync(SPEC_PATH, "utf8");
     const started = performance.now();
-    github = await openApiConnector({ spec: text, requireApproval: (operation) => operation.method !== "get" });
+    github = await openApiConnector({ spec: text, needsApproval: (operation) => operation.method !== "get" });
     const elapsed = performance.now() - started;
     const paths = (JSON.parse(text) as { paths: Record<string, Record<string, unknown>> }).paths;
     for (const item of Object.values(paths))
@@ -44,8 +44,8 @@ describe("GitHub's OpenAPI description", () => {
     expect(Object.keys(github.methods)).toHaveLength(operationCount);
     const create = github.methods["issues_create"]!;
     expect(create.description).toMatch(/^Create an issue\n\n[\s\S]*\n\nPOST \/repos\/\{owner\}\/\{repo\}\/issues$/);
-    expect(create.requiresApproval).toBe(true);
-    expect(github.methods["issues_list_for_repo"]!.requiresApproval).toBe(false);
+    expect(create.needsApproval).toBe(true);
+    expect(github.methods["issues_list_for_repo"]!.needsApproval).toBe(false);
     expect(create.inputSchema).toMatchObject({
       type: "object",
       required: ["owner", "repo", "body"],

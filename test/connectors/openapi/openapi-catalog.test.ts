@@ -15,7 +15,7 @@ describe("OpenAPI methods in the catalog", async () => {
   const tracker = await openApiConnector({
     spec: SPEC,
     baseUrl: "http://127.0.0.1:9/api",
-    requireApproval: (op) => op.method !== "get",
+    needsApproval: (op) => op.method !== "get",
   });
   const catalog = createCatalog({ connectors: { tracker }, snippets: [] });
 

@@ -31,11 +31,35 @@ async function rejection(options: OpenApiConnectorOptions): Promise<InvalidOptio
 }
 
 describe("openApiConnector policy", () => {
+  it("refuses the old approval keys, naming needsApproval", async () => {
+    const option = await rejection({ spec, requireApproval: () => true } as never);
+    expect([option.path, option.message]).toEqual([
+      "options.requireApproval",
+      'options.requireApproval is not a known option (renamed: use "needsApproval")',
+    ]);
+    const policy = await rejection({ spec, operations: { deletePet: { requiresApproval: true } as never } });
+    expect([policy.path, policy.message]).toEqual([
+      "operations.deletePet.requiresApproval",
+      'operations.deletePet.requiresApproval is not a known option (renamed: use "needsApproval")',
+    ]);
+  });
+
+  it("takes needsApproval as a boolean for every operation", async () => {
+    const pets = await openApiConnector({
+      spec,
+      needsApproval: true,
+      operations: { listPets: { needsApproval: false } },
+    });
+    expect(pets.methods["createPet"]!.needsApproval).toBe(true);
+    expect(pets.methods["getPet"]!.needsApproval).toBe(true);
+    expect(pets.methods["listPets"]!.needsApproval).toBe(false);
+  });
+
   it("records everything and asks for nothing by default", async () => {
     const pets = await openApiConnector({ spec });
     for (const method of Object.values(pets.methods)) {
       expect(method.replay).toBe("record");
-      expect(method.requiresApproval).toBe(false);
+      expect(method.needsApproval).toBe(false);
     }
   });
 
@@ -44,16 +68,16 @@ describe("openApiConnector policy", () => {
     const onlyIfBig = (args: unknown) => (args as { petId: string }).petId.length > 3;
     const pets = await openApiConnector({
       spec,
-      requireApproval: (operation) => {
+      needsApproval: (operation) => {
         seen.push(`${operation.method} ${operation.path} ${operation.name}`);
         return operation.method !== "get" && operation.method !== "head";
       },
-      operations: { deletePet: { requiresApproval: onlyIfBig }, getPet: { requiresApproval: true } },
+      operations: { deletePet: { needsApproval: onlyIfBig }, getPet: { needsApproval: true } },
     });
-    expect(pets.methods["listPets"]!.requiresApproval).toBe(false);
-    expect(pets.methods["createPet"]!.requiresApproval).toBe(true);
-    expect(pets.methods["deletePet"]!.requiresApproval).toBe(onlyIfBig);
-    expect(pets.methods["getPet"]!.requiresApproval).toBe(true);
+    expect(pets.methods["listPets"]!.needsApproval).toBe(false);
+    expect(pets.methods["createPet"]!.needsApproval).toBe(true);
+    expect(pets.methods["deletePet"]!.needsApproval).toBe(onlyIfBig);
+    expect(pets.methods["getPet"]!.needsApproval).toBe(true);
     expect(seen).toContain("post /pets createPet");
     expect(seen).toContain("head /pets/{petId} head_pets_by_petId");
   });
@@ -62,7 +86,7 @@ describe("openApiConnector policy", () => {
     const pets = await openApiConnector({
       spec,
       replay: "reexecute",
-      requireApproval: (operation) => operation.operationId === "getPet",
+      needsApproval: (operation) => operation.operationId === "getPet",
     });
     expect(pets.methods["listPets"]!.replay).toBe("reexecute");
     expect(pets.methods["head_pets_by_petId"]!.replay).toBe("reexecute");
@@ -82,13 +106,13 @@ describe("openApiConnector policy", () => {
   });
 
   it("refuses reexecute together with approval", async () => {
-    const error = await rejection({ spec, operations: { deletePet: { requiresApproval: true, replay: "reexecute" } } });
+    const error = await rejection({ spec, operations: { deletePet: { needsApproval: true, replay: "reexecute" } } });
     expect(error.path).toBe("operations.deletePet.replay");
     expect(error.message).toContain("an approved call must run exactly once");
   });
 
   it("refuses policy for operations the document does not have", async () => {
-    const error = await rejection({ spec, operations: { listPet: { requiresApproval: true } } });
+    const error = await rejection({ spec, operations: { listPet: { needsApproval: true } } });
     expect(error.path).toBe("operations.listPet");
   });
 
@@ -102,17 +126,14 @@ describe("openApiConnector policy", () => {
   });
 
   it("refuses unknown option and policy keys with the closest known key", async () => {
-    const top = await rejection({ spec, requiresApproval: () => true } as never);
-    expect([top.path, top.message.includes('did you mean "requireApproval"?')]).toEqual([
-      "options.requiresApproval",
+    const top = await rejection({ spec, needsAproval: () => true } as never);
+    expect([top.path, top.message.includes('did you mean "needsApproval"?')]).toEqual(["options.needsAproval", true]);
+    const policy = await rejection({ spec, operations: { deletePet: { needsAproval: true } as never } });
+    expect([policy.path, policy.message.includes('did you mean "needsApproval"?')]).toEqual([
+      "operations.deletePet.needsAproval",
       true,
     ]);
-    const policy = await rejection({ spec, operations: { deletePet: { requireApproval: true } as never } });
-    expect([policy.path, policy.message.includes('did you mean "requiresApproval"?')]).toEqual([
-      "operations.deletePet.requireApproval",
-      true,
-    ]);
-    const operation = await rejection({ spec, operations: { deletePets: { requiresApproval: true } } });
+    const operation = await rejection({ spec, operations: { deletePets: { needsApproval: true } } });
     expect([operation.path, operation.message.includes('did you mean "deletePet"?')]).toEqual([
       "operations.deletePets",
       true,
@@ -128,7 +149,7 @@ describe("openApiConnector policy", () => {
     expect((await rejection({ spec, operations: { getPet: { replay: "never" as never } } })).path).toBe(
       "operations.getPet.replay",
     );
-    expect((await rejection({ spec, requireApproval: true as never })).path).toBe("requireApproval");
+    expect((await rejection({ spec, needsApproval: "yes" as never })).path).toBe("needsApproval");
     expect((await rejection({} as never)).path).toBe("spec");
   });
 

@@ -26,7 +26,7 @@ const github: Connector = {
         required: ["title"],
       },
       outputSchema: { type: "object", properties: { number: { type: "integer" } }, required: ["number"] },
-      requiresApproval: true,
+      needsApproval: true,
       execute: () => ({ number: 1 }),
     },
     "get-repo": { description: "Get a repository.", execute: () => ({}) },

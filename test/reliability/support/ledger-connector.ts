@@ -34,7 +34,7 @@ export function fileLedgerConnector(file: string): Connector {
         revert,
       },
       gated: {
-        requiresApproval: true,
+        needsApproval: true,
         execute: async (args, context) => {
           note("execute", context);
           return result(args);

@@ -106,7 +106,7 @@ export function svcConnector(): MockConnector {
     methods: {
       plain: { result },
       rev: { result, revert: true },
-      gated: { result, requiresApproval: true, revert: true, editable: true },
+      gated: { result, needsApproval: true, revert: true, editable: true },
       fail: { fails: "nope" },
       read: { result, replay: "reexecute" },
     },

@@ -32,7 +32,7 @@ function readCrashConnector(onRead: () => void): MockConnector {
           return result(args);
         },
       },
-      gated: { result, requiresApproval: true, revert: true },
+      gated: { result, needsApproval: true, revert: true },
     },
   });
 }

@@ -9,7 +9,8 @@ import { z } from "zod";
 import { connector } from "../../../src/connectors/connector.js";
 import type { Connector } from "../../../src/connectors/types.js";
 import { InvalidOptionError } from "../../../src/errors.js";
-import { DEFAULT_MAX_CALLS, resolveRuntimeOptions } from "../../../src/runtime/runtime-options.js";
+import { DEFAULT_MAX_CALLS } from "../../../src/runtime/runtime-limits.js";
+import { resolveRuntimeOptions } from "../../../src/runtime/runtime-options.js";
 import { createMockConnector } from "../../../src/test/index.js";
 import { memoryClient, testRuntime } from "../runtime-fixture.js";
 
@@ -26,7 +27,7 @@ function counted(extra: Partial<Connector["methods"][string]> = {}) {
         ...extra,
       },
       charge: {
-        requiresApproval: true,
+        needsApproval: true,
         execute: () => {
           invocations.charge += 1;
           return "charged";
@@ -207,7 +208,7 @@ describe("limits.maxCost and a method's cost(args)", () => {
   it("sums the cost over passes from the journal, as another runtime with no cost budget approves", async () => {
     const store = memoryClient();
     const { crm, exported } = billed();
-    const gate: Connector = { methods: { ask: { requiresApproval: true, execute: () => "yes" } } };
+    const gate: Connector = { methods: { ask: { needsApproval: true, execute: () => "yes" } } };
     const code =
       "async () => { await crm.export({ records: 60 }); await gate.ask({}); await crm.export({ records: 30 }); await crm.export({ records: 30 }); }";
     const starting = testRuntime({ store, connectors: { crm, gate }, limits: { maxCost: 100 } });

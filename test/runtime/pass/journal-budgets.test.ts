@@ -10,12 +10,12 @@ import {
   DEFAULT_MAX_DISCOVERY_CALLS,
   DEFAULT_MAX_JOURNAL_BYTES,
   DEFAULT_MAX_STEPS,
-  resolveRuntimeOptions,
-} from "../../../src/runtime/runtime-options.js";
+} from "../../../src/runtime/runtime-limits.js";
+import { resolveRuntimeOptions } from "../../../src/runtime/runtime-options.js";
 import { memoryClient, testRuntime } from "../runtime-fixture.js";
 
 const errorOf = (out: unknown): string => (out as { error: string }).error;
-const gate: Connector = { methods: { ask: { requiresApproval: true, execute: () => "yes" } } };
+const gate: Connector = { methods: { ask: { needsApproval: true, execute: () => "yes" } } };
 
 describe("limits.maxSteps", () => {
   it("stops a loop of steps at the budget: the step past it never runs", async () => {

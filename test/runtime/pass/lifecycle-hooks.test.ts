@@ -7,7 +7,7 @@ describe("lifecycle hooks", () => {
   it("onPassEnd after every pass; disposeExecution after completion, error and rejection, never after a pause; errors ignored", async () => {
     const events: string[] = [];
     const used = createMockConnector("used", {
-      methods: { gate: { requiresApproval: true }, boom: { fails: "boom" } },
+      methods: { gate: { needsApproval: true }, boom: { fails: "boom" } },
     });
     used.onPassEnd = (context: ConnectorLifecycleContext) => {
       events.push(`used:pass:${context.status}`);

@@ -10,7 +10,7 @@ import { testRuntime } from "../runtime-fixture.js";
 describe("unfinished work at the end of a pass", () => {
   it("a transfer inside codemode.step whose pause the program catches runs once on approval (the issue's program)", async () => {
     const bank = createMockConnector("bank", {
-      methods: { transfer: { requiresApproval: true, result: { ok: true, id: "t-1" } } },
+      methods: { transfer: { needsApproval: true, result: { ok: true, id: "t-1" } } },
     });
     const runtime = testRuntime({ connectors: { bank } });
     const code = `async () => {
@@ -37,7 +37,7 @@ describe("unfinished work at the end of a pass", () => {
   });
 
   it("a step whose paused call the program does not catch also runs again after approval", async () => {
-    const bank = createMockConnector("bank", { methods: { transfer: { requiresApproval: true, result: "sent" } } });
+    const bank = createMockConnector("bank", { methods: { transfer: { needsApproval: true, result: "sent" } } });
     const runtime = testRuntime({ connectors: { bank } });
     const first = await runtime.execute({
       code: `async () => codemode.step("pay", () => bank.transfer({ cents: 1 }))`,
@@ -55,7 +55,7 @@ describe("unfinished work at the end of a pass", () => {
     const flags = createMockConnector("flags", {
       methods: { pay_now: { replay: "reexecute", result: () => ++reads === 1 } },
     });
-    const bank = createMockConnector("bank", { methods: { transfer: { requiresApproval: true } } });
+    const bank = createMockConnector("bank", { methods: { transfer: { needsApproval: true } } });
     const runtime = testRuntime({ connectors: { flags, bank } });
     const code = `async () => {
       if (await flags.pay_now({})) await bank.transfer({ cents: 700 });

@@ -154,7 +154,7 @@ describe("migrateStore", () => {
     const runtime = createDurableRuntime({
       store: client,
       executor: sharedExecutor(),
-      connectors: { svc: { methods: { go: { requiresApproval: true, execute: () => "gone" } } } },
+      connectors: { svc: { methods: { go: { needsApproval: true, execute: () => "gone" } } } },
     });
     expect(await runtime.approve({ executionId: "old" })).toEqual({
       status: "completed",
@@ -185,7 +185,7 @@ describe("migrateStore", () => {
       connectors: {
         svc: {
           methods: {
-            go: { requiresApproval: true, execute: () => "gone" },
+            go: { needsApproval: true, execute: () => "gone" },
             more: { execute: () => ++more },
           },
         },

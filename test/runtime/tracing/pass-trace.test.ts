@@ -23,7 +23,7 @@ const svc: Connector = {
   methods: {
     read: { execute: (args) => ({ echo: args }) },
     big: { execute: () => "x".repeat(1_100_000) },
-    send: { requiresApproval: true, execute: () => "sent" },
+    send: { needsApproval: true, execute: () => "sent" },
   },
 };
 

@@ -163,22 +163,44 @@ export const INSPECTOR_SCRIPT = `"use strict";
         if (call.state === "reverted" && call.finishedAt !== undefined) mark(track, "revert", call.finishedAt, x, "reverted");
       }));
     });
+    // A long wait is a break: the same cut on every row, and on the axis its real length instead of ticks.
+    rows.forEach(function (r) {
+      x.breaks.forEach(function (b) {
+        var cut = el("div", { className: "tl-break", title: "not to scale: " + duration(b.to - b.from) + " cut" });
+        cut.style.left = b.left + "%";
+        cut.style.width = (b.right - b.left) + "%";
+        r.lastChild.append(cut);
+      });
+    });
     var ticks = el("div", { className: "ticks" });
+    var placed = x.breaks.map(function (b) {
+      var label = el("span", { className: "tick break", text: "\\u2248 " + duration(b.to - b.from) });
+      return { left: (b.left + b.right) / 2, node: label };
+    });
+    var cuts = placed.slice();
+    function clear(left) { return cuts.every(function (cut) { return Math.abs(cut.left - left) >= 12; }); }
     var instants = [start].concat(timeline.passes.filter(function (p) { return p.startedAt > start; }).map(function (p) { return p.startedAt; }), [end]);
-    var lastLeft = -100;
+    var last = null;
     instants.forEach(function (at, index) {
       var left = x(at);
       var isEnd = index === instants.length - 1;
-      if (left - lastLeft < 14 && !isEnd) return;
-      if (isEnd && left - lastLeft < 14 && ticks.lastChild && lastLeft > 0) ticks.lastChild.remove();
+      if (!clear(left)) return;
+      if (last !== null && left - last.left < 14) {
+        if (!isEnd) return;
+        if (last.left > 0) placed.splice(placed.indexOf(last), 1);
+      }
       var tick = el("span", { className: "tick" + (isEnd ? " end" : index === 0 ? " start" : ""), text: "+" + duration(at - start) });
-      tick.style.left = left + "%";
-      ticks.append(tick);
-      lastLeft = left;
+      last = { left: left, node: tick };
+      placed.push(last);
+    });
+    placed.sort(function (a, b) { return a.left - b.left; }).forEach(function (item) {
+      item.node.style.left = item.left + "%";
+      ticks.append(item.node);
     });
     var legend = el("p", { className: "legend" }, [
       el("span", { className: "sw-pass", text: "pass" }), el("span", { className: "sw-exec", text: "call ran" }),
-      el("span", { className: "sw-replay", text: "replayed (\\u25c6)" }), el("span", { className: "sw-wait", text: "wait for approval (compressed)" }),
+      el("span", { className: "sw-replay", text: "replayed (\\u25c6)" }), el("span", { className: "sw-wait", text: "wait for approval" }),
+      el("span", { className: "sw-break", text: "time cut (\\u2248 real length)" }),
       el("span", { className: "sw-fail", text: "failed" }),
     ]);
     return el("div", {}, [el("div", { className: "timeline", "data-testid": "timeline", "aria-hidden": "true" },

@@ -8,6 +8,7 @@
 import type { MCPClient } from "@ai-sdk/mcp";
 import type { ToolSet } from "ai";
 import { messageOf } from "../../shared/message-of.js";
+import { missingPackage, missingPeersMessage } from "../../shared/missing-peer.js";
 import type { UpstreamConfig } from "./proxy-config.js";
 
 /** How long a server may take to start and list its tools. */
@@ -54,7 +55,10 @@ export class UpstreamServer {
   }
 
   async #start(): Promise<{ client: MCPClient; tools: ToolSet }> {
-    const { createMCPClient } = await import("@ai-sdk/mcp");
+    const { createMCPClient } = await import("@ai-sdk/mcp").catch((error: unknown) => {
+      if (missingPackage(error, ["@ai-sdk/mcp"]) === undefined) throw error;
+      throw new Error(missingPeersMessage("The MCP proxy", ["@ai-sdk/mcp"]), { cause: error });
+    });
     const signal = AbortSignal.timeout(this.#startTimeoutMs);
     const config = this.#config;
     let transport: Parameters<typeof createMCPClient>[0]["transport"];

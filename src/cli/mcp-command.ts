@@ -11,6 +11,7 @@ import { Writable } from "node:stream";
 import type { CodemodeRuntime } from "../ai/create-codemode-runtime.js";
 import { CliError } from "../errors/cli-error.js";
 import { messageOf } from "../shared/message-of.js";
+import { missingPackage, missingPeersMessage } from "../shared/missing-peer.js";
 import { badRequest, fetchRequestListener } from "./fetch-over-node-http.js";
 import { originSet } from "../mcp/mcp-http-origins.js";
 import { loadRuntimeModule } from "./load-runtime-module.js";
@@ -212,21 +213,25 @@ async function serveHttp(
   });
 }
 
-/** The optional peer dependencies this command needs, with how to install them when one is missing. */
+/** The optional peer dependencies this command needs: each missing one is named once, with the install command. */
 async function requirePeers(proxy: boolean): Promise<void> {
-  const needed = ["@modelcontextprotocol/sdk/server/mcp.js", ...(proxy ? ["@ai-sdk/mcp"] : [])];
-  for (const specifier of needed) {
+  const needed: Array<[name: string, load: () => Promise<unknown>]> = [
+    ["@modelcontextprotocol/sdk", () => import("@modelcontextprotocol/sdk/server/mcp.js")],
+    ...(proxy ? [["@ai-sdk/mcp", () => import("@ai-sdk/mcp")] as [string, () => Promise<unknown>]] : []),
+  ];
+  const missing: string[] = [];
+  for (const [name, load] of needed) {
     try {
-      await import(specifier);
+      await load();
     } catch (error) {
-      const name = specifier.startsWith("@ai-sdk") ? "@ai-sdk/mcp" : "@modelcontextprotocol/sdk";
-      throw new CliError({
-        message:
-          `ai-codemode mcp needs ${name}${proxy ? " (and @modelcontextprotocol/sdk / @ai-sdk/mcp for --proxy)" : ""}: ` +
-          `npm install ${proxy ? "@modelcontextprotocol/sdk @ai-sdk/mcp" : name} (${messageOf(error)})`,
-        cause: error,
-      });
+      if (missingPackage(error, [name]) === undefined) {
+        throw new CliError({ message: `ai-codemode mcp could not load ${name}: ${messageOf(error)}`, cause: error });
+      }
+      missing.push(name);
     }
+  }
+  if (missing.length > 0) {
+    throw new CliError({ message: missingPeersMessage(`ai-codemode mcp${proxy ? " --proxy" : ""}`, missing) });
   }
 }
 

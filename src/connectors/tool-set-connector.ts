@@ -180,8 +180,13 @@ function toolToMethod({
   policyPath: string;
 }): ConnectorMethod {
   const label = `${connectorName}.${methodName}`;
-  const inputSchema = toSchema(tool.inputSchema, `${path}.inputSchema`);
-  const inputJsonSchema = readJsonSchema(inputSchema);
+  // Without an inputSchema the AI SDK validates nothing and passes the input through (docs/decisions/
+  // tools-without-input-schema.md); the SDK's stand-in schema (no properties allowed) would refuse every argument.
+  const inputSchema =
+    tool.inputSchema === undefined || tool.inputSchema === null
+      ? undefined
+      : toSchema(tool.inputSchema, `${path}.inputSchema`);
+  const inputJsonSchema = inputSchema === undefined ? undefined : readJsonSchema(inputSchema);
   const outputJsonSchema =
     tool.outputSchema === undefined ? undefined : readJsonSchema(toSchema(tool.outputSchema, `${path}.outputSchema`));
   const mcp = isMcpTool(tool);
@@ -192,11 +197,13 @@ function toolToMethod({
     expectedType: () => (inputJsonSchema === undefined ? undefined : inputTypeOf(inputJsonSchema)),
   };
   const validate =
-    inputSchema.validate !== undefined
-      ? createSchemaValidator(inputSchema, validatorOptions)
-      : inputJsonSchema !== undefined
-        ? createJsonSchemaValidator(inputJsonSchema, validatorOptions)
-        : undefined;
+    inputSchema === undefined
+      ? undefined
+      : inputSchema.validate !== undefined
+        ? createSchemaValidator(inputSchema, validatorOptions)
+        : inputJsonSchema !== undefined
+          ? createJsonSchemaValidator(inputJsonSchema, validatorOptions)
+          : undefined;
   const needsApproval =
     policy?.needsApproval ?? approvalFrom(tool.needsApproval, path) ?? (defaults.needsApproval || undefined);
   const replay = policy?.replay ?? "record";

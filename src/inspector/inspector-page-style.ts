@@ -55,12 +55,17 @@ input[type=text] { font: inherit; padding: 4px 8px; border: 1px solid var(--line
 .bar.wait { background: repeating-linear-gradient(45deg, #fff3c4, #fff3c4 4px, #f5d77a 4px, #f5d77a 8px); border: 1px solid var(--wait); }
 .mark { position: absolute; top: 6px; width: 10px; height: 10px; margin-left: -5px; transform: rotate(45deg); background: var(--replay); }
 .mark.revert { background: #57606a; }
+.tl-break { position: absolute; top: 0; height: 100%; z-index: 1; pointer-events: none; box-sizing: border-box;
+  border-left: 3px double #8c959f; border-right: 3px double #8c959f;
+  background: repeating-linear-gradient(-60deg, rgba(255,255,255,.85) 0 4px, rgba(140,149,159,.45) 4px 5px); }
+.tick.break { font-style: italic; color: #57606a; }
 .tl-axis { display: grid; grid-template-columns: 190px 1fr; font-size: 11px; color: var(--muted); margin-top: 4px; }
 .tl-axis .ticks { position: relative; height: 16px; border-top: 1px solid var(--line); }
 .tick { position: absolute; transform: translateX(-50%); white-space: nowrap; }
 .legend { display: flex; flex-wrap: wrap; gap: 14px; font-size: 12px; color: var(--muted); margin: 6px 0 0; }
 .legend span::before { content: ""; display: inline-block; width: 12px; height: 10px; margin-right: 4px; vertical-align: -1px; border-radius: 2px; background: var(--sw); }
 .sw-pass { --sw: #b6d3f2; } .sw-exec { --sw: #1a7f37; } .sw-wait { --sw: #f5d77a; } .sw-replay { --sw: #8250df; } .sw-fail { --sw: #cf222e; }
+.sw-break { --sw: repeating-linear-gradient(-60deg, #fff 0 3px, #8c959f 3px 4px); }
 ol.code { margin: 0; padding: 8px 0; background: var(--bg); border: 1px solid var(--line); border-radius: 6px; list-style: none;
   counter-reset: line; overflow: auto; max-height: 360px; }
 ol.code li { counter-increment: line; white-space: pre; padding: 0 10px 0 0; }

@@ -8,6 +8,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker, type WorkerOptions } from "node:worker_threads";
+import { sandboxWorkerExecArgv } from "./worker-exec-argv.js";
 
 function sourceWorkerBootstrap(source: URL): URL {
   const require = createRequire(import.meta.url);
@@ -25,7 +26,9 @@ function sourceWorkerBootstrap(source: URL): URL {
 }
 
 /** Starts one QuickJS worker thread with the given options. */
-export function startQuickJSWorker(options: WorkerOptions): Worker {
+export function startQuickJSWorker(workerOptions: WorkerOptions): Worker {
+  const execArgv = sandboxWorkerExecArgv();
+  const options = execArgv === undefined ? workerOptions : { ...workerOptions, execArgv };
   const built = new URL("./quickjs-worker.js", import.meta.url);
   if (built.protocol !== "file:" || existsSync(fileURLToPath(built))) return new Worker(built, options);
   const source = new URL("./quickjs-worker.ts", import.meta.url);

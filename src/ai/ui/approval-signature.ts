@@ -56,7 +56,11 @@ export async function verifyCodemodeApprovalSignature(
   approval: SignedApproval,
 ): Promise<boolean> {
   if (!/^[A-Za-z0-9_-]{43}$/.test(signature)) return false;
-  return crypto.subtle.verify("HMAC", await key(secret), Buffer.from(signature, "base64url"), payload(approval));
+  const bytes = Buffer.from(signature, "base64url");
+  // The last character carries two unused bits: only the canonical spelling of the bytes is the signature, so a
+  // re-encoded copy of a genuine one (same bytes, other padding bits) is refused rather than accepted.
+  if (bytes.toString("base64url") !== signature) return false;
+  return crypto.subtle.verify("HMAC", await key(secret), bytes, payload(approval));
 }
 
 /**

@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * The execution's timeline: a row per pass and per call on one axis, waits for approval compressed by the
+ * The execution's timeline: a row per pass and per call on one axis, long waits for approval cut (marked breaks) by the
  * `timelineScale` the page is handed, ticks at the passes' starts, and a legend.
  */
 import { el } from "./dom.js";
@@ -59,7 +59,7 @@ function row(label, build) {
 export function renderTimeline(timelineScale, timeline, status, now) {
   let end = status === "paused" || status === "running" ? Math.max(timeline.endedAt, now) : timeline.endedAt;
   if (end <= timeline.startedAt) end = timeline.startedAt + 1;
-  // Waits for approval are compressed so that calls of a few ms stay visible next to hours of waiting.
+  // A wait much longer than the active time is cut (a marked break) so that calls of a few ms stay visible.
   const x = timelineScale(timeline.startedAt, end, timeline.waits);
   const start = timeline.startedAt;
   /** @type {Record<number, number>} */
@@ -106,30 +106,57 @@ export function renderTimeline(timelineScale, timeline, status, now) {
       }),
     );
   }
+  // A long wait is a break: the same cut on every row, and on the axis its real length instead of ticks.
+  for (const r of rows) {
+    const track = /** @type {HTMLElement} */ (r.lastChild);
+    for (const b of x.breaks) {
+      const cut = el("div", { className: "tl-break", title: "not to scale: " + duration(b.to - b.from) + " cut" });
+      cut.style.left = b.left + "%";
+      cut.style.width = b.right - b.left + "%";
+      track.append(cut);
+    }
+  }
   const ticks = el("div", { className: "ticks" });
+  /** @type {Array<{ left: number; node: HTMLElement }>} */
+  const placed = x.breaks.map((b) => ({
+    left: (b.left + b.right) / 2,
+    node: el("span", { className: "tick break", text: "\u2248 " + duration(b.to - b.from) }),
+  }));
+  const cuts = placed.slice();
+  /** @param {number} left */
+  const clear = (left) => cuts.every((cut) => Math.abs(cut.left - left) >= 12);
   const instants = [start].concat(
     timeline.passes.filter((p) => p.startedAt > start).map((p) => p.startedAt),
     [end],
   );
-  let lastLeft = -100;
+  /** @type {{ left: number; node: HTMLElement } | null} */
+  let last = null;
   instants.forEach((at, index) => {
     const left = x(at);
     const isEnd = index === instants.length - 1;
-    if (left - lastLeft < 14 && !isEnd) return;
-    if (isEnd && left - lastLeft < 14 && ticks.lastChild && lastLeft > 0) ticks.lastChild.remove();
+    if (!clear(left)) return;
+    if (last !== null && left - last.left < 14) {
+      if (!isEnd) return;
+      if (last.left > 0) placed.splice(placed.indexOf(last), 1);
+    }
     const tick = el("span", {
       className: "tick" + (isEnd ? " end" : index === 0 ? " start" : ""),
       text: "+" + duration(at - start),
     });
-    tick.style.left = left + "%";
-    ticks.append(tick);
-    lastLeft = left;
+    last = { left, node: tick };
+    placed.push(last);
   });
+  placed.sort((a, b) => a.left - b.left);
+  for (const item of placed) {
+    item.node.style.left = item.left + "%";
+    ticks.append(item.node);
+  }
   const legend = el("p", { className: "legend" }, [
     el("span", { className: "sw-pass", text: "pass" }),
     el("span", { className: "sw-exec", text: "call ran" }),
     el("span", { className: "sw-replay", text: "replayed (\u25c6)" }),
-    el("span", { className: "sw-wait", text: "wait for approval (compressed)" }),
+    el("span", { className: "sw-wait", text: "wait for approval" }),
+    el("span", { className: "sw-break", text: "time cut (\u2248 real length)" }),
     el("span", { className: "sw-fail", text: "failed" }),
   ]);
   return el("div", {}, [

@@ -9,6 +9,7 @@ import type { MCPClient, MCPTransport } from "@ai-sdk/mcp";
 import type { ToolSet } from "ai";
 import { messageOf } from "../../shared/message-of.js";
 import { childEnvironment, environmentHint, ObservedStdioTransport } from "./observed-stdio-transport.js";
+import { missingPackage, missingPeersMessage } from "../../shared/missing-peer.js";
 import type { UpstreamConfig } from "./proxy-config.js";
 
 /** How long a server may take to start and list its tools. */
@@ -121,7 +122,10 @@ export class UpstreamServer {
 
   /** Starts the server and lists its tools, all within `startTimeoutMs` (a server that never answers is stopped). */
   async #start(): Promise<{ client: MCPClient; tools: ToolSet }> {
-    const { createMCPClient } = await import("@ai-sdk/mcp");
+    const { createMCPClient } = await import("@ai-sdk/mcp").catch((error: unknown) => {
+      if (missingPackage(error, ["@ai-sdk/mcp"]) === undefined) throw error;
+      throw new Error(missingPeersMessage("The MCP proxy", ["@ai-sdk/mcp"]), { cause: error });
+    });
     const { transport, observed } = await this.#transport();
     const deadline = new AbortController();
     this.#starting.add(deadline);

@@ -27,6 +27,19 @@ describe("codemode approval signatures", () => {
     expect(await verifyCodemodeApprovalSignature("secret", "not base64url!", approval)).toBe(false);
   });
 
+  it("verify only in their canonical spelling: a copy differing in the last character's unused bits is refused", async () => {
+    const signature = await signCodemodeApproval("secret", approval);
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    const last = alphabet.indexOf(signature.at(-1) ?? "");
+    // 32 bytes in 43 characters: the last one holds 4 bits of data and 2 bits that decoding ignores.
+    const copies = [1, 2, 3].map((bits) => `${signature.slice(0, -1)}${alphabet[last ^ bits]}`);
+    for (const copy of copies) {
+      expect(Buffer.from(copy, "base64url").equals(Buffer.from(signature, "base64url"))).toBe(true);
+      expect(await verifyCodemodeApprovalSignature("secret", copy, approval)).toBe(false);
+      expect(await signatureProblem({ secret: "secret", signature: copy, approval })).toMatch(/invalid signature/);
+    }
+  });
+
   it("are required with a secret, and refused without one", async () => {
     const signature = await signCodemodeApproval("secret", approval);
     expect(await signatureProblem({ secret: "secret", signature, approval })).toBeUndefined();

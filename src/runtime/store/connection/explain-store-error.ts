@@ -2,11 +2,14 @@
  * Tells a store that cannot work as configured from one that failed this
  * once, and words the first kind as a {@link StoreConfigurationError} naming
  * what to fix: a refused token (HTTP 401/403 from the remote) names the
- * variable that carries it; a local file that cannot be opened says why and,
- * for the default location, how to configure Turso instead.
+ * variable that carries it; a remote that cannot be reached names the host and
+ * the cause (`network-failure.ts`); a local file that cannot be opened says why
+ * and, for the default location, how to configure Turso instead.
  */
 import { messageOf } from "../../../shared/message-of.js";
 import { CONFIGURE_TURSO_HINT, StoreConfigurationError } from "../../../errors/store-configuration-error.js";
+import { StoreError } from "../../../errors/store-error.js";
+import { networkFailure } from "./network-failure.js";
 import type { StoreTarget } from "./store-target.js";
 
 /** How many `cause` links are followed looking for an HTTP status or code. */
@@ -87,6 +90,7 @@ function tokenAdvice(target: Extract<StoreTarget, { kind: "client" }>): string {
 
 /** `CODE: detail`, once: Node's own messages already start with their code (`EACCES: permission denied, …`). */
 function codeAndDetail(code: string, detail: string): string {
+  if (detail === code) return code;
   return detail.startsWith(`${code}:`) || detail.startsWith(`${code} `) ? detail : `${code}: ${detail}`;
 }
 
@@ -105,13 +109,33 @@ function localAdvice(target: Extract<StoreTarget, { kind: "embedded" }>, code: s
   );
 }
 
+/** Why no token was sent, when a URL that usually needs one (Turso's `libsql://`, `https://`, `wss://`) has none. */
+function missingToken(target: Extract<StoreTarget, { kind: "client" }>): string {
+  if (target.authToken !== undefined || !/^(libsql|https|wss):/i.test(target.url)) return "";
+  if (/[?&]authToken=/.test(target.url)) return "";
+  return ` ${tokenAdvice(target)}`;
+}
+
+/** A remote store that could not be reached: the host, the cause and, unless it may pass, a configuration error. */
+function unreachable(target: Extract<StoreTarget, { kind: "client" }>, error: unknown): unknown {
+  const failure = networkFailure(error);
+  if (failure === undefined) return error;
+  const { code, detail, reason, advice, transient } = failure;
+  const message =
+    `The database at ${redactStoreUrl(target.url)} could not be reached: ${reason} (${codeAndDetail(code, detail)}). ` +
+    `${advice}${missingToken(target)}`;
+  // A transient failure stays a store failure (the runtime adds "try again later"); the others say what to fix.
+  if (transient) return new StoreError({ message, cause: error });
+  return new StoreConfigurationError({ message: `${message} Trying again will not help.`, cause: error });
+}
+
 /** `error` as a {@link StoreConfigurationError} when it is one in disguise; otherwise `error` itself. */
 export function explainStoreError(error: unknown, target: StoreTarget): unknown {
   if (StoreConfigurationError.isInstance(error)) return error;
   const detail = messageOf(error);
   if (target.kind === "client" && !target.local) {
     const status = authenticationStatus(error);
-    if (status === undefined) return error;
+    if (status === undefined) return unreachable(target, error);
     return new StoreConfigurationError({
       message:
         `The database at ${redactStoreUrl(target.url)} refused the credentials (HTTP ${status}: ${detail}). ` +

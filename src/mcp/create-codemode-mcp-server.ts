@@ -3,12 +3,15 @@
  * codemode runtime to any MCP host. Its tools are registered on the SDK's low-level server
  * with plain JSON Schemas (the package needs no schema library for them): `codemode`,
  * `codemode_search`, `codemode_describe` and the read-only `codemode_outcome`. A paused
- * program is put to the person through elicitation when the client declared it.
+ * program is put to the person through elicitation when the client declared it. A client may run
+ * `codemode` as an MCP task instead: the task is the execution, answered from the journal.
  */
 import { messageOf } from "../shared/message-of.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { createJournalTaskStore } from "./journal-task-store.js";
 import { createMcpToolCalls, type ToolCallContext } from "./mcp-tool-calls.js";
+import { CODEMODE_TOOL } from "./mcp-tools.js";
 import { resolveMcpServerOptions, type CodemodeMcpServerOptions } from "./mcp-server-options.js";
 
 const SERVER_INSTRUCTIONS =
@@ -28,14 +31,27 @@ const SERVER_INSTRUCTIONS =
  */
 export function createCodemodeMcpServer(options: CodemodeMcpServerOptions): McpServer {
   const resolved = resolveMcpServerOptions(options);
+  // Built before the server (the SDK takes the task store at construction); it needs only the tools' outcome.
+  let notifyListChanged = (): void => undefined;
+  const calls = createMcpToolCalls(resolved, () => notifyListChanged());
+  const tasks = createJournalTaskStore({
+    runtime: resolved.runtime,
+    scope: resolved.scope,
+    outcome: calls.outcome,
+    approvalHint: resolved.approvalHint,
+  });
   const server = new McpServer(resolved.serverInfo, {
-    capabilities: { tools: { listChanged: true } },
+    capabilities: {
+      tools: { listChanged: true },
+      tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+    },
     instructions: SERVER_INSTRUCTIONS,
+    taskStore: tasks,
   });
   const lowLevel = server.server;
-  const calls = createMcpToolCalls(resolved, () => {
+  notifyListChanged = () => {
     void lowLevel.sendToolListChanged().catch(() => undefined);
-  });
+  };
   lowLevel.setRequestHandler(ListToolsRequestSchema, async () => {
     try {
       return { tools: await calls.list() };
@@ -45,6 +61,11 @@ export function createCodemodeMcpServer(options: CodemodeMcpServerOptions): McpS
   });
   lowLevel.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
+    if (request.params.task !== undefined) {
+      if (name !== CODEMODE_TOOL)
+        throw new McpError(ErrorCode.MethodNotFound, `Only ${CODEMODE_TOOL} runs as a task; call ${JSON.stringify(String(name).slice(0, 100))} without one.`);
+      return { task: await tasks.start(args ?? {}) };
+    }
     const timeout = resolved.elicitationTimeoutMs;
     const canAsk = timeout !== undefined && lowLevel.getClientCapabilities()?.elicitation?.form !== undefined;
     const context: ToolCallContext = {

@@ -63,7 +63,10 @@ export function createCodemodeMcpServer(options: CodemodeMcpServerOptions): McpS
     const { name, arguments: args } = request.params;
     if (request.params.task !== undefined) {
       if (name !== CODEMODE_TOOL)
-        throw new McpError(ErrorCode.MethodNotFound, `Only ${CODEMODE_TOOL} runs as a task; call ${JSON.stringify(String(name).slice(0, 100))} without one.`);
+        throw new McpError(
+          ErrorCode.MethodNotFound,
+          `Only ${CODEMODE_TOOL} runs as a task; call ${JSON.stringify(String(name).slice(0, 100))} without one.`,
+        );
       return { task: await tasks.start(args ?? {}) };
     }
     const timeout = resolved.elicitationTimeoutMs;

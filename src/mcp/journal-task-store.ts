@@ -116,8 +116,7 @@ export function createJournalTaskStore(options: JournalTaskStoreOptions): Journa
 
   return {
     async start(args) {
-      const code =
-        typeof args === "object" && args !== null ? (args as Record<string, unknown>)["code"] : undefined;
+      const code = typeof args === "object" && args !== null ? (args as Record<string, unknown>)["code"] : undefined;
       if (typeof code !== "string")
         throw new McpError(
           ErrorCode.InvalidParams,

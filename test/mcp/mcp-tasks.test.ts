@@ -75,7 +75,11 @@ describe("the codemode tool as an MCP task, answered from the journal by any ins
   }
 
   const effects = (): string[] =>
-    existsSync(ledger) ? readFileSync(ledger, "utf8").split("\n").filter((line) => line !== "") : [];
+    existsSync(ledger)
+      ? readFileSync(ledger, "utf8")
+          .split("\n")
+          .filter((line) => line !== "")
+      : [];
 
   beforeAll(async () => {
     folder = mkdtempSync(join(tmpdir(), "codemode-mcp-tasks-"));

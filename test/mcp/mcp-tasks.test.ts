@@ -167,6 +167,23 @@ describe("the codemode tool as an MCP task, answered from the journal by any ins
     expect(effects().filter((line) => line.endsWith(" cancelled"))).toEqual([]);
   });
 
+  it("only codemode runs as a task; a program without code and a cursor it never gave are protocol errors", async () => {
+    const ada = await clientOf(0, "ada");
+    await expect(
+      ada.request(
+        { method: "tools/call", params: { name: "codemode_search", arguments: { query: "buy" }, task: {} } },
+        CreateTaskResultSchema,
+      ),
+    ).rejects.toThrow(/Only codemode runs as a task/);
+    await expect(
+      ada.request(
+        { method: "tools/call", params: { name: "codemode", arguments: {}, task: {} } },
+        CreateTaskResultSchema,
+      ),
+    ).rejects.toThrow(/takes \{ "code": string \}/);
+    await expect(ada.experimental.tasks.listTasks("o12x")).rejects.toThrow(/cursor/);
+  });
+
   it("a program that throws is a failed task whose result is the error", async () => {
     const ada = await clientOf(1, "ada");
     const task = await startTask(ada, 'async () => { throw new Error("no stock") }');

@@ -3,12 +3,14 @@
  * codemode runtime to any MCP host. Its tools are registered on the SDK's low-level server
  * with plain JSON Schemas (the package needs no schema library for them): `codemode`,
  * `codemode_search`, `codemode_describe` and the read-only `codemode_outcome`. A paused
- * program is put to the person through elicitation when the client declared it.
+ * program is put to the person through elicitation when the client declared it. A client may run
+ * `codemode` as an MCP task instead: the task is the execution, answered from the journal.
  */
 import { messageOf } from "../shared/message-of.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { createJournalTaskStore } from "./journal-task-store.js";
 import { createMcpToolCalls, type ToolCallContext } from "./mcp-tool-calls.js";
 import { resolveMcpServerOptions, type CodemodeMcpServerOptions } from "./mcp-server-options.js";
 import { CODEMODE_TOOL } from "./mcp-tools.js";
@@ -42,14 +44,27 @@ export function createCodemodeMcpServer(options: CodemodeMcpServerOptions): McpS
 /** The server, with the run gate `createCodemodeMcpHandler` bounds program runs by. */
 export function buildCodemodeMcpServer(options: CodemodeMcpServerOptions, gate?: McpRunGate): McpServer {
   const resolved = resolveMcpServerOptions(options);
+  // Built before the server (the SDK takes the task store at construction); it needs only the tools' outcome.
+  let notifyListChanged = (): void => undefined;
+  const calls = createMcpToolCalls(resolved, () => notifyListChanged());
+  const tasks = createJournalTaskStore({
+    runtime: resolved.runtime,
+    scope: resolved.scope,
+    outcome: calls.outcome,
+    approvalHint: resolved.approvalHint,
+  });
   const server = new McpServer(resolved.serverInfo, {
-    capabilities: { tools: { listChanged: true } },
+    capabilities: {
+      tools: { listChanged: true },
+      tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+    },
     instructions: SERVER_INSTRUCTIONS,
+    taskStore: tasks,
   });
   const lowLevel = server.server;
-  const calls = createMcpToolCalls(resolved, () => {
+  notifyListChanged = () => {
     void lowLevel.sendToolListChanged().catch(() => undefined);
-  });
+  };
   lowLevel.setRequestHandler(ListToolsRequestSchema, async () => {
     try {
       return { tools: await calls.list() };
@@ -59,6 +74,21 @@ export function buildCodemodeMcpServer(options: CodemodeMcpServerOptions, gate?:
   });
   lowLevel.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
+    if (request.params.task !== undefined) {
+      if (name !== CODEMODE_TOOL)
+        throw new McpError(
+          ErrorCode.MethodNotFound,
+          `Only ${CODEMODE_TOOL} runs as a task; call ${JSON.stringify(String(name).slice(0, 100))} without one.`,
+        );
+      // A task runs a program too: the same bounds per request and per owner as a plain call.
+      const admitted = gate?.(extra.authInfo);
+      if (typeof admitted === "string") throw new McpError(ErrorCode.InvalidRequest, admitted);
+      try {
+        return { task: await tasks.start(args ?? {}) };
+      } finally {
+        admitted?.();
+      }
+    }
     const timeout = resolved.elicitation;
     const canAsk = timeout !== undefined && lowLevel.getClientCapabilities()?.elicitation?.form !== undefined;
     const context: ToolCallContext = {

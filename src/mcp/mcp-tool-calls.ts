@@ -7,7 +7,7 @@
 import { CODEMODE_INPUT_JSON_SCHEMA } from "../ai/codemode-input-schema.js";
 import type { CodemodeRuntime } from "../ai/create-codemode-runtime.js";
 import type { CodemodeTool } from "../ai/build-codemode-tool.js";
-import type { CodeModeOutput } from "../runtime/types.js";
+import type { CodeModeOutput, ExecutionDetail } from "../runtime/types.js";
 import { messageOf } from "../shared/message-of.js";
 import { executionOutcome } from "./execution-outcome.js";
 import type { ResolvedMcpServerOptions } from "./mcp-server-options.js";
@@ -40,6 +40,8 @@ export interface McpToolCalls {
   /** `undefined` for a tool this server does not have. */
   call(name: string, args: unknown, context: ToolCallContext): Promise<ToolResult> | undefined;
   names(): string[];
+  /** What `codemode_outcome` returns for `detail` (also a task's `tasks/result`). */
+  outcome(runtime: CodemodeRuntime, detail: ExecutionDetail): Promise<ToolResult>;
 }
 
 function stringArgument(args: unknown, key: string): string | undefined {
@@ -117,6 +119,16 @@ export function createMcpToolCalls(options: ResolvedMcpServerOptions, onListChan
       return present(runtime, settled.output, settled.message);
     });
 
+  const presentOutcome = (runtime: CodemodeRuntime, detail: ExecutionDetail): Promise<ToolResult> => {
+    const read = executionOutcome(detail);
+    if (read.kind === "state") return Promise.resolve(structuredResult(read.view, read.message));
+    const message =
+      read.output.status === "paused"
+        ? undecidedMessage("No person has decided it yet", detail.executionId, options.approvalHint)
+        : undefined;
+    return present(runtime, read.output, message);
+  };
+
   const search = (args: unknown): Promise<ToolResult> =>
     withRuntime(async (runtime) => {
       const query = stringArgument(args, "query");
@@ -146,13 +158,7 @@ export function createMcpToolCalls(options: ResolvedMcpServerOptions, onListChan
       if (executionId === undefined) return errorResult(`${OUTCOME_TOOL} takes { "executionId": string }.`);
       const detail = await runtime.execution(executionId, scoped);
       if (detail === undefined) return errorResult(`No execution ${JSON.stringify(executionId.slice(0, 200))} here.`);
-      const read = executionOutcome(detail);
-      if (read.kind === "state") return structuredResult(read.view, read.message);
-      const message =
-        read.output.status === "paused"
-          ? undecidedMessage("No person has decided it yet", executionId, options.approvalHint)
-          : undefined;
-      return present(runtime, read.output, message);
+      return presentOutcome(runtime, detail);
     });
 
   const names = (): string[] =>
@@ -160,6 +166,7 @@ export function createMcpToolCalls(options: ResolvedMcpServerOptions, onListChan
 
   return {
     names,
+    outcome: presentOutcome,
     async list() {
       const runtime = await options.runtime();
       listed = runtime;

@@ -49,6 +49,8 @@ export interface McpToolDefinition {
   outputSchema?: JSONSchema7 & { type: "object" };
   /** Omitted for `codemode`: MCP's defaults (not read-only, destructive, open world) are what it is. */
   annotations?: { readOnlyHint: true; openWorldHint: false };
+  /** `codemode` may run as an MCP task (a client that does not ask for one gets the result as before). */
+  execution?: { taskSupport: "optional" };
 }
 
 /** The `codemode` tool: `description` and `inputSchema` are the ones `runtime.tool()` has. */
@@ -59,6 +61,7 @@ export function codemodeToolDefinition(description: string, inputSchema: JSONSch
     description,
     inputSchema: { ...inputSchema, type: "object" },
     outputSchema: { ...OUTPUT_SCHEMA, type: "object" },
+    execution: { taskSupport: "optional" },
   };
 }
 

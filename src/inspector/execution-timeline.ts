@@ -51,7 +51,7 @@ export interface TimelineCall {
   error?: string;
   status: CallStatus;
   state: TimelineCallState;
-  requiresApproval: boolean;
+  needsApproval: boolean;
   /** Whether this is the approval of the whole program (call #0, `codemode.program`, arguments `{ code }`). */
   program: boolean;
   /** Whether `rollback` can revert it (the runtime has its connector and the method a `revert`). */
@@ -135,7 +135,7 @@ function passAt(starts: number[], at: number): number {
 function wasRejected(call: CallRecord, executionStatus: ExecutionStatus): boolean {
   return (
     executionStatus === "rejected" &&
-    call.requiresApproval &&
+    call.needsApproval &&
     call.approvedAt === undefined &&
     (call.status === "error" || call.status === "pending")
   );
@@ -180,7 +180,7 @@ function timelineCall(call: CallRecord, starts: number[], executionStatus: Execu
     args: call.args,
     status: call.status,
     state: callState(call, executionStatus),
-    requiresApproval: call.requiresApproval,
+    needsApproval: call.needsApproval,
     program: isProgramApproval(call),
     revertible: call.revertible,
     pass,
@@ -202,7 +202,7 @@ function timelineCall(call: CallRecord, starts: number[], executionStatus: Execu
   } else if (call.approvedAt !== undefined) {
     entry.approvedAt = call.approvedAt;
     entry.requestedInPass = Math.max(1, passAt(starts, call.approvedAt) - 1);
-  } else if (call.requiresApproval && (call.status === "pending" || wasRejected(call, executionStatus))) {
+  } else if (call.needsApproval && (call.status === "pending" || wasRejected(call, executionStatus))) {
     entry.requestedInPass = pass;
   }
   return entry;

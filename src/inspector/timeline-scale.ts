@@ -17,7 +17,7 @@ export interface ScaleWait {
 }
 
 /** A compressed stretch: real instants `from`–`to`, drawn between `left` and `right` (percent). */
-export interface ScaleBreak {
+interface ScaleBreak {
   from: number;
   to: number;
   left: number;

@@ -13,7 +13,7 @@ import { CODEMODE_TOOL } from "./mcp-tools.js";
 import type { ToolResult } from "./tool-result.js";
 
 /** How often a client polls a task (and the SDK re-reads the journal while `tasks/result` waits). */
-export const TASK_POLL_INTERVAL_MS = 1000;
+const TASK_POLL_INTERVAL_MS = 1000;
 /** Tasks in one `tasks/list` page. */
 const TASK_PAGE_SIZE = 50;
 /** Tasks `tasks/list` pages through at most (the newest executions of the owner). */

@@ -12,15 +12,15 @@ import { booleanOption, integerOption, readText, textOption } from "../shared/op
 import { PACKAGE_VERSION } from "./package-version.js";
 
 /** How long the server waits for a person to answer an approval form. */
-export const DEFAULT_ELICITATION_TIMEOUT_MS = 10 * 60_000;
+const DEFAULT_ELICITATION_TIMEOUT_MS = 10 * 60_000;
 /** Approval forms one tool call may show (a resumed program can pause again); past it the run stays paused. */
 export const MAX_ELICITATIONS_PER_CALL = 20;
 
 /** A runtime, or a function returning one (called per request: a proxy builds its runtime on first use). */
-export type McpServerRuntime = CodemodeRuntime | (() => CodemodeRuntime | Promise<CodemodeRuntime>);
+type McpServerRuntime = CodemodeRuntime | (() => CodemodeRuntime | Promise<CodemodeRuntime>);
 
 /** What the model is told about deciding a paused execution without elicitation. */
-export const DEFAULT_APPROVAL_HINT =
+const DEFAULT_APPROVAL_HINT =
   "A person decides it outside this chat: in the app's codemode inspector, or with " +
   "`npx ai-codemode approve {id} --runtime <module>` (or `reject`). The model cannot approve it.";
 

@@ -45,7 +45,7 @@ function callRecord(record: CallJournalRecord, lookup?: MethodLookup): CallRecor
     args: decodeJournalValue(record.argsText),
     status: record.status,
     replay: record.replay,
-    requiresApproval: record.requiresApproval,
+    needsApproval: record.needsApproval,
     replayedCount: record.replayedCount,
     revertible: lookup?.(record.connector, record.method)?.revert !== undefined,
   };

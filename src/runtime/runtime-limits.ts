@@ -73,7 +73,7 @@ const BUDGET_OPTIONS = declareOptions({
 });
 
 /** The runtime's own budgets, per execution over all its passes (the executor's budgets are per run). */
-export type BudgetLimits = OptionsOf<typeof BUDGET_OPTIONS.fields>;
+type BudgetLimits = OptionsOf<typeof BUDGET_OPTIONS.fields>;
 
 /** The runtime's budgets resolved. */
 export type ResolvedBudgetLimits = ResolvedOf<typeof BUDGET_OPTIONS.fields>;

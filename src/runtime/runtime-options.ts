@@ -49,7 +49,7 @@ import type { SearchEmbedder } from "../connectors/search/catalog-search.js";
 import type { TraceRecording } from "./tracing/trace-record.js";
 
 /** Default `name`: the history used when none is given. */
-export const DEFAULT_RUNTIME_NAME = "default";
+const DEFAULT_RUNTIME_NAME = "default";
 /** Default `maxExecutions`: terminal executions kept per runtime name. */
 export const DEFAULT_MAX_EXECUTIONS = 50;
 /**
@@ -62,15 +62,15 @@ export const DEFAULT_LEASE_MS = 5 * 60_000;
  * connector calls still in flight (their abort signal has fired) before it ends
  * anyway. Their rows stay `executing`: the run has ended, so nothing re-runs them.
  */
-export const DEFAULT_INFLIGHT_GRACE_MS = 10_000;
+const DEFAULT_INFLIGHT_GRACE_MS = 10_000;
 
 /** How long the runtime waits for one lifecycle hook before leaving it behind. */
-export const DEFAULT_HOOK_TIMEOUT_MS = 10_000;
+const DEFAULT_HOOK_TIMEOUT_MS = 10_000;
 /** Default age after which `expirePaused` rejects a paused execution. */
 export const DEFAULT_PAUSED_MAX_AGE_MS = 24 * 60 * 60_000;
 
 /** What `transformResult` learns about the result it may shrink. */
-export interface TransformResultInfo {
+interface TransformResultInfo {
   executionId: string;
   /** Whether the original result was journaled (false: too large, a "not journaled" marker was kept). */
   journaled: boolean;
@@ -198,7 +198,7 @@ const RUNTIME_OPTIONS = declareOptions({
 export type DurableRuntimeOptions = OptionsOf<typeof RUNTIME_OPTIONS.fields>;
 
 // The public entry takes these types from here.
-export type { BudgetLimits, RuntimeLimits } from "./runtime-limits.js";
+export type { RuntimeLimits } from "./runtime-limits.js";
 
 /** Fully resolved options: values only (the runtime core builds the executor and the outbound connector). */
 export interface ResolvedRuntimeOptions {

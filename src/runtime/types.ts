@@ -116,7 +116,7 @@ export interface CallRecord {
   result?: unknown;
   error?: string;
   replay: "record" | "reexecute";
-  requiresApproval: boolean;
+  needsApproval: boolean;
   /** Set once a human approved a pending call. */
   approvedAt?: number;
   /** Who approved or rejected the call: the `decidedBy` of that `approve`, `reject` or `decide`, when given. */

@@ -30,7 +30,7 @@ describe.each([
     });
     const detail = await runtime.execution(first.executionId);
     expect(detail).toMatchObject({ status: "completed", passes: 2 });
-    expect(detail?.calls[1]).toMatchObject({ status: "applied", requiresApproval: true });
+    expect(detail?.calls[1]).toMatchObject({ status: "applied", needsApproval: true });
     expect(detail?.calls[1]?.approvedAt).toBeTypeOf("number");
   });
 

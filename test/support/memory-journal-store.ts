@@ -173,7 +173,7 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
                 ...newRow(call),
                 status: call.status,
                 replay: "record",
-                requiresApproval: call.requiresApproval,
+                needsApproval: call.needsApproval,
                 ...(call.status === "pending" ? {} : { startedAt: call.now }),
               }),
         ),
@@ -184,7 +184,7 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
           insert(stored, {
             ...newRow(call),
             replay: "record",
-            requiresApproval: false,
+            needsApproval: false,
             startedAt: call.startedAt,
             finishedAt: call.now,
             ...("error" in call
@@ -198,7 +198,7 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
             ...newRow(call),
             status: "applied",
             replay: "reexecute",
-            requiresApproval: false,
+            needsApproval: false,
             startedAt: call.now,
             finishedAt: call.now,
           }),
@@ -273,7 +273,7 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
             ...start.programApproval,
             status: "pending",
             replay: "record",
-            requiresApproval: true,
+            needsApproval: true,
             replayedCount: 0,
           });
         }

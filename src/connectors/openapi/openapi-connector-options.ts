@@ -14,7 +14,7 @@ export type OpenApiHeaders = Record<string, string>;
 export type OpenApiFetch = (input: URL, init: RequestInit) => Promise<Response>;
 
 /** Default replay policy of safe reads: recorded, so replay is deterministic. */
-export const DEFAULT_OPENAPI_READ_REPLAY: ReplayPolicy = "record";
+const DEFAULT_OPENAPI_READ_REPLAY: ReplayPolicy = "record";
 
 /** Methods whose calls only read (RFC 9110 safe methods), eligible for `reexecute` by default. */
 export const SAFE_METHODS: ReadonlySet<HttpMethod> = new Set<HttpMethod>(["get", "head", "options"]);
@@ -165,10 +165,10 @@ const OPENAPI_OPTIONS = declareOptions({
 export type OpenApiConnectorOptions = OptionsOf<typeof OPENAPI_OPTIONS.fields> & { spec: string | object };
 
 /** Every key of `OpenApiConnectorOptions`: any other is refused (a misspelt policy must not be ignored). */
-export const OPENAPI_OPTION_KEYS = OPENAPI_OPTIONS.keys;
+const OPENAPI_OPTION_KEYS = OPENAPI_OPTIONS.keys;
 
 /** Every key of `OpenApiOperationOptions`. */
-export const OPENAPI_OPERATION_KEYS = OPERATION_OPTIONS.keys;
+const OPENAPI_OPERATION_KEYS = OPERATION_OPTIONS.keys;
 
 /** Options after validation, defaults filled. */
 export type ResolvedOpenApiConnectorOptions = ResolvedOf<typeof OPENAPI_OPTIONS.fields>;

@@ -153,7 +153,7 @@ export interface PassJournal {
    * (`Promise.all`) to join this write. @returns false when the lease was lost (nothing was written).
    */
   insertCall(
-    call: JournaledCall & { status: "executing" | "pending"; requiresApproval: boolean },
+    call: JournaledCall & { status: "executing" | "pending"; needsApproval: boolean },
     options?: { gather?: boolean },
   ): Promise<boolean>;
   /** Queues `executing → applied` with the recorded result (`undefined`: none). */

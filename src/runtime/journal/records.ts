@@ -83,7 +83,7 @@ export interface CallJournalRecord {
   resultText?: string;
   error?: string;
   replay: "record" | "reexecute";
-  requiresApproval: boolean;
+  needsApproval: boolean;
   approvedAt?: number;
   /** Codec string of the arguments the approver gave instead of the program's (approve with changes). */
   approvedArgsText?: string;

@@ -40,7 +40,7 @@ export function reportCall(
  * and was never approved (the row shape `reject()` and `decide()` leave).
  */
 export function isRejectedRow(row: CallJournalRecord): boolean {
-  return row.status === "error" && row.requiresApproval && row.approvedAt === undefined;
+  return row.status === "error" && row.needsApproval && row.approvedAt === undefined;
 }
 
 /** Runs `body` between a `running` report and a `done` / `failed` one with the duration. */

@@ -225,7 +225,7 @@ async function firstRun(
   if (!needsApproval && target.definition.readOnly === true) return readOnlyRun(pass, target, seq, call, args);
   await journaled.insertCall(pass, seq, call, {
     status: needsApproval ? "pending" : "executing",
-    requiresApproval: needsApproval,
+    needsApproval: needsApproval,
   });
   if (needsApproval) throw await pause(pass, target, seq, call.args);
   return runAndRecord(pass, target, seq, args);

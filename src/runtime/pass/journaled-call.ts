@@ -102,7 +102,7 @@ export async function insertCall(
   pass: PassContext,
   seq: number,
   call: CallIdentity,
-  row: { status: "executing" | "pending"; requiresApproval: boolean },
+  row: { status: "executing" | "pending"; needsApproval: boolean },
 ): Promise<void> {
   if (pass.fatal !== undefined) throw new Error(pass.fatal.error);
   admitBytes(pass, journalBytesOf(call.argsText), `the arguments of call #${seq}`);
@@ -113,7 +113,7 @@ export async function insertCall(
       method: call.method,
       argsText: call.argsText,
       status: row.status,
-      requiresApproval: row.requiresApproval,
+      needsApproval: row.needsApproval,
       now: pass.deps.now(),
       ...(call.cost === undefined ? {} : { cost: call.cost }),
     },

@@ -30,7 +30,7 @@ async function begin(pass: PassContext, seq: number, name: string): Promise<Step
   if (row === undefined) {
     const admitted = pass.budget.admitStep(name, seq);
     if (!admitted.ok) throw pass.failWith({ kind: "limit", error: admitted.error });
-    await journaled.insertCall(pass, seq, call, { status: "executing", requiresApproval: false });
+    await journaled.insertCall(pass, seq, call, { status: "executing", needsApproval: false });
     return { replayed: false, seq };
   }
   if (row.status === "applied") return { replayed: true, failed: false, value: journaled.replayedResult(pass, row) };

@@ -32,7 +32,7 @@ export interface CallRowWrite {
   resultText: string | null;
   error: string | null;
   replay: "record" | "reexecute";
-  requiresApproval: boolean;
+  needsApproval: boolean;
   startedAt: number | null;
   finishedAt: number | null;
   /** What the call counts against `maxCost` (inserts only; an update leaves the column as it is). */
@@ -52,7 +52,7 @@ export function insertCallStatement(call: {
   argsText: string;
   status: "executing" | "pending" | "applied";
   replay: "record" | "reexecute";
-  requiresApproval: boolean;
+  needsApproval: boolean;
   now: number;
   cost?: number;
 }): CallRowWrite {
@@ -67,7 +67,7 @@ export function insertCallStatement(call: {
     resultText: null,
     error: null,
     replay: call.replay,
-    requiresApproval: call.requiresApproval,
+    needsApproval: call.needsApproval,
     startedAt: call.status === "pending" ? null : call.now,
     finishedAt: call.status === "applied" ? call.now : null,
     cost: call.cost ?? null,
@@ -102,7 +102,7 @@ export function readCallStatement(
     resultText: failed ? null : (outcome.resultText ?? null),
     error: failed ? outcome.error : null,
     replay: "record",
-    requiresApproval: false,
+    needsApproval: false,
     startedAt: call.startedAt,
     finishedAt: call.now,
     cost: call.cost ?? null,
@@ -127,7 +127,7 @@ function update(
     resultText,
     error,
     replay: "record",
-    requiresApproval: false,
+    needsApproval: false,
     startedAt: null,
     finishedAt: now,
     cost: null,
@@ -171,7 +171,7 @@ export function callRowsStatement(lease: PassLease, rows: CallRowWrite[]): InSta
       row.resultText,
       row.error,
       row.replay,
-      row.requiresApproval ? 1 : 0,
+      row.needsApproval ? 1 : 0,
       row.startedAt,
       row.finishedAt,
       row.cost,

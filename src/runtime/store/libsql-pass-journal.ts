@@ -34,7 +34,7 @@ export function libsqlPassJournal(client: SqlClient, lease: PassLease): PassJour
       writer.defer(readCallStatement(read, outcome));
     },
     logReexecuted: (call) =>
-      writer.defer(insertCallStatement({ ...call, status: "applied", replay: "reexecute", requiresApproval: false })),
+      writer.defer(insertCallStatement({ ...call, status: "applied", replay: "reexecute", needsApproval: false })),
     async startApprovedCall({ seq, now }) {
       return (await writer.commit(startApprovedCallStatement(lease, seq, now))).rowsAffected === 1;
     },

@@ -130,7 +130,7 @@ export function parseCallRow(row: Row): CallJournalRecord {
     argsText: text(row, table, "args"),
     status: oneOf<CallRecordStatus>(row, table, "status", CALL_STATUSES),
     replay,
-    requiresApproval: integer(row, table, "requires_approval") !== 0,
+    needsApproval: integer(row, table, "requires_approval") !== 0,
     replayedCount: integer(row, table, "replayed_count"),
   };
   const resultText = optionalText(row, table, "result");

@@ -22,7 +22,7 @@ type AnyField = OptionField<any, any>;
 export type OptionFields = Record<string, AnyField>;
 
 /** What a user writes for a field. */
-export type InputOf<F> = F extends OptionField<infer Input, unknown> ? Input : never;
+type InputOf<F> = F extends OptionField<infer Input, unknown> ? Input : never;
 
 /**
  * The options a declaration takes, every one optional (a homomorphic mapping, so each option keeps the TSDoc of

@@ -50,12 +50,12 @@ async function story(store: JournalStore) {
   // A pass with effects, reads, a re-executed call, a failed call and a replayed one; then it completes.
   await store.startExecution(start("e1", { scope: "alice", toolCallId: "tc-1", budgetsText: '{"version":1}' }));
   const pass = store.passJournal({ runtime: "r", executionId: "e1", leaseToken: "lease-e1" });
-  seen["insert"] = await pass.insertCall({ ...call(1), status: "executing", requiresApproval: false, cost: 3 });
+  seen["insert"] = await pass.insertCall({ ...call(1), status: "executing", needsApproval: false, cost: 3 });
   pass.applyCall({ seq: 1, resultText: '"one"', now: NOW + 1 });
   pass.recordRead({ ...call(2), startedAt: NOW, resultText: '"read"', cost: 2.5 });
   pass.recordRead({ ...call(3), startedAt: NOW, error: "read failed" });
   pass.logReexecuted({ ...call(4), cost: 1 });
-  seen["insert5"] = await pass.insertCall({ ...call(5), status: "executing", requiresApproval: false });
+  seen["insert5"] = await pass.insertCall({ ...call(5), status: "executing", needsApproval: false });
   pass.failCall({ seq: 5, error: "boom", now: NOW + 2 });
   pass.countReplays({ seqs: [1, 2] });
   pass.renewLease({ leaseUntil: NOW + 120_000 });
@@ -66,9 +66,9 @@ async function story(store: JournalStore) {
   // A pass whose lease was taken: nothing it writes lands.
   await store.startExecution(start("e2"));
   const stale = store.passJournal({ runtime: "r", executionId: "e2", leaseToken: "someone-else" });
-  seen["staleInsert"] = await stale.insertCall({ ...call(1), status: "executing", requiresApproval: false });
+  seen["staleInsert"] = await stale.insertCall({ ...call(1), status: "executing", needsApproval: false });
   const owner = store.passJournal({ runtime: "r", executionId: "e2", leaseToken: "lease-e2" });
-  await owner.insertCall({ ...call(1), status: "executing", requiresApproval: false });
+  await owner.insertCall({ ...call(1), status: "executing", needsApproval: false });
   stale.applyCall({ seq: 1, resultText: '"no"', now: NOW });
   seen["staleFinish"] = await stale.finish(ended("completed"));
   seen["staleLostRows"] = stale.lostRows;
@@ -76,9 +76,9 @@ async function story(store: JournalStore) {
   // A pause on two approvals and an open step, a claim approving one, the approved call started once.
   await store.startExecution(start("e3", { now: NOW + 1 }));
   const first = store.passJournal({ runtime: "r", executionId: "e3", leaseToken: "lease-e3" });
-  await first.insertCall({ ...call(1), status: "executing", requiresApproval: false });
-  await first.insertCall({ ...call(2), status: "pending", requiresApproval: true });
-  await first.insertCall({ ...call(3), status: "pending", requiresApproval: true });
+  await first.insertCall({ ...call(1), status: "executing", needsApproval: false });
+  await first.insertCall({ ...call(2), status: "pending", needsApproval: true });
+  await first.insertCall({ ...call(3), status: "pending", needsApproval: true });
   first.dropStep({ seq: 1 });
   await first.finish(ended("paused"));
   seen["pendingE3"] = await store.pending("e3");

@@ -82,7 +82,7 @@ function recordedRow(seq: number, overrides: Partial<CallJournalRecord> = {}): C
     status: "applied",
     resultText: serializeValue(7),
     replay: "record",
-    requiresApproval: false,
+    needsApproval: false,
     replayedCount: 0,
     ...overrides,
   };
@@ -121,7 +121,7 @@ describe("journaledCall", () => {
     store.failWrites(new Error("disk I/O error"));
     await expect(
       journal.journaledCall(pass, CALL, undefined, (seq) =>
-        journal.insertCall(pass, seq, identity(pass, {}), { status: "executing", requiresApproval: false }),
+        journal.insertCall(pass, seq, identity(pass, {}), { status: "executing", needsApproval: false }),
       ),
     ).rejects.toThrow(/journal could not be written \(disk I\/O error\)/);
     expect(pass.fatal?.kind).toBe("store");
@@ -162,9 +162,9 @@ describe("recordedCall", () => {
 describe("insertCall and recording", () => {
   it("inserts under the lease, then records success and failure", async () => {
     const { pass, store } = await openPass();
-    await journal.insertCall(pass, 1, identity(pass, { to: "a" }), { status: "executing", requiresApproval: false });
+    await journal.insertCall(pass, 1, identity(pass, { to: "a" }), { status: "executing", needsApproval: false });
     journal.recordSuccess(pass, 1, { id: 9 }, "the result");
-    await journal.insertCall(pass, 2, identity(pass, { to: "b" }), { status: "executing", requiresApproval: false });
+    await journal.insertCall(pass, 2, identity(pass, { to: "b" }), { status: "executing", needsApproval: false });
     journal.recordFailure(pass, 2, "smtp refused");
     await pass.journal.flush();
     const loaded = await store.load("exec-1");
@@ -177,7 +177,7 @@ describe("insertCall and recording", () => {
   it("a lost lease writes nothing and ends the pass with `conflict`", async () => {
     const { pass, store } = await openPass({ leaseToken: "someone-else" });
     await expect(
-      journal.insertCall(pass, 1, identity(pass, {}), { status: "executing", requiresApproval: false }),
+      journal.insertCall(pass, 1, identity(pass, {}), { status: "executing", needsApproval: false }),
     ).rejects.toThrow(/taken over by another invocation/);
     expect(pass.fatal?.kind).toBe("conflict");
     expect((await store.load("exec-1"))?.calls).toEqual([]);
@@ -185,7 +185,7 @@ describe("insertCall and recording", () => {
 
   it("a result over the journal limit records the call as failed and ends the pass with `limit`", async () => {
     const { pass, store } = await openPass();
-    await journal.insertCall(pass, 1, identity(pass, {}), { status: "executing", requiresApproval: false });
+    await journal.insertCall(pass, 1, identity(pass, {}), { status: "executing", needsApproval: false });
     expect(() => journal.recordSuccess(pass, 1, "x".repeat(1_000_001), "the result of mail.send")).toThrow(
       /over the journal's limit/,
     );

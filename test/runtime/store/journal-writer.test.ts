@@ -71,7 +71,7 @@ describe.each([
       argsText: "{}",
       status: "executing",
       replay: "record",
-      requiresApproval: false,
+      needsApproval: false,
       now: 5,
     });
   const statuses = async (client: ReturnType<typeof memoryClient>) =>

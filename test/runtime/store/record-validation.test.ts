@@ -46,7 +46,7 @@ describe("record validation", () => {
       connectors: ["a"],
       logs: ["hi"],
     });
-    expect(parseCallRow(call as unknown as Row)).toMatchObject({ seq: 1, requiresApproval: true, status: "pending" });
+    expect(parseCallRow(call as unknown as Row)).toMatchObject({ seq: 1, needsApproval: true, status: "pending" });
   });
 
   it("rejects rows from another record version, unknown statuses and malformed columns", () => {

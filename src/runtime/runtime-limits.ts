@@ -14,25 +14,13 @@ import { isRecord } from "../shared/is-record.js";
 import { assertKnownKeys } from "../shared/known-keys.js";
 import { declareOptions, option, type OptionsOf, type ResolvedOf } from "../shared/options/declare-options.js";
 import { integerOption } from "../shared/options/option-checks.js";
+import { DEFAULT_MAX_DISCOVERY_CALLS, DEFAULT_MAX_JOURNAL_BYTES, DEFAULT_MAX_STEPS } from "./journal/budget-record.js";
 
 /**
  * Connector calls one execution may make by default, over all its passes: ten times the largest real program, and
  * a runaway loop stops within a second of journal work (docs/decisions/default-figures.md).
  */
 export const DEFAULT_MAX_CALLS = 1_000;
-/**
- * Default `limits.maxSteps`: `codemode.step`s recorded per execution. A step groups work; a program with a step per
- * item of a large list is honest at hundreds, a runaway loop makes thousands a second.
- */
-export const DEFAULT_MAX_STEPS = 10_000;
-/** Default `limits.maxDiscoveryCalls`: `codemode.search` + `codemode.describe` calls per pass (one per lookup). */
-export const DEFAULT_MAX_DISCOVERY_CALLS = 1_000;
-/**
- * Default `limits.maxJournalBytes`: what one execution may write to its journal (arguments, results, errors; UTF-8).
- * Each value is at most ~1 MB already; 100 MB is a hundred of the largest values, and stops a loop of steps that
- * journals a megabyte each within seconds.
- */
-export const DEFAULT_MAX_JOURNAL_BYTES = 100_000_000;
 
 /** The runtime's own budgets, per execution over all its passes (the executor's budgets are per run). */
 const BUDGET_OPTIONS = declareOptions({

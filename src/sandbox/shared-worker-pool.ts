@@ -11,8 +11,11 @@
  */
 import { PooledWorker } from "./pooled-worker.js";
 
-/** An idle worker is terminated after this long without a run. */
-const WORKER_IDLE_MS = 5_000;
+/**
+ * An idle worker is terminated after this long without a run. Exported for a test's child-process script.
+ * @public
+ */
+export const WORKER_IDLE_MS = 5_000;
 
 type Waiter = { memoryLimitBytes: number; resolve: (worker: PooledWorker | Error) => void };
 /** The worker started ahead of need; `claimed` while a run waits for it, `settled` once it started (or failed). */

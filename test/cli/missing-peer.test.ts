@@ -1,7 +1,7 @@
 /**
  * `ai-codemode mcp` without its optional peers: the built CLI, in a fresh process whose resolve hook makes the
  * peers unresolvable from the package (as when they are not installed), names each missing package once and the
- * command that installs them, instead of Node's "Cannot find package" from a hashed chunk.
+ * command that installs them (and so does `import("ai-codemode/mcp")`), instead of Node's "Cannot find package" from a hashed chunk.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -79,6 +79,28 @@ describe("ai-codemode mcp without its optional peers", () => {
     expect(stderr).toContain(
       "needs @modelcontextprotocol/sdk and @ai-sdk/mcp, which are not installed: npm install @modelcontextprotocol/sdk @ai-sdk/mcp",
     );
+  });
+
+  it("import('ai-codemode/mcp') names @modelcontextprotocol/sdk once, with the install command", () => {
+    const entry = pathToFileURL(resolve("dist/mcp.js")).href;
+    const result = spawnSync(
+      process.execPath,
+      [
+        "--import",
+        pathToFileURL(join(folder, "register.mjs")).href,
+        "--input-type=module",
+        "-e",
+        `await import(${JSON.stringify(entry)});`,
+      ],
+      { cwd: folder, env: { ...process.env, MISSING: "@modelcontextprotocol/sdk" }, encoding: "utf8", timeout: 60_000 },
+    );
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain(
+      "ai-codemode/mcp needs @modelcontextprotocol/sdk, which is not installed: npm install @modelcontextprotocol/sdk",
+    );
+    // Node's own error is only the cause, printed after ours.
+    const raw = result.stderr.indexOf("Cannot find package");
+    if (raw !== -1) expect(result.stderr.indexOf("ai-codemode/mcp needs")).toBeLessThan(raw);
   });
 
   it("only a missing package counts as missing", () => {

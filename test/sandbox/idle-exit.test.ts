@@ -9,6 +9,7 @@ describe("an idle process with executors it never disposed", () => {
     const script = `
       const { QuickJSExecutor } = await import("./src/sandbox/quickjs-executor.ts");
       const { WORKER_IDLE_MS } = await import("./src/sandbox/shared-worker-pool.ts");
+      if (typeof WORKER_IDLE_MS !== "number") throw new Error("WORKER_IDLE_MS is not exported");
       for (const isolation of ["worker-thread", "in-process"]) {
         const executor = new QuickJSExecutor({ isolation });
         const result = await executor.run({ program: "await host.one()", bindings: [{ global: "host", functions: { one: async () => 1 } }] });

@@ -6,6 +6,21 @@
  */
 import { isRecord } from "../../shared/is-record.js";
 
+// The defaults of the budgets a record written before they existed lacks (and of the `limits` options).
+/**
+ * Default `limits.maxSteps`: `codemode.step`s recorded per execution. A step groups work; a program with a step per
+ * item of a large list is honest at hundreds, a runaway loop makes thousands a second.
+ */
+export const DEFAULT_MAX_STEPS = 10_000;
+/** Default `limits.maxDiscoveryCalls`: `codemode.search` + `codemode.describe` calls per pass (one per lookup). */
+export const DEFAULT_MAX_DISCOVERY_CALLS = 1_000;
+/**
+ * Default `limits.maxJournalBytes`: what one execution may write to its journal (arguments, results, errors; UTF-8).
+ * Each value is at most ~1 MB already; 100 MB is a hundred of the largest values, and stops a loop of steps that
+ * journals a megabyte each within seconds.
+ */
+export const DEFAULT_MAX_JOURNAL_BYTES = 100_000_000;
+
 /** The budgets one execution runs under. */
 export interface ExecutionBudgets {
   /** Connector calls over all its passes. */

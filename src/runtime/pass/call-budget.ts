@@ -7,7 +7,7 @@
  */
 import { messageOf } from "../../shared/message-of.js";
 import type { ExecutionBudgets } from "../journal/budget-record.js";
-import { DEFAULT_MAX_DISCOVERY_CALLS, DEFAULT_MAX_JOURNAL_BYTES, DEFAULT_MAX_STEPS } from "../runtime-limits.js";
+import { DEFAULT_MAX_DISCOVERY_CALLS, DEFAULT_MAX_JOURNAL_BYTES, DEFAULT_MAX_STEPS } from "../journal/budget-record.js";
 
 /** What a call is, for its budgets: its method and that method's cost function. */
 export interface BudgetedCall {

@@ -10,7 +10,7 @@ import {
   DEFAULT_MAX_DISCOVERY_CALLS,
   DEFAULT_MAX_JOURNAL_BYTES,
   DEFAULT_MAX_STEPS,
-} from "../../../src/runtime/runtime-limits.js";
+} from "../../../src/runtime/journal/budget-record.js";
 import { resolveRuntimeOptions } from "../../../src/runtime/runtime-options.js";
 import { memoryClient, testRuntime } from "../runtime-fixture.js";
 

@@ -26,8 +26,11 @@ import type { InStatement } from "@libsql/client";
  */
 const DEFAULT_IDLE_CLOSE_MS = 30_000;
 
-/** Test seam: the idle delay in use. */
-const storeConnectionPolicy = { idleCloseMs: DEFAULT_IDLE_CLOSE_MS };
+/**
+ * Test seam: the idle delay in use. Mutable for tests, which set a short idle delay from a child process's script (knip cannot see that use).
+ * @public
+ */
+export const storeConnectionPolicy = { idleCloseMs: DEFAULT_IDLE_CLOSE_MS };
 
 interface SharedConnection {
   readonly target: StoreTarget;

@@ -91,7 +91,7 @@ export type CodeModeOutput =
       result: unknown;
       logs?: string[];
       journaled?: false;
-      /** Calls a person approved with changed arguments (see {@link EditedCall}); absent when none was. */
+      /** Calls a person approved with changed arguments (each with the arguments the program gave and those it ran with); absent when none was. */
       edited?: EditedCall[];
     }
   | { status: "paused"; executionId: string; pending: PendingAction[]; edited?: EditedCall[] }
@@ -201,7 +201,7 @@ export interface ExecutionRequestInput {
 }
 
 /**
- * The request of `approve`: an {@link ExecutionRequestInput}, and optionally the arguments the call `seq` runs with
+ * The request of `approve`: the execution (and its owner), and optionally the arguments the call `seq` runs with
  * instead of the program's (approve with changes).
  */
 export interface ApproveRequestInput extends ExecutionRequestInput {

@@ -15,6 +15,7 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { CLI } from "./support/proxy-scenario.js";
 import { tempFolder } from "../support/temp-folder.js";
+import { listeningUrl } from "./support/listening-url.js";
 
 /** Writes an app runtime module in `folder` (one connector, its journal in the folder). */
 function writeRuntimeModule(folder: string): string {
@@ -51,19 +52,7 @@ function startCli(folder: string, args: string[]): Promise<{ child: ChildProcess
     child.kill("SIGTERM");
     await exited;
   });
-  return new Promise((done, fail) => {
-    let out = "";
-    let err = "";
-    child.stderr!.on("data", (chunk: Buffer) => {
-      err += chunk.toString();
-    });
-    child.stdout!.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const url = /on (http:\/\/\S+)/.exec(out)?.[1];
-      if (url !== undefined) done({ child, url });
-    });
-    child.once("exit", (code) => fail(new Error(`the server exited (${code}): ${err}`)));
-  });
+  return listeningUrl(child);
 }
 
 /** Writes `head` (request line and headers, as given, with `connection: close`) on a raw socket; resolves with the status line. */

@@ -28,6 +28,7 @@ import {
   structured,
   writeProxyConfig,
 } from "./support/proxy-scenario.js";
+import { listeningUrl } from "./support/listening-url.js";
 
 /** Starts the CLI's HTTP server and resolves with its URL (printed on stdout). */
 function startServer(file: string, cwd: string): Promise<{ child: ChildProcess; url: string }> {
@@ -36,19 +37,7 @@ function startServer(file: string, cwd: string): Promise<{ child: ChildProcess; 
     env: { PATH: process.env["PATH"] ?? "" },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  return new Promise((resolve, reject) => {
-    let out = "";
-    let err = "";
-    child.stderr!.on("data", (chunk: Buffer) => {
-      err += chunk.toString();
-    });
-    child.stdout!.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const url = /on (http:\/\/\S+)/.exec(out)?.[1];
-      if (url !== undefined) resolve({ child, url });
-    });
-    child.once("exit", (code) => reject(new Error(`the server exited (${code}): ${err}`)));
-  });
+  return listeningUrl(child);
 }
 
 /** A raw HTTP request (Node's client lets a test set Host and Origin). */

@@ -17,6 +17,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCodemodeRuntime, type CodemodeRuntime } from "../../src/ai/create-codemode-runtime.js";
 import { connector } from "../../src/connectors/connector.js";
+import { listeningUrl } from "./support/listening-url.js";
 
 const INSTANCE = fileURLToPath(new URL("./fixtures/task-handler.mjs", import.meta.url));
 const BUY = (item: string) => `async () => shop.buy({ item: ${JSON.stringify(item)} })`;
@@ -24,19 +25,7 @@ const BUY = (item: string) => `async () => shop.buy({ item: ${JSON.stringify(ite
 /** Starts one handler process; resolves with its URL once it listens. */
 function startInstance(database: string, ledger: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [INSTANCE, database, ledger], { stdio: ["ignore", "pipe", "pipe"] });
-  return new Promise((resolve, reject) => {
-    let out = "";
-    let err = "";
-    child.stderr!.on("data", (chunk: Buffer) => {
-      err += chunk.toString();
-    });
-    child.stdout!.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const url = /on (http:\/\/\S+)/.exec(out)?.[1];
-      if (url !== undefined) resolve({ child, url });
-    });
-    child.once("exit", (code) => reject(new Error(`the instance exited (${code}): ${err}`)));
-  });
+  return listeningUrl(child, "the instance");
 }
 
 function stopInstance(child: ChildProcess): Promise<void> {

@@ -7,13 +7,12 @@
  * Run: `node --import tsx bench/modules.ts` (or `npm run bench -- modules`).
  */
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
+import { bundleModule } from "../test/support/bundled-modules.js";
 import { QuickJSExecutor } from "../src/sandbox/quickjs-executor.js";
 import { collectGarbage } from "./gc.js";
 
 const ROUNDS = 5;
 const SLICE_MS = 300;
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const TRIVIAL = "1 + 1";
 const IMPORTING = 'import { chunk } from "lodash-es";\nchunk([1, 2, 3], 2).length';
 
@@ -36,19 +35,6 @@ async function samples(task: () => Promise<unknown>, budgetMs: number): Promise<
   const started = performance.now();
   while (out.length < 5 || performance.now() - started < budgetMs) out.push(await timed(task));
   return out;
-}
-
-async function lodashBundle(): Promise<string> {
-  const result = await build({
-    stdin: { contents: 'export * from "lodash-es";', resolveDir: ROOT, loader: "js" },
-    bundle: true,
-    format: "esm",
-    platform: "browser",
-    minify: true,
-    write: false,
-    logLevel: "silent",
-  });
-  return result.outputFiles[0]?.text ?? "";
 }
 
 interface Row {
@@ -82,7 +68,8 @@ async function measure(isolation: "in-process" | "worker-thread", modules: Recor
 const ms = (value: number): string => `${value.toFixed(3)} ms`;
 
 export async function run(): Promise<string> {
-  const source = await lodashBundle();
+  // The whole of lodash-es, bundled as the tests bundle their packages.
+  const source = await bundleModule('export * from "lodash-es";');
   const modules = { "lodash-es": source };
   const rows: Row[] = [];
   for (const isolation of ["in-process", "worker-thread"] as const) rows.push(await measure(isolation, modules));

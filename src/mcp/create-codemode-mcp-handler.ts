@@ -244,6 +244,15 @@ export function createCodemodeMcpHandler(options: CodemodeMcpHandlerOptions): Co
     );
 
   const stateless = async (request: Request, body: unknown, scope: string | undefined): Promise<Response> => {
+    // Without sessions no instance can hold a stream open for later messages, nor end a session: a 405
+    // tells the client so once, where an event stream closed at once would have it reconnect again and again.
+    if (request.method !== "POST")
+      return jsonRpcError(
+        405,
+        -32000,
+        "Method not allowed: this endpoint keeps no sessions (sessions: false); send requests with POST.",
+        { allow: "POST" },
+      );
     const server = serverFor(scope);
     const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
     await server.connect(transport);

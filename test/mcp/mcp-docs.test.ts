@@ -2,7 +2,8 @@
  * docs/mcp.md as written: every JSON block on the page parses with `parseProxyConfig`, and the
  * desktop host entry it shows is launched as a host launches it (its exact command and arguments,
  * a minimal environment plus the entry's `env`) in a project where ai-codemode is installed; the
- * MCP SDK's client lists the tools and runs a program through it.
+ * MCP SDK's client lists the tools and runs a program through it. The Vercel route it shows is the Next.js
+ * example's `app/api/mcp/route.ts` as the file is, which the example's e2e/mcp.test.mjs drives.
  */
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -40,6 +41,13 @@ describe("docs/mcp.md", () => {
     expect(parseProxyConfig(passEnv!, {}, "servers.json").mcpServers["memory"]).toMatchObject({
       passEnv: expect.arrayContaining(["HTTPS_PROXY", "NODE_EXTRA_CA_CERTS"]),
     });
+  });
+
+  it("shows the Next.js route exactly as the example runs it", () => {
+    const route = readFileSync(join(ROOT, "examples/nextjs/app/api/mcp/route.ts"), "utf8");
+    const block = /```ts\n(\/\/ app\/api\/mcp\/route\.ts[\s\S]*?)```/.exec(PAGE)?.[1];
+    expect(block).toBe(route);
+    expect(route).toMatch(/sessions: false/);
   });
 
   it("launches the host entry's command line as a desktop host does, and serves a program through it", async () => {

@@ -7,7 +7,7 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 const handler = createCodemodeMcpHandler({
-  runtime: getCodemodeRuntime,
+  runtime: getCodemodeRuntime, // made at the first request, then reused by this instance
   // A serverless host answers from many instances: every request stands alone, and a paused
   // program is an MCP task any instance answers from the database.
   sessions: false,

@@ -47,9 +47,9 @@ export interface CodemodeMcpHandlerOptions extends Omit<CodemodeMcpServerOptions
   authorize: (request: Request) => McpAuthorization | false | Response | Promise<McpAuthorization | false | Response>;
   /**
    * Keep MCP sessions in this process (needed for elicitation, which answers on the session). `false`:
-   * every request stands alone (serverless hosts with many instances); paused calls are then decided
-   * through the inspector. `perOwner` bounds the sessions of one scope: its own least recently used idle
-   * session makes room for its next. @default { max: 1000, perOwner: 100, idleMs: 1800000 }
+   * every request stands alone (serverless hosts with many instances): a paused program waits, decided in the
+   * inspector, as an MCP task any instance answers. `perOwner` bounds the sessions of one scope: its own
+   * least recently used idle session makes room for its next. @default { max: 1000, perOwner: 100, idleMs: 1800000 }
    */
   sessions?: boolean | { max?: number; perOwner?: number; idleMs?: number };
   /** Largest request body, in bytes. @default 1048576 */
@@ -176,6 +176,7 @@ export type CodemodeMcpHandler = ((request: Request) => Promise<Response>) & {
  * import { createCodemodeMcpHandler } from "ai-codemode/mcp";
  * const handler = createCodemodeMcpHandler({
  *   runtime,
+ *   sessions: false, // a serverless host answers from many instances
  *   authorize: async (request) => {
  *     const user = await userFromBearer(request.headers.get("authorization"));
  *     return user === undefined ? false : { scope: user.id };

@@ -49,12 +49,16 @@ describe("two serverless instances behind a round-robin balancer behave as one",
     return { value, instance: posts[0]!.instance };
   }
 
-  /** The Inspector CLI as a person runs it (`mcp-inspector --cli <url> …`), as user ada; its JSON result. */
-  function inspector(args: string[]): Promise<Record<string, unknown>> {
+  /**
+   * The Inspector CLI as a person runs it (`mcp-inspector --cli <url> …`), as user ada; its JSON result.
+   * Its requests (initialize, then the method) reach both instances.
+   */
+  async function inspector(args: string[]): Promise<Record<string, unknown>> {
     const home = join(folder, "inspector-home");
     mkdirSync(home, { recursive: true });
     const argv = [INSPECTOR, "--cli", balancer.url, "--transport", "http", "--header", "x-user: ada"];
-    return new Promise((done, fail) => {
+    const from = balancer.requests.length;
+    const output = await new Promise<Record<string, unknown>>((done, fail) => {
       execFile(
         process.execPath,
         [...argv, ...args, "--format", "json", "--quiet"],
@@ -66,6 +70,8 @@ describe("two serverless instances behind a round-robin balancer behave as one",
         },
       );
     });
+    expect(new Set(balancer.requests.slice(from).map(({ instance }) => instance))).toEqual(new Set([0, 1]));
+    return output;
   }
 
   beforeAll(async () => {

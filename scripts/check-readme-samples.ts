@@ -3,7 +3,8 @@
  * each block becomes a module of a throwaway project in the OS temp folder that imports the
  * *built* package (`dist/`, through its `exports` map) next to `ai`, compiled with `--strict`.
  * The free names a sample assumes (`model`, `prompt`, `runtime`, …) come from
- * `scripts/readme-sample-prelude.d.ts`. A block fenced as ```` ```ts runnable ```` must stand on
+ * `scripts/readme-sample-prelude.d.ts`, the Next.js example's `@/` modules from
+ * `scripts/readme-sample-app-modules.d.ts`. A block fenced as ```` ```ts runnable ```` must stand on
  * its own and is also run (with tsx, in that project), and must exit 0. Errors are reported at
  * their Markdown file and line.
  *
@@ -49,6 +50,7 @@ const FENCE = /^(\s*)```(ts|typescript|tsx)(\s+runnable)?\s*$/;
 const RUN_TIMEOUT_MS = 60_000;
 const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const PRELUDE = join(PACKAGE_ROOT, "scripts", "readme-sample-prelude.d.ts");
+const APP_MODULES = join(PACKAGE_ROOT, "scripts", "readme-sample-app-modules.d.ts");
 
 /** Every ```ts / ```typescript / ```tsx block, indented ones (inside lists) included. */
 export function extractTypeScriptSamples(markdown: string, file?: string): MarkdownSample[] {
@@ -103,10 +105,13 @@ function writeProject(folder: string, samples: MarkdownSample[], packageRoot: st
     types: ["node"],
     skipLibCheck: true,
     noEmit: true,
+    // The Next.js example's `@/lib/…` imports, as its tsconfig maps them.
+    paths: { "@/lib/*": ["./app-modules.d.ts"] },
   };
   writeFileSync(join(folder, "tsconfig.json"), JSON.stringify({ compilerOptions, include: ["*.ts"] }));
   // Copied as a .ts file so that skipLibCheck does not hide a clash in it (e.g. with a lib global).
   writeFileSync(join(folder, "prelude.ts"), readFileSync(PRELUDE, "utf8"));
+  writeFileSync(join(folder, "app-modules.d.ts"), readFileSync(APP_MODULES, "utf8"));
   const files = samples.map((_, index) => `sample-${String(index + 1).padStart(2, "0")}.ts`);
   // `export {}` makes a block without imports a module too, so its top-level names stay its own.
   samples.forEach((sample, index) => writeFileSync(join(folder, files[index]!), `${sample.code}export {};\n`));

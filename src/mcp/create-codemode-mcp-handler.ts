@@ -47,9 +47,9 @@ export interface CodemodeMcpHandlerOptions extends Omit<CodemodeMcpServerOptions
   authorize: (request: Request) => McpAuthorization | false | Response | Promise<McpAuthorization | false | Response>;
   /**
    * Keep MCP sessions in this process (needed for elicitation, which answers on the session). `false`:
-   * every request stands alone (serverless hosts with many instances); paused calls are then decided
-   * through the inspector. `perOwner` bounds the sessions of one scope: its own least recently used idle
-   * session makes room for its next. @default { max: 1000, perOwner: 100, idleMs: 1800000 }
+   * every request stands alone (serverless hosts with many instances): a paused program waits, decided in the
+   * inspector, as an MCP task any instance answers. `perOwner` bounds the sessions of one scope: its own
+   * least recently used idle session makes room for its next. @default { max: 1000, perOwner: 100, idleMs: 1800000 }
    */
   sessions?: boolean | { max?: number; perOwner?: number; idleMs?: number };
   /** Largest request body, in bytes. @default 1048576 */
@@ -176,6 +176,7 @@ export type CodemodeMcpHandler = ((request: Request) => Promise<Response>) & {
  * import { createCodemodeMcpHandler } from "ai-codemode/mcp";
  * const handler = createCodemodeMcpHandler({
  *   runtime,
+ *   sessions: false, // a serverless host answers from many instances
  *   authorize: async (request) => {
  *     const user = await userFromBearer(request.headers.get("authorization"));
  *     return user === undefined ? false : { scope: user.id };
@@ -244,6 +245,15 @@ export function createCodemodeMcpHandler(options: CodemodeMcpHandlerOptions): Co
     );
 
   const stateless = async (request: Request, body: unknown, scope: string | undefined): Promise<Response> => {
+    // Without sessions no instance can hold a stream open for later messages, nor end a session: a 405
+    // tells the client so once, where an event stream closed at once would have it reconnect again and again.
+    if (request.method !== "POST")
+      return jsonRpcError(
+        405,
+        -32000,
+        "Method not allowed: this endpoint keeps no sessions (sessions: false); send requests with POST.",
+        { allow: "POST" },
+      );
     const server = serverFor(scope);
     const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
     await server.connect(transport);

@@ -175,6 +175,21 @@ describe("createCodemodeMcpHandler", () => {
     expect(String((out.structuredContent as { message: string }).message)).toMatch(/No person can be asked/);
   });
 
+  it("sessions: false answers GET and DELETE with 405: no stream that closes at once for a client to reopen", async () => {
+    const runtime = runtimeIn(tempFolder("codemode-mcp-handler-"));
+    const handler = handlerFor({ runtime, authorize: byUser, sessions: false });
+    for (const method of ["GET", "DELETE"]) {
+      const answer = await handler(
+        new Request(URL_BASE, { method, headers: { "x-user": "ada", accept: "text/event-stream" } }),
+      );
+      expect(answer.status).toBe(405);
+      expect(answer.headers.get("allow")).toBe("POST");
+      expect(await answer.json()).toMatchObject({ error: { message: expect.stringMatching(/sessions: false/) } });
+    }
+    // authorize still comes first.
+    expect((await handler(new Request(URL_BASE, { method: "GET" }))).status).toBe(401);
+  });
+
   it("refuses bad options at construction, naming the path", () => {
     const runtime = runtimeIn(tempFolder("codemode-mcp-handler-"));
     expect(() => createCodemodeMcpHandler({ runtime } as never)).toThrow(

@@ -8,33 +8,19 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CallToolResultSchema, CreateTaskResultSchema, type Task } from "@modelcontextprotocol/sdk/types.js";
-import { jsonSchema, tool } from "ai";
-import { type ChildProcess, spawn } from "node:child_process";
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import type { ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCodemodeRuntime, type CodemodeRuntime } from "../../src/ai/create-codemode-runtime.js";
-import { connector } from "../../src/connectors/connector.js";
-import { listeningUrl } from "./support/listening-url.js";
-
-const INSTANCE = fileURLToPath(new URL("./fixtures/task-handler.mjs", import.meta.url));
-const BUY = (item: string) => `async () => shop.buy({ item: ${JSON.stringify(item)} })`;
-
-/** Starts one handler process; resolves with its URL once it listens. */
-function startInstance(database: string, ledger: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [INSTANCE, database, ledger], { stdio: ["ignore", "pipe", "pipe"] });
-  return listeningUrl(child, "the instance");
-}
-
-function stopInstance(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
-  });
-}
+import type { CodemodeRuntime } from "../../src/ai/create-codemode-runtime.js";
+import {
+  approverRuntime,
+  BUY,
+  effects as ledgerEffects,
+  startInstance,
+  stopInstance,
+} from "./support/task-instances.js";
 
 describe("the codemode tool as an MCP task, answered from the journal by any instance", () => {
   let folder: string;
@@ -63,12 +49,7 @@ describe("the codemode tool as an MCP task, answered from the journal by any ins
     return created.task;
   }
 
-  const effects = (): string[] =>
-    existsSync(ledger)
-      ? readFileSync(ledger, "utf8")
-          .split("\n")
-          .filter((line) => line !== "")
-      : [];
+  const effects = (): string[] => ledgerEffects(ledger);
 
   beforeAll(async () => {
     folder = mkdtempSync(join(tmpdir(), "codemode-mcp-tasks-"));
@@ -76,21 +57,7 @@ describe("the codemode tool as an MCP task, answered from the journal by any ins
     const database = join(folder, "codemode.db");
     instances.push(...(await Promise.all([startInstance(database, ledger), startInstance(database, ledger)])));
     // The person's side (e.g. the app's inspector): another runtime over the same journal and connector.
-    const shop = connector({
-      buy: tool({
-        inputSchema: jsonSchema<{ item: string }>({
-          type: "object",
-          properties: { item: { type: "string" } },
-          required: ["item"],
-        }),
-        needsApproval: true,
-        execute: async ({ item }) => {
-          appendFileSync(ledger, `${process.pid} ${item}\n`);
-          return `bought ${item}`;
-        },
-      }),
-    });
-    approver = createCodemodeRuntime({ connectors: { shop }, store: `file:${database}` });
+    approver = approverRuntime(database, ledger);
   });
 
   afterAll(async () => {

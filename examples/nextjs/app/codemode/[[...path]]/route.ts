@@ -33,10 +33,19 @@ function authorize(request: Request): boolean | Response {
   });
 }
 
+/** Who decides (journaled as `decidedBy`): the Basic user name `authorize` let in. A real app names its signed-in admin. */
+function decidedBy(request: Request): string | undefined {
+  const header = request.headers.get("authorization") ?? "";
+  if (!header.startsWith("Basic ")) return undefined;
+  const decoded = Buffer.from(header.slice("Basic ".length), "base64").toString("utf8");
+  const name = decoded.slice(0, Math.max(decoded.indexOf(":"), 0)).trim();
+  return name === "" ? undefined : name;
+}
+
 let inspector: ((request: Request) => Promise<Response>) | undefined;
 
 function handle(request: Request): Promise<Response> {
-  inspector ??= createCodemodeInspector({ runtime: getCodemodeRuntime(), authorize });
+  inspector ??= createCodemodeInspector({ runtime: getCodemodeRuntime(), authorize, decidedBy });
   return inspector(request);
 }
 

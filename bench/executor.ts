@@ -1,6 +1,6 @@
 /**
  * Sandbox cost, side by side in one run: warm per-execution overhead, per-call bridge cost
- * (10,000 awaited host calls), cold start in a fresh process, and the host event-loop stall while a
+ * (10,000 awaited host calls, one at a time and ten at a time with `Promise.all`), cold start in a fresh process, and the host event-loop stall while a
  * program spins. Rows: our `QuickJSExecutor` in-process and through its worker pool, the `run`
  * package (the QuickJS runtime behind the AI SDK's own code mode), isolated-vm (a context per run,
  * and an isolate per run), node:vm (reference only: not a security boundary), and the QuickJS
@@ -22,6 +22,11 @@ import { collectGarbage } from "./gc.js";
 import { loadIsolatedVm, loadRunPackage, type IsolatedVm, type RunPackage } from "./executor/optional-engines.js";
 
 const BRIDGE_CALLS = 10_000;
+/** Calls awaited together (`Promise.all`) in the batched bridge measurement. */
+const TOGETHER = 10;
+/** A program's loop awaiting `TOGETHER` calls of `call` at a time, `BRIDGE_CALLS` in all. */
+const together = (call: string): string =>
+  `for (let i = 0; i < ${BRIDGE_CALLS / TOGETHER}; i++) await Promise.all(Array.from({ length: ${TOGETHER} }, () => ${call}));`;
 const SPIN_MS = 500;
 /** Measurements are interleaved: each round gives every engine a slice, so machine load hits all rows alike. */
 const ROUNDS = 7;
@@ -39,6 +44,8 @@ interface Engine {
   onceWithCall?: () => Promise<unknown>;
   /** One program making `BRIDGE_CALLS` sequential awaited host calls. */
   bridge?: () => Promise<unknown>;
+  /** The same calls, `TOGETHER` at a time (`Promise.all`). */
+  bridgeTogether?: () => Promise<unknown>;
   /** One program spinning until a `SPIN_MS` budget stops it. */
   spin?: () => Promise<unknown>;
   /** Key of a script in `COLD_START_SCRIPTS`. */
@@ -126,6 +133,7 @@ function ours(isolation: "in-process" | "worker-thread"): Engine {
     once: () => check("1 + 1"),
     onceWithCall: () => check("(await host.echo({ id: 1, tags: ['a'] })).id"),
     bridge: () => check(`for (let i = 0; i < ${BRIDGE_CALLS}; i++) await host.next(); 1`),
+    bridgeTogether: () => check(`${together("host.next()")} 1`),
     spin: () => check("while (true) {}", { spin: true }),
     cold: isolation,
     dispose: async () => {
@@ -173,6 +181,7 @@ function runPackageEngine(run: RunPackage): Engine {
     once: () => check("return 1 + 1"),
     onceWithCall: () => check("return (await host.echo({ id: 1, tags: ['a'] })).id"),
     bridge: () => check(`for (let i = 0; i < ${BRIDGE_CALLS}; i++) await host.next(); return 1`),
+    bridgeTogether: () => check(`${together("host.next()")} return 1`),
     spin: async () => {
       // `run` rejects when its time limit stops a program.
       const result = (await spinner
@@ -218,6 +227,14 @@ function isolatedVmContextEngine(ivm: IsolatedVm): Engine {
           { promise: true },
         );
       }),
+    bridgeTogether: () =>
+      withContext(async (context) => {
+        await context.global.set("next", next);
+        return context.eval(
+          `(async () => { ${together("next.apply(undefined, [], { result: { promise: true, copy: true } })")} return 1 })()`,
+          { promise: true },
+        );
+      }),
     spin: () => withContext((context) => context.eval("while (true) {}", { timeout: SPIN_MS }).catch(() => undefined)),
     cold: "isolated-vm",
     dispose: async () => {
@@ -253,6 +270,7 @@ function nodeVmEngine(): Engine {
       vm.runInNewContext(`(async () => { for (let i = 0; i < ${BRIDGE_CALLS}; i++) await next(); return 1 })()`, {
         next,
       }),
+    bridgeTogether: async () => vm.runInNewContext(`(async () => { ${together("next()")} return 1 })()`, { next }),
     spin: async () => {
       try {
         vm.runInNewContext("while (true) {}", {}, { timeout: SPIN_MS });
@@ -294,9 +312,22 @@ export async function run(): Promise<string> {
   if (dist === undefined) notes.push("- cold start of our executor skipped: `tsup` could not build the package.");
   const coldBaseline = sampleCold(cacheDir, "baseline");
 
-  type Row = { name: string; warm?: number; warmCall?: number; bridge?: number; stall?: number; cold?: number };
+  type Row = {
+    name: string;
+    warm?: number;
+    warmCall?: number;
+    bridge?: number;
+    bridgeTogether?: number;
+    stall?: number;
+    cold?: number;
+  };
   const rows: Row[] = engines.map((engine) => ({ name: engine.name }));
-  const samples = engines.map(() => ({ warm: [] as number[], warmCall: [] as number[], bridge: [] as number[] }));
+  const samples = engines.map(() => ({
+    warm: [] as number[],
+    warmCall: [] as number[],
+    bridge: [] as number[],
+    bridgeTogether: [] as number[],
+  }));
   const failed = new Set<number>();
   const bridgeRounds: string[] = [];
   const attempt = async (index: number, measure: () => Promise<void>): Promise<void> => {
@@ -316,6 +347,7 @@ export async function run(): Promise<string> {
       for (let count = 0; count < 100; count++) await engine.once?.();
       for (let count = 0; count < 50; count++) await engine.onceWithCall?.();
       await engine.bridge?.();
+      await engine.bridgeTogether?.();
     });
   }
   for (let round = 0; round < ROUNDS; round++) {
@@ -328,6 +360,10 @@ export async function run(): Promise<string> {
         if (engine.onceWithCall) into.warmCall.push(...(await timeRepeatedly(engine.onceWithCall, WARM_SLICE_MS, 20)));
         if (engine.bridge)
           into.bridge.push(...(await timeRepeatedly(engine.bridge, 0, 1)).map((ms) => ms / BRIDGE_CALLS));
+        if (engine.bridgeTogether)
+          into.bridgeTogether.push(
+            ...(await timeRepeatedly(engine.bridgeTogether, 0, 1)).map((ms) => ms / BRIDGE_CALLS),
+          );
       });
     }
   }
@@ -338,6 +374,7 @@ export async function run(): Promise<string> {
       if (into.warm.length > 0) row.warm = median(into.warm);
       if (into.warmCall.length > 0) row.warmCall = median(into.warmCall);
       if (into.bridge.length > 0) row.bridge = median(into.bridge);
+      if (into.bridgeTogether.length > 0) row.bridgeTogether = median(into.bridgeTogether);
       if (into.bridge.length > 0)
         bridgeRounds.push(`${engine.name}: ${into.bridge.map((ms) => (ms * 1000).toFixed(1)).join(", ")}`);
     }
@@ -354,16 +391,16 @@ export async function run(): Promise<string> {
   const lines = [
     "## Executor",
     "",
-    `Measured in ${ROUNDS} interleaved rounds (each engine in turn, a full GC before each engine's slice${typeof (globalThis as { gc?: unknown }).gc === "function" ? "" : " — skipped: run with `node --expose-gc`"}), after a warm-up. Warm: median wall time of one trivial program (\`1 + 1\`) with a fresh context each run; with one host call: \`(await host.echo({ id: 1, tags: ["a"] })).id\` (object argument and result). Bridge: median over rounds of the cost per call of a program making ${BRIDGE_CALLS.toLocaleString("en-US")} sequential awaited host calls. ` +
+    `Measured in ${ROUNDS} interleaved rounds (each engine in turn, a full GC before each engine's slice${typeof (globalThis as { gc?: unknown }).gc === "function" ? "" : " — skipped: run with `node --expose-gc`"}), after a warm-up. Warm: median wall time of one trivial program (\`1 + 1\`) with a fresh context each run; with one host call: \`(await host.echo({ id: 1, tags: ["a"] })).id\` (object argument and result). Bridge: median over rounds of the cost per call of a program making ${BRIDGE_CALLS.toLocaleString("en-US")} sequential awaited host calls; ${TOGETHER} together: the same calls awaited ${TOGETHER} at a time with \`Promise.all\` (calls in flight together cross the worker boundary in one message each way). ` +
       `Stall: the longest the host event loop went without a 1 ms tick while a \`while (true) {}\` ran under a ${SPIN_MS} ms budget. ` +
       `Cold: median wall time of a fresh \`node\` process that loads the sandbox and runs one program (${COLD_SAMPLES} runs; an empty \`node\` process takes ${formatMs(coldBaseline, 0)}). ` +
       "Ratios are against our in-process row.",
     "",
-    "| sandbox | warm per run | warm per run, one host call | bridge per call | event-loop stall | cold start (process) |",
-    "| --- | ---: | ---: | ---: | ---: | ---: |",
+    `| sandbox | warm per run | warm per run, one host call | bridge per call | bridge per call, ${TOGETHER} together | event-loop stall | cold start (process) |`,
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
     ...rows.map(
       (row) =>
-        `| ${row.name} | ${formatMs(row.warm)}${ratio(row.warm, base?.warm)} | ${formatMs(row.warmCall)}${ratio(row.warmCall, base?.warmCall)} | ${formatUs(row.bridge)}${ratio(row.bridge, base?.bridge)} | ${formatMs(row.stall, 0)} | ${formatMs(row.cold, 0)} |`,
+        `| ${row.name} | ${formatMs(row.warm)}${ratio(row.warm, base?.warm)} | ${formatMs(row.warmCall)}${ratio(row.warmCall, base?.warmCall)} | ${formatUs(row.bridge)}${ratio(row.bridge, base?.bridge)} | ${formatUs(row.bridgeTogether)}${ratio(row.bridgeTogether, base?.bridgeTogether)} | ${formatMs(row.stall, 0)} | ${formatMs(row.cold, 0)} |`,
     ),
     "",
     "Targets: warm <= 0.5 ms in-process and <= 1 ms through the worker; bridge <= 30 µs per call in-process; >= 10× faster per execution than an isolated-vm context per run.",

@@ -13,7 +13,15 @@ import { WORKER_STACK_SIZE_MB, type ResolvedExecutorOptions } from "./executor-o
 import { compileQuickJSWasm } from "./quickjs-module-pool.js";
 import type { HostReply, SessionResult } from "./session-types.js";
 import { startQuickJSWorker } from "./worker-entry.js";
-import { isWorkerToMain, type MainToWorker, type WorkerCall, type WorkerStartData } from "./worker-protocol.js";
+import { messageOf } from "../shared/message-of.js";
+import {
+  decodeCalls,
+  encodeReplies,
+  isWorkerToMain,
+  type MainToWorker,
+  type WorkerCall,
+  type WorkerStartData,
+} from "./worker-protocol.js";
 
 /** A worker that has not loaded its QuickJS module by then is terminated (the run fails `worker-exit`). */
 const WORKER_START_TIMEOUT_MS = 30_000;
@@ -24,16 +32,19 @@ interface ActiveJob {
   jobId: number;
   job: BackendJob;
   logs: string[];
-  /** Batches are started strictly in order, each in slices. */
-  calls: Promise<void>;
+  /** Batches not fully started yet, started strictly in order, each in slices; `started` counts into the first. */
+  batches: WorkerCall[][];
+  started: number;
+  /** A later turn is due to go on starting `batches`. */
+  resumeScheduled: boolean;
+  /** Calls received and not answered yet: with none left, no later reply could join a message. */
+  outstanding: number;
   replies: Array<{ callId: number; reply: HostReply }>;
   flushScheduled: boolean;
   finish(result: SessionResult, modules?: string[]): void;
 }
 
 let nextJobId = 1;
-
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Waits for the worker's `ready` message (its module instantiated). */
 function whenReady(worker: Worker, keepAlive: boolean): Promise<void> {
@@ -130,7 +141,10 @@ export class PooledWorker {
         jobId,
         job,
         logs,
-        calls: Promise.resolve(),
+        batches: [],
+        started: 0,
+        resumeScheduled: false,
+        outstanding: 0,
         replies: [],
         flushScheduled: false,
         finish: (result, modules = []) => {
@@ -178,13 +192,22 @@ export class PooledWorker {
   }
 
   private receive(message: unknown): void {
+    if (Array.isArray(message)) {
+      const batch = decodeCalls(message);
+      if (batch === undefined) {
+        this.malformed();
+        return;
+      }
+      const active = this.active;
+      if (active === undefined || batch.jobId !== active.jobId) return;
+      active.outstanding += batch.calls.length;
+      active.batches.push(batch.calls);
+      // Started in this turn unless earlier batches are still being started (they go first).
+      if (!active.resumeScheduled) this.startCalls(active);
+      return;
+    }
     if (!isWorkerToMain(message)) {
-      this.active?.finish({
-        type: "error",
-        kind: "worker-exit",
-        message: "The sandbox worker sent a malformed message and was replaced.",
-      });
-      void this.terminate();
+      this.malformed();
       return;
     }
     const active = this.active;
@@ -197,45 +220,73 @@ export class PooledWorker {
       case "done":
         active.finish(message.result, message.modules);
         break;
-      case "calls": {
-        const { calls } = message;
-        active.calls = active.calls.then(() => this.startCalls(active, calls));
-        break;
+    }
+  }
+
+  private malformed(): void {
+    this.active?.finish({
+      type: "error",
+      kind: "worker-exit",
+      message: "The sandbox worker sent a malformed message and was replaced.",
+    });
+    void this.terminate();
+  }
+
+  /**
+   * Starts the calls of the pending batches in order. Calls issued together (`Promise.all`) start in
+   * one turn unless starting them takes longer than `CALL_SLICE_MS`; then the rest start in later
+   * turns, so decoding thousands of arguments never holds the host's event loop.
+   */
+  private startCalls(active: ActiveJob): void {
+    const sliceStart = performance.now();
+    for (let calls = active.batches[0]; calls !== undefined; calls = active.batches[0]) {
+      while (active.started < calls.length) {
+        if (this.active !== active) return;
+        if (performance.now() - sliceStart > CALL_SLICE_MS) {
+          active.resumeScheduled = true;
+          setImmediate(() => {
+            active.resumeScheduled = false;
+            this.startCalls(active);
+          });
+          return;
+        }
+        const { callId, ns, fn, json, tagged, oversize } = calls[active.started++] as WorkerCall;
+        const answer = (reply: HostReply): void => this.queueReply(active, callId, reply);
+        try {
+          active.job.callHost(ns, fn, json, tagged, oversize).then(answer, () => undefined);
+        } catch (error) {
+          // A caller that throws instead of answering must not take the message handler (and the process) with it.
+          answer({ ok: false, message: messageOf(error) });
+        }
       }
+      active.batches.shift();
+      active.started = 0;
     }
   }
 
   /**
-   * Starts the calls of one batch in order. Calls issued together (`Promise.all`) start in one turn
-   * unless starting them takes longer than `CALL_SLICE_MS`; then the rest start in later turns, so
-   * decoding thousands of arguments never holds the host's event loop.
+   * Replies settled in the same turn travel as one message. The reply to the last call the worker
+   * waits for goes at once: nothing could join it, and the common sequential call saves a turn.
    */
-  private async startCalls(active: ActiveJob, calls: WorkerCall[]): Promise<void> {
-    let sliceStart = performance.now();
-    for (const { callId, ns, fn, json, tagged, oversize } of calls) {
-      if (performance.now() - sliceStart > CALL_SLICE_MS) {
-        await nextTurn();
-        sliceStart = performance.now();
-      }
-      if (this.active !== active) return;
-      active.job.callHost(ns, fn, json, tagged, oversize).then(
-        (reply) => this.queueReply(active, callId, reply),
-        () => undefined,
-      );
-    }
-  }
-
-  /** Replies settled in the same turn travel as one message. */
   private queueReply(active: ActiveJob, callId: number, reply: HostReply): void {
     if (this.active !== active) return;
     active.replies.push({ callId, reply });
+    active.outstanding--;
+    if (active.outstanding === 0) {
+      this.flushReplies(active);
+      return;
+    }
     if (active.flushScheduled) return;
     active.flushScheduled = true;
     setImmediate(() => {
       active.flushScheduled = false;
-      const replies = active.replies.splice(0);
-      if (this.active === active && replies.length > 0) this.post({ type: "replies", replies });
+      this.flushReplies(active);
     });
+  }
+
+  private flushReplies(active: ActiveJob): void {
+    const replies = active.replies.splice(0);
+    if (this.active === active && replies.length > 0) this.post(encodeReplies(replies));
   }
 
   private die(reason: string): void {

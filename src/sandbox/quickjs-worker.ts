@@ -8,7 +8,15 @@ import { monotonicNow } from "./deadline.js";
 import { SandboxModulePool } from "./quickjs-module-pool.js";
 import { runSession } from "./quickjs-session.js";
 import type { HostReply } from "./session-types.js";
-import type { MainToWorker, WorkerCall, WorkerStartData, WorkerToMain } from "./worker-protocol.js";
+import {
+  encodeCalls,
+  forEachReply,
+  isReplyBatch,
+  type MainToWorker,
+  type WorkerCall,
+  type WorkerStartData,
+  type WorkerToMain,
+} from "./worker-protocol.js";
 
 const port = parentPort;
 if (port === null) throw new Error("quickjs-worker must run in a worker thread");
@@ -55,8 +63,7 @@ const backlog: Array<{ jobId: number; call: WorkerCall }> = [];
 function flush(): void {
   const flushed = batch;
   batch = undefined;
-  if (flushed !== undefined && flushed.calls.length > 0)
-    send({ type: "calls", jobId: flushed.jobId, calls: flushed.calls });
+  if (flushed !== undefined && flushed.calls.length > 0) send(encodeCalls(flushed.jobId, flushed.calls));
 }
 
 function sendCall(jobId: number, call: WorkerCall): void {
@@ -117,7 +124,19 @@ async function runJob(job: Extract<MainToWorker, { type: "run" }>): Promise<void
   send({ type: "done", jobId: job.jobId, result: outcome.result, modules: outcome.modules });
 }
 
+function deliver(callId: number, reply: HostReply): void {
+  const resolve = replies.get(callId);
+  if (resolve === undefined) return;
+  replies.delete(callId);
+  replied();
+  resolve(reply);
+}
+
 port.on("message", (message: MainToWorker) => {
+  if (isReplyBatch(message)) {
+    forEachReply(message, deliver);
+    return;
+  }
   switch (message.type) {
     case "run":
       runJob(message).catch((error: unknown) => {
@@ -128,15 +147,6 @@ port.on("message", (message: MainToWorker) => {
           modules: [],
         });
       });
-      break;
-    case "replies":
-      for (const { callId, reply } of message.replies) {
-        const resolve = replies.get(callId);
-        if (resolve === undefined) continue;
-        replies.delete(callId);
-        replied();
-        resolve(reply);
-      }
       break;
     case "abort":
       wakeOnAbort?.();

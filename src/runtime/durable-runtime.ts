@@ -19,6 +19,7 @@ import { scopeProblem, visibleTo } from "./execution-request.js";
 import { readCount, readId, readOptions } from "./read-arguments.js";
 import { SCOPE_OPTION_KEYS, SEARCH_OPTION_KEYS } from "./request-keys.js";
 import { startExecution } from "./start-execution.js";
+import { withRuntimeInternals } from "./runtime-internals.js";
 
 /** The scope a listing method reads: its options checked (keys, a valid scope), or a programmer error. */
 function readScope(method: string, options: unknown): string | undefined {
@@ -60,58 +61,61 @@ export function durableRuntimeFromResolved(
       ? resolved.connectors[connector]!.methods[method]
       : undefined;
   let closed = false;
-  return {
-    name: resolved.name,
-    execute: (input, executeOptions = {}) => startExecution(core, input, executeOptions),
-    approve: (request, executeOptions = {}) => approveExecution(core, request, executeOptions),
-    reject: (request) => rejectExecution(core, request),
-    decide: (request, executeOptions = {}) => decidePending(core, request, executeOptions),
-    rollback: (request) => rollbackExecution(core, request),
-    async pending(executionId, options) {
-      const scope = readScope("pending", options);
-      const id = executionId === undefined ? undefined : readId("pending(executionId)", executionId);
-      if (executionId !== undefined && id === undefined) return [];
-      const rows = await storeOperation("list pending calls", () => core.store.pending(id, scope));
-      return rows.map((row) => pendingAction(row.executionId, row.call, lookup));
+  return withRuntimeInternals<DurableRuntime>(
+    {
+      name: resolved.name,
+      execute: (input, executeOptions = {}) => startExecution(core, input, executeOptions),
+      approve: (request, executeOptions = {}) => approveExecution(core, request, executeOptions),
+      reject: (request) => rejectExecution(core, request),
+      decide: (request, executeOptions = {}) => decidePending(core, request, executeOptions),
+      rollback: (request) => rollbackExecution(core, request),
+      async pending(executionId, options) {
+        const scope = readScope("pending", options);
+        const id = executionId === undefined ? undefined : readId("pending(executionId)", executionId);
+        if (executionId !== undefined && id === undefined) return [];
+        const rows = await storeOperation("list pending calls", () => core.store.pending(id, scope));
+        return rows.map((row) => pendingAction(row.executionId, row.call, lookup));
+      },
+      async executions(limit, options) {
+        const scope = readScope("executions", options);
+        const count = readCount("executions(limit)", limit, DEFAULT_LIST_LIMIT);
+        return (await storeOperation("list executions", () => core.store.list(count, scope))).map(executionSummary);
+      },
+      async execution(executionId, options) {
+        const scope = readScope("execution", options);
+        const id = readId("execution(executionId)", executionId);
+        if (id === undefined) return undefined;
+        // Decoding is part of the read: a corrupt journaled value is a StoreError too.
+        return storeOperation("read the execution", async () => {
+          const loaded = await core.store.load(id);
+          if (loaded === undefined || !visibleTo(loaded.execution.scope, scope)) return undefined;
+          return executionDetail(loaded.execution, loaded.calls, lookup);
+        });
+      },
+      deleteExecution: (executionId) => deleteExecution(core, executionId),
+      pruneExecutions: (keep) => pruneExecutions(core, keep),
+      clearHistory: () => clearHistory(core),
+      expirePaused: (expireOptions) => expirePaused(core, expireOptions),
+      saveSnippet: (name, snippetOptions) => saveSnippet(core, name, snippetOptions),
+      snippets: () => listSnippets(core),
+      deleteSnippet: (name) => deleteSnippet(core, name),
+      async search(query, searchOptions) {
+        readOptions("search(query, options)", searchOptions, SEARCH_OPTION_KEYS);
+        const snippets = await storeOperation("list snippets", () => core.store.snippets());
+        return core.search(core.catalog(snippets), query, searchOptions);
+      },
+      async describe(target) {
+        const snippets = await storeOperation("list snippets", () => core.store.snippets());
+        return core.catalog(snippets).describe(target);
+      },
+      destroy: () => destroyRuntimeData(core),
+      async close() {
+        if (closed) return;
+        closed = true;
+        if (core.ownsExecutor) await core.executor.dispose();
+        core.store.close();
+      },
     },
-    async executions(limit, options) {
-      const scope = readScope("executions", options);
-      const count = readCount("executions(limit)", limit, DEFAULT_LIST_LIMIT);
-      return (await storeOperation("list executions", () => core.store.list(count, scope))).map(executionSummary);
-    },
-    async execution(executionId, options) {
-      const scope = readScope("execution", options);
-      const id = readId("execution(executionId)", executionId);
-      if (id === undefined) return undefined;
-      // Decoding is part of the read: a corrupt journaled value is a StoreError too.
-      return storeOperation("read the execution", async () => {
-        const loaded = await core.store.load(id);
-        if (loaded === undefined || !visibleTo(loaded.execution.scope, scope)) return undefined;
-        return executionDetail(loaded.execution, loaded.calls, lookup);
-      });
-    },
-    deleteExecution: (executionId) => deleteExecution(core, executionId),
-    pruneExecutions: (keep) => pruneExecutions(core, keep),
-    clearHistory: () => clearHistory(core),
-    expirePaused: (expireOptions) => expirePaused(core, expireOptions),
-    saveSnippet: (name, snippetOptions) => saveSnippet(core, name, snippetOptions),
-    snippets: () => listSnippets(core),
-    deleteSnippet: (name) => deleteSnippet(core, name),
-    async search(query, searchOptions) {
-      readOptions("search(query, options)", searchOptions, SEARCH_OPTION_KEYS);
-      const snippets = await storeOperation("list snippets", () => core.store.snippets());
-      return core.search(core.catalog(snippets), query, searchOptions);
-    },
-    async describe(target) {
-      const snippets = await storeOperation("list snippets", () => core.store.snippets());
-      return core.catalog(snippets).describe(target);
-    },
-    destroy: () => destroyRuntimeData(core),
-    async close() {
-      if (closed) return;
-      closed = true;
-      if (core.ownsExecutor) await core.executor.dispose();
-      core.store.close();
-    },
-  };
+    core.store,
+  );
 }

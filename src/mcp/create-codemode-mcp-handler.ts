@@ -238,10 +238,10 @@ export function createCodemodeMcpHandler(options: CodemodeMcpHandlerOptions): Co
     now,
   });
   const serverFor = (scope: string | undefined, session?: McpHttpSession) =>
-    buildCodemodeMcpServer(
-      scope === undefined ? serverOptions : { ...serverOptions, scope },
-      runs.gate(scope, session),
-    );
+    buildCodemodeMcpServer(scope === undefined ? serverOptions : { ...serverOptions, scope }, {
+      gate: runs.gate(scope, session),
+      stateless: sessionOption === false,
+    });
 
   const stateless = async (request: Request, body: unknown, scope: string | undefined): Promise<Response> => {
     const server = serverFor(scope);

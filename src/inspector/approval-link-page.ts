@@ -26,7 +26,11 @@ button { font: inherit; padding: 6px 18px; border-radius: 6px; border: 1px solid
 .notice.ok { border-color: #1a7f37; background: #dafbe1; }
 `;
 
-/** Headers of every link page: no cache, no framing, no referrer (the URL carries the token). */
+/**
+ * Headers of every link page: no cache, no framing, and the referrer (the URL carries the token) only to the page's
+ * own origin, so that the form's POST carries its `Origin` (under `no-referrer` a browser sends `Origin: null`,
+ * which the cross-site check refuses).
+ */
 export const LINK_PAGE_HEADERS: Readonly<Record<string, string>> = {
   "content-type": "text/html; charset=utf-8",
   "content-security-policy": [
@@ -38,7 +42,7 @@ export const LINK_PAGE_HEADERS: Readonly<Record<string, string>> = {
   ].join("; "),
   "cache-control": "no-store",
   "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
+  "referrer-policy": "same-origin",
   "x-frame-options": "DENY",
 };
 
@@ -52,7 +56,7 @@ function document(title: string, body: string): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>${escapeHtml(title)}</title>
 <style>${STYLE}</style>
 </head>

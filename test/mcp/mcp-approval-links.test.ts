@@ -25,13 +25,37 @@ const INSPECTOR_CLI = join(REPO, "node_modules/.bin/mcp-inspector");
 const SECRET = "approval-links-test-secret-0123456789abcdef";
 const BUY = (item: string) => `async () => shop.buy({ item: ${JSON.stringify(item)} })`;
 
+/** What the test uses of playwright-core's page (the package is the Next.js example's, so not typed here). */
+interface Locator {
+  waitFor(): Promise<void>;
+  all(): Promise<Locator[]>;
+  check(): Promise<void>;
+  click(): Promise<void>;
+  textContent(): Promise<string | null>;
+}
+interface Page {
+  goto(url: string): Promise<unknown>;
+  getByRole(role: string, options: { name: string; exact?: boolean }): Locator;
+  locator(selector: string): Locator;
+  screenshot(options: { path: string; fullPage: boolean }): Promise<unknown>;
+}
+interface Chromium {
+  launch(options: { executablePath: string; headless: boolean; args: string[] }): Promise<{
+    newContext(options: { viewport: { width: number; height: number } }): Promise<{
+      addCookies(cookies: Array<{ name: string; value: string; url: string }>): Promise<void>;
+      newPage(): Promise<Page>;
+    }>;
+    close(): Promise<void>;
+  }>;
+}
+
 /** playwright-core and Chromium, when this machine has them (the Next.js example installs playwright-core). */
-function browserKit(): { chromium: typeof import("playwright-core").chromium; executablePath: string } | undefined {
+function browserKit(): { chromium: Chromium; executablePath: string } | undefined {
   try {
     const executablePath =
       process.env["CHROMIUM_PATH"] ?? execFileSync("which", ["chromium"], { encoding: "utf8" }).trim();
     const require = createRequire(join(REPO, "examples/nextjs/package.json"));
-    return { chromium: require("playwright-core").chromium, executablePath };
+    return { chromium: (require("playwright-core") as { chromium: Chromium }).chromium, executablePath };
   } catch {
     return undefined;
   }
@@ -113,7 +137,7 @@ describe.skipIf(kit === undefined)("approval links behind a round-robin load bal
       if (screenshot !== undefined) await page.screenshot({ path: screenshot, fullPage: true });
       await page.getByRole("button", { name: "Decide" }).click();
       await page.getByRole("heading", { name: "Decided" }).waitFor();
-      return await page.locator("body").innerText();
+      return (await page.locator("body").textContent()) ?? "";
     } finally {
       await browser.close();
     }

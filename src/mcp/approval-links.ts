@@ -18,7 +18,7 @@ const DEFAULT_APPROVAL_LINK_TTL_MS = 15 * 60_000;
 const DECISION_POLL_MS = 250;
 
 /** Every key of `approvalLinks: { … }`. */
-export const APPROVAL_LINK_OPTIONS = declareOptions({
+const APPROVAL_LINK_OPTIONS = declareOptions({
   /** Where the app mounts `createCodemodeInspector` (e.g. `https://app.example.com/admin/codemode`). */
   url: option<string>((value, path) => {
     let parsed: URL | undefined;

@@ -61,61 +61,59 @@ export function durableRuntimeFromResolved(
       ? resolved.connectors[connector]!.methods[method]
       : undefined;
   let closed = false;
-  return withRuntimeInternals<DurableRuntime>(
-    {
-      name: resolved.name,
-      execute: (input, executeOptions = {}) => startExecution(core, input, executeOptions),
-      approve: (request, executeOptions = {}) => approveExecution(core, request, executeOptions),
-      reject: (request) => rejectExecution(core, request),
-      decide: (request, executeOptions = {}) => decidePending(core, request, executeOptions),
-      rollback: (request) => rollbackExecution(core, request),
-      async pending(executionId, options) {
-        const scope = readScope("pending", options);
-        const id = executionId === undefined ? undefined : readId("pending(executionId)", executionId);
-        if (executionId !== undefined && id === undefined) return [];
-        const rows = await storeOperation("list pending calls", () => core.store.pending(id, scope));
-        return rows.map((row) => pendingAction(row.executionId, row.call, lookup));
-      },
-      async executions(limit, options) {
-        const scope = readScope("executions", options);
-        const count = readCount("executions(limit)", limit, DEFAULT_LIST_LIMIT);
-        return (await storeOperation("list executions", () => core.store.list(count, scope))).map(executionSummary);
-      },
-      async execution(executionId, options) {
-        const scope = readScope("execution", options);
-        const id = readId("execution(executionId)", executionId);
-        if (id === undefined) return undefined;
-        // Decoding is part of the read: a corrupt journaled value is a StoreError too.
-        return storeOperation("read the execution", async () => {
-          const loaded = await core.store.load(id);
-          if (loaded === undefined || !visibleTo(loaded.execution.scope, scope)) return undefined;
-          return executionDetail(loaded.execution, loaded.calls, lookup);
-        });
-      },
-      deleteExecution: (executionId) => deleteExecution(core, executionId),
-      pruneExecutions: (keep) => pruneExecutions(core, keep),
-      clearHistory: () => clearHistory(core),
-      expirePaused: (expireOptions) => expirePaused(core, expireOptions),
-      saveSnippet: (name, snippetOptions) => saveSnippet(core, name, snippetOptions),
-      snippets: () => listSnippets(core),
-      deleteSnippet: (name) => deleteSnippet(core, name),
-      async search(query, searchOptions) {
-        readOptions("search(query, options)", searchOptions, SEARCH_OPTION_KEYS);
-        const snippets = await storeOperation("list snippets", () => core.store.snippets());
-        return core.search(core.catalog(snippets), query, searchOptions);
-      },
-      async describe(target) {
-        const snippets = await storeOperation("list snippets", () => core.store.snippets());
-        return core.catalog(snippets).describe(target);
-      },
-      destroy: () => destroyRuntimeData(core),
-      async close() {
-        if (closed) return;
-        closed = true;
-        if (core.ownsExecutor) await core.executor.dispose();
-        core.store.close();
-      },
+  const handle: DurableRuntime = {
+    name: resolved.name,
+    execute: (input, executeOptions = {}) => startExecution(core, input, executeOptions),
+    approve: (request, executeOptions = {}) => approveExecution(core, request, executeOptions),
+    reject: (request) => rejectExecution(core, request),
+    decide: (request, executeOptions = {}) => decidePending(core, request, executeOptions),
+    rollback: (request) => rollbackExecution(core, request),
+    async pending(executionId, options) {
+      const scope = readScope("pending", options);
+      const id = executionId === undefined ? undefined : readId("pending(executionId)", executionId);
+      if (executionId !== undefined && id === undefined) return [];
+      const rows = await storeOperation("list pending calls", () => core.store.pending(id, scope));
+      return rows.map((row) => pendingAction(row.executionId, row.call, lookup));
     },
-    core.store,
-  );
+    async executions(limit, options) {
+      const scope = readScope("executions", options);
+      const count = readCount("executions(limit)", limit, DEFAULT_LIST_LIMIT);
+      return (await storeOperation("list executions", () => core.store.list(count, scope))).map(executionSummary);
+    },
+    async execution(executionId, options) {
+      const scope = readScope("execution", options);
+      const id = readId("execution(executionId)", executionId);
+      if (id === undefined) return undefined;
+      // Decoding is part of the read: a corrupt journaled value is a StoreError too.
+      return storeOperation("read the execution", async () => {
+        const loaded = await core.store.load(id);
+        if (loaded === undefined || !visibleTo(loaded.execution.scope, scope)) return undefined;
+        return executionDetail(loaded.execution, loaded.calls, lookup);
+      });
+    },
+    deleteExecution: (executionId) => deleteExecution(core, executionId),
+    pruneExecutions: (keep) => pruneExecutions(core, keep),
+    clearHistory: () => clearHistory(core),
+    expirePaused: (expireOptions) => expirePaused(core, expireOptions),
+    saveSnippet: (name, snippetOptions) => saveSnippet(core, name, snippetOptions),
+    snippets: () => listSnippets(core),
+    deleteSnippet: (name) => deleteSnippet(core, name),
+    async search(query, searchOptions) {
+      readOptions("search(query, options)", searchOptions, SEARCH_OPTION_KEYS);
+      const snippets = await storeOperation("list snippets", () => core.store.snippets());
+      return core.search(core.catalog(snippets), query, searchOptions);
+    },
+    async describe(target) {
+      const snippets = await storeOperation("list snippets", () => core.store.snippets());
+      return core.catalog(snippets).describe(target);
+    },
+    destroy: () => destroyRuntimeData(core),
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (core.ownsExecutor) await core.executor.dispose();
+      core.store.close();
+    },
+  };
+  return withRuntimeInternals(handle, core.store);
 }

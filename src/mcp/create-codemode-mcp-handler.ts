@@ -48,7 +48,7 @@ export interface CodemodeMcpHandlerOptions extends Omit<CodemodeMcpServerOptions
   /**
    * Keep MCP sessions in this process (needed for elicitation, which answers on the session). `false`:
    * every request stands alone (serverless hosts with many instances); paused calls are then decided
-   * through the inspector. `perOwner` bounds the sessions of one scope: its own least recently used idle
+   * through the inspector (or `approvalLinks`). `perOwner` bounds the sessions of one scope: its own least recently used idle
    * session makes room for its next. @default { max: 1000, perOwner: 100, idleMs: 1800000 }
    */
   sessions?: boolean | { max?: number; perOwner?: number; idleMs?: number };

@@ -98,24 +98,27 @@ export function buildCodemodeMcpServer(
     const timeout = resolved.elicitation;
     const canAsk = timeout !== undefined && lowLevel.getClientCapabilities()?.elicitation?.form !== undefined;
     const related = { relatedRequestId: extra.requestId };
+    // Links go by URL-mode elicitation on a session whose client declared it; without a session, as -32042.
+    const linkRoute = (): ToolCallContext["links"] => {
+      if (stateless) return { kind: "retry" };
+      if (lowLevel.getClientCapabilities()?.elicitation?.url === undefined) return undefined;
+      return {
+        kind: "elicit",
+        session: {
+          elicit: (link) =>
+            lowLevel.elicitInput(link, {
+              ...related,
+              signal: extra.signal,
+              ...(timeout === undefined ? {} : { timeout }),
+            }),
+          complete: (elicitationId) => lowLevel.createElicitationCompletionNotifier(elicitationId, related)(),
+        },
+      };
+    };
     const context: ToolCallContext = {
       signal: extra.signal,
       ask: canAsk ? (form) => lowLevel.elicitInput(form, { ...related, signal: extra.signal, timeout }) : undefined,
-      links:
-        resolved.approvalLinks === undefined
-          ? undefined
-          : stateless
-            ? { kind: "retry" }
-            : lowLevel.getClientCapabilities()?.elicitation?.url !== undefined
-              ? {
-                  kind: "elicit",
-                  session: {
-                    elicit: (link) =>
-                      lowLevel.elicitInput(link, { ...related, signal: extra.signal, timeout: timeout ?? 0 }),
-                    complete: (elicitationId) => lowLevel.createElicitationCompletionNotifier(elicitationId, related)(),
-                  },
-                }
-              : undefined,
+      links: resolved.approvalLinks === undefined ? undefined : linkRoute(),
     };
     const entered = gate !== undefined && name === CODEMODE_TOOL ? gate(extra.authInfo) : undefined;
     if (typeof entered === "string") return errorResult(entered);

@@ -2,7 +2,7 @@
  * What each codemode MCP tool does with its arguments: `codemode` runs the program (and asks
  * for approvals when it pauses), the discovery tools search and describe, `codemode_outcome`
  * reads an execution. Failures are results (`isError`), never thrown: only an unknown tool
- * is a protocol error.
+ * is a protocol error, and a paused call whose approval link goes out as `-32042`.
  */
 import { UrlElicitationRequiredError } from "@modelcontextprotocol/sdk/types.js";
 import { CODEMODE_INPUT_JSON_SCHEMA } from "../ai/codemode-input-schema.js";
@@ -134,6 +134,7 @@ export function createMcpToolCalls(options: ResolvedMcpServerOptions, onListChan
               timeoutMs: options.elicitation ?? 0,
               signal: context.signal,
             };
+      // A runtime of another copy of the package has no retry claim: its paused calls say how to decide instead.
       const internals = runtimeInternals(runtime);
       if (linkSettings !== undefined && context.links?.kind === "retry" && internals !== undefined)
         return presentLink(runtime, await runWithLinkRetry({ ...linkSettings, code, internals }));

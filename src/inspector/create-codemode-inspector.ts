@@ -7,6 +7,8 @@
 import { messageOf } from "../shared/message-of.js";
 import { InvalidOptionError } from "../errors.js";
 import { assertKnownKeys, keysOf } from "../shared/known-keys.js";
+import { MIN_APPROVAL_LINK_SECRET_CHARS } from "../runtime/approval-link-token.js";
+import { handleApprovalLink } from "./approval-link-route.js";
 import { handleApiRequest, jsonResponse } from "./inspector-api.js";
 import { isInspectorRuntime, type InspectorRuntime } from "./inspector-runtime.js";
 import { inspectorPageHtml, inspectorPagePolicy } from "./inspector-page.js";
@@ -33,6 +35,17 @@ export interface CodemodeInspectorOptions {
    * @default undefined (decisions record no one)
    */
   decidedBy?: (request: Request) => string | undefined | Promise<string | undefined>;
+  /**
+   * Serve approval links (`<mount>/link/<token>`) issued by the MCP server with the same `secret`. A link owned by
+   * a user is opened only by a request whose `scope` (e.g. the signed-in user's id, as the MCP route's `authorize`
+   * grants it) is that owner; `authorize` runs first, as for every request. @default undefined (no links)
+   */
+  approvalLinks?: {
+    /** The MCP server's `approvalLinks.secret` (at least 32 characters). */
+    secret: string;
+    /** The owner of the request's signed-in person, compared with the link's. */
+    scope?: (request: Request) => string | undefined | Promise<string | undefined>;
+  };
   /** Refuse approve, reject and rollback (shown, not offered). @default false */
   readOnly?: boolean;
   /** How often the page refreshes the list, in ms. @default 2000 */
@@ -46,12 +59,14 @@ const KNOWN_OPTIONS = keysOf<CodemodeInspectorOptions>({
   runtime: true,
   authorize: true,
   decidedBy: true,
+  approvalLinks: true,
   readOnly: true,
   refreshMs: true,
   _internal: true,
 });
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 const API_PATH = /^(.*)\/api(\/(?:executions(?:\/[^/]+(?:\/[a-z]+)?)?|pending))$/;
+const LINK_PATH = /^(?:.*)\/link\/([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/;
 
 function hostName(host: string): string {
   return host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : (host.split(":")[0] ?? "");
@@ -99,6 +114,12 @@ function validate(options: CodemodeInspectorOptions): void {
       message: "must be a function (request) => string | undefined (or a promise of one)",
     });
   }
+  validateApprovalLinks(options.approvalLinks);
+  if (options.approvalLinks !== undefined && options.readOnly === true)
+    throw new InvalidOptionError({
+      path: "approvalLinks",
+      message: "cannot be served by a read-only inspector (readOnly: true): a link decides calls",
+    });
   const { refreshMs } = options;
   if (
     refreshMs !== undefined &&
@@ -109,6 +130,25 @@ function validate(options: CodemodeInspectorOptions): void {
       message: `must be an integer of at least 250 ms (got ${String(refreshMs)})`,
     });
   }
+}
+
+function validateApprovalLinks(links: unknown): void {
+  if (links === undefined) return;
+  const record = typeof links === "object" && links !== null ? (links as Record<string, unknown>) : undefined;
+  if (record === undefined)
+    throw new InvalidOptionError({ path: "approvalLinks", message: "must be { secret, scope? }" });
+  assertKnownKeys(record, ["secret", "scope"], "approvalLinks");
+  const { secret, scope } = record;
+  if (typeof secret !== "string" || secret.length < MIN_APPROVAL_LINK_SECRET_CHARS)
+    throw new InvalidOptionError({
+      path: "approvalLinks.secret",
+      message: `must be a string of at least ${MIN_APPROVAL_LINK_SECRET_CHARS} characters (the MCP server's approvalLinks.secret)`,
+    });
+  if (scope !== undefined && typeof scope !== "function")
+    throw new InvalidOptionError({
+      path: "approvalLinks.scope",
+      message: "must be a function (request) => string | undefined (or a promise of one)",
+    });
 }
 
 async function pageResponse(refreshMs: number, method: string): Promise<Response> {
@@ -142,6 +182,11 @@ export function createCodemodeInspector(options: CodemodeInspectorOptions): (req
   const now = options._internal?.now ?? Date.now;
   const env = options._internal?.env ?? process.env;
   const context = { runtime, readOnly, now, decidedBy: options.decidedBy };
+  const links = options.approvalLinks;
+  const linkContext =
+    links === undefined
+      ? undefined
+      : { runtime, secret: links.secret, scope: links.scope, decidedBy: options.decidedBy, now };
   return async (request) => {
     const allowed =
       authorize === undefined
@@ -156,6 +201,16 @@ export function createCodemodeInspector(options: CodemodeInspectorOptions): (req
       return jsonResponse(authorize === undefined ? 403 : 401, { error: why });
     }
     const url = new URL(request.url);
+    const link = LINK_PATH.exec(url.pathname);
+    if (link !== null && linkContext !== undefined) {
+      if (request.method !== "GET" && isCrossSite(request))
+        return jsonResponse(403, { error: "Cross-site requests may not decide approval links." });
+      try {
+        return await handleApprovalLink(linkContext, request, link[1] ?? "");
+      } catch (error) {
+        return jsonResponse(503, { error: `The inspector could not read the journal: ${messageOf(error)}` });
+      }
+    }
     const match = API_PATH.exec(url.pathname.replace(/\/+$/, ""));
     if (match === null) {
       if (request.method !== "GET" && request.method !== "HEAD") return jsonResponse(405, { error: "use GET" });

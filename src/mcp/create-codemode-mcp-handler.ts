@@ -48,8 +48,8 @@ export interface CodemodeMcpHandlerOptions extends Omit<CodemodeMcpServerOptions
   /**
    * Keep MCP sessions in this process (needed for elicitation, which answers on the session). `false`:
    * every request stands alone (serverless hosts with many instances): a paused program waits, decided in the
-   * inspector, as an MCP task any instance answers. `perOwner` bounds the sessions of one scope: its own
-   * least recently used idle session makes room for its next. @default { max: 1000, perOwner: 100, idleMs: 1800000 }
+   * inspector or by `approvalLinks`, as an MCP task any instance answers. `perOwner` bounds the sessions of one
+   * scope: its own least recently used idle session makes room for its next. @default { max: 1000, perOwner: 100, idleMs: 1800000 }
    */
   sessions?: boolean | { max?: number; perOwner?: number; idleMs?: number };
   /** Largest request body, in bytes. @default 1048576 */
@@ -239,10 +239,10 @@ export function createCodemodeMcpHandler(options: CodemodeMcpHandlerOptions): Co
     now,
   });
   const serverFor = (scope: string | undefined, session?: McpHttpSession) =>
-    buildCodemodeMcpServer(
-      scope === undefined ? serverOptions : { ...serverOptions, scope },
-      runs.gate(scope, session),
-    );
+    buildCodemodeMcpServer(scope === undefined ? serverOptions : { ...serverOptions, scope }, {
+      gate: runs.gate(scope, session),
+      stateless: sessionOption === false,
+    });
 
   const stateless = async (request: Request, body: unknown, scope: string | undefined): Promise<Response> => {
     // Without sessions no instance can hold a stream open for later messages, nor end a session: a 405

@@ -41,8 +41,14 @@ export function createCodemodeMcpServer(options: CodemodeMcpServerOptions): McpS
   return buildCodemodeMcpServer(options);
 }
 
-/** The server, with the run gate `createCodemodeMcpHandler` bounds program runs by. */
-export function buildCodemodeMcpServer(options: CodemodeMcpServerOptions, gate?: McpRunGate): McpServer {
+/**
+ * The server, with the run gate `createCodemodeMcpHandler` bounds program runs by; `stateless`: every request
+ * stands alone (no session to elicit on), so approval links go out as `-32042` errors.
+ */
+export function buildCodemodeMcpServer(
+  options: CodemodeMcpServerOptions,
+  { gate, stateless = false }: { gate?: McpRunGate; stateless?: boolean } = {},
+): McpServer {
   const resolved = resolveMcpServerOptions(options);
   // Built before the server (the SDK takes the task store at construction); it needs only the tools' outcome.
   let notifyListChanged = (): void => undefined;
@@ -91,11 +97,28 @@ export function buildCodemodeMcpServer(options: CodemodeMcpServerOptions, gate?:
     }
     const timeout = resolved.elicitation;
     const canAsk = timeout !== undefined && lowLevel.getClientCapabilities()?.elicitation?.form !== undefined;
+    const related = { relatedRequestId: extra.requestId };
+    // Links go by URL-mode elicitation on a session whose client declared it; without a session, as -32042.
+    const linkRoute = (): ToolCallContext["links"] => {
+      if (stateless) return { kind: "retry" };
+      if (lowLevel.getClientCapabilities()?.elicitation?.url === undefined) return undefined;
+      return {
+        kind: "elicit",
+        session: {
+          elicit: (link) =>
+            lowLevel.elicitInput(link, {
+              ...related,
+              signal: extra.signal,
+              ...(timeout === undefined ? {} : { timeout }),
+            }),
+          complete: (elicitationId) => lowLevel.createElicitationCompletionNotifier(elicitationId, related)(),
+        },
+      };
+    };
     const context: ToolCallContext = {
       signal: extra.signal,
-      ask: canAsk
-        ? (form) => lowLevel.elicitInput(form, { relatedRequestId: extra.requestId, signal: extra.signal, timeout })
-        : undefined,
+      ask: canAsk ? (form) => lowLevel.elicitInput(form, { ...related, signal: extra.signal, timeout }) : undefined,
+      links: resolved.approvalLinks === undefined ? undefined : linkRoute(),
     };
     const entered = gate !== undefined && name === CODEMODE_TOOL ? gate(extra.authInfo) : undefined;
     if (typeof entered === "string") return errorResult(entered);

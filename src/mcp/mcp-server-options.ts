@@ -9,6 +9,7 @@ import { scopeProblem } from "../runtime/execution-request.js";
 import { isRecord } from "../shared/is-record.js";
 import { declareOptions, option, type OptionsOf, type ResolvedOf } from "../shared/options/declare-options.js";
 import { booleanOption, integerOption, readText, textOption } from "../shared/options/option-checks.js";
+import { type ApprovalLinksOption, readApprovalLinks } from "./approval-links.js";
 import { PACKAGE_VERSION } from "./package-version.js";
 
 /** How long the server waits for a person to answer an approval form. */
@@ -94,6 +95,13 @@ const MCP_SERVER_OPTIONS = declareOptions({
    */
   elicitation: option<boolean | OptionsOf<typeof ELICITATION_OPTIONS.fields>, number | undefined>(readElicitation),
   /**
+   * Send approvals as links to the app's inspector page (`createCodemodeInspector({ approvalLinks })` at `url`,
+   * with the same `secret`) when the client takes URL-mode elicitation; without sessions, a paused `codemode`
+   * call answers with the `-32042` error carrying the link, and the client retries it after the person decided.
+   * The link never appears in a tool result. @default undefined (no links)
+   */
+  approvalLinks: option<ApprovalLinksOption, ReturnType<typeof readApprovalLinks>>(readApprovalLinks),
+  /**
    * How a person decides a paused execution when no elicitation was possible, told to the model
    * (e.g. "Open https://example.com/admin/codemode to approve it."). `{id}` is replaced by the execution id.
    * @default the inspector and the `ai-codemode approve` command
@@ -123,5 +131,11 @@ export const MCP_SERVER_OPTION_KEYS = MCP_SERVER_OPTIONS.keys;
 export function resolveMcpServerOptions(options: CodemodeMcpServerOptions): ResolvedMcpServerOptions {
   if (!isRecord(options))
     throw new InvalidOptionError({ path: "createCodemodeMcpServer", message: "takes { runtime, … }" });
-  return MCP_SERVER_OPTIONS.resolve(options, "createCodemodeMcpServer");
+  const resolved = MCP_SERVER_OPTIONS.resolve(options, "createCodemodeMcpServer");
+  if (resolved.approvalLinks !== undefined && resolved.elicitation === undefined)
+    throw new InvalidOptionError({
+      path: "createCodemodeMcpServer.approvalLinks",
+      message: "needs elicitation (a link is a URL-mode elicitation): remove elicitation: false, or approvalLinks",
+    });
+  return resolved;
 }

@@ -2,8 +2,9 @@
  * What each codemode MCP tool does with its arguments: `codemode` runs the program (and asks
  * for approvals when it pauses), the discovery tools search and describe, `codemode_outcome`
  * reads an execution. Failures are results (`isError`), never thrown: only an unknown tool
- * is a protocol error.
+ * is a protocol error, and a paused call whose approval link goes out as `-32042`.
  */
+import { UrlElicitationRequiredError } from "@modelcontextprotocol/sdk/types.js";
 import { CODEMODE_INPUT_JSON_SCHEMA } from "../ai/codemode-input-schema.js";
 import type { CodemodeRuntime } from "../ai/create-codemode-runtime.js";
 import type { CodemodeTool } from "../ai/build-codemode-tool.js";
@@ -23,7 +24,9 @@ import {
   SEARCH_TOOL_DEFINITION,
   type McpToolDefinition,
 } from "./mcp-tools.js";
+import { runtimeInternals } from "../runtime/runtime-internals.js";
 import { settleApprovals, undecidedMessage, type AskPerson } from "./settle-approvals.js";
+import { type LinkElicitation, type LinkOutcome, runWithLinkRetry, settleByLinkElicitation } from "./settle-by-link.js";
 import { errorResult, structuredResult, textResult, type ToolResult } from "./tool-result.js";
 
 /** What a tool call gets from the MCP request. */
@@ -32,6 +35,11 @@ export interface ToolCallContext {
   signal: AbortSignal;
   /** Asks the person (elicitation), when the client can be asked and the server may. */
   ask: AskPerson | undefined;
+  /**
+   * How approval links reach the person, with `approvalLinks` set: this session's URL-mode elicitation, or
+   * (without a session) the `-32042` error the client retries after. `undefined`: no links for this call.
+   */
+  links?: { kind: "elicit"; session: LinkElicitation } | { kind: "retry" } | undefined;
 }
 
 /** The codemode MCP tools over one server's options (one scope). */
@@ -84,6 +92,11 @@ export function createMcpToolCalls(options: ResolvedMcpServerOptions, onListChan
     return structuredResult(model?.type === "json" ? model.value : null, message);
   };
 
+  const presentLink = (runtime: CodemodeRuntime, outcome: LinkOutcome): Promise<ToolResult> =>
+    outcome.kind === "state"
+      ? Promise.resolve(structuredResult(outcome.view, outcome.message))
+      : present(runtime, outcome.output, outcome.message);
+
   const withRuntime = async (run: (runtime: CodemodeRuntime) => Promise<ToolResult>): Promise<ToolResult> => {
     let runtime: CodemodeRuntime;
     try {
@@ -98,6 +111,8 @@ export function createMcpToolCalls(options: ResolvedMcpServerOptions, onListChan
     try {
       return await run(runtime);
     } catch (error) {
+      // The one protocol error a tool call answers with: the client shows the link, then retries the call.
+      if (error instanceof UrlElicitationRequiredError) throw error;
       return errorResult(`The codemode server failed: ${messageOf(error)}`);
     }
   };
@@ -107,7 +122,28 @@ export function createMcpToolCalls(options: ResolvedMcpServerOptions, onListChan
       const code = stringArgument(args, "code");
       if (code === undefined)
         return errorResult('codemode takes { "code": string }: the program (an async arrow function) as a string.');
+      const { approvalLinks: links } = options;
+      const linkSettings =
+        links === undefined || context.links === undefined
+          ? undefined
+          : {
+              runtime,
+              scope,
+              links,
+              hint: options.approvalHint,
+              timeoutMs: options.elicitation ?? 0,
+              signal: context.signal,
+            };
+      // A runtime of another copy of the package has no retry claim: its paused calls say how to decide instead.
+      const internals = runtimeInternals(runtime);
+      if (linkSettings !== undefined && context.links?.kind === "retry" && internals !== undefined)
+        return presentLink(runtime, await runWithLinkRetry({ ...linkSettings, code, internals }));
       const output = await runtime.execute({ code, ...scoped }, { abortSignal: context.signal });
+      if (linkSettings !== undefined && context.links?.kind === "elicit" && output.status === "paused")
+        return presentLink(
+          runtime,
+          await settleByLinkElicitation({ ...linkSettings, output, session: context.links.session }),
+        );
       const settled = await settleApprovals({
         runtime,
         output,

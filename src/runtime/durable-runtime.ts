@@ -19,6 +19,7 @@ import { scopeProblem, visibleTo } from "./execution-request.js";
 import { readCount, readId, readOptions } from "./read-arguments.js";
 import { SCOPE_OPTION_KEYS, SEARCH_OPTION_KEYS } from "./request-keys.js";
 import { startExecution } from "./start-execution.js";
+import { withRuntimeInternals } from "./runtime-internals.js";
 
 /** The scope a listing method reads: its options checked (keys, a valid scope), or a programmer error. */
 function readScope(method: string, options: unknown): string | undefined {
@@ -60,7 +61,7 @@ export function durableRuntimeFromResolved(
       ? resolved.connectors[connector]!.methods[method]
       : undefined;
   let closed = false;
-  return {
+  const handle: DurableRuntime = {
     name: resolved.name,
     execute: (input, executeOptions = {}) => startExecution(core, input, executeOptions),
     approve: (request, executeOptions = {}) => approveExecution(core, request, executeOptions),
@@ -114,4 +115,5 @@ export function durableRuntimeFromResolved(
       core.store.close();
     },
   };
+  return withRuntimeInternals(handle, core.store);
 }

@@ -358,6 +358,13 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
           });
         return sortedSnippets();
       }),
+    retagToolCall: (retag) =>
+      write(() => {
+        const stored = executions.get(retag.executionId);
+        if (stored?.execution.toolCallId !== retag.expected) return false;
+        stored.execution = copy<ExecutionRecord>({ ...stored.execution, toolCallId: retag.next });
+        return true;
+      }),
     rejectPaused: (reject) =>
       write(() => {
         const stored = executions.get(reject.executionId);

@@ -118,6 +118,11 @@ export interface ExecutionStore {
     reason: string;
     decidedBy?: string;
   }): Promise<boolean>;
+  /**
+   * Replaces the execution's tool call id `expected` by `next` (compare-and-set): whether this call changed it. Of
+   * two callers retagging the same execution at once, exactly one wins (an MCP retry claims its execution so).
+   */
+  retagToolCall(retag: { executionId: string; expected: string; next: string }): Promise<boolean>;
   /** Newest executions first (of `scope` only, when given). */
   list(limit: number, scope?: string): Promise<ExecutionRecord[]>;
   /** Unapproved pending calls of paused executions (of one, or all; of `scope` only, when given). */

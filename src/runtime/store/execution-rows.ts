@@ -145,6 +145,16 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
       return (cas?.rowsAffected ?? 0) === 1;
     },
 
+    async retagToolCall(retag) {
+      const [cas] = await write([
+        {
+          sql: "UPDATE codemode_executions SET tool_call_id = ? WHERE runtime = ? AND id = ? AND tool_call_id = ?",
+          args: [retag.next, runtime, retag.executionId, retag.expected],
+        },
+      ]);
+      return (cas?.rowsAffected ?? 0) === 1;
+    },
+
     async list(limit, scope) {
       const [result] = await read([
         {

@@ -1,0 +1,141 @@
+/**
+ * The MCP server's `approvalLinks` option and what it makes: a signed link to the inspector's page for the
+ * pending calls of a paused execution (`<url>/link/<token>`), and the wait, read from the journal, until a
+ * person decided them there (on whatever instance served the page).
+ */
+import { randomUUID } from "node:crypto";
+import type { CodemodeRuntime } from "../ai/create-codemode-runtime.js";
+import { InvalidOptionError } from "../errors.js";
+import { createApprovalLinkToken, MIN_APPROVAL_LINK_SECRET_CHARS } from "../runtime/approval-link-token.js";
+import type { ExecutionDetail, PendingAction } from "../runtime/types.js";
+import { isRecord } from "../shared/is-record.js";
+import { declareOptions, option } from "../shared/options/declare-options.js";
+import { integerOption } from "../shared/options/option-checks.js";
+
+/** How long a link works by default: long enough to read the call, short enough that a leaked one soon dies. */
+const DEFAULT_APPROVAL_LINK_TTL_MS = 15 * 60_000;
+/** How often a wait re-reads the journal. */
+const DECISION_POLL_MS = 250;
+
+/** Every key of `approvalLinks: { … }`. */
+const APPROVAL_LINK_OPTIONS = declareOptions({
+  /** Where the app mounts `createCodemodeInspector` (e.g. `https://app.example.com/admin/codemode`). */
+  url: option<string>((value, path) => {
+    let parsed: URL | undefined;
+    try {
+      parsed = typeof value === "string" ? new URL(value) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed === undefined || (parsed.protocol !== "https:" && parsed.protocol !== "http:") || parsed.search !== "")
+      throw new InvalidOptionError({
+        path,
+        message: "must be the absolute http(s) URL where the app serves createCodemodeInspector, without a query",
+      });
+    return parsed.href.replace(/\/+$/, "");
+  }),
+  /** The secret links are signed with, shared with the inspector's `approvalLinks.secret` (at least 32 characters). */
+  secret: option<string>((value, path) => {
+    if (typeof value !== "string" || value.length < MIN_APPROVAL_LINK_SECRET_CHARS)
+      throw new InvalidOptionError({
+        path,
+        message: `must be a string of at least ${MIN_APPROVAL_LINK_SECRET_CHARS} characters (e.g. 32 random bytes, hex)`,
+      });
+    return value;
+  }),
+  /** How long a link works, in ms. @default 900000 */
+  ttlMs: integerOption(DEFAULT_APPROVAL_LINK_TTL_MS),
+});
+
+/** The option as an app writes it. */
+export type ApprovalLinksOption = { url: string; secret: string; ttlMs?: number };
+
+/** The option resolved. */
+export interface ApprovalLinks {
+  url: string;
+  secret: string;
+  ttlMs: number;
+}
+
+/** `approvalLinks` read: `undefined` when not given. */
+export function readApprovalLinks(value: unknown, path: string): ApprovalLinks | undefined {
+  if (value === undefined) return undefined;
+  if (!isRecord(value)) throw new InvalidOptionError({ path, message: "must be { url, secret, ttlMs? }" });
+  return APPROVAL_LINK_OPTIONS.resolve(value, path);
+}
+
+/** One link, as URL-mode elicitation carries it. */
+export interface IssuedLink {
+  mode: "url";
+  url: string;
+  elicitationId: string;
+  message: string;
+}
+
+/** A link for `pending` (the pending calls of one execution), owned by `owner`. */
+export function issueLink(
+  links: ApprovalLinks,
+  pending: PendingAction[],
+  owner: string | undefined,
+  now: number = Date.now(),
+): IssuedLink {
+  const nonce = randomUUID();
+  const token = createApprovalLinkToken({ secret: links.secret, pending, owner, expiresAt: now + links.ttlMs, nonce });
+  const names = pending.map((call) => `${call.connector}.${call.method}`).join(", ");
+  return {
+    mode: "url",
+    url: `${links.url}/link/${token}`,
+    elicitationId: nonce,
+    message:
+      `A codemode program (execution ${pending[0]?.executionId ?? "?"}) paused before ${names}. ` +
+      "Open the link to see the whole call and approve or reject it.",
+  };
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
+/**
+ * Reads the execution until none of `seqs` is pending and no pass runs (a person decided and the resumed pass
+ * ended, here or on another instance): its detail then, or `undefined` when `timeoutMs` passed, the request
+ * ended or the execution is gone.
+ */
+export async function waitForDecision({
+  runtime,
+  executionId,
+  seqs,
+  scope,
+  timeoutMs,
+  signal,
+}: {
+  runtime: Pick<CodemodeRuntime, "execution">;
+  executionId: string;
+  seqs: number[];
+  scope: string | undefined;
+  timeoutMs: number;
+  signal: AbortSignal;
+}): Promise<ExecutionDetail | undefined> {
+  const deadline = performance.now() + timeoutMs;
+  const scoped = scope === undefined ? {} : { scope };
+  while (!signal.aborted) {
+    const detail = await runtime.execution(executionId, scoped);
+    if (detail === undefined) return undefined;
+    const waiting =
+      detail.status === "running" ||
+      (detail.status === "paused" && detail.pending.some((call) => seqs.includes(call.seq)));
+    if (!waiting) return detail;
+    const left = deadline - performance.now();
+    if (left <= 0) return undefined;
+    await sleep(Math.min(DECISION_POLL_MS, left), signal);
+  }
+  return undefined;
+}

@@ -1,0 +1,294 @@
+/**
+ * Approval links as a serverless deployment runs them: two processes, each serving the built package's MCP
+ * handler (`sessions: false`, `approvalLinks`) and its inspector on one origin, behind a round-robin load
+ * balancer on loopback, over one journal file. A paused `codemode` call answers `-32042` with a link; the person
+ * opens it in Chromium and approves; the client's retry of the same call completes, on the other instance, with
+ * exactly one effect and the decision journaled with `decidedBy`. The official MCP Inspector CLI is driven too.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ErrorCode, UrlElicitationRequiredError } from "@modelcontextprotocol/sdk/types.js";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCodemodeRuntime, type CodemodeRuntime } from "../../src/ai/create-codemode-runtime.js";
+import { listeningUrl } from "./support/listening-url.js";
+import { type RoundRobinProxy, startRoundRobinProxy } from "./support/round-robin-proxy.js";
+
+const INSTANCE = fileURLToPath(new URL("./fixtures/link-handler.mjs", import.meta.url));
+const REPO = fileURLToPath(new URL("../../", import.meta.url));
+const INSPECTOR_CLI = join(REPO, "node_modules/.bin/mcp-inspector");
+const SECRET = "approval-links-test-secret-0123456789abcdef";
+const BUY = (item: string) => `async () => shop.buy({ item: ${JSON.stringify(item)} })`;
+
+/** What the test uses of playwright-core's page (the package is the Next.js example's, so not typed here). */
+interface Locator {
+  waitFor(): Promise<void>;
+  all(): Promise<Locator[]>;
+  check(): Promise<void>;
+  click(): Promise<void>;
+  textContent(): Promise<string | null>;
+}
+interface Page {
+  goto(url: string): Promise<unknown>;
+  getByRole(role: string, options: { name: string; exact?: boolean }): Locator;
+  locator(selector: string): Locator;
+  screenshot(options: { path: string; fullPage: boolean }): Promise<unknown>;
+}
+interface Chromium {
+  launch(options: { executablePath: string; headless: boolean; args: string[] }): Promise<{
+    newContext(options: { viewport: { width: number; height: number } }): Promise<{
+      addCookies(cookies: Array<{ name: string; value: string; url: string }>): Promise<void>;
+      newPage(): Promise<Page>;
+    }>;
+    close(): Promise<void>;
+  }>;
+}
+
+/** playwright-core and Chromium, when this machine has them (the Next.js example installs playwright-core). */
+function browserKit(): { chromium: Chromium; executablePath: string } | undefined {
+  try {
+    const executablePath =
+      process.env["CHROMIUM_PATH"] ?? execFileSync("which", ["chromium"], { encoding: "utf8" }).trim();
+    const require = createRequire(join(REPO, "examples/nextjs/package.json"));
+    return { chromium: (require("playwright-core") as { chromium: Chromium }).chromium, executablePath };
+  } catch {
+    return undefined;
+  }
+}
+const kit = browserKit();
+
+function stopInstance(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
+}
+
+describe.skipIf(kit === undefined)("approval links behind a round-robin load balancer", () => {
+  let folder: string;
+  let ledger: string;
+  let proxy: RoundRobinProxy;
+  let origin: string;
+  let journal: CodemodeRuntime;
+  const instances: ChildProcess[] = [];
+  const clients: Client[] = [];
+
+  /** Which instance (pid) answers the next request through the load balancer. */
+  async function nextInstance(): Promise<string> {
+    const probe = await fetch(`${origin}/mcp`, { method: "GET" });
+    await probe.arrayBuffer();
+    return probe.headers.get("x-instance") ?? "";
+  }
+
+  /** Sends probes until the request after them goes to an instance other than `pid`. */
+  async function steerAwayFrom(pid: string): Promise<void> {
+    while ((await nextInstance()) !== pid) {
+      /* the probe went to the other one: the next request comes back to `pid`; probe again */
+    }
+  }
+
+  /** An MCP SDK client of `user` declaring URL-mode elicitation; `served` records the instance of each tools/call. */
+  async function clientOf(user: string, served: string[]): Promise<Client> {
+    const transport = new StreamableHTTPClientTransport(new URL(proxy.url), {
+      requestInit: { headers: { "x-user": user } },
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        if (typeof init?.body === "string" && init.body.includes('"tools/call"'))
+          served.push(response.headers.get("x-instance") ?? "");
+        return response;
+      },
+    });
+    const client = new Client({ name: `links-${user}`, version: "1" }, { capabilities: { elicitation: { url: {} } } });
+    await client.connect(transport);
+    clients.push(client);
+    return client;
+  }
+
+  /** The `-32042` error a paused call answers with. */
+  async function linkRequired(call: Promise<unknown>): Promise<UrlElicitationRequiredError> {
+    const error = await call.then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(UrlElicitationRequiredError);
+    return error as UrlElicitationRequiredError;
+  }
+
+  /** Opens `link` in Chromium signed in as `user`, approves every call, and returns the page's final text. */
+  async function approveInBrowser(link: string, user: string, screenshot?: string): Promise<string> {
+    const browser = await kit!.chromium.launch({
+      executablePath: kit!.executablePath,
+      headless: true,
+      args: ["--headless", "--no-sandbox", "--disable-gpu"],
+    });
+    try {
+      const context = await browser.newContext({ viewport: { width: 900, height: 640 } });
+      await context.addCookies([{ name: "user", value: user, url: origin }]);
+      const page = await context.newPage();
+      await page.goto(link);
+      await page.getByRole("heading", { name: "A program waits for your approval" }).waitFor();
+      for (const radio of await page.getByRole("radio", { name: "Approve", exact: true }).all()) await radio.check();
+      if (screenshot !== undefined) await page.screenshot({ path: screenshot, fullPage: true });
+      await page.getByRole("button", { name: "Decide" }).click();
+      await page.getByRole("heading", { name: "Decided" }).waitFor();
+      return (await page.locator("body").textContent()) ?? "";
+    } finally {
+      await browser.close();
+    }
+  }
+
+  const effects = (item: string): string[] =>
+    existsSync(ledger)
+      ? readFileSync(ledger, "utf8")
+          .split("\n")
+          .filter((line) => line.includes(` ${item} `))
+      : [];
+
+  beforeAll(async () => {
+    folder = mkdtempSync(join(tmpdir(), "codemode-mcp-links-"));
+    ledger = join(folder, "ledger.txt");
+    const database = join(folder, "codemode.db");
+    const started = await Promise.all(
+      [0, 1].map(() =>
+        listeningUrl(
+          spawn(process.execPath, [INSTANCE, database, ledger, SECRET, "3000"], { stdio: ["pipe", "pipe", "pipe"] }),
+          "the instance",
+        ),
+      ),
+    );
+    instances.push(...started.map(({ child }) => child));
+    proxy = await startRoundRobinProxy(started.map(({ url }) => url));
+    origin = new URL(proxy.url).origin;
+    // The public origin, known now: links point at the load balancer, which serves both routes.
+    await Promise.all(
+      instances.map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            child.stdout?.on("data", (chunk: Buffer) => {
+              if (chunk.toString().includes("ready")) resolve();
+            });
+            child.stdin?.write(`${origin}\n`);
+          }),
+      ),
+    );
+    journal = createCodemodeRuntime({ store: `file:${database}` });
+  });
+
+  afterAll(async () => {
+    for (const client of clients) await client.close().catch(() => undefined);
+    await Promise.all(instances.map(stopInstance));
+    await proxy?.close();
+    await journal?.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it("the MCP SDK client: -32042 with the link, approved in Chromium, the retry completes on the other instance once", async () => {
+    const served: string[] = [];
+    const ada = await clientOf("ada", served);
+    const paused = await linkRequired(ada.callTool({ name: "codemode", arguments: { code: BUY("tea") } }));
+    expect(paused.code).toBe(ErrorCode.UrlElicitationRequired);
+    const [elicitation] = paused.elicitations;
+    expect(elicitation?.mode).toBe("url");
+    expect(elicitation?.url).toMatch(new RegExp(`^${origin}/codemode/link/[\\w-]+\\.[\\w-]+$`));
+    // The model-facing message never carries the link.
+    expect(paused.message).not.toContain(elicitation!.url);
+    expect(paused.message).toMatch(/call codemode again with the same code/);
+    expect(effects("tea")).toEqual([]);
+
+    const screenshot = process.env["UPDATE_FIGURES"] === "1" ? join(folder, "link.png") : undefined;
+    const text = await approveInBrowser(elicitation!.url, "ada", screenshot);
+    if (screenshot !== undefined) copyFileSync(screenshot, join(REPO, "docs/mcp-approval-link.png"));
+    expect(text).toMatch(/1 of 1 call\(s\) approved, as ada\. The program continued and completed\./);
+    expect(effects("tea")).toHaveLength(1);
+
+    await steerAwayFrom(served[0]!);
+    const retried = await ada.callTool({ name: "codemode", arguments: { code: BUY("tea") } });
+    expect(retried.structuredContent).toMatchObject({ status: "completed", result: "bought 1 tea" });
+    expect(served[1]).not.toBe(served[0]);
+    expect(effects("tea")).toHaveLength(1);
+    const [execution] = (await journal.executions(5, { scope: "ada" })).filter((e) => e.code === BUY("tea"));
+    const detail = await journal.execution(execution!.executionId, { scope: "ada" });
+    expect(detail?.calls.map((call) => call.decidedBy)).toEqual(["ada"]);
+
+    // The retry was claimed: the same program again is a new run, which pauses for a new link.
+    const again = await linkRequired(ada.callTool({ name: "codemode", arguments: { code: BUY("tea") } }));
+    expect(again.elicitations[0]?.url).not.toBe(elicitation!.url);
+    expect(effects("tea")).toHaveLength(1);
+  });
+
+  it("the link is refused to another owner and works once, through either instance", async () => {
+    const ada = await clientOf("ada", []);
+    const paused = await linkRequired(ada.callTool({ name: "codemode", arguments: { code: BUY("jam") } }));
+    const link = paused.elicitations[0]!.url;
+    const asBob = await fetch(link, { headers: { cookie: "user=bob" } });
+    expect(asBob.status).toBe(403);
+    expect(await approveInBrowser(link, "ada")).toMatch(/approved, as ada/);
+    for (const _ of [0, 1]) {
+      const reused = await fetch(link, { headers: { cookie: "user=ada" } });
+      expect(reused.status).toBe(409);
+    }
+    expect(effects("jam")).toHaveLength(1);
+  });
+
+  it("the MCP Inspector CLI: the paused call waits silently; once approved by link, the CLI's call returns the result", async () => {
+    const runCli = (code: string, timeoutMs: number) =>
+      new Promise<{ status: number | null; output: string }>((resolve) => {
+        const cli = spawn(
+          INSPECTOR_CLI,
+          [
+            "--cli",
+            proxy.url,
+            "--transport",
+            "http",
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "codemode",
+            "--tool-arg",
+            `code=${code}`,
+            "--header",
+            "x-user: ada",
+          ],
+          { stdio: ["ignore", "pipe", "pipe"] },
+        );
+        let output = "";
+        cli.stdout.on("data", (chunk: Buffer) => {
+          output += chunk.toString();
+        });
+        cli.stderr.on("data", (chunk: Buffer) => {
+          output += chunk.toString();
+        });
+        const timer = setTimeout(() => cli.kill("SIGTERM"), timeoutMs);
+        cli.once("exit", (status) => {
+          clearTimeout(timer);
+          resolve({ status, output });
+        });
+      });
+
+    // The CLI declares no elicitation and has no way to show a -32042 link: it prints nothing and waits.
+    const code = BUY("honey");
+    const first = await runCli(code, 8000);
+    expect(first.status).toBeNull();
+    expect(first.output).not.toMatch(/link\//);
+    const [execution] = (await journal.executions(5, { scope: "ada" })).filter((listed) => listed.code === code);
+    expect(execution?.status).toBe("paused");
+
+    // The person gets the link another way (here: an SDK client's retry, answered -32042 once the wait ends).
+    const ada = await clientOf("ada", []);
+    const paused = await linkRequired(
+      ada.callTool({ name: "codemode", arguments: { code } }, undefined, { timeout: 30_000 }),
+    );
+    await approveInBrowser(paused.elicitations[0]!.url, "ada");
+
+    const second = await runCli(code, 30_000);
+    expect(second.status).toBe(0);
+    expect(second.output).toContain("bought 1 honey");
+    expect(effects("honey")).toHaveLength(1);
+  });
+});

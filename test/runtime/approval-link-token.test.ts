@@ -1,0 +1,64 @@
+/**
+ * The approval link token: what it binds reads back only with the secret it was signed with, and any change to its
+ * payload or signature (another execution, a re-spelled signature, another secret) makes it unreadable.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  createApprovalLinkToken,
+  pendingCallDigest,
+  readApprovalLinkToken,
+} from "../../src/runtime/approval-link-token.js";
+import type { PendingAction } from "../../src/runtime/types.js";
+
+const SECRET = "k".repeat(32);
+const CALL: PendingAction = {
+  executionId: "e1",
+  seq: 3,
+  connector: "shop",
+  method: "buy",
+  args: { item: "tea", n: 1 },
+};
+
+describe("approval link tokens", () => {
+  it("binds the execution, each call's digest, the owner, the expiry and the nonce", () => {
+    const token = createApprovalLinkToken({
+      secret: SECRET,
+      pending: [CALL],
+      owner: "ada",
+      expiresAt: 1000,
+      nonce: "n",
+    });
+    expect(readApprovalLinkToken(SECRET, token)).toEqual({
+      executionId: "e1",
+      calls: [{ seq: 3, digest: pendingCallDigest(CALL) }],
+      owner: "ada",
+      expiresAt: 1000,
+      nonce: "n",
+    });
+    const unscoped = createApprovalLinkToken({ secret: SECRET, pending: [CALL], owner: undefined, expiresAt: 1 });
+    expect(readApprovalLinkToken(SECRET, unscoped)?.owner).toBeUndefined();
+  });
+
+  it("digests arguments canonically (key order does not matter; values do)", () => {
+    expect(pendingCallDigest({ ...CALL, args: { n: 1, item: "tea" } })).toBe(pendingCallDigest(CALL));
+    expect(pendingCallDigest({ ...CALL, args: { item: "tea", n: 2 } })).not.toBe(pendingCallDigest(CALL));
+    expect(pendingCallDigest({ ...CALL, method: "sell" })).not.toBe(pendingCallDigest(CALL));
+  });
+
+  it("is unreadable with another secret, an altered payload, or a re-spelled signature", () => {
+    const token = createApprovalLinkToken({ secret: SECRET, pending: [CALL], owner: "ada", expiresAt: 1000 });
+    expect(readApprovalLinkToken("m".repeat(32), token)).toBeUndefined();
+    const [payload, signature] = token.split(".") as [string, string];
+    const altered = Buffer.from(Buffer.from(payload, "base64url").toString().replace('"ada"', '"bob"')).toString(
+      "base64url",
+    );
+    expect(readApprovalLinkToken(SECRET, `${altered}.${signature}`)).toBeUndefined();
+    // The last character of 32 bytes in base64url carries 2 unused bits: another spelling of the same bytes.
+    const last = signature.at(-1)!;
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    const respelled = `${signature.slice(0, -1)}${alphabet[alphabet.indexOf(last) ^ 1]}`;
+    expect(Buffer.from(respelled, "base64url").equals(Buffer.from(signature, "base64url"))).toBe(true);
+    expect(readApprovalLinkToken(SECRET, `${payload}.${respelled}`)).toBeUndefined();
+    expect(readApprovalLinkToken(SECRET, "not-a-token")).toBeUndefined();
+  });
+});

@@ -10,7 +10,9 @@
  * as there (`hrana-values.ts`); an HTTP error carries its `status`, a network failure its system error as `cause`,
  * and an SQL error its SQLite code (what `explainStoreError` reads).
  */
+import type * as Http from "node:http";
 import type { IncomingMessage, RequestOptions } from "node:http";
+import { createRequire } from "node:module";
 import type { InStatement } from "@libsql/client";
 import { decodeResult, encodeStatement, type HranaStatement, type HranaStatementResult } from "./hrana-values.js";
 import { pipelineUrl } from "./hrana-url.js";
@@ -52,6 +54,14 @@ function readBody(response: IncomingMessage): Promise<string> {
     response.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
     response.on("error", reject);
   });
+}
+
+/**
+ * `require`, not `import()`: an ES module namespace of `node:http` reads every export, and its lazy ones start
+ * `fetch`'s undici and TLS, which a plain-HTTP store never uses.
+ */
+function loadHttp(name: "node:http" | "node:https"): Pick<typeof Http, "request"> {
+  return createRequire(import.meta.url)(name) as Pick<typeof Http, "request">;
 }
 
 /** The database of one URL; each `execute` or `batch` is one HTTP request. */
@@ -120,7 +130,7 @@ export class HranaHttpClient implements SqlClient {
 
   async #post(body: string): Promise<string> {
     const url = this.#pipeline;
-    const { request } = url.protocol === "https:" ? await import("node:https") : await import("node:http");
+    const { request } = loadHttp(url.protocol === "https:" ? "node:https" : "node:http");
     const headers: Record<string, string> = {
       "content-type": "application/json",
       "content-length": String(Buffer.byteLength(body)),

@@ -19,7 +19,7 @@ export interface ColdUrls {
 }
 
 /** The store a variant's runtime opens: a fresh local file, or the Hrana test server over HTTP. */
-export type ColdStore = "file" | "remote" | "none";
+type ColdStore = "file" | "remote" | "none";
 
 /** One variant of the spawn → first result measurement. */
 export interface ColdVariant {
@@ -198,7 +198,7 @@ export const IMPORT_TARGETS: ImportTarget[] = [
   },
   {
     key: "libsql-http",
-    name: "`@libsql/client/http` (reference; the remote store's driver)",
+    name: "`@libsql/client/http` (reference; a remote store's driver before the store's own Hrana client)",
     url: (urls) => urls.resolve("@libsql/client/http"),
   },
   { key: "libsql-client", name: "`@libsql/client` (reference)", url: (urls) => urls.resolve("@libsql/client") },

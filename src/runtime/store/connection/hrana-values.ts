@@ -9,7 +9,7 @@ import type { InStatement, InValue } from "@libsql/client";
 import type { SqlResult, SqlRow } from "./sql-client.js";
 
 /** A value in Hrana's JSON encoding. */
-export type HranaValue =
+type HranaValue =
   | { type: "null" }
   | { type: "integer"; value: string }
   | { type: "float"; value: number }

@@ -14,7 +14,12 @@ export interface ColdUrls {
   quickjsCore: string;
   quickjsVariant: string;
   resolve: (specifier: string) => string;
+  /** `@ai-sdk/code-mode` and the `ai` it runs with (bench/peers), when installed. */
+  peer: { codeMode: string; ai: string } | undefined;
 }
+
+/** The store a variant's runtime opens: a fresh local file, or the Hrana test server over HTTP. */
+type ColdStore = "file" | "remote" | "none";
 
 /** One variant of the spawn → first result measurement. */
 export interface ColdVariant {
@@ -22,17 +27,21 @@ export interface ColdVariant {
   name: string;
   /** The line the script prints when the program ran. */
   expect: string;
+  /** Which store URL `script` is given (`none`: the variant keeps no journal). */
+  store: ColdStore;
+  /** Measured only when the `@ai-sdk/code-mode` peer is installed. */
+  needsPeer?: boolean;
   script: (urls: ColdUrls, storeUrl: string) => string;
 }
 
-const GREET_TOOLS = (urls: ColdUrls) => `const { jsonSchema, tool } = await import(${JSON.stringify(urls.ai)});
+const GREET_TOOLS = (ai: string) => `const { jsonSchema, tool } = await import(${JSON.stringify(ai)});
 const tools = {
   greet: tool({ description: "Greets", inputSchema: jsonSchema({ type: "object", properties: {} }), execute: async () => "hi" }),
 };`;
 
 function codemodeScript(urls: ColdUrls, storeUrl: string, executor: "default" | "in-process"): string {
   const index = JSON.stringify(`${urls.dist}/index.js`);
-  return `${GREET_TOOLS(urls)}
+  return `${GREET_TOOLS(urls.ai)}
 const { connector, createCodemodeRuntime, QuickJSExecutor } = await import(${index});
 const runtime = createCodemodeRuntime({
   connectors: { app: connector(tools) },
@@ -45,7 +54,7 @@ console.log(out.status === "completed" ? out.result : JSON.stringify(out));
 }
 
 function bareScript(urls: ColdUrls): string {
-  return `${GREET_TOOLS(urls)}
+  return `${GREET_TOOLS(urls.ai)}
 const { newQuickJSWASMModuleFromVariant } = await import(${JSON.stringify(urls.quickjsCore)});
 const variant = (await import(${JSON.stringify(urls.quickjsVariant)})).default;
 const quickjs = await newQuickJSWASMModuleFromVariant(variant);
@@ -76,12 +85,26 @@ console.log(context.getString(result));
 }
 
 /**
- * `run` 2.1.5, the QuickJS runtime behind the AI SDK's own code mode (`@ai-sdk/code-mode`, not installable here):
+ * `@ai-sdk/code-mode`, the AI SDK's own code mode, with the exact `ai` it pins (bench/peers): its
+ * `experimental_runCodeMode` on a function body calling the tool. No journal, no store.
+ */
+function peerScript(urls: ColdUrls): string {
+  const peer = urls.peer;
+  if (peer === undefined) throw new Error("the @ai-sdk/code-mode peer is not installed");
+  return `${GREET_TOOLS(peer.ai)}
+const { experimental_runCodeMode } = await import(${JSON.stringify(peer.codeMode)});
+const result = await experimental_runCodeMode({ js: "return await tools.greet({})", tools });
+console.log(typeof result === "string" ? result : JSON.stringify(result));
+`;
+}
+
+/**
+ * `run` 2.1.5, the QuickJS runtime behind the AI SDK's own code mode (`@ai-sdk/code-mode` runs on it):
  * the same tool called as a host function, `ai` imported too. No journal, no store: the lower bound of what that
  * package pays.
  */
 function runPackageScript(urls: ColdUrls): string {
-  return `${GREET_TOOLS(urls)}
+  return `${GREET_TOOLS(urls.ai)}
 const { run } = await import(${JSON.stringify(urls.resolve("run"))});
 const result = await run({
   source: "return await app.greet({})",
@@ -93,23 +116,47 @@ console.log(result.status === "completed" ? result.value : JSON.stringify(result
 
 /** The variants, the reference first (ratios are against it). */
 export const COLD_VARIANTS: ColdVariant[] = [
-  { key: "bare", name: 'bare quickjs-emscripten + `import("ai")`', expect: "hi", script: (urls) => bareScript(urls) },
+  {
+    key: "bare",
+    name: 'bare quickjs-emscripten + `import("ai")`',
+    expect: "hi",
+    store: "none",
+    script: (urls) => bareScript(urls),
+  },
   {
     key: "codemode",
     name: "ai-codemode (defaults: worker-thread executor, `file:` store)",
     expect: "hi",
+    store: "file",
+    script: (urls, store) => codemodeScript(urls, store, "default"),
+  },
+  {
+    key: "codemode-remote",
+    name: "ai-codemode (defaults, remote store: the Hrana test server over `http://127.0.0.1`)",
+    expect: "hi",
+    store: "remote",
     script: (urls, store) => codemodeScript(urls, store, "default"),
   },
   {
     key: "codemode-in-process",
-    name: 'ai-codemode, `executor: new QuickJSExecutor({ isolation: "in-process" })`',
+    name: 'ai-codemode, `executor: new QuickJSExecutor({ isolation: "in-process" })`, `file:` store',
     expect: "hi",
+    store: "file",
     script: (urls, store) => codemodeScript(urls, store, "in-process"),
   },
   {
-    key: "run",
-    name: '`run` 2.1.5 (AI SDK code mode\'s runtime) + `import("ai")`',
+    key: "peer",
+    name: '`@ai-sdk/code-mode` (`experimental_runCodeMode`) + its `import("ai")`',
     expect: "hi",
+    store: "none",
+    needsPeer: true,
+    script: (urls) => peerScript(urls),
+  },
+  {
+    key: "run",
+    name: '`run` 2.1.5 (the runtime under `@ai-sdk/code-mode`) + `import("ai")`',
+    expect: "hi",
+    store: "none",
     script: (urls) => runPackageScript(urls),
   },
 ];
@@ -121,6 +168,10 @@ export interface ImportTarget {
   url: (urls: ColdUrls) => string;
   /** Measured with `ai` already imported (what the package adds to an app); default true. */
   afterAi?: boolean;
+  /** Imported first and not counted, instead of the root's `ai`. */
+  after?: (urls: ColdUrls) => string | undefined;
+  /** Measured only when the `@ai-sdk/code-mode` peer is installed. */
+  needsPeer?: boolean;
 }
 
 /** Entry points of the package, then the heavy dependencies for reference. */
@@ -131,6 +182,25 @@ export const IMPORT_TARGETS: ImportTarget[] = [
   { key: "test", name: "`ai-codemode/test`", url: (urls) => `${urls.dist}/test.js` },
   { key: "sandbox", name: "`ai-codemode/sandbox`", url: (urls) => `${urls.dist}/sandbox.js` },
   { key: "ai", name: "`ai` (reference, alone)", url: (urls) => urls.ai, afterAi: false },
+  {
+    key: "peer-ai",
+    name: "`ai` 7.0.85, the peer's (reference, alone)",
+    url: (urls) => urls.peer?.ai ?? "",
+    afterAi: false,
+    needsPeer: true,
+  },
+  {
+    key: "peer",
+    name: "`@ai-sdk/code-mode` after its `ai` (reference)",
+    url: (urls) => urls.peer?.codeMode ?? "",
+    after: (urls) => urls.peer?.ai,
+    needsPeer: true,
+  },
+  {
+    key: "libsql-http",
+    name: "`@libsql/client/http` (reference; a remote store's driver before the store's own Hrana client)",
+    url: (urls) => urls.resolve("@libsql/client/http"),
+  },
   { key: "libsql-client", name: "`@libsql/client` (reference)", url: (urls) => urls.resolve("@libsql/client") },
   { key: "libsql", name: "`libsql` (reference)", url: (urls) => urls.resolve("libsql") },
   {

@@ -1,12 +1,16 @@
 /**
- * Cold start, as a serverless function pays it (issue 15): a fresh `node`
- * process, spawn → first result, five processes per variant (interleaved),
+ * Cold start, as a serverless function pays it (issues 15 and 38): a fresh `node`
+ * process, spawn → first result, several processes per variant (interleaved),
  * medians. The package is used as users get it: built to `dist/` first.
  * - ai-codemode: `import("ai")`, import the package, open a runtime on a
- *   fresh `file:` database, run a one-call program (`app.greet({})`);
+ *   fresh `file:` database, or on a database of the Hrana test server over
+ *   HTTP (started here on loopback; its schema is current, as a deployed
+ *   function finds it), and run a one-call program (`app.greet({})`);
+ * - `@ai-sdk/code-mode` (bench/peers, with the `ai` it pins): the same call
+ *   through `experimental_runCodeMode` (target: ai-codemode ≤ 0.8× of it);
  * - bare quickjs-emscripten: `import("ai")` too (the app pays it anyway),
  *   load the QuickJS wasm module, run the same program with one async host
- *   function. The ratio of the two is the cost the package adds (target ≤ 1.2).
+ *   function: the floor.
  * Then the import time of each entry point and of the heavy dependencies,
  * measured inside fresh processes. Child scripts: bench/cold-scripts.ts.
  *
@@ -14,13 +18,23 @@
  */
 import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { COLD_VARIANTS, IMPORT_TARGETS, importScript, workerBootScript, type ColdUrls } from "./cold-scripts.js";
+import { startHranaServer, type HranaServer } from "../test/support/hrana-server.js";
+import {
+  COLD_VARIANTS,
+  IMPORT_TARGETS,
+  importScript,
+  workerBootScript,
+  type ColdUrls,
+  type ColdVariant,
+} from "./cold-scripts.js";
+import { loadCodeModePeer, PEER_MISSING } from "./peers/code-mode-peer.js";
 
-const RUNS = 5;
-const TARGET_RATIO = 1.2;
+const RUNS = 7;
+/** ai-codemode's spawn → first result over the `@ai-sdk/code-mode` peer's, measured side by side (issue 38). */
+const TARGET_PEER_RATIO = 0.8;
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 function median(values: number[]): number {
@@ -55,7 +69,7 @@ function timeToFirstLine(script: string, cwd: string): Promise<{ ms: number; lin
   });
 }
 
-function urls(): ColdUrls {
+async function urls(): Promise<ColdUrls> {
   const resolve = (specifier: string) => import.meta.resolve(specifier);
   return {
     ai: resolve("ai"),
@@ -63,7 +77,13 @@ function urls(): ColdUrls {
     quickjsCore: resolve("quickjs-emscripten-core"),
     quickjsVariant: resolve("@jitl/quickjs-wasmfile-release-sync"),
     resolve,
+    peer: (await loadCodeModePeer())?.urls,
   };
+}
+
+/** The variants this machine can run (the peer's only when bench/peers is installed). */
+function runnable<T extends { needsPeer?: boolean }>(list: T[], links: ColdUrls): T[] {
+  return list.filter((item) => item.needsPeer !== true || links.peer !== undefined);
 }
 
 function format(ms: number): string {
@@ -75,19 +95,40 @@ function medianAndRuns(values: number[]): string {
   return `${format(median(values))} | ${values.map((value) => value.toFixed(0)).join(", ")}`;
 }
 
-/** Spawn → first result, RUNS rounds of every variant. */
-async function coldRuns(folder: string, links: ColdUrls): Promise<Map<string, number[]>> {
-  const times = new Map<string, number[]>(COLD_VARIANTS.map((variant) => [variant.name, []]));
+/** The store URL a variant's run is given: a fresh `file:` database, or the server's (already migrated). */
+function storeUrl(variant: ColdVariant, folder: string, round: number, remote: string): string {
+  if (variant.store === "remote") return remote;
+  if (variant.store === "none") return "";
+  // A fresh database folder per run, made before the clock starts (an explicit file: path's folder must exist).
+  const databaseFolder = join(folder, `db-${variant.key}-${round}`);
+  mkdirSync(databaseFolder);
+  return `file:${join(databaseFolder, "codemode.db")}`;
+}
+
+/** Spawn → first result of one variant; throws unless it printed what it should. */
+async function coldRun(variant: ColdVariant, links: ColdUrls, folder: string, store: string): Promise<number> {
+  const script = join(folder, `${variant.key}.mjs`);
+  writeFileSync(script, variant.script(links, store));
+  const { ms, line } = await timeToFirstLine(script, folder);
+  if (line !== variant.expect) throw new Error(`${variant.name}: expected ${variant.expect}, got ${line}`);
+  return ms;
+}
+
+/** Spawn → first result, RUNS rounds of every variant (interleaved, so load changes hit all of them alike). */
+async function coldRuns(
+  folder: string,
+  links: ColdUrls,
+  variants: ColdVariant[],
+  server: HranaServer,
+): Promise<Map<string, number[]>> {
+  const remote = server.databaseUrl("cold");
+  // Untimed: the remote database gets its schema, as a deployed function finds it.
+  const remoteVariant = variants.find((variant) => variant.store === "remote");
+  if (remoteVariant !== undefined) await coldRun(remoteVariant, links, folder, remote);
+  const times = new Map<string, number[]>(variants.map((variant) => [variant.name, []]));
   for (let round = 0; round < RUNS; round += 1) {
-    for (const variant of COLD_VARIANTS) {
-      // A fresh database folder per run, made before the clock starts (an explicit file: path's folder must exist).
-      const databaseFolder = join(folder, `db-${variant.key}-${round}`);
-      mkdirSync(databaseFolder);
-      const database = join(databaseFolder, "codemode.db");
-      const script = join(folder, `${variant.key}.mjs`);
-      writeFileSync(script, variant.script(links, `file:${database}`));
-      const { ms, line } = await timeToFirstLine(script, folder);
-      if (line !== variant.expect) throw new Error(`${variant.name}: expected ${variant.expect}, got ${line}`);
+    for (const variant of variants) {
+      const ms = await coldRun(variant, links, folder, storeUrl(variant, folder, round, remote));
       times.get(variant.name)!.push(ms);
     }
   }
@@ -96,11 +137,13 @@ async function coldRuns(folder: string, links: ColdUrls): Promise<Map<string, nu
 
 /** Import time inside a fresh process, RUNS rounds of every target. */
 async function importRuns(folder: string, links: ColdUrls): Promise<Map<string, number[]>> {
-  const times = new Map<string, number[]>(IMPORT_TARGETS.map((target) => [target.name, []]));
+  const targets = runnable(IMPORT_TARGETS, links);
+  const times = new Map<string, number[]>(targets.map((target) => [target.name, []]));
   for (let round = 0; round < RUNS; round += 1) {
-    for (const target of IMPORT_TARGETS) {
+    for (const target of targets) {
       const script = join(folder, `import-${target.key}.mjs`);
-      writeFileSync(script, importScript(target.url(links), target.afterAi === false ? undefined : links.ai));
+      const after = target.after?.(links) ?? (target.afterAi === false ? undefined : links.ai);
+      writeFileSync(script, importScript(target.url(links), after));
       const { line } = await timeToFirstLine(script, folder);
       times.get(target.name)!.push(Number(line));
     }
@@ -122,36 +165,64 @@ export async function run(): Promise<string> {
   execFileSync("npx", ["tsup", "--silent"], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
   const folder = mkdtempSync(join(tmpdir(), "codemode-bench-cold-"));
   try {
-    const links = urls();
-    const cold = await coldRuns(folder, links);
+    const links = await urls();
+    const variants = runnable(COLD_VARIANTS, links);
+    const loadBefore = loadavg()[0] ?? 0;
+    const server = await startHranaServer({ path: join(folder, "remote.db") });
+    let cold: Map<string, number[]>;
+    try {
+      cold = await coldRuns(folder, links, variants, server);
+    } finally {
+      await server.close();
+    }
+    const loadAfter = loadavg()[0] ?? 0;
     const imports = await importRuns(folder, links);
     const workerBoot = await workerBootRuns(folder);
-    const base = median(cold.get(COLD_VARIANTS[0]!.name)!);
-    const ours = median(cold.get(COLD_VARIANTS[1]!.name)!);
-    const runPackage = median(cold.get(COLD_VARIANTS.find((variant) => variant.key === "run")!.name)!);
+    const medianOf = (key: string): number | undefined => {
+      const variant = variants.find((candidate) => candidate.key === key);
+      return variant === undefined ? undefined : median(cold.get(variant.name)!);
+    };
+    const base = medianOf("bare")!;
+    const peer = medianOf("peer");
+    const major = process.versions.node.split(".")[0];
     const lines = [
-      "## Cold start (serverless)",
+      `## Cold start (serverless)${major === "22" ? "" : `, Node ${major}`}`,
       "",
-      `Spawn → first result of a fresh \`node\` process, median of ${RUNS} (variants interleaved). Every variant imports \`ai\`; the`,
-      "package is the built `dist/`. Program: one connector call (`app.greet({})`) returning a string.",
+      `Spawn → first result of a fresh \`node\` process, median of ${RUNS} (variants interleaved; load average`,
+      `${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after). Every variant imports \`ai\`; the package is the`,
+      "built `dist/`. Program: one connector call (`app.greet({})`) returning a string. The remote store is a database",
+      "of the Hrana test server on loopback whose schema is current (as a deployed function finds it); each `file:` run",
+      "opens a new database.",
       "",
       "| variant | median | runs | ratio |",
       "| --- | ---: | --- | ---: |",
-      ...COLD_VARIANTS.map((variant) => {
+      ...variants.map((variant) => {
         const values = cold.get(variant.name)!;
         return `| ${variant.name} | ${medianAndRuns(values)} | ${(median(values) / base).toFixed(2)}× |`;
       }),
       "",
-      `**Ratio ai-codemode / bare quickjs-emscripten: ${(ours / base).toFixed(2)}×** (target ≤ ${TARGET_RATIO}: at most ` +
-        `${(base * (TARGET_RATIO - 1)).toFixed(0)} ms over bare; measured ${(ours - base).toFixed(0)} ms).`,
-      `**Ratio ai-codemode / \`run\` (AI SDK code mode's runtime): ${(ours / runPackage).toFixed(2)}×** (target < 1).`,
+      ...(peer === undefined
+        ? [`Not measured beside \`@ai-sdk/code-mode\`: ${PEER_MISSING}.`]
+        : [
+            ["codemode", "`file:` store"],
+            ["codemode-remote", "remote store"],
+          ].map(([key, label]) => {
+            const ours = medianOf(key!)!;
+            const ratio = ours / peer;
+            return (
+              `**ai-codemode (${label}) / \`@ai-sdk/code-mode\`: ${ratio.toFixed(2)}×** (target ≤ ${TARGET_PEER_RATIO}: ` +
+              `${(peer * TARGET_PEER_RATIO).toFixed(0)} ms; measured ${ours.toFixed(0)} ms).`
+            );
+          })),
       "",
       `Import time inside a fresh process, median of ${RUNS}: one \`await import(…)\` after \`import("ai")\` (not counted: the app`,
       "loads it anyway), so each row is what that module adds. The entry points are the built package.",
       "",
       "| module | median | runs |",
       "| --- | ---: | --- |",
-      ...IMPORT_TARGETS.map((target) => `| ${target.name} | ${medianAndRuns(imports.get(target.name)!)} |`),
+      ...runnable(IMPORT_TARGETS, links).map(
+        (target) => `| ${target.name} | ${medianAndRuns(imports.get(target.name)!)} |`,
+      ),
       `| an empty worker thread: \`new Worker\` → first message (reference) | ${medianAndRuns(workerBoot)} |`,
     ];
     return lines.join("\n");

@@ -2,6 +2,8 @@
  * Opens the driver of a {@link StoreTarget} at first use: the modules of the
  * driver in use are imported then, not when the package is (`@libsql/client`
  * alone costs ~190 ms to import, and the default `file:` store never uses it).
+ * A plain `http:`, `https:` or `libsql:` URL gets the store's own Hrana client
+ * (`hrana-http-client.ts`), lighter to start than any `@libsql/client` transport.
  *
  * Folders: only the default location's folder (`.codemode/`) is created. An
  * explicit `file:` path whose folder does not exist is a configuration error,
@@ -13,6 +15,7 @@ import { LOCAL_CONNECTION_PRAGMAS } from "../migrations.js";
 import type { SqlClient } from "./sql-client.js";
 import { StoreConfigurationError } from "../../../errors/store-configuration-error.js";
 import type { StoreTarget } from "./store-target.js";
+import { servesUrl } from "./hrana-url.js";
 
 /**
  * How long a statement waits for another process's lock on a shared `file:`
@@ -60,6 +63,10 @@ export async function connectStore(target: StoreTarget): Promise<SqlClient> {
     prepareFolder(target);
     const { LocalSqliteClient } = await import("./local-sqlite-client.js");
     return new LocalSqliteClient(target.path, { timeout: DEFAULT_BUSY_TIMEOUT_MS, pragmas: LOCAL_CONNECTION_PRAGMAS });
+  }
+  if (!target.local && servesUrl(target.url)) {
+    const { HranaHttpClient } = await import("./hrana-http-client.js");
+    return new HranaHttpClient(target.url, target.authToken);
   }
   const entry = clientEntryFor(target.url, target.local);
   const { createClient } = await (entry === "@libsql/client/http"

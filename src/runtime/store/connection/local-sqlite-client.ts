@@ -19,9 +19,16 @@
  * violation the connection is closed and the next request opens a fresh one
  * (a file database only; an in-memory database lives in its one connection).
  */
-import Database from "libsql";
+import { createRequire } from "node:module";
+import type Database from "libsql";
 import type { InStatement, InValue } from "@libsql/client";
 import type { SqlClient, SqlResult, SqlRow } from "./sql-client.js";
+
+/**
+ * `libsql` is CommonJS: `require` loads it without the ES module loader's pass over its source and the wrapper
+ * around it, which cost a cold start more than the native driver itself.
+ */
+const Driver = createRequire(import.meta.url)("libsql") as typeof Database;
 
 /** Prepared statements kept per connection (the store uses a few dozen shapes). */
 export const STATEMENT_CACHE_SIZE = 128;
@@ -131,7 +138,7 @@ export class LocalSqliteClient implements SqlClient {
   #connection(): Database.Database {
     if (this.#closed) throw new Error("The database connection is closed");
     if (this.#db !== undefined) return this.#db;
-    const db = new Database(this.#path, { timeout: this.#options.timeout });
+    const db = new Driver(this.#path, { timeout: this.#options.timeout });
     this.#connections += 1;
     try {
       for (const pragma of this.#options.pragmas ?? []) db.exec(pragma);

@@ -50,7 +50,7 @@ async function firstRun({ store, env }: { store?: StoreOption; env?: Record<stri
 }
 
 describe("an authentication failure is a configuration error naming what to check", () => {
-  it("TURSO_DATABASE_URL with a refused TURSO_AUTH_TOKEN (HTTP 401, through @libsql/client's HTTP transport)", async () => {
+  it("TURSO_DATABASE_URL with a refused TURSO_AUTH_TOKEN (HTTP 401, through the store's HTTP client)", async () => {
     const { executed, approved, listed } = await firstRun({
       env: { TURSO_DATABASE_URL: `${base}/401/db`, TURSO_AUTH_TOKEN: "expired-token" },
     });

@@ -1,8 +1,9 @@
 /**
  * Cold start: importing the package loads no database driver; the first
- * statement loads the one its URL needs (`libsql` for `file:`,
- * one transport of `@libsql/client` for remote URLs). Observed on the built package with a
- * module resolve hook that logs every specifier, in a fresh process.
+ * statement loads the one its URL needs (`libsql` for `file:`, none for a plain
+ * remote URL, which the store's own Hrana client serves, one transport of
+ * `@libsql/client` for other remote URLs). Observed on the built package with a
+ * module resolve hook (for `import` and `require` alike) that logs every specifier, in a fresh process.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -15,10 +16,13 @@ let folder = "";
 
 const HOOKS = `
 import { appendFileSync } from "node:fs";
-export async function resolve(specifier, context, next) {
-  appendFileSync(process.env.RESOLVE_LOG, specifier + "\\n");
-  return next(specifier, context);
-}
+import { registerHooks } from "node:module";
+registerHooks({
+  resolve(specifier, context, next) {
+    appendFileSync(process.env.RESOLVE_LOG, specifier + "\\n");
+    return next(specifier, context);
+  },
+});
 `;
 
 /** Imports the package and, given `store`, runs one program on it; returns the bare specifiers resolved. */
@@ -54,7 +58,7 @@ describe("database drivers are imported at the first statement, for the URL kind
     writeFileSync(join(folder, "hooks.mjs"), HOOKS);
     writeFileSync(
       join(folder, "register.mjs"),
-      `import { register } from "node:module"; register(${JSON.stringify(pathToFileURL(join(folder, "hooks.mjs")).href)});`,
+      `import ${JSON.stringify(pathToFileURL(join(folder, "hooks.mjs")).href)};`,
     );
   });
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -79,9 +83,14 @@ describe("database drivers are imported at the first statement, for the URL kind
     expect(resolved).not.toContain("@libsql/client");
   });
 
-  it("a remote URL loads the HTTP transport of @libsql/client only, not its embedded driver", () => {
+  it("a plain remote URL loads no database package (the store's own Hrana client serves it)", () => {
     // Port 9 refuses the connection; the run fails as a store error after the client was loaded.
     const resolved = specifiersResolved("http://127.0.0.1:9");
+    expect(resolved.filter((specifier) => /libsql|^ws$/.test(specifier))).toEqual([]);
+  });
+
+  it("a remote URL with parameters loads the HTTP transport of @libsql/client only, not its embedded driver", () => {
+    const resolved = specifiersResolved("http://127.0.0.1:9?tls=0");
     expect(resolved).toContain("@libsql/client/http");
     expect(resolved).not.toContain("@libsql/client");
     expect(resolved).not.toContain("libsql");

@@ -64,6 +64,29 @@ function peerVariant(peer: CodeModePeer): Variant {
   };
 }
 
+/** The executor alone with a plain binding that calls the tool's `execute`: no validation, no journal (the floor). */
+function executorVariant(name: string, isolation: "worker-thread" | "in-process"): Variant {
+  const executor = new QuickJSExecutor({ isolation });
+  const inc = incTool();
+  const functions = {
+    inc: async (args: unknown) => inc.execute?.(args as { i: number }, { toolCallId: "bench", messages: [], context: {} }),
+  };
+  return {
+    name,
+    async time(calls) {
+      const started = performance.now();
+      const out = await executor.run({
+        program: `async () => { ${BODY(calls)} }`,
+        bindings: [{ global: "tools", functions }],
+      });
+      const ms = performance.now() - started;
+      if (out.error !== undefined || out.value !== expected(calls)) throw new Error(`${name}: ${JSON.stringify(out)}`);
+      return ms;
+    },
+    close: () => executor.dispose(),
+  };
+}
+
 function runtimeVariant(
   name: string,
   folder: string,
@@ -127,6 +150,8 @@ async function perCallSection(): Promise<string> {
     }),
     runtimeVariant("ai-codemode, in-process, effect", folder.path, { isolation: "in-process", readOnly: false }),
     runtimeVariant("ai-codemode, in-process, `readOnly`", folder.path, { isolation: "in-process", readOnly: true }),
+    executorVariant("`QuickJSExecutor` alone, worker: plain binding, no validation, no journal", "worker-thread"),
+    executorVariant("`QuickJSExecutor` alone, in-process: plain binding, no validation, no journal", "in-process"),
   ];
   const load = loadavg()[0] ?? 0;
   let figures: number[];
@@ -146,7 +171,7 @@ async function perCallSection(): Promise<string> {
   return [
     "## The journaled call beside `@ai-sdk/code-mode`",
     "",
-    `The same zod-validated tool (\`tools.inc({ i })\`) called ${CALLS} times in sequence; each variant's trivial run (no call) subtracted; median of ${ROUNDS} interleaved rounds. ai-codemode runs the full runtime (\`createCodemodeRuntime\`, a \`file:\` store): every call validated and journaled (an effect: its \`executing\` row durable before the tool runs, \`applied\` riding with the next write; \`readOnly\`: one row with the result, riding with the next write). Target: ≤ ${TARGET_RATIO}× the peer. Load average (1 min): ${load.toFixed(2)} before, ${loadAfter.toFixed(2)} after.`,
+    `The same zod-validated tool (\`tools.inc({ i })\`) called ${CALLS} times in sequence; each variant's trivial run (no call) subtracted; median of ${ROUNDS} interleaved rounds. ai-codemode runs the full runtime (\`createCodemodeRuntime\`, a \`file:\` store): every call validated and journaled (an effect: its \`executing\` row durable before the tool runs, \`applied\` riding with the next write; \`readOnly\`: one row with the result, riding with the next write). The executor alone (a plain binding calling the same \`execute\`) is the floor under each isolation: the runtime's figure minus it is what validation and the journal cost. Target: ≤ ${TARGET_RATIO}× the peer. Load average (1 min): ${load.toFixed(2)} before, ${loadAfter.toFixed(2)} after.`,
     "",
     ...(peer === undefined ? [`_${PEER_MISSING}._`, ""] : []),
     "| variant | µs per call | ratio to the peer |",

@@ -69,7 +69,8 @@ function executorVariant(name: string, isolation: "worker-thread" | "in-process"
   const executor = new QuickJSExecutor({ isolation });
   const inc = incTool();
   const functions = {
-    inc: async (args: unknown) => inc.execute?.(args as { i: number }, { toolCallId: "bench", messages: [], context: {} }),
+    inc: async (args: unknown) =>
+      inc.execute?.(args as { i: number }, { toolCallId: "bench", messages: [], context: {} }),
   };
   return {
     name,

@@ -1,5 +1,5 @@
 /**
- * Batched reads under process kill (issue 38): a `readOnly` call has no row of its own; its row rides with the
+ * Batched reads under process kill (issue 38): a `readOnly` call (or a step) has no write of its own; its row rides with the
  * pass's next write (an effect's `executing` row, a `pending` row). A `node` process runs the scenario on a file
  * database and kills itself (SIGKILL) inside a read (it ran, its row is only buffered), or just before or just
  * after each write of the first pass and of the approval pass. This process then recovers (`expirePaused` once

@@ -159,6 +159,27 @@ describe("read-only calls cost no round trip of their own", () => {
     ]);
   });
 
+  it("steps cost no round trip of their own either: 10 steps then an effect, the effect's intent carries their rows", async () => {
+    const { runtime, counted, shop } = setup({ readOnly: false });
+    const code = `async () => {
+      let total = 0;
+      for (let i = 0; i < 10; i++) total += await codemode.step("s" + i, () => i);
+      const steps = await codemode.step("nested", async () => (await shop.write({ total })).i);
+      return [total, steps];
+    }`;
+    const run = await counted(() => runtime.execute({ code }));
+    expect(run.out).toMatchObject({ status: "completed", result: [45, undefined] });
+    // Start, the write's intent (carrying the 11 step rows begun before it), the end.
+    expect(run.trips).toBe(3);
+    expect(shop.ledger.count("shop.write")).toBe(1);
+    const detail = await runtime.execution(run.out.executionId);
+    expect(detail?.calls.map((call) => [call.seq, call.method, call.status])).toEqual([
+      ...Array.from({ length: 10 }, (_, i) => [i + 1, `s${i}`, "applied"]),
+      [11, "nested", "applied"],
+      [12, "write", "applied"],
+    ]);
+  });
+
   it("a failed read-only call is recorded and replayed as the same rejection, not run again", async () => {
     const { runtime, shop } = setup({ readOnly: true });
     const code = `async () => {

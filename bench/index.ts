@@ -13,6 +13,7 @@ import { mergeSections } from "./merge-sections.js";
 import { run as executor } from "./executor.js";
 import { run as hostile } from "./hostile.js";
 import { run as journal } from "./journal.js";
+import { run as journaledCall } from "./journaled-call.js";
 import { run as modules } from "./modules.js";
 import { run as openapi } from "./openapi.js";
 import { run as roundtrips } from "./roundtrips.js";
@@ -24,6 +25,7 @@ import { run as definition } from "./tool-definition.js";
 const SUITES: Array<[name: string, run: () => Promise<string>]> = [
   ["executor", executor],
   ["journal", journal],
+  ["journaled-call", journaledCall],
   ["tokens", tokens],
   ["openapi", openapi],
   ["cold", cold],

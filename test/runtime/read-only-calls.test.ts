@@ -118,6 +118,68 @@ describe("read-only calls cost no round trip of their own", () => {
     expect(detail?.calls[0]?.result).toEqual({ i: 1, v: 1 });
   });
 
+  it("20 reads then an effect: the effect's `executing` write carries the 20 read rows, durable before it runs", async () => {
+    let seen: Array<[number, string]> = [];
+    const clock = testClock();
+    const { client, roundTrips } = countingClient(memoryClient());
+    const runtime: DurableRuntime = createDurableRuntime({
+      store: client,
+      executor: sharedExecutor(),
+      connectors: {
+        shop: {
+          methods: {
+            read: { readOnly: true, execute: (args) => (args as { i: number }).i },
+            write: {
+              // What another invocation reading the journal would see while the effect runs.
+              execute: async (_args, context) => {
+                const detail = await runtime.execution(context.executionId);
+                seen = (detail?.calls ?? []).map((call) => [call.seq, call.status]);
+                return "written";
+              },
+            },
+          },
+        },
+      },
+      _internal: { now: clock.now, generateId: sequentialIds(`ro${++runtimes}`), leaseMs: LEASE_MS },
+    });
+    await runtime.executions();
+    const before = roundTrips();
+    const code = `async () => {
+      let total = 0;
+      for (let i = 0; i < 20; i++) total += await shop.read({ i });
+      return [total, await shop.write({ total })];
+    }`;
+    const out = await runtime.execute({ code });
+    expect(out).toMatchObject({ status: "completed", result: [190, "written"] });
+    // Start, the write's intent carrying the 20 read rows, the end; `execution()` inside the effect is one read.
+    expect(roundTrips() - before).toBe(3 + 1);
+    expect(seen).toEqual([
+      ...Array.from({ length: 20 }, (_, i): [number, string] => [i + 1, "applied"]),
+      [21, "executing"],
+    ]);
+  });
+
+  it("steps cost no round trip of their own either: 10 steps then an effect, the effect's intent carries their rows", async () => {
+    const { runtime, counted, shop } = setup({ readOnly: false });
+    const code = `async () => {
+      let total = 0;
+      for (let i = 0; i < 10; i++) total += await codemode.step("s" + i, () => i);
+      const steps = await codemode.step("nested", async () => (await shop.write({ total })).i);
+      return [total, steps];
+    }`;
+    const run = await counted(() => runtime.execute({ code }));
+    expect(run.out).toMatchObject({ status: "completed", result: [45, undefined] });
+    // Start, the write's intent (carrying the 11 step rows begun before it), the end.
+    expect(run.trips).toBe(3);
+    expect(shop.ledger.count("shop.write")).toBe(1);
+    const detail = await runtime.execution(run.out.executionId);
+    expect(detail?.calls.map((call) => [call.seq, call.method, call.status])).toEqual([
+      ...Array.from({ length: 10 }, (_, i) => [i + 1, `s${i}`, "applied"]),
+      [11, "nested", "applied"],
+      [12, "write", "applied"],
+    ]);
+  });
+
   it("a failed read-only call is recorded and replayed as the same rejection, not run again", async () => {
     const { runtime, shop } = setup({ readOnly: true });
     const code = `async () => {

@@ -192,6 +192,16 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
               : { status: "applied" as const, resultText: call.resultText }),
           }),
         ),
+      beginStep: (step) =>
+        defer((stored) =>
+          insert(stored, {
+            ...newRow(step),
+            status: "executing",
+            replay: "record",
+            needsApproval: false,
+            startedAt: step.now,
+          }),
+        ),
       logReexecuted: (call) =>
         defer((stored) =>
           insert(stored, {

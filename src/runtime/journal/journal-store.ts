@@ -149,7 +149,8 @@ export interface JournaledCall {
  * `finish`) resolve once committed and carry every queued write with them, in one round trip; the other verbs
  * queue their write to ride with the next durable one (`renewLease` sends at once, so that a pass of reads alone
  * keeps its lease). A pass that dies before a queued write travelled loses only that write: an `applied` after
- * an `executing` row (the call stays `executing`, never run again), or a read (it runs again).
+ * an `executing` row (the call stays `executing`, never run again), a read or a step's start (the run ends
+ * without them; nothing they did had an effect of its own).
  */
 export interface PassJournal {
   /**
@@ -169,6 +170,12 @@ export interface PassJournal {
   recordRead(
     read: JournaledCall & { startedAt: number } & ({ resultText: string | undefined } | { error: string }),
   ): void;
+  /**
+   * Queues a new `codemode.step`'s `executing` row, to ride with the pass's next write: the step runs inside the
+   * sandbox, and the only effects it can have are its own journaled calls, each of which writes first and so
+   * carries this row with it.
+   */
+  beginStep(step: JournaledCall): void;
   /** Queues the row of a `reexecute` call on its first pass: `applied`, without a result (it runs again on replay). */
   logReexecuted(call: JournaledCall): void;
   /** An approved `pending` call starts: `pending → executing`, durable. @returns false when another invocation took it. */

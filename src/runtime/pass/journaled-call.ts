@@ -6,6 +6,8 @@
  * 3. A journal row at that number must be the same call (connector, method, canonical arguments), or the pass
  *    ends `divergence` without running anything.
  * 4. A new row is inserted guarded by the pass's lease; zero rows written means the lease was lost (`conflict`).
+ *    A step's row is queued instead and rides with the pass's next write (its effects are its own calls, which write
+ *    first); a lost lease then shows when that write lands.
  * 5. A success is recorded with its journaled result (too large: `limit`), a failure with its bounded message;
  *    either renews the lease when half of it has passed.
  * 6. A store failure inside a call ends the pass with kind `store`.
@@ -126,6 +128,19 @@ export async function insertCall(
       error: "This execution was taken over by another invocation (its lease expired); the pass stopped.",
     });
   }
+}
+
+/** Rule 4 for a step: queues its `executing` row (counted against the journal budget) for the pass's next write. */
+export function queueStep(pass: PassContext, seq: number, call: CallIdentity): void {
+  if (pass.fatal !== undefined) throw new Error(pass.fatal.error);
+  admitBytes(pass, journalBytesOf(call.argsText), `the arguments of call #${seq}`);
+  pass.journal.beginStep({
+    seq,
+    connector: call.connector,
+    method: call.method,
+    argsText: call.argsText,
+    now: pass.deps.now(),
+  });
 }
 
 /** Rule 5: records a success with its result; a result too large for the journal fails the call and the pass. */

@@ -1,8 +1,9 @@
 /**
  * The `codemode.step(name, fn)` policy on a journaled call (`journaled-call.ts`): `fn` runs inside the sandbox
  * once; its result is journaled under connector `codemode` and returned as recorded on later passes. The host
- * half has three functions the sandbox half (`src/sandbox/guest/codemode-global.js`) calls: `stepBegin` (replay
- * or insert `executing`), `stepEnd` (record the value) and `stepFail` (record the failure).
+ * half has three functions the sandbox half (`src/sandbox/guest/codemode-global.js`) calls: `stepBegin` (replay,
+ * or queue an `executing` row for the pass's next write), `stepEnd` (record the value) and `stepFail` (record the
+ * failure).
  *
  * A step that a pause interrupted is never recorded as finished: when a call pauses while the step is open
  * (its own call, or one issued alongside it), the step's value may stand for work that did not happen (a
@@ -30,7 +31,8 @@ async function begin(pass: PassContext, seq: number, name: string): Promise<Step
   if (row === undefined) {
     const admitted = pass.budget.admitStep(name, seq);
     if (!admitted.ok) throw pass.failWith({ kind: "limit", error: admitted.error });
-    await journaled.insertCall(pass, seq, call, { status: "executing", needsApproval: false });
+    // No write of its own: the step's row rides with the pass's next write, which any effect inside it makes first.
+    journaled.queueStep(pass, seq, call);
     return { replayed: false, seq };
   }
   if (row.status === "applied") return { replayed: true, failed: false, value: journaled.replayedResult(pass, row) };

@@ -7,8 +7,8 @@
  * one round trip per connector call with effects, and calls issued together share
  * one: while other calls are in flight a flush waits one macrotask, so that every
  * call of a `Promise.all` joins it.
- * A read-only call's row (`applied` or `error` with its result) is deferred too,
- * so reads cost no round trip of their own. (A
+ * A read-only call's row (`applied` or `error` with its result) and a step's
+ * `executing` row are deferred too, so reads and steps cost no round trip of their own. (A
  * pass that dies loses at most the `applied` row of its last call: that call
  * stays `executing` and is never run again.) Every flush is one round trip, all
  * or nothing: the call-row writes merged into upsert statements of at most

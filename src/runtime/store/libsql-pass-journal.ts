@@ -33,6 +33,8 @@ export function libsqlPassJournal(client: SqlClient, lease: PassLease): PassJour
       const outcome = "error" in read ? { error: read.error } : { resultText: read.resultText };
       writer.defer(readCallStatement(read, outcome));
     },
+    beginStep: (step) =>
+      writer.defer(insertCallStatement({ ...step, status: "executing", replay: "record", needsApproval: false })),
     logReexecuted: (call) =>
       writer.defer(insertCallStatement({ ...call, status: "applied", replay: "reexecute", needsApproval: false })),
     async startApprovedCall({ seq, now }) {

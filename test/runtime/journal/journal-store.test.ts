@@ -57,6 +57,9 @@ async function story(store: JournalStore) {
   pass.logReexecuted({ ...call(4), cost: 1 });
   seen["insert5"] = await pass.insertCall({ ...call(5), status: "executing", needsApproval: false });
   pass.failCall({ seq: 5, error: "boom", now: NOW + 2 });
+  // A step begun and ended between two writes: both rows ride with the next write, the start first.
+  pass.beginStep({ ...call(6), connector: "codemode", method: "s", argsText: "" });
+  pass.applyCall({ seq: 6, resultText: '"stepped"', now: NOW + 3 });
   pass.countReplays({ seqs: [1, 2] });
   pass.renewLease({ leaseUntil: NOW + 120_000 });
   seen["finish"] = await pass.finish({ ...ended("completed"), resultText: '"done"' });
@@ -237,6 +240,7 @@ describe.each(STORES)("JournalStore contract (%s)", (_name, open) => {
           { seq: 3, status: "error", error: "read failed" },
           { seq: 4, status: "applied", replay: "reexecute", cost: 1 },
           { seq: 5, status: "error", error: "boom" },
+          { seq: 6, connector: "codemode", method: "s", status: "applied", resultText: '"stepped"' },
         ],
       },
       staleInsert: false,
@@ -274,7 +278,7 @@ describe.each(STORES)("JournalStore contract (%s)", (_name, open) => {
       revertedByOther: false,
       e1RolledBack: {
         execution: { status: "rolled_back", updatedAt: NOW + 22 },
-        calls: [{ seq: 1, status: "reverted" }, { seq: 2 }, { seq: 3 }, { seq: 4 }, { seq: 5 }],
+        calls: [{ seq: 1, status: "reverted" }, { seq: 2 }, { seq: 3 }, { seq: 4 }, { seq: 5 }, { seq: 6 }],
       },
       expired: [
         { executionId: "e2", status: "error" },

@@ -16,7 +16,7 @@ const PEER_PACKAGE = "@ai-sdk/code-mode";
 export const PEER_MISSING = `${PEER_PACKAGE} is not installed: run \`npm run bench:peers\``;
 
 /** A tool as the peer takes it: an AI SDK `tool()` (any `ai` version's shape). */
-export type PeerTool = { execute?: (...args: never[]) => unknown; inputSchema?: unknown };
+type PeerTool = { execute?: (...args: never[]) => unknown; inputSchema?: unknown };
 
 /** What the benches use of the peer. */
 export interface CodeModePeer {
@@ -34,7 +34,7 @@ function peerUrl(specifier: string): string {
 }
 
 /** Whether `npm run bench:peers` has installed the peer. */
-export function isPeerInstalled(): boolean {
+function isPeerInstalled(): boolean {
   return existsSync(join(PEERS_FOLDER, "node_modules", PEER_PACKAGE, "package.json"));
 }
 

@@ -23,7 +23,7 @@ export const READ_KILL_PROGRAM = `async () => {
 }`;
 
 /** The program's result when it completes. */
-export const READ_KILL_RESULT = [2, 4, 12, 6, 7, 14, 8, 16];
+const READ_KILL_RESULT = [2, 4, 12, 6, 7, 14, 8, 16];
 
 /** Each read (and the step) and the effect whose write carries its row. */
 const CARRIED_BY: Record<number, number> = { 1: 3, 2: 3, 4: 6, 5: 6, 7: 8 };

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { build } from "esbuild";
 import { defineConfig } from "tsup";
 import { guestSourcesPlugin } from "./scripts/guest-sources.js";
 
@@ -15,8 +16,6 @@ export default defineConfig({
     mcp: "src/mcp.ts",
     // The `ai-codemode` executable (package.json `bin`).
     cli: "src/cli/bin.ts",
-    // The QuickJS worker thread's entry, located at run time beside the chunk that starts it.
-    "quickjs-worker": "src/sandbox/quickjs-worker.ts",
   },
   format: ["esm"],
   target: "node20",
@@ -31,4 +30,34 @@ export default defineConfig({
   esbuildPlugins: [guestSourcesPlugin()],
   // The version the MCP server reports (`src/mcp/package-version.ts`), from package.json.
   define: { __AI_CODEMODE_VERSION__: JSON.stringify(version) },
+  // After the entries (and their `clean`): the QuickJS worker thread's entry.
+  onSuccess: buildWorker,
 });
+
+/**
+ * The QuickJS worker thread's entry as one CommonJS file, QuickJS's glue bundled in (`dist/quickjs-worker.cjs`,
+ * located at run time beside the chunk that starts it: `src/sandbox/worker-entry.ts`). A worker thread boots with
+ * an empty module cache, so every file of an ES module graph costs it a resolution, a read and a compile on the
+ * critical path of a cold start: one file started ~25 ms sooner on Node 22 (~18 ms on Node 24) than the same code as
+ * six ES modules (docs/decisions/sandbox-executor.md). `quickjs-emscripten-core` and the wasm variant are pinned to
+ * one exact version in package.json, so the glue bundled here always matches the `.wasm` file the main thread
+ * compiles from `node_modules` and posts to the worker.
+ */
+async function buildWorker(): Promise<void> {
+  await build({
+    entryPoints: { "quickjs-worker": "src/sandbox/quickjs-worker.ts" },
+    outdir: "dist",
+    outExtension: { ".js": ".cjs" },
+    bundle: true,
+    format: "cjs",
+    platform: "node",
+    target: "node20",
+    sourcemap: true,
+    logLevel: "warning",
+    plugins: [guestSourcesPlugin()],
+    // `compileQuickJSWasm` locates the wasm file from `import.meta.url`; the worker never calls it (its module comes
+    // from the main thread), but the name must still mean this file.
+    define: { __AI_CODEMODE_VERSION__: JSON.stringify(version), "import.meta.url": "__workerFileUrl" },
+    banner: { js: '"use strict";\nconst __workerFileUrl = require("node:url").pathToFileURL(__filename).href;' },
+  });
+}

@@ -1,7 +1,7 @@
 /**
  * Worker-thread entry: runs one session at a time on its own thread (with a large native stack)
  * and forwards binding calls and console lines to the main thread. Built as its own file
- * (`dist/quickjs-worker.js`); see `worker-entry.ts`.
+ * (`dist/quickjs-worker.cjs`, QuickJS's glue bundled in); see `worker-entry.ts`.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { monotonicNow } from "./deadline.js";
@@ -20,7 +20,9 @@ import {
 
 const port = parentPort;
 if (port === null) throw new Error("quickjs-worker must run in a worker thread");
-const { abortFlag, wasmModule, memoryLimitBytes } = workerData as WorkerStartData;
+const { abortFlag, memoryLimitBytes } = workerData as WorkerStartData;
+/** The compiled QuickJS wasm, from the main thread's first message. */
+let wasmModule: WebAssembly.Module | undefined;
 /** Module pools by memory budget (runs of executors with different budgets share this worker). */
 const pools = new Map<number, SandboxModulePool>();
 /** Budgets whose idle module is kept; older ones are dropped. */
@@ -151,12 +153,15 @@ port.on("message", (message: MainToWorker) => {
     case "abort":
       wakeOnAbort?.();
       break;
+    case "module":
+      if (wasmModule !== undefined) break;
+      wasmModule = message.wasmModule;
+      poolFor(memoryLimitBytes)
+        .warm(1, { warmUp: false })
+        .then(
+          () => send({ type: "ready" }),
+          () => send({ type: "ready" }),
+        );
+      break;
   }
 });
-
-poolFor(memoryLimitBytes)
-  .warm(1, { warmUp: false })
-  .then(
-    () => send({ type: "ready" }),
-    () => send({ type: "ready" }),
-  );

@@ -1,6 +1,6 @@
 /**
- * Locates and starts the QuickJS worker. From the built package it is `dist/quickjs-worker.js`
- * (a tsup entry beside the chunk that imports this file); from the TypeScript sources (tests, tsx)
+ * Locates and starts the QuickJS worker. From the built package it is `dist/quickjs-worker.cjs`
+ * (one bundled file beside the chunk that imports this file: `tsup.config.ts`); from the TypeScript sources (tests, tsx)
  * it is `quickjs-worker.ts`, loaded through tsx's `tsImport` when tsx is installed.
  */
 import { existsSync } from "node:fs";
@@ -29,9 +29,9 @@ function sourceWorkerBootstrap(source: URL): URL {
 export function startQuickJSWorker(workerOptions: WorkerOptions): Worker {
   const execArgv = sandboxWorkerExecArgv();
   const options = execArgv === undefined ? workerOptions : { ...workerOptions, execArgv };
-  const built = new URL("./quickjs-worker.js", import.meta.url);
+  const built = new URL("./quickjs-worker.cjs", import.meta.url);
   if (built.protocol !== "file:" || existsSync(fileURLToPath(built))) return new Worker(built, options);
   const source = new URL("./quickjs-worker.ts", import.meta.url);
   if (existsSync(fileURLToPath(source))) return new Worker(sourceWorkerBootstrap(source), options);
-  throw new Error(`The QuickJS worker file was not found next to ${import.meta.url} (expected quickjs-worker.js).`);
+  throw new Error(`The QuickJS worker file was not found next to ${import.meta.url} (expected quickjs-worker.cjs).`);
 }

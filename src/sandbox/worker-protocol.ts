@@ -18,11 +18,13 @@
 import type { CodeRunEnvironment, ExecutorFailureKind } from "./types.js";
 import type { HostReply, SessionBinding, SessionResult } from "./session-types.js";
 
-/** Data every worker gets at start. */
+/**
+ * Data every worker gets at start. The compiled QuickJS wasm is not part of it: it comes in the first message
+ * (`module`), so the thread starts booting before the main thread compiles it.
+ */
 export interface WorkerStartData {
   /** Int32Array view over a SharedArrayBuffer: index 0 is the abort flag of the current job. */
   abortFlag: Int32Array;
-  wasmModule: WebAssembly.Module;
   /** The memory budget of the module prepared at start (each run brings its own). */
   memoryLimitBytes: number;
 }
@@ -47,7 +49,9 @@ export type MainToWorker =
       maxCallsInFlight: number;
     }
   | ReplyBatch
-  | { type: "abort"; jobId: number };
+  | { type: "abort"; jobId: number }
+  /** The compiled QuickJS wasm: the first message, before any run. */
+  | { type: "module"; wasmModule: WebAssembly.Module };
 
 /** One binding call inside a `calls` batch. */
 export interface WorkerCall {

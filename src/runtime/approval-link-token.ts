@@ -10,7 +10,7 @@
  * request included, finds its calls no longer pending and changes nothing. That holds on every instance,
  * because the pending state is the journal's.
  */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { nodeCrypto } from "../shared/node-crypto.js";
 import { canonicalArguments } from "./journal/journal-values.js";
 import type { PendingAction } from "./types.js";
 
@@ -35,14 +35,14 @@ export interface ApprovalLinkPayload {
 
 /** The digest a link binds for one pending call. */
 export function pendingCallDigest(call: Pick<PendingAction, "connector" | "method" | "args">): string {
-  return createHash("sha256")
+  return nodeCrypto().createHash("sha256")
     .update(JSON.stringify([call.connector, call.method, canonicalArguments(call.args)]))
     .digest("base64url")
     .slice(0, 32);
 }
 
 function signature(secret: string, encoded: string): Buffer {
-  return createHmac("sha256", secret).update(encoded).digest();
+  return nodeCrypto().createHmac("sha256", secret).update(encoded).digest();
 }
 
 /** A token for `pending` (all of one execution), owned by `owner`, valid until `expiresAt`. */
@@ -51,7 +51,7 @@ export function createApprovalLinkToken({
   pending,
   owner,
   expiresAt,
-  nonce = randomBytes(12).toString("base64url"),
+  nonce = nodeCrypto().randomBytes(12).toString("base64url"),
 }: {
   secret: string;
   pending: PendingAction[];
@@ -91,7 +91,7 @@ export function readApprovalLinkToken(secret: string, token: string): ApprovalLi
   const given = Buffer.from(signed, "base64url");
   // Only the canonical spelling of the signature counts (other padding bits would be a second valid token).
   if (given.toString("base64url") !== signed) return undefined;
-  if (!timingSafeEqual(given, signature(secret, encoded))) return undefined;
+  if (!nodeCrypto().timingSafeEqual(given, signature(secret, encoded))) return undefined;
   let payload: unknown;
   try {
     payload = JSON.parse(Buffer.from(encoded, "base64url").toString("utf8"));

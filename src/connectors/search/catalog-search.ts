@@ -8,7 +8,7 @@
  * open query is embedded once per search. A failing embedding model or store never fails a search: it ranks
  * lexically, and the next search tries again.
  */
-import { createHash } from "node:crypto";
+import { nodeCrypto } from "../../shared/node-crypto.js";
 import type { Catalog } from "./catalog.js";
 import { MAX_QUERY_CHARS } from "./search-index.js";
 import { dotProduct, unitVector } from "./semantic-blend.js";
@@ -47,7 +47,7 @@ const MAX_VECTORS_IN_MEMORY = 20_000;
 
 /** The key a text's vector is cached under (with the model): the SHA-256 of the text, hex. */
 function textHash(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
+  return nodeCrypto().createHash("sha256").update(text).digest("hex");
 }
 
 function toVectors(embeddings: unknown, count: number): Float32Array[] {

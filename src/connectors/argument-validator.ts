@@ -43,6 +43,25 @@ function fail(
 type Draft = ConstructorParameters<typeof Validator>[1];
 
 let validatorModule: Promise<typeof import("@cfworker/json-schema")> | undefined;
+/** Whether any JSON Schema validator was made in this process (a connector will want the library). */
+let validatorWanted = false;
+
+/**
+ * Starts importing the validator library when a connector made in this process will validate with it. Called as a
+ * run starts: on a cold start the main thread then loads it while the sandbox worker boots, instead of at the first
+ * call, on the way to the first result. Without such a connector it loads nothing.
+ */
+export function preloadJsonSchemaValidator(): void {
+  if (!validatorWanted || validatorModule !== undefined) return;
+  validatorModule = import("@cfworker/json-schema");
+  // A failure is the first validation's to report.
+  validatorModule.catch(() => undefined);
+}
+
+/** Whether the validator library has been asked for (for tests). */
+export function jsonSchemaValidatorRequested(): boolean {
+  return validatorModule !== undefined;
+}
 
 /** The draft named by `$schema`; draft 7 (what the AI SDK and most MCP servers emit) otherwise. */
 function draftOf(schema: JSONSchema7): Draft {
@@ -82,6 +101,7 @@ export function createJsonSchemaValidator(
   options: ArgumentValidatorOptions,
 ): (args: unknown) => Promise<ArgumentValidation> {
   let validate: ((args: unknown) => ArgumentValidation) | undefined;
+  validatorWanted = true;
   return async (args) => {
     if (validate === undefined) {
       validatorModule ??= import("@cfworker/json-schema");

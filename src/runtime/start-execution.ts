@@ -4,6 +4,7 @@
  * batch) with its owner `scope` and the tool call that started it, then its first pass runs — or, when
  * `approveProgram` says so, it is inserted `paused` on one whole-program approval and nothing runs.
  */
+import { preloadJsonSchemaValidator } from "../connectors/argument-validator.js";
 import { MAX_ID_CHARS } from "../shared/bounded-text.js";
 import { isRecord } from "../shared/is-record.js";
 import { failure, storeFailure } from "./failure-output.js";
@@ -53,6 +54,7 @@ export async function startExecution(
   const { code, scope } = input;
   const size = checkJournalSize(code, "The program");
   if (!size.ok) return failure(executionId, "limit", size.error);
+  preloadJsonSchemaValidator();
   const approval = await programNeedsApproval(core.options.approveProgram, code);
   if (!approval.ok) return failure(executionId, "validation", approval.error);
   const createdAt = now();

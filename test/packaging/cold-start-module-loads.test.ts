@@ -46,6 +46,8 @@ interface Loaded {
   /** Packages (by `node_modules` folder) each thread loaded: `main` and `worker`. */
   main: Set<string>;
   worker: Set<string>;
+  /** Every module file (not a Node built-in) the worker thread loaded. */
+  workerFiles: string[];
   /** Node's built-in modules of the main thread that name undici or TLS. */
   builtins: string[];
   result: unknown;
@@ -86,12 +88,14 @@ process.exit(0);
   >;
   const main = new Set<string>();
   const worker = new Set<string>();
+  const workerFiles: string[] = [];
   for (const line of readFileSync(log, "utf8").split("\n")) {
     const [thread, url = ""] = line.split(" ");
+    if (thread !== "0" && url.startsWith("file:")) workerFiles.push(url);
     const name = packageOf(url);
     if (name !== undefined) (thread === "0" ? main : worker).add(name);
   }
-  return { main, worker, builtins, result };
+  return { main, worker, workerFiles, builtins, result };
 }
 
 describe("a cold start loads what its first run needs, and nothing else", () => {
@@ -122,9 +126,25 @@ describe("a cold start loads what its first run needs, and nothing else", () => 
     expect(loaded.builtins).toEqual([]);
   });
 
-  it("the sandbox worker loads QuickJS only: nothing of the runtime's dependencies or of ai", async () => {
+  it("importing the package loads no node:crypto (hashes and tokens load it at first use, while the worker boots)", async () => {
+    const program = `await import("ai");
+await import(${JSON.stringify(pathToFileURL(resolve("dist/index.js")).href)});
+console.log(JSON.stringify(process.moduleLoadList.filter((name) => /\\bcrypto\\b/.test(name))));
+process.exit(0);
+`;
+    const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", program], {
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(JSON.parse(stdout.trim().split("\n").at(-1) ?? "null")).toEqual([]);
+  });
+
+  it("the sandbox worker loads one file, QuickJS's glue bundled in: no package, nothing of the runtime or of ai", async () => {
     const loaded = await firstRun(`file:${join(folder, "worker.db")}`);
-    expect(loaded.worker).toContain("quickjs-emscripten-core");
-    for (const name of loaded.worker) expect(name).toMatch(/^(quickjs-emscripten-core|@jitl\/)/);
+    expect(loaded.result).toBe("hi Ada");
+    // A worker thread boots with an empty module cache: each further file is a resolution, a read and a compile on
+    // the way to the first result (tsup.config.ts).
+    expect(loaded.workerFiles).toEqual([pathToFileURL(resolve("dist/quickjs-worker.cjs")).href]);
+    expect([...loaded.worker]).toEqual([]);
   });
 });

@@ -35,7 +35,8 @@ export interface ApprovalLinkPayload {
 
 /** The digest a link binds for one pending call. */
 export function pendingCallDigest(call: Pick<PendingAction, "connector" | "method" | "args">): string {
-  return nodeCrypto().createHash("sha256")
+  return nodeCrypto()
+    .createHash("sha256")
     .update(JSON.stringify([call.connector, call.method, canonicalArguments(call.args)]))
     .digest("base64url")
     .slice(0, 32);

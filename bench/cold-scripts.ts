@@ -211,7 +211,7 @@ export const IMPORT_TARGETS: ImportTarget[] = [
   { key: "acorn", name: "`acorn` (reference; loaded by the first program)", url: (urls) => urls.resolve("acorn") },
   {
     key: "json-schema",
-    name: "`@cfworker/json-schema` (reference; loaded by the first validation)",
+    name: "`@cfworker/json-schema` (reference; loaded as a run starts, when a connector validates with JSON Schema)",
     url: (urls) => urls.resolve("@cfworker/json-schema"),
   },
   { key: "quickjs", name: "`quickjs-emscripten-core` (reference)", url: (urls) => urls.quickjsCore },

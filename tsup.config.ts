@@ -5,7 +5,8 @@ import { guestSourcesPlugin } from "./scripts/guest-sources.js";
 
 const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as { version: string };
 
-export default defineConfig({
+// A function of the command line's options: `tsup --out-dir X` (the executor bench's own build) puts the worker in X too.
+export default defineConfig((cli) => ({
   entry: {
     index: "src/index.ts",
     ui: "src/ui.ts",
@@ -31,8 +32,8 @@ export default defineConfig({
   // The version the MCP server reports (`src/mcp/package-version.ts`), from package.json.
   define: { __AI_CODEMODE_VERSION__: JSON.stringify(version) },
   // After the entries (and their `clean`): the QuickJS worker thread's entry.
-  onSuccess: buildWorker,
-});
+  onSuccess: () => buildWorker(cli.outDir ?? "dist"),
+}));
 
 /**
  * The QuickJS worker thread's entry as one CommonJS file, QuickJS's glue bundled in (`dist/quickjs-worker.cjs`,
@@ -43,10 +44,10 @@ export default defineConfig({
  * one exact version in package.json, so the glue bundled here always matches the `.wasm` file the main thread
  * compiles from `node_modules` and posts to the worker.
  */
-async function buildWorker(): Promise<void> {
+async function buildWorker(outdir: string): Promise<void> {
   await build({
     entryPoints: { "quickjs-worker": "src/sandbox/quickjs-worker.ts" },
-    outdir: "dist",
+    outdir,
     outExtension: { ".js": ".cjs" },
     bundle: true,
     format: "cjs",

@@ -1,13 +1,14 @@
 /**
  * Vitest global setup: builds `dist/` once before any test file runs, so the tests that run
  * examples against the built package (as users get it) never race one another's build.
+ * `CODEMODE_TEST_SKIP_BUILD=1` keeps an existing `dist/` (a quick run of unit tests while developing).
  */
 import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 
 export default function setup(): void {
-  execFileSync("npm", ["run", "build", "--silent"], {
-    cwd: resolve(import.meta.dirname, "../.."),
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  const root = resolve(import.meta.dirname, "../..");
+  if (process.env.CODEMODE_TEST_SKIP_BUILD === "1" && existsSync(resolve(root, "dist/index.js"))) return;
+  execFileSync("npm", ["run", "build", "--silent"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
 }

@@ -4,3 +4,4 @@
  */
 export { createCodemodeInspector } from "./inspector/create-codemode-inspector.js";
 export type { CodemodeInspectorOptions } from "./inspector/create-codemode-inspector.js";
+export type { InspectorAuthorization } from "./inspector/inspector-authorization.js";

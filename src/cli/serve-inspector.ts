@@ -77,7 +77,8 @@ export async function serveInspector({
   const handler = createCodemodeInspector({
     runtime,
     readOnly,
-    authorize: (request) => LOOPBACK.test(request.headers.get("host") ?? ""),
+    // The developer's own machine: every execution.
+    authorize: (request) => (LOOPBACK.test(request.headers.get("host") ?? "") ? { unscoped: true } : false),
   });
   const server: Server = createServer((request, response) => {
     void answer(handler, request, response, `http://${request.headers.host ?? "127.0.0.1"}`);

@@ -1,13 +1,15 @@
 /**
- * `GET|POST <mount>/link/<token>`: an approval link opened in a browser. The inspector's `authorize` has already
- * passed; here the token must verify and be unexpired, the signed-in person (`approvalLinks.scope`) must own the
- * execution, and every call it names must still be pending with the arguments it was issued for. GET shows the
- * calls; POST decides them once through `runtime.decide`, journaled with `decidedBy`. Anything else changes nothing
- * and the page says why.
+ * `GET|POST <mount>/link/<token>`: an approval link opened in a browser, by its holder. The token must verify and
+ * be unexpired; the person must be the one it was minted for (`approvalLinks.scope` names the link's owner; a link
+ * without an owner needs an `{ unscoped: true }` grant of the inspector's `authorize`); every call it names must
+ * still be pending with the arguments it was issued for. GET shows those calls and nothing else of the journal;
+ * POST decides them once through `runtime.decide`, journaled with `decidedBy`. Anything else changes nothing and
+ * the page says why.
  */
 import { pendingCallDigest, readApprovalLinkToken, type ApprovalLinkPayload } from "../runtime/approval-link-token.js";
 import type { CallDecision, ExecutionDetail, PendingAction } from "../runtime/types.js";
 import { LINK_PAGE_HEADERS, linkFormHtml, linkNoticeHtml } from "./approval-link-page.js";
+import type { InspectorGrant } from "./inspector-api.js";
 import type { InspectorRuntime } from "./inspector-runtime.js";
 
 /** Who decided, when the inspector's `decidedBy` names no one. */
@@ -23,6 +25,8 @@ export interface ApprovalLinkContext {
   secret: string;
   /** The owner (scope) of the signed-in person, compared with the link's. */
   scope: ((request: Request) => string | undefined | Promise<string | undefined>) | undefined;
+  /** The inspector's grant of a request (`authorize`), asked only for a link without an owner. */
+  grantOf: (request: Request) => Promise<InspectorGrant | Response>;
   decidedBy: ((request: Request) => string | undefined | Promise<string | undefined>) | undefined;
   now: () => number;
 }
@@ -33,6 +37,30 @@ function page(status: number, html: string): Response {
 
 function refusal(status: number, message: string): Response {
   return page(status, linkNoticeHtml({ title: "Nothing was changed", message, tone: "bad" }));
+}
+
+/** The refusal when the person of `request` is not the one `link` was minted for, else undefined. */
+async function mayOpen(
+  context: ApprovalLinkContext,
+  request: Request,
+  link: ApprovalLinkPayload,
+): Promise<Response | undefined> {
+  if (link.owner === undefined) {
+    // No owner to compare with: only whoever may decide every execution in the inspector.
+    const grant = await context.grantOf(request);
+    if (grant instanceof Response) return grant;
+    return grant.scope === undefined
+      ? undefined
+      : refusal(403, "This approval link is for an execution without an owner: only an inspector admin may open it.");
+  }
+  if (context.scope === undefined)
+    return refusal(403, "This inspector cannot tell who is signed in (its approvalLinks.scope option is not set).");
+  const person = await context.scope(request);
+  if (person === undefined)
+    return refusal(401, "Sign in as the user who ran the program, then open this approval link again.");
+  if (person !== link.owner)
+    return refusal(403, "This approval link belongs to another user: sign in as the user who ran the program.");
+  return undefined;
 }
 
 /** The link's execution and the pending calls it names, or the refusal to send. */
@@ -46,12 +74,8 @@ async function openLink(
     return refusal(400, "This approval link is not valid: it was altered, or issued with another secret.");
   if (context.now() >= link.expiresAt)
     return refusal(410, "This approval link expired. Ask for a new one, or decide the call in the inspector.");
-  if (link.owner !== undefined) {
-    if (context.scope === undefined)
-      return refusal(403, "This inspector cannot tell who is signed in (its approvalLinks.scope option is not set).");
-    if ((await context.scope(request)) !== link.owner)
-      return refusal(403, "This approval link belongs to another user: sign in as the user who ran the program.");
-  }
+  const holder = await mayOpen(context, request, link);
+  if (holder !== undefined) return holder;
   const scoped = link.owner === undefined ? {} : { scope: link.owner };
   const detail = await context.runtime.execution(link.executionId, scoped);
   if (detail === undefined) return refusal(404, `Execution ${link.executionId} no longer exists.`);

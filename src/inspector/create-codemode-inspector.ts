@@ -1,15 +1,18 @@
 /**
  * `createCodemodeInspector({ runtime, authorize })`: a Fetch-API handler serving the
  * inspector page and its JSON API, for a Next.js catch-all route or any server that
- * speaks `Request`/`Response`. Every request passes `authorize` first; without it,
- * only loopback requests in development are served.
+ * speaks `Request`/`Response`. Every page and API request passes `authorize` first, which
+ * grants one owner's executions or, said explicitly, all of them; without it, only loopback
+ * requests in development are served. Approval links are checked against their own owner.
  */
 import { messageOf } from "../shared/message-of.js";
 import { InvalidOptionError } from "../errors.js";
 import { assertKnownKeys, keysOf } from "../shared/known-keys.js";
 import { MIN_APPROVAL_LINK_SECRET_CHARS } from "../runtime/approval-link-token.js";
 import { handleApprovalLink } from "./approval-link-route.js";
+import { isCrossSiteRequest } from "./cross-site-request.js";
 import { handleApiRequest, jsonResponse } from "./inspector-api.js";
+import { authorizeRequest, type InspectorAuthorization } from "./inspector-authorization.js";
 import { isInspectorRuntime, type InspectorRuntime } from "./inspector-runtime.js";
 import { inspectorPageHtml, inspectorPagePolicy } from "./inspector-page.js";
 
@@ -21,13 +24,15 @@ export interface CodemodeInspectorOptions {
   /** The app's runtime (`createCodemodeRuntime(...)`); actions run through it, with its connectors. */
   runtime: InspectorRuntime;
   /**
-   * Decides whether a request may see the inspector and act (approve, reject, rollback).
-   * Check your session or an admin token here. `true` serves the request; `false` answers
-   * 401; a `Response` is sent as the refusal (e.g. a 401 with `WWW-Authenticate`). Without
-   * it, only requests to a loopback host (`localhost`, `127.0.0.1`, `[::1]`) while
-   * `NODE_ENV` is `development` are served.
+   * Decides whether a request may see the inspector's page and API, and whose executions: `{ scope }` shows and
+   * decides only that owner's (the signed-in user's id, as their programs run with it), `{ unscoped: true }`
+   * every execution (an admin); `false` answers 401; a `Response` is sent as the refusal (e.g. a 401 with
+   * `WWW-Authenticate`). Approval links are not gated by it (see `approvalLinks`). Without it, only requests
+   * to a loopback host (`localhost`, `127.0.0.1`, `[::1]`) while `NODE_ENV` is `development` are served.
    */
-  authorize?: (request: Request) => boolean | Response | Promise<boolean | Response>;
+  authorize?: (
+    request: Request,
+  ) => InspectorAuthorization | false | Response | Promise<InspectorAuthorization | false | Response>;
   /**
    * Who is signed in for a request (e.g. read from the session `authorize` checked), called for each approve,
    * reject and decide: its answer is journaled as the decision's `decidedBy` (at most 200 characters; a longer
@@ -36,14 +41,19 @@ export interface CodemodeInspectorOptions {
    */
   decidedBy?: (request: Request) => string | undefined | Promise<string | undefined>;
   /**
-   * Serve approval links (`<mount>/link/<token>`) issued by the MCP server with the same `secret`. A link owned by
-   * a user is opened only by a request whose `scope` (e.g. the signed-in user's id, as the MCP route's `authorize`
-   * grants it) is that owner; `authorize` runs first, as for every request. @default undefined (no links)
+   * Serve approval links (`<mount>/link/<token>`) issued by the MCP server with the same `secret`: each opens
+   * only the decision page of the calls it was minted for. A link of an owner opens only for a request whose
+   * `scope` is that owner, whatever `authorize` answers (so an admin-only inspector still serves each owner's
+   * links); a link of an execution without an owner only for a request `authorize` grants `{ unscoped: true }`.
+   * @default undefined (no links)
    */
   approvalLinks?: {
     /** The MCP server's `approvalLinks.secret` (at least 32 characters). */
     secret: string;
-    /** The owner of the request's signed-in person, compared with the link's. */
+    /**
+     * The signed-in user of a request (the same id the MCP route's `authorize` gives as `scope`), or
+     * `undefined` when no one is signed in. Without it, only links of executions without an owner open.
+     */
     scope?: (request: Request) => string | undefined | Promise<string | undefined>;
   };
   /** Refuse approve, reject and rollback (shown, not offered). @default false */
@@ -64,32 +74,8 @@ const KNOWN_OPTIONS = keysOf<CodemodeInspectorOptions>({
   refreshMs: true,
   _internal: true,
 });
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 const API_PATH = /^(.*)\/api(\/(?:executions(?:\/[^/]+(?:\/[a-z]+)?)?|pending))$/;
 const LINK_PATH = /^(?:.*)\/link\/([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/;
-
-function hostName(host: string): string {
-  return host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : (host.split(":")[0] ?? "");
-}
-
-/** Development default: the URL and the Host header both name a loopback host (a rebound DNS name does not). */
-function isLoopbackRequest(request: Request): boolean {
-  const url = new URL(request.url);
-  const host = request.headers.get("host");
-  return LOOPBACK_HOSTS.has(url.hostname) && (host === null || LOOPBACK_HOSTS.has(hostName(host)));
-}
-
-/** A state-changing request from another site's page (its Origin names another host) is refused. */
-function isCrossSite(request: Request): boolean {
-  const origin = request.headers.get("origin");
-  if (origin === null) return false;
-  const host = request.headers.get("host") ?? new URL(request.url).host;
-  try {
-    return new URL(origin).host !== host;
-  } catch {
-    return true;
-  }
-}
 
 function validate(options: CodemodeInspectorOptions): void {
   if (typeof options !== "object" || options === null)
@@ -105,7 +91,8 @@ function validate(options: CodemodeInspectorOptions): void {
   if (options.authorize !== undefined && typeof options.authorize !== "function") {
     throw new InvalidOptionError({
       path: "authorize",
-      message: "must be a function (request) => boolean | Response (or a promise of one)",
+      message:
+        "must be a function (request) => { scope } | { unscoped: true } | false | Response (or a promise of one)",
     });
   }
   if (options.decidedBy !== undefined && typeof options.decidedBy !== "function") {
@@ -168,12 +155,19 @@ async function pageResponse(refreshMs: number, method: string): Promise<Response
 
 /**
  * Creates the inspector's request handler: the page at the mount path, its JSON API
- * under `<mount>/api/…` (see docs/inspector.md).
+ * under `<mount>/api/…` (see docs/inspector.md), confined to what `authorize` grants.
  *
  * @example
  * // app/codemode/[[...path]]/route.ts
  * import { createCodemodeInspector } from "ai-codemode/inspector";
- * const inspector = createCodemodeInspector({ runtime, authorize: (request) => isAdmin(request) });
+ * const inspector = createCodemodeInspector({
+ *   runtime,
+ *   // each signed-in user sees their own executions; an admin every one
+ *   authorize: async (request) => {
+ *     const user = await signedInUser(request);
+ *     return user === undefined ? false : user.isAdmin ? { unscoped: true } : { scope: user.id };
+ *   },
+ * });
  * export { inspector as GET, inspector as POST };
  */
 export function createCodemodeInspector(options: CodemodeInspectorOptions): (request: Request) => Promise<Response> {
@@ -183,27 +177,17 @@ export function createCodemodeInspector(options: CodemodeInspectorOptions): (req
   const env = options._internal?.env ?? process.env;
   const context = { runtime, readOnly, now, decidedBy: options.decidedBy };
   const links = options.approvalLinks;
+  const grantOf = (request: Request) => authorizeRequest(authorize, request, env);
   const linkContext =
     links === undefined
       ? undefined
-      : { runtime, secret: links.secret, scope: links.scope, decidedBy: options.decidedBy, now };
+      : { runtime, secret: links.secret, scope: links.scope, grantOf, decidedBy: options.decidedBy, now };
   return async (request) => {
-    const allowed =
-      authorize === undefined
-        ? env["NODE_ENV"] === "development" && isLoopbackRequest(request)
-        : await authorize(request);
-    if (allowed instanceof Response) return allowed;
-    if (allowed !== true) {
-      const why =
-        authorize === undefined
-          ? "Not authorized: this inspector has no authorize option, so it only answers loopback requests while NODE_ENV is development."
-          : "Not authorized.";
-      return jsonResponse(authorize === undefined ? 403 : 401, { error: why });
-    }
     const url = new URL(request.url);
     const link = LINK_PATH.exec(url.pathname);
+    // A link page is for its holder, checked against the link's owner: not gated by authorize.
     if (link !== null && linkContext !== undefined) {
-      if (request.method !== "GET" && isCrossSite(request))
+      if (request.method !== "GET" && isCrossSiteRequest(request))
         return jsonResponse(403, { error: "Cross-site requests may not decide approval links." });
       try {
         return await handleApprovalLink(linkContext, request, link[1] ?? "");
@@ -211,15 +195,17 @@ export function createCodemodeInspector(options: CodemodeInspectorOptions): (req
         return jsonResponse(503, { error: `The inspector could not read the journal: ${messageOf(error)}` });
       }
     }
+    const grant = await grantOf(request);
+    if (grant instanceof Response) return grant;
     const match = API_PATH.exec(url.pathname.replace(/\/+$/, ""));
     if (match === null) {
       if (request.method !== "GET" && request.method !== "HEAD") return jsonResponse(405, { error: "use GET" });
       return pageResponse(refreshMs, request.method);
     }
-    if (request.method !== "GET" && isCrossSite(request))
+    if (request.method !== "GET" && isCrossSiteRequest(request))
       return jsonResponse(403, { error: "Cross-site requests may not act on executions." });
     try {
-      return await handleApiRequest(context, request, match[2] ?? "", url.searchParams);
+      return await handleApiRequest(context, grant, request, match[2] ?? "", url.searchParams);
     } catch (error) {
       return jsonResponse(503, {
         error: `The inspector could not read the journal: ${messageOf(error)}`,

@@ -1,7 +1,8 @@
 /**
  * The inspector's JSON API (documented in docs/inspector.md). Everything the page
  * shows comes from here; actions call the runtime's public `approve`, `reject` and
- * `rollback`, whose outcomes (failures included) are returned as data.
+ * `rollback`, whose outcomes (failures included) are returned as data. Every read and
+ * action passes the request's granted `scope`: another owner's execution is not found.
  *
  *   GET  …/api/executions?status=&since=&limit=   the list
  *   GET  …/api/executions/:id                      one execution and its timeline
@@ -35,6 +36,11 @@ export interface InspectorApiContext {
   decidedBy?: ((request: Request) => string | undefined | Promise<string | undefined>) | undefined;
 }
 
+/** The view `authorize` granted a request: the executions of `scope`, or every execution when it is undefined. */
+export interface InspectorGrant {
+  scope: string | undefined;
+}
+
 /** Headers of every API response. */
 const API_HEADERS: Readonly<Record<string, string>> = {
   "content-type": "application/json; charset=utf-8",
@@ -52,7 +58,11 @@ function badRequest(error: string): Response {
   return jsonResponse(400, { error });
 }
 
-async function listRoute(context: InspectorApiContext, params: URLSearchParams): Promise<Response> {
+async function listRoute(
+  context: InspectorApiContext,
+  { scope }: InspectorGrant,
+  params: URLSearchParams,
+): Promise<Response> {
   const status = params.get("status") ?? undefined;
   if (status !== undefined && !EXECUTION_STATUSES.includes(status as ExecutionStatus)) {
     return badRequest(`status must be one of ${EXECUTION_STATUSES.join(", ")} (got "${status}")`);
@@ -70,6 +80,7 @@ async function listRoute(context: InspectorApiContext, params: URLSearchParams):
     since,
     limit,
     now: context.now,
+    scope,
   });
   return jsonResponse(200, {
     runtime: context.runtime.name,
@@ -79,8 +90,12 @@ async function listRoute(context: InspectorApiContext, params: URLSearchParams):
   });
 }
 
-async function showRoute(context: InspectorApiContext, executionId: string): Promise<Response> {
-  const execution = await context.runtime.execution(executionId);
+async function showRoute(
+  context: InspectorApiContext,
+  { scope }: InspectorGrant,
+  executionId: string,
+): Promise<Response> {
+  const execution = await context.runtime.execution(executionId, scope === undefined ? {} : { scope });
   if (execution === undefined)
     return jsonResponse(404, { error: `No execution ${executionId} in runtime "${context.runtime.name}".` });
   return jsonResponse(200, {
@@ -134,6 +149,7 @@ function readDecisions(value: unknown): CallDecision[] | string {
 
 async function actionRoute(
   context: InspectorApiContext,
+  { scope }: InspectorGrant,
   request: Request,
   executionId: string,
   action: string,
@@ -152,7 +168,8 @@ async function actionRoute(
   if (reason !== undefined && typeof reason !== "string") return badRequest("reason must be a string");
   const signedIn = action === "rollback" ? undefined : await context.decidedBy?.(request);
   const by = signedIn === undefined ? {} : { decidedBy: signedIn };
-  const target = seq === undefined ? { executionId, ...by } : { executionId, seq, ...by };
+  const owner = scope === undefined ? {} : { scope };
+  const target = seq === undefined ? { executionId, ...owner, ...by } : { executionId, seq, ...owner, ...by };
   switch (action) {
     case "approve": {
       const args = body["args"];
@@ -167,37 +184,43 @@ async function actionRoute(
     case "decide": {
       const decisions = readDecisions(body["decisions"]);
       if (typeof decisions === "string") return badRequest(decisions);
-      return jsonResponse(200, { output: await context.runtime.decide({ executionId, decisions, ...by }) });
+      return jsonResponse(200, {
+        output: await context.runtime.decide({ executionId, decisions, ...owner, ...by }),
+      });
     }
     default:
-      return jsonResponse(200, { output: await context.runtime.rollback({ executionId }) });
+      return jsonResponse(200, { output: await context.runtime.rollback({ executionId, ...owner }) });
   }
 }
 
 const ROUTE = /^\/executions(?:\/([^/]+)(?:\/(approve|reject|decide|rollback))?)?$/;
 
-/** Answers one API request; `path` is what follows `/api`. */
+/** Answers one API request within the view `grant`; `path` is what follows `/api`. */
 export async function handleApiRequest(
   context: InspectorApiContext,
+  grant: InspectorGrant,
   request: Request,
   path: string,
   params: URLSearchParams,
 ): Promise<Response> {
   if (path === "/pending") {
     if (request.method !== "GET") return jsonResponse(405, { error: "use GET" });
-    return jsonResponse(200, { pending: await context.runtime.pending() });
+    const scoped = grant.scope === undefined ? {} : { scope: grant.scope };
+    return jsonResponse(200, { pending: await context.runtime.pending(undefined, scoped) });
   }
   const match = ROUTE.exec(path);
   if (match === null) return jsonResponse(404, { error: `No API route ${path}.` });
   const [, encodedId, action] = match;
   const expected = action === undefined ? "GET" : "POST";
   if (request.method !== expected) return jsonResponse(405, { error: `use ${expected}` });
-  if (encodedId === undefined) return listRoute(context, params);
+  if (encodedId === undefined) return listRoute(context, grant, params);
   let executionId: string;
   try {
     executionId = decodeURIComponent(encodedId);
   } catch {
     return badRequest("the execution id is not valid percent-encoding");
   }
-  return action === undefined ? showRoute(context, executionId) : actionRoute(context, request, executionId, action);
+  return action === undefined
+    ? showRoute(context, grant, executionId)
+    : actionRoute(context, grant, request, executionId, action);
 }

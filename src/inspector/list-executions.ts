@@ -54,6 +54,8 @@ export interface ListExecutionsOptions {
   limit?: number | undefined;
   /** The clock. @default Date.now */
   now?: (() => number) | undefined;
+  /** Only the executions of this owner. @default undefined (every execution) */
+  scope?: string | undefined;
 }
 
 const ENDED: ReadonlySet<ExecutionStatus> = new Set(["completed", "error", "rejected", "rolled_back"]);
@@ -61,11 +63,12 @@ const ENDED: ReadonlySet<ExecutionStatus> = new Set(["completed", "error", "reje
 /** Newest executions first, with call counts, filtered. With a filter, the newest {@link FILTER_SCAN_LIMIT} are scanned. */
 export async function listExecutions(
   runtime: InspectorRuntime,
-  { status, since, limit = DEFAULT_INSPECTOR_LIST_LIMIT, now = Date.now }: ListExecutionsOptions = {},
+  { status, since, limit = DEFAULT_INSPECTOR_LIST_LIMIT, now = Date.now, scope }: ListExecutionsOptions = {},
 ): Promise<ExecutionRow[]> {
   const at = now();
   const filtered = status !== undefined || since !== undefined;
-  const summaries = (await runtime.executions(filtered ? Math.max(limit, FILTER_SCAN_LIMIT) : limit))
+  const scoped = scope === undefined ? {} : { scope };
+  const summaries = (await runtime.executions(filtered ? Math.max(limit, FILTER_SCAN_LIMIT) : limit, scoped))
     .filter(
       (summary) =>
         (status === undefined || summary.status === status) && (since === undefined || summary.createdAt >= since),
@@ -78,7 +81,7 @@ export async function listExecutions(
       const index = next++;
       const summary = summaries[index];
       if (summary === undefined) continue;
-      const detail = await runtime.execution(summary.executionId);
+      const detail = await runtime.execution(summary.executionId, scoped);
       const row: ExecutionRow = {
         executionId: summary.executionId,
         status: summary.status,

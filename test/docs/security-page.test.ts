@@ -33,6 +33,10 @@ describe("docs/security.md", () => {
     for (const party of [
       "A program",
       "An MCP client",
+      "The person approving",
+      "Another signed-in user",
+      "A link holder",
+      "A page of another site",
       "An upstream MCP server",
       "A chat client",
       "A telemetry backend",

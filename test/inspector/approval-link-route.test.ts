@@ -23,7 +23,10 @@ afterEach(async () => {
   runtime = undefined;
 });
 
-/** A runtime whose `shop.buy` needs approval (and may be edited) and counts what it bought. */
+/**
+ * A runtime whose `shop.buy` needs approval (and may be edited) and counts what it bought. The inspector's page and
+ * API are for admins only (`admin=1` in the cookie): links are not gated by them.
+ */
 function setUp(options: { scope?: boolean; decidedBy?: boolean; now?: () => number } = {}) {
   const bought: string[] = [];
   const shop = connector(
@@ -49,7 +52,7 @@ function setUp(options: { scope?: boolean; decidedBy?: boolean; now?: () => numb
   });
   const inspector = createCodemodeInspector({
     runtime,
-    authorize: (request) => request.headers.get("cookie")?.startsWith("user=") === true,
+    authorize: (request) => (request.headers.get("cookie")?.includes("admin=1") === true ? { unscoped: true } : false),
     ...(options.decidedBy === false ? {} : { decidedBy: (request) => userOf(request) }),
     approvalLinks: {
       secret: SECRET,
@@ -64,21 +67,28 @@ function userOf(request: Request): string | undefined {
   return /user=([^;]+)/.exec(request.headers.get("cookie") ?? "")?.[1];
 }
 
-async function pause(target: CodemodeRuntime, item: string, owner = "ada"): Promise<PendingAction[]> {
+/** Pauses `shop.buy` of `item` in an execution of `owner` (`null`: without an owner). */
+async function pause(target: CodemodeRuntime, item: string, owner: string | null = "ada"): Promise<PendingAction[]> {
   const output = await target.execute({
     code: `async () => shop.buy({ item: ${JSON.stringify(item)} })`,
-    scope: owner,
+    ...(owner === null ? {} : { scope: owner }),
   });
   if (output.status !== "paused") throw new Error(`expected a pause, got ${output.status}`);
   return output.pending;
 }
 
-function linkOf(pending: PendingAction[], owner: string | undefined = "ada", expiresAt = NOW + 60_000): string {
-  return `/codemode/link/${createApprovalLinkToken({ secret: SECRET, pending, owner, expiresAt })}`;
+/** A link to `pending`, minted for `owner` (`null`: an execution without an owner). */
+function linkOf(pending: PendingAction[], owner: string | null = "ada", expiresAt = NOW + 60_000): string {
+  return `/codemode/link/${createApprovalLinkToken({ secret: SECRET, pending, owner: owner ?? undefined, expiresAt })}`;
 }
 
 function open(inspector: (request: Request) => Promise<Response>, path: string, user = "ada"): Promise<Response> {
   return inspector(new Request(`${ORIGIN}${path}`, { headers: { cookie: `user=${user}` } }));
+}
+
+/** A request of the inspector's admin (the only one `authorize` lets into the page and API). */
+function asAdmin(inspector: (request: Request) => Promise<Response>, path: string): Promise<Response> {
+  return inspector(new Request(`${ORIGIN}${path}`, { headers: { cookie: "user=root; admin=1" } }));
 }
 
 function decide(
@@ -179,26 +189,63 @@ describe("an approval link", () => {
     expect(other.status).toBe(403);
     expect(await other.text()).toMatch(/belongs to another user/);
 
-    // Another site's page posting with the person's cookie.
-    expect((await decide(inspector, linkOf(a), approveA, { origin: "https://evil.example" })).status).toBe(403);
+    // Another site's page posting with the person's cookie, or the same host's page over plain http.
+    for (const origin of ["https://evil.example", "http://app.example", "https://app.example:8443"])
+      expect((await decide(inspector, linkOf(a), approveA, { origin })).status).toBe(403);
 
     expect(bought).toEqual([]);
     for (const pending of [a, b])
       expect((await app.execution(pending[0]!.executionId, { scope: "ada" }))?.status).toBe("paused");
   });
 
-  it("is refused when the inspector cannot tell who is signed in, and when authorize says no", async () => {
-    const { runtime: app, inspector, bought } = setUp({ scope: false });
+  it("opens for its owner although authorize lets only admins into the inspector, whose API the owner cannot use", async () => {
+    const { runtime: app, inspector, bought } = setUp();
     const pending = await pause(app, "tea");
-    expect((await open(inspector, linkOf(pending))).status).toBe(403);
+    expect((await open(inspector, "/codemode/api/executions")).status).toBe(401);
+    expect((await open(inspector, `/codemode/api/executions/${pending[0]!.executionId}`)).status).toBe(401);
+    const page = await open(inspector, linkOf(pending));
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("shop.buy");
+    expect((await decide(inspector, linkOf(pending), { [`choice-${pending[0]!.seq}`]: "approve" })).status).toBe(200);
+    expect(bought).toEqual(["tea x1"]);
+  });
+
+  it("is refused to an admin who is not its owner, to no one signed in, and when no scope tells who is signed in", async () => {
+    const { runtime: app, inspector, bought } = setUp();
+    const pending = await pause(app, "tea");
+    const admin = await asAdmin(inspector, linkOf(pending));
+    expect(admin.status).toBe(403);
+    expect(await admin.text()).toMatch(/belongs to another user/);
     const anonymous = await inspector(new Request(`${ORIGIN}${linkOf(pending)}`));
     expect(anonymous.status).toBe(401);
+    expect(await anonymous.text()).toMatch(/Sign in as the user who ran the program/);
+
+    const { runtime: other, inspector: withoutScope } = setUp({ scope: false });
+    expect((await open(withoutScope, linkOf(await pause(other, "tea")))).status).toBe(403);
+    expect(bought).toEqual([]);
+  });
+
+  it("of an execution without an owner, opens only for an { unscoped: true } grant", async () => {
+    const { runtime: app, inspector, bought } = setUp();
+    const pending = await pause(app, "tea", null);
+    const link = linkOf(pending, null);
+    expect((await open(inspector, link)).status).toBe(401);
+    expect((await asAdmin(inspector, link)).status).toBe(200);
+    const scopedInspector = createCodemodeInspector({
+      runtime: app,
+      authorize: () => ({ scope: "ada" }),
+      approvalLinks: { secret: SECRET, scope: () => "ada" },
+      _internal: { now: () => NOW },
+    });
+    const refused = await open(scopedInspector, link);
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toMatch(/without an owner/);
     expect(bought).toEqual([]);
   });
 
   it("is an option checked at construction: the secret's length, scope's type, and no read-only inspector", () => {
     const made = setUp();
-    const base = { runtime: made.runtime, authorize: () => true };
+    const base = { runtime: made.runtime, authorize: () => ({ unscoped: true }) as const };
     expect(() => createCodemodeInspector({ ...base, approvalLinks: { secret: "short" } })).toThrow(
       /approvalLinks\.secret.*at least 32/,
     );

@@ -13,7 +13,7 @@ beforeAll(async () => {
   fixture = await createJournalFixture();
   inspector = createCodemodeInspector({
     runtime: fixture.runtime,
-    authorize: (request) => request.headers.get("authorization") === "Bearer admin",
+    authorize: (request) => (request.headers.get("authorization") === "Bearer admin" ? { unscoped: true } : false),
     _internal: { now: () => fixture.clock.now() },
   });
 });
@@ -158,7 +158,11 @@ describe("the JSON API", () => {
     expect(form.status).toBe(400);
     expect((await get(path)).status).toBe(405);
     expect((await post(path, { seq: "2" })).status).toBe(400);
-    const readOnly = createCodemodeInspector({ runtime: fixture.runtime, readOnly: true, authorize: () => true });
+    const readOnly = createCodemodeInspector({
+      runtime: fixture.runtime,
+      readOnly: true,
+      authorize: () => ({ unscoped: true }),
+    });
     const refused = await readOnly(
       new Request(`${ORIGIN}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }),
     );
@@ -263,7 +267,11 @@ describe("deciding several calls that wait together (decide), as the chat does",
       [{ seq: 1, approved: true, reason: 7 }],
     ])
       expect((await post(path, { decisions })).status).toBe(400);
-    const readOnly = createCodemodeInspector({ runtime: fixture.runtime, readOnly: true, authorize: () => true });
+    const readOnly = createCodemodeInspector({
+      runtime: fixture.runtime,
+      readOnly: true,
+      authorize: () => ({ unscoped: true }),
+    });
     const refused = await readOnly(
       new Request(`${ORIGIN}${path}`, {
         method: "POST",
@@ -295,7 +303,7 @@ describe("who decided, from the inspector's decidedBy option", () => {
   it("journals the signed-in user on approve, reject and decide (never the body's), and shows it in the API", async () => {
     const inspectorFor = createCodemodeInspector({
       runtime: fixture.runtime,
-      authorize: (request) => request.headers.get("authorization") === "Bearer admin",
+      authorize: (request) => (request.headers.get("authorization") === "Bearer admin" ? { unscoped: true } : false),
       decidedBy: (request) => request.headers.get("x-user") ?? undefined,
       _internal: { now: () => fixture.clock.now() },
     });
@@ -370,5 +378,102 @@ describe("who decided, from the inspector's decidedBy option", () => {
     expect(() => createCodemodeInspector({ runtime: fixture.runtime, decidedBy: "ann" as never })).toThrow(
       /decidedBy must be a function/,
     );
+  });
+});
+
+describe("a grant of one owner (authorize answers { scope })", () => {
+  const buy = "async () => shop.buy({ sku: 'tea', quantity: 1 })";
+  /** Signed in by x-user: that user's executions; the admin token: every execution. */
+  const scoped = () =>
+    createCodemodeInspector({
+      runtime: fixture.runtime,
+      authorize: (request) => {
+        if (request.headers.get("authorization") === "Bearer admin") return { unscoped: true };
+        const user = request.headers.get("x-user");
+        return user === null ? false : { scope: user };
+      },
+      decidedBy: (request) => request.headers.get("x-user") ?? "admin",
+      _internal: { now: () => fixture.clock.now() },
+    });
+  const as = (handler: (request: Request) => Promise<Response>, user: string) => ({
+    get: (path: string) => handler(new Request(`${ORIGIN}/codemode/api${path}`, { headers: { "x-user": user } })),
+    post: (path: string, body: unknown) =>
+      handler(
+        new Request(`${ORIGIN}/codemode/api${path}`, {
+          method: "POST",
+          headers: { "x-user": user, "content-type": "application/json", origin: ORIGIN },
+          body: JSON.stringify(body),
+        }),
+      ),
+  });
+
+  it("lists, shows and decides only that owner's executions: another's are not found and stay paused", async () => {
+    const inspectorOf = scoped();
+    const alices = await fixture.runtime.execute({ code: buy, scope: "alice" });
+    const bobs = await fixture.runtime.execute({ code: buy, scope: "bob" });
+    const bob = as(inspectorOf, "bob");
+
+    const list = (await (await bob.get("/executions")).json()) as { executions: Array<{ executionId: string }> };
+    expect(list.executions.map((row) => row.executionId)).toEqual([bobs.executionId]);
+    const filtered = (await (await bob.get("/executions?status=paused")).json()) as typeof list;
+    expect(filtered.executions.map((row) => row.executionId)).toEqual([bobs.executionId]);
+    const pending = (await (await bob.get("/pending")).json()) as { pending: Array<{ executionId: string }> };
+    expect(pending.pending.map((call) => call.executionId)).toEqual([bobs.executionId]);
+    for (const id of [alices.executionId, fixture.ids.completed]) {
+      const shown = await bob.get(`/executions/${id}`);
+      expect(shown.status).toBe(404);
+      expect(JSON.stringify(await shown.json())).not.toContain("tea");
+    }
+
+    for (const [action, body] of [
+      ["approve", { seq: 1 }],
+      ["decide", { decisions: [{ seq: 1, approved: true }] }],
+      ["reject", { reason: "mine now" }],
+      ["rollback", {}],
+    ] as const) {
+      const answer = (await (await bob.post(`/executions/${alices.executionId}/${action}`, body)).json()) as {
+        output: unknown;
+      };
+      expect(answer.output).toMatchObject({ status: "error", kind: "not-found" });
+    }
+    const untouched = await fixture.runtime.execution(alices.executionId);
+    expect(untouched).toMatchObject({ status: "paused", calls: [{ seq: 1, status: "pending" }] });
+    expect(untouched?.calls[0]).not.toHaveProperty("decidedBy");
+
+    // Alice decides her own; the admin sees both owners' executions.
+    const approved = (await (
+      await as(inspectorOf, "alice").post(`/executions/${alices.executionId}/approve`, {})
+    ).json()) as {
+      output: unknown;
+    };
+    expect(approved.output).toMatchObject({ status: "completed" });
+    expect((await fixture.runtime.execution(alices.executionId))?.calls[0]?.decidedBy).toBe("alice");
+    const all = (await (
+      await inspectorOf(
+        new Request(`${ORIGIN}/codemode/api/executions`, { headers: { authorization: "Bearer admin" } }),
+      )
+    ).json()) as typeof list;
+    expect(all.executions.map((row) => row.executionId)).toEqual(
+      expect.arrayContaining([alices.executionId, bobs.executionId]),
+    );
+    await fixture.runtime.reject({ executionId: bobs.executionId, scope: "bob" });
+  });
+
+  it("refuses true (a grant must say whose executions: { scope } or { unscoped: true }) and confused grants", async () => {
+    for (const answer of [true, { scope: "" }, { scope: "ann", unscoped: true }, { unscoped: "yes" }, "ann"]) {
+      const handler = createCodemodeInspector({ runtime: fixture.runtime, authorize: () => answer as never });
+      const response = await handler(new Request(`${ORIGIN}/codemode/api/executions`));
+      expect(response.status).toBe(answer === true ? 500 : 401);
+      const body = (await response.json()) as { error: string };
+      expect(Object.keys(body)).toEqual(["error"]);
+      if (answer === true) expect(body.error).toMatch(/\{ scope: userId \}.*\{ unscoped: true \}/);
+    }
+  });
+
+  it("refuses an action from the same host over another scheme or port (the origin is scheme, host and port)", async () => {
+    const path = `/codemode/api/executions/${fixture.ids.completed}/reject`;
+    for (const origin of ["http://app.example", "https://app.example:8443", "null", "https://app.example.evil"])
+      expect((await post(path, {}, { origin })).status).toBe(403);
+    expect((await post(path, {}, { origin: "https://app.example:443" })).status).toBe(200);
   });
 });

@@ -40,7 +40,7 @@ async function setUp() {
   const url = await serveHandler({ runtime, authorize: byUser, approvalLinks: { url: APP, secret: SECRET } });
   const inspector = createCodemodeInspector({
     runtime,
-    authorize: () => true,
+    authorize: () => ({ unscoped: true }),
     decidedBy: () => "grace",
     approvalLinks: { secret: SECRET, scope: (request) => request.headers.get("x-user") ?? undefined },
   });

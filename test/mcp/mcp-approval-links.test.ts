@@ -3,7 +3,8 @@
  * handler (`sessions: false`, `approvalLinks`) and its inspector on one origin, behind a round-robin load
  * balancer on loopback, over one journal file. A paused `codemode` call answers `-32042` with a link; the person
  * opens it in Chromium and approves; the client's retry of the same call completes, on the other instance, with
- * exactly one effect and the decision journaled with `decidedBy`. The official MCP Inspector CLI is driven too.
+ * exactly one effect and the decision journaled with `decidedBy`. Another signed-in user gets nothing of it through
+ * the inspector's API or the link. The official MCP Inspector CLI is driven too.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -44,7 +45,10 @@ function stopInstance(child: ChildProcess): Promise<void> {
   });
 }
 
-describe.skipIf(executablePath === undefined)("approval links behind a round-robin load balancer", () => {
+/** The tests that open a link in Chromium. */
+const inBrowser = it.skipIf(executablePath === undefined);
+
+describe("approval links behind a round-robin load balancer", () => {
   let folder: string;
   let ledger: string;
   let proxy: RoundRobinProxy;
@@ -162,41 +166,102 @@ describe.skipIf(executablePath === undefined)("approval links behind a round-rob
     rmSync(folder, { recursive: true, force: true });
   });
 
-  it("the MCP SDK client: -32042 with the link, approved in Chromium, the retry completes on the other instance once", async () => {
-    const served: string[] = [];
-    const ada = await clientOf("ada", served);
-    const paused = await linkRequired(ada.callTool({ name: "codemode", arguments: { code: BUY("tea") } }));
-    expect(paused.code).toBe(ErrorCode.UrlElicitationRequired);
-    const [elicitation] = paused.elicitations;
-    expect(elicitation?.mode).toBe("url");
-    expect(elicitation?.url).toMatch(new RegExp(`^${origin}/codemode/link/[\\w-]+\\.[\\w-]+$`));
-    // The model-facing message never carries the link.
-    expect(paused.message).not.toContain(elicitation!.url);
-    expect(paused.message).toMatch(/call codemode again with the same code/);
-    expect(effects("tea")).toEqual([]);
+  inBrowser(
+    "the MCP SDK client: -32042 with the link, approved in Chromium, the retry completes on the other instance once",
+    async () => {
+      const served: string[] = [];
+      const ada = await clientOf("ada", served);
+      const paused = await linkRequired(ada.callTool({ name: "codemode", arguments: { code: BUY("tea") } }));
+      expect(paused.code).toBe(ErrorCode.UrlElicitationRequired);
+      const [elicitation] = paused.elicitations;
+      expect(elicitation?.mode).toBe("url");
+      expect(elicitation?.url).toMatch(new RegExp(`^${origin}/codemode/link/[\\w-]+\\.[\\w-]+$`));
+      // The model-facing message never carries the link.
+      expect(paused.message).not.toContain(elicitation!.url);
+      expect(paused.message).toMatch(/call codemode again with the same code/);
+      expect(effects("tea")).toEqual([]);
 
-    const screenshot = process.env["UPDATE_FIGURES"] === "1" ? join(folder, "link.png") : undefined;
-    const text = await approveInBrowser(elicitation!.url, "ada", screenshot);
-    if (screenshot !== undefined) copyFileSync(screenshot, join(REPO, "docs/mcp-approval-link.png"));
-    expect(text).toMatch(/1 of 1 call\(s\) approved, as ada\. The program continued and completed\./);
-    expect(effects("tea")).toHaveLength(1);
+      const screenshot = process.env["UPDATE_FIGURES"] === "1" ? join(folder, "link.png") : undefined;
+      const text = await approveInBrowser(elicitation!.url, "ada", screenshot);
+      if (screenshot !== undefined) copyFileSync(screenshot, join(REPO, "docs/mcp-approval-link.png"));
+      expect(text).toMatch(/1 of 1 call\(s\) approved, as ada\. The program continued and completed\./);
+      expect(effects("tea")).toHaveLength(1);
 
-    await steerAwayFrom(served[0]!);
-    const retried = await ada.callTool({ name: "codemode", arguments: { code: BUY("tea") } });
-    expect(retried.structuredContent).toMatchObject({ status: "completed", result: "bought 1 tea" });
-    expect(served[1]).not.toBe(served[0]);
-    expect(effects("tea")).toHaveLength(1);
-    const [execution] = (await journal.executions(5, { scope: "ada" })).filter((e) => e.code === BUY("tea"));
-    const detail = await journal.execution(execution!.executionId, { scope: "ada" });
-    expect(detail?.calls.map((call) => call.decidedBy)).toEqual(["ada"]);
+      await steerAwayFrom(served[0]!);
+      const retried = await ada.callTool({ name: "codemode", arguments: { code: BUY("tea") } });
+      expect(retried.structuredContent).toMatchObject({ status: "completed", result: "bought 1 tea" });
+      expect(served[1]).not.toBe(served[0]);
+      expect(effects("tea")).toHaveLength(1);
+      const [execution] = (await journal.executions(5, { scope: "ada" })).filter((e) => e.code === BUY("tea"));
+      const detail = await journal.execution(execution!.executionId, { scope: "ada" });
+      expect(detail?.calls.map((call) => call.decidedBy)).toEqual(["ada"]);
 
-    // The retry was claimed: the same program again is a new run, which pauses for a new link.
-    const again = await linkRequired(ada.callTool({ name: "codemode", arguments: { code: BUY("tea") } }));
-    expect(again.elicitations[0]?.url).not.toBe(elicitation!.url);
-    expect(effects("tea")).toHaveLength(1);
+      // The retry was claimed: the same program again is a new run, which pauses for a new link.
+      const again = await linkRequired(ada.callTool({ name: "codemode", arguments: { code: BUY("tea") } }));
+      expect(again.elicitations[0]?.url).not.toBe(elicitation!.url);
+      expect(effects("tea")).toHaveLength(1);
+    },
+  );
+
+  it("another signed-in user cannot list, read or decide an owner's execution through the inspector, nor open the link", async () => {
+    const ada = await clientOf("ada", []);
+    const paused = await linkRequired(ada.callTool({ name: "codemode", arguments: { code: BUY("a payment") } }));
+    const link = paused.elicitations[0]!.url;
+    const [execution] = (await journal.executions(5, { scope: "ada" })).filter((e) => e.code === BUY("a payment"));
+    const executionId = execution!.executionId;
+    const bob = { cookie: "user=bob" };
+    const api = `${origin}/codemode/api`;
+
+    // Through either instance (the load balancer alternates), Bob sees none of Ada's executions.
+    for (const _ of [0, 1]) {
+      const listed = await fetch(`${api}/executions?limit=500`, { headers: bob });
+      expect(listed.status).toBe(200);
+      const text = await listed.text();
+      expect(text).not.toContain(executionId);
+      expect(text).not.toContain("a payment");
+      expect(await (await fetch(`${api}/pending`, { headers: bob })).json()).toEqual({ pending: [] });
+      const read = await fetch(`${api}/executions/${executionId}`, { headers: bob });
+      expect(read.status).toBe(404);
+      expect(await read.text()).not.toContain("a payment");
+    }
+    for (const [action, body] of [
+      ["approve", {}],
+      ["decide", { decisions: [{ seq: 1, approved: true }] }],
+      ["reject", { reason: "not yours" }],
+      ["rollback", {}],
+    ] as const) {
+      const acted = await fetch(`${api}/executions/${executionId}/${action}`, {
+        method: "POST",
+        headers: { ...bob, origin, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      expect(await acted.json()).toMatchObject({ output: { status: "error", kind: "not-found" } });
+    }
+    expect((await fetch(link, { headers: bob })).status).toBe(403);
+    const bobPosts = await fetch(link, {
+      method: "POST",
+      headers: { ...bob, origin, "content-type": "application/x-www-form-urlencoded" },
+      body: "choice-1=approve",
+    });
+    expect(bobPosts.status).toBe(403);
+    expect(effects("a payment")).toEqual([]);
+    expect((await journal.execution(executionId))?.status).toBe("paused");
+
+    // Ada's own link still decides it, once; her retry returns the result.
+    const adaPosts = await fetch(link, {
+      method: "POST",
+      headers: { cookie: "user=ada", origin, "content-type": "application/x-www-form-urlencoded" },
+      body: "choice-1=approve",
+    });
+    expect(adaPosts.status).toBe(200);
+    expect(await adaPosts.text()).toMatch(/approved, as ada/);
+    const retried = await ada.callTool({ name: "codemode", arguments: { code: BUY("a payment") } });
+    expect(retried.structuredContent).toMatchObject({ status: "completed", result: "bought 1 a payment" });
+    expect(effects("a payment")).toHaveLength(1);
+    expect((await journal.execution(executionId))?.calls.map((call) => call.decidedBy)).toEqual(["ada"]);
   });
 
-  it("the link is refused to another owner and works once, through either instance", async () => {
+  inBrowser("the link is refused to another owner and works once, through either instance", async () => {
     const ada = await clientOf("ada", []);
     const paused = await linkRequired(ada.callTool({ name: "codemode", arguments: { code: BUY("jam") } }));
     const link = paused.elicitations[0]!.url;
@@ -210,61 +275,64 @@ describe.skipIf(executablePath === undefined)("approval links behind a round-rob
     expect(effects("jam")).toHaveLength(1);
   });
 
-  it("the MCP Inspector CLI: the paused call waits silently; once approved by link, the CLI's call returns the result", async () => {
-    const runCli = (code: string, timeoutMs: number) =>
-      new Promise<{ status: number | null; output: string }>((resolve) => {
-        const cli = spawn(
-          INSPECTOR_CLI,
-          [
-            "--cli",
-            proxy.url,
-            "--transport",
-            "http",
-            "--method",
-            "tools/call",
-            "--tool-name",
-            "codemode",
-            "--tool-arg",
-            `code=${code}`,
-            "--header",
-            "x-user: ada",
-          ],
-          { stdio: ["ignore", "pipe", "pipe"] },
-        );
-        let output = "";
-        cli.stdout.on("data", (chunk: Buffer) => {
-          output += chunk.toString();
+  inBrowser(
+    "the MCP Inspector CLI: the paused call waits silently; once approved by link, the CLI's call returns the result",
+    async () => {
+      const runCli = (code: string, timeoutMs: number) =>
+        new Promise<{ status: number | null; output: string }>((resolve) => {
+          const cli = spawn(
+            INSPECTOR_CLI,
+            [
+              "--cli",
+              proxy.url,
+              "--transport",
+              "http",
+              "--method",
+              "tools/call",
+              "--tool-name",
+              "codemode",
+              "--tool-arg",
+              `code=${code}`,
+              "--header",
+              "x-user: ada",
+            ],
+            { stdio: ["ignore", "pipe", "pipe"] },
+          );
+          let output = "";
+          cli.stdout.on("data", (chunk: Buffer) => {
+            output += chunk.toString();
+          });
+          cli.stderr.on("data", (chunk: Buffer) => {
+            output += chunk.toString();
+          });
+          const timer = setTimeout(() => cli.kill("SIGTERM"), timeoutMs);
+          cli.once("exit", (status) => {
+            clearTimeout(timer);
+            resolve({ status, output });
+          });
         });
-        cli.stderr.on("data", (chunk: Buffer) => {
-          output += chunk.toString();
-        });
-        const timer = setTimeout(() => cli.kill("SIGTERM"), timeoutMs);
-        cli.once("exit", (status) => {
-          clearTimeout(timer);
-          resolve({ status, output });
-        });
-      });
 
-    // The CLI declares no elicitation and has no way to show a -32042 link: it waits on a link nothing in CLI
-    // mode can open (killed after 8 s) or gives up, depending on its timers; either way no link, nothing ran.
-    const code = BUY("honey");
-    const first = await runCli(code, 8000);
-    expect(first.output).not.toContain("bought 1 honey");
-    expect(first.output).not.toMatch(/link\//);
-    expect(effects("honey")).toEqual([]);
-    const [execution] = (await journal.executions(5, { scope: "ada" })).filter((listed) => listed.code === code);
-    expect(execution?.status).toBe("paused");
+      // The CLI declares no elicitation and has no way to show a -32042 link: it waits on a link nothing in CLI
+      // mode can open (killed after 8 s) or gives up, depending on its timers; either way no link, nothing ran.
+      const code = BUY("honey");
+      const first = await runCli(code, 8000);
+      expect(first.output).not.toContain("bought 1 honey");
+      expect(first.output).not.toMatch(/link\//);
+      expect(effects("honey")).toEqual([]);
+      const [execution] = (await journal.executions(5, { scope: "ada" })).filter((listed) => listed.code === code);
+      expect(execution?.status).toBe("paused");
 
-    // The person gets the link another way (here: an SDK client's retry, answered -32042 once the wait ends).
-    const ada = await clientOf("ada", []);
-    const paused = await linkRequired(
-      ada.callTool({ name: "codemode", arguments: { code } }, undefined, { timeout: 30_000 }),
-    );
-    await approveInBrowser(paused.elicitations[0]!.url, "ada");
+      // The person gets the link another way (here: an SDK client's retry, answered -32042 once the wait ends).
+      const ada = await clientOf("ada", []);
+      const paused = await linkRequired(
+        ada.callTool({ name: "codemode", arguments: { code } }, undefined, { timeout: 30_000 }),
+      );
+      await approveInBrowser(paused.elicitations[0]!.url, "ada");
 
-    const second = await runCli(code, 30_000);
-    expect(second.status).toBe(0);
-    expect(second.output).toContain("bought 1 honey");
-    expect(effects("honey")).toHaveLength(1);
-  });
+      const second = await runCli(code, 30_000);
+      expect(second.status).toBe(0);
+      expect(second.output).toContain("bought 1 honey");
+      expect(effects("honey")).toHaveLength(1);
+    },
+  );
 });

@@ -60,7 +60,7 @@ describe("one display of values in every place", () => {
       expect(JSON.stringify(pausedView.pending[0]?.args)).toBe(SAMPLE_TEXT);
 
       // The inspector's API (the page shows the JSON it reads there).
-      const inspector = createCodemodeInspector({ runtime, authorize: () => true });
+      const inspector = createCodemodeInspector({ runtime, authorize: () => ({ unscoped: true }) });
       const read = async (id: string) =>
         (await (await inspector(new Request(`${ORIGIN}/codemode/api/executions/${id}`))).json()) as {
           execution: { result?: unknown; logs: string[]; pending?: Array<{ args: unknown }> };

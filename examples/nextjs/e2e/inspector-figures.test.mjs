@@ -218,7 +218,9 @@ before(async () => {
     approveProgram: (code) => code.includes("close_pull_request"),
   });
   await writeExecutions();
-  server = await serve(createCodemodeInspector({ runtime, authorize: () => true, decidedBy: () => "ops@example.com" }));
+  server = await serve(
+    createCodemodeInspector({ runtime, authorize: () => ({ unscoped: true }), decidedBy: () => "ops@example.com" }),
+  );
   baseUrl = `http://127.0.0.1:${server.address().port}`;
   browser = await launchBrowser();
 });

@@ -110,7 +110,10 @@ export function personInspector(config: ProxyConfigFile): {
   return {
     proxy,
     async approve(executionId) {
-      const inspector = createCodemodeInspector({ runtime: await proxy.runtime(), authorize: () => true });
+      const inspector = createCodemodeInspector({
+        runtime: await proxy.runtime(),
+        authorize: () => ({ unscoped: true }),
+      });
       const response = await inspector(
         new Request(`http://localhost/codemode/api/executions/${encodeURIComponent(executionId)}/approve`, {
           method: "POST",

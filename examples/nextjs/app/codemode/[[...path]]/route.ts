@@ -10,16 +10,17 @@ export const dynamic = "force-dynamic";
 /**
  * HTTP Basic auth against CODEMODE_INSPECTOR_TOKEN (any user name): the browser asks once and
  * sends the credentials with the page's own API calls. Without the variable, nobody gets in.
- * A real app checks its own session here (an admin role).
+ * The token holder is an admin and sees every user's executions ({ unscoped: true }); a real app
+ * checks its own session here, and gives a user who is not an admin { scope: userId } (their own).
  */
-function authorize(request: Request): boolean | Response {
+function authorize(request: Request): { unscoped: true } | Response {
   const token = process.env.CODEMODE_INSPECTOR_TOKEN;
   const header = request.headers.get("authorization") ?? "";
   if (token !== undefined && token !== "" && header.startsWith("Basic ")) {
     const decoded = Buffer.from(header.slice("Basic ".length), "base64").toString("utf8");
     const given = Buffer.from(decoded.slice(decoded.indexOf(":") + 1));
     const expected = Buffer.from(token);
-    if (given.length === expected.length && timingSafeEqual(given, expected)) return true;
+    if (given.length === expected.length && timingSafeEqual(given, expected)) return { unscoped: true };
   }
   // Only a page load asks the browser for credentials; the page's API calls just get 401.
   const navigation =

@@ -44,8 +44,14 @@ describe("retention and cleanup", () => {
         await runtime.execute({ code: `async () => svc.go({ index: ${index} })`, scope: "ada" });
       }
     };
+    // One that never paused gave out no retry id: history like any other.
+    const unpaused = await runtime.execute(
+      { code: "async () => svc.go({})", scope: "ada" },
+      { toolCallId: `${RETRY_HOLD_TOOL_CALL_PREFIX}unpaused` },
+    );
     await others(5);
     expect((await runtime.pruneExecutions(0)).deleted).not.toContain(held.executionId);
+    expect(await runtime.execution(unpaused.executionId)).toBeUndefined();
     expect((await runtime.executions()).map((entry) => entry.executionId)).toEqual([held.executionId]);
     // A day after it ended, it is history like any other.
     runtime.clock.advance(RETRY_HOLD_MS);

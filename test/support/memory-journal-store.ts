@@ -96,6 +96,7 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
   const heldForRetry = (stored: StoredExecution, now: number | undefined) =>
     now !== undefined &&
     stored.execution.toolCallId?.startsWith(RETRY_HOLD_TOOL_CALL_PREFIX) === true &&
+    [...stored.calls.values()].some((call) => call.needsApproval) &&
     stored.execution.updatedAt >= now - RETRY_HOLD_MS;
   const prune = (keep: number, now?: number): string[] => {
     const older = [...executions.values()]

@@ -228,8 +228,8 @@ export interface RetentionStore {
   deleteExecution(executionId: string): Promise<boolean>;
   /**
    * Deletes terminal executions beyond the newest `keep`, except one a client may still retry for: its tool call id
-   * starts with `RETRY_HOLD_TOOL_CALL_PREFIX` and it changed less than `RETRY_HOLD_MS` before `now`. @returns the
-   * deleted ids.
+   * starts with `RETRY_HOLD_TOOL_CALL_PREFIX`, a call of it required approval, and it changed less than
+   * `RETRY_HOLD_MS` before `now`. @returns the deleted ids.
    */
   prune(keep: number, now: number): Promise<string[]>;
   /** Deletes every terminal execution. @returns the deleted ids. */

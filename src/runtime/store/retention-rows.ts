@@ -7,7 +7,11 @@ import type { RetentionStore } from "../journal/journal-store.js";
 import { RETRY_HOLD_MS, RETRY_HOLD_TOOL_CALL_PREFIX } from "../journal/records.js";
 import { idsOf, TERMINAL_SQL, type StoreContext } from "./store-context.js";
 
-/** Terminal executions beyond the newest `keep`, but those a retry may still ask for (changed since `heldSince`). */
+/**
+ * Terminal executions beyond the newest `keep`, but those a retry may still ask for: started for one
+ * ({@link RETRY_HOLD_TOOL_CALL_PREFIX}), paused for a person (a call that required approval; one that never paused
+ * gave out no retry id), and changed since `heldSince`.
+ */
 function olderTerminal(
   runtime: string,
   keep: number,
@@ -15,8 +19,10 @@ function olderTerminal(
 ): { sql: string; args: Array<string | number | null> } {
   return {
     sql: `SELECT id FROM (SELECT id, tool_call_id, updated_at FROM codemode_executions
-        WHERE runtime = ? AND status IN ${TERMINAL_SQL} ORDER BY created_at DESC, rowid DESC LIMIT -1 OFFSET ?)
-      WHERE ? IS NULL OR tool_call_id IS NULL OR substr(tool_call_id, 1, ?) <> ? OR updated_at < ?`,
+        WHERE runtime = ? AND status IN ${TERMINAL_SQL} ORDER BY created_at DESC, rowid DESC LIMIT -1 OFFSET ?) AS tail
+      WHERE ? IS NULL OR tool_call_id IS NULL OR substr(tool_call_id, 1, ?) <> ? OR updated_at < ?
+        OR NOT EXISTS (SELECT 1 FROM codemode_calls
+          WHERE runtime = ? AND execution_id = tail.id AND requires_approval = 1)`,
     args: [
       runtime,
       keep,
@@ -24,13 +30,15 @@ function olderTerminal(
       RETRY_HOLD_TOOL_CALL_PREFIX.length,
       RETRY_HOLD_TOOL_CALL_PREFIX,
       heldSince ?? null,
+      runtime,
     ],
   };
 }
 
 /**
  * Deletes terminal executions of `runtime` beyond the newest `keep`, their calls first. With `now`, one a client
- * may still retry for (tool call id {@link RETRY_HOLD_TOOL_CALL_PREFIX}, changed within {@link RETRY_HOLD_MS}) stays.
+ * may still retry for (tool call id {@link RETRY_HOLD_TOOL_CALL_PREFIX}, paused for a person, changed within
+ * {@link RETRY_HOLD_MS}) stays.
  */
 export function pruneStatements(runtime: string, keep: number, now?: number): InStatement[] {
   const older = olderTerminal(runtime, keep, now === undefined ? undefined : now - RETRY_HOLD_MS);

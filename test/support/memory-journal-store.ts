@@ -17,6 +17,8 @@ import type {
   SearchVector,
 } from "../../src/runtime/journal/journal-store.js";
 import {
+  RETRY_HOLD_MS,
+  RETRY_HOLD_TOOL_CALL_PREFIX,
   TERMINAL_EXECUTION_STATUSES,
   WHOLE_PROGRAM_SEQ,
   type CallJournalRecord,
@@ -90,8 +92,18 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
   const isTerminal = (stored: StoredExecution) => TERMINAL_EXECUTION_STATUSES.includes(stored.execution.status);
   const newestFirst = (a: StoredExecution, b: StoredExecution) =>
     b.execution.createdAt - a.execution.createdAt || b.order - a.order;
-  const prune = (keep: number): string[] => {
-    const older = [...executions.values()].filter(isTerminal).sort(newestFirst).slice(keep);
+  /** As the libSQL store: with `now`, one a retry may still ask for stays. */
+  const heldForRetry = (stored: StoredExecution, now: number | undefined) =>
+    now !== undefined &&
+    stored.execution.toolCallId?.startsWith(RETRY_HOLD_TOOL_CALL_PREFIX) === true &&
+    [...stored.calls.values()].some((call) => call.needsApproval) &&
+    stored.execution.updatedAt >= now - RETRY_HOLD_MS;
+  const prune = (keep: number, now?: number): string[] => {
+    const older = [...executions.values()]
+      .filter(isTerminal)
+      .sort(newestFirst)
+      .slice(keep)
+      .filter((stored) => !heldForRetry(stored, now));
     for (const stored of older) executions.delete(stored.execution.executionId);
     // In the order the libSQL store's `DELETE … RETURNING` reports them: the order they were inserted.
     return older.sort((a, b) => a.order - b.order).map((stored) => stored.execution.executionId);
@@ -306,7 +318,7 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
         });
         if (executions.has(start.executionId)) throw new Error(`execution ${start.executionId} exists`);
         executions.set(start.executionId, { execution, calls, order: order++ });
-        prune(start.keep);
+        prune(start.keep, start.now);
         return sortedSnippets();
       }),
     load: (executionId) =>
@@ -367,13 +379,6 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
             finishedAt: claim.now,
           });
         return sortedSnippets();
-      }),
-    retagToolCall: (retag) =>
-      write(() => {
-        const stored = executions.get(retag.executionId);
-        if (stored?.execution.toolCallId !== retag.expected) return false;
-        stored.execution = copy<ExecutionRecord>({ ...stored.execution, toolCallId: retag.next });
-        return true;
       }),
     rejectPaused: (reject) =>
       write(() => {
@@ -480,7 +485,7 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
       }),
 
     deleteExecution: (executionId) => write(() => executions.delete(executionId)),
-    prune: (keep) => write(() => prune(keep)),
+    prune: (keep, now) => write(() => prune(keep, now)),
     clearHistory: () => write(() => prune(0)),
     expire: ({ now, pausedBefore, runningMessage, pausedMessage }) =>
       write(() => {

@@ -47,7 +47,7 @@ export interface StartExecution {
   traceContext?: string;
   /** The execution's budgets (`budget-record.ts`), kept so every later pass enforces the same numbers. */
   budgetsText?: string;
-  /** Terminal executions kept; older ones are pruned in the same batch. */
+  /** Terminal executions kept; older ones are pruned in the same batch (not one a retry may ask for: `prune`). */
   keep: number;
   /**
    * The program must be approved first: the execution starts `paused` (no lease, no pass yet) with one pending
@@ -118,11 +118,6 @@ export interface ExecutionStore {
     reason: string;
     decidedBy?: string;
   }): Promise<boolean>;
-  /**
-   * Replaces the execution's tool call id `expected` by `next` (compare-and-set): whether this call changed it. Of
-   * two callers retagging the same execution at once, exactly one wins (an MCP retry claims its execution so).
-   */
-  retagToolCall(retag: { executionId: string; expected: string; next: string }): Promise<boolean>;
   /** Newest executions first (of `scope` only, when given). */
   list(limit: number, scope?: string): Promise<ExecutionRecord[]>;
   /** Unapproved pending calls of paused executions (of one, or all; of `scope` only, when given). */
@@ -231,8 +226,12 @@ export interface RollbackStore {
 export interface RetentionStore {
   /** Deletes one execution and its calls. @returns whether it existed. */
   deleteExecution(executionId: string): Promise<boolean>;
-  /** Deletes terminal executions beyond the newest `keep`. @returns the deleted ids. */
-  prune(keep: number): Promise<string[]>;
+  /**
+   * Deletes terminal executions beyond the newest `keep`, except one a client may still retry for: its tool call id
+   * starts with `RETRY_HOLD_TOOL_CALL_PREFIX`, a call of it required approval, and it changed less than
+   * `RETRY_HOLD_MS` before `now`. @returns the deleted ids.
+   */
+  prune(keep: number, now: number): Promise<string[]>;
   /** Deletes every terminal execution. @returns the deleted ids. */
   clearHistory(): Promise<string[]>;
   /**

@@ -43,7 +43,7 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
         ...(start.programApproval === undefined
           ? []
           : [programApprovalRow(runtime, start.executionId, start.programApproval)]),
-        ...pruneStatements(runtime, start.keep),
+        ...pruneStatements(runtime, start.keep, start.now),
         listSnippetsStatement(runtime),
       ]);
       return snippetsOf(results[results.length - 1]);
@@ -140,16 +140,6 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
         {
           sql: "UPDATE codemode_executions SET lease_token = NULL WHERE runtime = ? AND id = ? AND lease_token = ?",
           args: [runtime, reject.executionId, reject.token],
-        },
-      ]);
-      return (cas?.rowsAffected ?? 0) === 1;
-    },
-
-    async retagToolCall(retag) {
-      const [cas] = await write([
-        {
-          sql: "UPDATE codemode_executions SET tool_call_id = ? WHERE runtime = ? AND id = ? AND tool_call_id = ?",
-          args: [retag.next, runtime, retag.executionId, retag.expected],
         },
       ]);
       return (cas?.rowsAffected ?? 0) === 1;

@@ -21,6 +21,8 @@ export interface CommandContext {
   runtime: InspectorRuntime & Partial<HousekeepingRuntime>;
   /** Whether the runtime came from the app's `--runtime` module (it has the app's connectors). */
   fromModule: boolean;
+  /** The store the CLI opened itself (its URL without credentials); the app's module names its own. */
+  store?: string;
   io: CliIo;
   values: Record<string, string | boolean | undefined>;
   positionals: string[];
@@ -104,7 +106,8 @@ async function show(context: CommandContext): Promise<number> {
   const detail = await context.runtime.execution(executionId);
   if (detail === undefined) {
     context.io.stderr(
-      `No execution ${terminalSafe(executionId)} in runtime "${terminalSafe(context.runtime.name)}" (nor one whose id starts with it).\n`,
+      `No execution ${terminalSafe(executionId)} in runtime "${terminalSafe(context.runtime.name)}"` +
+        `${context.store === undefined ? "" : ` of ${terminalSafe(context.store)}`} (nor one whose id starts with it).\n`,
     );
     return 1;
   }

@@ -85,6 +85,7 @@ async function openRuntime(
 ): Promise<{
   runtime: InspectorRuntime & Partial<HousekeepingRuntime>;
   fromModule: boolean;
+  store?: string;
   close: () => Promise<void>;
 }> {
   const module = values["runtime"];
@@ -125,7 +126,7 @@ async function openRuntime(
     now: io.now,
   });
   if (!opened.ok) throw new CliError({ message: opened.error });
-  return { runtime: opened.runtime, fromModule: false, close: () => opened.runtime.close() };
+  return { runtime: opened.runtime, fromModule: false, store: opened.label, close: () => opened.runtime.close() };
 }
 
 /**
@@ -151,7 +152,7 @@ async function openProxy(
   }
   const opened = openStoreRuntime({ store: read.store, name: read.name, env: io.env, cwd: io.cwd, now: io.now });
   if (!opened.ok) throw new CliError({ message: opened.error });
-  return { runtime: opened.runtime, fromModule: false, close: () => opened.runtime.close() };
+  return { runtime: opened.runtime, fromModule: false, store: opened.label, close: () => opened.runtime.close() };
 }
 
 /** `ai-codemode mcp` opens its own runtime (the app's module, or a proxy) and serves until stopped. */

@@ -246,13 +246,19 @@ function resolveStore(store: unknown, env: Record<string, string | undefined>): 
     if (store["authToken"] !== undefined && typeof store["authToken"] !== "string") {
       throw new InvalidOptionError({ path: "store.authToken", message: "must be a string" });
     }
-    return store["authToken"] === undefined
-      ? { url: store["url"] }
-      : { url: store["url"], authToken: store["authToken"] as string };
+    const timeout = store["requestTimeoutMs"];
+    if (timeout !== undefined && (typeof timeout !== "number" || !Number.isSafeInteger(timeout) || timeout <= 0)) {
+      throw new InvalidOptionError({ path: "store.requestTimeoutMs", message: "must be a positive integer (ms)" });
+    }
+    return {
+      url: store["url"],
+      ...(store["authToken"] === undefined ? {} : { authToken: store["authToken"] as string }),
+      ...(timeout === undefined ? {} : { requestTimeoutMs: timeout }),
+    };
   }
   throw new InvalidOptionError({
     path: "store",
-    message: "must be a URL string, an @libsql/client Client, or { url, authToken }",
+    message: "must be a URL string, an @libsql/client Client, or { url, authToken, requestTimeoutMs? }",
   });
 }
 

@@ -127,7 +127,8 @@ describe("ai-codemode show", () => {
     expect(await run("show", "nope")).toMatchObject({
       code: 1,
       stdout: "",
-      stderr: 'No execution nope in runtime "default" (nor one whose id starts with it).\n',
+      // The store it read is named: a not-found on the wrong database says which one it was.
+      stderr: `No execution nope in runtime "default" of ${fixture.storeUrl.split("?")[0]} (nor one whose id starts with it).\n`,
     });
   });
 });

@@ -13,6 +13,7 @@ import type {
   FailureRecordKind,
   SnippetRecord,
 } from "./records.js";
+import type { ModuleSource } from "./module-record.js";
 
 /** Identifies the pass writing: runtime name, execution and the lease it holds. */
 export interface PassLease {
@@ -66,6 +67,13 @@ export interface PassEnd {
   now: number;
   /** The execution's module record after this pass, when the pass imported a module not yet recorded. */
   modulesText?: string;
+  /** Sources the new module record refers to, kept once per digest for the passes that resume a paused execution. */
+  moduleSources?: ModuleSource[];
+  /**
+   * The execution ends with a module record: drop the kept sources no other running or paused execution of this
+   * runtime refers to (in the same batch; a pass keeping one later writes it again with its own end).
+   */
+  releaseModules?: boolean;
 }
 
 /** Executions: start, load, approve (claim), reject, list. */
@@ -123,6 +131,8 @@ export interface ExecutionStore {
    * two callers retagging the same execution at once, exactly one wins (an MCP retry claims its execution so).
    */
   retagToolCall(retag: { executionId: string; expected: string; next: string }): Promise<boolean>;
+  /** Kept module sources by digest (`PassEnd.moduleSources`); a digest not kept is absent from the map. */
+  moduleSources(digests: string[]): Promise<Map<string, string>>;
   /** Newest executions first (of `scope` only, when given). */
   list(limit: number, scope?: string): Promise<ExecutionRecord[]>;
   /** Unapproved pending calls of paused executions (of one, or all; of `scope` only, when given). */

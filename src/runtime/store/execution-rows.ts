@@ -8,12 +8,14 @@ import { parseCallRow, parseExecutionRow } from "./record-validation.js";
 import type { InStatement } from "@libsql/client";
 import type { StartExecution } from "../journal/journal-store.js";
 import { RECORD_VERSION, WHOLE_PROGRAM_SEQ } from "../journal/records.js";
+import { readModuleSources } from "./module-source-rows.js";
 import { pruneStatements } from "./retention-rows.js";
 import { listSnippetsStatement, snippetsOf } from "./snippet-rows.js";
 import type { StoreContext } from "./store-context.js";
 
 /** The execution operations over `context`. */
-export function executionRows({ client, runtime, read, write }: StoreContext): ExecutionStore {
+export function executionRows(context: StoreContext): ExecutionStore {
+  const { client, runtime, read, write } = context;
   return {
     async startExecution(start) {
       const awaiting = start.programApproval !== undefined;
@@ -154,6 +156,8 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
       ]);
       return (cas?.rowsAffected ?? 0) === 1;
     },
+
+    moduleSources: (digests) => readModuleSources(context, digests),
 
     async list(limit, scope) {
       const [result] = await read([

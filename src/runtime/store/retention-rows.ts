@@ -4,6 +4,7 @@
  */
 import type { InStatement } from "@libsql/client";
 import type { RetentionStore } from "../journal/journal-store.js";
+import { dropModuleSourcesStatement } from "./module-source-rows.js";
 import { idsOf, TERMINAL_SQL, type StoreContext } from "./store-context.js";
 
 function olderTerminal(runtime: string, keep: number): { sql: string; args: [string, number] } {
@@ -96,6 +97,7 @@ export function retentionRows({ runtime, write }: StoreContext): RetentionStore 
         { sql: "DELETE FROM codemode_calls WHERE runtime = ?", args: [runtime] },
         { sql: "DELETE FROM codemode_executions WHERE runtime = ?", args: [runtime] },
         { sql: "DELETE FROM codemode_snippets WHERE runtime = ?", args: [runtime] },
+        dropModuleSourcesStatement(runtime),
       ]);
       return idsOf(results[0]);
     },

@@ -371,7 +371,11 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
         for (const edit of claim.edits ?? []) {
           const call = stored.calls.get(edit.seq);
           if (call?.status === "pending" && call.approvedAt === claim.now)
-            stored.calls.set(edit.seq, { ...call, approvedArgsText: edit.argsText });
+            stored.calls.set(edit.seq, {
+              ...call,
+              approvedArgsText: edit.argsText,
+              ...(edit.cost === undefined ? {} : { cost: edit.cost }),
+            });
         }
         const program = stored.calls.get(WHOLE_PROGRAM_SEQ);
         if (program?.status === "pending" && program.approvedAt === claim.now)

@@ -111,9 +111,10 @@ export interface ExecutionStore {
     decidedBy?: string;
     /**
      * Approved calls that run with the approver's arguments (codec text) instead of the program's, written in the
-     * claim's batch onto the rows it approved (a row it did not approve is left unchanged).
+     * claim's batch onto the rows it approved (a row it did not approve is left unchanged), with their cost when the
+     * method has one (it replaces the program's).
      */
-    edits?: Array<{ seq: number; argsText: string }>;
+    edits?: Array<{ seq: number; argsText: string; cost?: number }>;
   }): Promise<SnippetRecord[] | undefined>;
   /**
    * Rejection: `paused → rejected` (compare-and-set); the pending calls become `error` in the same batch, with

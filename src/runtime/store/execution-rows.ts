@@ -206,13 +206,29 @@ function programApprovalRow(
  */
 function editStatements(
   runtime: string,
-  claim: { executionId: string; leaseToken: string; now: number; edits: Array<{ seq: number; argsText: string }> },
+  claim: {
+    executionId: string;
+    leaseToken: string;
+    now: number;
+    edits: Array<{ seq: number; argsText: string; cost?: number }>;
+  },
 ): InStatement[] {
-  return claim.edits.map(({ seq, argsText }) => ({
-    sql: `UPDATE codemode_calls SET approved_args = ?
+  // The cost of the arguments that will run replaces the program's (an edit may only lower it).
+  return claim.edits.map(({ seq, argsText, cost }) => ({
+    sql: `UPDATE codemode_calls SET approved_args = ?, cost = COALESCE(?, cost)
       WHERE runtime = ? AND execution_id = ? AND seq = ? AND status = 'pending' AND approved_at = ?
         AND EXISTS (SELECT 1 FROM codemode_executions WHERE runtime = ? AND id = ? AND lease_token = ?)`,
-    args: [argsText, runtime, claim.executionId, seq, claim.now, runtime, claim.executionId, claim.leaseToken],
+    args: [
+      argsText,
+      cost ?? null,
+      runtime,
+      claim.executionId,
+      seq,
+      claim.now,
+      runtime,
+      claim.executionId,
+      claim.leaseToken,
+    ],
   }));
 }
 

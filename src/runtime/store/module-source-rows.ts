@@ -17,12 +17,15 @@ export function keepModuleSourceStatement(runtime: string, kept: ModuleSource, n
   };
 }
 
-/** Drops the kept sources that no running or paused execution of the lease's runtime records, but the ending one. */
+/**
+ * Drops the kept sources that no running or paused execution of the lease's runtime records, but the ending one (an
+ * unreadable record refers to nothing: it cannot resume anyway, and must not fail the end of another pass).
+ */
 export function releaseModuleSourcesStatement({ runtime, executionId }: PassLease): InStatement {
   return {
     sql: `DELETE FROM codemode_module_sources WHERE runtime = ? AND digest NOT IN (
         SELECT used.value FROM codemode_executions e, json_each(e.modules, '$.modules') used
-        WHERE e.runtime = ? AND e.status IN ('running', 'paused') AND e.id != ? AND e.modules IS NOT NULL)`,
+        WHERE e.runtime = ? AND e.status IN ('running', 'paused') AND e.id != ? AND json_valid(e.modules))`,
     args: [runtime, runtime, executionId],
   };
 }

@@ -68,8 +68,12 @@ function parse(argv: string[]): {
   const [command, ...positionals] = parsed.positionals;
   const values = parsed.values as Record<string, string | boolean | undefined>;
   if (command !== undefined) {
-    const allowed = COMMAND_OPTIONS[command];
-    if (allowed === undefined) throw new CliError({ usage: true, message: `Unknown command "${command}".` });
+    const allowed = Object.hasOwn(COMMAND_OPTIONS, command) ? COMMAND_OPTIONS[command] : undefined;
+    if (allowed === undefined) {
+      const suggestion = closestName(command, Object.keys(COMMAND_OPTIONS));
+      const hint = suggestion === undefined ? "" : ` (did you mean \`${suggestion}\`?)`;
+      throw new CliError({ usage: true, message: `Unknown command ${quoted(command)}${hint}.` });
+    }
     for (const key of Object.keys(values)) {
       if (!COMMON.includes(key) && !allowed.includes(key))
         throw new CliError({ usage: true, message: `${command} does not take --${key}.` });

@@ -263,7 +263,10 @@ export class PooledWorker {
         const { callId, ns, fn, json, tagged, oversize } = calls[active.started++] as WorkerCall;
         const answer = (reply: HostReply): void => this.queueReply(active, callId, reply);
         try {
-          active.job.callHost(ns, fn, json, tagged, oversize).then(answer, () => undefined);
+          // A caller that rejects gets its reply all the same: the program must not wait for one that never comes.
+          active.job
+            .callHost(ns, fn, json, tagged, oversize)
+            .then(answer, (error: unknown) => answer({ ok: false, message: messageOf(error) }));
         } catch (error) {
           // A caller that throws instead of answering must not take the message handler (and the process) with it.
           answer({ ok: false, message: messageOf(error) });

@@ -190,6 +190,7 @@ async function replay(
         throw pass.failWith({ kind: "conflict", error });
       }
       pass.startedApprovals.add(seq);
+      pass.executing.set(seq, `${target.connector}.${target.method}`);
       return runAndRecord(pass, target, seq, args);
     }
     case "executing":

@@ -169,7 +169,7 @@ export class PooledWorker {
       };
       this.active = active;
       signal?.addEventListener("abort", onAbort, { once: true });
-      const { script, bindings, environment, lazyGlobals, modules } = job;
+      const { script, bindings, environment, lazyGlobals, modules, withheldModules } = job;
       const { timeoutMs, memoryLimitBytes, maxStackBytes, maxLogChars, maxValueChars, maxCallsInFlight } = options;
       this.post({
         type: "run",
@@ -179,6 +179,7 @@ export class PooledWorker {
         environment,
         lazyGlobals,
         modules,
+        withheldModules,
         // Clocks are per thread: the worker measures the time left on its own.
         budgetMs: Math.max(0, deadline - monotonicNow()),
         timeoutMs,

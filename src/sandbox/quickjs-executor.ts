@@ -163,9 +163,12 @@ export class QuickJSExecutor implements Executor {
     const { bindings, callHost } = prepareBindings(request.bindings, this.options.maxValueChars);
     const script = request.prelude === undefined ? normalized.script : `${request.prelude} ${normalized.script}`;
     const { lazyGlobals } = request;
-    // A program that cannot import costs nothing for the modules (a worker is not even sent them).
-    const modules = request.modules !== undefined && mayImport(normalized.script) ? request.modules : undefined;
-    const job = { script, bindings, environment, lazyGlobals, modules, callHost, onLog };
+    // A program that cannot import costs nothing for the modules (a worker is not even sent them); their names go,
+    // so an import the program builds at run time (`eval`) is told why it finds nothing.
+    const sent = request.modules !== undefined && mayImport(normalized.script);
+    const modules = sent ? request.modules : undefined;
+    const withheldModules = request.modules === undefined || sent ? undefined : Object.keys(request.modules);
+    const job = { script, bindings, environment, lazyGlobals, modules, withheldModules, callHost, onLog };
     let outcome: Awaited<ReturnType<ExecutorBackend["run"]>>;
     if (signal === undefined) {
       // Only `dispose()` can stop this run: its signal is the run's.

@@ -95,7 +95,7 @@ class QuickJSSession {
     this.runtime.setMaxStackSize(request.maxStackBytes);
     this.runtime.setInterruptHandler(() => this.shouldInterrupt());
     // Set on every run: the runtime is reused, and a loader must never serve an earlier run's modules.
-    installModuleLoader(this.runtime, request.modules, (specifier) => this.modules.push(specifier));
+    installModuleLoader(this.runtime, request, (specifier) => this.modules.push(specifier));
     this.context = this.runtime.newContext();
     useFreshScratchViews(this.runtime);
     useFreshScratchViews(this.context);

@@ -35,6 +35,8 @@ export function passRequest(pass: PassContext, program: string): CodeRunRequest 
     signal: pass.abort.signal,
     environment: { epochMs: pass.execution.createdAt, randomSeed: pass.execution.executionId },
     ...(Object.keys(pass.deps.modules.sources).length === 0 ? {} : { modules: pass.deps.modules.sources }),
+    // One owner's runs waiting on slow connectors must not hold every sandbox worker.
+    ...(pass.execution.scope === undefined ? {} : { fairnessKey: pass.execution.scope }),
     ...(pass.options.onProgress === undefined ? {} : { onLog: (line: string) => reportLog(pass, line) }),
   };
 }

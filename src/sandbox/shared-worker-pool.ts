@@ -11,9 +11,9 @@
  *
  * Fairness: a run holds its worker while it awaits the host, so one owner's runs waiting on a slow connector could
  * hold every worker. Runs with a fairness key (`CodeRunRequest.fairnessKey`) hold at most `size - 1` workers per
- * key, which leaves one for everyone else, and waiting runs are served in turn across keys (runs without a key
- * are one more key in that turn, with no bound).
+ * key, which leaves one for everyone else, and waiting runs are served in turn across keys (`fair-turns.ts`).
  */
+import { FairTurns, UNKEYED, type Key } from "./fair-turns.js";
 import { PooledWorker } from "./pooled-worker.js";
 
 /**
@@ -23,9 +23,6 @@ import { PooledWorker } from "./pooled-worker.js";
 export const WORKER_IDLE_MS = 5_000;
 
 type Waiter = { memoryLimitBytes: number; key: Key; resolve: (worker: PooledWorker | Error) => void };
-/** A run's fairness key; runs without one share {@link UNKEYED}. */
-type Key = string | typeof UNKEYED;
-const UNKEYED = Symbol("unkeyed");
 /** The worker started ahead of need; `claimed` while a run waits for it, `settled` once it started (or failed). */
 type WarmStart = { worker: Promise<PooledWorker>; claimed: boolean; settled: boolean };
 
@@ -35,10 +32,8 @@ export class SharedWorkerPool {
   handles = 0;
   private readonly workers = new Set<PooledWorker>();
   private starting = 0;
-  /** Runs waiting for a worker, by key; the map's order is the turn (a key served goes to the back). */
-  private readonly waiting = new Map<Key, Waiter[]>();
-  /** Workers held (or being started, or claimed from the warm start) per key. */
-  private readonly held = new Map<Key, number>();
+  /** Runs waiting for a worker, and the workers each key holds: at most all but one. */
+  private readonly turns = new FairTurns<Waiter>(() => Math.max(1, this.size - 1));
   /** The key of each busy worker's run. */
   private readonly holders = new Map<PooledWorker, Key>();
   private idle: PooledWorker[] = [];
@@ -57,9 +52,7 @@ export class SharedWorkerPool {
 
   /** Runs waiting for a worker (for tests and diagnostics). */
   get queued(): number {
-    let count = 0;
-    for (const queue of this.waiting.values()) count += queue.length;
-    return count;
+    return this.turns.size;
   }
 
   /** Starts one worker ahead of need when the pool has none; the next run takes it. */
@@ -83,7 +76,7 @@ export class SharedWorkerPool {
    */
   async acquire(memoryLimitBytes: number, signal: AbortSignal, fairnessKey?: string): Promise<PooledWorker> {
     const key: Key = fairnessKey ?? UNKEYED;
-    if (this.mayHoldMore(key) && !this.waiting.has(key)) {
+    if (this.turns.mayHoldMore(key) && !this.turns.isWaiting(key)) {
       const idle = this.takeIdle();
       if (idle !== undefined) return this.assign(idle, key);
       const warm = this.warmStart;
@@ -91,12 +84,12 @@ export class SharedWorkerPool {
         // The worker started ahead of need is nearer ready than a new one; if it fails, start another.
         this.warmStart = undefined;
         warm.claimed = true;
-        this.count(key, 1);
+        this.turns.count(key, 1);
         let worker: PooledWorker | undefined;
         try {
           worker = await this.waitFor(warm, signal);
         } finally {
-          if (worker === undefined) this.count(key, -1);
+          if (worker === undefined) this.turns.count(key, -1);
         }
         if (worker !== undefined) return this.assign(worker, key, true);
       }
@@ -105,16 +98,11 @@ export class SharedWorkerPool {
     const unhold = this.hold();
     const next = await new Promise<PooledWorker | Error>((resolve) => {
       const waiter: Waiter = { memoryLimitBytes, key, resolve };
-      const queue = this.waiting.get(key);
-      if (queue === undefined) this.waiting.set(key, [waiter]);
-      else queue.push(waiter);
+      this.turns.push(waiter);
       signal.addEventListener(
         "abort",
         () => {
-          if (!this.forgetWaiter(waiter)) return;
-          resolve(new Error("the run was aborted while waiting for a sandbox worker"));
-          // A waiter of this key gone may let a run of another key that waited behind it through.
-          this.dispatch();
+          if (this.turns.remove(waiter)) resolve(new Error("the run was aborted while waiting for a sandbox worker"));
         },
         { once: true },
       );
@@ -124,26 +112,11 @@ export class SharedWorkerPool {
     return next;
   }
 
-  /** Workers one key may hold: all but one, so a run of another key always has a worker to wait for. */
-  private get share(): number {
-    return Math.max(1, this.size - 1);
-  }
-
-  private mayHoldMore(key: Key): boolean {
-    return key === UNKEYED || (this.held.get(key) ?? 0) < this.share;
-  }
-
-  private count(key: Key, by: number): void {
-    const next = (this.held.get(key) ?? 0) + by;
-    if (next > 0) this.held.set(key, next);
-    else this.held.delete(key);
-  }
-
   /** Gives `worker` to a run of `key` (`counted`: the key's share was taken when the worker was claimed). */
   private assign(worker: PooledWorker, key: Key, counted = false): PooledWorker {
     worker.busy = true;
     this.holders.set(worker, key);
-    if (!counted) this.count(key, 1);
+    if (!counted) this.turns.count(key, 1);
     return worker;
   }
 
@@ -156,52 +129,28 @@ export class SharedWorkerPool {
 
   /** Starts a worker for a run of `key`, its share taken at once (runs that start together count each other). */
   private async spawnFor(memoryLimitBytes: number, key: Key): Promise<PooledWorker> {
-    this.count(key, 1);
+    this.turns.count(key, 1);
     let worker: PooledWorker;
     try {
       worker = await this.spawn(memoryLimitBytes);
     } catch (error) {
-      this.count(key, -1);
+      this.turns.count(key, -1);
       throw error;
     }
     return this.assign(worker, key, true);
   }
 
-  /** The next waiter in turn whose key may hold one more worker (taken off its queue), or undefined. */
-  private nextWaiter(peek = false): Waiter | undefined {
-    for (const [key, queue] of this.waiting) {
-      if (!this.mayHoldMore(key)) continue;
-      if (peek) return queue[0];
-      const waiter = queue.shift();
-      // Served: the key goes to the back of the turn (or leaves it, with nobody waiting).
-      this.waiting.delete(key);
-      if (queue.length > 0) this.waiting.set(key, queue);
-      return waiter;
-    }
-    return undefined;
-  }
-
-  /** Removes a waiter from its queue; false when it was served already. */
-  private forgetWaiter(waiter: Waiter): boolean {
-    const queue = this.waiting.get(waiter.key);
-    const index = queue === undefined ? -1 : queue.indexOf(waiter);
-    if (queue === undefined || index === -1) return false;
-    queue.splice(index, 1);
-    if (queue.length === 0) this.waiting.delete(waiter.key);
-    return true;
-  }
-
   /** Serves the waiters in turn that may run now: with idle workers, then with workers started for them. */
   private dispatch(): void {
-    for (let waiter = this.nextWaiter(true); waiter !== undefined; waiter = this.nextWaiter(true)) {
+    for (let waiter = this.turns.next(false); waiter !== undefined; waiter = this.turns.next(false)) {
       const idle = this.takeIdle();
       if (idle !== undefined) {
-        this.nextWaiter();
+        this.turns.next(true);
         waiter.resolve(this.assign(idle, waiter.key));
         continue;
       }
       if (this.workers.size + this.starting >= this.size) return;
-      const served = this.nextWaiter() as Waiter;
+      const served = this.turns.next(true) as Waiter;
       this.spawnFor(served.memoryLimitBytes, served.key).then(served.resolve, (error: unknown) =>
         served.resolve(error instanceof Error ? error : new Error(String(error))),
       );
@@ -256,13 +205,13 @@ export class SharedWorkerPool {
     const key = this.holders.get(worker);
     if (key !== undefined) {
       this.holders.delete(worker);
-      this.count(key, -1);
+      this.turns.count(key, -1);
     }
     if (worker.dead) {
       this.dispatch();
       return;
     }
-    const waiter = this.nextWaiter();
+    const waiter = this.turns.next(true);
     if (waiter) {
       waiter.resolve(this.assign(worker, waiter.key));
       return;

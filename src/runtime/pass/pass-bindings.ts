@@ -37,6 +37,8 @@ export function passRequest(pass: PassContext, program: string, modules: Resolve
     signal: pass.abort.signal,
     environment: { epochMs: pass.execution.createdAt, randomSeed: pass.execution.executionId },
     ...(Object.keys(modules.sources).length === 0 ? {} : { modules: modules.sources }),
+    // One owner's runs waiting on slow connectors must not hold every sandbox worker.
+    ...(pass.execution.scope === undefined ? {} : { fairnessKey: pass.execution.scope }),
     ...(pass.options.onProgress === undefined ? {} : { onLog: (line: string) => reportLog(pass, line) }),
   };
 }

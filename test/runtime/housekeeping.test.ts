@@ -14,7 +14,7 @@ function tracked() {
 describe("retention and cleanup", () => {
   it("prunes terminal runs beyond maxExecutions when a run starts, never running or paused ones", async () => {
     const { connector } = tracked();
-    const runtime = testRuntime({ connectors: { svc: connector }, maxExecutions: 2 });
+    const runtime = testRuntime({ connectors: { svc: connector }, maxExecutions: 2, retention: { minAgeMs: 0 } });
     const paused = await runtime.execute({ code: "async () => svc.gate({})" });
     for (let index = 0; index < 4; index += 1) {
       runtime.clock.advance(1000);

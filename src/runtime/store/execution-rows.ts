@@ -8,7 +8,7 @@ import { parseCallRow, parseExecutionRow } from "./record-validation.js";
 import type { InStatement } from "@libsql/client";
 import type { StartExecution } from "../journal/journal-store.js";
 import { RECORD_VERSION, WHOLE_PROGRAM_SEQ } from "../journal/records.js";
-import { pruneStatements } from "./retention-rows.js";
+import { pruneAtStartStatements } from "./retention-rows.js";
 import { listSnippetsStatement, snippetsOf } from "./snippet-rows.js";
 import type { StoreContext } from "./store-context.js";
 
@@ -43,7 +43,7 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
         ...(start.programApproval === undefined
           ? []
           : [programApprovalRow(runtime, start.executionId, start.programApproval)]),
-        ...pruneStatements(runtime, start.keep),
+        ...pruneAtStartStatements(start.prune, runtime, start.scope),
         listSnippetsStatement(runtime),
       ]);
       return snippetsOf(results[results.length - 1]);
@@ -156,12 +156,19 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
     },
 
     async list(limit, scope) {
+      // Two statements, not `(? IS NULL OR scope = ?)`: each walks its own index (`migrations.ts`, version 10) and
+      // stops after `limit` rows, where the combined form would sort the runtime's whole history.
       const [result] = await read([
-        {
-          sql: `SELECT * FROM codemode_executions WHERE runtime = ? AND (? IS NULL OR scope = ?)
-          ORDER BY created_at DESC, rowid DESC LIMIT ?`,
-          args: [runtime, scope ?? null, scope ?? null, limit],
-        },
+        scope === undefined
+          ? {
+              sql: "SELECT * FROM codemode_executions WHERE runtime = ? ORDER BY created_at DESC, rowid DESC LIMIT ?",
+              args: [runtime, limit],
+            }
+          : {
+              sql: `SELECT * FROM codemode_executions WHERE runtime = ? AND scope = ?
+                ORDER BY created_at DESC, rowid DESC LIMIT ?`,
+              args: [runtime, scope, limit],
+            },
       ]);
       return (result?.rows ?? []).map(parseExecutionRow);
     },

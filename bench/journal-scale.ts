@@ -1,0 +1,270 @@
+/**
+ * What a run costs as the journal grows: an embedded file journal seeded (one bulk SQL insert, not by running
+ * programs) with 0, 10,000 and 100,000 ended executions of many owners, then, on the same file:
+ * - execute → pause: a program with a read and an effect that needs approval, for a new owner;
+ * - approve: its approval, to completion;
+ * - list 50: `executions(50)`, newest first, and `executions(50, { scope })` of one owner;
+ * - prune: the bounded batch a run start deletes (8 executions past an owner's `maxExecutions`, 8 past
+ *   `retention.maxAgeMs`, each with its calls), as one write.
+ * Each a median of several runs, with its ratio to the empty journal.
+ *
+ * Run: `npm run bench -- journal-scale` (or `node --import tsx bench/journal-scale.ts`).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Connector } from "../src/connectors/types.js";
+import { createDurableRuntime } from "../src/runtime/durable-runtime.js";
+import { PRUNE_AT_START_LIMIT, pruneRule, type ResolvedRetention } from "../src/runtime/retention-options.js";
+import { LocalSqliteClient } from "../src/runtime/store/connection/local-sqlite-client.js";
+import { pruneAtStartStatements } from "../src/runtime/store/retention-rows.js";
+import { collectGarbage } from "./gc.js";
+import { QuickJSExecutor } from "../src/sandbox/quickjs-executor.js";
+
+const SIZES = [0, 10_000, 100_000];
+const SAMPLES = 9;
+/** Each seeded owner holds `maxExecutions` ended runs: the steady state of a multi-user app. */
+const PER_OWNER = 50;
+const HOUR_MS = 60 * 60_000;
+const DAY_MS = 24 * HOUR_MS;
+const RETENTION: ResolvedRetention = { maxExecutions: PER_OWNER, maxAgeMs: 30 * DAY_MS, minAgeMs: HOUR_MS };
+const PROGRAM = "async () => { const stock = await svc.read({ sku: 'a' }); return svc.order({ sku: 'a', stock }); }";
+
+const svc: Connector = {
+  methods: {
+    read: { readOnly: true, execute: () => 3 },
+    order: { needsApproval: true, execute: () => "ordered" },
+  },
+};
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+const EXECUTION_COLUMNS =
+  "record_version, status, code, connectors, passes, result, logs, error, kind, tool_call_id, trace_context, budgets, modules";
+const CALL_COLUMNS =
+  "record_version, connector, method, args, status, result, error, replay, requires_approval, approved_at, started_at, finished_at, replayed_count, cost, decided_by, approved_args";
+
+/**
+ * Copies the completed `template` execution and its calls `count` times in one write: ids `<prefix><i>`, owners
+ * `<owner><i % owners>`, each ended `endedAgoMs + i * stepMs` before `now` (created a second before it ended).
+ */
+async function seed(
+  client: LocalSqliteClient,
+  {
+    template,
+    prefix,
+    count,
+    owner,
+    owners,
+    now,
+    endedAgoMs,
+    stepMs,
+  }: {
+    template: string;
+    prefix: string;
+    count: number;
+    owner: string;
+    owners: number;
+    now: number;
+    endedAgoMs: number;
+    stepMs: number;
+  },
+): Promise<void> {
+  if (count === 0) return;
+  await client.batch(
+    [
+      {
+        sql: `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < CAST(? AS INTEGER))
+          INSERT INTO codemode_executions (runtime, id, created_at, updated_at, scope, ${EXECUTION_COLUMNS})
+          SELECT t.runtime, ? || n.i, CAST(? - ? - n.i * ? - 1000 AS INTEGER), CAST(? - ? - n.i * ? AS INTEGER),
+            ? || (n.i % CAST(? AS INTEGER)), ${EXECUTION_COLUMNS}
+          FROM n, codemode_executions t WHERE t.id = ?`,
+        args: [count, prefix, now, endedAgoMs, stepMs, now, endedAgoMs, stepMs, owner, owners, template],
+      },
+      {
+        sql: `INSERT INTO codemode_calls (runtime, execution_id, seq, ${CALL_COLUMNS})
+          SELECT e.runtime, e.id, c.seq, ${CALL_COLUMNS.split(", ")
+            .map((column) => `c.${column}`)
+            .join(", ")}
+          FROM codemode_executions e, codemode_calls c
+          WHERE e.runtime = c.runtime AND c.execution_id = ? AND e.id >= ? AND e.id < ?`,
+        args: [template, prefix, `${prefix}\u{10FFFF}`],
+      },
+    ],
+    "write",
+  );
+}
+
+interface Row {
+  size: number;
+  execute: number;
+  approve: number;
+  list: number;
+  listOwner: number;
+  prune: number;
+  fileMb: number;
+}
+
+async function measure(size: number, executor: QuickJSExecutor): Promise<Row> {
+  const folder = mkdtempSync(join(tmpdir(), "codemode-bench-scale-"));
+  const path = join(folder, "journal.db");
+  let now = Date.UTC(2026, 11, 1);
+  const clock = () => now;
+  const runtime = createDurableRuntime({
+    store: `file:${path}`,
+    executor,
+    connectors: { svc },
+    maxExecutions: RETENTION.maxExecutions,
+    retention: { maxAgeMs: RETENTION.maxAgeMs as number, minAgeMs: RETENTION.minAgeMs },
+    _internal: { now: clock },
+  });
+  const client = new LocalSqliteClient(path, { timeout: 10_000 });
+  try {
+    // The template: the measured program, paused and approved, by an owner of its own.
+    const paused = await runtime.execute({ code: PROGRAM, scope: "template" });
+    await runtime.approve({ executionId: paused.executionId, scope: "template" });
+    const template = paused.executionId;
+    // Ended between 2 hours and 29 days ago: past the grace, before the age limit, each owner at its count.
+    await seed(client, {
+      template,
+      prefix: "seed-",
+      count: size,
+      owner: "user-",
+      owners: Math.max(1, size / PER_OWNER),
+      now,
+      endedAgoMs: 2 * HOUR_MS,
+      stepMs: Math.floor((27 * DAY_MS) / Math.max(1, size)),
+    });
+    // The owner whose run starts prune: a full count of newer ended runs.
+    await seed(client, {
+      template,
+      prefix: "keep-",
+      count: PER_OWNER,
+      owner: "pruned-",
+      owners: 1,
+      now,
+      endedAgoMs: 2 * HOUR_MS,
+      stepMs: 1000,
+    });
+    const executes: number[] = [];
+    const approves: number[] = [];
+    const lists: number[] = [];
+    const ownerLists: number[] = [];
+    const prunes: number[] = [];
+    for (let sample = 0; sample < SAMPLES + 1; sample++) {
+      now += 1000;
+      const scope = `bench-${sample}`;
+      collectGarbage();
+      let started = performance.now();
+      const out = await runtime.execute({ code: PROGRAM, scope });
+      const executeMs = performance.now() - started;
+      if (out.status !== "paused") throw new Error(JSON.stringify(out));
+      collectGarbage();
+      started = performance.now();
+      const done = await runtime.approve({ executionId: out.executionId, scope });
+      const approveMs = performance.now() - started;
+      if (done.status !== "completed") throw new Error(JSON.stringify(done));
+      started = performance.now();
+      const listed = await runtime.executions(50);
+      const listMs = performance.now() - started;
+      started = performance.now();
+      const ownListed = await runtime.executions(50, { scope: "pruned-0" });
+      const ownerListMs = performance.now() - started;
+      if (listed.length !== 50 || ownListed.length !== 50)
+        throw new Error(`listed ${listed.length}, ${ownListed.length}`);
+      // A full batch to prune: older ended runs past the owner's count, and runs past the age limit.
+      await seed(client, {
+        template,
+        prefix: `old-${sample}-`,
+        count: PRUNE_AT_START_LIMIT,
+        owner: "pruned-",
+        owners: 1,
+        now,
+        endedAgoMs: 3 * HOUR_MS,
+        stepMs: 1000,
+      });
+      await seed(client, {
+        template,
+        prefix: `expired-${sample}-`,
+        count: PRUNE_AT_START_LIMIT,
+        owner: "gone-",
+        owners: 3,
+        now,
+        endedAgoMs: 40 * DAY_MS,
+        stepMs: 1000,
+      });
+      const statements = pruneAtStartStatements(
+        pruneRule(RETENTION, { now, limit: PRUNE_AT_START_LIMIT }),
+        "default",
+        "pruned-0",
+      );
+      collectGarbage();
+      started = performance.now();
+      const results = await client.batch(statements, "write");
+      const pruneMs = performance.now() - started;
+      const deleted = (results[1]?.rows.length ?? 0) + (results[3]?.rows.length ?? 0);
+      if (deleted !== 2 * PRUNE_AT_START_LIMIT)
+        throw new Error(`pruned ${results[1]?.rows.length} by count, ${results[3]?.rows.length} by age`);
+      // The first sample warms the statement caches.
+      if (sample === 0) continue;
+      executes.push(executeMs);
+      approves.push(approveMs);
+      lists.push(listMs);
+      ownerLists.push(ownerListMs);
+      prunes.push(pruneMs);
+    }
+    const pages = await client.execute("PRAGMA page_count");
+    const pageSize = await client.execute("PRAGMA page_size");
+    const fileMb =
+      (Number(pages.rows[0]?.["page_count"] ?? 0) * Number(pageSize.rows[0]?.["page_size"] ?? 0)) / 2 ** 20;
+    return {
+      size,
+      execute: median(executes),
+      approve: median(approves),
+      list: median(lists),
+      listOwner: median(ownerLists),
+      prune: median(prunes),
+      fileMb,
+    };
+  } finally {
+    client.close();
+    await runtime.close();
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/** Runs the journal-scale suite and returns its markdown section. */
+export async function run(): Promise<string> {
+  const executor = new QuickJSExecutor({ isolation: "in-process" });
+  const rows: Row[] = [];
+  try {
+    for (const size of SIZES) rows.push(await measure(size, executor));
+  } finally {
+    await executor.dispose();
+  }
+  const base = rows[0] as Row;
+  const cell = (value: number, first: number) => `${value.toFixed(2)} (${(value / first).toFixed(2)}×)`;
+  return [
+    "## Journal scale (executions in the journal)",
+    "",
+    `An embedded \`file:\` journal seeded with N ended executions (bulk SQL copies of a real one, with its 2 calls) of N/${PER_OWNER} owners, ${PER_OWNER} each (\`maxExecutions\`), ended 2 h to 29 days ago; \`retention: { maxAgeMs: 30 d, minAgeMs: 1 h }\`. Median of ${SAMPLES} runs, ms (ratio to the empty journal). execute → pause: a program with a read and an effect needing approval; approve: to completion; list 50: \`executions(50)\` and \`executions(50, { scope })\`; prune: the bounded batch a run start deletes (${PRUNE_AT_START_LIMIT} past an owner's count, ${PRUNE_AT_START_LIMIT} past the age limit, with their calls), as one write. Goal: at most 1.5× at 100,000.`,
+    "",
+    "| executions | execute → pause | approve | list 50 | list 50 of one owner | prune (16 deleted) | file (MB) |",
+    "|---:|---:|---:|---:|---:|---:|---:|",
+    ...rows.map(
+      (row) =>
+        `| ${row.size.toLocaleString("en-US")} | ${cell(row.execute, base.execute)} | ${cell(row.approve, base.approve)} | ${cell(row.list, base.list)} | ${cell(row.listOwner, base.listOwner)} | ${cell(row.prune, base.prune)} | ${row.fileMb.toFixed(1)} |`,
+    ),
+  ].join("\n");
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  process.stdout.write(`${await run()}\n`);
+}

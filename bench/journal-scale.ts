@@ -23,7 +23,7 @@ import { collectGarbage } from "./gc.js";
 import { QuickJSExecutor } from "../src/sandbox/quickjs-executor.js";
 
 const SIZES = [0, 10_000, 100_000];
-const SAMPLES = 9;
+const SAMPLES = 15;
 /** Each seeded owner holds `maxExecutions` ended runs: the steady state of a multi-user app. */
 const PER_OWNER = 50;
 const HOUR_MS = 60 * 60_000;
@@ -112,140 +112,150 @@ interface Row {
   fileMb: number;
 }
 
-async function measure(size: number, executor: QuickJSExecutor): Promise<Row> {
+type Sample = Omit<Row, "size" | "fileMb">;
+
+/** One seeded journal: its runtime, a second connection for seeding and the direct prune, its clock. */
+interface Journal {
+  size: number;
+  folder: string;
+  runtime: ReturnType<typeof createDurableRuntime>;
+  client: LocalSqliteClient;
+  template: string;
+  clock: { now: number };
+}
+
+async function openJournal(size: number, executor: QuickJSExecutor): Promise<Journal> {
   const folder = mkdtempSync(join(tmpdir(), "codemode-bench-scale-"));
   const path = join(folder, "journal.db");
-  let now = Date.UTC(2026, 11, 1);
-  const clock = () => now;
+  const clock = { now: Date.UTC(2026, 11, 1) };
   const runtime = createDurableRuntime({
     store: `file:${path}`,
     executor,
     connectors: { svc },
     maxExecutions: RETENTION.maxExecutions,
     retention: { maxAgeMs: RETENTION.maxAgeMs as number, minAgeMs: RETENTION.minAgeMs },
-    _internal: { now: clock },
+    _internal: { now: () => clock.now },
   });
   const client = new LocalSqliteClient(path, { timeout: 10_000 });
+  // The template: the measured program, paused and approved, by an owner of its own.
+  const paused = await runtime.execute({ code: PROGRAM, scope: "template" });
+  await runtime.approve({ executionId: paused.executionId, scope: "template" });
+  const template = paused.executionId;
+  const now = clock.now;
+  // Ended between 2 hours and 29 days ago: past the grace, before the age limit, each owner at its count.
+  await seed(client, {
+    template,
+    prefix: "seed-",
+    count: size,
+    owner: "user-",
+    owners: Math.max(1, size / PER_OWNER),
+    now,
+    endedAgoMs: 2 * HOUR_MS,
+    stepMs: Math.floor((27 * DAY_MS) / Math.max(1, size)),
+  });
+  // The owner whose run starts prune: a full count of newer ended runs.
+  await seed(client, {
+    template,
+    prefix: "keep-",
+    count: PER_OWNER,
+    owner: "pruned-",
+    owners: 1,
+    now,
+    endedAgoMs: 2 * HOUR_MS,
+    stepMs: 1000,
+  });
+  return { size, folder, runtime, client, template, clock };
+}
+
+async function sampleOnce(journal: Journal, sample: number): Promise<Sample> {
+  const { runtime, client, template, clock } = journal;
+  clock.now += 1000;
+  const now = clock.now;
+  const scope = `bench-${sample}`;
+  collectGarbage();
+  let started = performance.now();
+  const out = await runtime.execute({ code: PROGRAM, scope });
+  const execute = performance.now() - started;
+  if (out.status !== "paused") throw new Error(JSON.stringify(out));
+  collectGarbage();
+  started = performance.now();
+  const done = await runtime.approve({ executionId: out.executionId, scope });
+  const approve = performance.now() - started;
+  if (done.status !== "completed") throw new Error(JSON.stringify(done));
+  started = performance.now();
+  const listed = await runtime.executions(50);
+  const list = performance.now() - started;
+  started = performance.now();
+  const ownListed = await runtime.executions(50, { scope: "pruned-0" });
+  const listOwner = performance.now() - started;
+  if (listed.length !== 50 || ownListed.length !== 50) throw new Error(`listed ${listed.length}, ${ownListed.length}`);
+  // A full batch to prune: older ended runs past the owner's count, and runs past the age limit.
+  const backlog = { template, count: PRUNE_AT_START_LIMIT, now, stepMs: 1000 };
+  await seed(client, { ...backlog, prefix: `old-${sample}-`, owner: "pruned-", owners: 1, endedAgoMs: 3 * HOUR_MS });
+  await seed(client, { ...backlog, prefix: `expired-${sample}-`, owner: "gone-", owners: 3, endedAgoMs: 40 * DAY_MS });
+  const rule = pruneRule(RETENTION, { now, limit: PRUNE_AT_START_LIMIT });
+  const statements = pruneAtStartStatements(rule, "default", "pruned-0");
+  collectGarbage();
+  started = performance.now();
+  const results = await client.batch(statements, "write");
+  const prune = performance.now() - started;
+  const [byCount, byAge] = [results[1]?.rows.length ?? 0, results[3]?.rows.length ?? 0];
+  if (byCount !== PRUNE_AT_START_LIMIT || byAge !== PRUNE_AT_START_LIMIT)
+    throw new Error(`pruned ${byCount} by count, ${byAge} by age`);
+  return { execute, approve, list, listOwner, prune };
+}
+
+async function fileMbOf(client: LocalSqliteClient): Promise<number> {
+  const pages = await client.execute("PRAGMA page_count");
+  const pageSize = await client.execute("PRAGMA page_size");
+  return (Number(pages.rows[0]?.["page_count"] ?? 0) * Number(pageSize.rows[0]?.["page_size"] ?? 0)) / 2 ** 20;
+}
+
+/**
+ * Every journal measured in each round, in turn, so a busy moment of a shared machine weighs on all sizes alike;
+ * the first round warms the statement caches and is dropped.
+ */
+async function measureAll(executor: QuickJSExecutor): Promise<Row[]> {
+  const journals: Journal[] = [];
   try {
-    // The template: the measured program, paused and approved, by an owner of its own.
-    const paused = await runtime.execute({ code: PROGRAM, scope: "template" });
-    await runtime.approve({ executionId: paused.executionId, scope: "template" });
-    const template = paused.executionId;
-    // Ended between 2 hours and 29 days ago: past the grace, before the age limit, each owner at its count.
-    await seed(client, {
-      template,
-      prefix: "seed-",
-      count: size,
-      owner: "user-",
-      owners: Math.max(1, size / PER_OWNER),
-      now,
-      endedAgoMs: 2 * HOUR_MS,
-      stepMs: Math.floor((27 * DAY_MS) / Math.max(1, size)),
-    });
-    // The owner whose run starts prune: a full count of newer ended runs.
-    await seed(client, {
-      template,
-      prefix: "keep-",
-      count: PER_OWNER,
-      owner: "pruned-",
-      owners: 1,
-      now,
-      endedAgoMs: 2 * HOUR_MS,
-      stepMs: 1000,
-    });
-    const executes: number[] = [];
-    const approves: number[] = [];
-    const lists: number[] = [];
-    const ownerLists: number[] = [];
-    const prunes: number[] = [];
-    for (let sample = 0; sample < SAMPLES + 1; sample++) {
-      now += 1000;
-      const scope = `bench-${sample}`;
-      collectGarbage();
-      let started = performance.now();
-      const out = await runtime.execute({ code: PROGRAM, scope });
-      const executeMs = performance.now() - started;
-      if (out.status !== "paused") throw new Error(JSON.stringify(out));
-      collectGarbage();
-      started = performance.now();
-      const done = await runtime.approve({ executionId: out.executionId, scope });
-      const approveMs = performance.now() - started;
-      if (done.status !== "completed") throw new Error(JSON.stringify(done));
-      started = performance.now();
-      const listed = await runtime.executions(50);
-      const listMs = performance.now() - started;
-      started = performance.now();
-      const ownListed = await runtime.executions(50, { scope: "pruned-0" });
-      const ownerListMs = performance.now() - started;
-      if (listed.length !== 50 || ownListed.length !== 50)
-        throw new Error(`listed ${listed.length}, ${ownListed.length}`);
-      // A full batch to prune: older ended runs past the owner's count, and runs past the age limit.
-      await seed(client, {
-        template,
-        prefix: `old-${sample}-`,
-        count: PRUNE_AT_START_LIMIT,
-        owner: "pruned-",
-        owners: 1,
-        now,
-        endedAgoMs: 3 * HOUR_MS,
-        stepMs: 1000,
-      });
-      await seed(client, {
-        template,
-        prefix: `expired-${sample}-`,
-        count: PRUNE_AT_START_LIMIT,
-        owner: "gone-",
-        owners: 3,
-        now,
-        endedAgoMs: 40 * DAY_MS,
-        stepMs: 1000,
-      });
-      const statements = pruneAtStartStatements(
-        pruneRule(RETENTION, { now, limit: PRUNE_AT_START_LIMIT }),
-        "default",
-        "pruned-0",
-      );
-      collectGarbage();
-      started = performance.now();
-      const results = await client.batch(statements, "write");
-      const pruneMs = performance.now() - started;
-      const deleted = (results[1]?.rows.length ?? 0) + (results[3]?.rows.length ?? 0);
-      if (deleted !== 2 * PRUNE_AT_START_LIMIT)
-        throw new Error(`pruned ${results[1]?.rows.length} by count, ${results[3]?.rows.length} by age`);
-      // The first sample warms the statement caches.
-      if (sample === 0) continue;
-      executes.push(executeMs);
-      approves.push(approveMs);
-      lists.push(listMs);
-      ownerLists.push(ownerListMs);
-      prunes.push(pruneMs);
+    for (const size of SIZES) journals.push(await openJournal(size, executor));
+    const samples = journals.map((): Sample[] => []);
+    for (let round = 0; round < SAMPLES + 1; round++) {
+      for (const [index, journal] of journals.entries()) {
+        const sample = await sampleOnce(journal, round);
+        if (round > 0) samples[index]?.push(sample);
+      }
     }
-    const pages = await client.execute("PRAGMA page_count");
-    const pageSize = await client.execute("PRAGMA page_size");
-    const fileMb =
-      (Number(pages.rows[0]?.["page_count"] ?? 0) * Number(pageSize.rows[0]?.["page_size"] ?? 0)) / 2 ** 20;
-    return {
-      size,
-      execute: median(executes),
-      approve: median(approves),
-      list: median(lists),
-      listOwner: median(ownerLists),
-      prune: median(prunes),
-      fileMb,
-    };
+    const rows: Row[] = [];
+    for (const [index, journal] of journals.entries()) {
+      const taken = samples[index] ?? [];
+      const of = (key: keyof Sample) => median(taken.map((sample) => sample[key]));
+      rows.push({
+        size: journal.size,
+        execute: of("execute"),
+        approve: of("approve"),
+        list: of("list"),
+        listOwner: of("listOwner"),
+        prune: of("prune"),
+        fileMb: await fileMbOf(journal.client),
+      });
+    }
+    return rows;
   } finally {
-    client.close();
-    await runtime.close();
-    rmSync(folder, { recursive: true, force: true });
+    for (const journal of journals) {
+      journal.client.close();
+      await journal.runtime.close();
+      rmSync(journal.folder, { recursive: true, force: true });
+    }
   }
 }
 
 /** Runs the journal-scale suite and returns its markdown section. */
 export async function run(): Promise<string> {
   const executor = new QuickJSExecutor({ isolation: "in-process" });
-  const rows: Row[] = [];
+  let rows: Row[];
   try {
-    for (const size of SIZES) rows.push(await measure(size, executor));
+    rows = await measureAll(executor);
   } finally {
     await executor.dispose();
   }
@@ -254,7 +264,7 @@ export async function run(): Promise<string> {
   return [
     "## Journal scale (executions in the journal)",
     "",
-    `An embedded \`file:\` journal seeded with N ended executions (bulk SQL copies of a real one, with its 2 calls) of N/${PER_OWNER} owners, ${PER_OWNER} each (\`maxExecutions\`), ended 2 h to 29 days ago; \`retention: { maxAgeMs: 30 d, minAgeMs: 1 h }\`. Median of ${SAMPLES} runs, ms (ratio to the empty journal). execute → pause: a program with a read and an effect needing approval; approve: to completion; list 50: \`executions(50)\` and \`executions(50, { scope })\`; prune: the bounded batch a run start deletes (${PRUNE_AT_START_LIMIT} past an owner's count, ${PRUNE_AT_START_LIMIT} past the age limit, with their calls), as one write. Goal: at most 1.5× at 100,000.`,
+    `An embedded \`file:\` journal seeded with N ended executions (bulk SQL copies of a real one, with its 2 calls) of N/${PER_OWNER} owners, ${PER_OWNER} each (\`maxExecutions\`), ended 2 h to 29 days ago (row 0 holds only the bench's own runs: its template and 50 of the pruned owner); \`retention: { maxAgeMs: 30 d, minAgeMs: 1 h }\`. Median of ${SAMPLES} rounds, each measuring every size in turn (a busy moment of the machine weighs on all alike), ms (ratio to the empty journal). execute → pause: a program with a read and an effect needing approval; approve: to completion; list 50: \`executions(50)\` and \`executions(50, { scope })\`; prune: the bounded batch a run start deletes (${PRUNE_AT_START_LIMIT} past an owner's count, ${PRUNE_AT_START_LIMIT} past the age limit, with their calls), as one write. Goal: at most 1.5× at 100,000.`,
     "",
     "| executions | execute → pause | approve | list 50 | list 50 of one owner | prune (16 deleted) | file (MB) |",
     "|---:|---:|---:|---:|---:|---:|---:|",

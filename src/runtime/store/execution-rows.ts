@@ -174,14 +174,25 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
     },
 
     async pending(executionId, scope) {
+      // One execution: its calls by primary key. All: the paused executions by their status index, then each one's
+      // calls. Either way the rows read are the paused ones', never every call of the runtime.
+      const owner = scope === undefined ? "" : "AND e.scope = ?";
       const [result] = await read([
-        {
-          sql: `SELECT c.* FROM codemode_calls c JOIN codemode_executions e ON e.runtime = c.runtime AND e.id = c.execution_id
-            WHERE c.runtime = ? AND e.status = 'paused' AND c.status = 'pending' AND c.approved_at IS NULL
-              AND (? IS NULL OR c.execution_id = ?) AND (? IS NULL OR e.scope = ?)
-            ORDER BY e.created_at, c.execution_id, c.seq`,
-          args: [runtime, executionId ?? null, executionId ?? null, scope ?? null, scope ?? null],
-        },
+        executionId === undefined
+          ? {
+              // CROSS JOIN: SQLite keeps this order (executions first), which the planner, without statistics, does not pick.
+              sql: `SELECT c.* FROM codemode_executions e CROSS JOIN codemode_calls c ON c.runtime = e.runtime AND c.execution_id = e.id
+                WHERE e.runtime = ? AND e.status = 'paused' ${owner} AND c.status = 'pending' AND c.approved_at IS NULL
+                ORDER BY e.created_at, c.execution_id, c.seq`,
+              args: [runtime, ...(scope === undefined ? [] : [scope])],
+            }
+          : {
+              sql: `SELECT c.* FROM codemode_calls c JOIN codemode_executions e ON e.runtime = c.runtime AND e.id = c.execution_id
+                WHERE c.runtime = ? AND c.execution_id = ? AND e.status = 'paused' ${owner} AND c.status = 'pending'
+                  AND c.approved_at IS NULL
+                ORDER BY c.seq`,
+              args: [runtime, executionId, ...(scope === undefined ? [] : [scope])],
+            },
       ]);
       return (result?.rows ?? []).map((row) => ({ executionId: String(row["execution_id"]), call: parseCallRow(row) }));
     },

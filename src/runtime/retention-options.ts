@@ -5,6 +5,7 @@
 import { InvalidOptionError } from "../errors.js";
 import { declareOptions, option } from "../shared/options/declare-options.js";
 import { isRecord } from "../shared/is-record.js";
+import type { SameKeys } from "../shared/known-keys.js";
 import type { PruneRule } from "./journal/journal-store.js";
 
 /** Default `maxExecutions`: ended executions kept per owner (`scope`). */
@@ -63,12 +64,8 @@ const RETENTION_OPTIONS = declareOptions({
   ),
 });
 
-// Every field of the interface is declared, and nothing else.
-const everyKeyDeclared: [Exclude<keyof CodemodeRetentionOptions, keyof typeof RETENTION_OPTIONS.fields>] extends [never]
-  ? [Exclude<keyof typeof RETENTION_OPTIONS.fields, keyof CodemodeRetentionOptions>] extends [never]
-    ? true
-    : false
-  : false = true;
+// Every field of the interface is declared, and nothing else: a field added to one and not the other fails to compile.
+const everyKeyDeclared: SameKeys<CodemodeRetentionOptions, typeof RETENTION_OPTIONS.fields> = true;
 void everyKeyDeclared;
 
 /** `maxExecutions`: a positive integer, or `Infinity` for no count limit. */

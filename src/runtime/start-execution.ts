@@ -1,8 +1,8 @@
 /**
  * `execute`: a new execution of a program. The input is read defensively (a model or a client wrote it), the
- * execution is inserted `running` under a lease (a bounded batch of its owner's ended executions past the retention
- * rule pruned in the same batch) with its owner `scope` and the tool call that started it, then its first pass runs — or, when
- * `approveProgram` says so, it is inserted `paused` on one whole-program approval and nothing runs.
+ * execution is inserted `running` under a lease (with a bounded batch of ended executions past the retention rule
+ * pruned in the same batch) with its owner `scope` and the tool call that started it, then its first pass runs — or,
+ * when `approveProgram` says so, it is inserted `paused` on one whole-program approval and nothing runs.
  */
 import { preloadJsonSchemaValidator } from "../connectors/argument-validator.js";
 import { MAX_ID_CHARS } from "../shared/bounded-text.js";

@@ -1,6 +1,7 @@
 /**
  * The retention operations of the libSQL store: delete one execution, prune ended ones by a rule (per owner and
- * by age, in bounded batches over partial indexes), expire stale runs, destroy a runtime name's data. See `journal-store.ts` for the contract.
+ * by age, in bounded batches over partial indexes), expire stale runs, destroy a runtime name's data. See
+ * `journal-store.ts` for the contract.
  */
 import type { InStatement, InValue } from "@libsql/client";
 import type { PruneRule, RetentionStore } from "../journal/journal-store.js";
@@ -22,7 +23,7 @@ function selectedIds(rule: PruneRule, runtime: string, part: PrunePart): { sql: 
       args: [runtime, Math.min(rule.endedBefore, rule.expiredBefore ?? rule.endedBefore), rule.limit],
     };
   }
-  const owner = "runtime = ? AND scope IS ? AND status IN " + ENDED_SQL;
+  const owner = `runtime = ? AND scope IS ? AND status IN ${ENDED_SQL}`;
   const keep = rule.keepPerOwner ?? 0;
   // Keeping none (clearing an owner) has no boundary row.
   const beyond =
@@ -90,8 +91,8 @@ function ownersStatement(runtime: string): InStatement {
   };
 }
 
-/** How many owners one write batch of an explicit prune covers. */
-const OWNERS_PER_BATCH = 100;
+/** How many parts (owners, and the age limit) one write batch of an explicit prune covers. */
+const PARTS_PER_BATCH = 100;
 
 const INTERRUPTED_CALL =
   "interrupted: the process running this call stopped before recording its outcome; it is not run again";
@@ -118,8 +119,8 @@ export function retentionRows({ runtime, read, write }: StoreContext): Retention
         parts.push(...owners.map((owner) => ({ by: "count", owner }) as const));
       }
       const deleted: string[] = [];
-      for (let index = 0; index < parts.length; index += OWNERS_PER_BATCH) {
-        const chunk = parts.slice(index, index + OWNERS_PER_BATCH);
+      for (let index = 0; index < parts.length; index += PARTS_PER_BATCH) {
+        const chunk = parts.slice(index, index + PARTS_PER_BATCH);
         const results = await write(chunk.flatMap((part) => deleteStatements(rule, runtime, part)));
         // Every second result is a `DELETE … RETURNING id` of executions.
         for (let at = 1; at < results.length; at += 2) deleted.push(...idsOf(results[at]));

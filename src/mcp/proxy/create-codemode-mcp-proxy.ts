@@ -93,7 +93,8 @@ function proxiedTools(tools: ToolSet, upstream: UpstreamServer, policy: Upstream
 
 /**
  * The config's word over the server's annotations: a tool listed in `readOnly` is annotated read-only,
- * one that needs approval gets `needsApproval: true` (and loses any read-only claim).
+ * one that needs approval gets `needsApproval: true` (and loses any read-only claim). Only `readOnly` and
+ * `needsApproval: false` take approval away.
  */
 function policyOverride(tool: ToolSet[string], name: string, policy: UpstreamPolicy): Partial<ToolSet[string]> {
   const { needsApproval, readOnly } = policy;
@@ -104,7 +105,8 @@ function policyOverride(tool: ToolSet[string], name: string, policy: UpstreamPol
       needsApproval: false,
       metadata: { ...metadata, annotations: { ...annotations, readOnlyHint: true, destructiveHint: false } },
     } as Partial<ToolSet[string]>;
-  const approves = Array.isArray(needsApproval) ? needsApproval.includes(name) : needsApproval;
+  // A list only adds approval: a tool it does not name keeps what its annotations ask (a destructive one still pauses).
+  const approves = Array.isArray(needsApproval) ? needsApproval.includes(name) || undefined : needsApproval;
   if (approves === undefined) return {};
   if (!approves) return { needsApproval: false } as Partial<ToolSet[string]>;
   return {

@@ -21,7 +21,7 @@ export interface StdioUpstreamConfig {
   /** Names of the proxy's own environment variables the child gets as they are (e.g. `HTTPS_PROXY`); unset ones are skipped. */
   passEnv?: string[];
   cwd?: string;
-  /** `true`: every tool needs approval (except those in `readOnly`); `false`: none does; a list: those tools do. Wins over annotations. */
+  /** `true`: every tool needs approval (except those in `readOnly`); `false`: none does; a list: those tools do too (the others keep their annotations). Wins over annotations. */
   needsApproval?: boolean | string[];
   /** Tools that only read: they run without approval and are not journaled as effects. Wins over annotations. */
   readOnly?: string[];
@@ -33,7 +33,7 @@ export interface HttpUpstreamConfig {
   headers?: Record<string, string>;
   /** @default "http" */
   transport?: "http" | "sse";
-  /** `true`: every tool needs approval (except those in `readOnly`); `false`: none does; a list: those tools do. Wins over annotations. */
+  /** `true`: every tool needs approval (except those in `readOnly`); `false`: none does; a list: those tools do too (the others keep their annotations). Wins over annotations. */
   needsApproval?: boolean | string[];
   /** Tools that only read: they run without approval and are not journaled as effects. Wins over annotations. */
   readOnly?: string[];

@@ -88,6 +88,14 @@ describe("servers.json policy and passEnv", () => {
     });
   });
 
+  it("a needsApproval list adds approval and never removes it from a tool the server annotates destructive", async () => {
+    const runtime = await notesRuntime({ needsApproval: ["list_notes"] });
+    const out = await runtime.execute({ code: "async () => notes.add_note({ text: 'unguarded?' })" });
+    expect(out).toMatchObject({ status: "paused", pending: [{ connector: "notes", method: "add_note" }] });
+    const listed = await runtime.execute({ code: "async () => notes.secret_length({})" });
+    expect(listed).toMatchObject({ status: "completed" });
+  });
+
   it("needsApproval: true pauses every tool but those in readOnly; false and readOnly let a destructive one run", async () => {
     const every = await notesRuntime({ needsApproval: true, readOnly: ["list_notes"] });
     expect(await every.execute({ code: "async () => notes.secret_length({})" })).toMatchObject({ status: "paused" });

@@ -53,11 +53,18 @@ export async function readProxyFile(
   };
 }
 
-/** Starts nothing yet: the upstream servers start at the first `runtime()`, and stop at `close()`. */
+/**
+ * Starts nothing yet: the upstream servers start at the first `runtime()` (which waits for them) or
+ * `currentRuntime()` (which does not), and stop at `close()`.
+ */
 export async function openProxyRuntime(
   read: ProxyFile,
   io: CliIo,
-): Promise<{ runtime: () => Promise<CodemodeRuntime>; close: () => Promise<void> }> {
+): Promise<{
+  runtime: () => Promise<CodemodeRuntime>;
+  currentRuntime: () => Promise<CodemodeRuntime>;
+  close: () => Promise<void>;
+}> {
   const { createCodemodeMcpProxy } = await import("../mcp/proxy/create-codemode-mcp-proxy.js");
   const proxy = createCodemodeMcpProxy({
     servers: read.config.mcpServers,
@@ -68,7 +75,7 @@ export async function openProxyRuntime(
       ...(Object.keys(read.modules).length === 0 ? {} : { modules: read.modules }),
     },
   });
-  return { runtime: proxy.runtime, close: proxy.close };
+  return { runtime: proxy.runtime, currentRuntime: proxy.currentRuntime, close: proxy.close };
 }
 
 /** What the model is told about deciding a paused execution of this proxy when no form could ask. */

@@ -21,6 +21,8 @@ const END_WAIT_MS = 1_000;
 const MIN_REDACTED_CHARS = 4;
 /** The start's deadline passed (a marker, never shown). */
 const TIMED_OUT = new Error("timed out");
+/** The proxy was closed during the start (a marker, never shown). */
+const CLOSED = new Error("closed");
 
 /** A Streamable HTTP or SSE server, as `createMCPClient` takes it. */
 interface HttpTransportConfig {
@@ -55,8 +57,12 @@ export class UpstreamServer {
   readonly #stderr: UpstreamStderr;
   readonly #startTimeoutMs: number;
   #client: Promise<{ client: MCPClient; tools: ToolSet }> | undefined;
+  /** The started client, once `#client` resolved (until it is discarded). */
+  #running: { client: MCPClient; tools: ToolSet } | undefined;
   /** Starts under way, aborted by `close()`. */
   readonly #starting = new Set<AbortController>();
+  /** Every child this server spawned that may still run, killed by `kill()` when the process exits. */
+  readonly #children = new Set<ObservedStdioTransport>();
   #closed = false;
 
   constructor({
@@ -137,32 +143,62 @@ export class UpstreamServer {
 
   /** Starts the server and lists its tools, all within `startTimeoutMs` (a server that never answers is stopped). */
   async #start(): Promise<{ client: MCPClient; tools: ToolSet }> {
-    const { createMCPClient } = await import("@ai-sdk/mcp").catch((error: unknown) => {
-      if (missingPackage(error, ["@ai-sdk/mcp"]) === undefined) throw error;
-      throw new Error(missingPeersMessage("The MCP proxy", ["@ai-sdk/mcp"]), { cause: error });
-    });
-    const { transport, observed } = await this.#transport();
+    // Registered first: `close()` during any step below stops this start (and the child it may have spawned).
     const deadline = new AbortController();
     this.#starting.add(deadline);
-    const work = (async () => {
-      const client = await createMCPClient({
-        transport,
-        name: "ai-codemode-proxy",
-        initializationOptions: { signal: deadline.signal },
-        onUncaughtError: () => undefined,
+    let observed: ObservedStdioTransport | undefined;
+    try {
+      const { createMCPClient } = await import("@ai-sdk/mcp").catch((error: unknown) => {
+        if (missingPackage(error, ["@ai-sdk/mcp"]) === undefined) throw error;
+        throw new Error(missingPeersMessage("The MCP proxy", ["@ai-sdk/mcp"]), { cause: error });
       });
-      try {
-        // The client's own signal covers initialization only: tools/list is bounded by the race below.
-        return { client, tools: (await client.tools()) as ToolSet };
-      } catch (error) {
-        await client.close().catch(() => undefined);
-        throw error;
+      if (deadline.signal.aborted) throw CLOSED;
+      const made = await this.#transport();
+      observed = made.observed;
+      if (observed !== undefined) {
+        const child = observed;
+        this.#children.add(child);
+        void child.finished.then(() => this.#children.delete(child));
       }
-    })();
+      if (deadline.signal.aborted) throw CLOSED;
+      const { transport } = made;
+      const work = (async () => {
+        const client = await createMCPClient({
+          transport,
+          name: "ai-codemode-proxy",
+          initializationOptions: { signal: deadline.signal },
+          onUncaughtError: () => undefined,
+        });
+        try {
+          // The client's own signal covers initialization only: tools/list is bounded by the race below.
+          return { client, tools: (await client.tools()) as ToolSet };
+        } catch (error) {
+          await client.close().catch(() => undefined);
+          throw error;
+        }
+      })();
+      return await this.#within(work, deadline, observed);
+    } catch (error) {
+      if (error === CLOSED) {
+        await observed?.close().catch(() => undefined);
+        throw new Error("The proxy is closed.");
+      }
+      throw error;
+    } finally {
+      this.#starting.delete(deadline);
+    }
+  }
+
+  /** `work` within `startTimeoutMs`; on failure the child is stopped and the failure explained. */
+  async #within<T extends { client: MCPClient }>(
+    work: Promise<T>,
+    deadline: AbortController,
+    observed: ObservedStdioTransport | undefined,
+  ): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, fail) => {
       timer = setTimeout(() => fail(TIMED_OUT), this.#startTimeoutMs);
-      deadline.signal.addEventListener("abort", () => fail(TIMED_OUT), { once: true });
+      deadline.signal.addEventListener("abort", () => fail(CLOSED), { once: true });
     });
     try {
       return await Promise.race([work, timeout]);
@@ -173,11 +209,11 @@ export class UpstreamServer {
       deadline.abort();
       await observed?.close().catch(() => undefined);
       void work.then(({ client }) => client.close()).catch(() => undefined);
+      if (error === CLOSED) throw error;
       if (!timedOut) await observed?.ended(END_WAIT_MS);
       throw new Error(this.#reason(error, timedOut ? (exit ?? "timeout") : observed?.exit, observed));
     } finally {
       clearTimeout(timer);
-      this.#starting.delete(deadline);
     }
   }
 
@@ -188,9 +224,14 @@ export class UpstreamServer {
       const started = this.#start();
       this.#client = started;
       // A failed start is forgotten, so the next request tries again.
-      started.catch(() => {
-        if (this.#client === started) this.#client = undefined;
-      });
+      started.then(
+        (running) => {
+          if (this.#client === started) this.#running = running;
+        },
+        () => {
+          if (this.#client === started) this.#client = undefined;
+        },
+      );
     }
     return this.#client;
   }
@@ -199,11 +240,19 @@ export class UpstreamServer {
   #discard(client: MCPClient): void {
     void this.#client?.then(
       (current) => {
-        if (current.client === client) this.#client = undefined;
+        if (current.client === client) {
+          this.#client = undefined;
+          this.#running = undefined;
+        }
       },
       () => undefined,
     );
     void client.close().catch(() => undefined);
+  }
+
+  /** The tools of the running server, known without waiting; `undefined` while it is not started. */
+  get startedTools(): ToolSet | undefined {
+    return this.#running?.tools;
   }
 
   /** Starts the server (if needed) for its tool list. */
@@ -240,13 +289,23 @@ export class UpstreamServer {
     }
   }
 
-  /** Stops the server (if it runs). */
+  /** Stops the server (if it runs), a start under way included. */
   async close(): Promise<void> {
     this.#closed = true;
     for (const start of this.#starting) start.abort();
+    this.kill();
     const current = this.#client;
     this.#client = undefined;
+    this.#running = undefined;
     const running = await current?.catch(() => undefined);
     await running?.client.close().catch(() => undefined);
+  }
+
+  /** Signals every child this server spawned to stop, at once (synchronous: it runs as the process exits). */
+  kill(): void {
+    for (const child of this.#children) {
+      child.kill();
+      this.#children.delete(child);
+    }
   }
 }

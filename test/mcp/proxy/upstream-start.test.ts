@@ -95,6 +95,66 @@ describe("the proxy's upstream starts", () => {
     expect(pids(silentStarts)).toHaveLength(2);
   });
 
+  it("currentRuntime answers at once while a server hangs: it says which are still starting; a call to one says why", async () => {
+    const folder = tempFolder("codemode-proxy-start-");
+    const proxy = proxyOver(
+      folder,
+      {
+        silent: { command: process.execPath, args: [SILENT_SERVER] },
+        notes: { command: process.execPath, args: [NOTES_SERVER] },
+      },
+      // The hung server is still within its start for the whole test.
+      { startTimeoutMs: 600_000 },
+    );
+    let runtime = await proxy.currentRuntime();
+    expect(runtime.tool().description).toMatch(/silent: Starting: the MCP server "silent" is still starting/);
+    // Bounded: the healthy server comes up while the hung one still hangs.
+    for (let attempt = 0; attempt < 600 && /notes: Starting/.test(String(runtime.tool().description)); attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      runtime = await proxy.currentRuntime();
+    }
+    const description = runtime.tool().description ?? "";
+    expect(description).not.toMatch(/notes: Starting/);
+    expect(description).toMatch(/- silent: Starting: the MCP server "silent" is still starting/);
+    expect(description).toMatch(
+      /Starting: the MCP server "silent" is still starting \(for \d+ s; it is given up after startTimeoutMs 600000 ms\)/,
+    );
+    expect(JSON.stringify(await runtime.describe("silent"))).toContain("is still starting");
+    expect(await runtime.execute({ code: "async () => notes.list_notes({})" })).toMatchObject({
+      status: "completed",
+      result: { notes: [] },
+    });
+    const call = await runtime.execute({ code: "async () => silent.anything({})" });
+    expect(call).toMatchObject({ status: "error" });
+    expect(JSON.stringify(call)).toMatch(
+      /silent has no method \\"anything\\"\. \(it has no methods: Starting: the MCP server \\"silent\\" is still starting/,
+    );
+  });
+
+  it("a program run while a server starts that pauses is approved once every start ended (its calls are replayed)", async () => {
+    const folder = tempFolder("codemode-proxy-start-");
+    const proxy = proxyOver(
+      folder,
+      {
+        silent: { command: process.execPath, args: [SILENT_SERVER] },
+        notes: { command: process.execPath, args: [NOTES_SERVER] },
+      },
+      { startTimeoutMs: START_TIMEOUT_MS },
+    );
+    let runtime = await proxy.currentRuntime();
+    for (let attempt = 0; attempt < 600 && /notes: Starting/.test(String(runtime.tool().description)); attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      runtime = await proxy.currentRuntime();
+    }
+    const paused = await runtime.execute({ code: "async () => notes.add_note({ text: 'early' })" });
+    expect(paused).toMatchObject({ status: "paused" });
+    expect(await runtime.approve({ executionId: paused.executionId })).toMatchObject({
+      status: "completed",
+      result: { count: 1 },
+    });
+    expect((await proxy.currentRuntime()).tool().description).toMatch(/silent: Unavailable now: .* did not start/);
+  });
+
   it("explains a server that exits: the command, the exit code, its stderr and the variables it did not get", async () => {
     const folder = tempFolder("codemode-proxy-start-");
     const proxy = proxyOver(folder, {

@@ -113,6 +113,7 @@ function waitForStop(io: CliIo, extra?: (stop: () => void) => void): Promise<voi
     }
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
+    process.once("SIGHUP", stop);
   });
 }
 

@@ -60,8 +60,8 @@ export interface CodemodeMcpProxy {
   runtime(): Promise<CodemodeRuntime>;
   /**
    * The runtime as it is now, without waiting for servers still starting: their namespaces say so (in the
-   * catalog and `describe`) until they started, and a program runs at once with the servers that are up.
-   * Approving, rejecting and rolling back wait for the starts (the program's calls are replayed). What an MCP
+   * catalog and `describe`) until they started. A program that names one waits for its start; others run at
+   * once. Approving, rejecting and rolling back wait for every start (the program's calls are replayed). What an MCP
    * server should answer `tools/list` from: `createCodemodeMcpServer({ runtime: proxy.currentRuntime })`.
    */
   currentRuntime(): Promise<CodemodeRuntime>;
@@ -176,6 +176,8 @@ export function createCodemodeMcpProxy(options: CodemodeMcpProxyOptions): Codemo
   /** One round of starts: every server's catalog as it settles, and the runtime once all did. */
   interface Build {
     settled: Map<string, UpstreamCatalog>;
+    /** Each server's start in this round, settled with its catalog. */
+    starts: Map<string, Promise<unknown>>;
     startedAtMs: number;
     done: boolean;
     result: Promise<{ runtime: CodemodeRuntime; retryAtMs: number | undefined }>;
@@ -188,12 +190,15 @@ export function createCodemodeMcpProxy(options: CodemodeMcpProxyOptions): Codemo
     if (!process.listeners("exit").includes(killChildren)) process.on("exit", killChildren);
     const settled = new Map<string, UpstreamCatalog>();
     const startedAtMs = now();
+    const starts = new Map(
+      upstreams.map(([name, upstream]) => [name, upstream.catalog().then((catalog) => settled.set(name, catalog))]),
+    );
     const result = (async () => {
-      await Promise.all(upstreams.map(async ([name, upstream]) => settled.set(name, await upstream.catalog())));
+      await Promise.all(starts.values());
       const { connectors, failed } = connectorsOf(settled, startedAtMs);
       return { runtime: runtimeOver(connectors), retryAtMs: failed ? now() + retryMs : undefined };
     })();
-    const build: Build = { settled, startedAtMs, done: false, result };
+    const build: Build = { settled, starts, startedAtMs, done: false, result };
     result.then(
       () => {
         build.done = true;
@@ -227,6 +232,17 @@ export function createCodemodeMcpProxy(options: CodemodeMcpProxyOptions): Codemo
     const started = async () => (await build.result).runtime;
     const runtime: CodemodeRuntime = {
       ...made,
+      // A program that names a server still starting waits for that start (bounded by startTimeoutMs), no other.
+      execute: async (input, options) => {
+        const code = typeof input?.code === "string" ? input.code : "";
+        const named = upstreams.filter(
+          ([name, upstream]) =>
+            !build.settled.has(name) && upstream.startedTools === undefined && namesGlobal(code, name),
+        );
+        if (named.length === 0) return made.execute(input, options);
+        await Promise.all(named.map(([name]) => build.starts.get(name)));
+        return (await proxy.currentRuntime()).execute(input, options);
+      },
       approve: async (...args) => (await started()).approve(...args),
       decide: async (...args) => (await started()).decide(...args),
       reject: async (...args) => (await started()).reject(...args),
@@ -236,7 +252,7 @@ export function createCodemodeMcpProxy(options: CodemodeMcpProxyOptions): Codemo
     return runtime;
   };
 
-  return {
+  const proxy: CodemodeMcpProxy = {
     async runtime() {
       return (await (await latest()).result).runtime;
     },
@@ -246,4 +262,11 @@ export function createCodemodeMcpProxy(options: CodemodeMcpProxyOptions): Codemo
     },
     close: closeAll,
   };
+  return proxy;
+}
+
+/** Whether `code` uses the global `name` as a namespace (`name.x`, `name?.x`, `name["x"]`). */
+function namesGlobal(code: string, name: string): boolean {
+  const escaped = name.replace(/\$/g, "\\$");
+  return new RegExp(`(^|[^\\w$.])${escaped}\\s*(\\?\\.|\\.|\\[)`).test(code);
 }

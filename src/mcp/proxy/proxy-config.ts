@@ -11,6 +11,7 @@ import { messageOf } from "../../shared/message-of.js";
 import { InvalidOptionError } from "../../errors.js";
 import { isRecord } from "../../shared/is-record.js";
 import { assertKnownKeys, keysOf } from "../../shared/known-keys.js";
+import { expand, expandedValues, recordExpandedValues } from "./expand-variables.js";
 
 /** An upstream server started as a child process speaking MCP over stdio. */
 export interface StdioUpstreamConfig {
@@ -128,34 +129,6 @@ const NAMESPACE = /^[A-Za-z_$][\w$]*$/;
 /** Globals the sandbox has already; `__proto__` is no global at all (it names the global object's prototype). */
 const RESERVED_NAMESPACES = new Set(["codemode", "fetch", "tools", "__proto__"]);
 
-/** The values `${VAR}`s were replaced by in each resolved server: they are secrets, redacted from every reason. */
-const EXPANDED = new WeakMap<object, readonly string[]>();
-
-/** The values of the proxy's environment that `${VAR}`s of `config` were replaced by (none for servers given in code). */
-export function expandedValues(config: UpstreamConfig): readonly string[] {
-  return EXPANDED.get(config) ?? [];
-}
-
-/**
- * `${VAR}` replaced from `env` (each value replaced is added to `found`); without `env` (servers given in code)
- * the value is taken as written.
- */
-function expand(
-  value: string,
-  env: Record<string, string | undefined> | undefined,
-  path: string,
-  found?: Set<string>,
-): string {
-  if (env === undefined) return value;
-  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
-    const given = env[name];
-    if (given === undefined)
-      throw new InvalidOptionError({ path, message: `names \${${name}}, which is not set in the proxy's environment` });
-    found?.add(given);
-    return given;
-  });
-}
-
 /** A record without a prototype: a key named `__proto__` (JSON makes it an own key) is kept as any other. */
 function plainRecord<T>(): Record<string, T> {
   return Object.create(null) as Record<string, T>;
@@ -214,9 +187,9 @@ function policy(value: Record<string, unknown>, path: string): UpstreamPolicy {
 
 function upstream(value: unknown, path: string, env: Record<string, string | undefined> | undefined): UpstreamConfig {
   // A server resolved from a file before (and given again in code) keeps the secrets its file expanded.
-  const found = new Set<string>(isRecord(value) ? EXPANDED.get(value) : undefined);
+  const found = new Set<string>(isRecord(value) ? expandedValues(value) : undefined);
   const resolved = upstreamEntry(value, path, env, found);
-  EXPANDED.set(resolved, [...found]);
+  recordExpandedValues(resolved, found);
   return resolved;
 }
 

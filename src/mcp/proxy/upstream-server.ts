@@ -10,15 +10,14 @@ import type { ToolSet } from "ai";
 import { messageOf } from "../../shared/message-of.js";
 import { childEnvironment, environmentHint, ObservedStdioTransport } from "./observed-stdio-transport.js";
 import { missingPackage, missingPeersMessage } from "../../shared/missing-peer.js";
-import { expandedValues, type UpstreamConfig } from "./proxy-config.js";
+import type { UpstreamConfig } from "./proxy-config.js";
+import { redactUpstreamSecrets } from "./redact-upstream-secrets.js";
 
 /** How long a server may take to start and list its tools. */
 export const DEFAULT_UPSTREAM_START_TIMEOUT_MS = 30_000;
 
 /** How long a failed start waits for the child's last stderr and exit code before explaining. */
 const END_WAIT_MS = 1_000;
-/** Shorter values of a child's environment are not redacted from failure reasons (they would hide ordinary words). */
-const MIN_REDACTED_CHARS = 4;
 /** The start's deadline passed (a marker, never shown). */
 const TIMED_OUT = new Error("timed out");
 /** The proxy was closed during the start (a marker, never shown). */
@@ -118,27 +117,9 @@ export class UpstreamServer {
         : `url: ${config.url}`;
     const stderr = observed?.stderrTail ?? "";
     const tail = stderr === "" ? "" : `; its stderr ended with: ${JSON.stringify(stderr)}`;
-    if (!("command" in config)) return this.#redact(`${how} (${what})${tail}.`);
+    if (!("command" in config)) return redactUpstreamSecrets(this.#config, `${how} (${what})${tail}.`);
     const given = childEnvironment({ env: config.env, passEnv: config.passEnv, from: process.env });
-    return `${this.#redact(`${how} (${what})${tail}.`)} ${environmentHint(given.missing)}`;
-  }
-
-  /**
-   * `text` without the values the proxy holds for this server: what `${VAR}`s were replaced by (in `args`, `url`,
-   * `headers`, `env`), the child's environment beyond the inherited few, and header values. Reasons reach the model.
-   */
-  #redact(text: string): string {
-    const config = this.#config;
-    const secrets = new Set(expandedValues(config));
-    if ("command" in config) {
-      const given = childEnvironment({ env: config.env, passEnv: config.passEnv, from: process.env });
-      for (const value of Object.values(given.env ?? {})) secrets.add(value);
-    } else for (const value of Object.values(config.headers ?? {})) secrets.add(value);
-    // Longest first, so a secret that contains another is removed whole.
-    const ordered = [...secrets]
-      .filter((value) => value.length >= MIN_REDACTED_CHARS)
-      .sort((a, b) => b.length - a.length);
-    return ordered.reduce((redacted, value) => redacted.split(value).join("[redacted]"), text);
+    return `${redactUpstreamSecrets(this.#config, `${how} (${what})${tail}.`)} ${environmentHint(given.missing)}`;
   }
 
   /** Starts the server and lists its tools, all within `startTimeoutMs` (a server that never answers is stopped). */
@@ -260,7 +241,7 @@ export class UpstreamServer {
     try {
       return { ok: true, tools: (await this.#connected()).tools };
     } catch (error) {
-      return { ok: false, error: this.#redact(messageOf(error)) };
+      return { ok: false, error: redactUpstreamSecrets(this.#config, messageOf(error)) };
     }
   }
 
@@ -271,7 +252,9 @@ export class UpstreamServer {
       try {
         running = await this.#connected();
       } catch (error) {
-        throw new Error(`The MCP server "${this.#name}" could not be started: ${this.#redact(messageOf(error))}`);
+        throw new Error(
+          `The MCP server "${this.#name}" could not be started: ${redactUpstreamSecrets(this.#config, messageOf(error))}`,
+        );
       }
       const execute = running.tools[tool]?.execute;
       if (execute === undefined) throw new Error(`The MCP server "${this.#name}" has no tool "${tool}" any more.`);
@@ -282,7 +265,7 @@ export class UpstreamServer {
         this.#discard(running.client);
         if (attempt === 0 && NOT_SENT.test(messageOf(error))) continue;
         throw new Error(
-          `The MCP server "${this.#name}" stopped during this call (${this.#redact(messageOf(error))}): ` +
+          `The MCP server "${this.#name}" stopped during this call (${redactUpstreamSecrets(this.#config, messageOf(error))}): ` +
             "the call may or may not have run. The proxy starts it again at the next call.",
         );
       }

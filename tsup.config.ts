@@ -37,7 +37,7 @@ export default defineConfig((cli) => ({
 
 /**
  * The QuickJS worker thread's entry as one CommonJS file, QuickJS's glue bundled in (`dist/quickjs-worker.cjs`,
- * located at run time beside the chunk that starts it: `src/sandbox/worker-entry.ts`). A worker thread boots with
+ * located at run time beside the chunk that starts it: `src/sandbox/worker/worker-entry.ts`). A worker thread boots with
  * an empty module cache, so every file of an ES module graph costs it a resolution, a read and a compile on the
  * critical path of a cold start: one file started ~25 ms sooner on Node 22 (~18 ms on Node 24) than the same code as
  * six ES modules (docs/decisions/sandbox-executor.md). `quickjs-emscripten-core` and the wasm variant are pinned to
@@ -46,7 +46,7 @@ export default defineConfig((cli) => ({
  */
 async function buildWorker(outdir: string): Promise<void> {
   await build({
-    entryPoints: { "quickjs-worker": "src/sandbox/quickjs-worker.ts" },
+    entryPoints: { "quickjs-worker": "src/sandbox/worker/quickjs-worker.ts" },
     outdir,
     outExtension: { ".js": ".cjs" },
     bundle: true,

@@ -1,4 +1,4 @@
-/** A value that cannot cross the sandbox boundary or be journaled (`src/sandbox/codec.ts`). */
+/** A value that cannot cross the sandbox boundary or be journaled (`src/sandbox/codec/codec.ts`). */
 import { CodemodeError } from "./codemode-error.js";
 
 /** A value cannot be encoded or decoded. `path` names where (e.g. `args.user.callback`). */

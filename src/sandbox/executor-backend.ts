@@ -3,7 +3,7 @@
  * (`InProcessBackend`) or a worker-thread pool (`WorkerPoolBackend`).
  */
 import type { CodeRunEnvironment } from "./types.js";
-import type { HostCaller, SessionBinding, SessionResult } from "./session-types.js";
+import type { HostCaller, SessionBinding, SessionResult } from "./quickjs/session-types.js";
 
 /** One normalised program and how to reach the host. */
 export interface BackendJob {

@@ -9,12 +9,12 @@ import {
   type QuickJSExecutorOptions,
   type ResolvedExecutorOptions,
 } from "./executor-options.js";
-import { prepareBindings, readSandboxValue } from "./host-bindings.js";
-import { InProcessBackend } from "./in-process-backend.js";
-import { normalizeProgram, preloadParser } from "./normalize-program.js";
-import { mayImport } from "./sandbox-modules.js";
+import { prepareBindings, readSandboxValue } from "./context/host-bindings.js";
+import { InProcessBackend } from "./quickjs/in-process-backend.js";
+import { normalizeProgram, preloadParser } from "./program/normalize-program.js";
+import { mayImport } from "./program/sandbox-modules.js";
 import type { CodeBindingNamespace, CodeRunRequest, CodeRunResult, Executor, ExecutorFailureKind } from "./types.js";
-import { WorkerPoolBackend } from "./worker-pool-backend.js";
+import { WorkerPoolBackend } from "./worker/worker-pool-backend.js";
 import { messageOf } from "../shared/message-of.js";
 
 /** An executor dropped without `dispose()` gives back its share of the substrate when collected. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fds, settle, threads } from "../support/process-resources.js";
 import { QuickJSExecutor } from "../../src/sandbox/quickjs-executor.js";
-import { sharedWorkerThreads } from "../../src/sandbox/shared-worker-pool.js";
+import { sharedWorkerThreads } from "../../src/sandbox/worker/shared-worker-pool.js";
 import type { CodeBindingNamespace } from "../../src/sandbox/types.js";
 
 const MIB = 1024 * 1024;

@@ -3,7 +3,7 @@
  * (types kept: Date, Map, Set, BigInt, Uint8Array, undefined…), the
  * 1,000,000-character limit, and canonical strings for argument comparison.
  */
-import { CodecError, canonicalizeValue, deserializeValue, serializeValue } from "../../sandbox/codec.js";
+import { CodecError, canonicalizeValue, deserializeValue, serializeValue } from "../../sandbox/codec/codec.js";
 import { messageOf } from "../../shared/message-of.js";
 import { err, ok, type Result } from "../../shared/result.js";
 

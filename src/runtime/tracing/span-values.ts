@@ -6,7 +6,7 @@
  * result and errors (a server that echoes them). Only called when the AI SDK call records inputs or outputs.
  */
 import { MIN_REDACTED_SECRET_CHARS, REDACTED, redactText } from "../../connectors/openapi/redact-secrets.js";
-import { serializeValue } from "../../sandbox/codec.js";
+import { serializeValue } from "../../sandbox/codec/codec.js";
 import { boundedText } from "../../shared/bounded-text.js";
 import { isRecord } from "../../shared/is-record.js";
 import { messageOf } from "../../shared/message-of.js";

@@ -14,7 +14,7 @@
  */
 
 /** @import { Intrinsics } from "./guest-types.js" */
-/** @import { EncodedValue as EncodedTree } from "../codec-validation.js" */
+/** @import { EncodedValue as EncodedTree } from "../codec/codec-validation.js" */
 
 /** Largest BigInt that crosses: below 2^13288 (about 4,000 decimal digits; parsing digits is quadratic on the host). */
 export const MAX_BIGINT_BITS = 13_288;

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import * as journal from "../../../src/runtime/pass/journaled-call.js";
 import { PassContext } from "../../../src/runtime/pass/pass-context.js";
 import type { CallJournalRecord } from "../../../src/runtime/journal/records.js";
-import { serializeValue } from "../../../src/sandbox/codec.js";
+import { serializeValue } from "../../../src/sandbox/codec/codec.js";
 import { createMemoryJournalStore } from "../../support/memory-journal-store.js";
 import { sharedExecutor } from "../runtime-fixture.js";
 

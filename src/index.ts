@@ -35,7 +35,7 @@ export type {
   RollbackOutput,
   Snippet,
 } from "./runtime/types.js";
-export type { RuntimeLimits } from "./runtime/runtime-options.js";
+export type { RuntimeLimits } from "./runtime/durable-runtime-options.js";
 export type { StoreOption } from "./runtime/store/connection/open-store.js";
 export {
   CodecError,

@@ -9,7 +9,7 @@ import { durableRuntimeFromResolved, type DurableRuntime } from "../runtime/dura
 import { isRecord } from "../shared/is-record.js";
 import type { SameKeys } from "../shared/known-keys.js";
 import { aiTelemetryRecording, watchAiTelemetry } from "./ai-telemetry-recording.js";
-import { resolveRuntimeOptions, type DurableRuntimeOptions } from "../runtime/runtime-options.js";
+import { resolveRuntimeOptions, type DurableRuntimeOptions } from "../runtime/durable-runtime-options.js";
 import {
   buildCodemodeTool,
   resolveCodemodeToolOptions,

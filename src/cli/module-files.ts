@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { CliError } from "../errors/cli-error.js";
 import { parseModuleFiles, type ModuleFiles } from "../mcp/proxy/proxy-config.js";
-import type { ModulesOption } from "../runtime/runtime-modules.js";
+import type { ModulesOption } from "../runtime/modules-option.js";
 import { messageOf } from "../shared/message-of.js";
 
 function readText(path: string, label: string): string {

@@ -14,7 +14,7 @@ import { messageOf } from "../shared/message-of.js";
 import type { CliIo } from "./cli-io.js";
 import { readModuleFiles, readModulesFlag } from "./module-files.js";
 import { resolveCliStore } from "./open-store-runtime.js";
-import type { ModulesOption } from "../runtime/runtime-modules.js";
+import type { ModulesOption } from "../runtime/modules-option.js";
 
 /** The config file, read and validated, with the store and name the command line chose. */
 export interface ProxyFile {

@@ -9,7 +9,7 @@ import { err, ok, type Result } from "../shared/result.js";
 import { failure } from "./failure-output.js";
 import { WHOLE_PROGRAM_SEQ, type CallJournalRecord } from "./journal/records.js";
 import { canonicalArguments, canonicalJournaledArguments, encodeJournalValue } from "./journal/journal-values.js";
-import type { RuntimeCore } from "./runtime-core.js";
+import type { RuntimeCore } from "./shared-parts.js";
 import type { CodeModeOutput } from "./types.js";
 
 /** An approver's arguments for call `seq`, as the claim writes them. */

@@ -5,7 +5,7 @@
  */
 import { err, ok, type Result } from "../shared/result.js";
 import { failure, storeFailure } from "./failure-output.js";
-import type { RuntimeCore } from "./runtime-core.js";
+import type { RuntimeCore } from "./shared-parts.js";
 import type { ExecutionStore, LoadedExecution } from "./journal/journal-store.js";
 import type { SnippetRecord } from "./journal/records.js";
 import type { CodeModeOutput } from "./types.js";

@@ -7,8 +7,8 @@
  */
 import { loadRequested, refusal } from "./approvals.js";
 import { failure } from "./failure-output.js";
-import type { RuntimeCore } from "./runtime-core.js";
-import { traceResumedPass } from "./tracing/runtime-tracing.js";
+import type { RuntimeCore } from "./shared-parts.js";
+import { traceResumedPass } from "./tracing/start-spans.js";
 import { claimPaused } from "./claim-paused.js";
 import { runClaimedPass } from "./run-claimed-pass.js";
 import { WHOLE_PROGRAM_SEQ, type CallJournalRecord } from "./journal/records.js";

@@ -10,9 +10,13 @@ import { approveExecution, rejectExecution } from "./approvals.js";
 import { executionDetail, executionSummary, pendingAction, type MethodLookup } from "./execution-views.js";
 import { clearHistory, deleteExecution, destroyRuntimeData, expirePaused, pruneExecutions } from "./housekeeping.js";
 import { rollbackExecution } from "./rollback.js";
-import { createRuntimeCore } from "./runtime-core.js";
-import type { DurableRuntime } from "./runtime-handle.js";
-import { resolveRuntimeOptions, type DurableRuntimeOptions, type ResolvedRuntimeOptions } from "./runtime-options.js";
+import { createRuntimeCore } from "./shared-parts.js";
+import type { DurableRuntime } from "./durable-runtime-handle.js";
+import {
+  resolveRuntimeOptions,
+  type DurableRuntimeOptions,
+  type ResolvedRuntimeOptions,
+} from "./durable-runtime-options.js";
 import { deleteSnippet, listSnippets, saveSnippet } from "./snippets.js";
 import { storeOperation } from "./store-operation.js";
 import { scopeProblem, visibleTo } from "./execution-request.js";
@@ -31,7 +35,7 @@ function readScope(method: string, options: unknown): string | undefined {
 /** Default number of executions listed by `executions()`. */
 const DEFAULT_LIST_LIMIT = 50;
 
-export type { DurableRuntime } from "./runtime-handle.js";
+export type { DurableRuntime } from "./durable-runtime-handle.js";
 
 /**
  * Creates the durable runtime (internal: users call `createCodemodeRuntime`, which adds `tool()`). Options

@@ -12,7 +12,7 @@ import { WHOLE_PROGRAM_SEQ, type CallJournalRecord, type ExecutionRecord } from 
 import { CallBudget, journalBytesOf } from "./pass/call-budget.js";
 import { isRejectedRow } from "./pass/call-progress.js";
 import { STEP_CONNECTOR } from "./pass/step-policy.js";
-import type { ResolvedBudgetLimits } from "./runtime-limits.js";
+import type { ResolvedBudgetLimits } from "./limits-option.js";
 
 /** This runtime's budgets for a new execution over `connectors`. */
 export function runtimeBudgets(limits: ResolvedBudgetLimits, connectors: Record<string, Connector>): ExecutionBudgets {

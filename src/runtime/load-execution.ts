@@ -8,7 +8,7 @@ import { messageOf } from "../shared/message-of.js";
 import { err, ok, type Result } from "../shared/result.js";
 import { storeDescription } from "./store/connection/open-store.js";
 import { notFoundMessage, visibleTo, type ExecutionRequest } from "./execution-request.js";
-import type { RuntimeCore } from "./runtime-core.js";
+import type { RuntimeCore } from "./shared-parts.js";
 import type { LoadedExecution } from "./journal/journal-store.js";
 
 /** Why the execution could not be loaded. */

@@ -4,7 +4,7 @@
  * new option is never refused, and a misspelt one (`scpoe` for `scope`) is never silently ignored.
  */
 import { keysOf } from "../shared/known-keys.js";
-import type { DurableRuntime } from "./runtime-handle.js";
+import type { DurableRuntime } from "./durable-runtime-handle.js";
 
 /** Argument `index` of handle method `method`, without `undefined`. */
 type Argument<M extends keyof DurableRuntime, I extends number> = NonNullable<

@@ -9,12 +9,12 @@
  */
 import { decodeJournalValue } from "./journal/journal-values.js";
 import { disposeExecution } from "./pass/lifecycle-hooks.js";
-import type { RuntimeCore } from "./runtime-core.js";
+import type { RuntimeCore } from "./shared-parts.js";
 import { isAppliedEffect } from "./execution-views.js";
 import { outputId, readExecutionRequest } from "./execution-request.js";
 import { loadForRequest } from "./load-execution.js";
 import type { CallJournalRecord, ExecutionRecord } from "./journal/records.js";
-import { traceOutsidePass } from "./tracing/runtime-tracing.js";
+import { traceOutsidePass } from "./tracing/start-spans.js";
 import { ROLLBACK_REQUEST_KEYS } from "./request-keys.js";
 import type { RollbackOutput } from "./types.js";
 import { messageOf } from "../shared/message-of.js";

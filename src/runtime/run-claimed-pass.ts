@@ -7,7 +7,7 @@ import { failure } from "./failure-output.js";
 import { PassContext } from "./pass/pass-context.js";
 import { runPass } from "./pass/run-pass.js";
 import { budgetsOf, passBudget } from "./execution-budgets.js";
-import type { RuntimeCore } from "./runtime-core.js";
+import type { RuntimeCore } from "./shared-parts.js";
 import type { PassTrace } from "./tracing/pass-trace.js";
 import type { CallJournalRecord, ExecutionRecord, SnippetRecord } from "./journal/records.js";
 import type { CodeModeOutput, ExecuteOptions } from "./types.js";
@@ -20,7 +20,7 @@ export interface ClaimedExecution {
   snippets: SnippetRecord[];
   leaseToken: string;
   options: ExecuteOptions;
-  /** The pass's spans (`tracing/runtime-tracing.ts`); undefined when tracing is off. */
+  /** The pass's spans (`tracing/start-spans.ts`); undefined when tracing is off. */
   trace: PassTrace | undefined;
 }
 

@@ -12,7 +12,7 @@ import { described, readId } from "./read-arguments.js";
 import { SAVE_SNIPPET_OPTION_KEYS } from "./request-keys.js";
 import { checkJournalSize } from "./journal/journal-values.js";
 import { snippetView } from "./execution-views.js";
-import type { RuntimeCore } from "./runtime-core.js";
+import type { RuntimeCore } from "./shared-parts.js";
 import { storeOperation } from "./store-operation.js";
 import type { SaveSnippetOutput, Snippet } from "./types.js";
 

@@ -15,8 +15,8 @@ import { programApprovalAction, programNeedsApproval } from "./program-approval.
 import { runClaimedPass } from "./run-claimed-pass.js";
 import { PRUNE_AT_START_LIMIT, pruneRule } from "./retention-options.js";
 import { encodeBudgets } from "./journal/budget-record.js";
-import type { RuntimeCore } from "./runtime-core.js";
-import { traceFirstPass, tracePausedStart } from "./tracing/runtime-tracing.js";
+import type { RuntimeCore } from "./shared-parts.js";
+import { traceFirstPass, tracePausedStart } from "./tracing/start-spans.js";
 import type { SnippetRecord } from "./journal/records.js";
 import type { CodeModeOutput, ExecuteInput, ExecuteOptions } from "./types.js";
 

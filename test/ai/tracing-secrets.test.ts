@@ -11,7 +11,7 @@ import { isStepCount, streamText, type TelemetryOptions } from "ai";
 import { describe, expect, it } from "vitest";
 import { createCodemodeRuntime, type CodemodeRuntimeOptions } from "../../src/ai/create-codemode-runtime.js";
 import type { Connector } from "../../src/connectors/types.js";
-import { TRACER_NAME } from "../../src/runtime/tracing/runtime-tracing.js";
+import { TRACER_NAME } from "../../src/runtime/tracing/start-spans.js";
 import type { CodeModeOutput } from "../../src/runtime/types.js";
 import { HOST_NAMESPACE } from "../../src/shared/host-namespace.js";
 import { memoryClient, sharedExecutor } from "../runtime/runtime-fixture.js";

@@ -13,7 +13,7 @@ import { openApiConnector } from "../../src/connectors/openapi/openapi-connector
 import type { Connector } from "../../src/connectors/types.js";
 import { QuickJSExecutor } from "../../src/sandbox/quickjs-executor.js";
 import type { CodeModeOutput } from "../../src/runtime/types.js";
-import { TRACER_NAME } from "../../src/runtime/tracing/runtime-tracing.js";
+import { TRACER_NAME } from "../../src/runtime/tracing/start-spans.js";
 import { memoryClient, sharedExecutor } from "../runtime/runtime-fixture.js";
 import { childrenOf, everythingRecorded, installTracing, spanNamed, spanTree } from "../support/tracing.js";
 import { scriptedModel } from "./support/scripted-model.js";

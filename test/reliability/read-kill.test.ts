@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { createClient } from "@libsql/client";
 import { afterAll, describe, expect, it } from "vitest";
 import { createDurableRuntime } from "../../src/runtime/durable-runtime.js";
-import { DEFAULT_LEASE_MS } from "../../src/runtime/runtime-options.js";
+import { DEFAULT_LEASE_MS } from "../../src/runtime/durable-runtime-options.js";
 import { sharedExecutor } from "../runtime/runtime-fixture.js";
 import { tempFolder } from "../support/temp-folder.js";
 import { readKillConnector, readKillLedger, readKillProblems } from "./support/read-kill-scenario.js";

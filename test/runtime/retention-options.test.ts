@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createDurableRuntime, type DurableRuntime } from "../../src/runtime/durable-runtime.js";
-import type { DurableRuntimeOptions } from "../../src/runtime/runtime-options.js";
+import type { DurableRuntimeOptions } from "../../src/runtime/durable-runtime-options.js";
 import { PRUNE_AT_START_LIMIT } from "../../src/runtime/retention-options.js";
 import { createMockConnector } from "../../src/test/index.js";
 import { tempFolder } from "../support/temp-folder.js";

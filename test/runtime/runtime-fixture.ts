@@ -9,7 +9,7 @@ import {
   durableRuntimeFromResolved,
   type DurableRuntime,
 } from "../../src/runtime/durable-runtime.js";
-import { resolveRuntimeOptions, type DurableRuntimeOptions } from "../../src/runtime/runtime-options.js";
+import { resolveRuntimeOptions, type DurableRuntimeOptions } from "../../src/runtime/durable-runtime-options.js";
 import { LocalSqliteClient } from "../../src/runtime/store/connection/local-sqlite-client.js";
 import { QuickJSExecutor } from "../../src/sandbox/quickjs-executor.js";
 import { createMemoryJournalStore, type MemoryJournalStore } from "../support/memory-journal-store.js";

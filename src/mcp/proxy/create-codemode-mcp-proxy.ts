@@ -18,7 +18,7 @@ import {
 import type { Connector } from "../../connectors/types.js";
 import { InvalidOptionError } from "../../errors.js";
 import { resolveSearchOptions } from "../../ai/search-options.js";
-import { resolveRuntimeOptions } from "../../runtime/runtime-options.js";
+import { resolveRuntimeOptions } from "../../runtime/durable-runtime-options.js";
 import { assertKnownKeys, keysOf } from "../../shared/known-keys.js";
 import { resolveUpstreams, type UpstreamConfig } from "./proxy-config.js";
 import { startingConnector, upstreamConnector } from "./upstream-connectors.js";

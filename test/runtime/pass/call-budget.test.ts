@@ -9,8 +9,8 @@ import { z } from "zod";
 import { connector } from "../../../src/connectors/connector.js";
 import type { Connector } from "../../../src/connectors/types.js";
 import { InvalidOptionError } from "../../../src/errors.js";
-import { DEFAULT_MAX_CALLS } from "../../../src/runtime/runtime-limits.js";
-import { resolveRuntimeOptions } from "../../../src/runtime/runtime-options.js";
+import { DEFAULT_MAX_CALLS } from "../../../src/runtime/limits-option.js";
+import { resolveRuntimeOptions } from "../../../src/runtime/durable-runtime-options.js";
 import { createMockConnector } from "../../../src/test/index.js";
 import { memoryClient, testRuntime } from "../runtime-fixture.js";
 

@@ -11,7 +11,7 @@ import {
   DEFAULT_MAX_JOURNAL_BYTES,
   DEFAULT_MAX_STEPS,
 } from "../../../src/runtime/journal/budget-record.js";
-import { resolveRuntimeOptions } from "../../../src/runtime/runtime-options.js";
+import { resolveRuntimeOptions } from "../../../src/runtime/durable-runtime-options.js";
 import { memoryClient, testRuntime } from "../runtime-fixture.js";
 
 const errorOf = (out: unknown): string => (out as { error: string }).error;

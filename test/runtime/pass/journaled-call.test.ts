@@ -4,7 +4,7 @@
  * by `test/runtime/journal/journal-store.test.ts`): numbering, refusal after a fatal failure or a pause, divergence, the guarded
  * insert and its lost-lease conflict, recording success (with the journal limit) and failure.
  */
-import { resolveModules } from "../../../src/runtime/runtime-modules.js";
+import { resolveModules } from "../../../src/runtime/modules-option.js";
 import { CallBudget } from "../../../src/runtime/pass/call-budget.js";
 import { describe, expect, it } from "vitest";
 import * as journal from "../../../src/runtime/pass/journaled-call.js";

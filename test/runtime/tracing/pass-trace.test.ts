@@ -13,7 +13,7 @@ import {
 import { describe, expect, it } from "vitest";
 import type { Connector } from "../../../src/connectors/types.js";
 import { createDurableRuntime } from "../../../src/runtime/durable-runtime.js";
-import type { DurableRuntimeOptions } from "../../../src/runtime/runtime-options.js";
+import type { DurableRuntimeOptions } from "../../../src/runtime/durable-runtime-options.js";
 import { memoryClient, sharedExecutor } from "../runtime-fixture.js";
 import { childrenOf, installTracing, spanNamed } from "../../support/tracing.js";
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { InvalidOptionError } from "../../src/errors.js";
 import { createDurableRuntime } from "../../src/runtime/durable-runtime.js";
 import { DEFAULT_TIMEOUT_MS } from "../../src/sandbox/executor-options.js";
-import { resolveRuntimeOptions } from "../../src/runtime/runtime-options.js";
+import { resolveRuntimeOptions } from "../../src/runtime/durable-runtime-options.js";
 import { DEFAULT_MAX_EXECUTIONS, DEFAULT_RETENTION_MIN_AGE_MS } from "../../src/runtime/retention-options.js";
 import { defaultStoreOptions } from "../../src/runtime/store/connection/open-store.js";
 import { memoryClient, sharedExecutor } from "./runtime-fixture.js";

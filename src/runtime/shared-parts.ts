@@ -4,7 +4,7 @@
  * the journaled connectors: it is never a namespace (the model sees it as the global `fetch`).
  */
 import type { CatalogModule } from "../connectors/search/catalog.js";
-import type { ResolvedModules } from "./runtime-modules.js";
+import type { ResolvedModules } from "./modules-option.js";
 import { OUTBOUND_CONNECTOR, outboundFetchConnector, outboundFetchEntry } from "../connectors/outbound-fetch.js";
 import type { Connector } from "../connectors/types.js";
 import { QuickJSExecutor } from "../sandbox/quickjs-executor.js";
@@ -12,11 +12,11 @@ import type { Executor } from "../sandbox/types.js";
 import { createCatalogCache, type CatalogCache } from "../connectors/search/catalog-cache.js";
 import { createCatalogSearch, type CatalogSearch } from "../connectors/search/catalog-search.js";
 import type { HookOwner } from "./pass/lifecycle-hooks.js";
-import type { ResolvedRuntimeOptions } from "./runtime-options.js";
+import type { ResolvedRuntimeOptions } from "./durable-runtime-options.js";
 import { createLibsqlJournalStore } from "./store/libsql-journal-store.js";
 import type { JournalStore } from "./journal/journal-store.js";
 import { openStore } from "./store/connection/open-store.js";
-import type { RuntimeTracing } from "./tracing/runtime-tracing.js";
+import type { RuntimeTracing } from "./tracing/start-spans.js";
 import type { ExecutionBudgets } from "./journal/budget-record.js";
 import { runtimeBudgets } from "./execution-budgets.js";
 

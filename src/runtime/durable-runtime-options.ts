@@ -36,8 +36,8 @@ import {
   type ReadLimits,
   type ResolvedBudgetLimits,
   type RuntimeLimits,
-} from "./runtime-limits.js";
-import { resolveModules, type ModulesOption, type ResolvedModules } from "./runtime-modules.js";
+} from "./limits-option.js";
+import { resolveModules, type ModulesOption, type ResolvedModules } from "./modules-option.js";
 import { MAX_JOURNAL_VALUE_CHARS } from "./journal/journal-values.js";
 import {
   readMaxExecutions,
@@ -214,7 +214,7 @@ const RUNTIME_OPTIONS = declareOptions({
 export type DurableRuntimeOptions = OptionsOf<typeof RUNTIME_OPTIONS.fields>;
 
 // The public entry takes these types from here.
-export type { RuntimeLimits } from "./runtime-limits.js";
+export type { RuntimeLimits } from "./limits-option.js";
 
 /** Fully resolved options: values only (the runtime core builds the executor and the outbound connector). */
 export interface ResolvedRuntimeOptions {

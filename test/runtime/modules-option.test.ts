@@ -7,7 +7,7 @@ import {
   MAX_MODULES,
   MAX_TOTAL_MODULE_SOURCE_CHARS,
   resolveModules,
-} from "../../src/runtime/runtime-modules.js";
+} from "../../src/runtime/modules-option.js";
 import { nextModuleRecord, pinnedModules } from "../../src/runtime/journal/module-record.js";
 import type { CodeModeOutput } from "../../src/runtime/types.js";
 import { bundledPackages } from "../support/bundled-modules.js";

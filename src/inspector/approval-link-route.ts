@@ -6,6 +6,7 @@
  * POST decides them once through `runtime.decide`, journaled with `decidedBy`. Anything else changes nothing and
  * the page says why.
  */
+import type { HmacSecret } from "../shared/hmac.js";
 import { pendingCallDigest, readApprovalLinkToken, type ApprovalLinkPayload } from "../runtime/approval-link-token.js";
 import type { CallDecision, ExecutionDetail, PendingAction } from "../runtime/types.js";
 import { LINK_PAGE_HEADERS, linkFormHtml, linkNoticeHtml } from "./approval-link-page.js";
@@ -22,7 +23,7 @@ const MAX_REASON_CHARS = 500;
 /** What the link route needs from the inspector. */
 export interface ApprovalLinkContext {
   runtime: InspectorRuntime;
-  secret: string;
+  secret: HmacSecret;
   /** The owner (scope) of the signed-in person, compared with the link's. */
   scope: ((request: Request) => string | undefined | Promise<string | undefined>) | undefined;
   /** The inspector's grant of a request (`authorize`), asked only for a link without an owner. */

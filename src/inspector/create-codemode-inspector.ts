@@ -8,7 +8,7 @@
 import { messageOf } from "../shared/message-of.js";
 import { InvalidOptionError } from "../errors.js";
 import { assertKnownKeys, keysOf } from "../shared/known-keys.js";
-import { MIN_APPROVAL_LINK_SECRET_CHARS } from "../runtime/approval-link-token.js";
+import { assertHmacSecret, type HmacSecret } from "../shared/hmac.js";
 import { handleApprovalLink } from "./approval-link-route.js";
 import { isCrossSiteRequest } from "./cross-site-request.js";
 import { handleApiRequest, jsonResponse } from "./inspector-api.js";
@@ -48,8 +48,8 @@ export interface CodemodeInspectorOptions {
    * @default undefined (no links)
    */
   approvalLinks?: {
-    /** The MCP server's `approvalLinks.secret` (at least 32 characters). */
-    secret: string;
+    /** The MCP server's `approvalLinks.secret` (a string or bytes, at least 32 bytes). */
+    secret: HmacSecret;
     /**
      * The signed-in user of a request (the same id the MCP route's `authorize` gives as `scope`), or
      * `undefined` when no one is signed in. Without it, only links of executions without an owner open.
@@ -126,11 +126,7 @@ function validateApprovalLinks(links: unknown): void {
     throw new InvalidOptionError({ path: "approvalLinks", message: "must be { secret, scope? }" });
   assertKnownKeys(record, ["secret", "scope"], "approvalLinks");
   const { secret, scope } = record;
-  if (typeof secret !== "string" || secret.length < MIN_APPROVAL_LINK_SECRET_CHARS)
-    throw new InvalidOptionError({
-      path: "approvalLinks.secret",
-      message: `must be a string of at least ${MIN_APPROVAL_LINK_SECRET_CHARS} characters (the MCP server's approvalLinks.secret)`,
-    });
+  assertHmacSecret(secret, "approvalLinks.secret");
   if (scope !== undefined && typeof scope !== "function")
     throw new InvalidOptionError({
       path: "approvalLinks.scope",

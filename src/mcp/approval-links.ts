@@ -6,8 +6,9 @@
 import { randomUUID } from "node:crypto";
 import type { CodemodeRuntime } from "../ai/create-codemode-runtime.js";
 import { InvalidOptionError } from "../errors.js";
-import { createApprovalLinkToken, MIN_APPROVAL_LINK_SECRET_CHARS } from "../runtime/approval-link-token.js";
+import { createApprovalLinkToken } from "../runtime/approval-link-token.js";
 import type { ExecutionDetail, PendingAction } from "../runtime/types.js";
+import { assertHmacSecret, type HmacSecret } from "../shared/hmac.js";
 import { isRecord } from "../shared/is-record.js";
 import { declareOptions, option } from "../shared/options/declare-options.js";
 import { integerOption } from "../shared/options/option-checks.js";
@@ -34,13 +35,9 @@ const APPROVAL_LINK_OPTIONS = declareOptions({
       });
     return parsed.href.replace(/\/+$/, "");
   }),
-  /** The secret links are signed with, shared with the inspector's `approvalLinks.secret` (at least 32 characters). */
-  secret: option<string>((value, path) => {
-    if (typeof value !== "string" || value.length < MIN_APPROVAL_LINK_SECRET_CHARS)
-      throw new InvalidOptionError({
-        path,
-        message: `must be a string of at least ${MIN_APPROVAL_LINK_SECRET_CHARS} characters (e.g. 32 random bytes, hex)`,
-      });
+  /** The secret links are signed with, shared with the inspector's `approvalLinks.secret` (at least 32 bytes). */
+  secret: option<HmacSecret>((value, path) => {
+    assertHmacSecret(value, path);
     return value;
   }),
   /** How long a link works, in ms. @default 900000 */
@@ -48,12 +45,12 @@ const APPROVAL_LINK_OPTIONS = declareOptions({
 });
 
 /** The option as an app writes it. */
-export type ApprovalLinksOption = { url: string; secret: string; ttlMs?: number };
+export type ApprovalLinksOption = { url: string; secret: HmacSecret; ttlMs?: number };
 
 /** The option resolved. */
 export interface ApprovalLinks {
   url: string;
-  secret: string;
+  secret: HmacSecret;
   ttlMs: number;
 }
 

@@ -1,7 +1,7 @@
 /**
  * Approval links: a signed token naming the paused calls a person may decide in a browser. The MCP server
  * issues one when a call needs approval (URL-mode elicitation); the inspector's link page verifies it. The
- * token is `base64url(payload).base64url(HMAC-SHA256(secret, payload))`; the payload binds the execution,
+ * token is `base64url(payload).base64url(HMAC-SHA256(secret, payload))` (`shared/hmac.ts`); the payload binds the execution,
  * each pending call (its sequence number and a digest of its connector, method and arguments, so a link
  * cannot be moved to another call or to edited arguments), the owner, an expiry and a nonce.
  *
@@ -10,14 +10,13 @@
  * request included, finds its calls no longer pending and changes nothing. That holds on every instance,
  * because the pending state is the journal's.
  */
+import { hmacSign, hmacVerify, type HmacSecret } from "../shared/hmac.js";
 import { nodeCrypto } from "../shared/node-crypto.js";
 import { canonicalArguments } from "./journal/journal-values.js";
 import type { PendingAction } from "./types.js";
 
 /** Version tag of the payload (a token of another version is refused). */
 const TOKEN_VERSION = 1;
-/** Shortest secret accepted: 32 characters (an HMAC key shorter than its hash is weaker than it looks). */
-export const MIN_APPROVAL_LINK_SECRET_CHARS = 32;
 /** Longest token read (a link names at most the calls one pass paused on). */
 const MAX_TOKEN_CHARS = 8192;
 
@@ -42,10 +41,6 @@ export function pendingCallDigest(call: Pick<PendingAction, "connector" | "metho
     .slice(0, 32);
 }
 
-function signature(secret: string, encoded: string): Buffer {
-  return nodeCrypto().createHmac("sha256", secret).update(encoded).digest();
-}
-
 /** A token for `pending` (all of one execution), owned by `owner`, valid until `expiresAt`. */
 export function createApprovalLinkToken({
   secret,
@@ -54,7 +49,7 @@ export function createApprovalLinkToken({
   expiresAt,
   nonce = nodeCrypto().randomBytes(12).toString("base64url"),
 }: {
-  secret: string;
+  secret: HmacSecret;
   pending: PendingAction[];
   owner: string | undefined;
   expiresAt: number;
@@ -69,7 +64,7 @@ export function createApprovalLinkToken({
     nonce,
   ];
   const encoded = Buffer.from(JSON.stringify(payload)).toString("base64url");
-  return `${encoded}.${signature(secret, encoded).toString("base64url")}`;
+  return `${encoded}.${hmacSign(secret, encoded)}`;
 }
 
 function readCalls(value: unknown): ApprovalLinkPayload["calls"] | undefined {
@@ -86,13 +81,10 @@ function readCalls(value: unknown): ApprovalLinkPayload["calls"] | undefined {
 }
 
 /** The payload of a token signed with `secret`, or `undefined` for a malformed, forged or altered one. */
-export function readApprovalLinkToken(secret: string, token: string): ApprovalLinkPayload | undefined {
+export function readApprovalLinkToken(secret: HmacSecret, token: string): ApprovalLinkPayload | undefined {
   if (token.length > MAX_TOKEN_CHARS || !/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
   const [encoded = "", signed = ""] = token.split(".");
-  const given = Buffer.from(signed, "base64url");
-  // Only the canonical spelling of the signature counts (other padding bits would be a second valid token).
-  if (given.toString("base64url") !== signed) return undefined;
-  if (!nodeCrypto().timingSafeEqual(given, signature(secret, encoded))) return undefined;
+  if (!hmacVerify(secret, encoded, signed)) return undefined;
   let payload: unknown;
   try {
     payload = JSON.parse(Buffer.from(encoded, "base64url").toString("utf8"));

@@ -20,6 +20,23 @@ const CALL: PendingAction = {
 };
 
 describe("approval link tokens", () => {
+  it("a token issued before the shared HMAC helper still reads", () => {
+    const secret = `${"k".repeat(16)}0123456789abcdef`;
+    const call: PendingAction = { executionId: "e1", seq: 2, connector: "bank", method: "pay", args: { amount: 5 } };
+    const issued =
+      "WzEsImUxIixbWzIsImJEMzVWano3bUpqZktCZ1hxeElJNUk2bFc2VTJiWHZWIl1dLCJhbGljZSIsMTkwMDAwMDAwMDAwMCwibjAiXQ" +
+      ".cXltUaZRHif_IQ_PDKBkTomG6DHWIWmrpeq82Yj-IvU";
+    const options = { secret, pending: [call], owner: "alice", expiresAt: 1_900_000_000_000, nonce: "n0" };
+    expect(createApprovalLinkToken(options)).toBe(issued);
+    expect(readApprovalLinkToken(secret, issued)).toEqual({
+      executionId: "e1",
+      calls: [{ seq: 2, digest: pendingCallDigest(call) }],
+      owner: "alice",
+      expiresAt: 1_900_000_000_000,
+      nonce: "n0",
+    });
+  });
+
   it("binds the execution, each call's digest, the owner, the expiry and the nonce", () => {
     const token = createApprovalLinkToken({
       secret: SECRET,

@@ -9,10 +9,13 @@
  * A signature proves the server issued that request for that tool call; it does not make an approval fresh (a
  * replayed answer carries a valid signature): the binding to the store's pending call still decides.
  */
-import { InvalidOptionError } from "../../errors.js";
+import { assertHmacSecret, hmacSign, hmacVerify, type HmacSecret } from "../../shared/hmac.js";
 
-/** The app's approval secret: the value given to `streamText({ experimental_toolApprovalSecret })`. */
-export type CodemodeApprovalSecret = string | Uint8Array;
+/**
+ * The app's approval secret: the value given to `streamText({ experimental_toolApprovalSecret })`, at least 32 bytes
+ * (`shared/hmac.ts`).
+ */
+export type CodemodeApprovalSecret = HmacSecret;
 
 /** Version tag of the signed payload. */
 const PAYLOAD_TAG = "ai-codemode-approval-v1";
@@ -25,28 +28,18 @@ export interface SignedApproval {
   toolName: string;
 }
 
-/** Refuses an empty or mistyped secret at construction. */
+/** Refuses a mistyped or short secret at construction (the package's one secret rule). */
 export function assertApprovalSecret(secret: unknown, path: string): asserts secret is CodemodeApprovalSecret {
-  const ok = typeof secret === "string" ? secret !== "" : secret instanceof Uint8Array && secret.byteLength > 0;
-  if (!ok) throw new InvalidOptionError({ path, message: "must be a non-empty string or Uint8Array" });
+  assertHmacSecret(secret, path);
 }
 
-function key(secret: CodemodeApprovalSecret): Promise<CryptoKey> {
-  const bytes = typeof secret === "string" ? new TextEncoder().encode(secret) : secret;
-  return crypto.subtle.importKey("raw", bytes as Uint8Array<ArrayBuffer>, { name: "HMAC", hash: "SHA-256" }, false, [
-    "sign",
-    "verify",
-  ]);
-}
-
-function payload({ approvalId, toolCallId, toolName }: SignedApproval): Uint8Array<ArrayBuffer> {
-  return new TextEncoder().encode(JSON.stringify([PAYLOAD_TAG, approvalId, toolCallId, toolName]));
+function payload({ approvalId, toolCallId, toolName }: SignedApproval): string {
+  return JSON.stringify([PAYLOAD_TAG, approvalId, toolCallId, toolName]);
 }
 
 /** The signature (base64url) of an approval request. */
 export async function signCodemodeApproval(secret: CodemodeApprovalSecret, approval: SignedApproval): Promise<string> {
-  const signature = await crypto.subtle.sign("HMAC", await key(secret), payload(approval));
-  return Buffer.from(signature).toString("base64url");
+  return hmacSign(secret, payload(approval));
 }
 
 /** Whether `signature` is the one {@link signCodemodeApproval} makes for `approval` (compared in constant time). */
@@ -55,12 +48,7 @@ export async function verifyCodemodeApprovalSignature(
   signature: string,
   approval: SignedApproval,
 ): Promise<boolean> {
-  if (!/^[A-Za-z0-9_-]{43}$/.test(signature)) return false;
-  const bytes = Buffer.from(signature, "base64url");
-  // The last character carries two unused bits: only the canonical spelling of the bytes is the signature, so a
-  // re-encoded copy of a genuine one (same bytes, other padding bits) is refused rather than accepted.
-  if (bytes.toString("base64url") !== signature) return false;
-  return crypto.subtle.verify("HMAC", await key(secret), bytes, payload(approval));
+  return hmacVerify(secret, payload(approval), signature);
 }
 
 /**

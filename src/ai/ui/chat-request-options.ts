@@ -40,7 +40,8 @@ export interface CodemodeChatRequestOptions<UI_MESSAGE extends UIMessage> {
    * The value given to `streamText({ experimental_toolApprovalSecret })`: codemode approval requests are signed with
    * it, and an answer without this bridge's signature for its approval and tool call is refused (`signature`) with
    * nothing run. The store binding (pending call, tool call, scope) applies either way. Without it, an answer that
-   * carries a signature is refused (the route that issued it had a secret).
+   * carries a signature is refused (the route that issued it had a secret). At least 32 bytes (a string's UTF-8
+   * bytes), e.g. `openssl rand -hex 32`.
    * @default undefined (unsigned)
    */
   toolApprovalSecret?: CodemodeApprovalSecret;

@@ -49,10 +49,17 @@ describe("codemode approval signatures", () => {
     expect(await signatureProblem({ secret: undefined, signature, approval })).toMatch(/no toolApprovalSecret/);
   });
 
-  it("an empty or mistyped secret is refused when the chat stream is built", () => {
+  it("a signature issued before the shared HMAC helper still verifies (same payload, same key bytes)", async () => {
+    const secret = `${"k".repeat(16)}0123456789abcdef`;
+    const issued = "iuQVo-yG5HnY828f3Hc8q8Fx2lDkqMKFcTvJUIXa8dk";
+    expect(await signCodemodeApproval(secret, approval)).toBe(issued);
+    expect(await verifyCodemodeApprovalSignature(secret, issued, approval)).toBe(true);
+  });
+
+  it("an empty, short or mistyped secret is refused when the chat stream is built", () => {
     const runtime = {} as Parameters<typeof createCodemodeChatStream>[0]["runtime"];
     const respond = () => new ReadableStream();
-    for (const toolApprovalSecret of ["", new Uint8Array(0), 42]) {
+    for (const toolApprovalSecret of ["", "s".repeat(31), new Uint8Array(0), new Uint8Array(31), 42]) {
       expect(() =>
         createCodemodeChatStream({ runtime, messages: [], respond, toolApprovalSecret: toolApprovalSecret as string }),
       ).toThrow(InvalidOptionError);

@@ -83,7 +83,8 @@ describe("the one secret rule", () => {
       ["executions", "execution", "pending", "approve", "reject", "decide", "rollback"].map((key) => [key, method]),
     ) as unknown as Parameters<typeof createCodemodeInspector>[0]["runtime"];
     const inspector = refusal(
-      () => createCodemodeInspector({ runtime, authorize: () => true, approvalLinks: { secret: short } }),
+      () =>
+        createCodemodeInspector({ runtime, authorize: () => ({ unscoped: true }), approvalLinks: { secret: short } }),
       "approvalLinks.secret",
     );
     expect(chat).toMatch(/at least 32 bytes/);

@@ -70,7 +70,7 @@ async function openLink(
   request: Request,
   token: string,
 ): Promise<{ link: ApprovalLinkPayload; detail: ExecutionDetail; calls: PendingAction[] } | Response> {
-  const link = readApprovalLinkToken(context.secret, token);
+  const link = await readApprovalLinkToken(context.secret, token);
   if (link === undefined)
     return refusal(400, "This approval link is not valid: it was altered, or issued with another secret.");
   if (context.now() >= link.expiresAt)

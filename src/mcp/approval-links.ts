@@ -73,15 +73,15 @@ export interface IssuedLink {
  * A link for `pending` (the pending calls of one execution), owned by `owner`. `elicitationId`: the id the client
  * echoes when it retries (a `-32042` answer's retry id); by default a new one.
  */
-export function issueLink(
+export async function issueLink(
   links: ApprovalLinks,
   pending: PendingAction[],
   owner: string | undefined,
   elicitationId?: string,
-): IssuedLink {
+): Promise<IssuedLink> {
   const nonce = randomUUID();
   const expiresAt = Date.now() + links.ttlMs;
-  const token = createApprovalLinkToken({ secret: links.secret, pending, owner, expiresAt, nonce });
+  const token = await createApprovalLinkToken({ secret: links.secret, pending, owner, expiresAt, nonce });
   const names = pending.map((call) => `${call.connector}.${call.method}`).join(", ");
   return {
     mode: "url",

@@ -13,10 +13,14 @@ import { formatRetryId, readRetryId, retryNonce, retryToolCallId } from "./retry
 import { type LinkOutcome, type LinkSettings, outcomeOf } from "./settle-by-link.js";
 
 /** The error asking the client for the person's decision through `pending`'s link, then to retry with `retryId`. */
-function linkRequired(settings: LinkSettings, pending: PendingAction[], retryId: string): UrlElicitationRequiredError {
+async function linkRequired(
+  settings: LinkSettings,
+  pending: PendingAction[],
+  retryId: string,
+): Promise<UrlElicitationRequiredError> {
   const executionId = pending[0]?.executionId ?? "?";
   return new UrlElicitationRequiredError(
-    [issueLink(settings.links, pending, settings.scope, retryId)],
+    [await issueLink(settings.links, pending, settings.scope, retryId)],
     `Execution ${executionId} paused before a call a person must approve; the model cannot. The client was given a ` +
       "link for the person; once they decided, call codemode again with the same code and " +
       `"retry": ${JSON.stringify(retryId)} to get the result (without "retry" the program runs again, as a new ` +
@@ -33,7 +37,7 @@ export async function runForLink(settings: LinkSettings & { code: string }): Pro
     { abortSignal: signal, toolCallId: retryToolCallId(nonce) },
   );
   if (output.status === "paused")
-    throw linkRequired(settings, output.pending, formatRetryId({ executionId: output.executionId, nonce }));
+    throw await linkRequired(settings, output.pending, formatRetryId({ executionId: output.executionId, nonce }));
   return { kind: "output", output };
 }
 
@@ -72,6 +76,6 @@ export async function retryForLink(settings: LinkSettings & { code: string; retr
       (await runtime.execution(executionId, scoped));
   }
   if (detail === undefined) return gone;
-  if (detail.status === "paused") throw linkRequired(settings, detail.pending, retry);
+  if (detail.status === "paused") throw await linkRequired(settings, detail.pending, retry);
   return outcomeOf(detail);
 }

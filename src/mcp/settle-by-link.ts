@@ -60,7 +60,7 @@ export async function settleByLinkElicitation(
       message: undecidedMessage(why, executionId, hint),
     });
     if (round === MAX_ELICITATIONS_PER_CALL) return undecided(`The program paused ${round} times in one call`);
-    const link = issueLink(links, pending, scope);
+    const link = await issueLink(links, pending, scope);
     let answer: unknown;
     try {
       answer = await session.elicit(link);

@@ -42,7 +42,7 @@ export function pendingCallDigest(call: Pick<PendingAction, "connector" | "metho
 }
 
 /** A token for `pending` (all of one execution), owned by `owner`, valid until `expiresAt`. */
-export function createApprovalLinkToken({
+export async function createApprovalLinkToken({
   secret,
   pending,
   owner,
@@ -54,7 +54,7 @@ export function createApprovalLinkToken({
   owner: string | undefined;
   expiresAt: number;
   nonce?: string;
-}): string {
+}): Promise<string> {
   const payload = [
     TOKEN_VERSION,
     pending[0]?.executionId ?? "",
@@ -64,7 +64,7 @@ export function createApprovalLinkToken({
     nonce,
   ];
   const encoded = Buffer.from(JSON.stringify(payload)).toString("base64url");
-  return `${encoded}.${hmacSign(secret, encoded)}`;
+  return `${encoded}.${await hmacSign(secret, encoded)}`;
 }
 
 function readCalls(value: unknown): ApprovalLinkPayload["calls"] | undefined {
@@ -81,10 +81,13 @@ function readCalls(value: unknown): ApprovalLinkPayload["calls"] | undefined {
 }
 
 /** The payload of a token signed with `secret`, or `undefined` for a malformed, forged or altered one. */
-export function readApprovalLinkToken(secret: HmacSecret, token: string): ApprovalLinkPayload | undefined {
+export async function readApprovalLinkToken(
+  secret: HmacSecret,
+  token: string,
+): Promise<ApprovalLinkPayload | undefined> {
   if (token.length > MAX_TOKEN_CHARS || !/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
   const [encoded = "", signed = ""] = token.split(".");
-  if (!hmacVerify(secret, encoded, signed)) return undefined;
+  if (!(await hmacVerify(secret, encoded, signed))) return undefined;
   let payload: unknown;
   try {
     payload = JSON.parse(Buffer.from(encoded, "base64url").toString("utf8"));

@@ -78,8 +78,12 @@ async function pause(target: CodemodeRuntime, item: string, owner: string | null
 }
 
 /** A link to `pending`, minted for `owner` (`null`: an execution without an owner). */
-function linkOf(pending: PendingAction[], owner: string | null = "ada", expiresAt = NOW + 60_000): string {
-  return `/codemode/link/${createApprovalLinkToken({ secret: SECRET, pending, owner: owner ?? undefined, expiresAt })}`;
+async function linkOf(
+  pending: PendingAction[],
+  owner: string | null = "ada",
+  expiresAt = NOW + 60_000,
+): Promise<string> {
+  return `/codemode/link/${await createApprovalLinkToken({ secret: SECRET, pending, owner: owner ?? undefined, expiresAt })}`;
 }
 
 function open(inspector: (request: Request) => Promise<Response>, path: string, user = "ada"): Promise<Response> {
@@ -110,7 +114,7 @@ describe("an approval link", () => {
   it("shows every argument of the call and decides it once, journaled with decidedBy", async () => {
     const { runtime: app, inspector, bought } = setUp();
     const pending = await pause(app, "tea <b>green</b>");
-    const link = linkOf(pending);
+    const link = await linkOf(pending);
     const page = await open(inspector, link);
     expect(page.status).toBe(200);
     expect(page.headers.get("content-security-policy")).toContain("form-action 'self'");
@@ -140,7 +144,7 @@ describe("an approval link", () => {
     const { runtime: app, inspector, bought } = setUp({ decidedBy: false });
     const edited = await pause(app, "tea");
     const seq = `${edited[0]!.seq}`;
-    const answer = await decide(inspector, linkOf(edited), {
+    const answer = await decide(inspector, await linkOf(edited), {
       [`choice-${seq}`]: "edit",
       [`args-${seq}`]: '{"item":"tea","quantity":2}',
     });
@@ -150,7 +154,7 @@ describe("an approval link", () => {
     expect(detail?.calls[0]).toMatchObject({ approvedArgs: { item: "tea", quantity: 2 }, decidedBy: "approval link" });
 
     const rejected = await pause(app, "coffee");
-    await decide(inspector, linkOf(rejected), { [`choice-${rejected[0]!.seq}`]: "reject", reason: "too late" });
+    await decide(inspector, await linkOf(rejected), { [`choice-${rejected[0]!.seq}`]: "reject", reason: "too late" });
     const after = await app.execution(rejected[0]!.executionId, { scope: "ada" });
     expect(after?.status).toBe("error");
     expect(after?.error).toMatch(/too late/);
@@ -165,13 +169,13 @@ describe("an approval link", () => {
     const approveA = { [`choice-${a[0]!.seq}`]: "approve" };
 
     // Expired.
-    const expiring = linkOf(a, "ada", NOW + 1000);
+    const expiring = await linkOf(a, "ada", NOW + 1000);
     now = NOW + 1000;
     expect((await decide(inspector, expiring, approveA)).status).toBe(410);
     now = NOW;
 
     // Altered: the payload re-encoded with another execution id keeps the old signature.
-    const token = linkOf(a).split("/").at(-1)!;
+    const token = (await linkOf(a)).split("/").at(-1)!;
     const [encoded, signature] = token.split(".");
     const payload = JSON.parse(Buffer.from(encoded!, "base64url").toString()) as unknown[];
     payload[1] = b[0]!.executionId;
@@ -179,19 +183,19 @@ describe("an approval link", () => {
     expect((await decide(inspector, altered, approveA)).status).toBe(400);
 
     // Moved: a genuine link for call A's arguments, naming execution B's call.
-    const moved = linkOf([{ ...a[0]!, executionId: b[0]!.executionId, seq: b[0]!.seq }]);
+    const moved = await linkOf([{ ...a[0]!, executionId: b[0]!.executionId, seq: b[0]!.seq }]);
     const movedAnswer = await decide(inspector, moved, { [`choice-${b[0]!.seq}`]: "approve" });
     expect(movedAnswer.status).toBe(409);
     expect(await movedAnswer.text()).toMatch(/issued for another call/);
 
     // Another owner, signed in: refused before the journal is read.
-    const other = await decide(inspector, linkOf(a), approveA, { user: "bob" });
+    const other = await decide(inspector, await linkOf(a), approveA, { user: "bob" });
     expect(other.status).toBe(403);
     expect(await other.text()).toMatch(/belongs to another user/);
 
     // Another site's page posting with the person's cookie, or the same host's page over plain http.
     for (const origin of ["https://evil.example", "http://app.example", "https://app.example:8443"])
-      expect((await decide(inspector, linkOf(a), approveA, { origin })).status).toBe(403);
+      expect((await decide(inspector, await linkOf(a), approveA, { origin })).status).toBe(403);
 
     expect(bought).toEqual([]);
     for (const pending of [a, b])
@@ -203,32 +207,34 @@ describe("an approval link", () => {
     const pending = await pause(app, "tea");
     expect((await open(inspector, "/codemode/api/executions")).status).toBe(401);
     expect((await open(inspector, `/codemode/api/executions/${pending[0]!.executionId}`)).status).toBe(401);
-    const page = await open(inspector, linkOf(pending));
+    const page = await open(inspector, await linkOf(pending));
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("shop.buy");
-    expect((await decide(inspector, linkOf(pending), { [`choice-${pending[0]!.seq}`]: "approve" })).status).toBe(200);
+    expect((await decide(inspector, await linkOf(pending), { [`choice-${pending[0]!.seq}`]: "approve" })).status).toBe(
+      200,
+    );
     expect(bought).toEqual(["tea x1"]);
   });
 
   it("is refused to an admin who is not its owner, to no one signed in, and when no scope tells who is signed in", async () => {
     const { runtime: app, inspector, bought } = setUp();
     const pending = await pause(app, "tea");
-    const admin = await asAdmin(inspector, linkOf(pending));
+    const admin = await asAdmin(inspector, await linkOf(pending));
     expect(admin.status).toBe(403);
     expect(await admin.text()).toMatch(/belongs to another user/);
-    const anonymous = await inspector(new Request(`${ORIGIN}${linkOf(pending)}`));
+    const anonymous = await inspector(new Request(`${ORIGIN}${await linkOf(pending)}`));
     expect(anonymous.status).toBe(401);
     expect(await anonymous.text()).toMatch(/Sign in as the user who ran the program/);
 
     const { runtime: other, inspector: withoutScope } = setUp({ scope: false });
-    expect((await open(withoutScope, linkOf(await pause(other, "tea")))).status).toBe(403);
+    expect((await open(withoutScope, await linkOf(await pause(other, "tea")))).status).toBe(403);
     expect(bought).toEqual([]);
   });
 
   it("of an execution without an owner, opens only for an { unscoped: true } grant", async () => {
     const { runtime: app, inspector, bought } = setUp();
     const pending = await pause(app, "tea", null);
-    const link = linkOf(pending, null);
+    const link = await linkOf(pending, null);
     expect((await open(inspector, link)).status).toBe(401);
     expect((await asAdmin(inspector, link)).status).toBe(200);
     const scopedInspector = createCodemodeInspector({

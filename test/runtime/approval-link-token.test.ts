@@ -20,15 +20,15 @@ const CALL: PendingAction = {
 };
 
 describe("approval link tokens", () => {
-  it("a token issued before the shared HMAC helper still reads", () => {
+  it("a token issued before the shared HMAC helper still reads", async () => {
     const secret = `${"k".repeat(16)}0123456789abcdef`;
     const call: PendingAction = { executionId: "e1", seq: 2, connector: "bank", method: "pay", args: { amount: 5 } };
     const issued =
       "WzEsImUxIixbWzIsImJEMzVWano3bUpqZktCZ1hxeElJNUk2bFc2VTJiWHZWIl1dLCJhbGljZSIsMTkwMDAwMDAwMDAwMCwibjAiXQ" +
       ".cXltUaZRHif_IQ_PDKBkTomG6DHWIWmrpeq82Yj-IvU";
     const options = { secret, pending: [call], owner: "alice", expiresAt: 1_900_000_000_000, nonce: "n0" };
-    expect(createApprovalLinkToken(options)).toBe(issued);
-    expect(readApprovalLinkToken(secret, issued)).toEqual({
+    expect(await createApprovalLinkToken(options)).toBe(issued);
+    expect(await readApprovalLinkToken(secret, issued)).toEqual({
       executionId: "e1",
       calls: [{ seq: 2, digest: pendingCallDigest(call) }],
       owner: "alice",
@@ -37,45 +37,45 @@ describe("approval link tokens", () => {
     });
   });
 
-  it("binds the execution, each call's digest, the owner, the expiry and the nonce", () => {
-    const token = createApprovalLinkToken({
+  it("binds the execution, each call's digest, the owner, the expiry and the nonce", async () => {
+    const token = await createApprovalLinkToken({
       secret: SECRET,
       pending: [CALL],
       owner: "ada",
       expiresAt: 1000,
       nonce: "n",
     });
-    expect(readApprovalLinkToken(SECRET, token)).toEqual({
+    expect(await readApprovalLinkToken(SECRET, token)).toEqual({
       executionId: "e1",
       calls: [{ seq: 3, digest: pendingCallDigest(CALL) }],
       owner: "ada",
       expiresAt: 1000,
       nonce: "n",
     });
-    const unscoped = createApprovalLinkToken({ secret: SECRET, pending: [CALL], owner: undefined, expiresAt: 1 });
-    expect(readApprovalLinkToken(SECRET, unscoped)?.owner).toBeUndefined();
+    const unscoped = await createApprovalLinkToken({ secret: SECRET, pending: [CALL], owner: undefined, expiresAt: 1 });
+    expect((await readApprovalLinkToken(SECRET, unscoped))?.owner).toBeUndefined();
   });
 
-  it("digests arguments canonically (key order does not matter; values do)", () => {
+  it("digests arguments canonically (key order does not matter; values do)", async () => {
     expect(pendingCallDigest({ ...CALL, args: { n: 1, item: "tea" } })).toBe(pendingCallDigest(CALL));
     expect(pendingCallDigest({ ...CALL, args: { item: "tea", n: 2 } })).not.toBe(pendingCallDigest(CALL));
     expect(pendingCallDigest({ ...CALL, method: "sell" })).not.toBe(pendingCallDigest(CALL));
   });
 
-  it("is unreadable with another secret, an altered payload, or a re-spelled signature", () => {
-    const token = createApprovalLinkToken({ secret: SECRET, pending: [CALL], owner: "ada", expiresAt: 1000 });
-    expect(readApprovalLinkToken("m".repeat(32), token)).toBeUndefined();
+  it("is unreadable with another secret, an altered payload, or a re-spelled signature", async () => {
+    const token = await createApprovalLinkToken({ secret: SECRET, pending: [CALL], owner: "ada", expiresAt: 1000 });
+    expect(await readApprovalLinkToken("m".repeat(32), token)).toBeUndefined();
     const [payload, signature] = token.split(".") as [string, string];
     const altered = Buffer.from(Buffer.from(payload, "base64url").toString().replace('"ada"', '"bob"')).toString(
       "base64url",
     );
-    expect(readApprovalLinkToken(SECRET, `${altered}.${signature}`)).toBeUndefined();
+    expect(await readApprovalLinkToken(SECRET, `${altered}.${signature}`)).toBeUndefined();
     // The last character of 32 bytes in base64url carries 2 unused bits: another spelling of the same bytes.
     const last = signature.at(-1)!;
     const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
     const respelled = `${signature.slice(0, -1)}${alphabet[alphabet.indexOf(last) ^ 1]}`;
     expect(Buffer.from(respelled, "base64url").equals(Buffer.from(signature, "base64url"))).toBe(true);
-    expect(readApprovalLinkToken(SECRET, `${payload}.${respelled}`)).toBeUndefined();
-    expect(readApprovalLinkToken(SECRET, "not-a-token")).toBeUndefined();
+    expect(await readApprovalLinkToken(SECRET, `${payload}.${respelled}`)).toBeUndefined();
+    expect(await readApprovalLinkToken(SECRET, "not-a-token")).toBeUndefined();
   });
 });

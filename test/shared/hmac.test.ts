@@ -27,25 +27,25 @@ function refusal(make: () => unknown, path: string): string {
 }
 
 describe("hmacSign / hmacVerify", () => {
-  it("verify what they sign under the same secret, as a string or its bytes, and nothing else", () => {
-    const signature = hmacSign(SECRET, "payload");
+  it("verify what they sign under the same secret, as a string or its bytes, and nothing else", async () => {
+    const signature = await hmacSign(SECRET, "payload");
     expect(signature).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(hmacVerify(SECRET, "payload", signature)).toBe(true);
-    expect(hmacVerify(new TextEncoder().encode(SECRET), "payload", signature)).toBe(true);
-    expect(hmacVerify(`${SECRET}!`, "payload", signature)).toBe(false);
-    expect(hmacVerify(SECRET, "payload!", signature)).toBe(false);
-    expect(hmacVerify(SECRET, "payload", `${signature}A`)).toBe(false);
-    expect(hmacVerify(SECRET, "payload", "not base64url!")).toBe(false);
+    expect(await hmacVerify(SECRET, "payload", signature)).toBe(true);
+    expect(await hmacVerify(new TextEncoder().encode(SECRET), "payload", signature)).toBe(true);
+    expect(await hmacVerify(`${SECRET}!`, "payload", signature)).toBe(false);
+    expect(await hmacVerify(SECRET, "payload!", signature)).toBe(false);
+    expect(await hmacVerify(SECRET, "payload", `${signature}A`)).toBe(false);
+    expect(await hmacVerify(SECRET, "payload", "not base64url!")).toBe(false);
   });
 
-  it("verify only the canonical spelling: a copy differing in the last character's unused bits is refused", () => {
-    const signature = hmacSign(SECRET, "payload");
+  it("verify only the canonical spelling: a copy differing in the last character's unused bits is refused", async () => {
+    const signature = await hmacSign(SECRET, "payload");
     const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
     const last = alphabet.indexOf(signature.at(-1) ?? "");
     for (const bits of [1, 2, 3]) {
       const copy = `${signature.slice(0, -1)}${alphabet[last ^ bits]}`;
       expect(Buffer.from(copy, "base64url").equals(Buffer.from(signature, "base64url"))).toBe(true);
-      expect(hmacVerify(SECRET, "payload", copy)).toBe(false);
+      expect(await hmacVerify(SECRET, "payload", copy)).toBe(false);
     }
   });
 });

@@ -39,7 +39,7 @@ function payload({ approvalId, toolCallId, toolName }: SignedApproval): string {
 
 /** The signature (base64url) of an approval request. */
 export async function signCodemodeApproval(secret: CodemodeApprovalSecret, approval: SignedApproval): Promise<string> {
-  return hmacSign(secret, payload(approval));
+  return await hmacSign(secret, payload(approval));
 }
 
 /** Whether `signature` is the one {@link signCodemodeApproval} makes for `approval` (compared in constant time). */
@@ -48,7 +48,7 @@ export async function verifyCodemodeApprovalSignature(
   signature: string,
   approval: SignedApproval,
 ): Promise<boolean> {
-  return hmacVerify(secret, payload(approval), signature);
+  return await hmacVerify(secret, payload(approval), signature);
 }
 
 /**

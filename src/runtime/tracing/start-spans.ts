@@ -1,8 +1,8 @@
 /**
  * Where the runtime starts spans: a pass (`traceFirstPass`, `traceResumedPass`), an execution that waits for its
  * program to be approved (`tracePausedStart`), a rejection and a rollback (`traceOutsidePass`). Each resolves to
- * `undefined` at once, having loaded nothing, when tracing is off (`tracing: false`) or no tracer provider is
- * registered.
+ * `undefined` when tracing is off (`tracing: false`: at once, having loaded nothing) or no tracer provider is
+ * registered (having loaded `@opentelemetry/api` alone, to ask it).
  *
  * One execution is one trace, across invocations: the first pass's span is a child of the active span (with
  * `@ai-sdk/otel`, the AI SDK's tool-call span) and its context is stored with the execution; a pass resumed later,
@@ -50,8 +50,7 @@ interface OpenTrace {
 
 async function openTrace(tracing: RuntimeTracing): Promise<OpenTrace | undefined> {
   if (!tracing.enabled) return undefined;
-  const loading = activeOtelApi();
-  const api = loading === undefined ? undefined : await loading;
+  const api = await activeOtelApi();
   return api === undefined ? undefined : { api, tracer: api.trace.getTracer(TRACER_NAME) };
 }
 

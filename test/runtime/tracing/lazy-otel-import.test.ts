@@ -1,6 +1,7 @@
 /**
- * `@opentelemetry/api` is an optional peer: the built package imports it only once a tracer provider is
- * registered, and runs as before when it is not installed. Observed on the built package in fresh processes with
+ * `@opentelemetry/api` is an optional peer: the built package imports it only to ask whether a tracer provider is
+ * registered (never with `tracing: false`), starts spans only when one is, and runs as before when it is not
+ * installed. Observed on the built package in fresh processes with
  * a module resolve hook that logs what the package resolves (and can pretend the API is not installed).
  */
 import { execFileSync } from "node:child_process";
@@ -26,7 +27,7 @@ export async function resolve(specifier, context, next) {
 `;
 
 /** Runs `setup`, then one program through `createCodemodeRuntime`; the package's bare imports and the output. */
-function run(setup: string, env: Record<string, string> = {}): { resolved: string[]; output: unknown } {
+function run(setup: string, env: Record<string, string> = {}, tracing = true): { resolved: string[]; output: unknown } {
   const log = join(folder, `resolved-${Math.random().toString(36).slice(2)}.log`);
   writeFileSync(log, "");
   const entry = pathToFileURL(resolve("dist/index.js")).href;
@@ -36,6 +37,7 @@ function run(setup: string, env: Record<string, string> = {}): { resolved: strin
     const runtime = createCodemodeRuntime({
       store: ":memory:",
       executor,
+      tracing: ${tracing},
       connectors: { svc: { methods: { add: { execute: ({ a, b }) => a + b } } } },
     });
     const output = await runtime.execute({ code: "async () => svc.add({ a: 1, b: 2 })" });
@@ -73,11 +75,23 @@ describe("@opentelemetry/api is loaded only when it can be used", () => {
   });
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-  it("without a registered tracer provider, a run never imports it", () => {
-    const { resolved, output } = run("");
-    expect(output).toMatchObject({ output: { status: "completed", result: 3 } });
+  it("with tracing off, a run never imports it", () => {
+    const { resolved, output } = run(PROVIDER, {}, false);
+    expect(output).toMatchObject({ output: { status: "completed", result: 3 }, spans: [] });
     expect(resolved).toContain("quickjs-emscripten-core");
     expect(resolved).not.toContain("@opentelemetry/api");
+  });
+
+  it("without a registered tracer provider, a run imports the API alone to ask it, and records nothing", () => {
+    const { resolved, output } = run("globalThis.finishedSpans = () => [];");
+    expect(output).toMatchObject({ output: { status: "completed", result: 3 }, spans: [] });
+    expect(resolved.filter((specifier) => specifier.startsWith("@opentelemetry/"))).toEqual(["@opentelemetry/api"]);
+  });
+
+  it("without a registered tracer provider and without the API installed: runs as before", () => {
+    const { resolved, output } = run("", { OTEL_MISSING: "1" });
+    expect(output).toMatchObject({ output: { status: "completed", result: 3 } });
+    expect(resolved).toContain("@opentelemetry/api");
   });
 
   it("with one, the first pass imports it and records spans", () => {

@@ -14,6 +14,9 @@ import { InvalidOptionError } from "../../../errors.js";
 import { ForeignStoreClient } from "./foreign-store-client.js";
 import { redactStoreUrl } from "./explain-store-error.js";
 import { acquireStoreConnection } from "./shared-store-connections.js";
+
+/** A store URL as people may read it: no user, password or token. */
+export { redactStoreUrl } from "./explain-store-error.js";
 import type { SqlClient } from "./sql-client.js";
 import { DEFAULT_STORE_REQUEST_TIMEOUT_MS } from "./store-deadline.js";
 import type { StoreSource, StoreTarget } from "./store-target.js";

@@ -15,8 +15,7 @@
  * {@link MAX_ROWS_PER_STATEMENT} rows, plus any other statements, in one
  * `batch()` (or one `execute()` when there is a single statement).
  */
-import type { InStatement } from "@libsql/client";
-import type { SqlClient } from "./connection/sql-client.js";
+import type { InStatement, SqlClient } from "./connection/sql-client.js";
 import { callRowsStatement, isCallRowWrite, type CallRowWrite } from "./call-statements.js";
 import type { PassLease } from "../journal/journal-store.js";
 

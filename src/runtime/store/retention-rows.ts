@@ -2,7 +2,7 @@
  * The retention operations of the libSQL store: delete one execution, prune terminal ones beyond a count,
  * expire stale runs, destroy a runtime name's data. See `journal-store.ts` for the contract.
  */
-import type { InStatement } from "@libsql/client";
+import type { InStatement } from "./connection/sql-client.js";
 import type { RetentionStore } from "../journal/journal-store.js";
 import { RETRY_HOLD_MS, RETRY_HOLD_TOOL_CALL_PREFIX } from "../journal/records.js";
 import { idsOf, TERMINAL_SQL, type StoreContext } from "./store-context.js";

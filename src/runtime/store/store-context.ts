@@ -2,10 +2,9 @@
  * What each part of the libSQL journal store shares: the client, the runtime name every row is scoped by, and
  * reads and writes that migrate the schema on first use (once per store; a failed migration is retried).
  */
-import type { InStatement } from "@libsql/client";
+import type { InStatement, SqlClient, SqlResult } from "./connection/sql-client.js";
 import { migrateStore } from "./migrations.js";
 import { TERMINAL_EXECUTION_STATUSES } from "../journal/records.js";
-import type { SqlClient, SqlResult } from "./connection/sql-client.js";
 
 /** The client of one runtime name, behind the migration. */
 export interface StoreContext {

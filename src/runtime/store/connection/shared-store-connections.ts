@@ -15,9 +15,8 @@
  */
 import { connectStore } from "./connect-store.js";
 import { explainStoreError } from "./explain-store-error.js";
-import type { SqlClient, SqlResult } from "./sql-client.js";
+import type { InStatement, SqlClient, SqlResult } from "./sql-client.js";
 import type { StoreTarget } from "./store-target.js";
-import type { InStatement } from "@libsql/client";
 
 /**
  * How long a connection whose runtimes were all garbage-collected (none

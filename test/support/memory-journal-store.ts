@@ -66,6 +66,13 @@ function newRow(
   };
 }
 
+/** The digests of a module record (`{ v: 1, modules: { specifier: digest } }`), as the libSQL store's JSON reads it. */
+function recordedDigests(modulesText: string | undefined): string[] {
+  if (modulesText === undefined) return [];
+  const record = JSON.parse(modulesText) as { modules?: Record<string, string> };
+  return Object.values(record.modules ?? {});
+}
+
 const INTERRUPTED_CALL =
   "interrupted: the process running this call stopped before recording its outcome; it is not run again";
 
@@ -74,6 +81,7 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
   const executions = new Map<string, StoredExecution>();
   const snippets = new Map<string, SnippetRecord>();
   const vectors = new Map<string, Float32Array>();
+  const moduleSources = new Map<string, string>();
   let order = 0;
   let failure: unknown;
   let writes = 0;
@@ -174,6 +182,13 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
         leaseUntil: undefined,
         modulesText: passEnd.modulesText ?? stored.execution.modulesText,
       });
+      for (const kept of passEnd.moduleSources ?? [])
+        if (!moduleSources.has(kept.digest)) moduleSources.set(kept.digest, kept.source);
+      if (passEnd.releaseModules === true) {
+        const unfinished = [...executions.values()].filter((other) => other !== stored && !isTerminal(other));
+        const used = new Set(unfinished.flatMap((other) => recordedDigests(other.execution.modulesText)));
+        for (const digest of moduleSources.keys()) if (!used.has(digest)) moduleSources.delete(digest);
+      }
       return true;
     };
     return {
@@ -368,7 +383,11 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
         for (const edit of claim.edits ?? []) {
           const call = stored.calls.get(edit.seq);
           if (call?.status === "pending" && call.approvedAt === claim.now)
-            stored.calls.set(edit.seq, { ...call, approvedArgsText: edit.argsText });
+            stored.calls.set(edit.seq, {
+              ...call,
+              approvedArgsText: edit.argsText,
+              ...(edit.cost === undefined ? {} : { cost: edit.cost }),
+            });
         }
         const program = stored.calls.get(WHOLE_PROGRAM_SEQ);
         if (program?.status === "pending" && program.approvedAt === claim.now)
@@ -437,6 +456,16 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
           ),
       ),
     passJournal,
+    moduleSources: (digests) =>
+      read(
+        () =>
+          new Map(
+            digests.flatMap((digest) => {
+              const source = moduleSources.get(digest);
+              return source === undefined ? [] : [[digest, source] as const];
+            }),
+          ),
+      ),
 
     claimForRollback: (claim) =>
       write(() => {
@@ -525,6 +554,7 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
           .map((stored) => stored.execution.executionId);
         executions.clear();
         snippets.clear();
+        moduleSources.clear();
         return unfinished;
       }),
 

@@ -6,6 +6,7 @@ import { declareOptions, option, type OptionsOf, type ResolvedOf } from "../../s
 import type { ConnectorMethod, ReplayPolicy } from "../types.js";
 import type { HttpMethod, OpenApiOperationInfo } from "./collect-operations.js";
 import { isRecord } from "../../shared/is-record.js";
+import { optionalCallBudget } from "../call-budget-option.js";
 
 /** Headers the host adds to every request (credentials, user agent). */
 export type OpenApiHeaders = Record<string, string>;
@@ -18,6 +19,12 @@ const DEFAULT_OPENAPI_READ_REPLAY: ReplayPolicy = "record";
 
 /** Methods whose calls only read (RFC 9110 safe methods), eligible for `reexecute` by default. */
 export const SAFE_METHODS: ReadonlySet<HttpMethod> = new Set<HttpMethod>(["get", "head", "options"]);
+
+function optionalFunction<T>(value: unknown, path: string, expected: string): T | undefined {
+  if (value !== undefined && typeof value !== "function")
+    throw new InvalidOptionError({ path, message: `must be ${expected}` });
+  return value as T | undefined;
+}
 
 function checkReplay(value: unknown, path: string): ReplayPolicy | undefined {
   if (value === undefined) return undefined;
@@ -72,6 +79,31 @@ const OPERATION_OPTIONS = declareOptions({
    * Cannot be combined with approval. @default true for GET/HEAD/OPTIONS without approval
    */
   readOnly: option<boolean, unknown>((value) => value),
+  /**
+   * An approver may run a pending call with changed arguments (approve with changes), validated like the
+   * program's (`ConnectorMethod.editable`). @default false
+   */
+  editable: option<boolean, boolean | undefined>((value, path) => {
+    if (value !== undefined && typeof value !== "boolean")
+      throw new InvalidOptionError({ path, message: "must be a boolean" });
+    return value;
+  }),
+  /** Compensates an applied call during `rollback`, given its arguments and its response body. @default none */
+  revert: option<ConnectorMethod["revert"], ConnectorMethod["revert"]>((value, path) =>
+    optionalFunction<ConnectorMethod["revert"]>(value, path, "a function (args, result, context) run by rollback"),
+  ),
+  /**
+   * What a call with these arguments costs against the runtime's `limits.maxCost` (`ConnectorMethod.cost`).
+   * Cannot be combined with `replay: "reexecute"`. @default no cost
+   */
+  cost: option<ConnectorMethod["cost"], ConnectorMethod["cost"]>((value, path) =>
+    optionalFunction<ConnectorMethod["cost"]>(value, path, "a function of the arguments returning a number >= 0"),
+  ),
+  /** Calls of this operation one execution may make, over all its passes (`ConnectorMethod.maxCalls`). @default none */
+  maxCalls: option<number, number | undefined>((value, path) => {
+    optionalCallBudget(value, path);
+    return value as number | undefined;
+  }),
 });
 
 /** Policy for one operation, keyed by `operationId` (or the generated method name) in `operations`. */

@@ -15,6 +15,7 @@ import { UnsafeRequestError } from "../../errors/unsafe-request-error.js";
 import { buildRequest, type BuiltRequest } from "./build-request.js";
 import { collectOperations, type OpenApiOperation } from "./collect-operations.js";
 import { readOnlyOf } from "../tool-set-connector.js";
+import { costNotOnReexecute } from "../call-budget-option.js";
 import {
   checkBaseUrl,
   resolveOpenApiConnectorOptions,
@@ -63,6 +64,8 @@ function policyFor(
   needsApproval: NonNullable<ConnectorMethod["needsApproval"]>;
   replay: ReplayPolicy;
   readOnly: boolean;
+  /** The method policy keys the operation's entry in `operations` sets beyond approval and replay. */
+  extra: Pick<ConnectorMethod, "editable" | "revert" | "cost" | "maxCalls">;
 } {
   const { info } = operation;
   const key = [info.operationId, info.name].find(
@@ -85,7 +88,13 @@ function policyFor(
     needsApproval,
     policyPath: `operations.${key ?? info.name}`,
   });
-  return { key, needsApproval, replay, readOnly };
+  costNotOnReexecute(policy.cost, replay, `operations.${key ?? info.name}.cost`);
+  const extra: Pick<ConnectorMethod, "editable" | "revert" | "cost" | "maxCalls"> = {};
+  if (policy.editable === true) extra.editable = true;
+  if (policy.revert !== undefined) extra.revert = policy.revert;
+  if (policy.cost !== undefined) extra.cost = policy.cost;
+  if (policy.maxCalls !== undefined) extra.maxCalls = policy.maxCalls;
+  return { key, needsApproval, replay, readOnly, extra };
 }
 
 /**
@@ -156,7 +165,7 @@ function methodFor(operation: OpenApiOperation, options: ResolvedOpenApiConnecto
     });
   }
   checkBaseUrl(baseUrl, options.baseUrl === undefined ? `${operation.location}.servers[0].url` : "baseUrl");
-  const { needsApproval, replay, readOnly } = policyFor(operation, options);
+  const { needsApproval, replay, readOnly, extra } = policyFor(operation, options);
   const validate = createSyncJsonSchemaValidator(Validator, operation.inputSchema, { label: info.name });
   return {
     description: operation.description,
@@ -177,6 +186,7 @@ function methodFor(operation: OpenApiOperation, options: ResolvedOpenApiConnecto
     needsApproval,
     replay,
     ...(readOnly ? { readOnly } : {}),
+    ...extra,
     describeRequest(args) {
       const checked = validate(args ?? {});
       if (!checked.success || !isRecord(checked.value)) return undefined;
@@ -205,7 +215,9 @@ function methodFor(operation: OpenApiOperation, options: ResolvedOpenApiConnecto
  *
  * Calls run host-side with `fetch` and `headers`; the program never sees the credentials.
  * Reads are recorded by default (deterministic replay); `replay: "reexecute"` makes
- * GET/HEAD/OPTIONS without approval run again on replay instead.
+ * GET/HEAD/OPTIONS without approval run again on replay instead. Each entry of `operations` takes the
+ * method policy keys of `connector()` (`needsApproval`, `readOnly`, `replay`, `editable`, `revert`, `cost`,
+ * `maxCalls`).
  *
  * Rejects with `InvalidOptionError` (naming the option or document path) for bad options
  * or a bad document.
@@ -218,6 +230,7 @@ function methodFor(operation: OpenApiOperation, options: ResolvedOpenApiConnecto
  *   baseUrl: "https://tracker.example.com/api",
  *   headers: async () => ({ authorization: `Bearer ${await getToken()}` }),
  *   needsApproval: (op) => op.method !== "get",
+ *   operations: { createIssue: { editable: true, revert: (_args, issue) => closeIssue(issue) } },
  * });
  * const runtime = createCodemodeRuntime({ connectors: { tracker } });
  * ```

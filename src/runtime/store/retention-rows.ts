@@ -5,6 +5,7 @@
 import type { InStatement } from "./connection/sql-client.js";
 import type { RetentionStore } from "../journal/journal-store.js";
 import { RETRY_HOLD_MS, RETRY_HOLD_TOOL_CALL_PREFIX } from "../journal/records.js";
+import { dropModuleSourcesStatement } from "./module-source-rows.js";
 import { idsOf, TERMINAL_SQL, type StoreContext } from "./store-context.js";
 
 /**
@@ -122,6 +123,7 @@ export function retentionRows({ runtime, write }: StoreContext): RetentionStore 
         { sql: "DELETE FROM codemode_calls WHERE runtime = ?", args: [runtime] },
         { sql: "DELETE FROM codemode_executions WHERE runtime = ?", args: [runtime] },
         { sql: "DELETE FROM codemode_snippets WHERE runtime = ?", args: [runtime] },
+        dropModuleSourcesStatement(runtime),
       ]);
       return idsOf(results[0]);
     },

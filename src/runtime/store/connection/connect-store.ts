@@ -20,6 +20,7 @@ import { StoreConfigurationError } from "../../../errors/store-configuration-err
 import type { StoreTarget } from "./store-target.js";
 import { servesUrl } from "./hrana-url.js";
 import { missingPackage, missingPeersMessage } from "../../../shared/missing-peer.js";
+import { fetchWithDeadline } from "./store-deadline.js";
 
 /**
  * How long a statement waits for another process's lock on a shared `file:`
@@ -64,9 +65,8 @@ export function clientEntryFor(
 /** The optional peer behind the URLs the store's own drivers do not open. */
 const LIBSQL_CLIENT = "@libsql/client";
 
-/** The entry of `@libsql/client` that `target` needs, imported. */
-function importLibsqlClient(target: Extract<StoreTarget, { kind: "client" }>) {
-  const entry = clientEntryFor(target.url, target.local);
+/** An entry of `@libsql/client`, imported. */
+function importLibsqlClient(entry: ReturnType<typeof clientEntryFor>) {
   return entry === "@libsql/client/http"
     ? import("@libsql/client/http")
     : entry === "@libsql/client/ws"
@@ -91,9 +91,10 @@ export async function connectStore(target: StoreTarget): Promise<SqlClient> {
   }
   if (!target.local && servesUrl(target.url)) {
     const { HranaHttpClient } = await import("./hrana-http-client.js");
-    return new HranaHttpClient(target.url, target.authToken);
+    return new HranaHttpClient(target.url, target.authToken, { requestTimeoutMs: target.requestTimeoutMs });
   }
-  const { createClient } = await importLibsqlClient(target).catch((error: unknown) => {
+  const entry = clientEntryFor(target.url, target.local);
+  const { createClient } = await importLibsqlClient(entry).catch((error: unknown) => {
     if (missingPackage(error, [LIBSQL_CLIENT]) === undefined) throw error;
     throw new StoreConfigurationError({ message: missingPeersMessage(needsLibsqlClient(target), [LIBSQL_CLIENT]) });
   });
@@ -101,5 +102,7 @@ export async function connectStore(target: StoreTarget): Promise<SqlClient> {
     url: target.url,
     ...(target.authToken === undefined ? {} : { authToken: target.authToken }),
     ...(target.local ? { timeout: DEFAULT_BUSY_TIMEOUT_MS, concurrency: 1 } : {}),
+    // The HTTP transport aborts a request past the deadline; the WebSocket one is raced (`shared-store-connections.ts`).
+    ...(entry === "@libsql/client/http" ? { fetch: fetchWithDeadline(target.requestTimeoutMs) } : {}),
   });
 }

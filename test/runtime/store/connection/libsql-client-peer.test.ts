@@ -68,9 +68,13 @@ process.stdout.write(JSON.stringify(out));`;
 }
 
 describe("without @libsql/client installed", () => {
-  it("runs on a file: store and on a plain remote URL", async () => {
+  it("runs on a file: store", async () => {
     const folder = tempFolder("codemode-no-libsql-client-");
     expect(await runWithoutPeer(folder, `file:${join(folder, "journal.db")}`)).toMatchObject({ status: "completed" });
+  });
+
+  it("runs on a plain remote URL (the store's own Hrana client)", async () => {
+    const folder = tempFolder("codemode-no-libsql-client-");
     expect(await runWithoutPeer(folder, server.databaseUrl("plain"))).toMatchObject({ status: "completed" });
   });
 

@@ -40,6 +40,12 @@ import {
 import { resolveModules, type ModulesOption, type ResolvedModules } from "./runtime-modules.js";
 import { MAX_JOURNAL_VALUE_CHARS } from "./journal/journal-values.js";
 import {
+  readMaxExecutions,
+  resolveRetention,
+  type CodemodeRetentionOptions,
+  type ResolvedRetention,
+} from "./retention-options.js";
+import {
   defaultStoreOptions,
   isLibsqlClient,
   type ResolvedStoreOption,
@@ -50,8 +56,6 @@ import type { TraceRecording } from "./tracing/trace-record.js";
 
 /** Default `name`: the history used when none is given. */
 const DEFAULT_RUNTIME_NAME = "default";
-/** Default `maxExecutions`: terminal executions kept per runtime name. */
-export const DEFAULT_MAX_EXECUTIONS = 50;
 /**
  * How long a pass holds an execution without writing before it is presumed dead
  * (and `expirePaused` may end it). Renewed by the pass's own journal writes.
@@ -135,8 +139,18 @@ const RUNTIME_OPTIONS = declareOptions({
       throw new InvalidOptionError({ path, message: "must be a non-empty string" });
     return value;
   }),
-  /** Terminal executions kept; older ones are pruned when a run starts. @default 50 */
-  maxExecutions: integerOption(DEFAULT_MAX_EXECUTIONS),
+  /**
+   * Ended executions kept per owner (each `scope`, and the executions without one): a run start prunes its owner's
+   * older ones, once they are older than `retention.minAgeMs`. Running and paused executions are never pruned.
+   * `Infinity` keeps any number (then only `retention.maxAgeMs` prunes).
+   * @default 50
+   */
+  maxExecutions: option<number>(readMaxExecutions),
+  /**
+   * How long ended executions stay: `maxAgeMs` prunes by age, `minAgeMs` is the grace no prune cuts into.
+   * @default { minAgeMs: 86_400_000 } (24 hours; no age limit)
+   */
+  retention: option<CodemodeRetentionOptions, unknown>((value) => value),
   /** Shrinks a completed result for the model; the journal keeps the original when it fits. */
   transformResult: functionOption<(result: unknown, info: TransformResultInfo) => unknown>("(result, info) => value"),
   /**
@@ -218,7 +232,8 @@ export interface ResolvedRuntimeOptions {
   /** The per-execution call and cost budgets a new execution starts with. */
   budgets: ResolvedBudgetLimits;
   name: string;
-  maxExecutions: number;
+  /** `maxExecutions` and `retention`, resolved together. */
+  retention: ResolvedRetention;
   transformResult: ((result: unknown, info: TransformResultInfo) => unknown) | undefined;
   /** `undefined`: the model view's own default (`DEFAULT_MAX_OUTPUT_CHARS` in `src/ai/`). */
   maxOutputChars: number | undefined;
@@ -330,7 +345,7 @@ export function resolveRuntimeOptions(
     limits: limits.executor,
     budgets: limits.budgets,
     name: read.name,
-    maxExecutions: read.maxExecutions,
+    retention: resolveRetention(read.retention, read.maxExecutions),
     transformResult: read.transformResult,
     maxOutputChars: read.maxOutputChars,
     approveProgram: read.approveProgram,

@@ -2,7 +2,7 @@
  * The `codemode` tool's input, `{ code: string }`, as the JSON Schema sent to
  * providers and the validator the AI SDK runs on the model's tool call.
  */
-import type { JSONSchema7 } from "@ai-sdk/provider";
+import type { JSONSchema7 } from "ai";
 import type { CodeModeInput } from "../runtime/types.js";
 
 /** JSON Schema of `{ code }`. */

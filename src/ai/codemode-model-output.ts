@@ -8,7 +8,7 @@
  * Calls a person approved with changed arguments are named with both argument sets and a sentence saying the
  * change was deliberate, so the model reports it instead of "fixing" the call back.
  */
-import type { JSONValue } from "@ai-sdk/provider";
+import type { JSONValue } from "ai";
 import type { CodeModeOutput, EditedCall, PendingAction } from "../runtime/types.js";
 import { displayJson } from "../shared/display-value.js";
 import {

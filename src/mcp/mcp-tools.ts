@@ -5,7 +5,7 @@
  * hosts whose model would rather look methods up than write a program to do it;
  * `codemode_outcome` reads (never decides) an execution a person decided elsewhere.
  */
-import type { JSONSchema7 } from "@ai-sdk/provider";
+import type { JSONSchema7 } from "ai";
 import { CODEMODE_INPUT_JSON_SCHEMA } from "../ai/codemode-input-schema.js";
 
 /** The tool that runs a program. */

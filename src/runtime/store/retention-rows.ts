@@ -3,7 +3,7 @@
  * by age, in bounded batches over partial indexes), expire stale runs, destroy a runtime name's data. See
  * `journal-store.ts` for the contract.
  */
-import type { InStatement, InValue } from "@libsql/client";
+import type { InStatement, InValue } from "./connection/sql-client.js";
 import type { PruneRule, RetentionStore } from "../journal/journal-store.js";
 import { ENDED_SQL } from "./migrations.js";
 import { dropModuleSourcesStatement } from "./module-source-rows.js";

@@ -23,7 +23,7 @@ export type {
   ApproveRequestInput,
   CallDecision,
   CallRecord,
-  CodeModeOutput,
+  CodemodeOutput,
   ExecuteInput,
   ExecuteOptions,
   ExecutionDetail,

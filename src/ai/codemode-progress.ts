@@ -5,7 +5,7 @@
  * the model never reads it (`toModelOutput` keeps only status, result, error, logs and pending calls).
  */
 import type { CallProgress, CallProgressState } from "../runtime/pass/progress-events.js";
-import type { CodeModeOutput } from "../runtime/types.js";
+import type { CodemodeOutput } from "../runtime/types.js";
 
 /** One connector call as a person sees it in the chat. */
 export type CodemodeProgressCall = CallProgress;
@@ -18,7 +18,7 @@ const PROGRESS_STATUSES: ReadonlySet<unknown> = new Set(["running", "completed",
  */
 export interface CodemodeProgress {
   /** `running` while the program runs; on the snapshot kept with a final output, how the run ended. */
-  status: "running" | CodeModeOutput["status"];
+  status: "running" | CodemodeOutput["status"];
   /** Set from the first report on. */
   executionId?: string;
   /** The latest calls (at most `maxCalls`), in the order they started. */
@@ -40,7 +40,7 @@ export type WithProgress<T> = T & { progress?: CodemodeProgress };
  * The final output with the last snapshot as `progress`, saying how the run ended (a snapshot that still said
  * `running` on a completed run misled every reader of the part).
  */
-export function withFinalProgress<T extends CodeModeOutput>(output: T, last: CodemodeProgress): WithProgress<T> {
+export function withFinalProgress<T extends CodemodeOutput>(output: T, last: CodemodeProgress): WithProgress<T> {
   return { ...output, progress: { ...last, status: output.status } };
 }
 

@@ -7,7 +7,7 @@
  */
 import { experimental_toolCaller, type Experimental_ToolCallerTool, type ToolSet } from "ai";
 import { InvalidArgumentError, InvalidOptionError } from "../errors.js";
-import type { CodeModeOutput } from "../runtime/types.js";
+import type { CodemodeOutput } from "../runtime/types.js";
 import type { CodemodeTool } from "./build-codemode-tool.js";
 
 /** The codemode tool as a local tool caller: name it in `experimental_toolCallers` to route tools to it. */
@@ -26,7 +26,7 @@ export const NOT_BOUND_ERROR =
   "so that the tools routed to it become the global `tools`. Nothing was run; tell the user.";
 
 /** The output of an unbound caller's `execute`: nothing runs, nothing is stored. */
-export function notBoundOutput(): CodeModeOutput {
+export function notBoundOutput(): CodemodeOutput {
   return { status: "error", executionId: crypto.randomUUID(), kind: "connector-missing", error: NOT_BOUND_ERROR };
 }
 

@@ -7,7 +7,7 @@ import type { DescribeOutput, SearchOutput } from "../connectors/types.js";
 import type {
   ApproveRequestInput,
   CallDecision,
-  CodeModeOutput,
+  CodemodeOutput,
   ExecuteInput,
   ExecuteOptions,
   ExecutionDetail,
@@ -30,13 +30,13 @@ export interface DurableRuntime {
    * Runs a program as a new execution, owned by `scope` when given (e.g. the signed-in user): another scope then
    * sees it as `not-found`. Never throws for a failed program.
    */
-  execute(input: ExecuteInput, options?: ExecuteOptions): Promise<CodeModeOutput>;
+  execute(input: ExecuteInput, options?: ExecuteOptions): Promise<CodemodeOutput>;
   /**
    * Approves pending call `seq` (or every pending call) and resumes; the output of the resumed pass. With `args`
    * (and `seq`), the call runs with those arguments instead of the program's, when its method is `editable`. A
    * missing or malformed request, or an edit that is refused, resolves with `kind: "validation"` having run nothing.
    */
-  approve(request: ApproveRequestInput, options?: ExecuteOptions): Promise<CodeModeOutput>;
+  approve(request: ApproveRequestInput, options?: ExecuteOptions): Promise<CodemodeOutput>;
   /**
    * Decides several pending calls of one paused execution at once and resumes it once: approved calls run,
    * rejected ones reject inside the program (it may catch them), undecided ones stay pending.
@@ -50,7 +50,7 @@ export interface DurableRuntime {
       decidedBy?: string;
     },
     options?: ExecuteOptions,
-  ): Promise<CodeModeOutput>;
+  ): Promise<CodemodeOutput>;
   /** Rejects a paused execution; earlier calls stay applied. */
   reject(request: ExecutionRequestInput & { reason?: string }): Promise<RejectOutput>;
   /** Compensates applied calls newest first. */

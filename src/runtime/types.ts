@@ -5,7 +5,7 @@ import type { ExecutorFailureKind } from "../sandbox/types.js";
 import type { ProgressListener } from "./pass/progress-events.js";
 
 /** Input of the `codemode` tool. */
-export interface CodeModeInput {
+export interface CodemodeInput {
   /** An async arrow function, a function body or an expression, in JS or TS. */
   code: string;
 }
@@ -84,7 +84,7 @@ export type FailureKind =
  * its result was too large for the journal (over 1,000,000 characters once serialized): the caller has it, the
  * journal keeps a placeholder, so `execution(id)` will not return it.
  */
-export type CodeModeOutput =
+export type CodemodeOutput =
   | {
       status: "completed";
       executionId: string;
@@ -180,7 +180,7 @@ export interface Snippet {
 }
 
 /** The input of `execute`: the program, and optionally the owner of the new execution. */
-export interface ExecuteInput extends CodeModeInput {
+export interface ExecuteInput extends CodemodeInput {
   /**
    * The owner of the execution (e.g. the signed-in user's id, at most 200 characters). Requests with another
    * scope see it as `not-found`; requests without a scope (the server's own view) see every execution.

@@ -8,7 +8,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { InvalidArgumentError } from "../../src/errors.js";
 import type { DurableRuntime } from "../../src/runtime/durable-runtime.js";
-import type { CodeModeOutput } from "../../src/runtime/types.js";
+import type { CodemodeOutput } from "../../src/runtime/types.js";
 import { createMockConnector, type MockConnector } from "../../src/test/index.js";
 import { testRuntime } from "./runtime-fixture.js";
 
@@ -24,7 +24,7 @@ describe("per-call requests and options with a misspelt key", () => {
   let bank: MockConnector;
   let runtime: DurableRuntime;
   let loose: Loose;
-  let paused: CodeModeOutput;
+  let paused: CodemodeOutput;
 
   beforeEach(async () => {
     bank = createMockConnector("bank", { methods: { transfer: { needsApproval: true }, balance: {} } });

@@ -3,7 +3,7 @@
  * `tool-approval-request` chunk on the same tool call.
  */
 import type { UIMessageChunk } from "ai";
-import type { CodeModeOutput, PendingAction } from "../../runtime/types.js";
+import type { CodemodeOutput, PendingAction } from "../../runtime/types.js";
 import { displayJson } from "../../shared/display-value.js";
 import { isCodemodeProgress, type CodemodeProgress } from "../codemode-progress.js";
 import { assertKnownKeys, keysOf } from "../../shared/known-keys.js";
@@ -13,7 +13,7 @@ import { signCodemodeApproval, type CodemodeApprovalSecret } from "./approval-si
 import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
 
 /** A codemode result that waits for approval. */
-export type PausedCodemodeOutput = Extract<CodeModeOutput, { status: "paused" }>;
+export type PausedCodemodeOutput = Extract<CodemodeOutput, { status: "paused" }>;
 
 /** The `tool-approval-request` UI message chunk. */
 export type ToolApprovalRequestChunk = Extract<UIMessageChunk, { type: "tool-approval-request" }>;

@@ -19,6 +19,7 @@ export { codemodeTool } from "./ai/codemode-tool.js";
 export type { CodemodeToolCaller } from "./ai/codemode-tool-caller.js";
 export type { CodemodeTool, CodemodeToolOptions, CodemodeToolOutput } from "./ai/build-codemode-tool.js";
 export type { ProgressEvent } from "./runtime/pass/progress-events.js";
+export type { CallState } from "./runtime/call-state.js";
 export type {
   ApproveRequestInput,
   CallDecision,

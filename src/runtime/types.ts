@@ -2,6 +2,7 @@
  * Public types of the durable runtime.
  */
 import type { ExecutorFailureKind } from "../sandbox/types.js";
+import type { CallStatus } from "./call-state.js";
 import type { ProgressListener } from "./pass/progress-events.js";
 
 /** Input of the `codemode` tool. */
@@ -99,9 +100,6 @@ export type CodemodeOutput =
 
 /** Life of an execution: `running → paused → running …`, ending in one of the terminal states. */
 export type ExecutionStatus = "running" | "paused" | "completed" | "error" | "rejected" | "rolled_back";
-
-/** Life of a call: `executing → applied`, `pending → executing → applied`, `error`, `reverted`. */
-export type CallStatus = "pending" | "executing" | "applied" | "error" | "reverted";
 
 /** One journaled connector call or `step`, as shown by `execution(id)`. */
 export interface CallRecord {

@@ -40,13 +40,11 @@ export type { RuntimeLimits } from "./runtime/runtime-options.js";
 export type { StoreOption } from "./runtime/store/connection/open-store.js";
 export {
   CodecError,
+  CodemodeArgumentError,
   CodemodeError,
   CorruptRecordError,
-  InvalidArgumentError,
   InvalidOptionError,
   McpToolError,
-  OpenApiRequestError,
-  OpenApiResponseError,
   OutboundFetchError,
   RedirectError,
   StoreError,

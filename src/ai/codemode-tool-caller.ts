@@ -6,7 +6,7 @@
  * request reuse one bound tool and one announcement.
  */
 import { experimental_toolCaller, type Experimental_ToolCallerTool, type ToolSet } from "ai";
-import { InvalidArgumentError, InvalidOptionError } from "../errors.js";
+import { CodemodeArgumentError, InvalidOptionError } from "../errors.js";
 import type { CodemodeOutput } from "../runtime/types.js";
 import type { CodemodeTool } from "./build-codemode-tool.js";
 
@@ -78,7 +78,7 @@ const bindings = new WeakMap<CodemodeToolCaller, (routed: ToolSet) => CallerBind
 export function callerBinding(caller: CodemodeToolCaller, routed: ToolSet): CallerBinding {
   const binding = bindings.get(caller);
   if (binding === undefined)
-    throw new InvalidArgumentError({ argument: "caller", message: "was not built by ai-codemode" });
+    throw new CodemodeArgumentError({ argument: "caller", message: "was not built by ai-codemode" });
   return binding(routed);
 }
 

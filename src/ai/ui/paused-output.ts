@@ -10,7 +10,7 @@ import { assertKnownKeys, keysOf } from "../../shared/known-keys.js";
 import { toCodemodeApprovalDescriptor, type CodemodeApprovalDescriptor } from "./approval-descriptor.js";
 import { createCodemodeApprovalId } from "./approval-id.js";
 import { signCodemodeApproval, type CodemodeApprovalSecret } from "./approval-signature.js";
-import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
+import { CodemodeArgumentError } from "../../errors/codemode-argument-error.js";
 
 /** A codemode result that waits for approval. */
 export type PausedCodemodeOutput = Extract<CodemodeOutput, { status: "paused" }>;
@@ -38,7 +38,7 @@ export function isPausedCodemodeOutput(output: unknown): output is PausedCodemod
 function nextPendingAction(output: PausedCodemodeOutput): PendingAction {
   const [first, ...rest] = output.pending;
   if (first === undefined) {
-    throw new InvalidArgumentError({
+    throw new CodemodeArgumentError({
       argument: "nextPendingAction(output)",
       message: "a paused codemode output has at least one pending action",
     });

@@ -9,7 +9,7 @@
  * change was deliberate, so the model reports it instead of "fixing" the call back.
  */
 import type { JSONValue } from "ai";
-import type { CodeModeOutput, EditedCall, PendingAction } from "../runtime/types.js";
+import type { CodemodeOutput, EditedCall, PendingAction } from "../runtime/types.js";
 import { displayJson } from "../shared/display-value.js";
 import {
   cutLogs,
@@ -90,11 +90,11 @@ function editedView(
 }
 
 /**
- * The model-facing view of a `CodeModeOutput`: only the fields the model needs, within
+ * The model-facing view of a `CodemodeOutput`: only the fields the model needs, within
  * `maxOutputChars`. A cut result becomes a string: the start of its JSON and a marker.
  */
 export function codemodeModelOutput(
-  output: CodeModeOutput,
+  output: CodemodeOutput,
   { maxOutputChars = DEFAULT_MAX_OUTPUT_CHARS }: ModelOutputOptions = {},
 ): JSONValue {
   switch (output.status) {

@@ -3,7 +3,7 @@
  * per-method policy (replay, revert, approval), guidance for the model and
  * lifecycle hooks.
  */
-import type { ToolSet } from "@ai-sdk/provider-utils";
+import type { ToolSet } from "ai";
 import { InvalidOptionError } from "../errors.js";
 import { assertKnownKeys, keysOf } from "../shared/known-keys.js";
 import { METHOD_POLICY_KEYS, toolSetToConnector, type MethodPolicy } from "./tool-set-connector.js";

@@ -4,8 +4,8 @@
  * from `needsApproval`, `ToolExecutionOptions` for `execute`.
  */
 import { keysOf } from "../shared/known-keys.js";
-import type { JSONSchema7 } from "@ai-sdk/provider";
-import { asSchema, isRecord, type Schema, type ToolExecutionOptions } from "@ai-sdk/provider-utils";
+import { asSchema, type JSONSchema7, type Schema, type ToolExecutionOptions } from "ai";
+import { isRecord } from "../shared/is-record.js";
 import { InvalidOptionError } from "../errors.js";
 import { closestName } from "../shared/closest-name.js";
 import { costNotOnReexecute, optionalCallBudget } from "./call-budget-option.js";

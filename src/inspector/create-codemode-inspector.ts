@@ -61,7 +61,12 @@ export interface CodemodeInspectorOptions {
   /** How often the page refreshes the list, in ms. @default 2000 */
   refreshMs?: number;
   /** Test seams. */
-  _internal?: { now?: () => number; env?: Record<string, string | undefined> };
+  _internal?: {
+    /** The clock links expire by (ms). */
+    now?: () => number;
+    /** The environment read instead of `process.env`. */
+    env?: Record<string, string | undefined>;
+  };
 }
 
 /** Every key of {@link CodemodeInspectorOptions} (a key added there and not here fails to compile). */

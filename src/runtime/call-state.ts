@@ -8,7 +8,7 @@ export type CallStatus = "pending" | "executing" | "applied" | "error" | "revert
 
 /**
  * Where a connector call (or `step`) stands: the one vocabulary of the progress feed, the execution timeline,
- * the CLI and the inspector. The five stored states ({@link CallStatus}) keep their meaning; four more are read
+ * the CLI and the inspector. The five stored states (`CallStatus`) keep their meaning; four more are read
  * from the record and the run:
  * - `executing`: running now (or, in the journal, started and not settled).
  * - `applied`: ran and returned; its result is recorded.

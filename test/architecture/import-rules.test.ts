@@ -96,12 +96,12 @@ describe("import rules", () => {
         "runtime/journal/",
         (target) =>
           isPackage(target) ||
-          ["runtime/journal/", "sandbox/codec", "errors", "shared/"].some((folder) => target.startsWith(folder)),
+          ["runtime/journal/", "sandbox/codec/", "errors", "shared/"].some((folder) => target.startsWith(folder)),
       ),
     ).toEqual([]);
   });
 
-  it("a pass never imports the handle's operations: from the runtime's root, only the public types", () => {
+  it("a pass never imports the handle's operations: from the runtime's root, only the public types and call states", () => {
     expect(
       violations(
         "runtime/pass/",
@@ -110,7 +110,8 @@ describe("import rules", () => {
           target.startsWith("runtime/pass/") ||
           target.startsWith("runtime/journal/") ||
           target.startsWith("runtime/tracing/") ||
-          target === "runtime/types.ts",
+          target === "runtime/types.ts" ||
+          target === "runtime/call-state.ts",
       ),
     ).toEqual([]);
   });
@@ -125,6 +126,17 @@ describe("import rules", () => {
     expect(
       violations("connectors/", (target) => !["runtime/", "ai/"].some((folder) => target.startsWith(folder))),
     ).toEqual([]);
+  });
+
+  it("inside the sandbox, the codec and a program's preparation import neither a QuickJS session nor a worker", () => {
+    for (const folder of ["sandbox/codec/", "sandbox/program/"]) {
+      expect(
+        violations(
+          folder,
+          (target) => !["sandbox/quickjs/", "sandbox/worker/", "sandbox/context/"].some((f) => target.startsWith(f)),
+        ),
+      ).toEqual([]);
+    }
   });
 
   it("only src/ai/ and src/mcp/ import values from `ai`; elsewhere its types, and the tool-set connector its asSchema", () => {

@@ -6,22 +6,43 @@
 import type { ToolSet } from "@ai-sdk/provider-utils";
 import { InvalidOptionError } from "../errors.js";
 import { assertKnownKeys, keysOf } from "../shared/known-keys.js";
-import { METHOD_POLICY_KEYS, toolSetToConnector, type MethodPolicy } from "./tool-set-connector.js";
+import {
+  METHOD_POLICY_KEYS,
+  toolSetToConnector,
+  type MethodPolicy,
+  type MethodPolicyOf,
+} from "./tool-set-connector.js";
 import type { Connector, ConnectorLifecycleContext } from "./types.js";
 
 export type { MethodPolicy } from "./tool-set-connector.js";
 
 /** Options of `connector()`. */
 export interface ConnectorOptions<TOOLS extends ToolSet = ToolSet> {
-  /** Per-method policy, by tool name. */
-  methods?: { [NAME in keyof TOOLS & string]?: MethodPolicy };
-  /** One line about the namespace, shown in the tool description and `describe`. */
+  /**
+   * Per-method policy, by tool name; each policy's callbacks get the tool's own input (and `revert` its output)
+   * types. A name the tool set does not have is refused.
+   * @default {} (each tool's own settings)
+   */
+  methods?: { [NAME in keyof TOOLS & string]?: MethodPolicyOf<TOOLS[NAME]> };
+  /**
+   * One line about the namespace, shown in the tool description and `describe`.
+   * @default none
+   */
   description?: string;
-  /** Extra guidance for the model about this namespace (shown by `describe`). */
+  /**
+   * Extra guidance for the model about this namespace (shown by `describe`).
+   * @default none
+   */
   instructions?: string;
-  /** After every pass (completed, failed, paused). Errors are ignored. */
+  /**
+   * Called after every pass (completed, failed, paused). Errors are ignored.
+   * @default none
+   */
   onPassEnd?: (context: ConnectorLifecycleContext) => unknown;
-  /** After completion, error, rejection or rollback; never after a pause. Errors are ignored. */
+  /**
+   * Called after completion, error, rejection or rollback; never after a pause. Errors are ignored.
+   * @default none
+   */
   disposeExecution?: (context: ConnectorLifecycleContext) => unknown;
 }
 

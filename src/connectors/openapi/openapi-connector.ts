@@ -69,7 +69,8 @@ function policyFor(
     (candidate) => candidate !== undefined && Object.hasOwn(options.operations, candidate),
   );
   const policy = key === undefined ? {} : options.operations[key]!;
-  const needsApproval = policy.needsApproval ?? options.needsApproval(info);
+  // Typed for the operation's arguments: the runtime calls it with the arguments its `validate` returned (an object).
+  const needsApproval = (policy.needsApproval as ConnectorMethod["needsApproval"]) ?? options.needsApproval(info);
   const approves = needsApproval !== false;
   const replay = policy.replay ?? (SAFE_METHODS.has(info.method) && !approves ? options.replay : "record");
   if (replay === "reexecute" && approves) {

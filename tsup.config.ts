@@ -21,7 +21,8 @@ export default defineConfig((cli) => ({
   format: ["esm"],
   target: "node20",
   platform: "node",
-  dts: true,
+  // Members tagged `@internal` (the `_internal` test seams of options objects) stay out of the published types.
+  dts: { compilerOptions: { stripInternal: true } },
   sourcemap: true,
   clean: true,
   splitting: true,

@@ -60,7 +60,10 @@ export interface CodemodeInspectorOptions {
   readOnly?: boolean;
   /** How often the page refreshes the list, in ms. @default 2000 */
   refreshMs?: number;
-  /** Test seams. */
+  /**
+   * Test seams; not part of the published types.
+   * @internal
+   */
   _internal?: { now?: () => number; env?: Record<string, string | undefined> };
 }
 

@@ -60,7 +60,10 @@ export interface CodemodeMcpHandlerOptions extends Omit<CodemodeMcpServerOptions
    * clients) are not affected. @default []
    */
   allowedOrigins?: string[];
-  /** Test seams. */
+  /**
+   * Test seams; not part of the published types.
+   * @internal
+   */
   _internal?: {
     /** The clock sessions expire by (ms). */
     now?: () => number;

@@ -38,7 +38,10 @@ export interface CodemodeMcpProxyOptions {
   startTimeoutMs?: number;
   /** How long after a failed start the server is tried again, in ms. @default 30000 */
   retryMs?: number;
-  /** Test seams. */
+  /**
+   * Test seams; not part of the published types.
+   * @internal
+   */
   _internal?: {
     /** The clock retries are timed by (ms). */
     now?: () => number;

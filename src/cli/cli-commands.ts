@@ -21,6 +21,8 @@ export interface CommandContext {
   runtime: InspectorRuntime & Partial<HousekeepingRuntime>;
   /** Whether the runtime came from the app's `--runtime` module (it has the app's connectors). */
   fromModule: boolean;
+  /** The store the CLI opened itself (its URL without credentials); the app's module names its own. */
+  store?: string;
   io: CliIo;
   values: Record<string, string | boolean | undefined>;
   positionals: string[];
@@ -47,10 +49,23 @@ function executionIdArgument(context: CommandContext, command: string): string {
 const PREFIX_SCAN_LIMIT = 1000;
 
 /**
- * The execution `given` names: its full id, or a unique prefix of one (the 8 characters the web list shows);
- * `given` itself when nothing matches.
- * An ambiguous prefix is refused with the candidates; so is any prefix once the store holds more executions
- * than are scanned (an older one could match too), for the actions that change something.
+ * The shortest prefix taken for an id: the 8 characters the lists show. Of random ids, one in about four billion
+ * shares a given 8-character prefix, so a short id still names one execution in a large journal; two characters
+ * named one of 256.
+ */
+const MIN_PREFIX_CHARS = 8;
+
+/** Up to five ids, for a message. */
+function candidates(matches: ReadonlyArray<{ executionId: string }>): string {
+  const listed = matches.slice(0, 5).map((summary) => terminalSafe(summary.executionId));
+  return `${listed.join(", ")}${matches.length > 5 ? ", …" : ""}`;
+}
+
+/**
+ * The execution `given` names: its full id, or a unique prefix of at least {@link MIN_PREFIX_CHARS} characters
+ * (what the web list and `executions` show); `given` itself when nothing matches.
+ * A shorter prefix and an ambiguous one are refused with the candidates; so is any prefix once the store holds more
+ * executions than are scanned (an older one could match too), for the actions that change something.
  */
 async function resolveExecutionId(context: CommandContext, given: string, acts: boolean): Promise<string> {
   if ((await context.runtime.execution(given)) !== undefined) return given;
@@ -58,11 +73,19 @@ async function resolveExecutionId(context: CommandContext, given: string, acts: 
   const lower = given.toLowerCase();
   const matches = newest.filter((summary) => summary.executionId.toLowerCase().startsWith(lower));
   // Unknown: the command reports it as it reports any missing execution.
-  if (given === "" || matches.length === 0) return given;
-  if (matches.length > 1) {
-    const listed = matches.slice(0, 5).map((summary) => terminalSafe(summary.executionId));
+  if (matches.length === 0) return given;
+  if (given.length < MIN_PREFIX_CHARS) {
     throw new CliError({
-      message: `${matches.length} executions start with ${terminalSafe(given)}: ${listed.join(", ")}${matches.length > 5 ? ", …" : ""}. Give more of the id.`,
+      message:
+        `${terminalSafe(given)} is not an execution id, and a short id must be at least ${MIN_PREFIX_CHARS} characters ` +
+        `(as the executions list shows it) so that it cannot name another execution of a large journal: give ` +
+        `${MIN_PREFIX_CHARS} or more characters of the id. Ids that start with it: ${candidates(matches)}.`,
+      usage: true,
+    });
+  }
+  if (matches.length > 1) {
+    throw new CliError({
+      message: `${matches.length} executions start with ${terminalSafe(given)}: ${candidates(matches)}. Give more of the id.`,
       usage: true,
     });
   }
@@ -104,7 +127,8 @@ async function show(context: CommandContext): Promise<number> {
   const detail = await context.runtime.execution(executionId);
   if (detail === undefined) {
     context.io.stderr(
-      `No execution ${terminalSafe(executionId)} in runtime "${terminalSafe(context.runtime.name)}" (nor one whose id starts with it).\n`,
+      `No execution ${terminalSafe(executionId)} in runtime "${terminalSafe(context.runtime.name)}"` +
+        `${context.store === undefined ? "" : ` of ${terminalSafe(context.store)}`} (nor one whose id starts with it).\n`,
     );
     return 1;
   }

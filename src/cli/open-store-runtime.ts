@@ -8,6 +8,7 @@ import { messageOf } from "../shared/message-of.js";
 import { existsSync, readdirSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { createCodemodeRuntime, type CodemodeRuntime } from "../ai/create-codemode-runtime.js";
+import { redactStoreUrl } from "../runtime/store/connection/explain-store-error.js";
 import {
   defaultStoreOptions,
   localDatabasePath,
@@ -16,7 +17,13 @@ import {
 
 /** The outcome of opening the store. */
 export type OpenedStoreRuntime =
-  | { ok: true; runtime: CodemodeRuntime; store: CodemodeStoreOptions }
+  | {
+      ok: true;
+      runtime: CodemodeRuntime;
+      store: CodemodeStoreOptions;
+      /** The store's URL without credentials or parameters, for messages. */
+      label: string;
+    }
   | { ok: false; error: string };
 
 /** Which store `--store` and the environment name. */
@@ -102,7 +109,7 @@ export function openStoreRuntime({
       ...(name === undefined ? {} : { name }),
       _internal: { env, now },
     });
-    return { ok: true, runtime, store: options };
+    return { ok: true, runtime, store: options, label: redactStoreUrl(options.url) };
   } catch (error) {
     return { ok: false, error: messageOf(error) };
   }

@@ -68,8 +68,12 @@ function parse(argv: string[]): {
   const [command, ...positionals] = parsed.positionals;
   const values = parsed.values as Record<string, string | boolean | undefined>;
   if (command !== undefined) {
-    const allowed = COMMAND_OPTIONS[command];
-    if (allowed === undefined) throw new CliError({ usage: true, message: `Unknown command "${command}".` });
+    const allowed = Object.hasOwn(COMMAND_OPTIONS, command) ? COMMAND_OPTIONS[command] : undefined;
+    if (allowed === undefined) {
+      const suggestion = closestName(command, Object.keys(COMMAND_OPTIONS));
+      const hint = suggestion === undefined ? "" : ` (did you mean \`${suggestion}\`?)`;
+      throw new CliError({ usage: true, message: `Unknown command ${quoted(command)}${hint}.` });
+    }
     for (const key of Object.keys(values)) {
       if (!COMMON.includes(key) && !allowed.includes(key))
         throw new CliError({ usage: true, message: `${command} does not take --${key}.` });
@@ -85,6 +89,7 @@ async function openRuntime(
 ): Promise<{
   runtime: InspectorRuntime & Partial<HousekeepingRuntime>;
   fromModule: boolean;
+  store?: string;
   close: () => Promise<void>;
 }> {
   const module = values["runtime"];
@@ -125,7 +130,7 @@ async function openRuntime(
     now: io.now,
   });
   if (!opened.ok) throw new CliError({ message: opened.error });
-  return { runtime: opened.runtime, fromModule: false, close: () => opened.runtime.close() };
+  return { runtime: opened.runtime, fromModule: false, store: opened.label, close: () => opened.runtime.close() };
 }
 
 /**
@@ -151,7 +156,7 @@ async function openProxy(
   }
   const opened = openStoreRuntime({ store: read.store, name: read.name, env: io.env, cwd: io.cwd, now: io.now });
   if (!opened.ok) throw new CliError({ message: opened.error });
-  return { runtime: opened.runtime, fromModule: false, close: () => opened.runtime.close() };
+  return { runtime: opened.runtime, fromModule: false, store: opened.label, close: () => opened.runtime.close() };
 }
 
 /** `ai-codemode mcp` opens its own runtime (the app's module, or a proxy) and serves until stopped. */

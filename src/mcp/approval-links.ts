@@ -75,20 +75,24 @@ export interface IssuedLink {
   message: string;
 }
 
-/** A link for `pending` (the pending calls of one execution), owned by `owner`. */
+/**
+ * A link for `pending` (the pending calls of one execution), owned by `owner`. `elicitationId`: the id the client
+ * echoes when it retries (a `-32042` answer's retry id); by default a new one.
+ */
 export function issueLink(
   links: ApprovalLinks,
   pending: PendingAction[],
   owner: string | undefined,
-  now: number = Date.now(),
+  elicitationId?: string,
 ): IssuedLink {
   const nonce = randomUUID();
-  const token = createApprovalLinkToken({ secret: links.secret, pending, owner, expiresAt: now + links.ttlMs, nonce });
+  const expiresAt = Date.now() + links.ttlMs;
+  const token = createApprovalLinkToken({ secret: links.secret, pending, owner, expiresAt, nonce });
   const names = pending.map((call) => `${call.connector}.${call.method}`).join(", ");
   return {
     mode: "url",
     url: `${links.url}/link/${token}`,
-    elicitationId: nonce,
+    elicitationId: elicitationId ?? nonce,
     message:
       `A codemode program (execution ${pending[0]?.executionId ?? "?"}) paused before ${names}. ` +
       "Open the link to see the whole call and approve or reject it.",

@@ -52,7 +52,11 @@ export function buildCodemodeMcpServer(
   const resolved = resolveMcpServerOptions(options);
   // Built before the server (the SDK takes the task store at construction); it needs only the tools' outcome.
   let notifyListChanged = (): void => undefined;
-  const calls = createMcpToolCalls(resolved, () => notifyListChanged());
+  const calls = createMcpToolCalls(
+    resolved,
+    () => notifyListChanged(),
+    stateless && resolved.approvalLinks !== undefined,
+  );
   const tasks = createJournalTaskStore({
     runtime: resolved.runtime,
     scope: resolved.scope,

@@ -122,6 +122,12 @@ export function createJournalTaskStore(options: JournalTaskStoreOptions): Journa
           ErrorCode.InvalidParams,
           `${CODEMODE_TOOL} takes { "code": string }: the program (an async arrow function) as a string.`,
         );
+      // A retry of a -32042 answer reads its execution; as a task it would run the program again.
+      if ((args as Record<string, unknown>)["retry"] !== undefined)
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `A ${CODEMODE_TOOL} call with "retry" gets the result of the call that paused; send it without a task.`,
+        );
       const runtime = await options.runtime();
       // No abort signal: a task outlives the request that created it. The pass runs inside this request
       // because a serverless instance may be frozen once it answered; a pause ends it quickly.

@@ -13,6 +13,7 @@ import { messageOf } from "../shared/message-of.js";
 import { executionOutcome } from "./execution-outcome.js";
 import type { ResolvedMcpServerOptions } from "./mcp-server-options.js";
 import {
+  CODEMODE_RETRY_INPUT_JSON_SCHEMA,
   CODEMODE_TOOL,
   codemodeToolDefinition,
   DESCRIBE_TOOL,
@@ -24,9 +25,9 @@ import {
   SEARCH_TOOL_DEFINITION,
   type McpToolDefinition,
 } from "./mcp-tools.js";
-import { runtimeInternals } from "../runtime/runtime-internals.js";
 import { settleApprovals, undecidedMessage, type AskPerson } from "./settle-approvals.js";
-import { type LinkElicitation, type LinkOutcome, runWithLinkRetry, settleByLinkElicitation } from "./settle-by-link.js";
+import { retryForLink, runForLink } from "./link-retry.js";
+import { type LinkElicitation, type LinkOutcome, settleByLinkElicitation } from "./settle-by-link.js";
 import { errorResult, structuredResult, textResult, type ToolResult } from "./tool-result.js";
 
 /** What a tool call gets from the MCP request. */
@@ -65,8 +66,13 @@ function descriptionOf(tool: CodemodeTool): string {
 /**
  * The tool calls of a server with `options`. `onListChanged` is told when a call meets another runtime
  * than the one the tool list came from (a proxy rebuilt it: a server that failed to start is back).
+ * `retryIds`: paused calls answer `-32042` with a retry id, which `codemode` takes back as `retry`.
  */
-export function createMcpToolCalls(options: ResolvedMcpServerOptions, onListChanged: () => void): McpToolCalls {
+export function createMcpToolCalls(
+  options: ResolvedMcpServerOptions,
+  onListChanged: () => void,
+  retryIds = false,
+): McpToolCalls {
   const tools = new WeakMap<CodemodeRuntime, CodemodeTool>();
   let listed: CodemodeRuntime | undefined;
   const { scope } = options;
@@ -92,10 +98,11 @@ export function createMcpToolCalls(options: ResolvedMcpServerOptions, onListChan
     return structuredResult(model?.type === "json" ? model.value : null, message);
   };
 
-  const presentLink = (runtime: CodemodeRuntime, outcome: LinkOutcome): Promise<ToolResult> =>
-    outcome.kind === "state"
-      ? Promise.resolve(structuredResult(outcome.view, outcome.message))
-      : present(runtime, outcome.output, outcome.message);
+  const presentLink = (runtime: CodemodeRuntime, outcome: LinkOutcome): Promise<ToolResult> => {
+    if (outcome.kind === "refused") return Promise.resolve(errorResult(outcome.message));
+    if (outcome.kind === "state") return Promise.resolve(structuredResult(outcome.view, outcome.message));
+    return present(runtime, outcome.output, outcome.message);
+  };
 
   const withRuntime = async (run: (runtime: CodemodeRuntime) => Promise<ToolResult>): Promise<ToolResult> => {
     let runtime: CodemodeRuntime;
@@ -134,10 +141,19 @@ export function createMcpToolCalls(options: ResolvedMcpServerOptions, onListChan
               timeoutMs: options.elicitation ?? 0,
               signal: context.signal,
             };
-      // A runtime of another copy of the package has no retry claim: its paused calls say how to decide instead.
-      const internals = runtimeInternals(runtime);
-      if (linkSettings !== undefined && context.links?.kind === "retry" && internals !== undefined)
-        return presentLink(runtime, await runWithLinkRetry({ ...linkSettings, code, internals }));
+      // Without a session a paused call answers -32042 with a retry id; a call carrying one never runs anything.
+      const retryLinks = context.links?.kind === "retry" ? linkSettings : undefined;
+      const retry = (args as Record<string, unknown>)["retry"];
+      if (retry !== undefined) {
+        if (retryLinks === undefined)
+          return errorResult(
+            'This server gives no retry ids (it answers paused calls itself): call codemode with { "code" } alone.',
+          );
+        if (typeof retry !== "string")
+          return errorResult('"retry" must be the string a paused call\'s error gave. Nothing ran.');
+        return presentLink(runtime, await retryForLink({ ...retryLinks, code, retry }));
+      }
+      if (retryLinks !== undefined) return presentLink(runtime, await runForLink({ ...retryLinks, code }));
       const output = await runtime.execute({ code, ...scoped }, { abortSignal: context.signal });
       if (linkSettings !== undefined && context.links?.kind === "elicit" && output.status === "paused")
         return presentLink(
@@ -206,7 +222,10 @@ export function createMcpToolCalls(options: ResolvedMcpServerOptions, onListChan
     async list() {
       const runtime = await options.runtime();
       listed = runtime;
-      const codemode = codemodeToolDefinition(descriptionOf(toolOf(runtime)), CODEMODE_INPUT_JSON_SCHEMA);
+      const codemode = codemodeToolDefinition(
+        descriptionOf(toolOf(runtime)),
+        retryIds ? CODEMODE_RETRY_INPUT_JSON_SCHEMA : CODEMODE_INPUT_JSON_SCHEMA,
+      );
       return options.discoveryTools
         ? [codemode, SEARCH_TOOL_DEFINITION, DESCRIBE_TOOL_DEFINITION, OUTCOME_TOOL_DEFINITION]
         : [codemode, OUTCOME_TOOL_DEFINITION];

@@ -6,6 +6,7 @@
  * `codemode_outcome` reads (never decides) an execution a person decided elsewhere.
  */
 import type { JSONSchema7 } from "@ai-sdk/provider";
+import { CODEMODE_INPUT_JSON_SCHEMA } from "../ai/codemode-input-schema.js";
 
 /** The tool that runs a program. */
 export const CODEMODE_TOOL = "codemode";
@@ -38,6 +39,21 @@ const OUTPUT_SCHEMA: JSONSchema7 = {
     message: { type: "string" },
   },
   required: ["status", "executionId"],
+};
+
+/**
+ * `codemode`'s input where a paused call answers `-32042` (approval links without sessions): `{ code }` and the
+ * `retry` id that error gave, echoed to get that call's result.
+ */
+export const CODEMODE_RETRY_INPUT_JSON_SCHEMA: JSONSchema7 = {
+  ...CODEMODE_INPUT_JSON_SCHEMA,
+  properties: {
+    ...CODEMODE_INPUT_JSON_SCHEMA.properties,
+    retry: {
+      type: "string",
+      description: "only with the retry id a paused call's error gave: returns that call's result, runs nothing",
+    },
+  },
 };
 
 /** A tool as `tools/list` returns it. */

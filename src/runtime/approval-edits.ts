@@ -16,6 +16,8 @@ import type { CodeModeOutput } from "./types.js";
 export interface ApprovalEdit {
   seq: number;
   argsText: string;
+  /** What the changed arguments cost (the method has a `cost`): the call's row records it instead of the program's. */
+  cost?: number;
 }
 
 /**
@@ -46,41 +48,48 @@ export async function checkedEdit(
     validated = outcome.value;
   }
   // Priced like the program's call: on the arguments that will run (the schema's defaults applied).
-  const costProblem = raisedCost(definition.cost, validated, call.cost);
-  if (costProblem !== undefined) return refuse(`The changed arguments of ${name} ${costProblem}`);
+  const priced = editCost(definition.cost, validated, call.cost);
+  if (!priced.ok) return refuse(`The changed arguments of ${name} ${priced.error}`);
   const encoded = encodeJournalValue(args, `the changed arguments of ${name}`);
   if (!encoded.ok) return refuse(encoded.error);
   if (canonicalArguments(args) === canonicalJournaledArguments(call.argsText)) return ok(undefined);
-  return ok({ seq: call.seq, argsText: encoded.value });
+  return ok({ seq: call.seq, argsText: encoded.value, ...(priced.value === undefined ? {} : { cost: priced.value }) });
 }
 
 /**
- * Why an edit may not run at its cost, or `undefined`. A call's cost was charged against `limits.maxCost` on the
- * program's arguments when the pass first reached it, and the pass never charges it again: an edit may keep or
- * lower that cost (the charge stays as it was), never raise it, or an approval could overrun the budget.
+ * The cost of the changed arguments (undefined when the call was not priced), or why the edit may not run at it. A
+ * call's cost was charged against `limits.maxCost` on the program's arguments when the pass first reached it: an
+ * edit may keep or lower that cost (the row then records what actually runs, and later calls are budgeted on it),
+ * never raise it, or an approval could overrun the budget.
  */
-function raisedCost(
+function editCost(
   cost: ((args: unknown) => number) | undefined,
   args: unknown,
   charged: number | undefined,
-): string | undefined {
-  if (cost === undefined || charged === undefined) return undefined;
+): Result<number | undefined, string> {
+  if (cost === undefined || charged === undefined) return ok(undefined);
   let value: unknown;
   try {
     value = cost(args);
   } catch (error) {
-    return `cannot be priced: the method's cost function threw (${messageOf(error)}).`;
+    return err(`cannot be priced: the method's cost function threw (${messageOf(error)}).`);
   }
   if (typeof value !== "number" || !Number.isFinite(value) || value < 0)
-    return "cannot be priced: the method's cost function did not return a finite number >= 0.";
-  if (value <= charged) return undefined;
-  return (
+    return err("cannot be priced: the method's cost function did not return a finite number >= 0.");
+  if (value <= charged) return ok(value);
+  return err(
     `would cost ${value}, more than the ${charged} charged for the program's arguments against the cost budget: ` +
-    "an approver may lower a call's cost, not raise it. Approve with arguments that cost no more, or reject the call."
+      "an approver may lower a call's cost, not raise it. Approve with arguments that cost no more, or reject the call.",
   );
 }
 
-/** A pending call as its claim approved it at `at`, with the approver's arguments when it was edited. */
-export function approvedRecord(call: CallJournalRecord, at: number, argsText: string | undefined): CallJournalRecord {
-  return argsText === undefined ? { ...call, approvedAt: at } : { ...call, approvedAt: at, approvedArgsText: argsText };
+/** A pending call as its claim approved it at `at`, with the approver's arguments (and their cost) when edited. */
+export function approvedRecord(call: CallJournalRecord, at: number, edit: ApprovalEdit | undefined): CallJournalRecord {
+  if (edit === undefined) return { ...call, approvedAt: at };
+  return {
+    ...call,
+    approvedAt: at,
+    approvedArgsText: edit.argsText,
+    ...(edit.cost === undefined ? {} : { cost: edit.cost }),
+  };
 }

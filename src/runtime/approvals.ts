@@ -145,7 +145,7 @@ export async function approveExecution(
     approved.push(call.seq);
     // The claim applied an approved whole-program row (nothing runs for it); the others run when the pass reaches them.
     if (call.seq === WHOLE_PROGRAM_SEQ) return { ...call, status: "applied", approvedAt: at, ...by };
-    return { ...approvedRecord(call, at, edit?.argsText), ...by };
+    return { ...approvedRecord(call, at, edit), ...by };
   });
   const execution = { ...loaded.execution, status: "running" as const, passes: loaded.execution.passes + 1 };
   const trace = await traceResumedPass(core.tracing, execution, { approved, rejected: [] });

@@ -119,7 +119,7 @@ export async function decidePending(
   const { leaseToken, at, snippets } = claimed.value;
   const rejected = new Map(reject.map((entry) => [entry.seq, entry.error]));
   const by = decidedBy === undefined ? {} : { decidedBy };
-  const edited = new Map(edits.map((edit) => [edit.seq, edit.argsText]));
+  const edited = new Map(edits.map((edit) => [edit.seq, edit]));
   const calls = loaded.calls.map((call): CallJournalRecord => {
     if (approve.includes(call.seq)) return { ...approvedRecord(call, at, edited.get(call.seq)), ...by };
     const error = rejected.get(call.seq);

@@ -19,7 +19,6 @@ import { scopeProblem, visibleTo } from "./execution-request.js";
 import { readCount, readId, readOptions } from "./read-arguments.js";
 import { SCOPE_OPTION_KEYS, SEARCH_OPTION_KEYS } from "./request-keys.js";
 import { startExecution } from "./start-execution.js";
-import { withRuntimeInternals } from "./runtime-internals.js";
 
 /** The scope a listing method reads: its options checked (keys, a valid scope), or a programmer error. */
 function readScope(method: string, options: unknown): string | undefined {
@@ -115,5 +114,5 @@ export function durableRuntimeFromResolved(
       core.store.close();
     },
   };
-  return withRuntimeInternals(handle, core.store);
+  return handle;
 }

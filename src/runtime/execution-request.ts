@@ -45,9 +45,16 @@ function decidedByProblem(decidedBy: unknown): string | undefined {
   return undefined;
 }
 
-/** The not-found message for an id (cut when long). */
-export function notFoundMessage(executionId: string, runtime: string): string {
-  return `No execution ${quoted(executionId)} in runtime "${runtime}".`;
+/**
+ * The not-found message for an id (cut when long), naming the store read (`storeDescription`): the likeliest cause
+ * of a not-found for an id someone was given is a runtime opened on another database or under another name.
+ */
+export function notFoundMessage(executionId: string, runtime: string, store: string): string {
+  return (
+    `No execution ${quoted(executionId)} in runtime "${runtime}" of the store ${store}. If the execution was ` +
+    "started against another database (TURSO_DATABASE_URL, CODEMODE_DATABASE_URL or the store option of the app " +
+    "that ran it) or under another runtime name, open the runtime with that store and name."
+  );
 }
 
 /**

@@ -65,7 +65,7 @@ export async function pruneExecutions(
       message: `keep must be a non-negative integer (got ${described(keep)})`,
     });
   }
-  return { deleted: await storeOperation("prune executions", () => core.store.prune(keep)) };
+  return { deleted: await storeOperation("prune executions", () => core.store.prune(keep, core.options.now())) };
 }
 
 /** Deletes every terminal execution of this runtime name (running and paused ones stay). */

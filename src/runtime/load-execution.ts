@@ -6,6 +6,7 @@
 import { MAX_ID_CHARS } from "../shared/bounded-text.js";
 import { messageOf } from "../shared/message-of.js";
 import { err, ok, type Result } from "../shared/result.js";
+import { storeDescription } from "./store/connection/open-store.js";
 import { notFoundMessage, visibleTo, type ExecutionRequest } from "./execution-request.js";
 import type { RuntimeCore } from "./runtime-core.js";
 import type { LoadedExecution } from "./journal/journal-store.js";
@@ -30,7 +31,10 @@ export async function loadForRequest(
     return err({ kind: "store", error: `The journal database failed (${messageOf(error)}).`, cause: error });
   }
   if (loaded === undefined || !visibleTo(loaded.execution.scope, request.scope)) {
-    return err({ kind: "not-found", error: notFoundMessage(request.executionId, core.options.name) });
+    return err({
+      kind: "not-found",
+      error: notFoundMessage(request.executionId, core.options.name, storeDescription(core.options.store)),
+    });
   }
   return ok(loaded);
 }

@@ -77,7 +77,10 @@ export interface DurableRuntime {
    * Throws `InvalidArgumentError` for an id that is not a non-empty string.
    */
   deleteExecution(executionId: string): Promise<{ deleted: boolean }>;
-  /** Deletes terminal executions beyond the newest `keep`. @default keep maxExecutions */
+  /**
+   * Deletes terminal executions beyond the newest `keep`; one an MCP client may still retry for (answered `-32042`,
+   * ended within a day) stays. @default keep maxExecutions
+   */
   pruneExecutions(keep?: number): Promise<{ deleted: string[] }>;
   /** Deletes every terminal execution. */
   clearHistory(): Promise<{ deleted: string[] }>;

@@ -1,11 +1,10 @@
 /**
  * The runtime's `modules` option: ES module source by specifier (with an optional TypeScript declaration), validated
- * and bounded once, with a content hash of each (what `journal/module-record.ts` records and checks on resume).
+ * and bounded once, with a content hash of each (what `journal/module-record.ts` records, and pins on resume).
  */
-import { nodeCrypto } from "../shared/node-crypto.js";
 import { InvalidOptionError } from "../errors.js";
 import { isRecord } from "../shared/is-record.js";
-import type { ResolvedModules } from "./journal/module-record.js";
+import { moduleDigest, type ResolvedModules } from "./journal/module-record.js";
 
 export type { ResolvedModules } from "./journal/module-record.js";
 
@@ -71,7 +70,7 @@ export function resolveModules(option: unknown): ResolvedModules {
       types.set(specifier, value.types);
     }
     sources[specifier] = source;
-    hashes.set(specifier, nodeCrypto().createHash("sha256").update(source).digest("hex"));
+    hashes.set(specifier, moduleDigest(source));
   }
   return { sources: Object.freeze(sources), types, hashes };
 }

@@ -47,10 +47,12 @@ export const DEFAULT_MAX_EXECUTIONS = 50;
 export const DEFAULT_LEASE_MS = 5 * 60_000;
 /**
  * After a failed run (timeout, abort, fatal failure), how long the pass waits for
- * connector calls still in flight (their abort signal has fired) before it ends
- * anyway. Their rows stay `executing`: the run has ended, so nothing re-runs them.
+ * connector calls still in flight (their abort signal has fired) to record their
+ * outcome before it ends anyway: short, so `execute()` resolves soon after the
+ * program's deadline. A call still running then is recorded `error` (its outcome
+ * unknown) and the execution ends; nothing re-runs it.
  */
-const DEFAULT_INFLIGHT_GRACE_MS = 10_000;
+const DEFAULT_INFLIGHT_GRACE_MS = 1_000;
 
 /** How long the runtime waits for one lifecycle hook before leaving it behind. */
 const DEFAULT_HOOK_TIMEOUT_MS = 10_000;
@@ -285,13 +287,19 @@ function resolveStore(store: unknown, env: Record<string, string | undefined>): 
     if (store["authToken"] !== undefined && typeof store["authToken"] !== "string") {
       throw new InvalidOptionError({ path: "store.authToken", message: "must be a string" });
     }
-    return store["authToken"] === undefined
-      ? { url: store["url"] }
-      : { url: store["url"], authToken: store["authToken"] as string };
+    const timeout = store["requestTimeoutMs"];
+    if (timeout !== undefined && (typeof timeout !== "number" || !Number.isSafeInteger(timeout) || timeout <= 0)) {
+      throw new InvalidOptionError({ path: "store.requestTimeoutMs", message: "must be a positive integer (ms)" });
+    }
+    return {
+      url: store["url"],
+      ...(store["authToken"] === undefined ? {} : { authToken: store["authToken"] as string }),
+      ...(timeout === undefined ? {} : { requestTimeoutMs: timeout }),
+    };
   }
   throw new InvalidOptionError({
     path: "store",
-    message: "must be a URL string, an @libsql/client Client, or { url, authToken }",
+    message: "must be a URL string, an @libsql/client Client, or { url, authToken, requestTimeoutMs? }",
   });
 }
 

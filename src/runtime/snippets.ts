@@ -6,6 +6,7 @@ import { MAX_ID_CHARS, MAX_SNIPPET_DESCRIPTION_CHARS, quoted } from "../shared/b
 import { isRecord } from "../shared/is-record.js";
 import { unknownKeyProblem } from "../shared/known-keys.js";
 import { messageOf } from "../shared/message-of.js";
+import { storeDescription } from "./store/connection/open-store.js";
 import { notFoundMessage } from "./execution-request.js";
 import { described, readId } from "./read-arguments.js";
 import { SAVE_SNIPPET_OPTION_KEYS } from "./request-keys.js";
@@ -63,7 +64,11 @@ export async function saveSnippet(core: RuntimeCore, name: string, options: unkn
       ? undefined
       : await storeOperation("read the execution", () => core.store.load(executionId));
   if (loaded === undefined)
-    return { status: "error", kind: "not-found", error: notFoundMessage(executionId, core.options.name) };
+    return {
+      status: "error",
+      kind: "not-found",
+      error: notFoundMessage(executionId, core.options.name, storeDescription(core.options.store)),
+    };
   const record = {
     name,
     code: loaded.execution.code,

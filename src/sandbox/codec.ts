@@ -24,6 +24,7 @@
 import { CodecError } from "../errors/codec-error.js";
 import { validateEncodedValue, type EncodedValue } from "./codec-validation.js";
 import { createValueCodec } from "./guest/value-codec.js";
+import { messageOf, UNREADABLE_MESSAGE } from "../shared/message-of.js";
 
 export type { EncodedValue } from "./codec-validation.js";
 export { validateEncodedValue } from "./codec-validation.js";
@@ -39,6 +40,9 @@ export interface EncodeOptions {
    */
   maxChars?: number;
 }
+
+/** The errors the codec raised itself; anything else thrown while encoding came from the value. */
+const refusals = new WeakSet<object>();
 
 /**
  * The rules, one source for both sides (`guest/value-codec.js`), over the host's own built-ins: `Buffer` for base64
@@ -64,9 +68,28 @@ const hostCodec = createValueCodec(
   {
     toBase64: (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64"),
     fromBase64: (text) => new Uint8Array(Buffer.from(text, "base64")),
-    fail: (path, message, overLimit) => new CodecError({ path, message, overLimit }),
+    fail: (path, message, overLimit) => {
+      const error = new CodecError({ path, message, overLimit });
+      refusals.add(error);
+      return error;
+    },
   },
 );
+
+/**
+ * Encodes with the host codec. A getter or a proxy trap of the value that throws (anything, even a proxy that
+ * throws on every trap) becomes a {@link CodecError}: the thrown value is read only through `messageOf`.
+ */
+function encodeHost(value: unknown, path: string, maxChars: number): { tree: EncodedValue; tagged: boolean } {
+  try {
+    return hostCodec.encode(value, path, maxChars);
+  } catch (error) {
+    if (typeof error === "object" && error !== null && refusals.has(error)) throw error;
+    const thrown = messageOf(error);
+    const told = thrown === UNREADABLE_MESSAGE ? "" : `: ${thrown}`;
+    throw new CodecError({ path, message: `could not be read (a getter or a proxy in it threw${told})` });
+  }
+}
 
 /**
  * Encodes a value as a JSON-safe tagged tree. Throws {@link CodecError} naming the path for a
@@ -75,7 +98,7 @@ const hostCodec = createValueCodec(
  * @example encodeValue(new Map([["a", 1n]])) // { $: "map", v: [["a", { $: "bigint", v: "1" }]] }
  */
 export function encodeValue(value: unknown, { path = "value", maxChars = Infinity }: EncodeOptions = {}): EncodedValue {
-  return hostCodec.encode(value, path, maxChars).tree;
+  return encodeHost(value, path, maxChars).tree;
 }
 
 /**
@@ -101,7 +124,7 @@ export function serializeValueTagged(
   value: unknown,
   { path = "value", maxChars = Infinity }: EncodeOptions = {},
 ): { text: string; tagged: boolean } {
-  const { tree, tagged } = hostCodec.encode(value, path, maxChars);
+  const { tree, tagged } = encodeHost(value, path, maxChars);
   return { text: JSON.stringify(tree), tagged };
 }
 

@@ -14,6 +14,10 @@ export interface BackendJob {
   lazyGlobals?: Readonly<Record<string, string>> | undefined;
   /** Specifier → ES module source the program may import (`CodeRunRequest.modules`). */
   modules?: Readonly<Record<string, string>> | undefined;
+  /** Specifiers of modules the app gave and the run was not sent (the program's text never says `import`). */
+  withheldModules?: readonly string[] | undefined;
+  /** Who the run is for, to share the worker pool fairly (`CodeRunRequest.fairnessKey`). */
+  fairnessKey?: string | undefined;
   signal?: AbortSignal | undefined;
   callHost: HostCaller;
   /** Receives each console line as the program writes it. */

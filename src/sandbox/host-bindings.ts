@@ -46,7 +46,13 @@ export function prepareBindings(
     }
     table.push({ global: namespace.global, names, fns });
   }
-  const callHost: HostCaller = async (ns, fn, argsJson, tagged, oversize): Promise<HostReply> => {
+  const answer = async (
+    ns: number,
+    fn: number,
+    argsJson: string,
+    tagged: boolean,
+    oversize: number | undefined,
+  ): Promise<HostReply> => {
     const entry = table[ns];
     const binding = entry?.fns[fn];
     const name = entry?.names[fn];
@@ -100,5 +106,8 @@ export function prepareBindings(
       return { ok: false, message: messageOf(error) };
     }
   };
+  // Never rejects: a reply the sandbox waits for must come, whatever a binding threw.
+  const callHost: HostCaller = (ns, fn, argsJson, tagged, oversize) =>
+    answer(ns, fn, argsJson, tagged, oversize).catch((error: unknown) => ({ ok: false, message: messageOf(error) }));
   return { bindings: table.map(({ global, names }) => ({ global, functions: names })), callHost };
 }

@@ -30,6 +30,7 @@ function sessionRequest(job: BackendJob, options: ResolvedExecutorOptions): Sess
     environment: job.environment,
     lazyGlobals: job.lazyGlobals,
     modules: job.modules,
+    withheldModules: job.withheldModules,
     timeoutMs: options.timeoutMs,
     memoryLimitBytes: options.memoryLimitBytes,
     maxStackBytes: options.maxStackBytes,

@@ -169,7 +169,7 @@ export class PooledWorker {
       };
       this.active = active;
       signal?.addEventListener("abort", onAbort, { once: true });
-      const { script, bindings, environment, lazyGlobals, modules } = job;
+      const { script, bindings, environment, lazyGlobals, modules, withheldModules } = job;
       const { timeoutMs, memoryLimitBytes, maxStackBytes, maxLogChars, maxValueChars, maxCallsInFlight } = options;
       this.post({
         type: "run",
@@ -179,6 +179,7 @@ export class PooledWorker {
         environment,
         lazyGlobals,
         modules,
+        withheldModules,
         // Clocks are per thread: the worker measures the time left on its own.
         budgetMs: Math.max(0, deadline - monotonicNow()),
         timeoutMs,
@@ -263,7 +264,10 @@ export class PooledWorker {
         const { callId, ns, fn, json, tagged, oversize } = calls[active.started++] as WorkerCall;
         const answer = (reply: HostReply): void => this.queueReply(active, callId, reply);
         try {
-          active.job.callHost(ns, fn, json, tagged, oversize).then(answer, () => undefined);
+          // A caller that rejects gets its reply all the same: the program must not wait for one that never comes.
+          active.job
+            .callHost(ns, fn, json, tagged, oversize)
+            .then(answer, (error: unknown) => answer({ ok: false, message: messageOf(error) }));
         } catch (error) {
           // A caller that throws instead of answering must not take the message handler (and the process) with it.
           answer({ ok: false, message: messageOf(error) });

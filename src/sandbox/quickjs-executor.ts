@@ -149,6 +149,9 @@ export class QuickJSExecutor implements Executor {
     if (lazyProblem !== undefined) return failure("exception", lazyProblem);
     const modulesProblem = describeInvalidModules(request.modules);
     if (modulesProblem !== undefined) return failure("exception", modulesProblem);
+    const { fairnessKey } = request;
+    if (fairnessKey !== undefined && typeof fairnessKey !== "string")
+      return failure("exception", "fairnessKey must be a string (who the run is for).");
     if (program.length > this.options.maxSourceChars) {
       return failure(
         "exception",
@@ -163,9 +166,12 @@ export class QuickJSExecutor implements Executor {
     const { bindings, callHost } = prepareBindings(request.bindings, this.options.maxValueChars);
     const script = request.prelude === undefined ? normalized.script : `${request.prelude} ${normalized.script}`;
     const { lazyGlobals } = request;
-    // A program that cannot import costs nothing for the modules (a worker is not even sent them).
-    const modules = request.modules !== undefined && mayImport(normalized.script) ? request.modules : undefined;
-    const job = { script, bindings, environment, lazyGlobals, modules, callHost, onLog };
+    // A program that cannot import costs nothing for the modules (a worker is not even sent them); their names go,
+    // so an import the program builds at run time (`eval`) is told why it finds nothing.
+    const sent = request.modules !== undefined && mayImport(normalized.script);
+    const modules = sent ? request.modules : undefined;
+    const withheldModules = request.modules === undefined || sent ? undefined : Object.keys(request.modules);
+    const job = { script, bindings, environment, lazyGlobals, modules, withheldModules, fairnessKey, callHost, onLog };
     let outcome: Awaited<ReturnType<ExecutorBackend["run"]>>;
     if (signal === undefined) {
       // Only `dispose()` can stop this run: its signal is the run's.

@@ -16,6 +16,7 @@ import type { SandboxModule } from "./quickjs-module-pool.js";
 import { tooLongMessage } from "./boundary-messages.js";
 import { SandboxGlobals } from "./sandbox-globals.js";
 import { installModuleLoader } from "./sandbox-modules.js";
+import { messageOf } from "../shared/message-of.js";
 import type {
   HostCaller,
   HostReply,
@@ -94,7 +95,7 @@ class QuickJSSession {
     this.runtime.setMaxStackSize(request.maxStackBytes);
     this.runtime.setInterruptHandler(() => this.shouldInterrupt());
     // Set on every run: the runtime is reused, and a loader must never serve an earlier run's modules.
-    installModuleLoader(this.runtime, request.modules, (specifier) => this.modules.push(specifier));
+    installModuleLoader(this.runtime, request, (specifier) => this.modules.push(specifier));
     this.context = this.runtime.newContext();
     useFreshScratchViews(this.runtime);
     useFreshScratchViews(this.context);
@@ -248,8 +249,7 @@ class QuickJSSession {
       this.replies.push([id, reply]);
       this.signalWake();
     };
-    const fail = (error: unknown): void =>
-      settle({ ok: false, message: error instanceof Error ? error.message : String(error) });
+    const fail = (error: unknown): void => settle({ ok: false, message: messageOf(error) });
     try {
       this.callHost(ns, fn, json, tagged, oversize).then(settle, fail);
     } catch (error) {

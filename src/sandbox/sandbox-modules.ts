@@ -16,8 +16,16 @@ export function mayImport(script: string): boolean {
 }
 
 /** The message a program reads when it imports what the app did not give. */
-function unknownModuleMessage(specifier: string, available: readonly string[]): string {
+function unknownModuleMessage(specifier: string, available: readonly string[], withheld: readonly string[]): string {
   const what = JSON.stringify(specifier.length > 200 ? `${specifier.slice(0, 200)}…` : specifier);
+  if (withheld.length > 0) {
+    const listed = withheld.map((name) => JSON.stringify(name)).join(", ");
+    return (
+      `Cannot import ${what}: an import built while the program runs (through eval, new Function or a computed ` +
+      "string) is not supported; only the imports written in the program's own text load. Write " +
+      `import { … } from "name" or await import("name") in the program itself. The app's modules: ${listed}.`
+    );
+  }
   if (available.length === 0) {
     return `Cannot import ${what}: no modules are available in this sandbox (there are no Node.js built-ins, files or URLs to import either).`;
   }
@@ -30,10 +38,17 @@ function unknownModuleMessage(specifier: string, available: readonly string[]): 
 /**
  * Lets `runtime` load `modules` (specifier → ES module source) for the run about to start; `onLoad` hears each
  * specifier as it is loaded. Specifiers are taken as written (no relative resolution), so `./x` is simply unknown.
+ * `withheldModules`: the app's modules this run was not sent (its text never says `import`), named in the message.
  */
 export function installModuleLoader(
   runtime: QuickJSRuntime,
-  modules: Readonly<Record<string, string>> | undefined,
+  {
+    modules,
+    withheldModules = [],
+  }: {
+    modules?: Readonly<Record<string, string>> | undefined;
+    withheldModules?: readonly string[] | undefined;
+  },
   onLoad: (specifier: string) => void,
 ): void {
   // A Map: a specifier such as `__proto__` or `constructor` must not reach an object's prototype.
@@ -41,7 +56,8 @@ export function installModuleLoader(
   runtime.setModuleLoader(
     (specifier) => {
       const source = sources.get(specifier);
-      if (source === undefined) return { error: new Error(unknownModuleMessage(specifier, [...sources.keys()])) };
+      if (source === undefined)
+        return { error: new Error(unknownModuleMessage(specifier, [...sources.keys()], withheldModules)) };
       onLoad(specifier);
       return source;
     },

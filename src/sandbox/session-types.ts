@@ -53,6 +53,8 @@ export interface SessionRequest {
   lazyGlobals?: Readonly<Record<string, string>> | undefined;
   /** Specifier → ES module source the program may import (`CodeRunRequest.modules`). */
   modules?: Readonly<Record<string, string>> | undefined;
+  /** Specifiers of modules the app gave and this run was not sent: an import built at run time names them. */
+  withheldModules?: readonly string[] | undefined;
   timeoutMs: number;
   memoryLimitBytes: number;
   maxStackBytes: number;

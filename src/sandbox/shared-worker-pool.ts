@@ -8,7 +8,12 @@
  * Cold start: the first executor starts one worker ahead of need, and the first run waits for that
  * worker instead of starting another (two threads booting at once on a cold process each take about
  * as long as both would in turn, so the first result would come later).
+ *
+ * Fairness: a run holds its worker while it awaits the host, so one owner's runs waiting on a slow connector could
+ * hold every worker. Runs with a fairness key (`CodeRunRequest.fairnessKey`) hold at most `size - 1` workers per
+ * key, which leaves one for everyone else, and waiting runs are served in turn across keys (`fair-turns.ts`).
  */
+import { FairTurns, UNKEYED, type Key } from "./fair-turns.js";
 import { PooledWorker } from "./pooled-worker.js";
 
 /**
@@ -17,7 +22,7 @@ import { PooledWorker } from "./pooled-worker.js";
  */
 export const WORKER_IDLE_MS = 5_000;
 
-type Waiter = { memoryLimitBytes: number; resolve: (worker: PooledWorker | Error) => void };
+type Waiter = { memoryLimitBytes: number; key: Key; resolve: (worker: PooledWorker | Error) => void };
 /** The worker started ahead of need; `claimed` while a run waits for it, `settled` once it started (or failed). */
 type WarmStart = { worker: Promise<PooledWorker>; claimed: boolean; settled: boolean };
 
@@ -27,7 +32,10 @@ export class SharedWorkerPool {
   handles = 0;
   private readonly workers = new Set<PooledWorker>();
   private starting = 0;
-  private readonly waiting: Waiter[] = [];
+  /** Runs waiting for a worker, and the workers each key holds: at most all but one. */
+  private readonly turns = new FairTurns<Waiter>(() => Math.max(1, this.size - 1));
+  /** The key of each busy worker's run. */
+  private readonly holders = new Map<PooledWorker, Key>();
   private idle: PooledWorker[] = [];
   private reaper: NodeJS.Timeout | undefined;
   private keepAlive: NodeJS.Timeout | undefined;
@@ -40,6 +48,11 @@ export class SharedWorkerPool {
   /** Threads alive or starting (for tests and diagnostics). */
   get threadCount(): number {
     return this.workers.size + this.starting;
+  }
+
+  /** Runs waiting for a worker (for tests and diagnostics). */
+  get queued(): number {
+    return this.turns.size;
   }
 
   /** Starts one worker ahead of need when the pool has none; the next run takes it. */
@@ -57,34 +70,39 @@ export class SharedWorkerPool {
     }, settle);
   }
 
-  /** A worker for one run; waits when all are busy. Aborting `signal` gives up the place in the queue. */
-  async acquire(memoryLimitBytes: number, signal: AbortSignal): Promise<PooledWorker> {
-    for (let worker = this.idle.pop(); worker !== undefined; worker = this.idle.pop()) {
-      if (!worker.dead) {
-        worker.busy = true;
-        return worker;
+  /**
+   * A worker for one run; waits when all are busy, or when runs of `fairnessKey` hold their share. Aborting
+   * `signal` gives up the place in the queue.
+   */
+  async acquire(memoryLimitBytes: number, signal: AbortSignal, fairnessKey?: string): Promise<PooledWorker> {
+    const key: Key = fairnessKey ?? UNKEYED;
+    if (this.turns.mayHoldMore(key) && !this.turns.isWaiting(key)) {
+      const idle = this.takeIdle();
+      if (idle !== undefined) return this.assign(idle, key);
+      const warm = this.warmStart;
+      if (warm !== undefined) {
+        // The worker started ahead of need is nearer ready than a new one; if it fails, start another.
+        this.warmStart = undefined;
+        warm.claimed = true;
+        this.turns.count(key, 1);
+        let worker: PooledWorker | undefined;
+        try {
+          worker = await this.waitFor(warm, signal);
+        } finally {
+          if (worker === undefined) this.turns.count(key, -1);
+        }
+        if (worker !== undefined) return this.assign(worker, key, true);
       }
+      if (this.workers.size + this.starting < this.size) return this.spawnFor(memoryLimitBytes, key);
     }
-    const warm = this.warmStart;
-    if (warm !== undefined) {
-      // The worker started ahead of need is nearer ready than a new one; if it fails, start another.
-      this.warmStart = undefined;
-      warm.claimed = true;
-      const worker = await this.waitFor(warm, signal);
-      if (worker !== undefined) return worker;
-    }
-    if (this.workers.size + this.starting < this.size) return this.spawn(memoryLimitBytes);
     const unhold = this.hold();
     const next = await new Promise<PooledWorker | Error>((resolve) => {
-      const waiter: Waiter = { memoryLimitBytes, resolve };
-      this.waiting.push(waiter);
+      const waiter: Waiter = { memoryLimitBytes, key, resolve };
+      this.turns.push(waiter);
       signal.addEventListener(
         "abort",
         () => {
-          const index = this.waiting.indexOf(waiter);
-          if (index === -1) return;
-          this.waiting.splice(index, 1);
-          resolve(new Error("the run was aborted while waiting for a sandbox worker"));
+          if (this.turns.remove(waiter)) resolve(new Error("the run was aborted while waiting for a sandbox worker"));
         },
         { once: true },
       );
@@ -92,6 +110,51 @@ export class SharedWorkerPool {
     unhold();
     if (next instanceof Error) throw next;
     return next;
+  }
+
+  /** Gives `worker` to a run of `key` (`counted`: the key's share was taken when the worker was claimed). */
+  private assign(worker: PooledWorker, key: Key, counted = false): PooledWorker {
+    worker.busy = true;
+    this.holders.set(worker, key);
+    if (!counted) this.turns.count(key, 1);
+    return worker;
+  }
+
+  private takeIdle(): PooledWorker | undefined {
+    for (let worker = this.idle.pop(); worker !== undefined; worker = this.idle.pop()) {
+      if (!worker.dead) return worker;
+    }
+    return undefined;
+  }
+
+  /** Starts a worker for a run of `key`, its share taken at once (runs that start together count each other). */
+  private async spawnFor(memoryLimitBytes: number, key: Key): Promise<PooledWorker> {
+    this.turns.count(key, 1);
+    let worker: PooledWorker;
+    try {
+      worker = await this.spawn(memoryLimitBytes);
+    } catch (error) {
+      this.turns.count(key, -1);
+      throw error;
+    }
+    return this.assign(worker, key, true);
+  }
+
+  /** Serves the waiters in turn that may run now: with idle workers, then with workers started for them. */
+  private dispatch(): void {
+    for (let waiter = this.turns.next(false); waiter !== undefined; waiter = this.turns.next(false)) {
+      const idle = this.takeIdle();
+      if (idle !== undefined) {
+        this.turns.next(true);
+        waiter.resolve(this.assign(idle, waiter.key));
+        continue;
+      }
+      if (this.workers.size + this.starting >= this.size) return;
+      const served = this.turns.next(true) as Waiter;
+      this.spawnFor(served.memoryLimitBytes, served.key).then(served.resolve, (error: unknown) =>
+        served.resolve(error instanceof Error ? error : new Error(String(error))),
+      );
+    }
   }
 
   /** The warm start's worker, or undefined when it failed. After an abort the worker is the next run's (or idle). */
@@ -139,14 +202,18 @@ export class SharedWorkerPool {
   /** Returns a worker after a run. */
   release(worker: PooledWorker): void {
     worker.busy = false;
+    const key = this.holders.get(worker);
+    if (key !== undefined) {
+      this.holders.delete(worker);
+      this.turns.count(key, -1);
+    }
     if (worker.dead) {
-      this.replaceForWaiters();
+      this.dispatch();
       return;
     }
-    const waiter = this.waiting.shift();
+    const waiter = this.turns.next(true);
     if (waiter) {
-      worker.busy = true;
-      waiter.resolve(worker);
+      waiter.resolve(this.assign(worker, waiter.key));
       return;
     }
     worker.idleSince = Date.now();
@@ -198,17 +265,8 @@ export class SharedWorkerPool {
   private forget(worker: PooledWorker): void {
     this.workers.delete(worker);
     this.idle = this.idle.filter((candidate) => candidate !== worker);
-    if (!worker.busy) this.replaceForWaiters();
-  }
-
-  /** Serves queued runs after a worker died. */
-  private replaceForWaiters(): void {
-    const waiter = this.waiting[0];
-    if (waiter === undefined || this.workers.size + this.starting >= this.size) return;
-    this.spawn(waiter.memoryLimitBytes).then(
-      (worker) => this.release(worker),
-      (error: unknown) => this.waiting.shift()?.resolve(error instanceof Error ? error : new Error(String(error))),
-    );
+    // Queued runs are served by a worker started in its place.
+    if (!worker.busy) this.dispatch();
   }
 }
 

@@ -61,6 +61,14 @@ export interface CodeRunRequest {
   modules?: Readonly<Record<string, string>>;
   /** Receives each console line as the program writes it (the lines are also in the result's `logs`). */
   onLog?: ((line: string) => void) | undefined;
+  /**
+   * Who the run is for (an owner, a tenant: any string), so that one of them cannot hold every worker of the pool
+   * while its runs wait for slow connectors. Runs with a key hold at most `poolSize - 1` workers per key (a pool of
+   * one: its worker), and runs waiting for a worker are served in turn across keys. Runs without one are not bounded
+   * (served in turn as one more key). In-process runs do not wait for workers; there it does nothing. The durable
+   * runtime passes an execution's `scope`.
+   */
+  fairnessKey?: string | undefined;
 }
 
 /** Outcome of one run. `run()` resolves with it; it never rejects. */

@@ -27,7 +27,7 @@ export class WorkerPoolBackend implements ExecutorBackend {
     let worker: Awaited<ReturnType<typeof this.pool.acquire>>;
     try {
       if (job.signal?.aborted) throw new Error("aborted");
-      worker = await this.pool.acquire(this.options.memoryLimitBytes, waiting.signal);
+      worker = await this.pool.acquire(this.options.memoryLimitBytes, waiting.signal, job.fairnessKey);
     } catch (error) {
       if (job.signal?.aborted)
         return { logs: [], modules: [], result: { type: "error", kind: "abort", message: "The run was aborted." } };

@@ -39,6 +39,7 @@ export type MainToWorker =
       environment?: CodeRunEnvironment | undefined;
       lazyGlobals?: Readonly<Record<string, string>> | undefined;
       modules?: Readonly<Record<string, string>> | undefined;
+      withheldModules?: readonly string[] | undefined;
       /** Time left of the run's budget when the main thread posted it (clocks are per thread). */
       budgetMs: number;
       timeoutMs: number;

@@ -95,7 +95,9 @@ describe("the ai-codemode executable (dist/cli.js, the package's bin)", () => {
     const missing = await ai(["rollback", "nope", "--runtime", join(fixture.dir, "app.mjs")], fixture.dir);
     expect(missing).toMatchObject({
       code: 1,
-      stdout: 'Execution nope: not-found: No execution "nope" in runtime "default".\n',
+      stdout: expect.stringMatching(
+        /^Execution nope: not-found: No execution "nope" in runtime "default" of the store file:/,
+      ),
     });
   });
 });

@@ -65,8 +65,16 @@ describe("ai-codemode executions", () => {
     });
     expect(await run("frobnicate")).toMatchObject({
       code: 2,
-      stderr: expect.stringContaining('Unknown command "frobnicate"'),
+      stderr: expect.stringContaining('Unknown command "frobnicate".'),
     });
+  });
+
+  it("answers a misspelt command with the closest one", async () => {
+    expect(await run("aprove", "x")).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('Unknown command "aprove" (did you mean `approve`?).'),
+    });
+    expect(await run("toString")).toMatchObject({ code: 2, stderr: expect.stringContaining("Unknown command") });
   });
 
   it("answers a misspelt option with the closest one, not the argument parser's text", async () => {
@@ -127,7 +135,8 @@ describe("ai-codemode show", () => {
     expect(await run("show", "nope")).toMatchObject({
       code: 1,
       stdout: "",
-      stderr: 'No execution nope in runtime "default" (nor one whose id starts with it).\n',
+      // The store it read is named: a not-found on the wrong database says which one it was.
+      stderr: `No execution nope in runtime "default" of ${fixture.storeUrl.split("?")[0]} (nor one whose id starts with it).\n`,
     });
   });
 });
@@ -222,12 +231,29 @@ export const runtime = createCodemodeRuntime({ store: ${JSON.stringify(storeUrl)
     const shown = await cli(["show", "9f00c1de", "--store", storeUrl], at);
     expect(shown).toMatchObject({ code: 0, stderr: "" });
     expect(shown.stdout).toMatch(/^Execution 9f00c1de-cccc {2}paused/);
-    expect(JSON.parse((await cli(["pending", "9F00", "--json", "--store", storeUrl], at)).stdout)).toMatchObject({
+    expect(JSON.parse((await cli(["pending", "9F00C1DE", "--json", "--store", storeUrl], at)).stdout)).toMatchObject({
       pending: [{ executionId: "9f00c1de-cccc", seq: 1 }],
     });
     const approved = await cli(["approve", "9f00c1de", "--runtime", module, "--json"], at);
     expect(approved).toMatchObject({ code: 0, stderr: "" });
     expect(JSON.parse(approved.stdout)).toMatchObject({ status: "completed", executionId: "9f00c1de-cccc" });
+  });
+
+  it("refuses a prefix shorter than 8 characters, even a unique one, listing what it matches and running nothing", async () => {
+    const { dir, storeUrl, module } = await shortIdStore();
+    const at = { now: Date.now(), cwd: dir };
+    const out = await cli(["approve", "9f", "--runtime", module], at);
+    expect(out).toMatchObject({ code: 2, stdout: "" });
+    expect(out.stderr).toContain(
+      "9f is not an execution id, and a short id must be at least 8 characters (as the executions list shows it)",
+    );
+    expect(out.stderr).toContain("Ids that start with it: 9f00c1de-cccc.");
+    const shown = await cli(["show", "9f00c1de", "--json", "--store", storeUrl], at);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ execution: { status: "paused" } });
+    expect(await cli(["show", "3347", "--store", storeUrl], at)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("Ids that start with it: 3347ec2d-bbbb, 3347ec2d-aaaa."),
+    });
   });
 
   it("refuses an ambiguous prefix with the candidates (exit code 2), running nothing", async () => {

@@ -103,7 +103,8 @@ describe("docs/mcp-server.md, approvals by link", () => {
       (error: unknown) => error,
     );
     expect(paused).toBeInstanceOf(UrlElicitationRequiredError);
-    const link = (paused as UrlElicitationRequiredError).elicitations[0]?.url ?? "";
+    const [elicitation] = (paused as UrlElicitationRequiredError).elicitations;
+    const link = elicitation?.url ?? "";
     expect(link.startsWith(`${origin}/codemode/link/`)).toBe(true);
     const [execution] = await runtime.executions(1, { scope: "alice" });
     const executionId = execution?.executionId ?? "";
@@ -173,8 +174,11 @@ describe("docs/mcp-server.md, approvals by link", () => {
     expect(shop.ledger.count("shop.buy")).toBe(1);
     expect((await runtime.execution(executionId))?.calls.map((call) => call.decidedBy)).toEqual(["alice"]);
 
-    // Her client's retry returns the result without running anything again.
-    const retried = await client.callTool({ name: "codemode", arguments: { code: BUY } });
+    // Her client's retry (with the retry id it was given) returns the result without running anything again.
+    const retried = await client.callTool({
+      name: "codemode",
+      arguments: { code: BUY, retry: elicitation?.elicitationId ?? "" },
+    });
     expect(retried.structuredContent).toMatchObject({ status: "completed", result: "paid" });
     expect(shop.ledger.count("shop.buy")).toBe(1);
   });

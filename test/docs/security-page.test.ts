@@ -32,6 +32,7 @@ describe("docs/security.md", () => {
     expect(references.length).toBeGreaterThan(30);
     for (const party of [
       "A program",
+      "A connector",
       "An MCP client",
       "The person approving",
       "Another signed-in user",

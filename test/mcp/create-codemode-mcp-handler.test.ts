@@ -5,6 +5,7 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createCodemodeRuntime, type CodemodeRuntime } from "../../src/ai/create-codemode-runtime.js";
@@ -173,6 +174,31 @@ describe("createCodemodeMcpHandler", () => {
     const out = await client.callTool({ name: "codemode", arguments: { code: "async () => shop.buy({})" } });
     expect(out.structuredContent).toMatchObject({ status: "paused" });
     expect(String((out.structuredContent as { message: string }).message)).toMatch(/No person can be asked/);
+  });
+
+  it("a codemode call with retry never runs: where no retry ids are given, as a task, or not a string", async () => {
+    const runtime = runtimeIn(tempFolder("codemode-mcp-handler-"));
+    const code = "async () => shop.buy({})";
+    const plain = await clientOf(handlerFor({ runtime, authorize: byUser, sessions: false }), "ada");
+    expect((await plain.listTools()).tools[0]?.inputSchema.properties).not.toHaveProperty("retry");
+    const refused = await plain.callTool({ name: "codemode", arguments: { code, retry: "x.yyyyyyyyyyyyyyyyyyyyyy" } });
+    expect(refused).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/gives no retry ids/) }] });
+
+    const links = { url: "https://app.test/codemode", secret: "s".repeat(32) };
+    const linked = await clientOf(
+      handlerFor({ runtime, authorize: byUser, sessions: false, approvalLinks: links }),
+      "ada",
+    );
+    expect((await linked.listTools()).tools[0]?.inputSchema.properties).toHaveProperty("retry");
+    const numeric = await linked.callTool({ name: "codemode", arguments: { code, retry: 42 } });
+    expect(numeric).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/Nothing ran/) }] });
+    await expect(
+      linked.request(
+        { method: "tools/call", params: { name: "codemode", arguments: { code, retry: "x.y" }, task: {} } },
+        CreateTaskResultSchema,
+      ),
+    ).rejects.toThrow(/without a task/);
+    expect(await runtime.executions(10)).toEqual([]);
   });
 
   it("sessions: false answers GET and DELETE with 405: no stream that closes at once for a client to reopen", async () => {

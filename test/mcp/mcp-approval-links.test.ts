@@ -2,9 +2,10 @@
  * Approval links as a serverless deployment runs them: two processes, each serving the built package's MCP
  * handler (`sessions: false`, `approvalLinks`) and its inspector on one origin, behind a round-robin load
  * balancer on loopback, over one journal file. A paused `codemode` call answers `-32042` with a link; the person
- * opens it in Chromium and approves; the client's retry of the same call completes, on the other instance, with
- * exactly one effect and the decision journaled with `decidedBy`. Another signed-in user gets nothing of it through
- * the inspector's API or the link. The official MCP Inspector CLI is driven too.
+ * opens it in Chromium and approves; the client's retry of the same call with the retry id it was given (the
+ * elicitation's id) completes, on the other instance, with exactly one effect and the decision journaled with
+ * `decidedBy`. Another signed-in user gets nothing of it through the inspector's API or the link. The official MCP
+ * Inspector CLI is driven too.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -17,6 +18,7 @@ import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCodemodeRuntime, type CodemodeRuntime } from "../../src/ai/create-codemode-runtime.js";
+import { RETRY_HOLD_TOOL_CALL_PREFIX } from "../../src/runtime/journal/records.js";
 import { listeningUrl } from "./support/listening-url.js";
 import { type RoundRobinProxy, startRoundRobinProxy } from "./support/round-robin-proxy.js";
 
@@ -178,7 +180,7 @@ describe("approval links behind a round-robin load balancer", () => {
       expect(elicitation?.url).toMatch(new RegExp(`^${origin}/codemode/link/[\\w-]+\\.[\\w-]+$`));
       // The model-facing message never carries the link.
       expect(paused.message).not.toContain(elicitation!.url);
-      expect(paused.message).toMatch(/call codemode again with the same code/);
+      expect(paused.message).toContain(`"retry": ${JSON.stringify(elicitation?.elicitationId)}`);
       expect(effects("tea")).toEqual([]);
 
       const screenshot = process.env["UPDATE_FIGURES"] === "1" ? join(folder, "link.png") : undefined;
@@ -187,8 +189,12 @@ describe("approval links behind a round-robin load balancer", () => {
       expect(text).toMatch(/1 of 1 call\(s\) approved, as ada\. The program continued and completed\./);
       expect(effects("tea")).toHaveLength(1);
 
+      // The client echoes the elicitation's id as the retry id: the call it names, whichever instance answers.
       await steerAwayFrom(served[0]!);
-      const retried = await ada.callTool({ name: "codemode", arguments: { code: BUY("tea") } });
+      const retried = await ada.callTool({
+        name: "codemode",
+        arguments: { code: BUY("tea"), retry: elicitation!.elicitationId },
+      });
       expect(retried.structuredContent).toMatchObject({ status: "completed", result: "bought 1 tea" });
       expect(served[1]).not.toBe(served[0]);
       expect(effects("tea")).toHaveLength(1);
@@ -196,7 +202,7 @@ describe("approval links behind a round-robin load balancer", () => {
       const detail = await journal.execution(execution!.executionId, { scope: "ada" });
       expect(detail?.calls.map((call) => call.decidedBy)).toEqual(["ada"]);
 
-      // The retry was claimed: the same program again is a new run, which pauses for a new link.
+      // The same program without the retry id is a new run, which pauses for a new link.
       const again = await linkRequired(ada.callTool({ name: "codemode", arguments: { code: BUY("tea") } }));
       expect(again.elicitations[0]?.url).not.toBe(elicitation!.url);
       expect(effects("tea")).toHaveLength(1);
@@ -255,7 +261,10 @@ describe("approval links behind a round-robin load balancer", () => {
     });
     expect(adaPosts.status).toBe(200);
     expect(await adaPosts.text()).toMatch(/approved, as ada/);
-    const retried = await ada.callTool({ name: "codemode", arguments: { code: BUY("a payment") } });
+    const retried = await ada.callTool({
+      name: "codemode",
+      arguments: { code: BUY("a payment"), retry: paused.elicitations[0]!.elicitationId },
+    });
     expect(retried.structuredContent).toMatchObject({ status: "completed", result: "bought 1 a payment" });
     expect(effects("a payment")).toHaveLength(1);
     expect((await journal.execution(executionId))?.calls.map((call) => call.decidedBy)).toEqual(["ada"]);
@@ -276,9 +285,10 @@ describe("approval links behind a round-robin load balancer", () => {
   });
 
   inBrowser(
-    "the MCP Inspector CLI: the paused call waits silently; once approved by link, the CLI's call returns the result",
+    "the MCP Inspector CLI: the paused call waits silently; once approved by link, the CLI reads the result by id",
     async () => {
-      const runCli = (code: string, timeoutMs: number) =>
+      /** `mcp-inspector --cli` calling `tool` with `key=value` arguments, as ada. */
+      const runCli = ([tool, ...toolArgs]: string[], timeoutMs: number) =>
         new Promise<{ status: number | null; output: string }>((resolve) => {
           const cli = spawn(
             INSPECTOR_CLI,
@@ -290,9 +300,8 @@ describe("approval links behind a round-robin load balancer", () => {
               "--method",
               "tools/call",
               "--tool-name",
-              "codemode",
-              "--tool-arg",
-              `code=${code}`,
+              tool!,
+              ...toolArgs.flatMap((arg) => ["--tool-arg", arg]),
               "--header",
               "x-user: ada",
             ],
@@ -315,21 +324,29 @@ describe("approval links behind a round-robin load balancer", () => {
       // The CLI declares no elicitation and has no way to show a -32042 link: it waits on a link nothing in CLI
       // mode can open (killed after 8 s) or gives up, depending on its timers; either way no link, nothing ran.
       const code = BUY("honey");
-      const first = await runCli(code, 8000);
+      const first = await runCli(["codemode", `code=${code}`], 8000);
       expect(first.output).not.toContain("bought 1 honey");
       expect(first.output).not.toMatch(/link\//);
       expect(effects("honey")).toEqual([]);
       const [execution] = (await journal.executions(5, { scope: "ada" })).filter((listed) => listed.code === code);
       expect(execution?.status).toBe("paused");
 
-      // The person gets the link another way (here: an SDK client's retry, answered -32042 once the wait ends).
+      // The person gets the link another way (here: an SDK client's retry with the call's retry id, which the CLI
+      // never showed: read from the journal, answered -32042 once the wait ends).
+      const detail = await journal.execution(execution!.executionId, { scope: "ada" });
+      const retry = `${execution!.executionId}.${detail!.toolCallId!.slice(RETRY_HOLD_TOOL_CALL_PREFIX.length)}`;
       const ada = await clientOf("ada", []);
       const paused = await linkRequired(
-        ada.callTool({ name: "codemode", arguments: { code } }, undefined, { timeout: 30_000 }),
+        ada.callTool({ name: "codemode", arguments: { code, retry } }, undefined, { timeout: 30_000 }),
       );
+      expect(paused.elicitations[0]?.elicitationId).toBe(retry);
       await approveInBrowser(paused.elicitations[0]!.url, "ada");
 
-      const second = await runCli(code, 30_000);
+      // The CLI reads the outcome by execution id, or retries with the id; either runs nothing again.
+      const outcome = await runCli(["codemode_outcome", `executionId=${execution!.executionId}`], 30_000);
+      expect(outcome.status).toBe(0);
+      expect(outcome.output).toContain("bought 1 honey");
+      const second = await runCli(["codemode", `code=${code}`, `retry=${retry}`], 30_000);
       expect(second.status).toBe(0);
       expect(second.output).toContain("bought 1 honey");
       expect(effects("honey")).toHaveLength(1);

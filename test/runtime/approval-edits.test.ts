@@ -88,6 +88,37 @@ describe("approve with changes", () => {
     expect(refundsRun(shop)).toEqual([{ amount: 50 }]);
   });
 
+  it("records the cost of the arguments that ran, and budgets later calls on it", async () => {
+    const shop = billing();
+    const refund = shop.methods.refund;
+    if (refund === undefined) throw new Error("billing.refund is defined above");
+    refund.cost = (args) => (args as { amount: number }).amount;
+    const runtime = testRuntime({ connectors: { billing: shop }, limits: { maxCost: 600 } });
+    const code = "async () => [await billing.refund({ amount: 450 }), await billing.refund({ amount: 350 })]";
+    const paused = await runtime.execute({ code });
+    const edited = await runtime.approve({ executionId: paused.executionId, seq: 1, args: { amount: 200 } });
+    // 200 + 350 fits the budget of 600: the second refund asks for approval instead of ending the run.
+    expect(edited).toMatchObject({ status: "paused", pending: [{ seq: 2, args: { amount: 350 } }] });
+    const calls = (await runtime.execution(paused.executionId))?.calls ?? [];
+    expect(calls.map((call) => [call.seq, call.cost])).toEqual([
+      [1, 200],
+      [2, 350],
+    ]);
+  });
+
+  it("names the calls the cost was spent by when the budget ends the run", async () => {
+    const shop = billing();
+    const refund = shop.methods.refund;
+    if (refund === undefined) throw new Error("billing.refund is defined above");
+    refund.cost = (args) => (args as { amount: number }).amount;
+    const runtime = testRuntime({ connectors: { billing: shop }, limits: { maxCost: 600 } });
+    const code = "async () => [await billing.refund({ amount: 450 }), await billing.refund({ amount: 350 })]";
+    const paused = await runtime.execute({ code });
+    const ended = await runtime.approve({ executionId: paused.executionId, seq: 1 });
+    expect(ended).toMatchObject({ status: "error", kind: "limit" });
+    expect((ended as { error: string }).error).toContain("450 was spent by 1 call made; call #2");
+  });
+
   it("survives two more passes: replay matches the program's arguments and returns the edited call's result", async () => {
     const shop = billing();
     const runtime = testRuntime({ connectors: { billing: shop } });

@@ -2,8 +2,10 @@
  * Defect 8 (issue 14), runtime side: an execution started with a scope is `not-found` to every other scope, on
  * every method that names or lists executions; a request without a scope (the server's own view) sees all.
  */
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import type { Connector } from "../../src/connectors/types.js";
 import { InvalidArgumentError } from "../../src/errors.js";
+import { QuickJSExecutor } from "../../src/sandbox/quickjs-executor.js";
 import { createMockConnector } from "../../src/test/index.js";
 import { testRuntime } from "./runtime-fixture.js";
 
@@ -65,5 +67,39 @@ describe("execution scope", () => {
     const detail = await runtime.execution((output as { executionId: string }).executionId);
     expect(detail).toMatchObject({ scope: "alice", toolCallId: "call-1" });
     expect(() => runtime.tool({ scope: "" })).toThrow(/tool\.scope/);
+  });
+});
+
+describe("execution scope and the sandbox workers", () => {
+  const executor = new QuickJSExecutor({ poolSize: 2 });
+  afterAll(() => executor.dispose());
+
+  it("one owner's runs waiting on a connector leave a worker for another owner's program", async () => {
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    let started = 0;
+    const slow: Connector = {
+      methods: {
+        wait: {
+          execute: async () => {
+            started++;
+            await gate;
+            return "done";
+          },
+        },
+      },
+    };
+    const runtime = testRuntime({ executor, connectors: { slow } });
+    const alice = [1, 2, 3].map(() => runtime.execute({ code: "async () => slow.wait({})", scope: "alice" }));
+    for (let turn = 0; turn < 6_000 && started === 0; turn++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(started).toBe(1);
+    const bob = await runtime.execute({ code: "1 + 1", scope: "bob" });
+    expect(bob).toMatchObject({ status: "completed", result: 2 });
+    // Alice's runs were blocked all along: she holds her share of the pool (all but one worker).
+    expect(started).toBe(1);
+    open();
+    expect((await Promise.all(alice)).map((out) => out.status)).toEqual(["completed", "completed", "completed"]);
   });
 });

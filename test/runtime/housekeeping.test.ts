@@ -3,6 +3,7 @@ import type { ConnectorLifecycleContext } from "../../src/connectors/types.js";
 import { createMockConnector } from "../../src/test/index.js";
 import { memoryClient, testRuntime } from "./runtime-fixture.js";
 import { InvalidArgumentError } from "../../src/errors.js";
+import { RETRY_HOLD_MS, RETRY_HOLD_TOOL_CALL_PREFIX } from "../../src/runtime/journal/records.js";
 
 function tracked() {
   const connector = createMockConnector("svc", { methods: { go: {}, gate: { needsApproval: true } } });
@@ -26,6 +27,41 @@ describe("retention and cleanup", () => {
     expect(listed.at(-1)?.executionId).toBe(paused.executionId);
     expect(await runtime.pruneExecutions()).toMatchObject({ deleted: [expect.any(String)] });
     expect((await runtime.executions()).map((entry) => entry.status)).toEqual(["completed", "completed", "paused"]);
+  });
+
+  it("keeps an ended execution a client may still retry for a day past maxExecutions; clearHistory deletes it", async () => {
+    const { connector } = tracked();
+    const runtime = testRuntime({ connectors: { svc: connector }, maxExecutions: 2 });
+    const held = await runtime.execute(
+      { code: "async () => svc.gate({})", scope: "ada" },
+      { toolCallId: `${RETRY_HOLD_TOOL_CALL_PREFIX}nonce` },
+    );
+    runtime.clock.advance(1000);
+    await runtime.approve({ executionId: held.executionId, scope: "ada" });
+    const others = async (count: number) => {
+      for (let index = 0; index < count; index += 1) {
+        runtime.clock.advance(1000);
+        await runtime.execute({ code: `async () => svc.go({ index: ${index} })`, scope: "ada" });
+      }
+    };
+    // One that never paused gave out no retry id: history like any other.
+    const unpaused = await runtime.execute(
+      { code: "async () => svc.go({})", scope: "ada" },
+      { toolCallId: `${RETRY_HOLD_TOOL_CALL_PREFIX}unpaused` },
+    );
+    await others(5);
+    expect((await runtime.pruneExecutions(0)).deleted).not.toContain(held.executionId);
+    expect(await runtime.execution(unpaused.executionId)).toBeUndefined();
+    expect((await runtime.executions()).map((entry) => entry.executionId)).toEqual([held.executionId]);
+    // A day after it ended, it is history like any other.
+    runtime.clock.advance(RETRY_HOLD_MS);
+    expect((await runtime.pruneExecutions(0)).deleted).toEqual([held.executionId]);
+
+    const again = await runtime.execute(
+      { code: "async () => svc.go({})", scope: "ada" },
+      { toolCallId: `${RETRY_HOLD_TOOL_CALL_PREFIX}other` },
+    );
+    expect((await runtime.clearHistory()).deleted).toContain(again.executionId);
   });
 
   it("deleteExecution, clearHistory and destroy", async () => {

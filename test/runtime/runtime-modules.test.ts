@@ -8,12 +8,12 @@ import {
   MAX_TOTAL_MODULE_SOURCE_CHARS,
   resolveModules,
 } from "../../src/runtime/runtime-modules.js";
-import { moduleDivergence, nextModuleRecord } from "../../src/runtime/journal/module-record.js";
+import { nextModuleRecord, pinnedModules } from "../../src/runtime/journal/module-record.js";
 import type { CodeModeOutput } from "../../src/runtime/types.js";
 import { bundledPackages } from "../support/bundled-modules.js";
 import { tempFolder } from "../support/temp-folder.js";
 import { workerStarter, workerWorkspace } from "./fixtures/worker-workspace.js";
-import { memoryStoreRuntime, testRuntime } from "./runtime-fixture.js";
+import { memoryClient, memoryStoreRuntime, testRuntime } from "./runtime-fixture.js";
 
 const startWorker = workerStarter();
 
@@ -64,19 +64,73 @@ describe("the modules option", () => {
     expect(resolved.types.get("date-fns/locale")).toBe("export {};");
   });
 
-  it("records the modules a pass imported and names a changed or missing one as a divergence", () => {
+  it("records the modules a pass imported with their sources, and pins them for a resumed pass", async () => {
     const before = resolveModules({ a: "export const v = 1;", b: "export const v = 2;" });
-    const record = nextModuleRecord(undefined, ["a"], before);
-    expect(record).toBeDefined();
-    expect(nextModuleRecord(record, ["a"], before)).toBeUndefined();
-    expect(moduleDivergence(record, before)).toBeUndefined();
-    // b was never imported: changing it is not a divergence.
-    expect(moduleDivergence(record, resolveModules({ a: "export const v = 1;", b: "changed" }))).toBeUndefined();
-    expect(moduleDivergence(record, resolveModules({ a: "export const v = 10;" }))).toMatchObject({
-      kind: "divergence",
-      error: expect.stringContaining('the module "a" it imported has changed'),
+    const record = nextModuleRecord(undefined, ["a", "a"], before);
+    expect(record?.sources).toEqual([{ digest: before.hashes.get("a"), source: "export const v = 1;" }]);
+    expect(nextModuleRecord(record?.text, ["a"], before)).toBeUndefined();
+    const kept = new Map(record?.sources.map(({ digest, source }) => [digest, source]));
+    const read = async (digests: string[]) => new Map(digests.flatMap((d) => (kept.has(d) ? [[d, kept.get(d)!]] : [])));
+    // Unchanged: the current modules, nothing read.
+    const same = await pinnedModules(record?.text, before, () => Promise.reject(new Error("not read")));
+    expect(same).toEqual({ ok: true, modules: before });
+    // b was never imported: its current source is used.
+    const after = resolveModules({ a: "export const v = 10;", b: "changed" });
+    const pinned = await pinnedModules(record?.text, after, read);
+    expect(pinned).toMatchObject({ ok: true, modules: { sources: { a: "export const v = 1;", b: "changed" } } });
+    // Removed from the runtime since: still the recorded source.
+    expect(await pinnedModules(record?.text, resolveModules({}), read)).toMatchObject({
+      ok: true,
+      modules: { sources: { a: "export const v = 1;" } },
     });
-    expect(moduleDivergence(record, resolveModules({}))?.error).toContain('"a" it imported is no longer among');
+    // Not kept (recorded before sources were kept), or kept with other text: a divergence naming it.
+    const gone = await pinnedModules(record?.text, after, async () => new Map());
+    expect(gone).toMatchObject({ ok: false, failure: { kind: "divergence" } });
+    expect((gone as { failure: { error: string } }).failure.error).toContain('the module "a" it imported');
+    const tampered = await pinnedModules(record?.text, after, async (d) => new Map(d.map((x) => [x, "other"])));
+    expect(tampered).toMatchObject({ ok: false, failure: { kind: "divergence" } });
+    expect(await pinnedModules("{", after, read)).toMatchObject({ ok: false, failure: { kind: "store" } });
+  });
+
+  it("resumes a paused execution with the module it imported after the runtime's modules changed", async () => {
+    const client = memoryClient();
+    const shop = { methods: { charge: { needsApproval: true, execute: (args: unknown) => args } } };
+    const program =
+      'import { price } from "pricing";\nconst c = await shop.charge({ amount: price(40) });\n[c, price(1)]';
+    const kept = async () =>
+      (await client.execute("SELECT digest FROM codemode_module_sources")).rows.map((row) => row["digest"]);
+    const first = testRuntime({
+      store: client,
+      connectors: { shop },
+      modules: { pricing: "export const price = (n) => n * 2;" },
+    });
+    const paused = await first.execute({ code: program });
+    const twin = await first.execute({ code: program });
+    expect(paused).toMatchObject({ status: "paused", pending: [{ args: { amount: 80 } }] });
+    // Two executions that imported the same source keep it once.
+    expect(await kept()).toEqual([
+      resolveModules({ pricing: "export const price = (n) => n * 2;" }).hashes.get("pricing"),
+    ]);
+    const second = testRuntime({
+      store: client,
+      connectors: { shop },
+      modules: { pricing: "export const price = (n) => n * 3;" },
+    });
+    expect(await second.approve({ executionId: paused.executionId })).toMatchObject({
+      status: "completed",
+      result: [{ amount: 80 }, 2],
+    });
+    const fresh = await second.execute({ code: program });
+    expect(fresh).toMatchObject({ status: "paused", pending: [{ args: { amount: 120 } }] });
+    expect(await kept()).toHaveLength(2);
+    expect(await second.approve({ executionId: twin.executionId })).toMatchObject({
+      status: "completed",
+      result: [{ amount: 80 }, 2],
+    });
+    // The old source is dropped once no unfinished execution needs it; the new one stays for the paused run.
+    expect(await kept()).toEqual([
+      resolveModules({ pricing: "export const price = (n) => n * 3;" }).hashes.get("pricing"),
+    ]);
   });
 
   it("runs programs that import bundled packages through the runtime, and lets describe and search find them", async () => {
@@ -134,7 +188,7 @@ describe("modules across real processes", { timeout: 180_000 }, () => {
 async () => {
   const q = await shop.quote({ item: "lamp" });
   const c = await shop.charge({ amount: price(q.price) });
-  return { charged: c.charged };
+  return { charged: c.charged, markup: price(1) };
 }`;
 
   function workspaceWith(version: string): { env: Record<string, string>; write: (version: string) => void } {
@@ -150,7 +204,7 @@ async () => {
     return { env: { ...env, MODULES_FILE: modulesFile }, write };
   }
 
-  it("resumes in another process with the same modules, and diverges there when a module it imported changed", async () => {
+  it("resumes in another process with the modules it first imported, after a deploy changed them", async () => {
     const same = workspaceWith("2");
     const a = await startWorker(same.env);
     const paused = await a.request<CodeModeOutput>("execute", { code: PROGRAM });
@@ -159,7 +213,7 @@ async () => {
     const b = await startWorker(same.env);
     expect(await b.request<CodeModeOutput>("approve", { executionId: paused.executionId })).toMatchObject({
       status: "completed",
-      result: { charged: 80 },
+      result: { charged: 80, markup: 2 },
     });
     await b.exit();
 
@@ -168,10 +222,17 @@ async () => {
     const second = await c.request<CodeModeOutput>("execute", { code: PROGRAM });
     expect(second.status).toBe("paused");
     await c.exit();
+    // The deploy: a new process with a rebuilt bundle.
     changed.write("3");
     const d = await startWorker(changed.env);
-    const resumed = await d.request<CodeModeOutput>("approve", { executionId: second.executionId });
-    expect(resumed).toMatchObject({ status: "error", kind: "divergence" });
-    expect((resumed as { error: string }).error).toContain('the module "pricing" it imported has changed');
+    expect(await d.request<CodeModeOutput>("approve", { executionId: second.executionId })).toMatchObject({
+      status: "completed",
+      result: { charged: 80, markup: 2 },
+    });
+    // A new execution uses the new source.
+    expect(await d.request<CodeModeOutput>("execute", { code: PROGRAM })).toMatchObject({
+      status: "paused",
+      pending: [{ method: "charge", args: { amount: 120 } }],
+    });
   });
 });

@@ -107,6 +107,15 @@ describe("resolveRuntimeOptions", () => {
       url: "libsql://h",
       authToken: "k",
     });
+    expect(resolveRuntimeOptions({ executor, store: { url: "libsql://h", requestTimeoutMs: 2_500 } }).store).toEqual({
+      url: "libsql://h",
+      requestTimeoutMs: 2_500,
+    });
+    for (const requestTimeoutMs of [0, -1, 1.5, "10"]) {
+      expect(() =>
+        resolveRuntimeOptions({ executor, store: { url: "libsql://h", requestTimeoutMs: requestTimeoutMs as number } }),
+      ).toThrow("store.requestTimeoutMs must be a positive integer");
+    }
   });
 
   it("throws InvalidOptionError naming the path", () => {

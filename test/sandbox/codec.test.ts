@@ -119,6 +119,62 @@ describe("codec", () => {
     expect((error as Error).message.length).toBeLessThan(250);
   });
 
+  it("stops at maxChars whatever the shape: holey arrays, undefined, numbers and dates count too", () => {
+    const over = (value: unknown): CodecError => {
+      try {
+        encodeValue(value, { maxChars: 1_000_000 });
+      } catch (error) {
+        return error as CodecError;
+      }
+      throw new Error("encoded");
+    };
+    // A holey array costs its maker nothing: it is refused on its length, before its first element.
+    for (const value of [new Array(1e9), new Array(1e7), { list: new Array(600_000) }]) {
+      expect(over(value)).toMatchObject({
+        overLimit: true,
+        message: expect.stringMatching(/over 1,000,000 characters/),
+      });
+    }
+    expect(over(Array.from({ length: 100_000 }, () => undefined))).toMatchObject({ overLimit: true });
+    expect(over(Array.from({ length: 600_000 }, () => 1))).toMatchObject({ overLimit: true });
+    expect(over(Array.from({ length: 100_000 }, () => new Date(0)))).toMatchObject({ overLimit: true });
+    // A proxy claims any length for free: refused on it too.
+    const lying = new Proxy([], { get: (target, key) => (key === "length" ? 1e12 : Reflect.get(target, key)) });
+    expect(over(lying)).toMatchObject({ overLimit: true });
+  });
+
+  it("a value whose getter or proxy trap throws is a CodecError, whatever it threw", () => {
+    const handler = new Proxy(
+      {},
+      {
+        get: () => () => {
+          throw new Proxy(
+            {},
+            {
+              get: () => {
+                throw 1;
+              },
+            },
+          );
+        },
+      },
+    );
+    const hostile = new Proxy({}, handler);
+    const getter = Object.defineProperty({}, "x", {
+      enumerable: true,
+      get: () => {
+        throw new Error("getter");
+      },
+    });
+    expect(() => encodeValue(hostile, { path: "result" })).toThrow(
+      /result: could not be read \(a getter or a proxy in it threw\)/,
+    );
+    expect(() => serializeValue(getter)).toThrow(/could not be read \(a getter or a proxy in it threw: getter\)/);
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    expect(() => encodeValue(proxy)).toThrow(CodecError);
+  });
+
   it("canonicalizes with sorted keys so equal arguments compare equal", () => {
     expect(canonicalizeValue({ b: 1, a: { d: 2, c: [3, { f: 1, e: 2 }] } })).toBe(
       canonicalizeValue({ a: { c: [3, { e: 2, f: 1 }], d: 2 }, b: 1 }),

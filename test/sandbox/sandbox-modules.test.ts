@@ -121,6 +121,24 @@ return uniq([...names, ...names]) as string[];`,
     expect(without.error?.message).toContain('Cannot import "lodash-es": no modules are available');
   });
 
+  it("an import built at run time (eval) is told it is not supported, not that no modules exist", async () => {
+    for (const program of [
+      'await eval("imp" + "ort(\\"lodash-es\\")")',
+      'const name = "date-fns"; await eval("imp" + "ort(name)")',
+    ]) {
+      const result = await run(program);
+      expect(result.error?.kind).toBe("exception");
+      expect(result.error?.message).not.toContain("no modules are available");
+      expect(result.error?.message).toMatch(
+        /an import built while the program runs \(through eval, new Function or a computed string\) is not supported/,
+      );
+      expect(result.error?.message).toContain('"lodash-es", "date-fns", "papaparse"');
+    }
+    // Written in the program's text, the same import works.
+    const written = await run('const { groupBy } = await import("lodash-es"); return typeof groupBy');
+    expect(written.value).toBe("function");
+  });
+
   it("gives a hostile module nothing a program lacks, and its damage ends with the run", async () => {
     const seen = await run('import found from "hostile";\nfound');
     const own = await run(

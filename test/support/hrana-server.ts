@@ -6,9 +6,10 @@
  * connection to a database file. `databaseUrl(name)` serves further databases
  * (`/db/<name>/v2/pipeline`, the file `<path>.<name>`), so one server can give
  * every test a fresh database. Tests can add latency to every request, fail
- * upcoming requests (connection dropped before running, an HTTP 5xx, or the
- * response lost after the request ran and committed), require a bearer token,
- * and count requests. What it covers and what it does not:
+ * upcoming requests (connection dropped before running, an HTTP error with the
+ * body of their choice, the response lost after the request ran and committed,
+ * no answer at all, or headers and then silence), require a bearer token, and
+ * count requests. What it covers and what it does not:
  * docs/decisions/hrana-test-server.md.
  */
 import { randomBytes } from "node:crypto";
@@ -27,8 +28,15 @@ export const IDLE_CONNECTIONS_PER_DATABASE = 8;
 export type HranaFault =
   /** The connection is destroyed before the request runs: nothing happened. */
   | { kind: "drop" }
-  /** An HTTP error status (5xx) before the request runs: nothing happened. */
-  | { kind: "status"; status: number }
+  /**
+   * An HTTP error status before the request runs: nothing happened. `body` is the page (default a short text);
+   * a function sees the request (to echo its headers, as some proxies' error pages do).
+   */
+  | { kind: "status"; status: number; body?: string | ((request: IncomingMessage) => string) }
+  /** The request is read and never answered; the connection stays open until the client gives up. */
+  | { kind: "silent" }
+  /** The request runs, then the status line, headers and part of the body are sent, and nothing more. */
+  | { kind: "stall-body" }
   /** The request runs (a batch commits), then the connection is destroyed: the client never learns. */
   | { kind: "lose-response" };
 
@@ -72,6 +80,8 @@ export interface HranaServer {
   readonly stats: HranaServerStats;
   /** Streams open across requests (each holds a baton). */
   readonly openStreams: number;
+  /** Requests held by a `silent` or `stall-body` fault whose connection the client has not closed yet. */
+  readonly unanswered: number;
   /** The URL of another database on this server (`name`: letters, digits, `-`, `_`), backed by the file `<path>.<name>`. */
   databaseUrl(name: string): string;
   resetStats(): void;
@@ -139,6 +149,12 @@ export async function startHranaServer(options: HranaServerOptions): Promise<Hra
   const stats: HranaServerStats = { pipelines: 0, requests: {}, faults: 0 };
 
   const idle = new Map<string, Database.Database[]>();
+  /** Responses a fault holds open, until the client closes the connection. */
+  const held = new Set<ServerResponse>();
+  function hold(response: ServerResponse): void {
+    held.add(response);
+    response.once("close", () => held.delete(response));
+  }
   let closing = false;
 
   function release(database: string, db: Database.Database): void {
@@ -214,10 +230,19 @@ export async function startHranaServer(options: HranaServerOptions): Promise<Hra
     if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
     const fault = takeFault(body.requests);
     if (fault?.kind === "drop") return void request.socket.destroy();
-    if (fault?.kind === "status") return sendText(response, fault.status, "Injected server error");
+    if (fault?.kind === "silent") return hold(response);
+    if (fault?.kind === "status") {
+      const { body = "Injected server error" } = fault;
+      return sendText(response, fault.status, typeof body === "string" ? body : body(request));
+    }
     const outcome = runPipeline(database, body);
     if (outcome === undefined) return sendText(response, 400, "Received an invalid baton");
     if (fault?.kind === "lose-response") return void request.socket.destroy();
+    if (fault?.kind === "stall-body") {
+      hold(response);
+      response.writeHead(200, { "content-type": "application/json", "content-length": 1_000_000 });
+      return void response.write('{"baton":null,"base_url":null,"results":[');
+    }
     sendJson(response, 200, { baton: outcome.baton, base_url: null, results: outcome.results });
   }
 
@@ -259,6 +284,9 @@ export async function startHranaServer(options: HranaServerOptions): Promise<Hra
     stats,
     get openStreams() {
       return streams.size;
+    },
+    get unanswered() {
+      return held.size;
     },
     databaseUrl(name) {
       if (!NAMESPACE.test(name))

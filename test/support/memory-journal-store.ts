@@ -17,6 +17,8 @@ import type {
   SearchVector,
 } from "../../src/runtime/journal/journal-store.js";
 import {
+  RETRY_HOLD_MS,
+  RETRY_HOLD_TOOL_CALL_PREFIX,
   TERMINAL_EXECUTION_STATUSES,
   WHOLE_PROGRAM_SEQ,
   type CallJournalRecord,
@@ -64,6 +66,13 @@ function newRow(
   };
 }
 
+/** The digests of a module record (`{ v: 1, modules: { specifier: digest } }`), as the libSQL store's JSON reads it. */
+function recordedDigests(modulesText: string | undefined): string[] {
+  if (modulesText === undefined) return [];
+  const record = JSON.parse(modulesText) as { modules?: Record<string, string> };
+  return Object.values(record.modules ?? {});
+}
+
 const INTERRUPTED_CALL =
   "interrupted: the process running this call stopped before recording its outcome; it is not run again";
 
@@ -72,6 +81,7 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
   const executions = new Map<string, StoredExecution>();
   const snippets = new Map<string, SnippetRecord>();
   const vectors = new Map<string, Float32Array>();
+  const moduleSources = new Map<string, string>();
   let order = 0;
   let failure: unknown;
   let writes = 0;
@@ -90,8 +100,18 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
   const isTerminal = (stored: StoredExecution) => TERMINAL_EXECUTION_STATUSES.includes(stored.execution.status);
   const newestFirst = (a: StoredExecution, b: StoredExecution) =>
     b.execution.createdAt - a.execution.createdAt || b.order - a.order;
-  const prune = (keep: number): string[] => {
-    const older = [...executions.values()].filter(isTerminal).sort(newestFirst).slice(keep);
+  /** As the libSQL store: with `now`, one a retry may still ask for stays. */
+  const heldForRetry = (stored: StoredExecution, now: number | undefined) =>
+    now !== undefined &&
+    stored.execution.toolCallId?.startsWith(RETRY_HOLD_TOOL_CALL_PREFIX) === true &&
+    [...stored.calls.values()].some((call) => call.needsApproval) &&
+    stored.execution.updatedAt >= now - RETRY_HOLD_MS;
+  const prune = (keep: number, now?: number): string[] => {
+    const older = [...executions.values()]
+      .filter(isTerminal)
+      .sort(newestFirst)
+      .slice(keep)
+      .filter((stored) => !heldForRetry(stored, now));
     for (const stored of older) executions.delete(stored.execution.executionId);
     // In the order the libSQL store's `DELETE … RETURNING` reports them: the order they were inserted.
     return older.sort((a, b) => a.order - b.order).map((stored) => stored.execution.executionId);
@@ -162,6 +182,13 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
         leaseUntil: undefined,
         modulesText: passEnd.modulesText ?? stored.execution.modulesText,
       });
+      for (const kept of passEnd.moduleSources ?? [])
+        if (!moduleSources.has(kept.digest)) moduleSources.set(kept.digest, kept.source);
+      if (passEnd.releaseModules === true) {
+        const unfinished = [...executions.values()].filter((other) => other !== stored && !isTerminal(other));
+        const used = new Set(unfinished.flatMap((other) => recordedDigests(other.execution.modulesText)));
+        for (const digest of moduleSources.keys()) if (!used.has(digest)) moduleSources.delete(digest);
+      }
       return true;
     };
     return {
@@ -306,7 +333,7 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
         });
         if (executions.has(start.executionId)) throw new Error(`execution ${start.executionId} exists`);
         executions.set(start.executionId, { execution, calls, order: order++ });
-        prune(start.keep);
+        prune(start.keep, start.now);
         return sortedSnippets();
       }),
     load: (executionId) =>
@@ -356,7 +383,11 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
         for (const edit of claim.edits ?? []) {
           const call = stored.calls.get(edit.seq);
           if (call?.status === "pending" && call.approvedAt === claim.now)
-            stored.calls.set(edit.seq, { ...call, approvedArgsText: edit.argsText });
+            stored.calls.set(edit.seq, {
+              ...call,
+              approvedArgsText: edit.argsText,
+              ...(edit.cost === undefined ? {} : { cost: edit.cost }),
+            });
         }
         const program = stored.calls.get(WHOLE_PROGRAM_SEQ);
         if (program?.status === "pending" && program.approvedAt === claim.now)
@@ -367,13 +398,6 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
             finishedAt: claim.now,
           });
         return sortedSnippets();
-      }),
-    retagToolCall: (retag) =>
-      write(() => {
-        const stored = executions.get(retag.executionId);
-        if (stored?.execution.toolCallId !== retag.expected) return false;
-        stored.execution = copy<ExecutionRecord>({ ...stored.execution, toolCallId: retag.next });
-        return true;
       }),
     rejectPaused: (reject) =>
       write(() => {
@@ -432,6 +456,16 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
           ),
       ),
     passJournal,
+    moduleSources: (digests) =>
+      read(
+        () =>
+          new Map(
+            digests.flatMap((digest) => {
+              const source = moduleSources.get(digest);
+              return source === undefined ? [] : [[digest, source] as const];
+            }),
+          ),
+      ),
 
     claimForRollback: (claim) =>
       write(() => {
@@ -480,7 +514,7 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
       }),
 
     deleteExecution: (executionId) => write(() => executions.delete(executionId)),
-    prune: (keep) => write(() => prune(keep)),
+    prune: (keep, now) => write(() => prune(keep, now)),
     clearHistory: () => write(() => prune(0)),
     expire: ({ now, pausedBefore, runningMessage, pausedMessage }) =>
       write(() => {
@@ -520,6 +554,7 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
           .map((stored) => stored.execution.executionId);
         executions.clear();
         snippets.clear();
+        moduleSources.clear();
         return unfinished;
       }),
 

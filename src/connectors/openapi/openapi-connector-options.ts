@@ -3,9 +3,10 @@
  */
 import { InvalidOptionError } from "../../errors.js";
 import { declareOptions, option, type ResolvedOf } from "../../shared/options/declare-options.js";
-import type { ConnectorApprovalContext, ConnectorMethod, ReplayPolicy } from "../types.js";
+import type { ConnectorApprovalContext, ConnectorMethod, ConnectorRevertContext, ReplayPolicy } from "../types.js";
 import type { HttpMethod, OpenApiOperationInfo } from "./collect-operations.js";
 import { isRecord } from "../../shared/is-record.js";
+import { optionalCallBudget } from "../call-budget-option.js";
 
 /** Headers the host adds to every request (credentials, user agent). */
 export type OpenApiHeaders = Record<string, string>;
@@ -18,6 +19,12 @@ const DEFAULT_OPENAPI_READ_REPLAY: ReplayPolicy = "record";
 
 /** Methods whose calls only read (RFC 9110 safe methods), eligible for `reexecute` by default. */
 export const SAFE_METHODS: ReadonlySet<HttpMethod> = new Set<HttpMethod>(["get", "head", "options"]);
+
+function optionalFunction<T>(value: unknown, path: string, expected: string): T | undefined {
+  if (value !== undefined && typeof value !== "function")
+    throw new InvalidOptionError({ path, message: `must be ${expected}` });
+  return value as T | undefined;
+}
 
 function checkReplay(value: unknown, path: string): ReplayPolicy | undefined {
   if (value === undefined) return undefined;
@@ -79,6 +86,28 @@ export interface OpenApiOperationOptions {
    * @default true for GET/HEAD/OPTIONS without approval
    */
   readOnly?: boolean;
+  /**
+   * An approver may run a pending call with changed arguments (approve with changes), validated like the
+   * program's (`ConnectorMethod.editable`).
+   * @default false
+   */
+  editable?: boolean;
+  /**
+   * Compensates an applied call during `rollback`, given its arguments and its response body.
+   * @default none (the call stays applied)
+   */
+  revert?: (args: OpenApiOperationArgs, result: unknown, context: ConnectorRevertContext) => unknown;
+  /**
+   * What a call with these arguments costs against the runtime's `limits.maxCost` (`ConnectorMethod.cost`).
+   * Cannot be combined with `replay: "reexecute"`.
+   * @default no cost
+   */
+  cost?: (args: OpenApiOperationArgs) => number;
+  /**
+   * Calls of this operation one execution may make, over all its passes (`ConnectorMethod.maxCalls`).
+   * @default none
+   */
+  maxCalls?: number;
 }
 
 /** How each key of {@link OpenApiOperationOptions} is checked. */
@@ -90,6 +119,21 @@ const OPERATION_OPTIONS = declareOptions<OpenApiOperationOptions>()({
   }),
   replay: option(checkReplay),
   readOnly: option((value): unknown => value),
+  editable: option((value, path) => {
+    if (value !== undefined && typeof value !== "boolean")
+      throw new InvalidOptionError({ path, message: "must be a boolean" });
+    return value;
+  }),
+  revert: option((value, path) =>
+    optionalFunction<ConnectorMethod["revert"]>(value, path, "a function (args, result, context) run by rollback"),
+  ),
+  cost: option((value, path) =>
+    optionalFunction<ConnectorMethod["cost"]>(value, path, "a function of the arguments returning a number >= 0"),
+  ),
+  maxCalls: option((value, path) => {
+    optionalCallBudget(value, path);
+    return value as number | undefined;
+  }),
 });
 
 /** Options of `openApiConnector`. */

@@ -2,6 +2,7 @@
  * `openApiConnector`: an OpenAPI 3.0 / 3.1 document becomes a `Connector` with one method
  * per operation. Calls are made host-side with the host's `fetch` and credentials.
  */
+import type { MethodPolicy } from "../tool-set-connector.js";
 import { InvalidOptionError } from "../../errors.js";
 import { closestName } from "../../shared/closest-name.js";
 import { Validator } from "@cfworker/json-schema";
@@ -15,6 +16,7 @@ import { UnsafeRequestError } from "../../errors/unsafe-request-error.js";
 import { buildRequest, type BuiltRequest } from "./build-request.js";
 import { collectOperations, type OpenApiOperation } from "./collect-operations.js";
 import { readOnlyOf } from "../tool-set-connector.js";
+import { costNotOnReexecute } from "../call-budget-option.js";
 import {
   checkBaseUrl,
   resolveOpenApiConnectorOptions,
@@ -63,14 +65,17 @@ function policyFor(
   needsApproval: NonNullable<ConnectorMethod["needsApproval"]>;
   replay: ReplayPolicy;
   readOnly: boolean;
+  /** The method policy keys the operation's entry in `operations` sets beyond approval and replay. */
+  extra: Pick<ConnectorMethod, "editable" | "revert" | "cost" | "maxCalls">;
 } {
   const { info } = operation;
   const key = [info.operationId, info.name].find(
     (candidate) => candidate !== undefined && Object.hasOwn(options.operations, candidate),
   );
-  const policy = key === undefined ? {} : options.operations[key]!;
-  // Typed for the operation's arguments: the runtime calls it with the arguments its `validate` returned (an object).
-  const needsApproval = (policy.needsApproval as ConnectorMethod["needsApproval"]) ?? options.needsApproval(info);
+  // Its callbacks are typed for the operation's arguments: the runtime calls them with what `validate` returned (an
+  // object), so they fit a method's `(args: unknown)`.
+  const policy = (key === undefined ? {} : options.operations[key]!) as MethodPolicy;
+  const needsApproval = policy.needsApproval ?? options.needsApproval(info);
   const approves = needsApproval !== false;
   const replay = policy.replay ?? (SAFE_METHODS.has(info.method) && !approves ? options.replay : "record");
   if (replay === "reexecute" && approves) {
@@ -86,7 +91,13 @@ function policyFor(
     needsApproval,
     policyPath: `operations.${key ?? info.name}`,
   });
-  return { key, needsApproval, replay, readOnly };
+  costNotOnReexecute(policy.cost, replay, `operations.${key ?? info.name}.cost`);
+  const extra: Pick<ConnectorMethod, "editable" | "revert" | "cost" | "maxCalls"> = {};
+  if (policy.editable === true) extra.editable = true;
+  if (policy.revert !== undefined) extra.revert = policy.revert;
+  if (policy.cost !== undefined) extra.cost = policy.cost;
+  if (policy.maxCalls !== undefined) extra.maxCalls = policy.maxCalls;
+  return { key, needsApproval, replay, readOnly, extra };
 }
 
 /**
@@ -157,7 +168,7 @@ function methodFor(operation: OpenApiOperation, options: ResolvedOpenApiConnecto
     });
   }
   checkBaseUrl(baseUrl, options.baseUrl === undefined ? `${operation.location}.servers[0].url` : "baseUrl");
-  const { needsApproval, replay, readOnly } = policyFor(operation, options);
+  const { needsApproval, replay, readOnly, extra } = policyFor(operation, options);
   const validate = createSyncJsonSchemaValidator(Validator, operation.inputSchema, { label: info.name });
   return {
     description: operation.description,
@@ -178,6 +189,7 @@ function methodFor(operation: OpenApiOperation, options: ResolvedOpenApiConnecto
     needsApproval,
     replay,
     ...(readOnly ? { readOnly } : {}),
+    ...extra,
     describeRequest(args) {
       const checked = validate(args ?? {});
       if (!checked.success || !isRecord(checked.value)) return undefined;
@@ -206,7 +218,9 @@ function methodFor(operation: OpenApiOperation, options: ResolvedOpenApiConnecto
  *
  * Calls run host-side with `fetch` and `headers`; the program never sees the credentials.
  * Reads are recorded by default (deterministic replay); `replay: "reexecute"` makes
- * GET/HEAD/OPTIONS without approval run again on replay instead.
+ * GET/HEAD/OPTIONS without approval run again on replay instead. Each entry of `operations` takes the
+ * method policy keys of `connector()` (`needsApproval`, `readOnly`, `replay`, `editable`, `revert`, `cost`,
+ * `maxCalls`).
  *
  * Rejects with `InvalidOptionError` (naming the option or document path) for bad options
  * or a bad document.
@@ -219,6 +233,7 @@ function methodFor(operation: OpenApiOperation, options: ResolvedOpenApiConnecto
  *   baseUrl: "https://tracker.example.com/api",
  *   headers: async () => ({ authorization: `Bearer ${await getToken()}` }),
  *   needsApproval: (op) => op.method !== "get",
+ *   operations: { createIssue: { editable: true, revert: (_args, issue) => closeIssue(issue) } },
  * });
  * const runtime = createCodemodeRuntime({ connectors: { tracker } });
  * ```

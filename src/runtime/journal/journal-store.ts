@@ -13,6 +13,7 @@ import type {
   FailureRecordKind,
   SnippetRecord,
 } from "./records.js";
+import type { ModuleSource } from "./module-record.js";
 
 /** Identifies the pass writing: runtime name, execution and the lease it holds. */
 export interface PassLease {
@@ -47,7 +48,7 @@ export interface StartExecution {
   traceContext?: string;
   /** The execution's budgets (`budget-record.ts`), kept so every later pass enforces the same numbers. */
   budgetsText?: string;
-  /** Terminal executions kept; older ones are pruned in the same batch. */
+  /** Terminal executions kept; older ones are pruned in the same batch (not one a retry may ask for: `prune`). */
   keep: number;
   /**
    * The program must be approved first: the execution starts `paused` (no lease, no pass yet) with one pending
@@ -66,6 +67,13 @@ export interface PassEnd {
   now: number;
   /** The execution's module record after this pass, when the pass imported a module not yet recorded. */
   modulesText?: string;
+  /** Sources the new module record refers to, kept once per digest for the passes that resume a paused execution. */
+  moduleSources?: ModuleSource[];
+  /**
+   * The execution ends with a module record: drop the kept sources no other running or paused execution of this
+   * runtime refers to (in the same batch; a pass keeping one later writes it again with its own end).
+   */
+  releaseModules?: boolean;
 }
 
 /** Executions: start, load, approve (claim), reject, list. */
@@ -103,9 +111,10 @@ export interface ExecutionStore {
     decidedBy?: string;
     /**
      * Approved calls that run with the approver's arguments (codec text) instead of the program's, written in the
-     * claim's batch onto the rows it approved (a row it did not approve is left unchanged).
+     * claim's batch onto the rows it approved (a row it did not approve is left unchanged), with their cost when the
+     * method has one (it replaces the program's).
      */
-    edits?: Array<{ seq: number; argsText: string }>;
+    edits?: Array<{ seq: number; argsText: string; cost?: number }>;
   }): Promise<SnippetRecord[] | undefined>;
   /**
    * Rejection: `paused → rejected` (compare-and-set); the pending calls become `error` in the same batch, with
@@ -118,11 +127,8 @@ export interface ExecutionStore {
     reason: string;
     decidedBy?: string;
   }): Promise<boolean>;
-  /**
-   * Replaces the execution's tool call id `expected` by `next` (compare-and-set): whether this call changed it. Of
-   * two callers retagging the same execution at once, exactly one wins (an MCP retry claims its execution so).
-   */
-  retagToolCall(retag: { executionId: string; expected: string; next: string }): Promise<boolean>;
+  /** Kept module sources by digest (`PassEnd.moduleSources`); a digest not kept is absent from the map. */
+  moduleSources(digests: string[]): Promise<Map<string, string>>;
   /** Newest executions first (of `scope` only, when given). */
   list(limit: number, scope?: string): Promise<ExecutionRecord[]>;
   /** Unapproved pending calls of paused executions (of one, or all; of `scope` only, when given). */
@@ -231,8 +237,12 @@ export interface RollbackStore {
 export interface RetentionStore {
   /** Deletes one execution and its calls. @returns whether it existed. */
   deleteExecution(executionId: string): Promise<boolean>;
-  /** Deletes terminal executions beyond the newest `keep`. @returns the deleted ids. */
-  prune(keep: number): Promise<string[]>;
+  /**
+   * Deletes terminal executions beyond the newest `keep`, except one a client may still retry for: its tool call id
+   * starts with `RETRY_HOLD_TOOL_CALL_PREFIX`, a call of it required approval, and it changed less than
+   * `RETRY_HOLD_MS` before `now`. @returns the deleted ids.
+   */
+  prune(keep: number, now: number): Promise<string[]>;
   /** Deletes every terminal execution. @returns the deleted ids. */
   clearHistory(): Promise<string[]>;
   /**

@@ -26,6 +26,10 @@ const FEWER_CALLS =
   "Do the work in fewer calls: use a method that takes many items in one call (a batch or list method; codemode.search finds one), " +
   "or filter and aggregate what one call returned instead of calling again per item. Promise.all does not help: every call counts.";
 
+function calls(count: number): string {
+  return `${amount(count)} ${count === 1 ? "call" : "calls"}`;
+}
+
 function amount(value: number): string {
   return Number.isInteger(value) ? value.toLocaleString("en-US") : String(value);
 }
@@ -47,6 +51,8 @@ export interface JournalUsage {
 export class CallBudget {
   readonly #budgets: ExecutionBudgets;
   #calls = 0;
+  /** Calls that were charged (journaled ones, and this pass's that passed `charge`): what the cost was spent by. */
+  #charged = 0;
   #cost = 0;
   readonly #byMethod = new Map<string, number>();
   #steps: number;
@@ -60,7 +66,10 @@ export class CallBudget {
     usage: JournalUsage = { steps: 0, journalBytes: 0 },
   ) {
     this.#budgets = budgets;
-    for (const row of counted) this.#count(`${row.connector}.${row.method}`, row.cost);
+    for (const row of counted) {
+      this.#count(`${row.connector}.${row.method}`, row.cost);
+      this.#charged += 1;
+    }
     this.#steps = usage.steps;
     this.#journalBytes = usage.journalBytes;
   }
@@ -148,12 +157,13 @@ export class CallBudget {
     if (maxCost !== undefined && cost !== undefined && this.#cost + cost > maxCost) {
       return this.#limit(
         `Cost budget exhausted: this execution may spend ${amount(maxCost)} (limits.maxCost) and ${amount(this.#cost)} ` +
-          `was spent by ${amount(this.#calls)} calls made; call #${seq} (${path}) would cost ${amount(cost)} and did not run. ` +
+          `was spent by ${calls(this.#charged)} made; call #${seq} (${path}) would cost ${amount(cost)} and did not run. ` +
           "Do the work for less: ask each call for fewer records (filters, smaller pages, only the fields needed), " +
           "and do not fetch again what an earlier call returned. Promise.all does not help: every call's cost counts.",
       );
     }
     this.#cost += cost ?? 0;
+    this.#charged += 1;
     return { ok: true, cost };
   }
 

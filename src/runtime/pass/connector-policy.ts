@@ -6,7 +6,7 @@
  * Outbound `fetch` is this policy on the built-in outbound connector.
  */
 import type { ConnectorCallContext, ConnectorMethod } from "../../connectors/types.js";
-import { messageOf } from "../../shared/message-of.js";
+import { messageOf, readableError } from "../../shared/message-of.js";
 import type { CallJournalRecord } from "../journal/records.js";
 import { decodeJournalValue } from "../journal/journal-values.js";
 // The journaled-call unit: every rule a journaled call shares; this file is a policy on it.
@@ -39,9 +39,21 @@ function callContext(pass: PassContext, target: CallTarget, seq: number): Connec
   };
 }
 
+/**
+ * Runs connector code: what it throws (a thrown non-Error, a proxy, a `message` getter that throws) becomes a plain
+ * Error read once, here, so nothing after the connector can be made to throw by it.
+ */
+async function connectorCode<T>(run: () => T | Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw readableError(error);
+  }
+}
+
 /** Runs the connector's method (inside its call's span when the pass is traced, so the spans it makes nest there). */
-function runConnector(pass: PassContext, target: CallTarget, seq: number, args: unknown): unknown {
-  const run = () => target.definition.execute(args, callContext(pass, target, seq));
+function runConnector(pass: PassContext, target: CallTarget, seq: number, args: unknown): Promise<unknown> {
+  const run = () => connectorCode(() => target.definition.execute(args, callContext(pass, target, seq)));
   return pass.trace === undefined ? run() : pass.trace.inCall(seq, run);
 }
 
@@ -52,7 +64,8 @@ function progressCall(target: CallTarget, seq: number, args: unknown): ProgressC
 /** The validated arguments; invalid ones reject the call (the program sees the message) and are noted as such. */
 async function validated(pass: PassContext, target: CallTarget, args: unknown, seq: number): Promise<unknown> {
   if (target.definition.validate === undefined) return args;
-  const outcome = await target.definition.validate(args);
+  const validate = target.definition.validate;
+  const outcome = await connectorCode(() => validate(args));
   if (outcome.success) return outcome.value;
   pass.validationFailures.add(outcome.error);
   reportCall(pass, progressCall(target, seq, args), "failed", { error: outcome.error });
@@ -177,6 +190,7 @@ async function replay(
         throw pass.failWith({ kind: "conflict", error });
       }
       pass.startedApprovals.add(seq);
+      pass.executing.set(seq, `${target.connector}.${target.method}`);
       return runAndRecord(pass, target, seq, args);
     }
     case "executing":
@@ -213,13 +227,15 @@ async function firstRun(
   const { executionId } = pass.execution;
   const needsApproval =
     typeof approval === "function"
-      ? await approval(args, {
-          executionId,
-          seq,
-          toolCallId: `${executionId}:${seq}`,
-          messages: pass.options.messages ?? [],
-          context: pass.options.context,
-        })
+      ? await connectorCode(() =>
+          approval(args, {
+            executionId,
+            seq,
+            toolCallId: `${executionId}:${seq}`,
+            messages: pass.options.messages ?? [],
+            context: pass.options.context,
+          }),
+        )
       : approval === true;
   if (!needsApproval && target.definition.replay === "reexecute") return reexecute(pass, target, seq, call, true);
   if (!needsApproval && target.definition.readOnly === true) return readOnlyRun(pass, target, seq, call, args);

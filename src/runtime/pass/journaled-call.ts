@@ -13,7 +13,7 @@
  * 6. A store failure inside a call ends the pass with kind `store`.
  * The policies (`connector-policy.ts`, `step-policy.ts`) decide what happens between these steps.
  */
-import { boundedText, MAX_STORED_MESSAGE_CHARS } from "../../shared/bounded-text.js";
+import { boundedText, MAX_STORED_MESSAGE_CHARS, quoted } from "../../shared/bounded-text.js";
 import { messageOf } from "../../shared/message-of.js";
 import type { CallJournalRecord } from "../journal/records.js";
 import {
@@ -128,6 +128,7 @@ export async function insertCall(
       error: "This execution was taken over by another invocation (its lease expired); the pass stopped.",
     });
   }
+  if (row.status === "executing") pass.executing.set(seq, `${call.connector}.${call.method}`);
 }
 
 /** Rule 4 for a step: queues its `executing` row (counted against the journal budget) for the pass's next write. */
@@ -141,10 +142,12 @@ export function queueStep(pass: PassContext, seq: number, call: CallIdentity): v
     argsText: call.argsText,
     now: pass.deps.now(),
   });
+  pass.executing.set(seq, `step ${quoted(call.method)}`);
 }
 
 /** Rule 5: records a success with its result; a result too large for the journal fails the call and the pass. */
 export function recordSuccess(pass: PassContext, seq: number, result: unknown, what: string): void {
+  pass.executing.delete(seq);
   const encoded = encodeJournalValue(result, what);
   const refusal = encoded.ok ? bytesRefusal(pass, encoded.value, what) : encoded.error;
   if (!encoded.ok || refusal !== undefined) {
@@ -158,6 +161,7 @@ export function recordSuccess(pass: PassContext, seq: number, result: unknown, w
 
 /** Rule 5: records a failure; its message, replayed as the rejection on later passes, is bounded. */
 export function recordFailure(pass: PassContext, seq: number, message: string): void {
+  pass.executing.delete(seq);
   pass.journal.failCall({ seq, error: boundedText(message, MAX_STORED_MESSAGE_CHARS), now: pass.deps.now() });
   pass.renewLeaseIfDue();
 }

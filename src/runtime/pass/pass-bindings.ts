@@ -12,6 +12,7 @@ import { HOST_NAMESPACE } from "../../shared/host-namespace.js";
 import { connectorCall } from "./connector-policy.js";
 import { reportProgress } from "./progress-events.js";
 import type { PassContext } from "./pass-context.js";
+import type { ResolvedModules } from "../journal/module-record.js";
 import { stepHostFunctions } from "./step-policy.js";
 
 /**
@@ -23,9 +24,10 @@ const CODEMODE_AND_FETCH_GLOBALS = Object.freeze({ ...CODEMODE_GLOBAL, fetch: GU
 
 /**
  * Builds the run request for the pass's program: the program as the model
- * wrote it (the executor normalises it, once), `codemode` (and `fetch`).
+ * wrote it (the executor normalises it, once), `codemode` (and `fetch`), and the modules it may import (the
+ * execution's pinned ones).
  */
-export function passRequest(pass: PassContext, program: string): CodeRunRequest {
+export function passRequest(pass: PassContext, program: string, modules: ResolvedModules): CodeRunRequest {
   return {
     program,
     // `input` is undefined at the top level, so code saved as a snippet reads `input` the same way in both places.
@@ -34,7 +36,9 @@ export function passRequest(pass: PassContext, program: string): CodeRunRequest 
     bindings: passBindings(pass),
     signal: pass.abort.signal,
     environment: { epochMs: pass.execution.createdAt, randomSeed: pass.execution.executionId },
-    ...(Object.keys(pass.deps.modules.sources).length === 0 ? {} : { modules: pass.deps.modules.sources }),
+    ...(Object.keys(modules.sources).length === 0 ? {} : { modules: modules.sources }),
+    // One owner's runs waiting on slow connectors must not hold every sandbox worker.
+    ...(pass.execution.scope === undefined ? {} : { fairnessKey: pass.execution.scope }),
     ...(pass.options.onProgress === undefined ? {} : { onLog: (line: string) => reportLog(pass, line) }),
   };
 }

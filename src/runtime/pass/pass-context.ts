@@ -65,6 +65,11 @@ export class PassContext {
   readonly startedApprovals = new Set<number>();
   /** `codemode.step`s begun (not replayed) in this pass and not yet ended. */
   readonly openSteps = new Set<number>();
+  /**
+   * Calls (steps included) whose `executing` row this pass wrote or queued and whose outcome it has not recorded:
+   * what is left here when a failed pass ends is recorded `error` (see `unfinished-work.ts`).
+   */
+  readonly executing = new Map<number, string>();
   /** Messages of argument validation failures the program was given this pass. */
   readonly validationFailures = new Set<string>();
   /** Set once a pause was delivered: later calls of this pass reject without effect. */

@@ -11,7 +11,8 @@ import type { PassContext } from "./pass-context.js";
 import type { PassOutcome } from "./pass-outcome.js";
 import type { CodeRunResult } from "../../sandbox/types.js";
 import { settleUnfinishedWork } from "./unfinished-work.js";
-import { moduleDivergence, nextModuleRecord } from "../journal/module-record.js";
+import { nextModuleRecord, pinnedModules, type NextModuleRecord } from "../journal/module-record.js";
+import type { PassEnd } from "../journal/journal-store.js";
 import { boundedText, MAX_STORED_MESSAGE_CHARS } from "../../shared/bounded-text.js";
 import { messageOf } from "../../shared/message-of.js";
 
@@ -48,10 +49,14 @@ function decide(
 /** Runs the pass to its end and records the outcome. */
 export async function runPass(pass: PassContext): Promise<PassOutcome> {
   const { executionId } = pass.execution;
-  const changed = moduleDivergence(pass.execution.modulesText, pass.deps.modules);
-  if (changed !== undefined) pass.failWith(changed);
-  const run: CodeRunResult =
-    changed === undefined ? await pass.deps.executor.run(passRequest(pass, pass.execution.code)) : { logs: [] };
+  const pinned = await pinnedModules(pass.execution.modulesText, pass.deps.modules, (digests) =>
+    pass.deps.store.moduleSources(digests),
+  );
+  if (!pinned.ok) pass.failWith(pinned.failure);
+  const modules = pinned.ok ? pinned.modules : pass.deps.modules;
+  const run: CodeRunResult = pinned.ok
+    ? await pass.deps.executor.run(passRequest(pass, pass.execution.code, modules))
+    : { logs: [] };
   if (run.error !== undefined || pass.fatal !== undefined) {
     // The program is gone: tell connectors still running to stop, and do not wait forever.
     if (!pass.abort.signal.aborted) pass.abort.abort(new Error(run.error?.message ?? pass.fatal?.error));
@@ -80,10 +85,29 @@ export async function runPass(pass: PassContext): Promise<PassOutcome> {
     resultText = encoded.ok ? encoded.value : omittedResultText(encoded.error);
     outcome.journaled = encoded.ok;
   }
-  const modulesText = nextModuleRecord(pass.execution.modulesText, run.modules, pass.deps.modules);
-  const stored = await finish(pass, outcome, resultText, run.logs, modulesText);
+  const record = nextModuleRecord(pass.execution.modulesText, run.modules, modules);
+  const stored = await finish(pass, outcome, resultText, run.logs, record);
   await afterPass(pass.deps.hooks, executionId, stored.status);
   return stored;
+}
+
+/**
+ * The module part of the pass's end: the new record; the sources it adds when the execution pauses (only a
+ * resumed pass reads them); and, when an execution with a record ends, the release of what nothing else uses.
+ */
+function moduleEnd(
+  pass: PassContext,
+  outcome: PassOutcome,
+  record: NextModuleRecord | undefined,
+): Pick<PassEnd, "modulesText" | "moduleSources" | "releaseModules"> {
+  const end: Pick<PassEnd, "modulesText" | "moduleSources" | "releaseModules"> = {};
+  if (record !== undefined) end.modulesText = record.text;
+  if (outcome.status === "paused") {
+    if (record !== undefined) end.moduleSources = record.sources;
+  } else if (pass.execution.modulesText !== undefined) {
+    end.releaseModules = true;
+  }
+  return end;
 }
 
 /**
@@ -95,11 +119,11 @@ async function finish(
   outcome: PassOutcome,
   resultText: string | undefined,
   printed: string[],
-  modulesText: string | undefined,
+  record: NextModuleRecord | undefined,
 ): Promise<PassOutcome> {
   const { executionId } = pass.execution;
   const now = pass.deps.now();
-  const modules = modulesText === undefined ? {} : { modulesText };
+  const modules = moduleEnd(pass, outcome, record);
   const end =
     outcome.status === "completed"
       ? {

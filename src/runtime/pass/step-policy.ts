@@ -59,6 +59,7 @@ export function stepHostFunctions(pass: PassContext): Record<string, (args: unkn
   const close = (seq: number): void => {
     running.delete(seq);
     pass.openSteps.delete(seq);
+    pass.executing.delete(seq);
     pausesAtBegin.delete(seq);
   };
   const notRunning = (seq: unknown): Promise<never> =>

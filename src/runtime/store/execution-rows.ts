@@ -8,12 +8,14 @@ import { parseCallRow, parseExecutionRow } from "./record-validation.js";
 import type { InStatement } from "@libsql/client";
 import type { StartExecution } from "../journal/journal-store.js";
 import { RECORD_VERSION, WHOLE_PROGRAM_SEQ } from "../journal/records.js";
+import { readModuleSources } from "./module-source-rows.js";
 import { pruneStatements } from "./retention-rows.js";
 import { listSnippetsStatement, snippetsOf } from "./snippet-rows.js";
 import type { StoreContext } from "./store-context.js";
 
 /** The execution operations over `context`. */
-export function executionRows({ client, runtime, read, write }: StoreContext): ExecutionStore {
+export function executionRows(context: StoreContext): ExecutionStore {
+  const { client, runtime, read, write } = context;
   return {
     async startExecution(start) {
       const awaiting = start.programApproval !== undefined;
@@ -43,7 +45,7 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
         ...(start.programApproval === undefined
           ? []
           : [programApprovalRow(runtime, start.executionId, start.programApproval)]),
-        ...pruneStatements(runtime, start.keep),
+        ...pruneStatements(runtime, start.keep, start.now),
         listSnippetsStatement(runtime),
       ]);
       return snippetsOf(results[results.length - 1]);
@@ -145,15 +147,7 @@ export function executionRows({ client, runtime, read, write }: StoreContext): E
       return (cas?.rowsAffected ?? 0) === 1;
     },
 
-    async retagToolCall(retag) {
-      const [cas] = await write([
-        {
-          sql: "UPDATE codemode_executions SET tool_call_id = ? WHERE runtime = ? AND id = ? AND tool_call_id = ?",
-          args: [retag.next, runtime, retag.executionId, retag.expected],
-        },
-      ]);
-      return (cas?.rowsAffected ?? 0) === 1;
-    },
+    moduleSources: (digests) => readModuleSources(context, digests),
 
     async list(limit, scope) {
       const [result] = await read([
@@ -202,13 +196,29 @@ function programApprovalRow(
  */
 function editStatements(
   runtime: string,
-  claim: { executionId: string; leaseToken: string; now: number; edits: Array<{ seq: number; argsText: string }> },
+  claim: {
+    executionId: string;
+    leaseToken: string;
+    now: number;
+    edits: Array<{ seq: number; argsText: string; cost?: number }>;
+  },
 ): InStatement[] {
-  return claim.edits.map(({ seq, argsText }) => ({
-    sql: `UPDATE codemode_calls SET approved_args = ?
+  // The cost of the arguments that will run replaces the program's (an edit may only lower it).
+  return claim.edits.map(({ seq, argsText, cost }) => ({
+    sql: `UPDATE codemode_calls SET approved_args = ?, cost = COALESCE(?, cost)
       WHERE runtime = ? AND execution_id = ? AND seq = ? AND status = 'pending' AND approved_at = ?
         AND EXISTS (SELECT 1 FROM codemode_executions WHERE runtime = ? AND id = ? AND lease_token = ?)`,
-    args: [argsText, runtime, claim.executionId, seq, claim.now, runtime, claim.executionId, claim.leaseToken],
+    args: [
+      argsText,
+      cost ?? null,
+      runtime,
+      claim.executionId,
+      seq,
+      claim.now,
+      runtime,
+      claim.executionId,
+      claim.leaseToken,
+    ],
   }));
 }
 

@@ -13,7 +13,9 @@
  * stays `executing` and is never run again.) Every flush is one round trip, all
  * or nothing: the call-row writes merged into upsert statements of at most
  * {@link MAX_ROWS_PER_STATEMENT} rows, plus any other statements, in one
- * `batch()` (or one `execute()` when there is a single statement).
+ * `batch()` (or one `execute()` when there is a single statement). No flush
+ * carries much more than {@link MAX_FLUSH_CHARS}: held rows past it are sent
+ * at once, and a longer queue goes in several round trips, in order.
  */
 import type { InStatement } from "@libsql/client";
 import type { SqlClient } from "./connection/sql-client.js";
@@ -22,6 +24,28 @@ import type { PassLease } from "../journal/journal-store.js";
 
 /** Call rows per upsert statement (SQLite caps compound SELECTs at 500 terms). */
 export const MAX_ROWS_PER_STATEMENT = 100;
+
+/**
+ * Characters of held statements (SQL, arguments, a row's arguments and result) sent in one round trip. A program
+ * may read a thousand results of up to a million characters each before its next write; held until then, they
+ * would make one request of a gigabyte, which no database or proxy accepts. A few MB keeps a flush one request
+ * for any ordinary program and a remote request of a size every server takes.
+ */
+export const MAX_FLUSH_CHARS = 4_000_000;
+
+/** The characters a statement puts on the wire, roughly (strings only: numbers and nulls are small). */
+function charsOf(statement: InStatement | CallRowWrite): number {
+  if (isCallRowWrite(statement)) {
+    const { argsText, resultText, error, connector, method } = statement;
+    return argsText.length + (resultText?.length ?? 0) + (error?.length ?? 0) + connector.length + method.length;
+  }
+  if (typeof statement === "string") return statement.length;
+  const args = statement.args === undefined ? [] : Object.values(statement.args);
+  return args.reduce<number>(
+    (sum, value) => sum + (typeof value === "string" ? value.length : 8),
+    statement.sql.length,
+  );
+}
 
 /** What a committed write reports. */
 export interface WriteResult {
@@ -36,6 +60,8 @@ interface Queued {
   reject?: (error: unknown) => void;
   /** A deferred statement that must change a row; zero rows means the lease was lost. */
   expectRow: boolean;
+  /** {@link charsOf} the statement. */
+  chars: number;
 }
 
 /** Queues and flushes journal statements for one pass. */
@@ -43,6 +69,8 @@ export class JournalWriter {
   readonly #client: SqlClient;
   readonly #lease: PassLease | undefined;
   #queue: Queued[] = [];
+  /** Characters queued (the held rows' weight). */
+  #queuedChars = 0;
   #flushing: Promise<void> | undefined;
   #failure: unknown;
   #lostRows = 0;
@@ -63,8 +91,9 @@ export class JournalWriter {
     statement: InStatement | CallRowWrite,
     { expectRow = true, send = false }: { expectRow?: boolean; send?: boolean } = {},
   ): void {
-    this.#queue.push({ statement, expectRow });
-    if (send) this.#schedule();
+    this.#enqueue({ statement, expectRow, chars: charsOf(statement) });
+    // Held rows past the flush size go now, not with the next durable write.
+    if (send || this.#queuedChars >= MAX_FLUSH_CHARS) this.#schedule();
   }
 
   /**
@@ -74,7 +103,7 @@ export class JournalWriter {
    */
   commit(statement: InStatement | CallRowWrite, { gather = false }: { gather?: boolean } = {}): Promise<WriteResult> {
     return new Promise<WriteResult>((resolve, reject) => {
-      this.#queue.push({ statement, resolve, reject, expectRow: false });
+      this.#enqueue({ statement, resolve, reject, expectRow: false, chars: charsOf(statement) });
       this.#schedule(gather);
     });
   }
@@ -108,6 +137,24 @@ export class JournalWriter {
     return this.#roundTrips;
   }
 
+  #enqueue(item: Queued): void {
+    this.#queue.push(item);
+    this.#queuedChars += item.chars;
+  }
+
+  /** The queue's head up to {@link MAX_FLUSH_CHARS} (at least one statement), taken off the queue. */
+  #takeFlush(): Queued[] {
+    let count = 0;
+    let chars = 0;
+    for (const item of this.#queue) {
+      if (count > 0 && chars + item.chars > MAX_FLUSH_CHARS) break;
+      chars += item.chars;
+      count += 1;
+    }
+    this.#queuedChars -= chars;
+    return this.#queue.splice(0, count);
+  }
+
   #schedule(gather = false): void {
     if (this.#flushing !== undefined) return;
     // Gathering waits one macrotask: calls issued together reach the writer within it and share one write.
@@ -116,14 +163,14 @@ export class JournalWriter {
       : this.#drain();
     this.#flushing = start.finally(() => {
       this.#flushing = undefined;
-      if (this.#queue.some((item) => item.resolve !== undefined)) this.#schedule();
+      if (this.#queuedChars >= MAX_FLUSH_CHARS || this.#queue.some((item) => item.resolve !== undefined))
+        this.#schedule();
     });
   }
 
   async #drain(): Promise<void> {
     while (this.#queue.length > 0) {
-      const items = this.#queue;
-      this.#queue = [];
+      const items = this.#takeFlush();
       const rows = items.filter((item) => isCallRowWrite(item.statement));
       const others = items.filter((item) => !isCallRowWrite(item.statement));
       const chunks: Queued[][] = [];

@@ -19,6 +19,8 @@ export function createLibsqlJournalStore(options: {
   local: boolean;
   now: () => number;
   owned?: boolean;
+  /** Whether the database does not exist yet: reads find nothing and create nothing. */
+  missing?: (() => boolean) | undefined;
 }): JournalStore {
   const context = createStoreContext(options);
   return {

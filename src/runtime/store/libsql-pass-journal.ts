@@ -15,6 +15,7 @@ import {
   renewLeaseStatement,
   startApprovedCallStatement,
 } from "./call-statements.js";
+import { keepModuleSourceStatement, releaseModuleSourcesStatement } from "./module-source-rows.js";
 import type { PassJournal, PassLease } from "../journal/journal-store.js";
 import { JournalWriter } from "./journal-writer.js";
 import type { SqlClient } from "./connection/sql-client.js";
@@ -46,6 +47,9 @@ export function libsqlPassJournal(client: SqlClient, lease: PassLease): PassJour
     countReplays: ({ seqs }) => writer.defer(countReplaysStatement(lease, seqs), { expectRow: false }),
     renewLease: ({ leaseUntil }) => writer.defer(renewLeaseStatement(lease, leaseUntil), { send: true }),
     async finish(end) {
+      for (const kept of end.moduleSources ?? [])
+        writer.defer(keepModuleSourceStatement(lease.runtime, kept, end.now), { expectRow: false });
+      if (end.releaseModules === true) writer.defer(releaseModuleSourcesStatement(lease), { expectRow: false });
       return (await writer.commit(finishPassStatement(lease, end))).rowsAffected === 1;
     },
     async finishAfterFailure(end) {

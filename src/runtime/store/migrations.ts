@@ -33,7 +33,7 @@ export const MIGRATIONS: readonly Migration[] = [
       // first pass (version-tagged JSON), so a pass resumed elsewhere joins the same trace; NULL when untraced.
       // `budgets`: the call and cost budgets fixed when the execution starts (`journal/budget-record.ts`), so every
       // later pass, in any process, enforces the same numbers. `modules`: the sandbox modules its passes imported,
-      // with a content hash of each (`journal/module-record.ts`): a resumed pass whose module changed is a divergence.
+      // with a content hash of each (`journal/module-record.ts`).
       `CREATE TABLE IF NOT EXISTS codemode_executions (
         runtime TEXT NOT NULL,
         id TEXT NOT NULL,
@@ -108,6 +108,21 @@ export const MIGRATIONS: readonly Migration[] = [
         created_at INTEGER NOT NULL,
         PRIMARY KEY (model, text_hash)
       ) WITHOUT ROWID`,
+    ],
+  },
+  {
+    version: 11,
+    name: "module sources kept for paused executions",
+    statements: [
+      // One row per runtime name and SHA-256 of a module source that a paused execution imported, so its resumed
+      // passes import the same source after a deploy changed `modules` (`journal/module-record.ts`).
+      `CREATE TABLE IF NOT EXISTS codemode_module_sources (
+        runtime TEXT NOT NULL,
+        digest TEXT NOT NULL,
+        source TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (runtime, digest)
+      )`,
     ],
   },
 ];

@@ -4,19 +4,45 @@
  */
 import type { InStatement } from "@libsql/client";
 import type { RetentionStore } from "../journal/journal-store.js";
+import { RETRY_HOLD_MS, RETRY_HOLD_TOOL_CALL_PREFIX } from "../journal/records.js";
+import { dropModuleSourcesStatement } from "./module-source-rows.js";
 import { idsOf, TERMINAL_SQL, type StoreContext } from "./store-context.js";
 
-function olderTerminal(runtime: string, keep: number): { sql: string; args: [string, number] } {
+/**
+ * Terminal executions beyond the newest `keep`, but those a retry may still ask for: started for one
+ * ({@link RETRY_HOLD_TOOL_CALL_PREFIX}), paused for a person (a call that required approval; one that never paused
+ * gave out no retry id), and changed since `heldSince`.
+ */
+function olderTerminal(
+  runtime: string,
+  keep: number,
+  heldSince: number | undefined,
+): { sql: string; args: Array<string | number | null> } {
   return {
-    sql: `SELECT id FROM codemode_executions WHERE runtime = ? AND status IN ${TERMINAL_SQL}
-      ORDER BY created_at DESC, rowid DESC LIMIT -1 OFFSET ?`,
-    args: [runtime, keep],
+    sql: `SELECT id FROM (SELECT id, tool_call_id, updated_at FROM codemode_executions
+        WHERE runtime = ? AND status IN ${TERMINAL_SQL} ORDER BY created_at DESC, rowid DESC LIMIT -1 OFFSET ?) AS tail
+      WHERE ? IS NULL OR tool_call_id IS NULL OR substr(tool_call_id, 1, ?) <> ? OR updated_at < ?
+        OR NOT EXISTS (SELECT 1 FROM codemode_calls
+          WHERE runtime = ? AND execution_id = tail.id AND requires_approval = 1)`,
+    args: [
+      runtime,
+      keep,
+      heldSince ?? null,
+      RETRY_HOLD_TOOL_CALL_PREFIX.length,
+      RETRY_HOLD_TOOL_CALL_PREFIX,
+      heldSince ?? null,
+      runtime,
+    ],
   };
 }
 
-/** Deletes terminal executions of `runtime` beyond the newest `keep`, their calls first. */
-export function pruneStatements(runtime: string, keep: number): InStatement[] {
-  const older = olderTerminal(runtime, keep);
+/**
+ * Deletes terminal executions of `runtime` beyond the newest `keep`, their calls first. With `now`, one a client
+ * may still retry for (tool call id {@link RETRY_HOLD_TOOL_CALL_PREFIX}, paused for a person, changed within
+ * {@link RETRY_HOLD_MS}) stays.
+ */
+export function pruneStatements(runtime: string, keep: number, now?: number): InStatement[] {
+  const older = olderTerminal(runtime, keep, now === undefined ? undefined : now - RETRY_HOLD_MS);
   return [
     {
       sql: `DELETE FROM codemode_calls WHERE runtime = ? AND execution_id IN (${older.sql})`,
@@ -34,8 +60,8 @@ const INTERRUPTED_CALL =
 
 /** The retention operations over `context`. */
 export function retentionRows({ runtime, write }: StoreContext): RetentionStore {
-  const prune = async (keep: number): Promise<string[]> => {
-    const [, deleted] = await write(pruneStatements(runtime, keep));
+  const prune = async (keep: number, now?: number): Promise<string[]> => {
+    const [, deleted] = await write(pruneStatements(runtime, keep, now));
     return idsOf(deleted);
   };
   return {
@@ -51,6 +77,7 @@ export function retentionRows({ runtime, write }: StoreContext): RetentionStore 
     },
 
     prune,
+    // Everything ended goes: the app asked to clear it, retries included.
     clearHistory: () => prune(0),
 
     async expire({ now: at, pausedBefore, runningMessage, pausedMessage }) {
@@ -96,6 +123,7 @@ export function retentionRows({ runtime, write }: StoreContext): RetentionStore 
         { sql: "DELETE FROM codemode_calls WHERE runtime = ?", args: [runtime] },
         { sql: "DELETE FROM codemode_executions WHERE runtime = ?", args: [runtime] },
         { sql: "DELETE FROM codemode_snippets WHERE runtime = ?", args: [runtime] },
+        dropModuleSourcesStatement(runtime),
       ]);
       return idsOf(results[0]);
     },

@@ -1,6 +1,8 @@
 /**
  * What each part of the libSQL journal store shares: the client, the runtime name every row is scoped by, and
- * reads and writes that migrate the schema on first use (once per store; a failed migration is retried).
+ * reads and writes that migrate the schema on first use (once per store; a failed migration is retried). A local
+ * database file that does not exist yet is read as empty, without creating it: only a write (a run) creates it,
+ * so an approver or a listing opened on the wrong store leaves no stray `.codemode/codemode.db` behind.
  */
 import type { InStatement } from "@libsql/client";
 import { migrateStore } from "./migrations.js";
@@ -33,11 +35,14 @@ export function createStoreContext({
   runtime,
   local,
   now,
+  missing,
 }: {
   client: SqlClient;
   runtime: string;
   local: boolean;
   now: () => number;
+  /** Whether the database does not exist yet (`OpenedStore.missing`). */
+  missing?: (() => boolean) | undefined;
 }): StoreContext {
   let ready: Promise<void> | undefined;
   const migrate = (): Promise<void> => {
@@ -55,6 +60,7 @@ export function createStoreContext({
       return client.batch(statements, "write");
     },
     read: async (statements) => {
+      if (missing?.() === true) return statements.map(() => ({ rows: [], rowsAffected: 0 }));
       await migrate();
       return client.batch(statements, "read");
     },

@@ -55,9 +55,20 @@ function headerShown(name: unknown, shown: RecordedNames): boolean {
   return PLAIN_HEADERS.has(lower) || shown.has(lower);
 }
 
+/**
+ * Headers given as a list past this many entries are not looked into (a span shows them `[redacted]`): a connector's
+ * `new Array(1e9)` costs it nothing, and walking it would hold the host for seconds.
+ */
+const MAX_HEADER_ENTRIES = 1_000;
+
+function tooManyHeaders(headers: unknown): boolean {
+  return Array.isArray(headers) && headers.length > MAX_HEADER_ENTRIES;
+}
+
 /** The `[name, value]` entries of `headers` in every shape `fetch` accepts (object, pairs, a Map from the codec). */
 function headerEntries(headers: unknown): Array<[unknown, unknown]> | undefined {
   if (headers instanceof Map) return [...headers.entries()];
+  if (tooManyHeaders(headers)) return undefined;
   if (Array.isArray(headers))
     return headers.map((pair): [unknown, unknown] => (Array.isArray(pair) ? [pair[0], pair[1]] : [undefined, pair]));
   if (isRecord(headers)) return Object.entries(headers);
@@ -68,6 +79,7 @@ function headerEntries(headers: unknown): Array<[unknown, unknown]> | undefined 
 function maskedHeaders(headers: unknown, shown: RecordedNames): unknown {
   const mask = (name: unknown, value: unknown): unknown => (headerShown(name, shown) ? value : REDACTED);
   if (headers instanceof Map) return new Map([...headers].map(([name, value]) => [name, mask(name, value)]));
+  if (tooManyHeaders(headers)) return REDACTED;
   if (Array.isArray(headers)) {
     return headers.map((pair: unknown) =>
       Array.isArray(pair) ? [pair[0], ...pair.slice(1).map((value) => mask(pair[0], value))] : REDACTED,

@@ -23,6 +23,9 @@ const MAX_BIGINT_SHIFT = 13_288n;
 /** Nesting bound, so encoding a hostile value cannot overflow a stack. Matches the host validator's. */
 export const MAX_ENCODE_DEPTH = 500;
 
+/** Characters a tag takes at least once encoded (`{"$":"undefined"}` is 17): what `spend` counts for one. */
+const TAG_CHARS = 15;
+
 /** The end of every refusal: "functions cannot cross the sandbox boundary". */
 export const BOUNDARY = "cannot cross the sandbox boundary";
 
@@ -136,7 +139,8 @@ export function createValueCodec(intrinsics, platform) {
    */
   function spend(chars, path) {
     charsLeft -= chars;
-    if (charsLeft < 0) {
+    // Negated, so that a count that is not a number can never let the encoding through.
+    if (!(charsLeft >= 0)) {
       throw fail(
         "value",
         "over " + groupDigits(charsMax) + " characters once encoded (stopped at " + shortPath(path) + ")",
@@ -170,11 +174,16 @@ export function createValueCodec(intrinsics, platform) {
 
   /**
    * @param {number} value
+   * @param {string} path
    * @returns {EncodedTree}
    */
-  function encodeNumber(value) {
+  function encodeNumber(value, path) {
     // Finite and not -0 (`value - value` is NaN for NaN and the infinities).
-    if (value - value === 0 && (value !== 0 || 1 / value > 0)) return value;
+    if (value - value === 0 && (value !== 0 || 1 / value > 0)) {
+      spend(1, path);
+      return value;
+    }
+    spend(TAG_CHARS, path);
     tagged = true;
     if (value === Infinity) return { $: "number", v: "Infinity" };
     if (value === -Infinity) return { $: "number", v: "-Infinity" };
@@ -212,10 +221,12 @@ export function createValueCodec(intrinsics, platform) {
         spend(5, path);
         return value;
       case "number":
-        return encodeNumber(value);
+        return encodeNumber(value, path);
       case "bigint":
         return encodeBigInt(value, path);
       case "undefined":
+        // Counted like every other value: a holey array is all `undefined`, and costs its maker nothing.
+        spend(TAG_CHARS, path);
         tagged = true;
         return { $: "undefined" };
       case "function":
@@ -243,14 +254,19 @@ export function createValueCodec(intrinsics, platform) {
    */
   function encodeObject(object, path, seen, depth) {
     if (isArray(object)) {
+      // Read once (a proxy's `length` may change), and counted before the first element: one separator each, so a
+      // `new Array(1e9)` is refused at once instead of after building a billion `undefined` tags.
+      const length = object.length;
+      spend(length > 0 ? length - 1 : 0, path);
       /** @type {EncodedTree[]} */
       const out = [];
-      for (let index = 0; index < object.length; index++) {
+      for (let index = 0; index < length; index++) {
         out[index] = encode(object[index], path + "[" + index + "]", seen, depth);
       }
       return out;
     }
     if (object instanceof DateClass) {
+      spend(TAG_CHARS, path);
       tagged = true;
       const time = dateTime.call(object);
       return { $: "date", v: time - time === 0 ? time : null };
@@ -271,6 +287,7 @@ export function createValueCodec(intrinsics, platform) {
       const entries = [];
       let index = 0;
       mapForEach.call(object, (entry, key) => {
+        spend(3, path);
         entries[index] = [
           encode(key, path + ".<key " + index + ">", seen, depth),
           encode(entry, path + ".<value " + index + ">", seen, depth),
@@ -285,6 +302,7 @@ export function createValueCodec(intrinsics, platform) {
       const items = [];
       let index = 0;
       setForEach.call(object, (item) => {
+        spend(1, path);
         items[index] = encode(item, path + ".<item " + index + ">", seen, depth);
         index++;
       });

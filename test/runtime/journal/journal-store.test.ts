@@ -299,6 +299,59 @@ describe.each(STORES)("JournalStore contract (%s)", (_name, open) => {
   });
 });
 
+/** Module sources kept for paused executions: once per digest, dropped when no unfinished execution refers to one. */
+async function moduleStory(store: JournalStore) {
+  const record = (digest: string) => JSON.stringify({ v: 1, modules: { m: digest } });
+  const pause = async (executionId: string, digest: string) => {
+    await store.startExecution(start(executionId));
+    const pass = store.passJournal({ runtime: "r", executionId, leaseToken: `lease-${executionId}` });
+    await pass.finish({
+      ...ended("paused"),
+      modulesText: record(digest),
+      moduleSources: [{ digest, source: `source ${digest}` }],
+    });
+  };
+  const end = async (executionId: string) => {
+    const loaded = await store.load(executionId);
+    const leaseToken = `again-${executionId}`;
+    const passes = loaded?.execution.passes ?? 0;
+    await store.claimPaused({ executionId, passes, leaseToken, leaseUntil: NOW + 60_000, now: NOW + 6 });
+    await store
+      .passJournal({ runtime: "r", executionId, leaseToken })
+      .finish({ ...ended("completed"), releaseModules: true });
+  };
+  const kept = async () => [...(await store.moduleSources(["d1", "d2"])).entries()];
+  const seen: Record<string, unknown> = {};
+  await pause("m1", "d1");
+  await pause("m2", "d1");
+  await pause("m3", "d2");
+  seen["once"] = await kept();
+  await end("m1");
+  seen["stillUsed"] = await kept();
+  await end("m2");
+  seen["released"] = await kept();
+  await store.destroy();
+  seen["destroyed"] = await kept();
+  return seen;
+}
+
+describe.each(STORES)("JournalStore module sources (%s)", (_name, open) => {
+  it("keeps a source once per digest while a paused execution refers to it", async () => {
+    expect(await moduleStory(open())).toEqual({
+      once: [
+        ["d1", "source d1"],
+        ["d2", "source d2"],
+      ],
+      stillUsed: [
+        ["d1", "source d1"],
+        ["d2", "source d2"],
+      ],
+      released: [["d2", "source d2"]],
+      destroyed: [],
+    });
+  });
+});
+
 describe("the two JournalStore implementations", () => {
   it("leave identical records after the same story", async () => {
     const [libsql, memory] = await Promise.all(STORES.map(([, open]) => story(open())));

@@ -3,7 +3,9 @@
  * recorded as finished (it runs again on the resumed pass), and an approved call the resumed pass never reaches
  * ends the run with kind `approval-unreached`, never `completed`.
  */
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import type { Connector } from "../../../src/connectors/types.js";
+import { QuickJSExecutor } from "../../../src/sandbox/quickjs-executor.js";
 import { createMockConnector } from "../../../src/test/index.js";
 import { testRuntime } from "../runtime-fixture.js";
 
@@ -71,5 +73,73 @@ describe("unfinished work at the end of a pass", () => {
     expect(detail).toMatchObject({ status: "error", kind: "approval-unreached" });
     expect(detail?.calls.find((call) => call.seq === 2)).toMatchObject({ status: "error" });
     expect(await runtime.pending(first.executionId)).toEqual([]);
+  });
+});
+
+describe("calls still running when a failed pass ends", () => {
+  // A short deadline; the runtime's grace after it is the default.
+  const executor = new QuickJSExecutor({ isolation: "in-process", timeoutMs: 300 });
+  afterAll(() => executor.dispose());
+
+  /** A connector whose `wait` settles only when the test says (or never). */
+  function gate(): { connector: Connector; started: Promise<void>; settle: (value: unknown) => void } {
+    let settle: (value: unknown) => void = () => undefined;
+    let markStarted: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => {
+      markStarted = resolve;
+    });
+    const connector: Connector = {
+      methods: {
+        wait: {
+          execute: () =>
+            new Promise((resolve) => {
+              settle = resolve;
+              markStarted();
+            }),
+        },
+      },
+    };
+    return { connector, started, settle: (value) => settle(value) };
+  }
+
+  it("a connector call that never settles: execute() ends with kind timeout, the call and the execution end error", async () => {
+    const slow = gate();
+    const runtime = testRuntime({ executor, connectors: { slow: slow.connector } });
+    const out = await runtime.execute({ code: "async () => { await slow.wait({}); return 'done'; }" });
+    expect(out).toMatchObject({ status: "error", kind: "timeout" });
+    const detail = await runtime.execution(out.executionId);
+    expect(detail).toMatchObject({
+      status: "error",
+      kind: "timeout",
+      calls: [
+        {
+          seq: 1,
+          status: "error",
+          error: expect.stringMatching(
+            /^Call #1 \(slow\.wait\) was still running when the run ended \(timeout\): its outcome is unknown/,
+          ),
+        },
+      ],
+    });
+    // It settles later: nothing changes (the pass is over), and nothing throws.
+    slow.settle({ late: true });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect((await runtime.execution(out.executionId))?.calls[0]).toMatchObject({ status: "error" });
+  });
+
+  it("a step open around such a call ends error too", async () => {
+    const slow = gate();
+    const runtime = testRuntime({ executor, connectors: { slow: slow.connector } });
+    const out = await runtime.execute({
+      code: "async () => codemode.step('fetch', () => slow.wait({}))",
+    });
+    expect(out).toMatchObject({ status: "error", kind: "timeout" });
+    const detail = await runtime.execution(out.executionId);
+    expect(detail?.status).toBe("error");
+    expect(detail?.calls.map((call) => [call.seq, call.connector, call.method, call.status])).toEqual([
+      [1, "codemode", "fetch", "error"],
+      [2, "slow", "wait", "error"],
+    ]);
+    expect(detail?.calls[0]?.error).toMatch(/step "fetch"\) was still running/);
   });
 });

@@ -3,9 +3,11 @@ import {
   applyCallStatement,
   failCallStatement,
   insertCallStatement,
+  readCallStatement,
 } from "../../../src/runtime/store/call-statements.js";
-import { JournalWriter, MAX_ROWS_PER_STATEMENT } from "../../../src/runtime/store/journal-writer.js";
+import { JournalWriter, MAX_FLUSH_CHARS, MAX_ROWS_PER_STATEMENT } from "../../../src/runtime/store/journal-writer.js";
 import { migrateStore } from "../../../src/runtime/store/migrations.js";
+import { countingClient } from "../../support/counting-client.js";
 import { memoryClient, memoryLibsqlClient } from "../runtime-fixture.js";
 
 async function table() {
@@ -123,5 +125,34 @@ describe.each([
     expect((await writer.commit(applyCallStatement(1, "1", 7))).rowsAffected).toBe(0);
     const rows = await client.execute("SELECT status, error FROM codemode_calls");
     expect(rows.rows.map((entry) => [entry["status"], entry["error"]])).toEqual([["error", "boom"]]);
+  });
+
+  it("sends held read rows once they pass the flush size, and never more than it in one request", async () => {
+    const client = await leasedExecution();
+    const counting = countingClient(client);
+    let largestRequest = 0;
+    const measured = new Proxy(counting.client, {
+      get(target, property) {
+        const value = Reflect.get(target, property, target) as unknown;
+        if (property !== "execute" && property !== "batch") return value;
+        return (statements: unknown, ...rest: unknown[]) => {
+          largestRequest = Math.max(largestRequest, JSON.stringify(statements).length);
+          return (value as (...args: unknown[]) => unknown).call(target, statements, ...rest);
+        };
+      },
+    });
+    const writer = new JournalWriter(measured, lease);
+    // Twelve reads of a million characters each, and no write after them: held, they were one 12 MB request.
+    const result = JSON.stringify("r".repeat(999_990));
+    for (let seq = 1; seq <= 12; seq += 1) {
+      const call = { seq, connector: "svc", method: "get", argsText: "{}", now: 5, startedAt: 5 };
+      writer.defer(readCallStatement(call, { resultText: result }));
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(counting.roundTrips()).toBeGreaterThan(0);
+    await writer.flush();
+    expect(largestRequest).toBeLessThanOrEqual(MAX_FLUSH_CHARS + 100_000);
+    expect(counting.roundTrips()).toBeGreaterThanOrEqual(3);
+    expect((await client.execute("SELECT COUNT(*) AS n FROM codemode_calls")).rows[0]?.["n"]).toBe(12);
   });
 });

@@ -50,6 +50,7 @@ describe("migrateStore", () => {
     expect(tables.rows.map((row) => row["name"])).toEqual([
       "codemode_calls",
       "codemode_executions",
+      "codemode_module_sources",
       "codemode_schema_migrations",
       "codemode_search_vectors",
       "codemode_snippets",

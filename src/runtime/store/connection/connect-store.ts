@@ -16,6 +16,7 @@ import type { SqlClient } from "./sql-client.js";
 import { StoreConfigurationError } from "../../../errors/store-configuration-error.js";
 import type { StoreTarget } from "./store-target.js";
 import { servesUrl } from "./hrana-url.js";
+import { fetchWithDeadline } from "./store-deadline.js";
 
 /**
  * How long a statement waits for another process's lock on a shared `file:`
@@ -66,7 +67,7 @@ export async function connectStore(target: StoreTarget): Promise<SqlClient> {
   }
   if (!target.local && servesUrl(target.url)) {
     const { HranaHttpClient } = await import("./hrana-http-client.js");
-    return new HranaHttpClient(target.url, target.authToken);
+    return new HranaHttpClient(target.url, target.authToken, { requestTimeoutMs: target.requestTimeoutMs });
   }
   const entry = clientEntryFor(target.url, target.local);
   const { createClient } = await (entry === "@libsql/client/http"
@@ -78,5 +79,7 @@ export async function connectStore(target: StoreTarget): Promise<SqlClient> {
     url: target.url,
     ...(target.authToken === undefined ? {} : { authToken: target.authToken }),
     ...(target.local ? { timeout: DEFAULT_BUSY_TIMEOUT_MS, concurrency: 1 } : {}),
+    // The HTTP transport aborts a request past the deadline; the WebSocket one is raced (`shared-store-connections.ts`).
+    ...(entry === "@libsql/client/http" ? { fetch: fetchWithDeadline(target.requestTimeoutMs) } : {}),
   });
 }

@@ -17,6 +17,10 @@ import type { InStatement } from "@libsql/client";
 import { decodeResult, encodeStatement, type HranaStatement, type HranaStatementResult } from "./hrana-values.js";
 import { pipelineUrl } from "./hrana-url.js";
 import type { SqlClient, SqlResult } from "./sql-client.js";
+import { DEFAULT_STORE_REQUEST_TIMEOUT_MS, StoreRequestTimeout } from "./store-deadline.js";
+
+/** How much of an HTTP error body is read: more than any message quotes (`store-error-text.ts`). */
+const MAX_ERROR_BODY_BYTES = 16 * 1024;
 
 type BatchMode = "write" | "read" | "deferred";
 
@@ -47,12 +51,28 @@ function sqlError({ message, code }: HranaError): HranaRequestError {
   return new HranaRequestError(code ? `${code}: ${message}` : message, code ?? undefined);
 }
 
-function readBody(response: IncomingMessage): Promise<string> {
+/**
+ * The body of a response; an error page stops at `maxBytes` (a proxy's 1 MB page is not read whole for a message
+ * that quotes a few hundred characters of it).
+ */
+function readBody(response: IncomingMessage, maxBytes = Number.POSITIVE_INFINITY): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    response.on("data", (chunk: Buffer) => chunks.push(chunk));
-    response.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    let bytes = 0;
+    const done = () => resolve(Buffer.concat(chunks).toString("utf8"));
+    response.on("data", (chunk: Buffer) => {
+      chunks.push(chunk);
+      bytes += chunk.length;
+      if (bytes < maxBytes) return;
+      response.destroy();
+      done();
+    });
+    response.on("end", done);
     response.on("error", reject);
+    // A connection closed before the end (and a destroyed request) settles too, as an error.
+    response.on("close", () => {
+      if (!response.complete) reject(new Error("The database closed the connection before the answer ended"));
+    });
   });
 }
 
@@ -69,11 +89,18 @@ export class HranaHttpClient implements SqlClient {
   readonly protocol = "http";
   readonly #pipeline: URL;
   readonly #authToken: string | undefined;
+  readonly #requestTimeoutMs: number;
   #closed = false;
 
-  constructor(url: string, authToken: string | undefined) {
+  /** `requestTimeoutMs` bounds each request, from sending to the last byte of the answer. */
+  constructor(
+    url: string,
+    authToken: string | undefined,
+    { requestTimeoutMs = DEFAULT_STORE_REQUEST_TIMEOUT_MS }: { requestTimeoutMs?: number } = {},
+  ) {
     this.#pipeline = pipelineUrl(url);
     this.#authToken = authToken;
+    this.#requestTimeoutMs = requestTimeoutMs;
   }
 
   async execute(statement: InStatement): Promise<SqlResult> {
@@ -137,28 +164,51 @@ export class HranaHttpClient implements SqlClient {
     };
     if (this.#authToken !== undefined) headers["authorization"] = `Bearer ${this.#authToken}`;
     const options: RequestOptions = { method: "POST", headers };
-    const response = await new Promise<IncomingMessage>((resolve, reject) => {
-      const outgoing = request(url, options, resolve);
-      outgoing.on("error", (error) =>
-        reject(new Error(`The request to the database failed: ${error.message}`, { cause: error })),
+    // One deadline for the whole exchange: a server that never answers, or sends headers and never ends the body.
+    let outgoing: Http.ClientRequest | undefined;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      outgoing?.destroy(new StoreRequestTimeout(this.#requestTimeoutMs));
+    }, this.#requestTimeoutMs);
+    timer.unref();
+    try {
+      const response = await new Promise<IncomingMessage>((resolve, reject) => {
+        outgoing = request(url, options, resolve);
+        outgoing.on("error", (error) =>
+          reject(
+            timedOut ? error : new Error(`The request to the database failed: ${error.message}`, { cause: error }),
+          ),
+        );
+        outgoing.end(body);
+      });
+      // A destroyed request ends its response with the same error.
+      response.on("error", () => {});
+      const status = response.statusCode ?? 0;
+      const text = await readBody(response, status === 200 ? undefined : MAX_ERROR_BODY_BYTES).catch(
+        (error: unknown) => {
+          throw timedOut ? new StoreRequestTimeout(this.#requestTimeoutMs) : error;
+        },
       );
-      outgoing.end(body);
-    });
-    const text = await readBody(response);
-    const status = response.statusCode ?? 0;
-    if (status !== 200) {
-      let detail = text.trim();
-      try {
-        detail = String((JSON.parse(text) as { message?: unknown }).message ?? detail);
-      } catch {
-        // Not JSON: the body as it is.
-      }
-      throw new HranaRequestError(
-        `Server returned HTTP status ${status}${detail === "" ? "" : `: ${detail}`}`,
-        "SERVER_ERROR",
-        status,
-      );
+      if (status !== 200) throw httpError(status, text);
+      return text;
+    } finally {
+      clearTimeout(timer);
     }
-    return text;
   }
+}
+
+/** An HTTP error status with the server's message (JSON `message`, else the body; cut and redacted upstream). */
+function httpError(status: number, text: string): HranaRequestError {
+  let detail = text.trim();
+  try {
+    detail = String((JSON.parse(text) as { message?: unknown }).message ?? detail);
+  } catch {
+    // Not JSON: the body as it is.
+  }
+  return new HranaRequestError(
+    `Server returned HTTP status ${status}${detail === "" ? "" : `: ${detail}`}`,
+    "SERVER_ERROR",
+    status,
+  );
 }

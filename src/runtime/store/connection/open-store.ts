@@ -7,11 +7,15 @@
  * URL is returned; the driver is imported and the database opened by the
  * first statement ({@link acquireStoreConnection}).
  */
+import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Client } from "@libsql/client";
 import { InvalidOptionError } from "../../../errors.js";
+import { ForeignStoreClient } from "./foreign-store-client.js";
+import { redactStoreUrl } from "./explain-store-error.js";
 import { acquireStoreConnection } from "./shared-store-connections.js";
 import type { SqlClient } from "./sql-client.js";
+import { DEFAULT_STORE_REQUEST_TIMEOUT_MS } from "./store-deadline.js";
 import type { StoreSource, StoreTarget } from "./store-target.js";
 
 /** `{ url, authToken }` form of the `store` option. */
@@ -20,6 +24,12 @@ export interface CodemodeStoreOptions {
   url: string;
   /** Turso auth token for remote URLs (`undefined` is the same as leaving it out). */
   authToken?: string | undefined;
+  /**
+   * How long one request to a remote database may take before it fails with a `store` error (a local file
+   * waits for locks up to its busy timeout instead).
+   * @default 10000
+   */
+  requestTimeoutMs?: number | undefined;
 }
 
 /** What the `store` option accepts. */
@@ -44,6 +54,11 @@ export interface OpenedStore {
   owned: boolean;
   /** True for local `file:` databases (WAL and busy timeout apply). */
   local: boolean;
+  /**
+   * Whether the database does not exist yet (a local file not created): reading it finds nothing, and only a
+   * write creates it. Absent: the database is always there (remote, in memory, a caller's Client).
+   */
+  missing?: () => boolean;
 }
 
 /** Where `defaultStoreOptions` found each configuration it returned (for messages naming the variable to fix). */
@@ -143,8 +158,10 @@ function storeTarget(store: CodemodeStoreOptions, source: StoreSource): StoreTar
     const createFolder = dirname(absolute) === resolve(DEFAULT_STORE_FOLDER);
     return { kind: "embedded", path: absolute, url: store.url, source, createFolder, key: `file:${absolute}` };
   }
-  const key = `${store.url}\n${store.authToken ?? ""}`;
-  return { kind: "client", url: store.url, authToken: store.authToken, local: isLocalFileUrl(store.url), source, key };
+  const requestTimeoutMs = store.requestTimeoutMs ?? DEFAULT_STORE_REQUEST_TIMEOUT_MS;
+  const key = `${store.url}\n${store.authToken ?? ""}\n${requestTimeoutMs}`;
+  const local = isLocalFileUrl(store.url);
+  return { kind: "client", url: store.url, authToken: store.authToken, local, source, requestTimeoutMs, key };
 }
 
 /**
@@ -153,10 +170,45 @@ function storeTarget(store: CodemodeStoreOptions, source: StoreSource): StoreTar
  * opened lazily. Throws only `InvalidOptionError`, for a URL no driver opens.
  */
 export function openStore(store: ResolvedStoreOption): OpenedStore {
-  if (isLibsqlClient(store)) return { client: store, owned: false, local: store.protocol === "file" };
+  if (isLibsqlClient(store)) {
+    const local = store.protocol === "file";
+    const requestTimeoutMs = local ? undefined : DEFAULT_STORE_REQUEST_TIMEOUT_MS;
+    return { client: new ForeignStoreClient(store, { requestTimeoutMs }), owned: false, local };
+  }
   const source = sources.get(store) ?? "option";
   if (source === "option") checkStoreUrl(store.url, "store");
   const target = storeTarget(store, source);
   const local = target.kind === "embedded" || target.local;
-  return { client: acquireStoreConnection(target), owned: true, local };
+  const opened: OpenedStore = { client: acquireStoreConnection(target), owned: true, local };
+  if (target.kind === "embedded" && target.path !== ":memory:") opened.missing = missingFile(target.path);
+  return opened;
+}
+
+/** Whether the file at `path` is still missing; once found, not checked again. */
+function missingFile(path: string): () => boolean {
+  let found = false;
+  return () => {
+    found ||= existsSync(path);
+    return !found;
+  };
+}
+
+/** Where each kind of configuration came from, for a person. */
+const SOURCE_NAMES: Record<StoreSource, string> = {
+  option: "the store option",
+  CODEMODE_DATABASE_URL: "CODEMODE_DATABASE_URL",
+  TURSO_DATABASE_URL: "TURSO_DATABASE_URL",
+  default: "the default: neither CODEMODE_DATABASE_URL nor TURSO_DATABASE_URL is set",
+};
+
+/**
+ * The store a runtime reads, for a message: its URL without credentials, where the URL came from, and whether a
+ * local file exists at all. Read in a not-found, where the likely cause is a runtime opened on another database.
+ */
+export function storeDescription(store: ResolvedStoreOption): string {
+  if (isLibsqlClient(store)) return "the @libsql/client Client passed as the store option";
+  const source = sources.get(store) ?? "option";
+  const path = store.authToken === undefined ? localDatabasePath(store.url) : undefined;
+  const absent = path !== undefined && path !== ":memory:" && !existsSync(resolve(path));
+  return `${redactStoreUrl(store.url)} (${SOURCE_NAMES[source]})${absent ? ", which does not exist here yet" : ""}`;
 }

@@ -13,8 +13,10 @@
  *
  * `:memory:` is never shared: each runtime's in-memory database is its own.
  */
-import { connectStore } from "./connect-store.js";
+import { clientEntryFor, connectStore } from "./connect-store.js";
 import { explainStoreError } from "./explain-store-error.js";
+import { servesUrl } from "./hrana-url.js";
+import { raceDeadline } from "./store-deadline.js";
 import type { SqlClient, SqlResult } from "./sql-client.js";
 import type { StoreTarget } from "./store-target.js";
 import type { InStatement } from "@libsql/client";
@@ -83,6 +85,22 @@ function release(shared: SharedConnection, how: "closed" | "collected"): void {
   shared.idleTimer.unref();
 }
 
+/**
+ * A connection whose request outlived its deadline and that cannot abort it (the WebSocket transport): closed, so
+ * the stuck socket goes with it, and the next request opens a new one.
+ */
+function dropClient(shared: SharedConnection, client: SqlClient): void {
+  if (shared.client !== client) return;
+  shared.client = undefined;
+  closeClient(client);
+}
+
+/** The request deadline to race, for a driver that cannot abort a request itself (`store-deadline.ts`). */
+function racedDeadline(target: StoreTarget): number | undefined {
+  if (target.kind !== "client" || target.local || servesUrl(target.url)) return undefined;
+  return clientEntryFor(target.url, false) === "@libsql/client/ws" ? target.requestTimeoutMs : undefined;
+}
+
 const collected = new FinalizationRegistry<SharedConnection>((shared) => release(shared, "collected"));
 
 async function clientOf(shared: SharedConnection): Promise<SqlClient> {
@@ -144,7 +162,10 @@ class StoreConnectionHandle implements SqlClient {
   async #use<T>(run: (client: SqlClient) => Promise<T>): Promise<T> {
     if (this.#closed) throw new Error("The database connection is closed");
     try {
-      return await run(await clientOf(this.#shared));
+      const client = await clientOf(this.#shared);
+      const deadline = racedDeadline(this.#target);
+      if (deadline === undefined) return await run(client);
+      return await raceDeadline(run(client), deadline, () => dropClient(this.#shared, client));
     } catch (error) {
       throw explainStoreError(error, this.#target);
     }

@@ -29,6 +29,8 @@ export type StoreTarget =
       /** A `file:` URL: busy timeout and one connection apply. */
       local: boolean;
       source: StoreSource;
-      /** The URL and token. */
+      /** How long one request may take (`store-deadline.ts`). */
+      requestTimeoutMs: number;
+      /** The URL, token and deadline. */
       key: string;
     };

@@ -131,6 +131,7 @@ describe("which URLs it serves", () => {
       authToken: "token",
       local: false,
       source: "option",
+      requestTimeoutMs: 10_000,
       key: "served",
     });
     expect(served).toBeInstanceOf(HranaHttpClient);
@@ -141,6 +142,7 @@ describe("which URLs it serves", () => {
       authToken: "token",
       local: false,
       source: "option",
+      requestTimeoutMs: 10_000,
       key: "other",
     });
     expect(other).not.toBeInstanceOf(HranaHttpClient);

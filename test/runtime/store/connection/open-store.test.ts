@@ -159,10 +159,15 @@ describe("openStore", () => {
     }
   });
 
-  it("keeps a caller's client as it is and does not own it", () => {
+  it("uses a caller's client behind the request deadline, does not own it and never closes it", async () => {
     const client = createClient({ url: ":memory:" });
     try {
-      expect(openStore(client)).toEqual({ client, owned: false, local: true });
+      const opened = openStore(client);
+      expect(opened).toMatchObject({ owned: false, local: true });
+      expect(opened.client.database).toBe(client);
+      expect((await opened.client.execute("SELECT 1 AS one")).rows[0]).toMatchObject({ one: 1 });
+      opened.client.close();
+      expect(client.closed).toBe(false);
     } finally {
       client.close();
     }

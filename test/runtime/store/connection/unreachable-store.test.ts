@@ -100,7 +100,13 @@ describe("a remote store that cannot be reached", () => {
   });
 
   it("only a failure that may pass keeps 'try again later'", () => {
-    const target = { kind: "client", url: "libsql://db.example.com", authToken: "t", local: false } as const;
+    const target = {
+      kind: "client",
+      url: "libsql://db.example.com",
+      authToken: "t",
+      local: false,
+      requestTimeoutMs: 10_000,
+    } as const;
     const reset = new TypeError("fetch failed", {
       cause: Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }),
     });

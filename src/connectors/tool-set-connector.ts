@@ -3,7 +3,6 @@
  * `Connector`: one method per executable tool, validated arguments, approval
  * from `needsApproval`, `ToolExecutionOptions` for `execute`.
  */
-import { keysOf } from "../shared/known-keys.js";
 import type { JSONSchema7 } from "@ai-sdk/provider";
 import { asSchema, isRecord, type Schema, type Tool, type ToolExecutionOptions } from "@ai-sdk/provider-utils";
 import { InvalidOptionError } from "../errors.js";
@@ -82,17 +81,6 @@ type MethodResult<OUTPUT> = OUTPUT extends { content: unknown } ? unknown : OUTP
 export type MethodPolicyOf<TOOL> = [TOOL] extends [Tool<infer INPUT, infer OUTPUT, infer _CONTEXT>]
   ? MethodPolicy<INPUT, MethodResult<OUTPUT>>
   : MethodPolicy;
-
-/** Every key a `MethodPolicy` may have: any other is refused at construction. */
-export const METHOD_POLICY_KEYS = keysOf<MethodPolicy>({
-  replay: true,
-  revert: true,
-  needsApproval: true,
-  readOnly: true,
-  maxCalls: true,
-  cost: true,
-  editable: true,
-});
 
 /** A tool as found in a `ToolSet`, read defensively (user input). */
 interface LooseTool {

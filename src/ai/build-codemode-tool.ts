@@ -14,8 +14,7 @@ import { jsonSchema, tool, type Tool } from "ai";
 import type { Connector } from "../connectors/types.js";
 import { InvalidOptionError } from "../errors.js";
 import { isRecord } from "../shared/is-record.js";
-import { assertKnownKeys, keysOf } from "../shared/known-keys.js";
-import { declareOptions, option, type ResolvedOf } from "../shared/options/declare-options.js";
+import { declareOptions, option, type OptionField, type ResolvedOf } from "../shared/options/declare-options.js";
 import { textOption } from "../shared/options/option-checks.js";
 import { watchAiTelemetry } from "./ai-telemetry-recording.js";
 import { scopeProblem } from "../runtime/execution-request.js";
@@ -67,28 +66,29 @@ export interface CodemodeToolRuntime {
   execute(input: ExecuteInput, options?: ExecuteOptions): Promise<CodeModeOutput>;
 }
 
-/** Every key of `tool({ progress: { … } })`. */
-const PROGRESS_OPTION_KEYS = keysOf<ProgressFeedOptions>({ throttleMs: true, maxCalls: true, maxLogs: true });
+/** An integer of at least `min`; `fallback` when omitted. */
+function countOption(fallback: number, min: number): OptionField<number> {
+  return option((value, path) => {
+    const given = value ?? fallback;
+    if (typeof given !== "number" || !Number.isInteger(given) || given < min)
+      throw new InvalidOptionError({ path, message: `must be an integer >= ${min}` });
+    return given;
+  });
+}
+
+/** How each key of `tool({ progress: { … } })` is checked and defaulted. */
+const PROGRESS_OPTIONS = declareOptions<Partial<ProgressFeedOptions>>()({
+  throttleMs: countOption(DEFAULT_PROGRESS_THROTTLE_MS, 0),
+  maxCalls: countOption(DEFAULT_PROGRESS_MAX_CALLS, 1),
+  maxLogs: countOption(DEFAULT_PROGRESS_MAX_LOGS, 0),
+});
 
 function readProgress(progress: unknown, path: string): ProgressFeedOptions | undefined {
   if (progress === false) return undefined;
   if (progress !== undefined && progress !== true && !isRecord(progress)) {
     throw new InvalidOptionError({ path, message: "must be true, false or { throttleMs?, maxCalls?, maxLogs? }" });
   }
-  const given: Partial<Record<keyof ProgressFeedOptions, unknown>> = isRecord(progress) ? progress : {};
-  assertKnownKeys(given, PROGRESS_OPTION_KEYS, path);
-  const count = (key: keyof ProgressFeedOptions, fallback: number, min: number): number => {
-    const value = given[key] ?? fallback;
-    if (typeof value !== "number" || !Number.isInteger(value) || value < min) {
-      throw new InvalidOptionError({ path: `${path}.${key}`, message: `must be an integer >= ${min}` });
-    }
-    return value;
-  };
-  return {
-    throttleMs: count("throttleMs", DEFAULT_PROGRESS_THROTTLE_MS, 0),
-    maxCalls: count("maxCalls", DEFAULT_PROGRESS_MAX_CALLS, 1),
-    maxLogs: count("maxLogs", DEFAULT_PROGRESS_MAX_LOGS, 0),
-  };
+  return PROGRESS_OPTIONS.resolve(isRecord(progress) ? progress : {}, path);
 }
 
 /** How each option of {@link CodemodeToolOptions} is checked and defaulted. */

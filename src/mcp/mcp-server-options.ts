@@ -49,7 +49,7 @@ function runtimeGetter(runtime: unknown, path: string): () => Promise<CodemodeRu
 }
 
 /** The `elicitation` option of `createCodemodeMcpServer` as an object. */
-export interface McpElicitationOptions {
+interface McpElicitationOptions {
   /**
    * How long to wait for the person's answer, in milliseconds.
    * @default 600_000

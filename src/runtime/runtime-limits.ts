@@ -23,7 +23,7 @@ import { DEFAULT_MAX_DISCOVERY_CALLS, DEFAULT_MAX_JOURNAL_BYTES, DEFAULT_MAX_STE
 export const DEFAULT_MAX_CALLS = 1_000;
 
 /** The runtime's own budgets, per execution over all its passes (the executor's budgets are per run). */
-export interface RuntimeBudgetLimits {
+interface RuntimeBudgetLimits {
   /**
    * Connector calls (including outbound `fetch`) one execution may make over all its passes; a replayed call
    * counts once, where it first ran, and a call a human rejected does not count. The call past it does not run:

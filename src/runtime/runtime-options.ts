@@ -67,7 +67,7 @@ interface TransformResultInfo {
 }
 
 /** Test seams: clock, id generation, lease length, environment. */
-export interface RuntimeTestSeams {
+interface RuntimeTestSeams {
   /** Clock in ms since epoch. @default Date.now */
   now?: () => number;
   /** Execution and lease ids. @default crypto.randomUUID */

@@ -62,7 +62,7 @@ function checkHeaderRecord(headers: Record<string, unknown>, path: string): Open
  * request body under `body` (e.g. `{ owner, repo, state, body: { title } }`), validated against the operation's
  * schema before any policy sees it.
  */
-export type OpenApiOperationArgs = Record<string, unknown>;
+type OpenApiOperationArgs = Record<string, unknown>;
 
 /** Policy for one operation, keyed by `operationId` (or the generated method name) in `operations`. */
 export interface OpenApiOperationOptions {

@@ -14,6 +14,7 @@ import { run as executor } from "./executor.js";
 import { run as hostile } from "./hostile.js";
 import { run as journal } from "./journal.js";
 import { run as journaledCall } from "./journaled-call.js";
+import { run as journalScale } from "./journal-scale.js";
 import { run as modules } from "./modules.js";
 import { run as openapi } from "./openapi.js";
 import { run as roundtrips } from "./roundtrips.js";
@@ -26,6 +27,7 @@ const SUITES: Array<[name: string, run: () => Promise<string>]> = [
   ["executor", executor],
   ["journal", journal],
   ["journaled-call", journaledCall],
+  ["journal-scale", journalScale],
   ["tokens", tokens],
   ["openapi", openapi],
   ["cold", cold],

@@ -9,7 +9,7 @@ Commands
   executions                 List executions, newest first (--status, --since, --limit)
   show <id>                  The program with line numbers and its timeline: passes, calls, replays, approvals, logs
   pending [id]               Calls waiting for approval
-  prune                      Delete ended executions beyond the newest --keep (default: the runtime's maxExecutions)
+  prune                      Delete each owner's ended executions beyond its newest --keep (default: maxExecutions), never within retention.minAgeMs
   expire --older-than <age>  End paused runs older than <age> (rejected) and dead running runs (error)
   approve <id> [--seq N]     Approve and resume (needs --runtime or --proxy)
   reject <id> [--seq N] [--reason TEXT]   Reject a paused execution (needs --runtime or --proxy)

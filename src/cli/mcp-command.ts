@@ -73,7 +73,8 @@ async function openMcpRuntime(
     );
   const read = await readProxyFile(proxy, values, io);
   const opened = await openProxyRuntime(read, io);
-  return { ...opened, approvalHint: proxyApprovalHint(read, values) };
+  // tools/list and initialize are answered at once: a server still starting is listed as such, never waited for.
+  return { runtime: opened.currentRuntime, close: opened.close, approvalHint: proxyApprovalHint(read, values) };
 }
 
 /**
@@ -112,6 +113,7 @@ function waitForStop(io: CliIo, extra?: (stop: () => void) => void): Promise<voi
     }
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
+    process.once("SIGHUP", stop);
   });
 }
 

@@ -5,6 +5,7 @@
  * the journal `mcp --proxy` writes. Closing it stops the upstream children, so the command exits.
  */
 import { readFileSync } from "node:fs";
+import { constants } from "node:os";
 import { dirname, resolve } from "node:path";
 import type { CodemodeRuntime } from "../ai/create-codemode-runtime.js";
 import { CliError } from "../errors/cli-error.js";
@@ -53,11 +54,18 @@ export async function readProxyFile(
   };
 }
 
-/** Starts nothing yet: the upstream servers start at the first `runtime()`, and stop at `close()`. */
+/**
+ * Starts nothing yet: the upstream servers start at the first `runtime()` (which waits for them) or
+ * `currentRuntime()` (which does not), and stop at `close()`.
+ */
 export async function openProxyRuntime(
   read: ProxyFile,
   io: CliIo,
-): Promise<{ runtime: () => Promise<CodemodeRuntime>; close: () => Promise<void> }> {
+): Promise<{
+  runtime: () => Promise<CodemodeRuntime>;
+  currentRuntime: () => Promise<CodemodeRuntime>;
+  close: () => Promise<void>;
+}> {
   const { createCodemodeMcpProxy } = await import("../mcp/proxy/create-codemode-mcp-proxy.js");
   const proxy = createCodemodeMcpProxy({
     servers: read.config.mcpServers,
@@ -68,7 +76,28 @@ export async function openProxyRuntime(
       ...(Object.keys(read.modules).length === 0 ? {} : { modules: read.modules }),
     },
   });
-  return { runtime: proxy.runtime, close: proxy.close };
+  return { runtime: proxy.runtime, currentRuntime: proxy.currentRuntime, close: proxy.close };
+}
+
+/** The signals that end a command: each stops the proxy's children before the process exits. */
+const ENDING_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+/**
+ * Until the returned function is called, SIGINT, SIGTERM and SIGHUP stop the proxy's children (a start
+ * under way included) and then end the process with the signal's usual code: a child must not outlive it.
+ */
+export function closeOnSignals(close: () => Promise<void>): () => void {
+  const onSignal = (signal: NodeJS.Signals): void => {
+    release();
+    void close()
+      .catch(() => undefined)
+      .finally(() => process.exit(128 + (constants.signals[signal] ?? 0)));
+  };
+  const release = (): void => {
+    for (const signal of ENDING_SIGNALS) process.off(signal, onSignal);
+  };
+  for (const signal of ENDING_SIGNALS) process.on(signal, onSignal);
+  return release;
 }
 
 /** What the model is told about deciding a paused execution of this proxy when no form could ask. */

@@ -143,14 +143,20 @@ async function openProxy(
   command: string,
   io: CliIo,
 ): Promise<Awaited<ReturnType<typeof openRuntime>>> {
-  const { openProxyRuntime, readProxyFile } = await import("./open-proxy-runtime.js");
+  const { closeOnSignals, openProxyRuntime, readProxyFile } = await import("./open-proxy-runtime.js");
   const read = await readProxyFile(proxy, values, io);
   if (ACTION_COMMANDS.includes(command) || command === "inspect") {
     const opened = await openProxyRuntime(read, io);
-    try {
-      return { runtime: await opened.runtime(), fromModule: true, close: opened.close };
-    } catch (error) {
+    // From here the command may start children: a signal stops them before the process ends.
+    const release = closeOnSignals(opened.close);
+    const close = async () => {
+      release();
       await opened.close();
+    };
+    try {
+      return { runtime: await opened.runtime(), fromModule: true, close };
+    } catch (error) {
+      await close();
       throw error;
     }
   }

@@ -2,13 +2,14 @@
  * Retention and cleanup: `expirePaused`, `deleteExecution`,
  * `pruneExecutions`, `clearHistory`, `destroy`. Running and paused runs are
  * never pruned; they end through `expirePaused` (or an explicit delete), which
- * disposes their execution resources.
+ * disposes their execution resources. The retention rule itself: `retention-options.ts`.
  */
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import { disposeExecution } from "./pass/lifecycle-hooks.js";
 import { described, readId, readOptions } from "./read-arguments.js";
 import { EXPIRE_OPTION_KEYS } from "./request-keys.js";
 import { DEFAULT_PAUSED_MAX_AGE_MS } from "./runtime-options.js";
+import { PRUNE_BATCH_LIMIT, pruneRule } from "./retention-options.js";
 import type { RuntimeCore } from "./runtime-core.js";
 import { storeOperation } from "./store-operation.js";
 import { TERMINAL_EXECUTION_STATUSES } from "./journal/records.js";
@@ -54,18 +55,28 @@ export async function deleteExecution(core: RuntimeCore, executionId: unknown): 
   return { deleted };
 }
 
-/** Deletes terminal executions beyond the newest `keep` (default `maxExecutions`). */
+/**
+ * Applies the retention rule to every owner, in bounded batches until nothing is left to prune: ended executions
+ * beyond the newest `keep` per owner (default `maxExecutions`) and past `retention.maxAgeMs`, never one that ended
+ * less than `retention.minAgeMs` ago.
+ */
 export async function pruneExecutions(
   core: RuntimeCore,
-  keep = core.options.maxExecutions,
+  keep = core.options.retention.maxExecutions,
 ): Promise<{ deleted: string[] }> {
-  if (!Number.isSafeInteger(keep) || keep < 0) {
+  if (keep !== Number.POSITIVE_INFINITY && (!Number.isSafeInteger(keep) || keep < 0)) {
     throw new InvalidArgumentError({
       argument: "pruneExecutions(keep)",
-      message: `keep must be a non-negative integer (got ${described(keep)})`,
+      message: `keep must be a non-negative integer or Infinity (got ${described(keep)})`,
     });
   }
-  return { deleted: await storeOperation("prune executions", () => core.store.prune(keep, core.options.now())) };
+  const rule = pruneRule(core.options.retention, { now: core.options.now(), keep, limit: PRUNE_BATCH_LIMIT });
+  const deleted: string[] = [];
+  for (;;) {
+    const batch = await storeOperation("prune executions", () => core.store.prune(rule));
+    deleted.push(...batch);
+    if (batch.length === 0) return { deleted };
+  }
 }
 
 /** Deletes every terminal execution of this runtime name (running and paused ones stay). */

@@ -78,11 +78,12 @@ export interface DurableRuntime {
    */
   deleteExecution(executionId: string): Promise<{ deleted: boolean }>;
   /**
-   * Deletes terminal executions beyond the newest `keep`; one an MCP client may still retry for (answered `-32042`,
-   * ended within a day) stays. @default keep maxExecutions
+   * Applies the retention rule to every owner (`scope`): deletes ended executions beyond each owner's newest `keep`
+   * and past `retention.maxAgeMs`, never one that ended less than `retention.minAgeMs` ago, nor a running or paused
+   * one. `Infinity` keeps any number. @default keep maxExecutions
    */
   pruneExecutions(keep?: number): Promise<{ deleted: string[] }>;
-  /** Deletes every terminal execution. */
+  /** Deletes every ended execution now, within the retention grace or not (running and paused ones stay). */
   clearHistory(): Promise<{ deleted: string[] }>;
   /**
    * Ends stale paused runs (`rejected`) and dead running runs (`error`). Throws `InvalidArgumentError` for

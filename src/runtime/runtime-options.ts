@@ -28,6 +28,12 @@ import { readLimits, refuseIgnoredLimits, type ResolvedBudgetLimits, type Runtim
 import { resolveModules, type ModulesOption } from "./runtime-modules.js";
 import { MAX_JOURNAL_VALUE_CHARS } from "./journal/journal-values.js";
 import {
+  readMaxExecutions,
+  resolveRetention,
+  type CodemodeRetentionOptions,
+  type ResolvedRetention,
+} from "./retention-options.js";
+import {
   defaultStoreOptions,
   isLibsqlClient,
   type ResolvedStoreOption,
@@ -38,8 +44,6 @@ import type { TraceRecording } from "./tracing/trace-record.js";
 
 /** Default `name`: the history used when none is given. */
 const DEFAULT_RUNTIME_NAME = "default";
-/** Default `maxExecutions`: terminal executions kept per runtime name. */
-export const DEFAULT_MAX_EXECUTIONS = 50;
 /**
  * How long a pass holds an execution without writing before it is presumed dead
  * (and `expirePaused` may end it). Renewed by the pass's own journal writes.
@@ -132,10 +136,17 @@ export interface DurableRuntimeOptions {
    */
   name?: string;
   /**
-   * Terminal executions kept; older ones are pruned when a run starts.
+   * Ended executions kept per owner (each `scope`, and the executions without one): a run start prunes its owner's
+   * older ones, once they are older than `retention.minAgeMs`. Running and paused executions are never pruned.
+   * `Infinity` keeps any number (then only `retention.maxAgeMs` prunes).
    * @default 50
    */
   maxExecutions?: number;
+  /**
+   * How long ended executions stay: `maxAgeMs` prunes by age, `minAgeMs` is the grace no prune cuts into.
+   * @default { minAgeMs: 86_400_000 } (24 hours; no age limit)
+   */
+  retention?: CodemodeRetentionOptions;
   /**
    * Shrinks a completed result for the model; the journal keeps the original when it fits.
    * @default undefined (the result as it is)
@@ -217,7 +228,8 @@ const RUNTIME_OPTIONS = declareOptions<DurableRuntimeOptions & AiLayerOptions>()
       throw new InvalidOptionError({ path, message: "must be a non-empty string" });
     return value;
   }),
-  maxExecutions: integerOption(DEFAULT_MAX_EXECUTIONS),
+  maxExecutions: option(readMaxExecutions),
+  retention: dependentOption(),
   transformResult: functionOption<(result: unknown, info: TransformResultInfo) => unknown>("(result, info) => value"),
   limits: option(readLimits),
   maxOutputChars: optionalIntegerOption(),
@@ -250,14 +262,7 @@ type ReadRuntimeOptions = ResolvedOf<typeof RUNTIME_OPTIONS.fields>;
  */
 export type ResolvedRuntimeOptions = Pick<
   ReadRuntimeOptions,
-  | "executor"
-  | "name"
-  | "maxExecutions"
-  | "transformResult"
-  | "maxOutputChars"
-  | "approveProgram"
-  | "tracing"
-  | "modules"
+  "executor" | "name" | "transformResult" | "maxOutputChars" | "approveProgram" | "tracing" | "modules"
 > &
   Omit<ResolvedOf<typeof TEST_SEAMS.fields>, "env"> & {
     /** The connector namespaces (the built-in outbound connector is not one: see `outbound`). */
@@ -269,6 +274,8 @@ export type ResolvedRuntimeOptions = Pick<
     limits: ResolvedExecutorOptions;
     /** The per-execution call and cost budgets a new execution starts with. */
     budgets: ResolvedBudgetLimits;
+    /** `maxExecutions` and `retention`, resolved together. */
+    retention: ResolvedRetention;
     /** Embeds search texts (from `search.embeddingModel`, resolved in `src/ai`); undefined: lexical search only. */
     embedder: SearchEmbedder | undefined;
     /** What the AI SDK call around an invocation records (read in `src/ai`); undefined: nothing of the values. */
@@ -367,7 +374,7 @@ export function resolveRuntimeOptions(
     limits: limits.executor,
     budgets: limits.budgets,
     name: read.name,
-    maxExecutions: read.maxExecutions,
+    retention: resolveRetention(read.retention, read.maxExecutions),
     transformResult: read.transformResult,
     maxOutputChars: read.maxOutputChars,
     approveProgram: read.approveProgram,

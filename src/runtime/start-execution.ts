@@ -1,8 +1,8 @@
 /**
  * `execute`: a new execution of a program. The input is read defensively (a model or a client wrote it), the
- * execution is inserted `running` under a lease (terminal executions beyond `maxExecutions` pruned in the same
- * batch) with its owner `scope` and the tool call that started it, then its first pass runs — or, when
- * `approveProgram` says so, it is inserted `paused` on one whole-program approval and nothing runs.
+ * execution is inserted `running` under a lease (with a bounded batch of ended executions past the retention rule
+ * pruned in the same batch) with its owner `scope` and the tool call that started it, then its first pass runs — or,
+ * when `approveProgram` says so, it is inserted `paused` on one whole-program approval and nothing runs.
  */
 import { preloadJsonSchemaValidator } from "../connectors/argument-validator.js";
 import { MAX_ID_CHARS } from "../shared/bounded-text.js";
@@ -13,6 +13,7 @@ import { EXECUTE_INPUT_KEYS, EXECUTE_OPTION_KEYS } from "./request-keys.js";
 import { checkJournalSize, encodeJournalValue } from "./journal/journal-values.js";
 import { programApprovalAction, programNeedsApproval } from "./program-approval.js";
 import { runClaimedPass } from "./run-claimed-pass.js";
+import { PRUNE_AT_START_LIMIT, pruneRule } from "./retention-options.js";
 import { encodeBudgets } from "./journal/budget-record.js";
 import type { RuntimeCore } from "./runtime-core.js";
 import { traceFirstPass, tracePausedStart } from "./tracing/runtime-tracing.js";
@@ -47,7 +48,7 @@ export async function startExecution(
   input: ExecuteInput,
   options: ExecuteOptions,
 ): Promise<CodeModeOutput> {
-  const { now, generateId, leaseMs, maxExecutions } = core.options;
+  const { now, generateId, leaseMs } = core.options;
   const executionId = generateId();
   const problem = inputProblem(input, options);
   if (problem !== undefined) return failure(executionId, "validation", problem);
@@ -82,7 +83,7 @@ export async function startExecution(
       now: createdAt,
       leaseToken,
       leaseUntil: createdAt + leaseMs,
-      keep: maxExecutions,
+      prune: pruneRule(core.options.retention, { now: createdAt, limit: PRUNE_AT_START_LIMIT }),
       ...(options.toolCallId === undefined ? {} : { toolCallId: options.toolCallId }),
       ...(scope === undefined ? {} : { scope }),
       ...(traced === undefined ? {} : { traceContext: traced.record }),
@@ -140,7 +141,7 @@ async function startAwaitingApproval(
       now,
       leaseToken: core.options.generateId(),
       leaseUntil: now,
-      keep: core.options.maxExecutions,
+      prune: pruneRule(core.options.retention, { now, limit: PRUNE_AT_START_LIMIT }),
       programApproval: { connector: action.connector, method: action.method, argsText: argsText.value },
       budgetsText: encodeBudgets(core.budgets),
       ...(options.toolCallId === undefined ? {} : { toolCallId: options.toolCallId }),

@@ -9,7 +9,10 @@ import { memberPath } from "./codec-validation.js";
 const MAX_LISTED = 20;
 
 /** The message for reading `key`, which `binding` does not have: the methods it has and the closest name. */
-export function describeMissing(binding: { global: string; functions: string[] } | undefined, key: string): string {
+export function describeMissing(
+  binding: { global: string; functions: string[]; unavailable?: string } | undefined,
+  key: string,
+): string {
   if (binding === undefined) return "not a function";
   const shown = key.length > 80 ? `${key.slice(0, 80)}…` : key;
   const names = binding.functions;
@@ -17,7 +20,8 @@ export function describeMissing(binding: { global: string; functions: string[] }
     names.slice(0, MAX_LISTED).join(", ") + (names.length > MAX_LISTED ? `, … (${names.length} in all)` : "");
   const suggestion = closestName(key, names);
   const hint = suggestion === undefined ? "" : ` Did you mean ${memberPath(binding.global, suggestion)}?`;
-  const known = names.length === 0 ? "it has no methods" : `its methods: ${listed}`;
+  const none = binding.unavailable === undefined ? "it has no methods" : `it has no methods: ${binding.unavailable}`;
+  const known = names.length === 0 ? none : `its methods: ${listed}`;
   return `${memberPath(binding.global, shown)} is not a function: ${binding.global} has no method ${JSON.stringify(shown)}.${hint} (${known})`;
 }
 

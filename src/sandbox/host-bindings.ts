@@ -33,7 +33,7 @@ export function prepareBindings(
   namespaces: CodeBindingNamespace[],
   maxValueChars: number,
 ): { bindings: SessionBinding[]; callHost: HostCaller } {
-  const table: Array<{ global: string; names: string[]; fns: CodeBindingFunction[] }> = [];
+  const table: Array<{ global: string; names: string[]; fns: CodeBindingFunction[]; unavailable?: string }> = [];
   for (const namespace of namespaces) {
     const names: string[] = [];
     const fns: CodeBindingFunction[] = [];
@@ -44,7 +44,13 @@ export function prepareBindings(
         fns.push(fn as CodeBindingFunction);
       }
     }
-    table.push({ global: namespace.global, names, fns });
+    const { unavailable } = namespace;
+    table.push({
+      global: namespace.global,
+      names,
+      fns,
+      ...(names.length === 0 && typeof unavailable === "string" ? { unavailable: unavailable.slice(0, 2_000) } : {}),
+    });
   }
   const answer = async (
     ns: number,
@@ -109,5 +115,12 @@ export function prepareBindings(
   // Never rejects: a reply the sandbox waits for must come, whatever a binding threw.
   const callHost: HostCaller = (ns, fn, argsJson, tagged, oversize) =>
     answer(ns, fn, argsJson, tagged, oversize).catch((error: unknown) => ({ ok: false, message: messageOf(error) }));
-  return { bindings: table.map(({ global, names }) => ({ global, functions: names })), callHost };
+  return {
+    bindings: table.map(({ global, names, unavailable }) => ({
+      global,
+      functions: names,
+      ...(unavailable === undefined ? {} : { unavailable }),
+    })),
+    callHost,
+  };
 }

@@ -9,6 +9,8 @@ import type { CodeRunEnvironment, ExecutorFailureKind } from "./types.js";
 export interface SessionBinding {
   global: string;
   functions: string[];
+  /** Why the namespace has no functions, when it has none and the host said why. */
+  unavailable?: string;
 }
 
 /**

@@ -16,6 +16,8 @@ export interface CodeBindingNamespace {
   global: string;
   /** Member name → host function. Names are untrusted: `__proto__` or `constructor` are ordinary members. */
   functions: Record<string, CodeBindingFunction>;
+  /** Why a namespace without functions has none (e.g. its server did not start), told to a program that calls one. */
+  unavailable?: string;
 }
 
 /**

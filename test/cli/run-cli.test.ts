@@ -183,12 +183,15 @@ describe("ai-codemode expire and prune (they change the database: last)", () => 
     });
   });
 
-  it("prunes ended executions beyond --keep", async () => {
-    const out = JSON.parse((await run("prune", "--keep", "2", "--json")).stdout) as { deleted: string[] };
+  it("prunes ended executions beyond --keep, none within the retention grace (24 h after they ended)", async () => {
+    expect((await run("prune", "--keep", "2")).stdout).toBe("Nothing to prune.\n");
+    const dayLater = (...args: string[]) =>
+      cli([...args, "--store", fixture.storeUrl], { now: now + 24 * 60 * 60_000, cwd: fixture.dir });
+    const out = JSON.parse((await dayLater("prune", "--keep", "2", "--json")).stdout) as { deleted: string[] };
     expect(out.deleted.sort()).toEqual(
       [fixture.ids.approved, fixture.ids.completed, fixture.ids.error, fixture.ids.rejected].sort(),
     );
-    expect((await run("prune", "--keep", "2")).stdout).toBe("Nothing to prune.\n");
+    expect((await dayLater("prune", "--keep", "2")).stdout).toBe("Nothing to prune.\n");
     const left = JSON.parse((await run("executions", "--json")).stdout) as { executions: ExecutionRow[] };
     expect(left.executions.map((row) => row.executionId)).toEqual([
       fixture.ids.running,

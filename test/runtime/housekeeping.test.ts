@@ -3,7 +3,8 @@ import type { ConnectorLifecycleContext } from "../../src/connectors/types.js";
 import { createMockConnector } from "../../src/test/index.js";
 import { memoryClient, testRuntime } from "./runtime-fixture.js";
 import { InvalidArgumentError } from "../../src/errors.js";
-import { RETRY_HOLD_MS, RETRY_HOLD_TOOL_CALL_PREFIX } from "../../src/runtime/journal/records.js";
+import { RETRY_HOLD_TOOL_CALL_PREFIX } from "../../src/runtime/journal/records.js";
+import { DEFAULT_RETENTION_MIN_AGE_MS } from "../../src/runtime/retention-options.js";
 
 function tracked() {
   const connector = createMockConnector("svc", { methods: { go: {}, gate: { needsApproval: true } } });
@@ -15,7 +16,7 @@ function tracked() {
 describe("retention and cleanup", () => {
   it("prunes terminal runs beyond maxExecutions when a run starts, never running or paused ones", async () => {
     const { connector } = tracked();
-    const runtime = testRuntime({ connectors: { svc: connector }, maxExecutions: 2 });
+    const runtime = testRuntime({ connectors: { svc: connector }, maxExecutions: 2, retention: { minAgeMs: 0 } });
     const paused = await runtime.execute({ code: "async () => svc.gate({})" });
     for (let index = 0; index < 4; index += 1) {
       runtime.clock.advance(1000);
@@ -29,7 +30,7 @@ describe("retention and cleanup", () => {
     expect((await runtime.executions()).map((entry) => entry.status)).toEqual(["completed", "completed", "paused"]);
   });
 
-  it("keeps an ended execution a client may still retry for a day past maxExecutions; clearHistory deletes it", async () => {
+  it("keeps an ended execution a client may still retry for (retention.minAgeMs, a day) past maxExecutions; clearHistory deletes it", async () => {
     const { connector } = tracked();
     const runtime = testRuntime({ connectors: { svc: connector }, maxExecutions: 2 });
     const held = await runtime.execute(
@@ -38,24 +39,16 @@ describe("retention and cleanup", () => {
     );
     runtime.clock.advance(1000);
     await runtime.approve({ executionId: held.executionId, scope: "ada" });
-    const others = async (count: number) => {
-      for (let index = 0; index < count; index += 1) {
-        runtime.clock.advance(1000);
-        await runtime.execute({ code: `async () => svc.go({ index: ${index} })`, scope: "ada" });
-      }
-    };
-    // One that never paused gave out no retry id: history like any other.
-    const unpaused = await runtime.execute(
-      { code: "async () => svc.go({})", scope: "ada" },
-      { toolCallId: `${RETRY_HOLD_TOOL_CALL_PREFIX}unpaused` },
-    );
-    await others(5);
-    expect((await runtime.pruneExecutions(0)).deleted).not.toContain(held.executionId);
-    expect(await runtime.execution(unpaused.executionId)).toBeUndefined();
-    expect((await runtime.executions()).map((entry) => entry.executionId)).toEqual([held.executionId]);
+    for (let index = 0; index < 5; index += 1) {
+      runtime.clock.advance(1000);
+      await runtime.execute({ code: `async () => svc.go({ index: ${index} })`, scope: "ada" });
+    }
+    // Within the grace nothing ended is pruned, whatever the count: the retry finds its execution.
+    expect((await runtime.pruneExecutions(0)).deleted).toEqual([]);
+    expect((await runtime.execution(held.executionId, { scope: "ada" }))?.status).toBe("completed");
     // A day after it ended, it is history like any other.
-    runtime.clock.advance(RETRY_HOLD_MS);
-    expect((await runtime.pruneExecutions(0)).deleted).toEqual([held.executionId]);
+    runtime.clock.advance(DEFAULT_RETENTION_MIN_AGE_MS);
+    expect((await runtime.pruneExecutions(0)).deleted).toContain(held.executionId);
 
     const again = await runtime.execute(
       { code: "async () => svc.go({})", scope: "ada" },

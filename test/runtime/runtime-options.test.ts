@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { InvalidOptionError } from "../../src/errors.js";
 import { createDurableRuntime } from "../../src/runtime/durable-runtime.js";
 import { DEFAULT_TIMEOUT_MS } from "../../src/sandbox/executor-options.js";
-import { DEFAULT_MAX_EXECUTIONS, resolveRuntimeOptions } from "../../src/runtime/runtime-options.js";
+import { resolveRuntimeOptions } from "../../src/runtime/runtime-options.js";
+import { DEFAULT_MAX_EXECUTIONS, DEFAULT_RETENTION_MIN_AGE_MS } from "../../src/runtime/retention-options.js";
 import { defaultStoreOptions } from "../../src/runtime/store/connection/open-store.js";
 import { memoryClient, sharedExecutor } from "./runtime-fixture.js";
 import { tempFolder } from "../support/temp-folder.js";
@@ -15,7 +16,7 @@ describe("resolveRuntimeOptions", () => {
     const resolved = resolveRuntimeOptions({ executor, _internal: { env: {} } });
     expect(resolved).toMatchObject({
       name: "default",
-      maxExecutions: DEFAULT_MAX_EXECUTIONS,
+      retention: { maxExecutions: DEFAULT_MAX_EXECUTIONS, maxAgeMs: undefined, minAgeMs: DEFAULT_RETENTION_MIN_AGE_MS },
       store: { url: "file:.codemode/codemode.db" },
     });
     expect(resolved.executor).toBe(executor);
@@ -122,6 +123,12 @@ describe("resolveRuntimeOptions", () => {
     const executor = sharedExecutor();
     const cases: Array<[unknown, string]> = [
       [{ maxExecutions: 0 }, "maxExecutions"],
+      [{ maxExecutions: 1.5 }, "maxExecutions"],
+      [{ retention: 5 }, "retention"],
+      [{ retention: { maxAgeMs: 0 } }, "retention.maxAgeMs"],
+      [{ retention: { minAgeMs: -1 } }, "retention.minAgeMs"],
+      [{ retention: { maxAgeMs: 1000, minAgeMs: 2000 } }, "retention.maxAgeMs"],
+      [{ retention: { maxAge: 1000 } }, "retention.maxAge"],
       [{ name: "" }, "name"],
       [{ store: 42 }, "store"],
       [{ store: { url: "file:x", authToken: 1 } }, "store.authToken"],

@@ -1,9 +1,13 @@
-/** Type tests for the runtime's public output unions: narrowing by `status` gives each variant's fields. */
+/**
+ * Type tests for the runtime's public output unions (narrowing by `status` gives each variant's fields) and its
+ * retention options.
+ */
 import { describe, expectTypeOf, it } from "vitest";
 import type {
   ApproveRequestInput,
   CodeModeOutput,
   CodemodeRuntime,
+  CodemodeRuntimeOptions,
   ExecutionDetail,
   FailureKind,
   PendingAction,
@@ -44,5 +48,20 @@ describe("CodeModeOutput", () => {
     expectTypeOf<CodemodeRuntime["reject"]>().returns.resolves.toEqualTypeOf<RejectOutput>();
     expectTypeOf<CodemodeRuntime["rollback"]>().returns.resolves.toEqualTypeOf<RollbackOutput>();
     expectTypeOf<CodemodeRuntime["execution"]>().returns.resolves.toEqualTypeOf<ExecutionDetail | undefined>();
+  });
+});
+
+describe("retention options", () => {
+  it("take maxExecutions (a count per owner, or Infinity) and retention { maxAgeMs?, minAgeMs? }", () => {
+    expectTypeOf<CodemodeRuntimeOptions["maxExecutions"]>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<NonNullable<CodemodeRuntimeOptions["retention"]>>().toEqualTypeOf<{
+      maxAgeMs?: number;
+      minAgeMs?: number;
+    }>();
+    const options: CodemodeRuntimeOptions = { maxExecutions: Number.POSITIVE_INFINITY, retention: { maxAgeMs: 1 } };
+    // @ts-expect-error: an unknown retention key
+    const misspelt: CodemodeRuntimeOptions = { retention: { maxAge: 1 } };
+    void options;
+    void misspelt;
   });
 });

@@ -14,11 +14,10 @@ import type {
   PassEnd,
   PassJournal,
   PassLease,
+  PruneRule,
   SearchVector,
 } from "../../src/runtime/journal/journal-store.js";
 import {
-  RETRY_HOLD_MS,
-  RETRY_HOLD_TOOL_CALL_PREFIX,
   TERMINAL_EXECUTION_STATUSES,
   WHOLE_PROGRAM_SEQ,
   type CallJournalRecord,
@@ -100,22 +99,38 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
   const isTerminal = (stored: StoredExecution) => TERMINAL_EXECUTION_STATUSES.includes(stored.execution.status);
   const newestFirst = (a: StoredExecution, b: StoredExecution) =>
     b.execution.createdAt - a.execution.createdAt || b.order - a.order;
-  /** As the libSQL store: with `now`, one a retry may still ask for stays. */
-  const heldForRetry = (stored: StoredExecution, now: number | undefined) =>
-    now !== undefined &&
-    stored.execution.toolCallId?.startsWith(RETRY_HOLD_TOOL_CALL_PREFIX) === true &&
-    [...stored.calls.values()].some((call) => call.needsApproval) &&
-    stored.execution.updatedAt >= now - RETRY_HOLD_MS;
-  const prune = (keep: number, now?: number): string[] => {
-    const older = [...executions.values()]
-      .filter(isTerminal)
-      .sort(newestFirst)
-      .slice(keep)
-      .filter((stored) => !heldForRetry(stored, now));
-    for (const stored of older) executions.delete(stored.execution.executionId);
-    // In the order the libSQL store's `DELETE … RETURNING` reports them: the order they were inserted.
-    return older.sort((a, b) => a.order - b.order).map((stored) => stored.execution.executionId);
+  const endedFirst = (a: StoredExecution, b: StoredExecution) =>
+    a.execution.updatedAt - b.execution.updatedAt || a.order - b.order;
+  /** What one part of `rule` selects (`owner` undefined: the age part), oldest ended first, at most `rule.limit`. */
+  const selected = (rule: PruneRule, part: { owner: string | null } | "age"): StoredExecution[] => {
+    const ended = [...executions.values()].filter(isTerminal).sort(endedFirst);
+    if (part === "age") {
+      const before = Math.min(rule.endedBefore, rule.expiredBefore ?? rule.endedBefore);
+      return ended.filter((stored) => stored.execution.updatedAt < before).slice(0, rule.limit);
+    }
+    const owned = ended.filter((stored) => (stored.execution.scope ?? null) === part.owner);
+    return owned
+      .slice(0, Math.max(0, owned.length - (rule.keepPerOwner ?? 0)))
+      .filter((stored) => stored.execution.updatedAt < rule.endedBefore)
+      .slice(0, rule.limit);
   };
+  const remove = (stored: StoredExecution[]): string[] => {
+    for (const each of stored) executions.delete(each.execution.executionId);
+    return stored.map((each) => each.execution.executionId);
+  };
+  const pruneAtStart = (rule: PruneRule, owner: string | null): string[] => [
+    ...(rule.keepPerOwner === undefined ? [] : remove(selected(rule, { owner }))),
+    ...(rule.expiredBefore === undefined ? [] : remove(selected(rule, "age"))),
+  ];
+  const prune = (rule: PruneRule): string[] => {
+    const deleted = rule.expiredBefore === undefined ? [] : remove(selected(rule, "age"));
+    if (rule.keepPerOwner === undefined) return deleted;
+    const owners = new Set<string | null>([null]);
+    for (const stored of executions.values()) if (isTerminal(stored)) owners.add(stored.execution.scope ?? null);
+    for (const owner of owners) deleted.push(...remove(selected(rule, { owner })));
+    return deleted;
+  };
+  const clear = (): string[] => remove([...executions.values()].filter(isTerminal).sort((a, b) => a.order - b.order));
   const sortedSnippets = () =>
     [...snippets.values()].sort((a, b) => (a.name < b.name ? -1 : 1)).map((snippet) => copy<SnippetRecord>(snippet));
   /** The execution when `token` holds its lease (and, for a pass, it is running). */
@@ -333,7 +348,7 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
         });
         if (executions.has(start.executionId)) throw new Error(`execution ${start.executionId} exists`);
         executions.set(start.executionId, { execution, calls, order: order++ });
-        prune(start.keep, start.now);
+        pruneAtStart(start.prune, start.scope ?? null);
         return sortedSnippets();
       }),
     load: (executionId) =>
@@ -514,8 +529,8 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
       }),
 
     deleteExecution: (executionId) => write(() => executions.delete(executionId)),
-    prune: (keep, now) => write(() => prune(keep, now)),
-    clearHistory: () => write(() => prune(0)),
+    prune: (rule) => write(() => prune(rule)),
+    clearHistory: () => write(clear),
     expire: ({ now, pausedBefore, runningMessage, pausedMessage }) =>
       write(() => {
         const expired: ExpiredExecution[] = [];

@@ -3,8 +3,9 @@
  * servers (stdio commands and URLs), so a host talks to one codemode server instead of ten.
  * Each server becomes a connector through `@ai-sdk/mcp` (annotations set the policy, as for any
  * MCP tool set: `destructiveHint` → approval, `readOnlyHint` → `readOnly`). Servers start at the
- * first request that needs the catalog (not at start-up), together, and are reused; one that
- * fails to start is a namespace without methods whose description says why, tried again at a
+ * first request that needs the catalog (not at start-up), together, and are reused; `runtime()`
+ * waits for every start, `currentRuntime()` answers at once (a server still starting says so). One
+ * that fails to start is a namespace without methods whose description says why, tried again at a
  * later request; one that dies is started again at its next call. Credentials given in `env` and
  * `headers` stay in the proxy: the sandbox sees only the tools.
  */
@@ -19,9 +20,14 @@ import { InvalidOptionError } from "../../errors.js";
 import { resolveSearchOptions } from "../../ai/search-options.js";
 import { resolveRuntimeOptions } from "../../runtime/runtime-options.js";
 import { assertKnownKeys, keysOf } from "../../shared/known-keys.js";
-import { closestName } from "../../shared/closest-name.js";
-import { resolveUpstreams, type UpstreamConfig, type UpstreamPolicy } from "./proxy-config.js";
-import { DEFAULT_UPSTREAM_START_TIMEOUT_MS, UpstreamServer, type UpstreamStderr } from "./upstream-server.js";
+import { resolveUpstreams, type UpstreamConfig } from "./proxy-config.js";
+import { startingConnector, upstreamConnector } from "./upstream-connectors.js";
+import {
+  DEFAULT_UPSTREAM_START_TIMEOUT_MS,
+  type UpstreamCatalog,
+  UpstreamServer,
+  type UpstreamStderr,
+} from "./upstream-server.js";
 
 /** How long after a failed start the proxy tries that server again (at the next request after it). */
 const DEFAULT_UPSTREAM_RETRY_MS = 30_000;
@@ -55,6 +61,13 @@ export interface CodemodeMcpProxy {
    * the first call starts the servers; later calls reuse them.
    */
   runtime(): Promise<CodemodeRuntime>;
+  /**
+   * The runtime as it is now, without waiting for servers still starting: their namespaces say so (in the
+   * catalog and `describe`) until they started. A program that names one waits for its start; others run at
+   * once. Approving, rejecting and rolling back wait for every start (the program's calls are replayed). What an MCP
+   * server should answer `tools/list` from: `createCodemodeMcpServer({ runtime: proxy.currentRuntime })`.
+   */
+  currentRuntime(): Promise<CodemodeRuntime>;
   /** Stops every server and closes the runtimes (closing a runtime it returned does the same). */
   close(): Promise<void>;
 }
@@ -68,67 +81,6 @@ const PROXY_OPTION_KEYS = keysOf<CodemodeMcpProxyOptions>({
   retryMs: true,
   _internal: true,
 });
-
-/** The namespace of a server that cannot be used: no methods, and a description the model reads. */
-function unavailableConnector(name: string, problem: { start: string } | { config: string }): Connector {
-  return {
-    description:
-      "start" in problem
-        ? `Unavailable now: the MCP server "${name}" did not start: ${problem.start.slice(0, 1_500)} ` +
-          "The proxy tries again in a later request."
-        : `Unavailable: the MCP server "${name}" started, but ${problem.config}`,
-    methods: {},
-  };
-}
-
-/** The server's tools, each calling through `upstream` (which restarts a dead server), with the config's policy. */
-function proxiedTools(tools: ToolSet, upstream: UpstreamServer, policy: UpstreamPolicy): ToolSet {
-  const out: ToolSet = {};
-  for (const [name, tool] of Object.entries(tools)) {
-    out[name] = {
-      ...tool,
-      ...policyOverride(tool, name, policy),
-      execute: (args: unknown, options: unknown) => upstream.call(name, args, options),
-    } as ToolSet[string];
-  }
-  return out;
-}
-
-/**
- * The config's word over the server's annotations: a tool listed in `readOnly` is annotated read-only,
- * one that needs approval gets `needsApproval: true` (and loses any read-only claim).
- */
-function policyOverride(tool: ToolSet[string], name: string, policy: UpstreamPolicy): Partial<ToolSet[string]> {
-  const { needsApproval, readOnly } = policy;
-  const metadata = (tool as { metadata?: Record<string, unknown> }).metadata ?? {};
-  const annotations = (metadata["annotations"] ?? {}) as Record<string, unknown>;
-  if (readOnly?.includes(name))
-    return {
-      needsApproval: false,
-      metadata: { ...metadata, annotations: { ...annotations, readOnlyHint: true, destructiveHint: false } },
-    } as Partial<ToolSet[string]>;
-  const approves = Array.isArray(needsApproval) ? needsApproval.includes(name) : needsApproval;
-  if (approves === undefined) return {};
-  if (!approves) return { needsApproval: false } as Partial<ToolSet[string]>;
-  return {
-    needsApproval: true,
-    metadata: { ...metadata, annotations: { ...annotations, readOnlyHint: false } },
-  } as Partial<ToolSet[string]>;
-}
-
-/** A tool the config names that the server does not have (a typo must not leave a tool unapproved). */
-function unknownPolicyName(tools: ToolSet, policy: UpstreamPolicy): string | undefined {
-  const named = [...(Array.isArray(policy.needsApproval) ? policy.needsApproval : []), ...(policy.readOnly ?? [])];
-  const missing = named.find((name) => !Object.hasOwn(tools, name));
-  if (missing === undefined) return undefined;
-  const known = Object.keys(tools);
-  const near = closestName(missing, known);
-  return (
-    `its config names the tool "${missing}" in needsApproval or readOnly, which the server does not have ` +
-    `(${near === undefined ? `it has: ${known.join(", ").slice(0, 300)}` : `did you mean "${near}"?`}); ` +
-    "fix the config and restart the proxy"
-  );
-}
 
 function positive(value: unknown, fallback: number, path: string): number {
   if (value === undefined) return fallback;
@@ -182,62 +134,142 @@ export function createCodemodeMcpProxy(options: CodemodeMcpProxyOptions): Codemo
     ([name, config]) => [name, new UpstreamServer({ name, config, stderr, startTimeoutMs })] as const,
   );
   const runtimes: CodemodeRuntime[] = [];
+  let closed = false;
   let closing: Promise<void> | undefined;
+  // A process that exits without closing the proxy (process.exit, an uncaught error) still stops the children.
+  const killChildren = (): void => {
+    for (const [, upstream] of upstreams) upstream.kill();
+  };
   const closeAll = (): Promise<void> => {
     closed = true;
     closing ??= (async () => {
+      process.off("exit", killChildren);
       await Promise.all(upstreams.map(([, upstream]) => upstream.close()));
       await Promise.all(runtimes.map((runtime) => runtime.close()));
     })();
     return closing;
   };
-  let current: Promise<{ runtime: CodemodeRuntime; retryAtMs: number | undefined }> | undefined;
-  let closed = false;
 
-  const build = async (): Promise<{ runtime: CodemodeRuntime; retryAtMs: number | undefined }> => {
-    const catalogs = await Promise.all(
-      upstreams.map(async ([name, upstream]) => [name, upstream, await upstream.catalog()] as const),
-    );
-    const connectors: Record<string, ToolSet | Connector> = {};
-    let failed = false;
-    for (const [name, upstream, catalog] of catalogs) {
-      const policy = servers[name] ?? {};
-      const problem = catalog.ok ? unknownPolicyName(catalog.tools, policy) : undefined;
-      if (catalog.ok && problem === undefined) connectors[name] = proxiedTools(catalog.tools, upstream, policy);
-      else {
-        failed = true;
-        connectors[name] = unavailableConnector(
-          name,
-          catalog.ok ? { config: problem ?? "" } : { start: catalog.error },
-        );
-      }
-    }
+  /** A runtime over `connectors`, closed with the proxy (closing it closes the proxy). */
+  const runtimeOver = (connectors: Record<string, ToolSet | Connector>): CodemodeRuntime => {
     const made = createCodemodeRuntime({ ...runtimeOptions, connectors });
     runtimes.push(made);
-    // Closing the runtime closes the proxy: a script that only holds the runtime must not be kept alive by children.
-    const runtime: CodemodeRuntime = { ...made, close: closeAll };
-    return { runtime, retryAtMs: failed ? now() + retryMs : undefined };
+    // A script that only holds the runtime must not be kept alive by children.
+    return { ...made, close: closeAll };
   };
 
-  const rebuild = (): Promise<{ runtime: CodemodeRuntime; retryAtMs: number | undefined }> => {
-    const attempt = build();
-    attempt.catch(() => {
-      if (current === attempt) current = undefined;
-    });
-    return attempt;
+  /** The connectors of every server: started, failed, or (absent from `settled`) still starting. */
+  const connectorsOf = (settled: ReadonlyMap<string, UpstreamCatalog>, startedAtMs: number) => {
+    const connectors: Record<string, ToolSet | Connector> = {};
+    let failed = false;
+    for (const [name, upstream] of upstreams) {
+      const tools = upstream.startedTools;
+      const catalog = settled.get(name) ?? (tools === undefined ? undefined : { ok: true as const, tools });
+      if (catalog === undefined) {
+        connectors[name] = startingConnector(name, now() - startedAtMs, startTimeoutMs);
+        continue;
+      }
+      const made = upstreamConnector(name, upstream, catalog, servers[name] ?? {});
+      connectors[name] = made.connector;
+      failed ||= !made.usable;
+    }
+    return { connectors, failed };
   };
 
-  return {
+  /** One round of starts: every server's catalog as it settles, and the runtime once all did. */
+  interface Build {
+    settled: Map<string, UpstreamCatalog>;
+    /** Each server's start in this round, settled with its catalog. */
+    starts: Map<string, Promise<unknown>>;
+    startedAtMs: number;
+    done: boolean;
+    result: Promise<{ runtime: CodemodeRuntime; retryAtMs: number | undefined }>;
+    /** The runtime `currentRuntime()` gave for `settled.size` servers settled. */
+    early?: { count: number; runtime: CodemodeRuntime };
+  }
+  let current: Build | undefined;
+
+  const startBuild = (): Build => {
+    if (!process.listeners("exit").includes(killChildren)) process.on("exit", killChildren);
+    const settled = new Map<string, UpstreamCatalog>();
+    const startedAtMs = now();
+    const starts = new Map(
+      upstreams.map(([name, upstream]) => [name, upstream.catalog().then((catalog) => settled.set(name, catalog))]),
+    );
+    const result = (async () => {
+      await Promise.all(starts.values());
+      const { connectors, failed } = connectorsOf(settled, startedAtMs);
+      return { runtime: runtimeOver(connectors), retryAtMs: failed ? now() + retryMs : undefined };
+    })();
+    const build: Build = { settled, starts, startedAtMs, done: false, result };
+    result.then(
+      () => {
+        build.done = true;
+      },
+      () => {
+        build.done = true;
+        if (current === build) current = undefined;
+      },
+    );
+    return build;
+  };
+
+  /** The round of starts to answer from: the current one, or a new one when a failed server's retry time has come. */
+  const latest = async (): Promise<Build> => {
+    if (closed) throw new Error("The codemode MCP proxy is closed.");
+    current ??= startBuild();
+    const build = current;
+    if (!build.done) return build;
+    const { retryAtMs } = await build.result;
+    if (retryAtMs === undefined || now() < retryAtMs) return build;
+    // A server failed to start and its retry time has come: the first caller to see it starts again, for everyone.
+    if (current === build) current = startBuild();
+    return current;
+  };
+
+  /** The runtime while some servers still start; resuming an execution waits for the round to end. */
+  const earlyRuntime = (build: Build): CodemodeRuntime => {
+    const count = build.settled.size;
+    if (build.early?.count === count) return build.early.runtime;
+    const made = runtimeOver(connectorsOf(build.settled, build.startedAtMs).connectors);
+    const started = async () => (await build.result).runtime;
+    const runtime: CodemodeRuntime = {
+      ...made,
+      // A program that names a server still starting waits for that start (bounded by startTimeoutMs), no other.
+      execute: async (input, options) => {
+        const code = typeof input?.code === "string" ? input.code : "";
+        const named = upstreams.filter(
+          ([name, upstream]) =>
+            !build.settled.has(name) && upstream.startedTools === undefined && namesGlobal(code, name),
+        );
+        if (named.length === 0) return made.execute(input, options);
+        await Promise.all(named.map(([name]) => build.starts.get(name)));
+        return (await proxy.currentRuntime()).execute(input, options);
+      },
+      approve: async (...args) => (await started()).approve(...args),
+      decide: async (...args) => (await started()).decide(...args),
+      reject: async (...args) => (await started()).reject(...args),
+      rollback: async (...args) => (await started()).rollback(...args),
+    };
+    build.early = { count, runtime };
+    return runtime;
+  };
+
+  const proxy: CodemodeMcpProxy = {
     async runtime() {
-      if (closed) throw new Error("The codemode MCP proxy is closed.");
-      current ??= rebuild();
-      const attempt = current;
-      const built = await attempt;
-      if (built.retryAtMs === undefined || now() < built.retryAtMs) return built.runtime;
-      // A server failed to start and its retry time has come: the first caller to see it rebuilds, for everyone.
-      if (current === attempt) current = rebuild();
-      return (await current).runtime;
+      return (await (await latest()).result).runtime;
+    },
+    async currentRuntime() {
+      const build = await latest();
+      return build.done ? (await build.result).runtime : earlyRuntime(build);
     },
     close: closeAll,
   };
+  return proxy;
+}
+
+/** Whether `code` uses the global `name` as a namespace (`name.x`, `name?.x`, `name["x"]`). */
+function namesGlobal(code: string, name: string): boolean {
+  const escaped = name.replace(/\$/g, "\\$");
+  return new RegExp(`(^|[^\\w$.])${escaped}\\s*(\\?\\.|\\.|\\[)`).test(code);
 }

@@ -107,6 +107,16 @@ export class ObservedStdioTransport implements MCPTransport {
     return this.#inner.close();
   }
 
+  /** Stops the child now: the AI SDK's `close()` signals it before its first `await`. */
+  kill(): void {
+    void this.#inner.close().catch(() => undefined);
+  }
+
+  /** Resolves when the child ended and its stderr was read (or it never started). */
+  get finished(): Promise<void> {
+    return this.#ended;
+  }
+
   /** Resolves when the child ended and its stderr was read, or after `waitMs`, whichever is first. */
   async ended(waitMs: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;

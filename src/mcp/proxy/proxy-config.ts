@@ -11,6 +11,7 @@ import { messageOf } from "../../shared/message-of.js";
 import { InvalidOptionError } from "../../errors.js";
 import { isRecord } from "../../shared/is-record.js";
 import { assertKnownKeys, keysOf } from "../../shared/known-keys.js";
+import { expand, expandedValues, recordExpandedValues } from "./expand-variables.js";
 
 /** An upstream server started as a child process speaking MCP over stdio. */
 export interface StdioUpstreamConfig {
@@ -21,7 +22,7 @@ export interface StdioUpstreamConfig {
   /** Names of the proxy's own environment variables the child gets as they are (e.g. `HTTPS_PROXY`); unset ones are skipped. */
   passEnv?: string[];
   cwd?: string;
-  /** `true`: every tool needs approval (except those in `readOnly`); `false`: none does; a list: those tools do. Wins over annotations. */
+  /** `true`: every tool needs approval (except those in `readOnly`); `false`: none does; a list: those tools do too (the others keep their annotations). Wins over annotations. */
   needsApproval?: boolean | string[];
   /** Tools that only read: they run without approval and are not journaled as effects. Wins over annotations. */
   readOnly?: string[];
@@ -33,7 +34,7 @@ export interface HttpUpstreamConfig {
   headers?: Record<string, string>;
   /** @default "http" */
   transport?: "http" | "sse";
-  /** `true`: every tool needs approval (except those in `readOnly`); `false`: none does; a list: those tools do. Wins over annotations. */
+  /** `true`: every tool needs approval (except those in `readOnly`); `false`: none does; a list: those tools do too (the others keep their annotations). Wins over annotations. */
   needsApproval?: boolean | string[];
   /** Tools that only read: they run without approval and are not journaled as effects. Wins over annotations. */
   readOnly?: string[];
@@ -105,7 +106,7 @@ export function parseModuleFiles(value: unknown, path: string): ModuleFiles {
       path,
       message: 'must be an object { "specifier": "path.js" | { "source", "types" } }',
     });
-  const out: ModuleFiles = {};
+  const out: ModuleFiles = plainRecord();
   for (const [specifier, entry] of Object.entries(value)) {
     const at = `${path}[${JSON.stringify(specifier)}]`;
     if (typeof entry === "string") {
@@ -125,28 +126,25 @@ export function parseModuleFiles(value: unknown, path: string): ModuleFiles {
 
 /** A namespace is a JavaScript global inside the sandbox: an identifier. */
 const NAMESPACE = /^[A-Za-z_$][\w$]*$/;
+/** Globals the sandbox has already; `__proto__` is no global at all (it names the global object's prototype). */
+const RESERVED_NAMESPACES = new Set(["codemode", "fetch", "tools", "__proto__"]);
 
-/** `${VAR}` replaced from `env`; without `env` (servers given in code) the value is taken as written. */
-function expand(value: string, env: Record<string, string | undefined> | undefined, path: string): string {
-  if (env === undefined) return value;
-  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
-    const found = env[name];
-    if (found === undefined)
-      throw new InvalidOptionError({ path, message: `names \${${name}}, which is not set in the proxy's environment` });
-    return found;
-  });
+/** A record without a prototype: a key named `__proto__` (JSON makes it an own key) is kept as any other. */
+function plainRecord<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
 }
 
 function stringRecord(
   value: unknown,
   path: string,
   env: Record<string, string | undefined> | undefined,
+  found: Set<string>,
 ): Record<string, string> {
   if (!isRecord(value)) throw new InvalidOptionError({ path, message: "must be an object of strings" });
-  const out: Record<string, string> = {};
+  const out = plainRecord<string>();
   for (const [key, item] of Object.entries(value)) {
     if (typeof item !== "string") throw new InvalidOptionError({ path: `${path}.${key}`, message: "must be a string" });
-    out[key] = expand(item, env, `${path}.${key}`);
+    out[key] = expand(item, env, `${path}.${key}`, found);
   }
   return out;
 }
@@ -188,6 +186,19 @@ function policy(value: Record<string, unknown>, path: string): UpstreamPolicy {
 }
 
 function upstream(value: unknown, path: string, env: Record<string, string | undefined> | undefined): UpstreamConfig {
+  // A server resolved from a file before (and given again in code) keeps the secrets its file expanded.
+  const found = new Set<string>(isRecord(value) ? expandedValues(value) : undefined);
+  const resolved = upstreamEntry(value, path, env, found);
+  recordExpandedValues(resolved, found);
+  return resolved;
+}
+
+function upstreamEntry(
+  value: unknown,
+  path: string,
+  env: Record<string, string | undefined> | undefined,
+  found: Set<string>,
+): UpstreamConfig {
   if (!isRecord(value))
     throw new InvalidOptionError({ path, message: 'must be { "command", "args"?, "env"? } or { "url", "headers"? }' });
   if (typeof value["command"] === "string") {
@@ -199,11 +210,11 @@ function upstream(value: unknown, path: string, env: Record<string, string | und
     if (cwd !== undefined && typeof cwd !== "string")
       throw new InvalidOptionError({ path: `${path}.cwd`, message: "must be a string" });
     return {
-      command: expand(command as string, env, `${path}.command`),
+      command: expand(command as string, env, `${path}.command`, found),
       ...(args === undefined
         ? {}
-        : { args: (args as string[]).map((arg, index) => expand(arg, env, `${path}.args.${index}`)) }),
-      ...(childEnv === undefined ? {} : { env: stringRecord(childEnv, `${path}.env`, env) }),
+        : { args: (args as string[]).map((arg, index) => expand(arg, env, `${path}.args.${index}`, found)) }),
+      ...(childEnv === undefined ? {} : { env: stringRecord(childEnv, `${path}.env`, env, found) }),
       ...(passEnv === undefined ? {} : { passEnv: stringList(passEnv, `${path}.passEnv`, ENV_NAME) }),
       ...(cwd === undefined ? {} : { cwd: cwd as string }),
       ...approval,
@@ -212,14 +223,15 @@ function upstream(value: unknown, path: string, env: Record<string, string | und
   if (typeof value["url"] === "string") {
     const approval = policy(value, path);
     assertKnownKeys(value, HTTP_KEYS, path);
-    const url = expand(value["url"], env, `${path}.url`);
+    const url = expand(value["url"], env, `${path}.url`, found);
     try {
       const parsed = new URL(url);
       if (parsed.protocol !== "https:" && parsed.protocol !== "http:") throw new Error(parsed.protocol);
     } catch {
+      // As written (before `${VAR}`s are replaced): the message must not carry their values.
       throw new InvalidOptionError({
         path: `${path}.url`,
-        message: `must be an http(s) URL (got ${JSON.stringify(url.slice(0, 100))})`,
+        message: `must be an http(s) URL (got ${JSON.stringify(value["url"].slice(0, 100))})`,
       });
     }
     const transport = value["transport"] ?? value["type"];
@@ -229,7 +241,9 @@ function upstream(value: unknown, path: string, env: Record<string, string | und
       throw new InvalidOptionError({ path: `${path}.transport`, message: 'must be "http" or "sse"' });
     return {
       url,
-      ...(value["headers"] === undefined ? {} : { headers: stringRecord(value["headers"], `${path}.headers`, env) }),
+      ...(value["headers"] === undefined
+        ? {}
+        : { headers: stringRecord(value["headers"], `${path}.headers`, env, found) }),
       transport: kind,
       ...approval,
     };
@@ -248,13 +262,14 @@ export function resolveUpstreams(
       path,
       message: "must name at least one MCP server ({ name: { command } | { url } })",
     });
-  const out: Record<string, UpstreamConfig> = {};
+  const out = plainRecord<UpstreamConfig>();
   for (const [name, value] of Object.entries(servers)) {
-    if (!NAMESPACE.test(name) || name === "codemode" || name === "fetch" || name === "tools")
+    if (!NAMESPACE.test(name) || RESERVED_NAMESPACES.has(name))
       throw new InvalidOptionError({
         path: `${path}.${name}`,
         message:
-          "is not a usable namespace: a JavaScript identifier other than codemode, fetch and tools (e.g. github_api)",
+          "is not a usable namespace: a JavaScript identifier other than codemode, fetch, tools and __proto__ " +
+          "(e.g. github_api)",
       });
     out[name] = upstream(value, `${path}.${name}`, env);
   }

@@ -11,16 +11,17 @@ import { messageOf } from "../../shared/message-of.js";
 import { childEnvironment, environmentHint, ObservedStdioTransport } from "./observed-stdio-transport.js";
 import { missingPackage, missingPeersMessage } from "../../shared/missing-peer.js";
 import type { UpstreamConfig } from "./proxy-config.js";
+import { redactUpstreamSecrets } from "./redact-upstream-secrets.js";
 
 /** How long a server may take to start and list its tools. */
 export const DEFAULT_UPSTREAM_START_TIMEOUT_MS = 30_000;
 
 /** How long a failed start waits for the child's last stderr and exit code before explaining. */
 const END_WAIT_MS = 1_000;
-/** Shorter values of a child's environment are not redacted from failure reasons (they would hide ordinary words). */
-const MIN_REDACTED_CHARS = 4;
 /** The start's deadline passed (a marker, never shown). */
 const TIMED_OUT = new Error("timed out");
+/** The proxy was closed during the start (a marker, never shown). */
+const CLOSED = new Error("closed");
 
 /** A Streamable HTTP or SSE server, as `createMCPClient` takes it. */
 interface HttpTransportConfig {
@@ -55,8 +56,12 @@ export class UpstreamServer {
   readonly #stderr: UpstreamStderr;
   readonly #startTimeoutMs: number;
   #client: Promise<{ client: MCPClient; tools: ToolSet }> | undefined;
+  /** The started client, once `#client` resolved (until it is discarded). */
+  #running: { client: MCPClient; tools: ToolSet } | undefined;
   /** Starts under way, aborted by `close()`. */
   readonly #starting = new Set<AbortController>();
+  /** Every child this server spawned that may still run, killed by `kill()` when the process exits. */
+  readonly #children = new Set<ObservedStdioTransport>();
   #closed = false;
 
   constructor({
@@ -112,42 +117,69 @@ export class UpstreamServer {
         : `url: ${config.url}`;
     const stderr = observed?.stderrTail ?? "";
     const tail = stderr === "" ? "" : `; its stderr ended with: ${JSON.stringify(stderr)}`;
-    if (!("command" in config)) return `${how} (${what})${tail}.`;
+    if (!("command" in config)) return redactUpstreamSecrets(this.#config, `${how} (${what})${tail}.`);
     const given = childEnvironment({ env: config.env, passEnv: config.passEnv, from: process.env });
-    // The reason reaches the model: values the proxy gave the child (tokens) never appear in it.
-    const secrets = Object.values(given.env ?? {}).filter((value) => value.length >= MIN_REDACTED_CHARS);
-    const redacted = secrets.reduce((text, value) => text.split(value).join("[redacted]"), `${how} (${what})${tail}.`);
-    return `${redacted} ${environmentHint(given.missing)}`;
+    return `${redactUpstreamSecrets(this.#config, `${how} (${what})${tail}.`)} ${environmentHint(given.missing)}`;
   }
 
   /** Starts the server and lists its tools, all within `startTimeoutMs` (a server that never answers is stopped). */
   async #start(): Promise<{ client: MCPClient; tools: ToolSet }> {
-    const { createMCPClient } = await import("@ai-sdk/mcp").catch((error: unknown) => {
-      if (missingPackage(error, ["@ai-sdk/mcp"]) === undefined) throw error;
-      throw new Error(missingPeersMessage("The MCP proxy", ["@ai-sdk/mcp"]), { cause: error });
-    });
-    const { transport, observed } = await this.#transport();
+    // Registered first: `close()` during any step below stops this start (and the child it may have spawned).
     const deadline = new AbortController();
     this.#starting.add(deadline);
-    const work = (async () => {
-      const client = await createMCPClient({
-        transport,
-        name: "ai-codemode-proxy",
-        initializationOptions: { signal: deadline.signal },
-        onUncaughtError: () => undefined,
+    let observed: ObservedStdioTransport | undefined;
+    try {
+      const { createMCPClient } = await import("@ai-sdk/mcp").catch((error: unknown) => {
+        if (missingPackage(error, ["@ai-sdk/mcp"]) === undefined) throw error;
+        throw new Error(missingPeersMessage("The MCP proxy", ["@ai-sdk/mcp"]), { cause: error });
       });
-      try {
-        // The client's own signal covers initialization only: tools/list is bounded by the race below.
-        return { client, tools: (await client.tools()) as ToolSet };
-      } catch (error) {
-        await client.close().catch(() => undefined);
-        throw error;
+      if (deadline.signal.aborted) throw CLOSED;
+      const made = await this.#transport();
+      observed = made.observed;
+      if (observed !== undefined) {
+        const child = observed;
+        this.#children.add(child);
+        void child.finished.then(() => this.#children.delete(child));
       }
-    })();
+      if (deadline.signal.aborted) throw CLOSED;
+      const { transport } = made;
+      const work = (async () => {
+        const client = await createMCPClient({
+          transport,
+          name: "ai-codemode-proxy",
+          initializationOptions: { signal: deadline.signal },
+          onUncaughtError: () => undefined,
+        });
+        try {
+          // The client's own signal covers initialization only: tools/list is bounded by the race below.
+          return { client, tools: (await client.tools()) as ToolSet };
+        } catch (error) {
+          await client.close().catch(() => undefined);
+          throw error;
+        }
+      })();
+      return await this.#within(work, deadline, observed);
+    } catch (error) {
+      if (error === CLOSED) {
+        await observed?.close().catch(() => undefined);
+        throw new Error("The proxy is closed.");
+      }
+      throw error;
+    } finally {
+      this.#starting.delete(deadline);
+    }
+  }
+
+  /** `work` within `startTimeoutMs`; on failure the child is stopped and the failure explained. */
+  async #within<T extends { client: MCPClient }>(
+    work: Promise<T>,
+    deadline: AbortController,
+    observed: ObservedStdioTransport | undefined,
+  ): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, fail) => {
       timer = setTimeout(() => fail(TIMED_OUT), this.#startTimeoutMs);
-      deadline.signal.addEventListener("abort", () => fail(TIMED_OUT), { once: true });
+      deadline.signal.addEventListener("abort", () => fail(CLOSED), { once: true });
     });
     try {
       return await Promise.race([work, timeout]);
@@ -158,11 +190,11 @@ export class UpstreamServer {
       deadline.abort();
       await observed?.close().catch(() => undefined);
       void work.then(({ client }) => client.close()).catch(() => undefined);
+      if (error === CLOSED) throw error;
       if (!timedOut) await observed?.ended(END_WAIT_MS);
       throw new Error(this.#reason(error, timedOut ? (exit ?? "timeout") : observed?.exit, observed));
     } finally {
       clearTimeout(timer);
-      this.#starting.delete(deadline);
     }
   }
 
@@ -173,9 +205,14 @@ export class UpstreamServer {
       const started = this.#start();
       this.#client = started;
       // A failed start is forgotten, so the next request tries again.
-      started.catch(() => {
-        if (this.#client === started) this.#client = undefined;
-      });
+      started.then(
+        (running) => {
+          if (this.#client === started) this.#running = running;
+        },
+        () => {
+          if (this.#client === started) this.#client = undefined;
+        },
+      );
     }
     return this.#client;
   }
@@ -184,11 +221,19 @@ export class UpstreamServer {
   #discard(client: MCPClient): void {
     void this.#client?.then(
       (current) => {
-        if (current.client === client) this.#client = undefined;
+        if (current.client === client) {
+          this.#client = undefined;
+          this.#running = undefined;
+        }
       },
       () => undefined,
     );
     void client.close().catch(() => undefined);
+  }
+
+  /** The tools of the running server, known without waiting; `undefined` while it is not started. */
+  get startedTools(): ToolSet | undefined {
+    return this.#running?.tools;
   }
 
   /** Starts the server (if needed) for its tool list. */
@@ -196,7 +241,7 @@ export class UpstreamServer {
     try {
       return { ok: true, tools: (await this.#connected()).tools };
     } catch (error) {
-      return { ok: false, error: messageOf(error) };
+      return { ok: false, error: redactUpstreamSecrets(this.#config, messageOf(error)) };
     }
   }
 
@@ -207,7 +252,9 @@ export class UpstreamServer {
       try {
         running = await this.#connected();
       } catch (error) {
-        throw new Error(`The MCP server "${this.#name}" could not be started: ${messageOf(error)}`);
+        throw new Error(
+          `The MCP server "${this.#name}" could not be started: ${redactUpstreamSecrets(this.#config, messageOf(error))}`,
+        );
       }
       const execute = running.tools[tool]?.execute;
       if (execute === undefined) throw new Error(`The MCP server "${this.#name}" has no tool "${tool}" any more.`);
@@ -218,20 +265,30 @@ export class UpstreamServer {
         this.#discard(running.client);
         if (attempt === 0 && NOT_SENT.test(messageOf(error))) continue;
         throw new Error(
-          `The MCP server "${this.#name}" stopped during this call (${messageOf(error)}): the call may or may not have run. ` +
-            "The proxy starts it again at the next call.",
+          `The MCP server "${this.#name}" stopped during this call (${redactUpstreamSecrets(this.#config, messageOf(error))}): ` +
+            "the call may or may not have run. The proxy starts it again at the next call.",
         );
       }
     }
   }
 
-  /** Stops the server (if it runs). */
+  /** Stops the server (if it runs), a start under way included. */
   async close(): Promise<void> {
     this.#closed = true;
     for (const start of this.#starting) start.abort();
+    this.kill();
     const current = this.#client;
     this.#client = undefined;
+    this.#running = undefined;
     const running = await current?.catch(() => undefined);
     await running?.client.close().catch(() => undefined);
+  }
+
+  /** Signals every child this server spawned to stop, at once (synchronous: it runs as the process exits). */
+  kill(): void {
+    for (const child of this.#children) {
+      child.kill();
+      this.#children.delete(child);
+    }
   }
 }

@@ -34,6 +34,23 @@ export interface ExpiredExecution {
   status: "rejected" | "error";
 }
 
+/**
+ * Which ended (terminal) executions a prune deletes; running and paused ones never. An execution goes when it ended
+ * before `endedBefore` and either its owner has `keepPerOwner` newer ended ones or it ended before `expiredBefore`.
+ * The owner is the execution's `scope` (executions without one are one owner). "Ended" is the last change of a
+ * terminal execution (`updatedAt`), so a run that paused for a day still has its grace after its approval.
+ */
+export interface PruneRule {
+  /** Ended executions kept per owner, newest ended first; undefined: any number. */
+  keepPerOwner: number | undefined;
+  /** Only executions that ended before this instant (ms) go: the grace a retry or its owner still needs. */
+  endedBefore: number;
+  /** Executions that ended before this instant (ms) go whatever the count; undefined: no age limit. */
+  expiredBefore: number | undefined;
+  /** At most this many executions deleted by each part of the rule (by count, of one owner; by age): a bounded batch. */
+  limit: number;
+}
+
 /** A new execution: `running` under a lease. */
 export interface StartExecution {
   executionId: string;
@@ -48,8 +65,8 @@ export interface StartExecution {
   traceContext?: string;
   /** The execution's budgets (`budget-record.ts`), kept so every later pass enforces the same numbers. */
   budgetsText?: string;
-  /** Terminal executions kept; older ones are pruned in the same batch (not one a retry may ask for: `prune`). */
-  keep: number;
+  /** The retention rule applied in the same batch, to this execution's owner (`scope`) and by age. */
+  prune: PruneRule;
   /**
    * The program must be approved first: the execution starts `paused` (no lease, no pass yet) with one pending
    * row at `WHOLE_PROGRAM_SEQ` for the whole program (arguments: the codec text of `{ code }`).
@@ -79,7 +96,7 @@ export interface PassEnd {
 /** Executions: start, load, approve (claim), reject, list. */
 export interface ExecutionStore {
   /**
-   * Inserts the execution (pruning past `keep` in the same batch). @returns the saved snippets, read in that
+   * Inserts the execution (and prunes by `prune`, bounded, in the same batch). @returns the saved snippets, read in that
    * batch (a pass needs them; a separate read would cost a cold invocation one more round trip).
    */
   startExecution(start: StartExecution): Promise<SnippetRecord[]>;
@@ -238,11 +255,10 @@ export interface RetentionStore {
   /** Deletes one execution and its calls. @returns whether it existed. */
   deleteExecution(executionId: string): Promise<boolean>;
   /**
-   * Deletes terminal executions beyond the newest `keep`, except one a client may still retry for: its tool call id
-   * starts with `RETRY_HOLD_TOOL_CALL_PREFIX`, a call of it required approval, and it changed less than
-   * `RETRY_HOLD_MS` before `now`. @returns the deleted ids.
+   * Deletes what `rule` selects, of every owner: at most `rule.limit` by age and as many per owner by count (call
+   * again until it returns nothing). @returns the deleted ids.
    */
-  prune(keep: number, now: number): Promise<string[]>;
+  prune(rule: PruneRule): Promise<string[]>;
   /** Deletes every terminal execution. @returns the deleted ids. */
   clearHistory(): Promise<string[]>;
   /**

@@ -118,9 +118,7 @@ export const TERMINAL_EXECUTION_STATUSES: readonly ExecutionRecordStatus[] = [
 
 /**
  * Tool call id prefix of an execution a client may come back for with a retry id (an MCP call without a session,
- * answered `-32042` when it paused): once it paused for a person, retention keeps it {@link RETRY_HOLD_MS} after it
- * last changed, whatever the count.
+ * answered `-32042` when it paused). Retention's grace (`retention.minAgeMs`, a day by default) keeps every ended
+ * execution, this one included, whatever the count.
  */
 export const RETRY_HOLD_TOOL_CALL_PREFIX = "codemode-retry:";
-/** How long an ended execution waits for its retry: a person may decide late and the client retry later still. */
-export const RETRY_HOLD_MS = 24 * 60 * 60_000;

@@ -55,7 +55,9 @@ function passBindings(pass: PassContext): CodeBindingNamespace[] {
     for (const [method, methodDefinition] of Object.entries(definition.methods)) {
       functions[method] = (args) => connectorCall(pass, { connector, method, definition: methodDefinition }, args);
     }
-    namespaces.push({ global: connector, functions });
+    // A namespace without methods says why (a proxied server that did not start describes itself so).
+    const unavailable = Object.keys(functions).length === 0 ? definition.description : undefined;
+    namespaces.push({ global: connector, functions, ...(unavailable === undefined ? {} : { unavailable }) });
   }
   namespaces.push({
     global: HOST_NAMESPACE,

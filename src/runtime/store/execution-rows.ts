@@ -9,7 +9,7 @@ import type { InStatement } from "@libsql/client";
 import type { StartExecution } from "../journal/journal-store.js";
 import { RECORD_VERSION, WHOLE_PROGRAM_SEQ } from "../journal/records.js";
 import { readModuleSources } from "./module-source-rows.js";
-import { pruneStatements } from "./retention-rows.js";
+import { pruneAtStartStatements } from "./retention-rows.js";
 import { listSnippetsStatement, snippetsOf } from "./snippet-rows.js";
 import type { StoreContext } from "./store-context.js";
 
@@ -45,7 +45,7 @@ export function executionRows(context: StoreContext): ExecutionStore {
         ...(start.programApproval === undefined
           ? []
           : [programApprovalRow(runtime, start.executionId, start.programApproval)]),
-        ...pruneStatements(runtime, start.keep, start.now),
+        ...pruneAtStartStatements(start.prune, runtime, start.scope),
         listSnippetsStatement(runtime),
       ]);
       return snippetsOf(results[results.length - 1]);
@@ -150,25 +150,43 @@ export function executionRows(context: StoreContext): ExecutionStore {
     moduleSources: (digests) => readModuleSources(context, digests),
 
     async list(limit, scope) {
+      // Two statements, not `(? IS NULL OR scope = ?)`: each walks its own index (`migrations.ts`, version 10) and
+      // stops after `limit` rows, where the combined form would sort the runtime's whole history.
       const [result] = await read([
-        {
-          sql: `SELECT * FROM codemode_executions WHERE runtime = ? AND (? IS NULL OR scope = ?)
-          ORDER BY created_at DESC, rowid DESC LIMIT ?`,
-          args: [runtime, scope ?? null, scope ?? null, limit],
-        },
+        scope === undefined
+          ? {
+              sql: "SELECT * FROM codemode_executions WHERE runtime = ? ORDER BY created_at DESC, rowid DESC LIMIT ?",
+              args: [runtime, limit],
+            }
+          : {
+              sql: `SELECT * FROM codemode_executions WHERE runtime = ? AND scope = ?
+                ORDER BY created_at DESC, rowid DESC LIMIT ?`,
+              args: [runtime, scope, limit],
+            },
       ]);
       return (result?.rows ?? []).map(parseExecutionRow);
     },
 
     async pending(executionId, scope) {
+      // One execution: its calls by primary key. All: the paused executions by their status index, then each one's
+      // calls. Either way the rows read are the paused ones', never every call of the runtime.
+      const owner = scope === undefined ? "" : "AND e.scope = ?";
       const [result] = await read([
-        {
-          sql: `SELECT c.* FROM codemode_calls c JOIN codemode_executions e ON e.runtime = c.runtime AND e.id = c.execution_id
-            WHERE c.runtime = ? AND e.status = 'paused' AND c.status = 'pending' AND c.approved_at IS NULL
-              AND (? IS NULL OR c.execution_id = ?) AND (? IS NULL OR e.scope = ?)
-            ORDER BY e.created_at, c.execution_id, c.seq`,
-          args: [runtime, executionId ?? null, executionId ?? null, scope ?? null, scope ?? null],
-        },
+        executionId === undefined
+          ? {
+              // CROSS JOIN: SQLite keeps this order (executions first), which the planner, without statistics, does not pick.
+              sql: `SELECT c.* FROM codemode_executions e CROSS JOIN codemode_calls c ON c.runtime = e.runtime AND c.execution_id = e.id
+                WHERE e.runtime = ? AND e.status = 'paused' ${owner} AND c.status = 'pending' AND c.approved_at IS NULL
+                ORDER BY e.created_at, c.execution_id, c.seq`,
+              args: [runtime, ...(scope === undefined ? [] : [scope])],
+            }
+          : {
+              sql: `SELECT c.* FROM codemode_calls c JOIN codemode_executions e ON e.runtime = c.runtime AND e.id = c.execution_id
+                WHERE c.runtime = ? AND c.execution_id = ? AND e.status = 'paused' ${owner} AND c.status = 'pending'
+                  AND c.approved_at IS NULL
+                ORDER BY c.seq`,
+              args: [runtime, executionId, ...(scope === undefined ? [] : [scope])],
+            },
       ]);
       return (result?.rows ?? []).map((row) => ({ executionId: String(row["execution_id"]), call: parseCallRow(row) }));
     },

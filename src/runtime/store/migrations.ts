@@ -23,6 +23,12 @@ export const MIGRATIONS_TABLE = "codemode_schema_migrations";
  */
 const FIRST_RELEASED_VERSION = 8;
 
+/**
+ * The terminal statuses as the partial retention indexes of version 10 name them. A query uses a partial index only
+ * when its WHERE clause repeats this term, so the retention queries use this very text (`ENDED_SQL`).
+ */
+export const ENDED_SQL = "('completed', 'error', 'rejected', 'rolled_back')";
+
 /** All migrations, oldest first. Never edit a released one: add the next version. */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -108,6 +114,21 @@ export const MIGRATIONS: readonly Migration[] = [
         created_at INTEGER NOT NULL,
         PRIMARY KEY (model, text_hash)
       ) WITHOUT ROWID`,
+    ],
+  },
+  {
+    version: 10,
+    name: "indexes for listings and retention",
+    statements: [
+      // Newest first, of the runtime or of one owner: an index walk of the rows returned, never a sort of the history.
+      `CREATE INDEX IF NOT EXISTS codemode_executions_by_created ON codemode_executions (runtime, created_at)`,
+      `CREATE INDEX IF NOT EXISTS codemode_executions_by_scope ON codemode_executions (runtime, scope, created_at)`,
+      // Retention: ended executions per owner and by when they ended. Partial, so a running or paused row costs
+      // them nothing and a prune never walks past unfinished runs.
+      `CREATE INDEX IF NOT EXISTS codemode_executions_ended_by_scope ON codemode_executions (runtime, scope, updated_at)
+        WHERE status IN ${ENDED_SQL}`,
+      `CREATE INDEX IF NOT EXISTS codemode_executions_ended ON codemode_executions (runtime, updated_at)
+        WHERE status IN ${ENDED_SQL}`,
     ],
   },
   {

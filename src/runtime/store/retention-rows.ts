@@ -1,69 +1,105 @@
 /**
- * The retention operations of the libSQL store: delete one execution, prune terminal ones beyond a count,
- * expire stale runs, destroy a runtime name's data. See `journal-store.ts` for the contract.
+ * The retention operations of the libSQL store: delete one execution, prune ended ones by a rule (per owner and
+ * by age, in bounded batches over partial indexes), expire stale runs, destroy a runtime name's data. See
+ * `journal-store.ts` for the contract.
  */
-import type { InStatement } from "@libsql/client";
-import type { RetentionStore } from "../journal/journal-store.js";
-import { RETRY_HOLD_MS, RETRY_HOLD_TOOL_CALL_PREFIX } from "../journal/records.js";
+import type { InStatement, InValue } from "@libsql/client";
+import type { PruneRule, RetentionStore } from "../journal/journal-store.js";
+import { ENDED_SQL } from "./migrations.js";
 import { dropModuleSourcesStatement } from "./module-source-rows.js";
 import { idsOf, TERMINAL_SQL, type StoreContext } from "./store-context.js";
 
 /**
- * Terminal executions beyond the newest `keep`, but those a retry may still ask for: started for one
- * ({@link RETRY_HOLD_TOOL_CALL_PREFIX}), paused for a person (a call that required approval; one that never paused
- * gave out no retry id), and changed since `heldSince`.
+ * The ids one part of `rule` selects: by count, the ended executions of `owner` past its newest
+ * `rule.keepPerOwner`; by age, every owner's that ended before `rule.expiredBefore`. Oldest ended first, at most
+ * `rule.limit`. Each is a walk of a partial index over ended rows (`migrations.ts`, version 10): the count finds the
+ * owner's boundary row `keepPerOwner` steps from its newest, then deletes from its oldest; neither visits running
+ * or paused rows nor the rest of the journal.
  */
-function olderTerminal(
-  runtime: string,
-  keep: number,
-  heldSince: number | undefined,
-): { sql: string; args: Array<string | number | null> } {
+function selectedIds(rule: PruneRule, runtime: string, part: PrunePart): { sql: string; args: InValue[] } {
+  if (part.by === "age") {
+    return {
+      sql: `SELECT id FROM codemode_executions WHERE runtime = ? AND status IN ${ENDED_SQL} AND updated_at < ?
+        ORDER BY updated_at, rowid LIMIT ?`,
+      args: [runtime, Math.min(rule.endedBefore, rule.expiredBefore ?? rule.endedBefore), rule.limit],
+    };
+  }
+  const owner = `runtime = ? AND scope IS ? AND status IN ${ENDED_SQL}`;
+  const keep = rule.keepPerOwner ?? 0;
+  // Keeping none (clearing an owner) has no boundary row.
+  const beyond =
+    keep === 0
+      ? ""
+      : `AND (updated_at, rowid) < (SELECT updated_at, rowid FROM codemode_executions WHERE ${owner}
+          ORDER BY updated_at DESC, rowid DESC LIMIT 1 OFFSET ?)`;
   return {
-    sql: `SELECT id FROM (SELECT id, tool_call_id, updated_at FROM codemode_executions
-        WHERE runtime = ? AND status IN ${TERMINAL_SQL} ORDER BY created_at DESC, rowid DESC LIMIT -1 OFFSET ?) AS tail
-      WHERE ? IS NULL OR tool_call_id IS NULL OR substr(tool_call_id, 1, ?) <> ? OR updated_at < ?
-        OR NOT EXISTS (SELECT 1 FROM codemode_calls
-          WHERE runtime = ? AND execution_id = tail.id AND requires_approval = 1)`,
-    args: [
-      runtime,
-      keep,
-      heldSince ?? null,
-      RETRY_HOLD_TOOL_CALL_PREFIX.length,
-      RETRY_HOLD_TOOL_CALL_PREFIX,
-      heldSince ?? null,
-      runtime,
-    ],
+    sql: `SELECT id FROM codemode_executions WHERE ${owner} AND updated_at < ? ${beyond}
+      ORDER BY updated_at, rowid LIMIT ?`,
+    args: [runtime, part.owner, rule.endedBefore, ...(keep === 0 ? [] : [runtime, part.owner, keep - 1]), rule.limit],
   };
 }
 
-/**
- * Deletes terminal executions of `runtime` beyond the newest `keep`, their calls first. With `now`, one a client
- * may still retry for (tool call id {@link RETRY_HOLD_TOOL_CALL_PREFIX}, paused for a person, changed within
- * {@link RETRY_HOLD_MS}) stays.
- */
-export function pruneStatements(runtime: string, keep: number, now?: number): InStatement[] {
-  const older = olderTerminal(runtime, keep, now === undefined ? undefined : now - RETRY_HOLD_MS);
+/** One part of a prune rule: by count within one owner (`null`: executions without a scope), or by age. */
+type PrunePart = { by: "count"; owner: string | null } | { by: "age" };
+
+/** The parts of `rule` a run start of `owner` applies: its owner's count, and the age limit. */
+function partsAtStart(rule: PruneRule, owner: string | null): PrunePart[] {
+  return [
+    ...(rule.keepPerOwner === undefined ? [] : [{ by: "count", owner } as const]),
+    ...(rule.expiredBefore === undefined ? [] : [{ by: "age" } as const]),
+  ];
+}
+
+/** Deletes what `part` of `rule` selects, the calls first; the second statement returns the deleted ids. */
+function deleteStatements(rule: PruneRule, runtime: string, part: PrunePart): InStatement[] {
+  const selected = selectedIds(rule, runtime, part);
   return [
     {
-      sql: `DELETE FROM codemode_calls WHERE runtime = ? AND execution_id IN (${older.sql})`,
-      args: [runtime, ...older.args],
+      sql: `DELETE FROM codemode_calls WHERE runtime = ? AND execution_id IN (${selected.sql})`,
+      args: [runtime, ...selected.args],
     },
     {
-      sql: `DELETE FROM codemode_executions WHERE runtime = ? AND id IN (${older.sql}) RETURNING id`,
-      args: [runtime, ...older.args],
+      sql: `DELETE FROM codemode_executions WHERE runtime = ? AND id IN (${selected.sql}) RETURNING id`,
+      args: [runtime, ...selected.args],
     },
   ];
 }
+
+/**
+ * The statements a run start of `owner` adds to its insert batch: the bounded prune of that owner by count and of
+ * the runtime by age. Each run adds at most one execution to its owner and removes up to `rule.limit`, so the
+ * journal converges to the rule without any run paying for the size of the journal.
+ */
+export function pruneAtStartStatements(rule: PruneRule, runtime: string, owner: string | undefined): InStatement[] {
+  return partsAtStart(rule, owner ?? null).flatMap((part) => deleteStatements(rule, runtime, part));
+}
+
+/**
+ * Every owner with ended executions (those without a scope first, as `null`): a skip-scan of the per-owner
+ * retention index, one seek per owner rather than a walk of every row.
+ */
+function ownersStatement(runtime: string): InStatement {
+  const next = `SELECT scope FROM codemode_executions WHERE runtime = ? AND scope > owners.scope AND status IN ${ENDED_SQL}
+    ORDER BY scope LIMIT 1`;
+  return {
+    sql: `WITH RECURSIVE owners(scope) AS (
+        SELECT (SELECT scope FROM codemode_executions WHERE runtime = ? AND scope IS NOT NULL AND status IN ${ENDED_SQL}
+          ORDER BY scope LIMIT 1)
+        UNION ALL SELECT (${next}) FROM owners WHERE owners.scope IS NOT NULL
+      )
+      SELECT scope FROM owners WHERE scope IS NOT NULL`,
+    args: [runtime, runtime],
+  };
+}
+
+/** How many parts (owners, and the age limit) one write batch of an explicit prune covers. */
+const PARTS_PER_BATCH = 100;
 
 const INTERRUPTED_CALL =
   "interrupted: the process running this call stopped before recording its outcome; it is not run again";
 
 /** The retention operations over `context`. */
-export function retentionRows({ runtime, write }: StoreContext): RetentionStore {
-  const prune = async (keep: number, now?: number): Promise<string[]> => {
-    const [, deleted] = await write(pruneStatements(runtime, keep, now));
-    return idsOf(deleted);
-  };
+export function retentionRows({ runtime, read, write }: StoreContext): RetentionStore {
   return {
     async deleteExecution(executionId) {
       const [, deleted] = await write([
@@ -76,9 +112,37 @@ export function retentionRows({ runtime, write }: StoreContext): RetentionStore 
       return idsOf(deleted).length === 1;
     },
 
-    prune,
-    // Everything ended goes: the app asked to clear it, retries included.
-    clearHistory: () => prune(0),
+    async prune(rule) {
+      const parts: PrunePart[] = rule.expiredBefore === undefined ? [] : [{ by: "age" }];
+      if (rule.keepPerOwner !== undefined) {
+        const [listed] = await read([ownersStatement(runtime)]);
+        const owners = [null, ...(listed?.rows ?? []).map((row) => String(row["scope"]))];
+        parts.push(...owners.map((owner) => ({ by: "count", owner }) as const));
+      }
+      const deleted: string[] = [];
+      for (let index = 0; index < parts.length; index += PARTS_PER_BATCH) {
+        const chunk = parts.slice(index, index + PARTS_PER_BATCH);
+        const results = await write(chunk.flatMap((part) => deleteStatements(rule, runtime, part)));
+        // Every second result is a `DELETE … RETURNING id` of executions.
+        for (let at = 1; at < results.length; at += 2) deleted.push(...idsOf(results[at]));
+      }
+      return deleted;
+    },
+
+    async clearHistory() {
+      const ended = `SELECT id FROM codemode_executions WHERE runtime = ? AND status IN ${TERMINAL_SQL}`;
+      const [, deleted] = await write([
+        {
+          sql: `DELETE FROM codemode_calls WHERE runtime = ? AND execution_id IN (${ended})`,
+          args: [runtime, runtime],
+        },
+        {
+          sql: `DELETE FROM codemode_executions WHERE runtime = ? AND id IN (${ended}) RETURNING id`,
+          args: [runtime, runtime],
+        },
+      ]);
+      return idsOf(deleted);
+    },
 
     async expire({ now: at, pausedBefore, runningMessage, pausedMessage }) {
       const staleRunning =

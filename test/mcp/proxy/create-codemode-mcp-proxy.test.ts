@@ -109,6 +109,10 @@ describe("createCodemodeMcpProxy", () => {
     expect(await runtime.execute({ code: "async () => notes.list_notes({})" })).toMatchObject({ status: "completed" });
     const call = await runtime.execute({ code: "async () => broken.anything({})" });
     expect(call).toMatchObject({ status: "error" });
+    // Why it has no methods, not only that it has none.
+    expect(JSON.stringify(call)).toMatch(
+      /broken has no method \\"anything\\"\. \(it has no methods: Unavailable now: the MCP server \\"broken\\" did not start: /,
+    );
     expect(await proxy.runtime()).toBe(runtime);
     clock += 60_000;
     const retried = await proxy.runtime();

@@ -1,7 +1,8 @@
 /**
  * `ai-codemode mcp --proxy servers.json` launched the way a desktop host launches it: a real child
  * with a minimal environment (`env -i` with PATH, HOME and the one variable the host config sets),
- * driven by the MCP SDK's own client. One upstream never answers `tools/list`, one is healthy
+ * driven by the MCP SDK's own client. One upstream never answers `tools/list` (the proxy lists its
+ * tools meanwhile, saying it still starts), one is healthy
  * (`@modelcontextprotocol/server-memory`), one needs a variable passed through with `passEnv`, one
  * has a read-only-annotated tool the config says needs approval; a person approves it with
  * `ai-codemode approve --proxy`, a real process that must exit.
@@ -106,20 +107,26 @@ describe("the proxy as a desktop host runs it (minimal environment, real process
     rmSync(folder, { recursive: true, force: true });
   });
 
-  it("lists its tools within startTimeoutMs + 1 s although one upstream never answers, and says which", async () => {
-    const began = performance.now();
+  it("lists its tools while one upstream still hangs, saying which are starting; then why the hung one did not start", async () => {
     const { tools } = await client.listTools();
-    expect(performance.now() - began).toBeLessThan(START_TIMEOUT_MS + 1_000);
     const catalog = tools.find((tool) => tool.name === "codemode")?.description ?? "";
-    expect(catalog).toMatch(/hung: Unavailable now: the MCP server "hung" did not start: no answer/);
-    expect(catalog).toMatch(/memory: /);
-    expect(catalog).not.toMatch(/memory: Unavailable/);
-    const described = await client.callTool({ name: "codemode_describe", arguments: { target: "hung" } });
-    const reason = JSON.stringify(described.content);
+    // Answered at once: the hung upstream is given up only after START_TIMEOUT_MS.
+    expect(catalog).toMatch(/hung: Starting: the MCP server "hung" is still starting/);
+    const describeHung = async () =>
+      JSON.stringify((await client.callTool({ name: "codemode_describe", arguments: { target: "hung" } })).content);
+    let reason = await describeHung();
+    for (let attempt = 0; attempt < 300 && reason.includes("still starting"); attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      reason = await describeHung();
+    }
     expect(reason).toMatch(/no answer to initialize and tools\/list within startTimeoutMs 8000 ms/);
     expect(reason).toContain("silent-server: started, waiting for the registry");
     expect(reason).toMatch(/list their names in \\"passEnv\\"/);
     expect(stderr).toContain("silent-server: started, waiting for the registry");
+    const listed = (await client.listTools()).tools.find((tool) => tool.name === "codemode")?.description ?? "";
+    expect(listed).toMatch(/hung: Unavailable now: the MCP server "hung" did not start: no answer/);
+    expect(listed).toMatch(/memory: /);
+    expect(listed).not.toMatch(/memory: (Unavailable|Starting)/);
   });
 
   it("runs the healthy upstream, and the one that needs a variable passed through", async () => {

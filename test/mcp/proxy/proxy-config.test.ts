@@ -78,6 +78,16 @@ describe("servers.json policy and passEnv", () => {
     expect(() => parse({ command: "node" }, { startTimeoutMs: 0 })).toThrow(/servers\.json\.startTimeoutMs must be/);
   });
 
+  it("refuses a server named __proto__ with a clear error (never drops it), and keeps __proto__ keys of env and headers", () => {
+    const text = '{ "mcpServers": { "notes": { "command": "node" }, "__proto__": { "command": "node" } } }';
+    expect(() => parseProxyConfig(text, {}, "servers.json")).toThrow(
+      /servers\.json\.mcpServers\.__proto__ is not a usable namespace/,
+    );
+    const env = '{ "mcpServers": { "notes": { "command": "node", "env": { "__proto__": "kept" } } } }';
+    const notes = parseProxyConfig(env, {}, "servers.json").mcpServers["notes"] as { env: Record<string, string> };
+    expect(Object.entries(notes.env)).toEqual([["__proto__", "kept"]]);
+  });
+
   it("needsApproval pauses a tool the server annotates read-only", async () => {
     const runtime = await notesRuntime({ needsApproval: ["list_notes"] });
     const out = await runtime.execute({ code: "async () => notes.list_notes({})" });
@@ -86,6 +96,14 @@ describe("servers.json policy and passEnv", () => {
       status: "completed",
       result: { notes: [] },
     });
+  });
+
+  it("a needsApproval list adds approval and never removes it from a tool the server annotates destructive", async () => {
+    const runtime = await notesRuntime({ needsApproval: ["list_notes"] });
+    const out = await runtime.execute({ code: "async () => notes.add_note({ text: 'unguarded?' })" });
+    expect(out).toMatchObject({ status: "paused", pending: [{ connector: "notes", method: "add_note" }] });
+    const listed = await runtime.execute({ code: "async () => notes.secret_length({})" });
+    expect(listed).toMatchObject({ status: "completed" });
   });
 
   it("needsApproval: true pauses every tool but those in readOnly; false and readOnly let a destructive one run", async () => {

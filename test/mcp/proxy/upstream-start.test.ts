@@ -5,11 +5,13 @@
  * `passEnv` hands a variable through; closing the runtime the proxy returned stops the children.
  */
 import { existsSync, readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { createCodemodeMcpProxy, type CodemodeMcpProxy } from "../../../src/mcp/proxy/create-codemode-mcp-proxy.js";
-import type { UpstreamConfig } from "../../../src/mcp/proxy/proxy-config.js";
+import { parseProxyConfig, type UpstreamConfig } from "../../../src/mcp/proxy/proxy-config.js";
 import { tempFolder } from "../../support/temp-folder.js";
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
@@ -93,6 +95,66 @@ describe("the proxy's upstream starts", () => {
     expect(pids(silentStarts)).toHaveLength(2);
   });
 
+  it("currentRuntime answers at once while a server hangs: it says which are still starting; other programs run", async () => {
+    const folder = tempFolder("codemode-proxy-start-");
+    const proxy = proxyOver(
+      folder,
+      {
+        silent: { command: process.execPath, args: [SILENT_SERVER] },
+        notes: { command: process.execPath, args: [NOTES_SERVER] },
+      },
+      // The hung server is still within its start for the whole test.
+      { startTimeoutMs: 600_000 },
+    );
+    let runtime = await proxy.currentRuntime();
+    expect(runtime.tool().description).toMatch(/silent: Starting: the MCP server "silent" is still starting/);
+    // Bounded: the healthy server comes up while the hung one still hangs.
+    for (let attempt = 0; attempt < 600 && /notes: Starting/.test(String(runtime.tool().description)); attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      runtime = await proxy.currentRuntime();
+    }
+    const description = runtime.tool().description ?? "";
+    expect(description).not.toMatch(/notes: Starting/);
+    expect(description).toMatch(/- silent: Starting: the MCP server "silent" is still starting/);
+    expect(description).toMatch(
+      /Starting: the MCP server "silent" is still starting \(for \d+ s; it is given up after startTimeoutMs 600000 ms\)/,
+    );
+    expect(JSON.stringify(await runtime.describe("silent"))).toContain("is still starting");
+    expect(await runtime.execute({ code: "async () => notes.list_notes({})" })).toMatchObject({
+      status: "completed",
+      result: { notes: [] },
+    });
+  });
+
+  it("a program naming a server still starting waits for its start and says why it failed; approvals wait for every start", async () => {
+    const folder = tempFolder("codemode-proxy-start-");
+    const proxy = proxyOver(
+      folder,
+      {
+        silent: { command: process.execPath, args: [SILENT_SERVER] },
+        notes: { command: process.execPath, args: [NOTES_SERVER] },
+      },
+      { startTimeoutMs: START_TIMEOUT_MS },
+    );
+    let runtime = await proxy.currentRuntime();
+    for (let attempt = 0; attempt < 600 && /notes: Starting/.test(String(runtime.tool().description)); attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      runtime = await proxy.currentRuntime();
+    }
+    const paused = await runtime.execute({ code: "async () => notes.add_note({ text: 'early' })" });
+    expect(paused).toMatchObject({ status: "paused" });
+    const call = await runtime.execute({ code: "async () => silent.anything({})" });
+    expect(call).toMatchObject({ status: "error" });
+    expect(JSON.stringify(call)).toMatch(
+      /silent has no method \\"anything\\"\. \(it has no methods: Unavailable now: the MCP server \\"silent\\" did not start: no answer to initialize and tools\/list within startTimeoutMs 4000 ms/,
+    );
+    expect(await runtime.approve({ executionId: paused.executionId })).toMatchObject({
+      status: "completed",
+      result: { count: 1 },
+    });
+    expect((await proxy.currentRuntime()).tool().description).toMatch(/silent: Unavailable now: .* did not start/);
+  });
+
   it("explains a server that exits: the command, the exit code, its stderr and the variables it did not get", async () => {
     const folder = tempFolder("codemode-proxy-start-");
     const proxy = proxyOver(folder, {
@@ -112,6 +174,51 @@ describe("the proxy's upstream starts", () => {
     );
     expect(description).toContain("UPSTREAM_TOKEN is not set");
     expect(description).toMatch(/Not set in the proxy's environment: NO_SUCH_VARIABLE_FOR_TEST/);
+  });
+
+  it("redacts the values of ${VAR}s in args (and the child's stderr quoting them) from every reason the model reads", async () => {
+    const folder = tempFolder("codemode-proxy-start-");
+    const secret = "argtok-7c1e-secret";
+    const { mcpServers } = parseProxyConfig(
+      JSON.stringify({
+        mcpServers: { env: { command: process.execPath, args: [ENV_SERVER, "--token=${ARG_TOKEN}"] } },
+      }),
+      { ARG_TOKEN: secret },
+      "servers.json",
+    );
+    const runtime = await proxyOver(folder, mcpServers).runtime();
+    const description = runtime.tool().description ?? "";
+    expect(description).toMatch(
+      /exited with code 2 before listing its tools \(command: .*env-server\.mjs --token=\[redacted\]\)/,
+    );
+    expect(description).toContain("env-server: args: --token=[redacted]");
+    const seen = [description, JSON.stringify(await runtime.describe("env"))];
+    const call = await runtime.execute({ code: "async () => env.token_length({})" });
+    seen.push(JSON.stringify(call));
+    for (const text of seen) expect(text).not.toContain(secret);
+  });
+
+  it("redacts the values of ${VAR}s in a url (and a body echoing it) from every reason the model reads", async () => {
+    const folder = tempFolder("codemode-proxy-start-");
+    const secret = "urltok-93ab-secret";
+    // A hostile upstream: refuses every request with a body that echoes the URL it was sent.
+    const server: Server = createServer((request, response) => {
+      response.writeHead(401, { "content-type": "text/plain" }).end(`denied for ${request.url}`);
+    });
+    await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+    onTestFinished(() => new Promise<void>((done) => server.close(() => done())));
+    const { port } = server.address() as AddressInfo;
+    const { mcpServers } = parseProxyConfig(
+      JSON.stringify({ mcpServers: { remote: { url: `http://127.0.0.1:${port}/mcp?key=\${URL_TOKEN}` } } }),
+      { URL_TOKEN: secret },
+      "servers.json",
+    );
+    const runtime = await proxyOver(folder, mcpServers).runtime();
+    const description = runtime.tool().description ?? "";
+    expect(description).toContain(`denied for /mcp?key=[redacted] (url: http://127.0.0.1:${port}/mcp?key=[redacted])`);
+    const seen = [description, JSON.stringify(await runtime.describe("remote"))];
+    seen.push(JSON.stringify(await runtime.execute({ code: "async () => remote.anything({})" })));
+    for (const text of seen) expect(text).not.toContain(secret);
   });
 
   it("passes a variable named in passEnv from the proxy's environment, and no other", async () => {

@@ -36,7 +36,7 @@ function start(executionId: string, overrides: Partial<StartExecution> = {}): St
     now: NOW,
     leaseToken: `lease-${executionId}`,
     leaseUntil: NOW + 60_000,
-    keep: 10,
+    prune: { keepPerOwner: 10, endedBefore: NOW, expiredBefore: undefined, limit: 8 },
     ...overrides,
   };
 }
@@ -207,7 +207,12 @@ async function story(store: JournalStore) {
   seen["deletedSnippet"] = [await store.deleteSnippet("b"), await store.deleteSnippet("b")];
   await store.saveSearchVectors("m", [{ textHash: "h1", vector: new Float32Array([1, 0.5]) }]);
   seen["vectors"] = (await store.searchVectors("m", ["h1", "h2"])).map((v) => [v.textHash, [...v.vector]]);
-  seen["snippetsAtStart"] = await store.startExecution(start("e6", { now: NOW + 30, keep: 2 }));
+  seen["snippetsAtStart"] = await store.startExecution(
+    start("e6", {
+      now: NOW + 30,
+      prune: { keepPerOwner: 2, endedBefore: NOW + 1_000_000, expiredBefore: undefined, limit: 8 },
+    }),
+  );
   seen["afterPrune"] = (await store.list(10)).map((execution) => [execution.executionId, execution.status]);
   seen["deleted"] = [await store.deleteExecution("e6"), await store.deleteExecution("e6")];
   seen["cleared"] = await store.clearHistory();

@@ -31,7 +31,7 @@ async function openPass({
     now: NOW,
     leaseToken: "lease-1",
     leaseUntil: NOW + 60_000,
-    keep: 10,
+    prune: { keepPerOwner: 10, endedBefore: NOW, expiredBefore: undefined, limit: 8 },
   });
   const execution = {
     runtime: "unit",

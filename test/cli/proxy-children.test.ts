@@ -145,8 +145,10 @@ process.exit(0);
     );
     const child = spawn(process.execPath, [join(folder, "script.mjs")], { cwd: folder, stdio: "ignore" });
     leftovers.push(child.pid!);
+    // Listened for at once: the script may exit before the upstream's pid file is seen here.
+    const scriptExited = new Promise((resolve) => child.once("exit", resolve));
     const pid = await upstreamPid(pids);
-    await new Promise((resolve) => child.once("exit", resolve));
+    await scriptExited;
     expect(await until(() => !alive(pid))).toBe(true);
   });
 

@@ -41,9 +41,15 @@ export interface CodemodeToolOptions {
    * @default "auto"
    */
   inlineTypes?: InlineTypes;
-  /** Extra guidance appended to the generated description. */
+  /**
+   * Extra guidance appended to the generated description.
+   * @default none
+   */
   instructions?: string;
-  /** Replaces the generated description entirely. */
+  /**
+   * Replaces the generated description entirely.
+   * @default the description generated from the connectors
+   */
   description?: string;
   /**
    * Stream the program's connector calls and console lines to the chat while it runs, as AI SDK
@@ -57,6 +63,7 @@ export interface CodemodeToolOptions {
    * The owner of every execution this tool starts (e.g. the signed-in user's id): `approve`, `reject`,
    * `rollback`, `pending`, `executions`, `execution` and `createCodemodeChatStream` with another scope see them as
    * `not-found`. The model cannot set it.
+   * @default undefined (unscoped)
    */
   scope?: string;
 }

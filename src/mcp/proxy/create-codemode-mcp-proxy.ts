@@ -38,13 +38,25 @@ const DEFAULT_UPSTREAM_RETRY_MS = 30_000;
 export interface CodemodeMcpProxyOptions {
   /** The upstream servers by namespace: `{ command, args?, env?, cwd? }` or `{ url, headers?, transport? }`. */
   servers: Record<string, UpstreamConfig>;
-  /** The runtime's other options (store, name, limits, …); its connectors are the servers. */
+  /**
+   * The runtime's other options (store, name, limits, …); its connectors are the servers.
+   * @default {} (the runtime's defaults)
+   */
   runtime?: Omit<CodemodeRuntimeOptions, "connectors">;
-  /** The children's stderr. @default "inherit" */
+  /**
+   * The children's stderr: `"inherit"` shows it in this process's stderr, `"ignore"` drops it.
+   * @default "inherit"
+   */
   stderr?: UpstreamStderr;
-  /** How long one server may take to start and list its tools, in ms. @default 30000 */
+  /**
+   * How long one server may take to start and list its tools, in milliseconds.
+   * @default 30_000
+   */
   startTimeoutMs?: number;
-  /** How long after a failed start the server is tried again, in ms. @default 30000 */
+  /**
+   * How long after a failed start the server is tried again, in milliseconds.
+   * @default 30_000
+   */
   retryMs?: number;
   /**
    * Test seams; not part of the published types.

@@ -49,7 +49,7 @@ function median(values: number[]): number {
 }
 
 /** Spawns `node script` and resolves with ms from spawn to the first stdout line, and that line. */
-function timeToFirstLine(script: string, cwd: string): Promise<{ ms: number; line: string }> {
+export function timeToFirstLine(script: string, cwd: string): Promise<{ ms: number; line: string }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(process.execPath, [script], { cwd, stdio: ["ignore", "pipe", "pipe"] });

@@ -19,6 +19,7 @@ import { run as modules } from "./modules.js";
 import { run as openapi } from "./openapi.js";
 import { run as roundtrips } from "./roundtrips.js";
 import { run as search } from "./search.js";
+import { run as storeDriver } from "./store-driver.js";
 import { run as progress } from "./progress.js";
 import { run as tokens } from "./tokens.js";
 import { run as definition } from "./tool-definition.js";
@@ -32,6 +33,7 @@ const SUITES: Array<[name: string, run: () => Promise<string>]> = [
   ["openapi", openapi],
   ["cold", cold],
   ["roundtrips", roundtrips],
+  ["store-driver", storeDriver],
   ["search", search],
   ["hostile", hostile],
   ["progress", progress],

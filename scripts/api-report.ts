@@ -86,6 +86,17 @@ export function readApiSurface(root = PACKAGE_ROOT): ApiEntry[] {
   });
 }
 
+/** Choices a reader of the list would wonder about (the decision record has the reasons). */
+const API_NOTES = [
+  "- `runtime.deleteAllData()` deletes every row of the runtime's name (executions, calls, snippets); `close()`",
+  "  releases the runtime and keeps the data. The runtime and `QuickJSExecutor` implement `Symbol.asyncDispose`",
+  "  (`await using`): the runtime closes, the executor is disposed.",
+  "- `CodemodeArgumentError`: a bad argument to a method of ours (`ai` exports a class `InvalidArgumentError`).",
+  "- `CallState`: the one set of a call's states (progress, timeline, CLI, inspector); `CallRecord.status` is part of it.",
+  "- An error class is exported by the entry of its feature: the OpenAPI errors by `ai-codemode/openapi`;",
+  "  `McpToolError`, `RedirectError` and `OutboundFetchError` by the root, whose connectors throw them.",
+];
+
 /** Each way the surface exceeds its limits, written for the person who grew it. */
 export function apiLimitProblems(entries: readonly ApiEntry[], limits = API_LIMITS): string[] {
   const problems: string[] = [];
@@ -131,6 +142,7 @@ export function renderApiSurface(entries: readonly ApiEntry[]): string {
     lines.push("", `## \`${entry.specifier}\``, "", "| Name | Kind |", "| --- | --- |");
     for (const { name, kind } of entry.names) lines.push(`| \`${name}\` | ${kind} |`);
   }
+  lines.push("", "## Notes", "", ...API_NOTES);
   return `${lines.join("\n")}\n`;
 }
 

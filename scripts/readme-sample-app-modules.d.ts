@@ -9,3 +9,5 @@ export function getCodemodeRuntime(): import("ai-codemode").CodemodeRuntime;
 export function userFromCookie(value: string | undefined): Promise<string | undefined>;
 /** The user of a request, from its session cookie (lib/session.ts). */
 export function userOfRequest(request: Request): Promise<string | undefined>;
+/** Your session (the docs' stand-in for the app's auth): the signed-in user's id, undefined when signed out. */
+export function auth(request: Request): Promise<{ userId: string | undefined }>;

@@ -22,6 +22,7 @@ declare global {
   function getToken(): Promise<string>;
   function isAdmin(request: Request): boolean | Promise<boolean>;
   function auth(request: Request): Promise<{ userId: string }>;
+  function signedInUser(request: Request): Promise<{ id: string; isAdmin: boolean } | undefined>;
 }
 
 export {};

@@ -5,9 +5,9 @@
  */
 export { CliError } from "./errors/cli-error.js";
 export { CodecError } from "./errors/codec-error.js";
+export { CodemodeArgumentError } from "./errors/codemode-argument-error.js";
 export { CodemodeError } from "./errors/codemode-error.js";
 export { CorruptRecordError } from "./errors/corrupt-record-error.js";
-export { InvalidArgumentError } from "./errors/invalid-argument-error.js";
 export { InvalidOptionError } from "./errors/invalid-option-error.js";
 export { McpToolError } from "./errors/mcp-tool-error.js";
 export { OpenApiRequestError } from "./errors/openapi-request-error.js";

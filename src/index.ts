@@ -19,11 +19,12 @@ export { codemodeTool } from "./ai/codemode-tool.js";
 export type { CodemodeToolCaller } from "./ai/codemode-tool-caller.js";
 export type { CodemodeTool, CodemodeToolOptions, CodemodeToolOutput } from "./ai/build-codemode-tool.js";
 export type { ProgressEvent } from "./runtime/pass/progress-events.js";
+export type { CallState } from "./runtime/call-state.js";
 export type {
   ApproveRequestInput,
   CallDecision,
   CallRecord,
-  CodeModeOutput,
+  CodemodeOutput,
   ExecuteInput,
   ExecuteOptions,
   ExecutionDetail,
@@ -39,13 +40,11 @@ export type { RuntimeLimits } from "./runtime/runtime-options.js";
 export type { StoreOption } from "./runtime/store/connection/open-store.js";
 export {
   CodecError,
+  CodemodeArgumentError,
   CodemodeError,
   CorruptRecordError,
-  InvalidArgumentError,
   InvalidOptionError,
   McpToolError,
-  OpenApiRequestError,
-  OpenApiResponseError,
   OutboundFetchError,
   RedirectError,
   StoreError,

@@ -9,4 +9,5 @@ export type {
   OpenApiOperationOptions,
 } from "./connectors/openapi/openapi-connector-options.js";
 export { openApiConnector } from "./connectors/openapi/openapi-connector.js";
+export { OpenApiRequestError } from "./errors/openapi-request-error.js";
 export { OpenApiResponseError } from "./errors/openapi-response-error.js";

@@ -10,8 +10,8 @@ export type { CreateCodemodeChatStreamOptions } from "./ai/ui/create-codemode-ch
 export { createCodemodeChatStream } from "./ai/ui/create-codemode-chat-stream.js";
 export { hasPausedCodemode } from "./ai/ui/has-paused-codemode.js";
 export { encodeCodemodeDecisions } from "./ai/ui/codemode-decisions.js";
-export type { CodemodeProgress, CodemodeProgressCall } from "./ai/codemode-progress.js";
-export type { CallProgress, CallProgressState } from "./runtime/pass/progress-events.js";
+export type { CodemodeProgress } from "./ai/codemode-progress.js";
+export type { CallProgress } from "./runtime/pass/progress-events.js";
 export type { CodemodePartProgress } from "./ai/ui/read-codemode-progress.js";
 export { readCodemodeProgress } from "./ai/ui/read-codemode-progress.js";
 export type { PausedCodemodeOutput } from "./ai/ui/paused-output.js";

@@ -2,17 +2,16 @@ import { describe, expect, it } from "vitest";
 import { CliError, StoreConfigurationError, UnsafeRequestError } from "../src/errors.js";
 import {
   CodecError,
+  CodemodeArgumentError,
   CodemodeError,
   CorruptRecordError,
-  InvalidArgumentError,
   InvalidOptionError,
   McpToolError,
-  OpenApiRequestError,
-  OpenApiResponseError,
   OutboundFetchError,
   RedirectError,
   StoreError,
 } from "../src/index.js";
+import { OpenApiRequestError, OpenApiResponseError } from "../src/openapi.js";
 
 describe("errors", () => {
   it("recognises its own instances across the hierarchy", () => {
@@ -28,8 +27,8 @@ describe("errors", () => {
     const errors = [
       [new InvalidOptionError({ path: "name", message: "must be a string" }), InvalidOptionError, "invalid-option"],
       [
-        new InvalidArgumentError({ argument: "pruneExecutions(keep)", message: "keep must be ≥ 0" }),
-        InvalidArgumentError,
+        new CodemodeArgumentError({ argument: "pruneExecutions(keep)", message: "keep must be ≥ 0" }),
+        CodemodeArgumentError,
         "invalid-argument",
       ],
       [new StoreError({ message: "disk full" }), StoreError, "store"],

@@ -18,7 +18,7 @@ import { declareOptions, option, type OptionField, type ResolvedOf } from "../sh
 import { textOption } from "../shared/options/option-checks.js";
 import { watchAiTelemetry } from "./ai-telemetry-recording.js";
 import { scopeProblem } from "../runtime/execution-request.js";
-import type { CodeModeInput, CodeModeOutput, ExecuteInput, ExecuteOptions } from "../runtime/types.js";
+import type { CodemodeInput, CodemodeOutput, ExecuteInput, ExecuteOptions } from "../runtime/types.js";
 import { CODEMODE_INPUT_JSON_SCHEMA, validateCodemodeInput } from "./codemode-input-schema.js";
 import { codemodeModelOutput } from "./codemode-model-output.js";
 import { displayJson } from "../shared/display-value.js";
@@ -70,7 +70,7 @@ export interface CodemodeToolOptions {
 
 /** The part of a runtime the tool calls. */
 export interface CodemodeToolRuntime {
-  execute(input: ExecuteInput, options?: ExecuteOptions): Promise<CodeModeOutput>;
+  execute(input: ExecuteInput, options?: ExecuteOptions): Promise<CodemodeOutput>;
 }
 
 /** An integer of at least `min`; `fallback` when omitted. */
@@ -134,13 +134,13 @@ export function resolveCodemodeToolOptions(options: CodemodeToolOptions | undefi
 }
 
 /** The input schema `{ code: string }`, validated without a schema library. */
-const inputSchema = jsonSchema<CodeModeInput>(CODEMODE_INPUT_JSON_SCHEMA, { validate: validateCodemodeInput });
+const inputSchema = jsonSchema<CodemodeInput>(CODEMODE_INPUT_JSON_SCHEMA, { validate: validateCodemodeInput });
 
 /**
  * `output` with its program values as their display JSON (`"1n"`, `{"Map(1)": …}`, an ISO date; see
  * `src/shared/display-value.ts`). The journal keeps the original values; `execution(id)` returns them.
  */
-export function jsonSafeCodemodeOutput(output: CodeModeOutput): CodeModeOutput {
+export function jsonSafeCodemodeOutput(output: CodemodeOutput): CodemodeOutput {
   switch (output.status) {
     case "completed":
       return { ...output, result: displayJson(output.result) };
@@ -155,10 +155,10 @@ export function jsonSafeCodemodeOutput(output: CodeModeOutput): CodeModeOutput {
  * What the `codemode` tool yields: progress snapshots (`status: "running"`, preliminary) while
  * the program runs, then the final output (with the last snapshot as `progress` when there was any).
  */
-export type CodemodeToolOutput = CodemodeProgress | WithProgress<CodeModeOutput>;
+export type CodemodeToolOutput = CodemodeProgress | WithProgress<CodemodeOutput>;
 
 /** The `codemode` tool type (static, so the UI part is `tool-codemode`). */
-export type CodemodeTool = Tool<CodeModeInput, CodemodeToolOutput>;
+export type CodemodeTool = Tool<CodemodeInput, CodemodeToolOutput>;
 
 /** Builds the tool for `runtime`, describing `connectors`. */
 export function buildCodemodeTool({

@@ -2,8 +2,8 @@
  * The `codemode` tool's input, `{ code: string }`, as the JSON Schema sent to
  * providers and the validator the AI SDK runs on the model's tool call.
  */
-import type { JSONSchema7 } from "@ai-sdk/provider";
-import type { CodeModeInput } from "../runtime/types.js";
+import type { JSONSchema7 } from "ai";
+import type { CodemodeInput } from "../runtime/types.js";
 
 /** JSON Schema of `{ code }`. */
 export const CODEMODE_INPUT_JSON_SCHEMA: JSONSchema7 = {
@@ -18,7 +18,7 @@ export const CODEMODE_INPUT_JSON_SCHEMA: JSONSchema7 = {
 /** Validates the model's tool input: an object with a string `code`; other fields are dropped. */
 export function validateCodemodeInput(
   value: unknown,
-): { success: true; value: CodeModeInput } | { success: false; error: Error } {
+): { success: true; value: CodemodeInput } | { success: false; error: Error } {
   if (typeof value === "object" && value !== null && typeof (value as { code?: unknown }).code === "string") {
     return { success: true, value: { code: (value as { code: string }).code } };
   }

@@ -8,8 +8,8 @@
  * Calls a person approved with changed arguments are named with both argument sets and a sentence saying the
  * change was deliberate, so the model reports it instead of "fixing" the call back.
  */
-import type { JSONValue } from "@ai-sdk/provider";
-import type { CodeModeOutput, EditedCall, PendingAction } from "../runtime/types.js";
+import type { JSONValue } from "ai";
+import type { CodemodeOutput, EditedCall, PendingAction } from "../runtime/types.js";
 import { displayJson } from "../shared/display-value.js";
 import {
   cutLogs,
@@ -90,11 +90,11 @@ function editedView(
 }
 
 /**
- * The model-facing view of a `CodeModeOutput`: only the fields the model needs, within
+ * The model-facing view of a `CodemodeOutput`: only the fields the model needs, within
  * `maxOutputChars`. A cut result becomes a string: the start of its JSON and a marker.
  */
 export function codemodeModelOutput(
-  output: CodeModeOutput,
+  output: CodemodeOutput,
   { maxOutputChars = DEFAULT_MAX_OUTPUT_CHARS }: ModelOutputOptions = {},
 ): JSONValue {
   switch (output.status) {

@@ -4,11 +4,9 @@
  * lines. The final output carries the last snapshot as `progress`, with the run's final status;
  * the model never reads it (`toModelOutput` keeps only status, result, error, logs and pending calls).
  */
-import type { CallProgress, CallProgressState } from "../runtime/pass/progress-events.js";
-import type { CodeModeOutput } from "../runtime/types.js";
-
-/** One connector call as a person sees it in the chat. */
-export type CodemodeProgressCall = CallProgress;
+import type { CallState } from "../runtime/call-state.js";
+import type { CallProgress } from "../runtime/pass/progress-events.js";
+import type { CodemodeOutput } from "../runtime/types.js";
 
 const PROGRESS_STATUSES: ReadonlySet<unknown> = new Set(["running", "completed", "paused", "error"]);
 
@@ -18,15 +16,18 @@ const PROGRESS_STATUSES: ReadonlySet<unknown> = new Set(["running", "completed",
  */
 export interface CodemodeProgress {
   /** `running` while the program runs; on the snapshot kept with a final output, how the run ended. */
-  status: "running" | CodeModeOutput["status"];
+  status: "running" | CodemodeOutput["status"];
   /** Set from the first report on. */
   executionId?: string;
   /** The latest calls (at most `maxCalls`), in the order they started. */
-  calls: CodemodeProgressCall[];
+  calls: CallProgress[];
   /** Every call reported so far, including those no longer in `calls`. */
   totalCalls: number;
-  /** Number of calls in each state, over all calls. */
-  counts: Record<CallProgressState, number>;
+  /**
+   * Number of calls in each state, over all calls (progress reports `executing`, `applied`, `replayed`,
+   * `pending`, `rejected` and `error`; the other states stay 0).
+   */
+  counts: Record<CallState, number>;
   /** The latest console lines (at most `maxLogs`). */
   logs: string[];
   /** Every console line reported so far. */
@@ -40,7 +41,7 @@ export type WithProgress<T> = T & { progress?: CodemodeProgress };
  * The final output with the last snapshot as `progress`, saying how the run ended (a snapshot that still said
  * `running` on a completed run misled every reader of the part).
  */
-export function withFinalProgress<T extends CodeModeOutput>(output: T, last: CodemodeProgress): WithProgress<T> {
+export function withFinalProgress<T extends CodemodeOutput>(output: T, last: CodemodeProgress): WithProgress<T> {
   return { ...output, progress: { ...last, status: output.status } };
 }
 

@@ -6,8 +6,8 @@
  * request reuse one bound tool and one announcement.
  */
 import { experimental_toolCaller, type Experimental_ToolCallerTool, type ToolSet } from "ai";
-import { InvalidArgumentError, InvalidOptionError } from "../errors.js";
-import type { CodeModeOutput } from "../runtime/types.js";
+import { CodemodeArgumentError, InvalidOptionError } from "../errors.js";
+import type { CodemodeOutput } from "../runtime/types.js";
 import type { CodemodeTool } from "./build-codemode-tool.js";
 
 /** The codemode tool as a local tool caller: name it in `experimental_toolCallers` to route tools to it. */
@@ -26,7 +26,7 @@ export const NOT_BOUND_ERROR =
   "so that the tools routed to it become the global `tools`. Nothing was run; tell the user.";
 
 /** The output of an unbound caller's `execute`: nothing runs, nothing is stored. */
-export function notBoundOutput(): CodeModeOutput {
+export function notBoundOutput(): CodemodeOutput {
   return { status: "error", executionId: crypto.randomUUID(), kind: "connector-missing", error: NOT_BOUND_ERROR };
 }
 
@@ -78,7 +78,7 @@ const bindings = new WeakMap<CodemodeToolCaller, (routed: ToolSet) => CallerBind
 export function callerBinding(caller: CodemodeToolCaller, routed: ToolSet): CallerBinding {
   const binding = bindings.get(caller);
   if (binding === undefined)
-    throw new InvalidArgumentError({ argument: "caller", message: "was not built by ai-codemode" });
+    throw new CodemodeArgumentError({ argument: "caller", message: "was not built by ai-codemode" });
   return binding(routed);
 }
 

@@ -4,7 +4,7 @@
  * and how to narrow what the program returns. Only the model's view is cut: the tool's
  * output (what `execute` returned) and the journal keep the full value.
  */
-import type { JSONValue } from "@ai-sdk/provider";
+import type { JSONValue } from "ai";
 import { MAX_JOURNAL_VALUE_CHARS } from "../runtime/journal/journal-values.js";
 
 /**

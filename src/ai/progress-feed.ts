@@ -7,9 +7,10 @@
  * `maxCalls` calls and `maxLogs` lines with totals and per-state counts, so a
  * 10,000-call program costs at most one snapshot of bounded size per window.
  */
-import type { CallProgressState, ProgressEvent } from "../runtime/pass/progress-events.js";
+import type { CallState } from "../runtime/call-state.js";
+import type { CallProgress, ProgressEvent } from "../runtime/pass/progress-events.js";
 import { displayJson } from "../shared/display-value.js";
-import type { CodemodeProgress, CodemodeProgressCall } from "./codemode-progress.js";
+import type { CodemodeProgress } from "./codemode-progress.js";
 
 /** Default minimum time between two progress snapshots. */
 export const DEFAULT_PROGRESS_THROTTLE_MS = 100;
@@ -44,8 +45,18 @@ const systemClock: FeedClock = {
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
-function emptyCounts(): Record<CallProgressState, number> {
-  return { running: 0, done: 0, replayed: 0, "needs-approval": 0, rejected: 0, failed: 0 };
+function emptyCounts(): Record<CallState, number> {
+  return {
+    executing: 0,
+    applied: 0,
+    replayed: 0,
+    pending: 0,
+    approved: 0,
+    rejected: 0,
+    error: 0,
+    reverted: 0,
+    interrupted: 0,
+  };
 }
 
 function progressArgs(args: unknown): unknown {
@@ -60,9 +71,9 @@ export class ProgressFeed {
   readonly #publish: (snapshot: CodemodeProgress) => void;
   readonly #clock: FeedClock;
   /** Latest calls by sequence number, in insertion order (oldest evicted first). */
-  readonly #calls = new Map<number, CodemodeProgressCall>();
+  readonly #calls = new Map<number, CallProgress>();
   /** State of every call reported, for the counts. */
-  readonly #states = new Map<number, CallProgressState>();
+  readonly #states = new Map<number, CallState>();
   #counts = emptyCounts();
   #logs: string[] = [];
   #totalLogs = 0;
@@ -148,7 +159,7 @@ export class ProgressFeed {
     this.#counts[event.state] += 1;
     this.#states.set(event.seq, event.state);
     const kept = this.#calls.get(event.seq);
-    const call: CodemodeProgressCall = {
+    const call: CallProgress = {
       seq: event.seq,
       connector: event.connector,
       method: event.method,

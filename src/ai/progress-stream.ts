@@ -4,7 +4,7 @@
  * A slow reader never queues snapshots: only the newest unread one is kept.
  */
 import type { ProgressListener } from "../runtime/pass/progress-events.js";
-import type { CodeModeOutput } from "../runtime/types.js";
+import type { CodemodeOutput } from "../runtime/types.js";
 import { withFinalProgress, type CodemodeProgress, type WithProgress } from "./codemode-progress.js";
 import { ProgressFeed, type FeedClock, type ProgressFeedOptions } from "./progress-feed.js";
 
@@ -19,10 +19,10 @@ export async function* streamWithProgress({
   options,
   clock,
 }: {
-  run: (onProgress: ProgressListener) => Promise<CodeModeOutput>;
+  run: (onProgress: ProgressListener) => Promise<CodemodeOutput>;
   options: ProgressFeedOptions;
   clock?: FeedClock;
-}): AsyncGenerator<CodemodeProgress | WithProgress<CodeModeOutput>> {
+}): AsyncGenerator<CodemodeProgress | WithProgress<CodemodeOutput>> {
   let unread: CodemodeProgress | undefined;
   let wake: (() => void) | undefined;
   const feed = new ProgressFeed({

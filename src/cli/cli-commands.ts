@@ -6,7 +6,7 @@ import { executionTimeline } from "../inspector/execution-timeline.js";
 import { inspectorJson } from "../inspector/inspector-json.js";
 import type { HousekeepingRuntime, InspectorRuntime } from "../inspector/inspector-runtime.js";
 import { EXECUTION_STATUSES, listExecutions } from "../inspector/list-executions.js";
-import type { CodeModeOutput, ExecutionStatus, RejectOutput, RollbackOutput } from "../runtime/types.js";
+import type { CodemodeOutput, ExecutionStatus, RejectOutput, RollbackOutput } from "../runtime/types.js";
 import { CliError } from "../errors/cli-error.js";
 import { formatExecution } from "./format-execution.js";
 import { formatExecutionsTable, formatPendingTable } from "./format-executions.js";
@@ -180,7 +180,7 @@ async function expire(context: CommandContext): Promise<number> {
   return 0;
 }
 
-function outcomeText(output: CodeModeOutput | RejectOutput | RollbackOutput): string {
+function outcomeText(output: CodemodeOutput | RejectOutput | RollbackOutput): string {
   const id = terminalSafe(output.executionId);
   switch (output.status) {
     case "completed":

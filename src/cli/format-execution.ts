@@ -14,18 +14,18 @@ function programLines(code: string): string[] {
   return lines.map((line, index) => `  ${String(index + 1).padStart(width)} │ ${line}`.trimEnd());
 }
 
+/** The call's state word (the vocabulary of `CallState`), with what a person needs beside it. */
 function stateText(call: TimelineCall): string {
+  const replays = call.replayedInPasses.length;
   switch (call.state) {
     case "pending":
-      return "pending approval";
+      return "pending, waiting for approval";
     case "approved":
       return "approved, not run yet";
-    case "executing":
-      return "executing now";
     case "replayed":
-      return `executed, replayed ×${call.replayedInPasses.length}`;
-    case "failed":
-      return call.replayedInPasses.length > 0 ? `failed, replayed ×${call.replayedInPasses.length}` : "failed";
+      return `replayed ×${replays}`;
+    case "error":
+      return replays > 0 ? `error, replayed ×${replays}` : "error";
     default:
       return call.state;
   }

@@ -8,11 +8,11 @@ import { messageOf } from "../shared/message-of.js";
 import { existsSync, readdirSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { createCodemodeRuntime, type CodemodeRuntime } from "../ai/create-codemode-runtime.js";
-import { redactStoreUrl } from "../runtime/store/connection/explain-store-error.js";
 import {
   defaultStoreOptions,
   localDatabasePath,
   type CodemodeStoreOptions,
+  redactStoreUrl,
 } from "../runtime/store/connection/open-store.js";
 
 /** The outcome of opening the store. */

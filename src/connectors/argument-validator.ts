@@ -1,13 +1,13 @@
 /**
  * Builds `ConnectorMethod.validate` from a tool's input schema: the schema's own
- * validator when it has one (zod, Standard Schema, `jsonSchema(..., { validate })`),
- * through the AI SDK's `safeValidateTypes`; otherwise (plain `jsonSchema()`, MCP
+ * validator when it has one (zod, Standard Schema, `jsonSchema(..., { validate })`);
+ * otherwise (plain `jsonSchema()`, MCP
  * tools, hand-written JSON Schema) the `@cfworker/json-schema` validator.
  */
-import type { JSONSchema7 } from "@ai-sdk/provider";
-import { safeValidateTypes, type Schema } from "@ai-sdk/provider-utils";
+import type { JSONSchema7, Schema } from "ai";
 import type { Validator } from "@cfworker/json-schema";
 import type { ArgumentValidation } from "./types.js";
+import { messageOf } from "../shared/message-of.js";
 import {
   formatValidationIssues,
   issuesFromJsonSchemaErrors,
@@ -111,17 +111,30 @@ export function createJsonSchemaValidator(
   };
 }
 
-/** A validator that delegates to the schema's own `validate` through the AI SDK's `safeValidateTypes`. */
+/** The AI SDK's `TypeValidationError`, told by the marker every AI SDK error carries (no import of `ai` needed). */
+function isTypeValidationError(error: unknown): error is Error & { cause: unknown } {
+  return typeof error === "object" && error !== null && Symbol.for("vercel.ai.error.AI_TypeValidationError") in error;
+}
+
+/** A validator that delegates to the schema's own `validate` (a throw is a failed validation, as in the AI SDK). */
 export function createSchemaValidator(
   schema: Schema<unknown>,
   options: ArgumentValidatorOptions,
 ): (args: unknown) => Promise<ArgumentValidation> {
   return async (args) => {
-    const result = await safeValidateTypes({ value: args, schema });
-    if (result.success) return { success: true, value: result.value };
-    const cause: unknown = result.error.cause;
+    if (schema.validate === undefined) return { success: true, value: args };
+    let error: unknown;
+    try {
+      const result = await schema.validate(args);
+      if (result.success) return { success: true, value: result.value };
+      error = result.error;
+    } catch (thrown) {
+      error = thrown;
+    }
+    // The AI SDK wraps the schema library's error (zod's, a Standard Schema's issues) in a TypeValidationError.
+    const cause = isTypeValidationError(error) ? error.cause : error;
     const issues = issuesFromSchemaError(cause) ?? [
-      { path: [], message: cause instanceof Error ? cause.message : result.error.message },
+      { path: [], message: cause instanceof Error ? cause.message : messageOf(error) },
     ];
     return fail(options, issues, args);
   };

@@ -3,7 +3,7 @@
  * per-method policy (replay, revert, approval), guidance for the model and
  * lifecycle hooks.
  */
-import type { ToolSet } from "@ai-sdk/provider-utils";
+import type { ToolSet } from "ai";
 import { InvalidOptionError } from "../errors.js";
 import { isRecord } from "../shared/is-record.js";
 import { declareOptions, option, type OptionField } from "../shared/options/declare-options.js";

@@ -3,8 +3,8 @@
  * `codemode.describe` and the tool description. Every output is a valid
  * TypeScript declaration file (checked by the tests with the compiler).
  */
-import { isRecord } from "@ai-sdk/provider-utils";
-import type { JSONSchema7 } from "@ai-sdk/provider";
+import type { JSONSchema7 } from "ai";
+import { isRecord } from "../shared/is-record.js";
 import { TypeScriptEmitter } from "./json-schema-to-typescript.js";
 import { jsDoc, pascalCase, propertyKey } from "./typescript-syntax.js";
 import type { Connector, ConnectorMethod } from "./types.js";

@@ -8,7 +8,7 @@
  * `patternProperties`), local `$ref` including recursion (as named type
  * aliases), and descriptions as JSDoc. Anything it cannot express is `unknown`.
  */
-import { isRecord } from "@ai-sdk/provider-utils";
+import { isRecord } from "../shared/is-record.js";
 import { jsDoc, pascalCase, propertyKey, schemaDocLines } from "./typescript-syntax.js";
 
 type JsonObject = Record<string, unknown>;

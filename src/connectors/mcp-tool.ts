@@ -3,7 +3,7 @@
  * recognising them, reading their annotations, and unwrapping their results
  * into plain values for the program.
  */
-import { isRecord } from "@ai-sdk/provider-utils";
+import { isRecord } from "../shared/is-record.js";
 import { McpToolError } from "../errors/mcp-tool-error.js";
 
 /** MCP tool annotations (MCP spec `ToolAnnotations`), as `@ai-sdk/mcp` copies them into `metadata.annotations`. */

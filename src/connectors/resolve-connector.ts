@@ -4,7 +4,8 @@
  * with null-prototype `methods`. Every problem is an `InvalidOptionError`
  * naming `connectors.<name>...`.
  */
-import { isRecord, type ToolSet } from "@ai-sdk/provider-utils";
+import type { ToolSet } from "ai";
+import { isRecord } from "../shared/is-record.js";
 import { InvalidOptionError } from "../errors.js";
 import { createJsonSchemaValidator } from "./argument-validator.js";
 import { costNotOnReexecute, optionalCallBudget } from "./call-budget-option.js";

@@ -3,8 +3,8 @@
  * `Connector`: one method per executable tool, validated arguments, approval
  * from `needsApproval`, `ToolExecutionOptions` for `execute`.
  */
-import type { JSONSchema7 } from "@ai-sdk/provider";
-import { asSchema, isRecord, type Schema, type Tool, type ToolExecutionOptions } from "@ai-sdk/provider-utils";
+import { asSchema, type JSONSchema7, type Schema, type Tool, type ToolExecutionOptions } from "ai";
+import { isRecord } from "../shared/is-record.js";
 import { InvalidOptionError } from "../errors.js";
 import { closestName } from "../shared/closest-name.js";
 import { costNotOnReexecute, optionalCallBudget } from "./call-budget-option.js";

@@ -3,7 +3,7 @@
  * schemas, TypeScript declarations, search documents and per-method policy.
  * They know nothing of replay or the store.
  */
-import type { JSONSchema7 } from "@ai-sdk/provider";
+import type { JSONSchema7 } from "ai";
 
 /** How a call is treated on a later pass: `record` returns the journaled result; `reexecute` runs it again (reads only). */
 export type ReplayPolicy = "record" | "reexecute";

@@ -2,7 +2,7 @@
  * Small pieces of TypeScript syntax shared by the declaration emitters:
  * property keys, identifiers from names, and JSDoc blocks.
  */
-import { isRecord } from "@ai-sdk/provider-utils";
+import { isRecord } from "../shared/is-record.js";
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 

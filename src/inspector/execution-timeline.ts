@@ -14,19 +14,8 @@
  * the execution's creation to the decision, and pass 1 starts at its approval.
  */
 import { isProgramApproval } from "../runtime/program-approval.js";
-import type { CallRecord, CallStatus, ExecutionDetail, ExecutionStatus } from "../runtime/types.js";
-
-/** What happened to a call, as a person reads it. */
-type TimelineCallState =
-  | "executing"
-  | "executed"
-  | "replayed"
-  | "pending"
-  | "approved"
-  | "rejected"
-  | "reverted"
-  | "failed"
-  | "interrupted";
+import type { CallState, CallStatus } from "../runtime/call-state.js";
+import type { CallRecord, ExecutionDetail, ExecutionStatus } from "../runtime/types.js";
 
 /** One pass (one run of the program). */
 interface TimelinePass {
@@ -50,7 +39,8 @@ export interface TimelineCall {
   result?: unknown;
   error?: string;
   status: CallStatus;
-  state: TimelineCallState;
+  /** What happened to it, read from `status` and the run (`replayed`, `approved`, `rejected`, `interrupted`). */
+  state: CallState;
   needsApproval: boolean;
   /** Whether this is the approval of the whole program (call #0, `codemode.program`, arguments `{ code }`). */
   program: boolean;
@@ -141,7 +131,7 @@ function wasRejected(call: CallRecord, executionStatus: ExecutionStatus): boolea
   );
 }
 
-function callState(call: CallRecord, executionStatus: ExecutionStatus): TimelineCallState {
+function callState(call: CallRecord, executionStatus: ExecutionStatus): CallState {
   if (wasRejected(call, executionStatus)) return "rejected";
   // The program's approval row is applied by the approval itself: nothing ran for it.
   if (isProgramApproval(call) && call.approvedAt !== undefined) return "approved";
@@ -151,11 +141,11 @@ function callState(call: CallRecord, executionStatus: ExecutionStatus): Timeline
     case "reverted":
       return "reverted";
     case "error":
-      return "failed";
+      return "error";
     case "executing":
       return executionStatus === "running" ? "executing" : "interrupted";
     case "applied":
-      return call.replayedCount > 0 ? "replayed" : "executed";
+      return call.replayedCount > 0 ? "replayed" : "applied";
   }
 }
 

@@ -30,8 +30,8 @@ code, pre, .mono { font: 12px/1.5 ui-monospace, SFMono-Regular, Menlo, Consolas,
 pre { margin: 0; padding: 8px 10px; background: var(--bg); border: 1px solid var(--line); border-radius: 6px; overflow: auto;
   white-space: pre-wrap; word-break: break-word; max-height: 320px; }
 .badge { display: inline-block; padding: 0 8px; border-radius: 10px; font-size: 12px; font-weight: 600; border: 1px solid currentColor; }
-.s-completed, .c-executed { color: var(--ok); } .s-paused, .c-pending, .c-approved { color: var(--warn); }
-.s-error, .s-rejected, .c-failed, .c-interrupted { color: var(--bad); } .s-running { color: var(--accent); }
+.s-completed, .c-applied { color: var(--ok); } .s-paused, .c-pending, .c-approved { color: var(--warn); }
+.s-error, .s-rejected, .c-error, .c-interrupted { color: var(--bad); } .s-running { color: var(--accent); }
 .s-rolled_back, .c-reverted { color: var(--muted); } .c-replayed { color: var(--replay); }
 .meta { color: var(--muted); margin: 0 0 10px; }
 .actions { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 10px 0; }
@@ -50,7 +50,7 @@ input[type=text] { font: inherit; padding: 4px 8px; border: 1px solid var(--line
 .tl-track { position: relative; height: 100%; border-left: 1px solid var(--line); }
 .bar { position: absolute; top: 5px; height: 14px; min-width: 3px; border-radius: 3px; }
 .bar.pass { background: #b6d3f2; border: 1px solid #5b8fc9; }
-.bar.executed { background: var(--ok); } .bar.failed, .bar.interrupted { background: var(--bad); }
+.bar.applied { background: var(--ok); } .bar.error, .bar.interrupted { background: var(--bad); }
 .bar.reverted { background: #8c959f; } .bar.pending, .bar.approved { background: var(--warn); }
 .bar.wait { background: repeating-linear-gradient(45deg, #fff3c4, #fff3c4 4px, #f5d77a 4px, #f5d77a 8px); border: 1px solid var(--wait); }
 .mark { position: absolute; top: 6px; width: 10px; height: 10px; margin-left: -5px; transform: rotate(45deg); background: var(--replay); }

@@ -1,13 +1,13 @@
 /**
  * `codemode_outcome`: what became of an execution, read from the journal (never decided
- * here). A completed, paused or failed execution reads as the `CodeModeOutput` a pass would
+ * here). A completed, paused or failed execution reads as the `CodemodeOutput` a pass would
  * have returned; `running`, `rejected` and `rolled_back` say so with what to do next.
  */
-import type { CodeModeOutput, ExecutionDetail } from "../runtime/types.js";
+import type { CodemodeOutput, ExecutionDetail } from "../runtime/types.js";
 
-/** An execution's outcome: a `CodeModeOutput`, or a state no pass returns. */
+/** An execution's outcome: a `CodemodeOutput`, or a state no pass returns. */
 export type ExecutionOutcome =
-  | { kind: "output"; output: CodeModeOutput }
+  | { kind: "output"; output: CodemodeOutput }
   | { kind: "state"; view: { status: "running" | "rejected" | "rolled_back"; executionId: string }; message: string };
 
 /** The outcome of `detail` (an execution the caller may see). */

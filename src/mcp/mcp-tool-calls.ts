@@ -8,7 +8,7 @@ import { UrlElicitationRequiredError } from "@modelcontextprotocol/sdk/types.js"
 import { CODEMODE_INPUT_JSON_SCHEMA } from "../ai/codemode-input-schema.js";
 import type { CodemodeRuntime } from "../ai/create-codemode-runtime.js";
 import type { CodemodeTool } from "../ai/build-codemode-tool.js";
-import type { CodeModeOutput, ExecutionDetail } from "../runtime/types.js";
+import type { CodemodeOutput, ExecutionDetail } from "../runtime/types.js";
 import { messageOf } from "../shared/message-of.js";
 import { executionOutcome } from "./execution-outcome.js";
 import type { ResolvedMcpServerOptions } from "./mcp-server-options.js";
@@ -93,7 +93,7 @@ export function createMcpToolCalls(
   };
 
   /** The model's view of `output` (the same as `runtime.tool()`'s `toModelOutput`), with `message`. */
-  const present = async (runtime: CodemodeRuntime, output: CodeModeOutput, message?: string): Promise<ToolResult> => {
+  const present = async (runtime: CodemodeRuntime, output: CodemodeOutput, message?: string): Promise<ToolResult> => {
     const model = await toolOf(runtime).toModelOutput?.({ toolCallId: "", input: { code: "" }, output });
     return structuredResult(model?.type === "json" ? model.value : null, message);
   };

@@ -5,7 +5,7 @@
  * hosts whose model would rather look methods up than write a program to do it;
  * `codemode_outcome` reads (never decides) an execution a person decided elsewhere.
  */
-import type { JSONSchema7 } from "@ai-sdk/provider";
+import type { JSONSchema7 } from "ai";
 import { CODEMODE_INPUT_JSON_SCHEMA } from "../ai/codemode-input-schema.js";
 
 /** The tool that runs a program. */
@@ -21,7 +21,7 @@ export const OUTCOME_TOOL = "codemode_outcome";
 export const MAX_SEARCH_LIMIT = 50;
 
 /**
- * The structured result of `codemode` and `codemode_outcome`: a `CodeModeOutput` in JSON form
+ * The structured result of `codemode` and `codemode_outcome`: a `CodemodeOutput` in JSON form
  * (`status` completed / paused / error), or, for the outcome tool, an execution still `running`
  * elsewhere, `rejected` or `rolled_back`; `message` says what to do next. Field types only (the
  * `codemode` description explains them): every host pays this schema on every request.

@@ -8,7 +8,7 @@
  */
 import { messageOf } from "../shared/message-of.js";
 import type { DurableRuntime } from "../runtime/durable-runtime.js";
-import type { CodeModeOutput } from "../runtime/types.js";
+import type { CodemodeOutput } from "../runtime/types.js";
 import { approvalElicitation, readElicitationAnswer, type ApprovalElicitation } from "./approval-elicitation.js";
 import { MAX_ELICITATIONS_PER_CALL } from "./mcp-server-options.js";
 import { OUTCOME_TOOL } from "./mcp-tools.js";
@@ -18,7 +18,7 @@ export type AskPerson = (form: ApprovalElicitation) => Promise<unknown>;
 
 /** The final output of the tool call and what to tell the model beside it. */
 export interface SettledOutput {
-  output: CodeModeOutput;
+  output: CodemodeOutput;
   /** Replaces the output's `message`, when set. */
   message?: string;
 }
@@ -52,7 +52,7 @@ export async function settleApprovals({
   signal,
 }: {
   runtime: Pick<DurableRuntime, "decide">;
-  output: CodeModeOutput;
+  output: CodemodeOutput;
   scope: string | undefined;
   ask: AskPerson | undefined;
   hint: string;

@@ -4,7 +4,7 @@
  * `link-retry.ts` answers `-32042` and the client retries. The link itself is never in a tool result.
  */
 import type { CodemodeRuntime } from "../ai/create-codemode-runtime.js";
-import type { CodeModeOutput, ExecutionDetail } from "../runtime/types.js";
+import type { CodemodeOutput, ExecutionDetail } from "../runtime/types.js";
 import { messageOf } from "../shared/message-of.js";
 import { type ApprovalLinks, type IssuedLink, issueLink, waitForDecision } from "./approval-links.js";
 import { executionOutcome, type ExecutionOutcome } from "./execution-outcome.js";
@@ -16,7 +16,7 @@ import { undecidedMessage } from "./settle-approvals.js";
  * (a retry id that names nothing this caller may read: nothing ran).
  */
 export type LinkOutcome =
-  | { kind: "output"; output: CodeModeOutput; message?: string }
+  | { kind: "output"; output: CodemodeOutput; message?: string }
   | Extract<ExecutionOutcome, { kind: "state" }>
   | { kind: "refused"; message: string };
 
@@ -48,7 +48,7 @@ export function outcomeOf(detail: ExecutionDetail): LinkOutcome {
 
 /** With a session: one link per pause, until the execution no longer pauses or nothing more can be decided. */
 export async function settleByLinkElicitation(
-  settings: LinkSettings & { output: CodeModeOutput; session: LinkElicitation },
+  settings: LinkSettings & { output: CodemodeOutput; session: LinkElicitation },
 ): Promise<LinkOutcome> {
   const { runtime, scope, links, hint, signal, session } = settings;
   let current = settings.output;

@@ -3,7 +3,7 @@
  * (what hosts show the model) and the same object as `structuredContent` (checked by clients
  * against the tool's `outputSchema`). A failed program is `isError: true`.
  */
-import type { JSONValue } from "@ai-sdk/provider";
+import type { JSONValue } from "ai";
 
 /** A tool result as the MCP SDK sends it. */
 export interface ToolResult {

@@ -10,7 +10,7 @@ import { failure } from "./failure-output.js";
 import { WHOLE_PROGRAM_SEQ, type CallJournalRecord } from "./journal/records.js";
 import { canonicalArguments, canonicalJournaledArguments, encodeJournalValue } from "./journal/journal-values.js";
 import type { RuntimeCore } from "./runtime-core.js";
-import type { CodeModeOutput } from "./types.js";
+import type { CodemodeOutput } from "./types.js";
 
 /** An approver's arguments for call `seq`, as the claim writes them. */
 export interface ApprovalEdit {
@@ -29,7 +29,7 @@ export async function checkedEdit(
   executionId: string,
   call: CallJournalRecord,
   args: unknown,
-): Promise<Result<ApprovalEdit | undefined, CodeModeOutput>> {
+): Promise<Result<ApprovalEdit | undefined, CodemodeOutput>> {
   const name = `${call.connector}.${call.method} (call #${call.seq})`;
   const refuse = (why: string) => err(failure(executionId, "validation", `${why} Nothing was changed or run.`));
   if (call.seq === WHOLE_PROGRAM_SEQ)

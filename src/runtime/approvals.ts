@@ -20,7 +20,7 @@ import { traceOutsidePass, traceResumedPass } from "./tracing/runtime-tracing.js
 import { approvedRecord, checkedEdit, type ApprovalEdit } from "./approval-edits.js";
 import type { LoadedExecution } from "./journal/journal-store.js";
 import { WHOLE_PROGRAM_SEQ, type CallJournalRecord } from "./journal/records.js";
-import type { AppliedCall, CodeModeOutput, ExecuteOptions, ExecutionStatus, RejectOutput } from "./types.js";
+import type { AppliedCall, CodemodeOutput, ExecuteOptions, ExecutionStatus, RejectOutput } from "./types.js";
 
 const WHY_NOT_PAUSED: Record<ExecutionStatus, string> = {
   running: "is running (another invocation is resuming it, or its process died; expirePaused() ends a dead one)",
@@ -36,7 +36,7 @@ export function refusal(
   loaded: LoadedExecution,
   action: "approve" | "reject",
   seq: number | undefined,
-): CodeModeOutput | undefined {
+): CodemodeOutput | undefined {
   const { execution, calls } = loaded;
   const { executionId } = execution;
   const call = seq === undefined ? undefined : calls.find((candidate) => candidate.seq === seq);
@@ -80,8 +80,8 @@ export async function loadRequested(
   {
     options,
     check,
-  }: { options?: unknown; check?: (request: Record<string, unknown>) => CodeModeOutput | undefined } = {},
-): Promise<Result<{ request: ExecutionRequest; loaded: LoadedExecution }, CodeModeOutput>> {
+  }: { options?: unknown; check?: (request: Record<string, unknown>) => CodemodeOutput | undefined } = {},
+): Promise<Result<{ request: ExecutionRequest; loaded: LoadedExecution }, CodemodeOutput>> {
   const id = outputId((request as { executionId?: unknown } | undefined)?.executionId);
   const read = readExecutionRequest(action, request, { keys: REQUEST_KEYS[action] });
   if (!read.ok) return err(failure(id, "validation", read.error));
@@ -112,7 +112,7 @@ export async function approveExecution(
   core: RuntimeCore,
   approval: unknown,
   options: ExecuteOptions = {},
-): Promise<CodeModeOutput> {
+): Promise<CodemodeOutput> {
   const read = await loadRequested(core, "approve", approval, { options });
   if (!read.ok) return read.error;
   const {

@@ -8,7 +8,7 @@ import { failure, storeFailure } from "./failure-output.js";
 import type { RuntimeCore } from "./runtime-core.js";
 import type { ExecutionStore, LoadedExecution } from "./journal/journal-store.js";
 import type { SnippetRecord } from "./journal/records.js";
-import type { CodeModeOutput } from "./types.js";
+import type { CodemodeOutput } from "./types.js";
 
 /** What a claim changes besides the status: the approved call(s), or several calls decided at once. */
 export type ClaimChange = Omit<
@@ -28,7 +28,7 @@ export async function claimPaused(
   core: RuntimeCore,
   loaded: LoadedExecution,
   change: ClaimChange,
-): Promise<Result<ClaimedPass, CodeModeOutput>> {
+): Promise<Result<ClaimedPass, CodemodeOutput>> {
   const { executionId } = loaded.execution;
   const missing = loaded.execution.connectors.filter((name) => !Object.hasOwn(core.connectors, name));
   if (missing.length > 0) {

@@ -12,7 +12,7 @@ import { traceResumedPass } from "./tracing/runtime-tracing.js";
 import { claimPaused } from "./claim-paused.js";
 import { runClaimedPass } from "./run-claimed-pass.js";
 import { WHOLE_PROGRAM_SEQ, type CallJournalRecord } from "./journal/records.js";
-import type { CallDecision, CodeModeOutput, ExecuteOptions } from "./types.js";
+import type { CallDecision, CodemodeOutput, ExecuteOptions } from "./types.js";
 import { isRecord } from "../shared/is-record.js";
 import { unknownKeyProblem } from "../shared/known-keys.js";
 import { DECISION_KEYS } from "./request-keys.js";
@@ -27,7 +27,7 @@ function rejectionMessage(
   return `Rejected by a human${because} (${call.connector}.${call.method}, call #${call.seq}). The call did not run.`;
 }
 
-function invalid(executionId: string, decisions: unknown): CodeModeOutput | undefined {
+function invalid(executionId: string, decisions: unknown): CodemodeOutput | undefined {
   if (!Array.isArray(decisions) || decisions.length === 0) {
     return failure(
       executionId,
@@ -76,7 +76,7 @@ export async function decidePending(
   core: RuntimeCore,
   request: { executionId: string; decisions: CallDecision[]; scope?: string; decidedBy?: string },
   options: ExecuteOptions = {},
-): Promise<CodeModeOutput> {
+): Promise<CodemodeOutput> {
   const read = await loadRequested(core, "decide", request, {
     options,
     check: (given) => invalid(typeof given["executionId"] === "string" ? given["executionId"] : "", given["decisions"]),

@@ -4,11 +4,11 @@
  * beside it — passes and replay (`run-pass`), approvals, rollback, snippets,
  * retention (`housekeeping`) — over one libSQL store scoped by runtime name.
  */
-import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
+import { CodemodeArgumentError } from "../errors/codemode-argument-error.js";
 import { decidePending } from "./decide-pending.js";
 import { approveExecution, rejectExecution } from "./approvals.js";
 import { executionDetail, executionSummary, pendingAction, type MethodLookup } from "./execution-views.js";
-import { clearHistory, deleteExecution, destroyRuntimeData, expirePaused, pruneExecutions } from "./housekeeping.js";
+import { clearHistory, deleteAllData, deleteExecution, expirePaused, pruneExecutions } from "./housekeeping.js";
 import { rollbackExecution } from "./rollback.js";
 import { createRuntimeCore } from "./runtime-core.js";
 import type { DurableRuntime } from "./runtime-handle.js";
@@ -24,7 +24,7 @@ import { startExecution } from "./start-execution.js";
 function readScope(method: string, options: unknown): string | undefined {
   const { scope } = readOptions(`${method}(…, options)`, options, SCOPE_OPTION_KEYS);
   const problem = scopeProblem(scope);
-  if (problem !== undefined) throw new InvalidArgumentError({ argument: `${method}(…, { scope })`, message: problem });
+  if (problem !== undefined) throw new CodemodeArgumentError({ argument: `${method}(…, { scope })`, message: problem });
   return scope as string | undefined;
 }
 
@@ -60,6 +60,12 @@ export function durableRuntimeFromResolved(
       ? resolved.connectors[connector]!.methods[method]
       : undefined;
   let closed = false;
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    if (core.ownsExecutor) await core.executor.dispose();
+    core.store.close();
+  };
   const handle: DurableRuntime = {
     name: resolved.name,
     execute: (input, executeOptions = {}) => startExecution(core, input, executeOptions),
@@ -106,13 +112,9 @@ export function durableRuntimeFromResolved(
       const snippets = await storeOperation("list snippets", () => core.store.snippets());
       return core.catalog(snippets).describe(target);
     },
-    destroy: () => destroyRuntimeData(core),
-    async close() {
-      if (closed) return;
-      closed = true;
-      if (core.ownsExecutor) await core.executor.dispose();
-      core.store.close();
-    },
+    deleteAllData: () => deleteAllData(core),
+    close,
+    [Symbol.asyncDispose]: close,
   };
   return handle;
 }

@@ -1,10 +1,10 @@
 /**
  * Retention and cleanup: `expirePaused`, `deleteExecution`,
- * `pruneExecutions`, `clearHistory`, `destroy`. Running and paused runs are
+ * `pruneExecutions`, `clearHistory`, `deleteAllData`. Running and paused runs are
  * never pruned; they end through `expirePaused` (or an explicit delete), which
  * disposes their execution resources. The retention rule itself: `retention-options.ts`.
  */
-import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
+import { CodemodeArgumentError } from "../errors/codemode-argument-error.js";
 import { disposeExecution } from "./pass/lifecycle-hooks.js";
 import { described, readId, readOptions } from "./read-arguments.js";
 import { EXPIRE_OPTION_KEYS } from "./request-keys.js";
@@ -23,7 +23,7 @@ import type { ExpirePausedOutput } from "./types.js";
 export async function expirePaused(core: RuntimeCore, options?: { maxAgeMs?: number }): Promise<ExpirePausedOutput> {
   const { maxAgeMs = DEFAULT_PAUSED_MAX_AGE_MS } = readOptions("expirePaused(options)", options, EXPIRE_OPTION_KEYS);
   if (typeof maxAgeMs !== "number" || !Number.isFinite(maxAgeMs) || maxAgeMs < 0) {
-    throw new InvalidArgumentError({
+    throw new CodemodeArgumentError({
       argument: "expirePaused({ maxAgeMs })",
       message: `maxAgeMs must be a non-negative number of milliseconds (got ${described(maxAgeMs)})`,
     });
@@ -65,7 +65,7 @@ export async function pruneExecutions(
   keep = core.options.retention.maxExecutions,
 ): Promise<{ deleted: string[] }> {
   if (keep !== Number.POSITIVE_INFINITY && (!Number.isSafeInteger(keep) || keep < 0)) {
-    throw new InvalidArgumentError({
+    throw new CodemodeArgumentError({
       argument: "pruneExecutions(keep)",
       message: `keep must be a non-negative integer or Infinity (got ${described(keep)})`,
     });
@@ -84,8 +84,8 @@ export async function clearHistory(core: RuntimeCore): Promise<{ deleted: string
   return { deleted: await storeOperation("clear the history", () => core.store.clearHistory()) };
 }
 
-/** Drops every row of this runtime name (executions, calls, snippets); unfinished runs are disposed. */
-export async function destroyRuntimeData(core: RuntimeCore): Promise<void> {
-  const unfinished = await storeOperation("destroy this runtime's data", () => core.store.destroy());
+/** Deletes every row of this runtime name (executions, calls, snippets); unfinished runs are disposed. */
+export async function deleteAllData(core: RuntimeCore): Promise<void> {
+  const unfinished = await storeOperation("delete this runtime's data", () => core.store.deleteAllData());
   for (const executionId of unfinished) await disposeExecution(core.hooks, executionId, "error");
 }

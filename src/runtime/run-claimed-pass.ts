@@ -10,7 +10,7 @@ import { budgetsOf, passBudget } from "./execution-budgets.js";
 import type { RuntimeCore } from "./runtime-core.js";
 import type { PassTrace } from "./tracing/pass-trace.js";
 import type { CallJournalRecord, ExecutionRecord, SnippetRecord } from "./journal/records.js";
-import type { CodeModeOutput, ExecuteOptions } from "./types.js";
+import type { CodemodeOutput, ExecuteOptions } from "./types.js";
 import { editedCalls } from "./execution-views.js";
 
 /** What a claimed pass starts from. */
@@ -28,7 +28,7 @@ export interface ClaimedExecution {
 export async function runClaimedPass(
   core: RuntimeCore,
   { execution, calls, snippets, leaseToken, options, trace }: ClaimedExecution,
-): Promise<CodeModeOutput> {
+): Promise<CodemodeOutput> {
   const budgets = budgetsOf(execution, () => core.budgets);
   if (!budgets.ok) return failure(execution.executionId, "store", budgets.error);
   const catalog = core.catalog(snippets);
@@ -63,7 +63,7 @@ export async function runClaimedPass(
     if (outcome.status === "error" && outcome.logs !== undefined && outcome.logs.length === 0) delete outcome.logs;
     return edited.length === 0 ? outcome : { ...outcome, edited };
   }
-  const output: CodeModeOutput = { status: "completed", executionId: outcome.executionId, result: outcome.result };
+  const output: CodemodeOutput = { status: "completed", executionId: outcome.executionId, result: outcome.result };
   if (edited.length > 0) output.edited = edited;
   if (outcome.logs.length > 0) output.logs = outcome.logs;
   // The caller (and the model) must not be told the journal has what it could not keep.

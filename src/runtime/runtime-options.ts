@@ -4,7 +4,7 @@
  * `InvalidOptionError` naming the option path; nothing else here throws.
  */
 import type { ApproveProgramOption } from "./program-approval.js";
-import type { ToolSet } from "@ai-sdk/provider-utils";
+import type { ToolSet } from "ai";
 import {
   OUTBOUND_CONNECTOR,
   resolveOutboundFetchOptions,
@@ -121,7 +121,9 @@ export interface DurableRuntimeOptions {
   /** A tool set exposed to programs as the global `tools`. */
   tools?: ToolSet;
   /**
-   * Where the journal lives: a URL, an `@libsql/client` Client, or `{ url, authToken }`.
+   * Where the journal lives: a URL, an `@libsql/client` Client, or `{ url, authToken }`. `file:`, `http(s):` and
+   * `libsql:` URLs open on the package's own drivers; `ws:`/`wss:` URLs and URLs with parameters need
+   * `@libsql/client` (an optional peer: `npm install @libsql/client`).
    * @default CODEMODE_DATABASE_URL, else TURSO_DATABASE_URL + TURSO_AUTH_TOKEN, else "file:.codemode/codemode.db"
    */
   store?: StoreOption;

@@ -18,7 +18,7 @@ import { encodeBudgets } from "./journal/budget-record.js";
 import type { RuntimeCore } from "./runtime-core.js";
 import { traceFirstPass, tracePausedStart } from "./tracing/runtime-tracing.js";
 import type { SnippetRecord } from "./journal/records.js";
-import type { CodeModeOutput, ExecuteInput, ExecuteOptions } from "./types.js";
+import type { CodemodeOutput, ExecuteInput, ExecuteOptions } from "./types.js";
 
 /** Why the input or options cannot start an execution, or undefined. */
 function inputProblem(input: unknown, options: unknown): string | undefined {
@@ -47,7 +47,7 @@ export async function startExecution(
   core: RuntimeCore,
   input: ExecuteInput,
   options: ExecuteOptions,
-): Promise<CodeModeOutput> {
+): Promise<CodemodeOutput> {
   const { now, generateId, leaseMs } = core.options;
   const executionId = generateId();
   const problem = inputProblem(input, options);
@@ -128,7 +128,7 @@ async function startAwaitingApproval(
     options: ExecuteOptions;
     scope: string | undefined;
   },
-): Promise<CodeModeOutput> {
+): Promise<CodemodeOutput> {
   const action = programApprovalAction(executionId, code);
   const argsText = encodeJournalValue(action.args, "the program");
   if (!argsText.ok) return failure(executionId, "limit", argsText.error);

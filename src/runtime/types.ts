@@ -2,10 +2,11 @@
  * Public types of the durable runtime.
  */
 import type { ExecutorFailureKind } from "../sandbox/types.js";
+import type { CallStatus } from "./call-state.js";
 import type { ProgressListener } from "./pass/progress-events.js";
 
 /** Input of the `codemode` tool. */
-export interface CodeModeInput {
+export interface CodemodeInput {
   /** An async arrow function, a function body or an expression, in JS or TS. */
   code: string;
 }
@@ -84,7 +85,7 @@ export type FailureKind =
  * its result was too large for the journal (over 1,000,000 characters once serialized): the caller has it, the
  * journal keeps a placeholder, so `execution(id)` will not return it.
  */
-export type CodeModeOutput =
+export type CodemodeOutput =
   | {
       status: "completed";
       executionId: string;
@@ -99,9 +100,6 @@ export type CodeModeOutput =
 
 /** Life of an execution: `running → paused → running …`, ending in one of the terminal states. */
 export type ExecutionStatus = "running" | "paused" | "completed" | "error" | "rejected" | "rolled_back";
-
-/** Life of a call: `executing → applied`, `pending → executing → applied`, `error`, `reverted`. */
-export type CallStatus = "pending" | "executing" | "applied" | "error" | "reverted";
 
 /** One journaled connector call or `step`, as shown by `execution(id)`. */
 export interface CallRecord {
@@ -180,7 +178,7 @@ export interface Snippet {
 }
 
 /** The input of `execute`: the program, and optionally the owner of the new execution. */
-export interface ExecuteInput extends CodeModeInput {
+export interface ExecuteInput extends CodemodeInput {
   /**
    * The owner of the execution (e.g. the signed-in user's id, at most 200 characters). Requests with another
    * scope see it as `not-found`; requests without a scope (the server's own view) see every execution.

@@ -121,6 +121,11 @@ export class QuickJSExecutor implements Executor {
     await this.backend.dispose();
   }
 
+  /** `dispose()`, for `await using executor = new QuickJSExecutor()`: disposed when the block that declared it ends. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.dispose();
+  }
+
   private async runSafely(request: CodeRunRequest): Promise<CodeRunResult> {
     try {
       return await this.runChecked(request);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { codemodeModelOutput } from "../../src/ai/codemode-model-output.js";
 import { DEFAULT_MAX_OUTPUT_CHARS } from "../../src/ai/model-output-budget.js";
-import type { CodeModeOutput } from "../../src/runtime/types.js";
+import type { CodemodeOutput } from "../../src/runtime/types.js";
 
 describe("codemodeModelOutput", () => {
   it("keeps only the fields the model needs, never an audit log", () => {
@@ -12,7 +12,7 @@ describe("codemodeModelOutput", () => {
       logs: ["hello"],
       calls: [{ seq: 0, connector: "bank", method: "pay", args: { secret: "x" } }],
       journal: "raw",
-    } as unknown as CodeModeOutput;
+    } as unknown as CodemodeOutput;
     expect(codemodeModelOutput(output)).toEqual({
       status: "completed",
       executionId: "e1",
@@ -22,7 +22,7 @@ describe("codemodeModelOutput", () => {
   });
 
   it("explains a pause and lists the pending actions", () => {
-    const output: CodeModeOutput = {
+    const output: CodemodeOutput = {
       status: "paused",
       executionId: "e2",
       pending: [{ executionId: "e2", seq: 3, connector: "bank", method: "pay", args: { amount: 5 } }],
@@ -47,7 +47,7 @@ describe("codemodeModelOutput", () => {
         /^A person approved billing\.refund \(call #2\) with changed arguments: .*do not make the call again with the original arguments/,
       ),
     };
-    const outputs: CodeModeOutput[] = [
+    const outputs: CodemodeOutput[] = [
       { status: "completed", executionId: "e4", result: { refunded: 50 }, edited },
       { status: "paused", executionId: "e4", pending: [], edited },
       { status: "error", executionId: "e4", error: "later", kind: "exception", edited },
@@ -64,7 +64,7 @@ describe("codemodeModelOutput", () => {
   });
 
   it("passes errors with kind and logs, dropping empty logs", () => {
-    const output: CodeModeOutput = { status: "error", executionId: "e3", error: "boom", kind: "exception", logs: [] };
+    const output: CodemodeOutput = { status: "error", executionId: "e3", error: "boom", kind: "exception", logs: [] };
     expect(codemodeModelOutput(output)).toEqual({
       status: "error",
       executionId: "e3",
@@ -78,7 +78,7 @@ describe("maxOutputChars", () => {
   const rows = Array.from({ length: 5_000 }, (_, index) => ({ id: index, title: `issue number ${index}` }));
 
   it("cuts a result beyond the budget to the start of its JSON and a marker on how to return less; the output itself is untouched", () => {
-    const output: CodeModeOutput = { status: "completed", executionId: "e4", result: rows };
+    const output: CodemodeOutput = { status: "completed", executionId: "e4", result: rows };
     const view = codemodeModelOutput(output, { maxOutputChars: 1_000 }) as { result: string };
     expect(typeof view.result).toBe("string");
     expect(view.result.startsWith(JSON.stringify(rows).slice(0, 1_000))).toBe(true);
@@ -94,7 +94,7 @@ describe("maxOutputChars", () => {
   it("says the full value is kept only when it was journaled (a placeholder otherwise)", () => {
     const kept = codemodeModelOutput({ status: "completed", executionId: "e5", result: rows }, { maxOutputChars: 500 });
     expect(JSON.stringify(kept)).toContain("The full value is kept in the journal (execution e5)");
-    const output: CodeModeOutput = { status: "completed", executionId: "e6", result: rows, journaled: false };
+    const output: CodemodeOutput = { status: "completed", executionId: "e6", result: rows, journaled: false };
     const view = codemodeModelOutput(output, { maxOutputChars: 500 }) as { result: string; journaled?: unknown };
     expect(view.result).not.toContain("kept in the journal");
     expect(view.result).toContain(

@@ -14,7 +14,7 @@ import { NOT_BOUND_ERROR } from "../../src/ai/codemode-tool-caller.js";
 import { createCodemodeRuntime } from "../../src/ai/create-codemode-runtime.js";
 import { hasPausedCodemode } from "../../src/ai/ui/has-paused-codemode.js";
 import { InvalidOptionError } from "../../src/errors.js";
-import type { CodeModeOutput } from "../../src/runtime/types.js";
+import type { CodemodeOutput } from "../../src/runtime/types.js";
 import { QuickJSExecutor } from "../../src/sandbox/quickjs-executor.js";
 import { tempFolder } from "../support/temp-folder.js";
 import { approveInAnotherProcess } from "./fixtures/approve-in-process.js";
@@ -167,7 +167,7 @@ describe("codemodeTool() as a tool caller", () => {
       stopWhen: isStepCount(2),
       prompt: "go",
     });
-    const output = result.steps[0]?.toolResults[0]?.output as CodeModeOutput;
+    const output = result.steps[0]?.toolResults[0]?.output as CodemodeOutput;
     expect(output).toMatchObject({ status: "error", kind: "connector-missing", error: NOT_BOUND_ERROR });
     expect(await createCodemodeRuntime({ store }).executions()).toEqual([]);
   });
@@ -193,7 +193,7 @@ describe("codemodeTool() as a tool caller", () => {
       };
       const messages: ModelMessage[] = [{ role: "user", content: "pay alice" }];
       const paused = await generate(messages);
-      const pausedOutput = paused.steps[0]?.toolResults[0]?.output as CodeModeOutput;
+      const pausedOutput = paused.steps[0]?.toolResults[0]?.output as CodemodeOutput;
       expect(pausedOutput).toMatchObject({
         status: "paused",
         pending: [{ connector: "tools", method: "transfer", args: { to: "alice", amount: 10 } }],
@@ -236,7 +236,7 @@ describe("codemodeTool() as a tool caller", () => {
 });
 
 /** `responseMessages` with the codemode tool result replaced by `output` (what the model reads next). */
-function withCodemodeOutput(responseMessages: ModelMessage[], output: CodeModeOutput): ModelMessage[] {
+function withCodemodeOutput(responseMessages: ModelMessage[], output: CodemodeOutput): ModelMessage[] {
   return responseMessages.map((message) =>
     message.role !== "tool"
       ? message

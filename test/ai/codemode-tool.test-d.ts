@@ -4,23 +4,23 @@ import { describe, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import {
   codemodeTool,
-  type CodeModeOutput,
+  type CodemodeOutput,
   type CodemodeTool,
   type CodemodeToolCaller,
   type CodemodeToolOutput,
 } from "../../src/index.js";
 import { createCodemodeRuntime } from "../../src/index.js";
-import type { CodeModeInput } from "../../src/runtime/types.js";
+import type { CodemodeInput } from "../../src/runtime/types.js";
 
 const getWeather = tool({ inputSchema: z.object({ city: z.string() }), execute: async () => ({ tempC: 20 }) });
 
 describe("the codemode tool", () => {
-  it("takes { code: string } and yields progress snapshots, then a CodeModeOutput", () => {
-    expectTypeOf<InferToolInput<CodemodeTool>>().toEqualTypeOf<CodeModeInput>();
+  it("takes { code: string } and yields progress snapshots, then a CodemodeOutput", () => {
+    expectTypeOf<InferToolInput<CodemodeTool>>().toEqualTypeOf<CodemodeInput>();
     expectTypeOf<InferToolInput<CodemodeTool>>().toEqualTypeOf<{ code: string }>();
     expectTypeOf<InferToolOutput<CodemodeTool>>().toEqualTypeOf<CodemodeToolOutput>();
-    expectTypeOf<CodeModeOutput>().toMatchTypeOf<CodemodeToolOutput>();
-    expectTypeOf<InferToolInput<CodemodeToolCaller>>().toEqualTypeOf<CodeModeInput>();
+    expectTypeOf<CodemodeOutput>().toMatchTypeOf<CodemodeToolOutput>();
+    expectTypeOf<InferToolInput<CodemodeToolCaller>>().toEqualTypeOf<CodemodeInput>();
   });
 
   it("is what codemodeTool({ tools }) and runtime.tool() return; a caller without tools or connectors", () => {

@@ -45,12 +45,12 @@ describe("codemodeTool", () => {
     );
     expect(values[0]).toMatchObject({
       status: "running",
-      calls: [{ connector: "tools", method: "add", state: "running" }],
+      calls: [{ connector: "tools", method: "add", state: "executing" }],
     });
     expect(values.at(-1)).toMatchObject({
       status: "completed",
       result: 50,
-      progress: { totalCalls: 1, counts: { done: 1 } },
+      progress: { totalCalls: 1, counts: { applied: 1 } },
     });
     expect(received).toHaveLength(1);
   });

@@ -296,3 +296,30 @@ describe("createCodemodeRuntime().tool() in the AI SDK loop", () => {
     expect(() => runtime.tool({ inlineTypes: "sometimes" as never })).toThrow("tool.inlineTypes");
   });
 });
+
+describe("the runtime's lifetime", () => {
+  it("`await using` closes the runtime at the end of its block; deleteAllData deletes the rows and keeps it open", async () => {
+    const store = `file:${join(directory, "lifetime.db")}`;
+    const tools = {
+      add: tool({
+        inputSchema: z.object({ a: z.number(), b: z.number() }),
+        execute: async ({ a, b }) => a + b,
+      }),
+    };
+    let escaped: CodemodeRuntime | undefined;
+    {
+      await using runtime = createCodemodeRuntime({ tools, store });
+      escaped = runtime;
+      const done = await runtime.execute({ code: "async () => tools.add({ a: 1, b: 2 })" });
+      expect(done).toMatchObject({ status: "completed", result: 3 });
+      expect(await runtime.executions()).toHaveLength(1);
+      await runtime.deleteAllData();
+      expect(await runtime.executions()).toEqual([]);
+      expect(await runtime.execute({ code: "async () => 4" })).toMatchObject({ status: "completed", result: 4 });
+    }
+    // The block closed it: its store client is released (the data stays in the file).
+    await expect(escaped.executions()).rejects.toThrow();
+    await using reopened = createCodemodeRuntime({ tools, store });
+    expect(await reopened.executions()).toHaveLength(1);
+  });
+});

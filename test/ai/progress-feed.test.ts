@@ -29,7 +29,7 @@ function manualClock(): FeedClock & { advance(ms: number): void } {
 
 function call(
   seq: number,
-  state: "running" | "done" | "needs-approval",
+  state: "executing" | "applied" | "pending",
   extra: Partial<ProgressEvent> = {},
 ): ProgressEvent {
   return {
@@ -54,8 +54,8 @@ describe("ProgressFeed", () => {
       clock,
     });
     for (let seq = 1; seq <= 5_000; seq++) {
-      feed.push(call(seq, "running"));
-      feed.push(call(seq, "done", { durationMs: 1 }));
+      feed.push(call(seq, "executing"));
+      feed.push(call(seq, "applied", { durationMs: 1 }));
     }
     expect(published).toHaveLength(1);
     expect(published[0]?.totalCalls).toBe(1);
@@ -65,7 +65,7 @@ describe("ProgressFeed", () => {
     expect(published).toHaveLength(2);
     const last = published[1]!;
     expect(last.totalCalls).toBe(5_000);
-    expect(last.counts).toMatchObject({ running: 0, done: 5_000 });
+    expect(last.counts).toMatchObject({ executing: 0, applied: 5_000 });
     expect(last.calls.map((c) => c.seq)).toEqual([4_996, 4_997, 4_998, 4_999, 5_000]);
     clock.advance(1_000);
     expect(published).toHaveLength(2); // nothing new, nothing published
@@ -83,7 +83,7 @@ describe("ProgressFeed", () => {
     });
     for (let seq = 1; seq <= 1_000; seq++) {
       now = seq; // one report per millisecond for one second
-      feed.push(call(seq, "done"));
+      feed.push(call(seq, "applied"));
     }
     expect(published).toHaveLength(10); // at t = 1, 101, 201, …, 901
     expect(published.map((snapshot) => snapshot.totalCalls)).toEqual([1, 101, 201, 301, 401, 501, 601, 701, 801, 901]);
@@ -100,8 +100,8 @@ describe("ProgressFeed", () => {
     feed.push({ type: "log", executionId: "e1", line: "a" });
     feed.push({ type: "log", executionId: "e1", line: "b" });
     feed.push({ type: "log", executionId: "e1", line: "c" });
-    feed.push(call(1, "running"));
-    feed.push(call(2, "needs-approval"));
+    feed.push(call(1, "executing"));
+    feed.push(call(2, "pending"));
     const snapshot = feed.close();
     expect(snapshot).toMatchObject({
       status: "running",
@@ -110,7 +110,17 @@ describe("ProgressFeed", () => {
       totalLogs: 3,
       totalCalls: 2,
     });
-    expect(snapshot.counts).toEqual({ running: 1, done: 0, replayed: 0, "needs-approval": 1, rejected: 0, failed: 0 });
+    expect(snapshot.counts).toEqual({
+      executing: 1,
+      applied: 0,
+      replayed: 0,
+      pending: 1,
+      approved: 0,
+      rejected: 0,
+      error: 0,
+      reverted: 0,
+      interrupted: 0,
+    });
     expect(published).toHaveLength(5); // throttleMs 0: every report
   });
 
@@ -120,7 +130,7 @@ describe("ProgressFeed", () => {
       publish: () => undefined,
       clock: manualClock(),
     });
-    feed.push(call(1, "running", { args: { text: "x".repeat(5_000) } }));
+    feed.push(call(1, "executing", { args: { text: "x".repeat(5_000) } }));
     const [shown] = feed.close().calls;
     expect(shown?.args).toEqual({ preview: expect.any(String) });
     expect((shown?.args as { preview: string } | undefined)?.preview.length).toBe(MAX_PROGRESS_ARGS_CHARS + 1);
@@ -134,8 +144,8 @@ describe("ProgressFeed", () => {
       publish: (s) => published.push(s),
       clock,
     });
-    feed.push(call(1, "running"));
-    feed.push(call(1, "done"));
+    feed.push(call(1, "executing"));
+    feed.push(call(1, "applied"));
     feed.close();
     clock.advance(500);
     expect(published).toHaveLength(1);

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { tool } from "ai";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -51,10 +52,15 @@ function documentValues(calls: string[][], query: string): string[] {
   return calls.flat().filter((value) => value !== query);
 }
 
-/** Rows of the vector cache in the database at `path`. */
+/** Rows of the vector cache in the database at `path` (0 when nothing created it: a search only reads). */
 async function vectorRows(path: string): Promise<unknown> {
+  if (!existsSync(path)) return 0;
   const client = new LocalSqliteClient(path, { timeout: 1_000 });
   try {
+    const table = await client.execute(
+      "SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'codemode_search_vectors'",
+    );
+    if (table.rows[0]?.["n"] === 0) return 0;
     return (await client.execute("SELECT COUNT(*) AS n FROM codemode_search_vectors")).rows[0]?.["n"];
   } finally {
     client.close();

@@ -11,7 +11,7 @@ import { createCodemodeRuntime } from "../../src/ai/create-codemode-runtime.js";
 import { hasPausedCodemode } from "../../src/ai/ui/has-paused-codemode.js";
 import type { CodemodeToolApproval } from "../../src/ai/tool-approval.js";
 import { InvalidOptionError } from "../../src/errors.js";
-import type { CodeModeOutput } from "../../src/runtime/types.js";
+import type { CodemodeOutput } from "../../src/runtime/types.js";
 import { QuickJSExecutor } from "../../src/sandbox/quickjs-executor.js";
 import { tempFolder } from "../support/temp-folder.js";
 import { readLedger, routedTools } from "./fixtures/routed-tools.js";
@@ -60,7 +60,7 @@ async function request({
       .filter((part) => part.type === "tool-approval-request" && part.isAutomatic !== true)
       .map((part) => (part.type === "tool-approval-request" ? part.toolCall.toolName : "")),
     codemode: result.steps.flatMap((step) => step.toolResults).find((part) => part.toolName === "codemode")?.output as
-      | CodeModeOutput
+      | CodemodeOutput
       | undefined,
     content,
   };

@@ -8,7 +8,7 @@ import { Experimental_Agent, isStepCount, ToolLoopAgent, type ModelMessage } fro
 import { describe, expect, it } from "vitest";
 import { codemodeTool } from "../../src/ai/codemode-tool.js";
 import { hasPausedCodemode } from "../../src/ai/ui/has-paused-codemode.js";
-import type { CodeModeOutput } from "../../src/runtime/types.js";
+import type { CodemodeOutput } from "../../src/runtime/types.js";
 import { tempFolder } from "../support/temp-folder.js";
 import { approveInAnotherProcess } from "./fixtures/approve-in-process.js";
 import { readLedger, routedTools } from "./fixtures/routed-tools.js";
@@ -44,7 +44,7 @@ describe("ToolLoopAgent with codemode as a tool caller", () => {
     const first = agentFor(workspace);
     const prompt: ModelMessage[] = [{ role: "user", content: "send alice 10" }];
     const paused = await first.agent.generate({ prompt });
-    const output = paused.steps.at(-1)?.toolResults[0]?.output as CodeModeOutput;
+    const output = paused.steps.at(-1)?.toolResults[0]?.output as CodemodeOutput;
     expect(output).toMatchObject({
       status: "paused",
       pending: [{ connector: "tools", method: "transfer", args: { to: "alice", amount: 10 } }],

@@ -11,7 +11,7 @@ import { promisify } from "node:util";
 import { isStepCount, streamText } from "ai";
 import { describe, expect, it } from "vitest";
 import { createCodemodeRuntime } from "../../src/ai/create-codemode-runtime.js";
-import type { CodeModeOutput } from "../../src/runtime/types.js";
+import type { CodemodeOutput } from "../../src/runtime/types.js";
 import { sharedExecutor } from "../runtime/runtime-fixture.js";
 import { tempFolder } from "../support/temp-folder.js";
 import { childrenOf, installTracing, spanNamed } from "../support/tracing.js";
@@ -42,7 +42,7 @@ describe("a pause in one process and an approval in another", () => {
       stopWhen: isStepCount(2),
     });
     await result.consumeStream();
-    const paused = (await result.toolResults)[0]?.output as CodeModeOutput;
+    const paused = (await result.toolResults)[0]?.output as CodemodeOutput;
     expect(paused.status).toBe("paused");
     await runtime.close();
     const spans = tracing.spans();
@@ -55,7 +55,7 @@ describe("a pause in one process and an approval in another", () => {
     });
     const approver = JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as {
       pid: number;
-      output: CodeModeOutput;
+      output: CodemodeOutput;
       spans: ExportedSpan[];
     };
     expect(approver.pid).not.toBe(process.pid);

@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { createCodemodeRuntime, type CodemodeRuntimeOptions } from "../../src/ai/create-codemode-runtime.js";
 import type { Connector } from "../../src/connectors/types.js";
 import { TRACER_NAME } from "../../src/runtime/tracing/runtime-tracing.js";
-import type { CodeModeOutput } from "../../src/runtime/types.js";
+import type { CodemodeOutput } from "../../src/runtime/types.js";
 import { HOST_NAMESPACE } from "../../src/shared/host-namespace.js";
 import { memoryClient, sharedExecutor } from "../runtime/runtime-fixture.js";
 import { everythingRecorded, installTracing, spanNamed, spanTree } from "../support/tracing.js";
@@ -35,7 +35,7 @@ async function chat(runtime: ReturnType<typeof runtimeWith>, code: string, telem
   });
   await result.consumeStream();
   const [first] = await result.toolResults;
-  return first?.output as CodeModeOutput;
+  return first?.output as CodemodeOutput;
 }
 
 const ours = (spans: readonly ReadableSpan[]) => spans.filter((span) => span.instrumentationScope.name === TRACER_NAME);

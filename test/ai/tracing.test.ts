@@ -12,7 +12,7 @@ import { createCodemodeRuntime, type CodemodeRuntimeOptions } from "../../src/ai
 import { openApiConnector } from "../../src/connectors/openapi/openapi-connector.js";
 import type { Connector } from "../../src/connectors/types.js";
 import { QuickJSExecutor } from "../../src/sandbox/quickjs-executor.js";
-import type { CodeModeOutput } from "../../src/runtime/types.js";
+import type { CodemodeOutput } from "../../src/runtime/types.js";
 import { TRACER_NAME } from "../../src/runtime/tracing/runtime-tracing.js";
 import { memoryClient, sharedExecutor } from "../runtime/runtime-fixture.js";
 import { childrenOf, everythingRecorded, installTracing, spanNamed, spanTree } from "../support/tracing.js";
@@ -41,7 +41,7 @@ async function chat(
   runtime: ReturnType<typeof runtimeWith>,
   code: string,
   telemetry?: TelemetryOptions,
-): Promise<CodeModeOutput> {
+): Promise<CodemodeOutput> {
   const model = scriptedModel((_prompt, index) => (index === 0 ? { code } : { text: "done" }));
   const result = streamText({
     model,
@@ -52,7 +52,7 @@ async function chat(
   });
   await result.consumeStream();
   const [first] = await result.toolResults;
-  return first?.output as CodeModeOutput;
+  return first?.output as CodemodeOutput;
 }
 
 const ours = (spans: readonly ReadableSpan[]) => spans.filter((span) => span.instrumentationScope.name === TRACER_NAME);

@@ -127,9 +127,21 @@ describe("import rules", () => {
     ).toEqual([]);
   });
 
-  it("only src/ai/ and src/mcp/ import `ai`", () => {
+  it("only src/ai/ and src/mcp/ import values from `ai`; elsewhere its types, and the tool-set connector its asSchema", () => {
     const importers = [...IMPORTS].flatMap(([file, targets]) => (targets.includes("ai") ? [file] : []));
-    expect(importers.filter((file) => !file.startsWith("ai/") && !file.startsWith("mcp/"))).toEqual([]);
+    const valueImport = /^import\s+(?!type\s)[^;]*?from\s*"ai";/m;
+    const stray = importers.filter(
+      (file) =>
+        !file.startsWith("ai/") && !file.startsWith("mcp/") && valueImport.test(readFileSync(join(SRC, file), "utf8")),
+    );
+    expect(stray).toEqual(["connectors/tool-set-connector.ts"]);
+  });
+
+  it("no file of src/ imports an @ai-sdk/ package but the MCP proxy's optional peer", () => {
+    const importers = [...IMPORTS].flatMap(([file, targets]) =>
+      targets.filter((target) => target.startsWith("@ai-sdk/")).map((target) => `${file} → ${target}`),
+    );
+    expect(importers.filter((line) => !/→ @ai-sdk\/mcp(\/|$)/.test(line))).toEqual([]);
   });
 
   it("search lives in one place: nothing outside src/connectors/search/ holds a search module", () => {

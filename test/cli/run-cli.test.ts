@@ -99,10 +99,10 @@ describe("ai-codemode show", () => {
 
   it("shows passes, replays, the wait and the approval of a resumed execution", async () => {
     const { stdout } = await run("show", fixture.ids.approved);
-    expect(stdout).toMatch(/Pass 1 .*started\n {2}#1 shop\.list {2}executed, replayed ×1/);
+    expect(stdout).toMatch(/Pass 1 .*started\n {2}#1 shop\.list {2}replayed ×1/);
     expect(stdout).toContain("⏸ waited 3m 05s for approval of #2");
     expect(stdout).toMatch(
-      /Pass 2 {2}\+3m 05s {2}resumed by the approval of #2\n {2}replayed from the journal: #1\n {2}#2 shop\.buy {2}executed {2}\+3m 05s {2}80 ms/,
+      /Pass 2 {2}\+3m 05s {2}resumed by the approval of #2\n {2}replayed from the journal: #1\n {2}#2 shop\.buy {2}applied {2}\+3m 05s {2}80 ms/,
     );
     expect(stdout).toContain("approved #2 by ann@example.com at 2026-01-01 09:04:05Z");
     expect(stdout).toContain("       approved by ann@example.com");

@@ -113,8 +113,8 @@ describe("examples", () => {
     expect(shown).toMatchObject({
       "support executions": 2,
       "finance executions": 1,
-      "finance after destroy": 0,
-      "support after finance.destroy()": 2,
+      "finance after deleteAllData": 0,
+      "support after finance.deleteAllData()": 2,
     });
   });
 

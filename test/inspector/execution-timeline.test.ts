@@ -55,7 +55,7 @@ describe("the timeline of a program approved before it ran (approveProgram)", ()
       timeline.calls.map(({ seq, program, state, pass, durationMs }) => ({ seq, program, state, pass, durationMs })),
     ).toEqual([
       { seq: 0, program: true, state: "approved", pass: 0, durationMs: undefined },
-      { seq: 1, program: false, state: "executed", pass: 1, durationMs: 20 },
+      { seq: 1, program: false, state: "applied", pass: 1, durationMs: 20 },
     ]);
     expect(timeline.decisions).toEqual([{ decision: "approved", seq: 0, at: createdAt + 44 }]);
   });
@@ -68,7 +68,7 @@ describe("the timeline of a program approved before it ran (approveProgram)", ()
     const shown = await detail(runtime, paused.executionId);
     const text = formatExecution(shown, executionTimeline(shown));
     expect(text).toContain(
-      "Timeline\n  ⏸ waited 44 ms for approval of the program\nPass 1  +44 ms  started by the approval of the program\n  #1 bank.balance  executed  +44 ms  20 ms",
+      "Timeline\n  ⏸ waited 44 ms for approval of the program\nPass 1  +44 ms  started by the approval of the program\n  #1 bank.balance  applied  +44 ms  20 ms",
     );
     expect(text).toContain("approved the program at");
     expect(text).not.toContain("#0");

@@ -85,7 +85,7 @@ describe("createCodemodeMcpServer", () => {
     expect((await bare.listTools()).tools.map((tool) => tool.name)).toEqual(["codemode", "codemode_outcome"]);
   });
 
-  it("runs a program: the CodeModeOutput as JSON text and structuredContent; a failed one is isError", async () => {
+  it("runs a program: the CodemodeOutput as JSON text and structuredContent; a failed one is isError", async () => {
     const { runtime } = bankRuntime(tempFolder("codemode-mcp-"));
     const client = await connect({ runtime });
     const done = await client.callTool({

@@ -18,7 +18,7 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { createDurableRuntime, type DurableRuntime } from "../../src/runtime/durable-runtime.js";
-import type { CodeModeOutput, ExecutionDetail } from "../../src/runtime/types.js";
+import type { CodemodeOutput, ExecutionDetail } from "../../src/runtime/types.js";
 import type { MockConnector } from "../../src/test/index.js";
 import { memoryClient, sequentialIds, sharedExecutor, testClock, type TestClock } from "../runtime/runtime-fixture.js";
 import { faultyClient, type FaultyClient } from "./support/faulty-client.js";
@@ -113,7 +113,7 @@ const mainRuntime = openRuntime(sharedCase, 0);
 let snippetSaved = false;
 
 function expectOutcome(
-  real: CodeModeOutput | { status: string; kind?: string },
+  real: CodemodeOutput | { status: string; kind?: string },
   model: ModelOutcome | { status: string; kind?: string },
   where: string,
 ): void {

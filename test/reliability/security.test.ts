@@ -303,7 +303,7 @@ describe("names from users", () => {
         (await runtime.executions()).map((entry) => entry.runtime),
         name,
       ).toEqual([name]);
-      await runtime.destroy();
+      await runtime.deleteAllData();
     }
     expect((await honest.execution(kept.executionId))?.calls).toHaveLength(1);
     expect((await honest.executions()).map((entry) => entry.executionId)).toEqual([kept.executionId]);

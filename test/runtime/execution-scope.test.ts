@@ -4,7 +4,7 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import type { Connector } from "../../src/connectors/types.js";
-import { InvalidArgumentError } from "../../src/errors.js";
+import { CodemodeArgumentError } from "../../src/errors.js";
 import { QuickJSExecutor } from "../../src/sandbox/quickjs-executor.js";
 import { createMockConnector } from "../../src/test/index.js";
 import { testRuntime } from "./runtime-fixture.js";
@@ -50,7 +50,7 @@ describe("execution scope", () => {
       status: "error",
       kind: "validation",
     });
-    await expect(runtime.executions(5, { scope: 7 as unknown as string })).rejects.toThrow(InvalidArgumentError);
+    await expect(runtime.executions(5, { scope: 7 as unknown as string })).rejects.toThrow(CodemodeArgumentError);
   });
 
   it("the tool's scope is the tool's own: the model's input cannot set it", async () => {

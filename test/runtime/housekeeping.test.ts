@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ConnectorLifecycleContext } from "../../src/connectors/types.js";
 import { createMockConnector } from "../../src/test/index.js";
 import { memoryClient, testRuntime } from "./runtime-fixture.js";
-import { InvalidArgumentError } from "../../src/errors.js";
+import { CodemodeArgumentError } from "../../src/errors.js";
 import { RETRY_HOLD_TOOL_CALL_PREFIX } from "../../src/runtime/journal/records.js";
 import { DEFAULT_RETENTION_MIN_AGE_MS } from "../../src/runtime/retention-options.js";
 
@@ -57,7 +57,7 @@ describe("retention and cleanup", () => {
     expect((await runtime.clearHistory()).deleted).toContain(again.executionId);
   });
 
-  it("deleteExecution, clearHistory and destroy", async () => {
+  it("deleteExecution, clearHistory and deleteAllData", async () => {
     const { connector, disposed } = tracked();
     const runtime = testRuntime({ connectors: { svc: connector } });
     const one = await runtime.execute({ code: "async () => svc.go({})" });
@@ -69,7 +69,7 @@ describe("retention and cleanup", () => {
     expect((await runtime.clearHistory()).deleted).toHaveLength(1);
     expect((await runtime.executions()).map((entry) => entry.executionId)).toEqual([paused.executionId]);
     disposed.length = 0;
-    await runtime.destroy();
+    await runtime.deleteAllData();
     expect(await runtime.executions()).toEqual([]);
     expect(await runtime.snippets()).toEqual([]);
     expect(disposed.map((context) => context.executionId)).toEqual([paused.executionId]);
@@ -110,11 +110,11 @@ describe("retention and cleanup", () => {
       [paused.executionId, "rejected"],
     ]);
     expect(await runtime.approve({ executionId: paused.executionId })).toMatchObject({ kind: "stale" });
-    await expect(runtime.expirePaused({ maxAgeMs: -1 })).rejects.toThrow(InvalidArgumentError);
+    await expect(runtime.expirePaused({ maxAgeMs: -1 })).rejects.toThrow(CodemodeArgumentError);
     await expect(runtime.expirePaused({ maxAgeMs: -1 })).rejects.toThrow(
       /^expirePaused\(\{ maxAgeMs \}\): maxAgeMs must be/,
     );
-    await expect(runtime.pruneExecutions(-1)).rejects.toThrow(InvalidArgumentError);
+    await expect(runtime.pruneExecutions(-1)).rejects.toThrow(CodemodeArgumentError);
   });
 
   it("two names keep separate histories and snippets in one database", async () => {
@@ -128,7 +128,7 @@ describe("retention and cleanup", () => {
     expect(await operations.snippets()).toEqual([]);
     expect(await operations.approve({ executionId: done.executionId })).toMatchObject({ kind: "not-found" });
     expect((await research.executions())[0]).toMatchObject({ runtime: "research" });
-    await operations.destroy();
+    await operations.deleteAllData();
     expect(await research.executions()).toHaveLength(1);
   });
 });

@@ -1,13 +1,13 @@
 /**
  * Issue 23 item 3: every public read (and housekeeping) method of the handle, given `undefined`, `null`, a
- * number and a 10 MB string as its id, either throws a typed `InvalidArgumentError` naming the call or returns
+ * number and a 10 MB string as its id, either throws a typed `CodemodeArgumentError` naming the call or returns
  * its documented "none" (`undefined`, `[]`, `{ deleted: false }`, a `not-found`/`validation` value for the
  * methods that return outcomes). Never the database driver's words (`undefined cannot be passed as argument to
  * the database`, `datatype mismatch`), never a `TypeError`, never the 10 MB string echoed, and the 10 MB
  * string never reaches the store (no round trip carries it).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { InvalidArgumentError } from "../../src/errors.js";
+import { CodemodeArgumentError } from "../../src/errors.js";
 import type { DurableRuntime } from "../../src/runtime/durable-runtime.js";
 import { createMockConnector } from "../../src/test/index.js";
 import { countingClient } from "../support/counting-client.js";
@@ -27,12 +27,12 @@ const DRIVER_WORDS =
 type Loose = Record<string, (...args: unknown[]) => Promise<unknown>>;
 
 /** The outcome of a call: its value, or the error it threw (checked to be ours and bounded). */
-async function outcome(call: () => Promise<unknown>): Promise<{ value?: unknown; thrown?: InvalidArgumentError }> {
+async function outcome(call: () => Promise<unknown>): Promise<{ value?: unknown; thrown?: CodemodeArgumentError }> {
   try {
     return { value: await call() };
   } catch (error) {
-    expect(InvalidArgumentError.isInstance(error), String(error)).toBe(true);
-    const thrown = error as InvalidArgumentError;
+    expect(CodemodeArgumentError.isInstance(error), String(error)).toBe(true);
+    const thrown = error as CodemodeArgumentError;
     expect(thrown.code).toBe("invalid-argument");
     expect(thrown.message).not.toMatch(DRIVER_WORDS);
     expect(thrown.message.length).toBeLessThan(1_000);
@@ -67,7 +67,7 @@ describe("the handle's reads with a bad id", () => {
   }
 
   it.each(BAD_IDS)(
-    "execution(%s): InvalidArgumentError, or undefined for a string too long to be an id",
+    "execution(%s): CodemodeArgumentError, or undefined for a string too long to be an id",
     async (_name, id) => {
       const { value, thrown } = await read(() => loose["execution"]!(id));
       if (typeof id === "string") expect(value).toBeUndefined();
@@ -79,7 +79,7 @@ describe("the handle's reads with a bad id", () => {
   );
 
   it.each(BAD_IDS)(
-    "pending(%s): all pending calls for undefined, [] for a long string, else InvalidArgumentError",
+    "pending(%s): all pending calls for undefined, [] for a long string, else CodemodeArgumentError",
     async (_name, id) => {
       const { value, thrown } = await read(() => loose["pending"]!(id));
       if (id === undefined || typeof id === "string") expect(value).toEqual([]);
@@ -88,7 +88,7 @@ describe("the handle's reads with a bad id", () => {
   );
 
   it.each(BAD_IDS)(
-    "executions(%s): a list for undefined or a count, else InvalidArgumentError",
+    "executions(%s): a list for undefined or a count, else CodemodeArgumentError",
     async (_name, limit) => {
       const { value, thrown } = await read(() => loose["executions"]!(limit));
       if (limit === undefined || typeof limit === "number") expect(value).toHaveLength(1);
@@ -97,14 +97,14 @@ describe("the handle's reads with a bad id", () => {
   );
 
   it.each([-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY])(
-    "executions(%s): InvalidArgumentError (SQLite reads LIMIT -1 as no limit)",
+    "executions(%s): CodemodeArgumentError (SQLite reads LIMIT -1 as no limit)",
     async (limit) => {
       expect((await read(() => loose["executions"]!(limit))).thrown?.argument).toBe("executions(limit)");
     },
   );
 
   it.each(BAD_IDS)(
-    "deleteExecution(%s): InvalidArgumentError, or deleted: false for a long string",
+    "deleteExecution(%s): CodemodeArgumentError, or deleted: false for a long string",
     async (_name, id) => {
       const { value, thrown } = await read(() => loose["deleteExecution"]!(id));
       if (typeof id === "string") expect(value).toEqual({ deleted: false });
@@ -112,14 +112,14 @@ describe("the handle's reads with a bad id", () => {
     },
   );
 
-  it.each(BAD_IDS)("pruneExecutions(%s): the default or a count, else InvalidArgumentError", async (_name, keep) => {
+  it.each(BAD_IDS)("pruneExecutions(%s): the default or a count, else CodemodeArgumentError", async (_name, keep) => {
     const { value, thrown } = await read(() => loose["pruneExecutions"]!(keep));
     if (keep === undefined || typeof keep === "number") expect(value).toEqual({ deleted: [] });
     else expect(thrown?.argument).toBe("pruneExecutions(keep)");
   });
 
   it.each(BAD_IDS)(
-    "deleteSnippet(%s): InvalidArgumentError, or deleted: false for a long string",
+    "deleteSnippet(%s): CodemodeArgumentError, or deleted: false for a long string",
     async (_name, name) => {
       const { value, thrown } = await read(() => loose["deleteSnippet"]!(name));
       if (typeof name === "string") expect(value).toEqual({ deleted: false });
@@ -147,11 +147,14 @@ describe("the handle's reads with a bad id", () => {
     },
   );
 
-  it.each(BAD_IDS)("expirePaused(%s): the default for undefined, else InvalidArgumentError", async (_name, options) => {
-    const { value, thrown } = await read(() => loose["expirePaused"]!(options));
-    if (options === undefined) expect(value).toEqual({ expired: [] });
-    else expect(thrown?.message).toMatch(/^expirePaused\(options\): must be an object/);
-  });
+  it.each(BAD_IDS)(
+    "expirePaused(%s): the default for undefined, else CodemodeArgumentError",
+    async (_name, options) => {
+      const { value, thrown } = await read(() => loose["expirePaused"]!(options));
+      if (options === undefined) expect(value).toEqual({ expired: [] });
+      else expect(thrown?.message).toMatch(/^expirePaused\(options\): must be an object/);
+    },
+  );
 
   it.each(BAD_IDS)(
     "search(%s) and describe(%s): results or an error value; bad search options throw",

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CodeModeOutput } from "../../src/runtime/types.js";
+import type { CodemodeOutput } from "../../src/runtime/types.js";
 import { startHranaServer, type HranaServer } from "../support/hrana-server.js";
 import { workerStarter, workerWorkspace } from "./fixtures/worker-workspace.js";
 
@@ -38,14 +38,14 @@ describe("real processes on one database over HTTP (Hrana test server)", { timeo
   it("pauses in process A (which exits) and is approved in process B over HTTP: the effect once", async () => {
     const { env, ledger } = workspace();
     const a = await startWorker(env);
-    const paused = await a.request<CodeModeOutput>("execute", {
+    const paused = await a.request<CodemodeOutput>("execute", {
       code: 'async () => shop.charge({ amount: (await shop.quote({ item: "lamp" })).price })',
     });
     expect(paused).toMatchObject({ status: "paused", pending: [{ seq: 2, method: "charge", args: { amount: 40 } }] });
     await a.exit();
     server.resetStats();
     const b = await startWorker(env);
-    expect(await b.request<CodeModeOutput>("approve", { executionId: paused.executionId })).toMatchObject({
+    expect(await b.request<CodemodeOutput>("approve", { executionId: paused.executionId })).toMatchObject({
       status: "completed",
       result: { charged: 40, receipt: "r-40" },
     });
@@ -59,12 +59,12 @@ describe("real processes on one database over HTTP (Hrana test server)", { timeo
     const workers = await Promise.all(Array.from({ length: WORKERS }, () => startWorker(env)));
     const kinds = new Map<string, number>();
     for (let round = 0; round < ROUNDS; round += 1) {
-      const paused = await workers[round % WORKERS]!.request<CodeModeOutput>("execute", {
+      const paused = await workers[round % WORKERS]!.request<CodemodeOutput>("execute", {
         code: `async () => shop.charge({ amount: ${round} })`,
       });
       expect(paused.status).toBe("paused");
       const outcomes = await Promise.all(
-        workers.map((worker) => worker.request<CodeModeOutput>("approve", { executionId: paused.executionId, seq: 1 })),
+        workers.map((worker) => worker.request<CodemodeOutput>("approve", { executionId: paused.executionId, seq: 1 })),
       );
       expect(
         outcomes.filter((outcome) => outcome.status === "completed"),

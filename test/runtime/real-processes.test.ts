@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { CodeModeOutput } from "../../src/runtime/types.js";
+import type { CodemodeOutput } from "../../src/runtime/types.js";
 import { workerStarter, workerWorkspace } from "./fixtures/worker-workspace.js";
 import { tempFolder } from "../support/temp-folder.js";
 
@@ -26,11 +26,11 @@ describe("real processes on one file database", { timeout: 180_000 }, () => {
   it("pauses in process A (which exits) and is approved in process B: every effect once, result equals a run without pauses", async () => {
     const { env, ledger } = workspace();
     const a = await startWorker(env);
-    const paused = await a.request<CodeModeOutput>("execute", { code: PROGRAM });
+    const paused = await a.request<CodemodeOutput>("execute", { code: PROGRAM });
     expect(paused).toMatchObject({ status: "paused", pending: [{ seq: 2, method: "charge", args: { amount: 40 } }] });
     await a.exit();
     const b = await startWorker(env);
-    const resumed = await b.request<CodeModeOutput>("approve", { executionId: paused.executionId });
+    const resumed = await b.request<CodemodeOutput>("approve", { executionId: paused.executionId });
     expect(resumed.status).toBe("completed");
     const effects = ledger();
     expect(effects.map((line) => `${line.method}:${JSON.stringify(line.args)}`)).toEqual([
@@ -42,7 +42,7 @@ describe("real processes on one file database", { timeout: 180_000 }, () => {
 
     const direct = workspace();
     const c = await startWorker({ ...direct.env, APPROVAL: "off" });
-    const unpaused = await c.request<CodeModeOutput>("execute", { code: PROGRAM });
+    const unpaused = await c.request<CodemodeOutput>("execute", { code: PROGRAM });
     expect(unpaused.status).toBe("completed");
     expect((resumed as { result: unknown }).result).toEqual((unpaused as { result: unknown }).result);
   });
@@ -56,14 +56,14 @@ describe("real processes on one file database", { timeout: 180_000 }, () => {
       return [a.charged, b.charged, c.charged];
     }`;
     const a = await startWorker(env);
-    const paused = await a.request<CodeModeOutput>("execute", { code });
+    const paused = await a.request<CodemodeOutput>("execute", { code });
     expect(paused).toMatchObject({ status: "paused", pending: [{ seq: 1, args: { amount: 40 }, editable: true }] });
     await a.exit();
     const { executionId } = paused;
-    const outputs: CodeModeOutput[] = [];
+    const outputs: CodemodeOutput[] = [];
     for (const approval of [{ seq: 1, args: { amount: 4 } }, { seq: 2 }, { seq: 3 }]) {
       const worker = await startWorker(env);
-      outputs.push(await worker.request<CodeModeOutput>("approve", { executionId, ...approval }));
+      outputs.push(await worker.request<CodemodeOutput>("approve", { executionId, ...approval }));
       await worker.exit();
     }
     expect(outputs.map((output) => output.status)).toEqual(["paused", "paused", "completed"]);
@@ -91,12 +91,12 @@ describe("real processes on one file database", { timeout: 180_000 }, () => {
     const workers = await Promise.all(Array.from({ length: 8 }, () => startWorker(env)));
     const kinds = new Map<string, number>();
     for (let round = 0; round < 50; round += 1) {
-      const paused = await workers[round % 8]!.request<CodeModeOutput>("execute", {
+      const paused = await workers[round % 8]!.request<CodemodeOutput>("execute", {
         code: `async () => shop.charge({ amount: ${round} })`,
       });
       expect(paused.status).toBe("paused");
       const outcomes = await Promise.all(
-        workers.map((worker) => worker.request<CodeModeOutput>("approve", { executionId: paused.executionId, seq: 1 })),
+        workers.map((worker) => worker.request<CodemodeOutput>("approve", { executionId: paused.executionId, seq: 1 })),
       );
       const completed = outcomes.filter((outcome) => outcome.status === "completed");
       expect(completed, `round ${round}`).toHaveLength(1);
@@ -117,11 +117,11 @@ describe("real processes on one file database", { timeout: 180_000 }, () => {
     const [approver, rejecter] = await Promise.all([startWorker(env), startWorker(env)]);
     let approvals = 0;
     for (let round = 0; round < 20; round += 1) {
-      const paused = await approver!.request<CodeModeOutput>("execute", {
+      const paused = await approver!.request<CodemodeOutput>("execute", {
         code: `async () => shop.charge({ amount: ${round} })`,
       });
       const [approved, rejected] = await Promise.all([
-        approver!.request<CodeModeOutput>("approve", { executionId: paused.executionId }),
+        approver!.request<CodemodeOutput>("approve", { executionId: paused.executionId }),
         rejecter!.request<{ status: string; kind?: string }>("reject", {
           executionId: paused.executionId,
           reason: "race",
@@ -179,11 +179,11 @@ describe("real processes on one file database", { timeout: 180_000 }, () => {
       await shop.charge({ amount: 1 });
       for (let i = 0; i < 10000; i++) await shop.quote({ item: "after" + i });
     }`;
-    const paused = await a.request<CodeModeOutput>("execute", { code });
+    const paused = await a.request<CodemodeOutput>("execute", { code });
     expect(paused).toMatchObject({ status: "paused", pending: [{ seq: 4, method: "charge" }] });
     await a.exit();
     const b = await startWorker({ ...env, MAX_CALLS: "1000" });
-    const resumed = await b.request<CodeModeOutput>("approve", { executionId: paused.executionId });
+    const resumed = await b.request<CodemodeOutput>("approve", { executionId: paused.executionId });
     expect(resumed).toMatchObject({ status: "error", kind: "limit" });
     expect((resumed as { error: string }).error).toContain(
       "may make 4 connector calls (limits.maxCalls) and has made 4",

@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { CodeModeOutput } from "../../src/runtime/types.js";
+import type { CodemodeOutput } from "../../src/runtime/types.js";
 import { createMockConnector } from "../../src/test/index.js";
 import { testRuntime } from "./runtime-fixture.js";
 
@@ -51,7 +51,7 @@ describe("replay hardening (seeded random programs)", () => {
 
         const gated = connector(true);
         const runtime = testRuntime({ connectors: { svc: gated } });
-        let out: CodeModeOutput = await runtime.execute({ code });
+        let out: CodemodeOutput = await runtime.execute({ code });
         let passes = 0;
         while (out.status === "paused") {
           passes += 1;

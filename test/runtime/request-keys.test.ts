@@ -2,13 +2,13 @@
  * Issue 23 item 4: a misspelt key in a per-call request or options object is refused with the closest known
  * name, the way construction options are, and nothing happens: `execute({ code, scpoe })` used to start an
  * execution that belonged to nobody (every scope-less view saw it). Methods that return outcomes resolve with a
- * `validation` value; the reads throw `InvalidArgumentError`. (The lists are derived from the signatures: see
+ * `validation` value; the reads throw `CodemodeArgumentError`. (The lists are derived from the signatures: see
  * `src/runtime/request-keys.ts`; `tool()` and the `ai-codemode/ui` helpers are in `test/ai/ui/option-keys.test.ts`.)
  */
 import { beforeEach, describe, expect, it } from "vitest";
-import { InvalidArgumentError } from "../../src/errors.js";
+import { CodemodeArgumentError } from "../../src/errors.js";
 import type { DurableRuntime } from "../../src/runtime/durable-runtime.js";
-import type { CodeModeOutput } from "../../src/runtime/types.js";
+import type { CodemodeOutput } from "../../src/runtime/types.js";
 import { createMockConnector, type MockConnector } from "../../src/test/index.js";
 import { testRuntime } from "./runtime-fixture.js";
 
@@ -24,7 +24,7 @@ describe("per-call requests and options with a misspelt key", () => {
   let bank: MockConnector;
   let runtime: DurableRuntime;
   let loose: Loose;
-  let paused: CodeModeOutput;
+  let paused: CodemodeOutput;
 
   beforeEach(async () => {
     bank = createMockConnector("bank", { methods: { transfer: { needsApproval: true }, balance: {} } });
@@ -96,10 +96,10 @@ describe("per-call requests and options with a misspelt key", () => {
     ["executions", (r: Loose) => r["executions"]!(10, { scpoe: "alice" }), "executions(…, options)", "scope"],
     ["expirePaused", (r: Loose) => r["expirePaused"]!({ maxAgeMS: 5 }), "expirePaused(options)", "maxAgeMs"],
     ["search", (r: Loose) => r["search"]!("bank", { limt: 3 }), "search(query, options)", "limit"],
-  ])("%s throws InvalidArgumentError naming the closest key", async (_name, call, argument, known) => {
+  ])("%s throws CodemodeArgumentError naming the closest key", async (_name, call, argument, known) => {
     const error = await call(loose, paused.executionId).catch((thrown: unknown) => thrown);
-    expect(InvalidArgumentError.isInstance(error)).toBe(true);
-    expect((error as InvalidArgumentError).argument).toBe(argument);
+    expect(CodemodeArgumentError.isInstance(error)).toBe(true);
+    expect((error as CodemodeArgumentError).argument).toBe(argument);
     expect((error as Error).message).toContain(`(did you mean "${known}"?)`);
   });
 

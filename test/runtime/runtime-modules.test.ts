@@ -9,7 +9,7 @@ import {
   resolveModules,
 } from "../../src/runtime/runtime-modules.js";
 import { nextModuleRecord, pinnedModules } from "../../src/runtime/journal/module-record.js";
-import type { CodeModeOutput } from "../../src/runtime/types.js";
+import type { CodemodeOutput } from "../../src/runtime/types.js";
 import { bundledPackages } from "../support/bundled-modules.js";
 import { tempFolder } from "../support/temp-folder.js";
 import { workerStarter, workerWorkspace } from "./fixtures/worker-workspace.js";
@@ -207,11 +207,11 @@ async () => {
   it("resumes in another process with the modules it first imported, after a deploy changed them", async () => {
     const same = workspaceWith("2");
     const a = await startWorker(same.env);
-    const paused = await a.request<CodeModeOutput>("execute", { code: PROGRAM });
+    const paused = await a.request<CodemodeOutput>("execute", { code: PROGRAM });
     expect(paused).toMatchObject({ status: "paused", pending: [{ method: "charge", args: { amount: 80 } }] });
     await a.exit();
     const b = await startWorker(same.env);
-    expect(await b.request<CodeModeOutput>("approve", { executionId: paused.executionId })).toMatchObject({
+    expect(await b.request<CodemodeOutput>("approve", { executionId: paused.executionId })).toMatchObject({
       status: "completed",
       result: { charged: 80, markup: 2 },
     });
@@ -219,18 +219,18 @@ async () => {
 
     const changed = workspaceWith("2");
     const c = await startWorker(changed.env);
-    const second = await c.request<CodeModeOutput>("execute", { code: PROGRAM });
+    const second = await c.request<CodemodeOutput>("execute", { code: PROGRAM });
     expect(second.status).toBe("paused");
     await c.exit();
     // The deploy: a new process with a rebuilt bundle.
     changed.write("3");
     const d = await startWorker(changed.env);
-    expect(await d.request<CodeModeOutput>("approve", { executionId: second.executionId })).toMatchObject({
+    expect(await d.request<CodemodeOutput>("approve", { executionId: second.executionId })).toMatchObject({
       status: "completed",
       result: { charged: 80, markup: 2 },
     });
     // A new execution uses the new source.
-    expect(await d.request<CodeModeOutput>("execute", { code: PROGRAM })).toMatchObject({
+    expect(await d.request<CodemodeOutput>("execute", { code: PROGRAM })).toMatchObject({
       status: "paused",
       pending: [{ method: "charge", args: { amount: 120 } }],
     });

@@ -5,7 +5,7 @@
 import { describe, expectTypeOf, it } from "vitest";
 import type {
   ApproveRequestInput,
-  CodeModeOutput,
+  CodemodeOutput,
   CodemodeRuntime,
   CodemodeRuntimeOptions,
   ExecutionDetail,
@@ -16,21 +16,21 @@ import type {
 } from "../../src/index.js";
 import type { EditedCall } from "../../src/runtime/types.js";
 
-describe("CodeModeOutput", () => {
+describe("CodemodeOutput", () => {
   it("narrows by status", () => {
-    const output = {} as CodeModeOutput;
+    const output = {} as CodemodeOutput;
     if (output.status === "completed") expectTypeOf(output.result).toBeUnknown();
     if (output.status === "paused") expectTypeOf(output.pending).toEqualTypeOf<PendingAction[]>();
     if (output.status === "error") {
       expectTypeOf(output.kind).toEqualTypeOf<FailureKind>();
       expectTypeOf(output.error).toBeString();
     }
-    expectTypeOf<CodeModeOutput["status"]>().toEqualTypeOf<"completed" | "paused" | "error">();
-    expectTypeOf<CodeModeOutput["executionId"]>().toBeString();
+    expectTypeOf<CodemodeOutput["status"]>().toEqualTypeOf<"completed" | "paused" | "error">();
+    expectTypeOf<CodemodeOutput["executionId"]>().toBeString();
   });
 
   it("names the calls approved with changes on every status, and approve takes args", () => {
-    const output = {} as CodeModeOutput;
+    const output = {} as CodemodeOutput;
     expectTypeOf(output.edited).toEqualTypeOf<EditedCall[] | undefined>();
     expectTypeOf<Parameters<CodemodeRuntime["approve"]>[0]>().toEqualTypeOf<ApproveRequestInput>();
     expectTypeOf<{ executionId: "e"; seq: 2; args: { amount: 50 } }>().toExtend<ApproveRequestInput>();
@@ -43,8 +43,8 @@ describe("CodeModeOutput", () => {
   });
 
   it("the handle's methods resolve with these unions", () => {
-    expectTypeOf<CodemodeRuntime["execute"]>().returns.resolves.toEqualTypeOf<CodeModeOutput>();
-    expectTypeOf<CodemodeRuntime["approve"]>().returns.resolves.toEqualTypeOf<CodeModeOutput>();
+    expectTypeOf<CodemodeRuntime["execute"]>().returns.resolves.toEqualTypeOf<CodemodeOutput>();
+    expectTypeOf<CodemodeRuntime["approve"]>().returns.resolves.toEqualTypeOf<CodemodeOutput>();
     expectTypeOf<CodemodeRuntime["reject"]>().returns.resolves.toEqualTypeOf<RejectOutput>();
     expectTypeOf<CodemodeRuntime["rollback"]>().returns.resolves.toEqualTypeOf<RollbackOutput>();
     expectTypeOf<CodemodeRuntime["execution"]>().returns.resolves.toEqualTypeOf<ExecutionDetail | undefined>();

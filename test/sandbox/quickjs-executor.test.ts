@@ -279,6 +279,19 @@ describe.each(ISOLATIONS)("QuickJSExecutor (%s)", (isolation) => {
     await other.dispose();
   });
 
+  it("`await using` disposes the executor at the end of its block", async () => {
+    let escaped: QuickJSExecutor | undefined;
+    {
+      await using scoped = new QuickJSExecutor({ isolation });
+      escaped = scoped;
+      expect((await scoped.run({ program: "1 + 1", bindings: [] })).value).toBe(2);
+    }
+    expect((await escaped.run({ program: "1", bindings: [] })).error).toMatchObject({
+      kind: "worker-exit",
+      message: expect.stringContaining("has been disposed"),
+    });
+  });
+
   it("runs concurrent programs independently", async () => {
     const results = await Promise.all(
       Array.from({ length: 6 }, (_, index) => run(`const v = await math.add({ a: ${index}, b: 1 }); v`)),

@@ -4,6 +4,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import * as ai from "ai";
 import { describe, expect, it } from "vitest";
 import {
   API_SURFACE_FILE,
@@ -31,6 +32,24 @@ describe("api:report", () => {
   it("the surface stays within its limits", () => {
     expect(entries.map((entry) => entry.specifier)).toContain("ai-codemode/sandbox");
     expect(apiLimitProblems(entries)).toEqual([]);
+  });
+
+  it("no public class shares a name with an export of `ai` (an app imports both)", () => {
+    const classes = entries.flatMap((entry) => entry.names.filter((name) => name.kind === "class"));
+    expect(classes.length).toBeGreaterThan(0);
+    expect(classes.filter((name) => Object.hasOwn(ai, name.name)).map((name) => name.name)).toEqual([]);
+  });
+
+  it("an error class is in the entry of its feature: the OpenAPI errors in ai-codemode/openapi only", () => {
+    const classesOf = (specifier: string) =>
+      entries
+        .find((entry) => entry.specifier === specifier)
+        ?.names.filter((name) => name.kind === "class")
+        .map((name) => name.name) ?? [];
+    expect(classesOf("ai-codemode").filter((name) => name.startsWith("OpenApi"))).toEqual([]);
+    expect(classesOf("ai-codemode/openapi")).toEqual(
+      expect.arrayContaining(["OpenApiRequestError", "OpenApiResponseError"]),
+    );
   });
 
   it("names each way a surface can exceed its limits", () => {

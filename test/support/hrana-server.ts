@@ -1,7 +1,8 @@
 /**
  * A Hrana-over-HTTP test server: a stand-in for Turso that `@libsql/client`
  * talks to through its real HTTP transport (`http://127.0.0.1:PORT`). It
- * answers `POST /v2/pipeline` and `/v3/pipeline` (JSON), keeps streams open
+ * answers `POST /v2/pipeline` and `/v3/pipeline` (JSON) and `/v3/cursor` (a batch
+ * streamed as JSON lines, as `@tursodatabase/serverless` reads it), keeps streams open
  * across requests with batons, and runs each stream on its own `libsql`
  * connection to a database file. `databaseUrl(name)` serves further databases
  * (`/db/<name>/v2/pipeline`, the file `<path>.<name>`), so one server can give
@@ -105,6 +106,34 @@ interface OpenStream {
   timer: NodeJS.Timeout;
 }
 
+/** The body of a `/v3/cursor` request: one batch on a stream. */
+interface CursorBody {
+  baton?: string | null;
+  batch: { steps: Array<{ condition?: unknown; stmt: unknown }> };
+}
+
+/** A batch's outcome as cursor entries: each step that ran begins, gives its rows and ends, or fails. */
+function cursorEntries(result: HranaStreamResult): unknown[] {
+  if (result.type === "error") return [{ type: "error", error: result.error }];
+  const batch = (result.response as unknown as { result: { step_results: unknown[]; step_errors: unknown[] } }).result;
+  const entries: unknown[] = [];
+  batch.step_results.forEach((outcome, step) => {
+    const error = batch.step_errors[step];
+    if (error !== null && error !== undefined) entries.push({ type: "step_error", step, error });
+    if (outcome === null || outcome === undefined) return;
+    const { cols, rows, affected_row_count, last_insert_rowid } = outcome as {
+      cols: unknown[];
+      rows: unknown[];
+      affected_row_count: number;
+      last_insert_rowid: string | null;
+    };
+    entries.push({ type: "step_begin", step, cols });
+    for (const row of rows) entries.push({ type: "row", row });
+    entries.push({ type: "step_end", affected_row_count, last_insert_rowid });
+  });
+  return entries;
+}
+
 interface PipelineBody {
   baton?: string | null;
   requests: HranaStreamRequest[];
@@ -112,7 +141,7 @@ interface PipelineBody {
 
 const NAMESPACE = /^[\w-]+$/;
 /** `/<endpoint>` or `/db/<name>/<endpoint>`. */
-const ROUTE = /^(?:\/db\/([\w-]+))?\/(v2|v3|health|version|v2\/pipeline|v3\/pipeline)$/;
+const ROUTE = /^(?:\/db\/([\w-]+))?\/(v2|v3|health|version|v2\/pipeline|v3\/pipeline|v3\/cursor)$/;
 
 function sendJson(response: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
@@ -246,6 +275,28 @@ export async function startHranaServer(options: HranaServerOptions): Promise<Hra
     sendJson(response, 200, { baton: outcome.baton, base_url: null, results: outcome.results });
   }
 
+  async function handleCursor(database: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
+    let body: CursorBody | undefined;
+    try {
+      body = JSON.parse(await readBody(request)) as CursorBody;
+    } catch {
+      body = undefined;
+    }
+    if (body === undefined || !Array.isArray(body.batch?.steps))
+      return sendText(response, 400, "Invalid cursor request body");
+    stats.pipelines += 1;
+    const latencyMs = server.latencyMs;
+    if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
+    const stream = streamFor(database, body.baton);
+    if (stream === undefined) return sendText(response, 400, "Received an invalid baton");
+    stats.requests["cursor"] = (stats.requests["cursor"] ?? 0) + 1;
+    const result = stream.handle({ type: "batch", batch: body.batch } as HranaStreamRequest);
+    const lines = [{ baton: keepOpen(database, stream), base_url: null }, ...cursorEntries(result)];
+    const text = lines.map((line) => `${JSON.stringify(line)}\n`).join("");
+    response.writeHead(200, { "content-type": "text/plain", "content-length": Buffer.byteLength(text) });
+    response.end(text);
+  }
+
   async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
     if (authToken !== undefined && request.headers.authorization !== `Bearer ${authToken}`) {
       return sendText(response, 401, "Unauthorized: a valid bearer token is required");
@@ -263,6 +314,7 @@ export async function startHranaServer(options: HranaServerOptions): Promise<Hra
     if (request.method === "POST" && (endpoint === "v2/pipeline" || endpoint === "v3/pipeline")) {
       return handlePipeline(database, request, response);
     }
+    if (request.method === "POST" && endpoint === "v3/cursor") return handleCursor(database, request, response);
     return sendText(response, 404, `Not found: ${request.method ?? "?"} ${url}`);
   }
 

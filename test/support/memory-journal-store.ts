@@ -562,7 +562,7 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
           ...expired.filter((item) => item.status === "rejected"),
         ];
       }),
-    destroy: () =>
+    deleteAllData: () =>
       write(() => {
         const unfinished = [...executions.values()]
           .filter((stored) => !isTerminal(stored))

@@ -24,7 +24,7 @@ export type Answer = (answer: {
 }) => void | Promise<void>;
 
 /** How a call's state reads on the card: a replayed call ran in an earlier pass and was not run again. */
-const STATE_LABELS: Record<string, string> = { replayed: "done earlier", "needs-approval": "needs approval" };
+const STATE_LABELS: Record<string, string> = { replayed: "replayed (ran earlier)", pending: "pending approval" };
 
 /** One codemode call: its program, its calls and logs, and the approval, the outcome or the error. */
 export function CodemodeCall({
@@ -50,7 +50,7 @@ export function CodemodeCall({
   const onlyWaiting =
     part.state === "approval-requested" &&
     progress !== undefined &&
-    progress.progress.counts["needs-approval"] === progress.progress.totalCalls &&
+    progress.progress.counts.pending === progress.progress.totalCalls &&
     progress.progress.logs.length === 0;
   const approvalId = part.approval?.id;
   const answer = (approved: boolean, reason?: string) =>
@@ -141,8 +141,8 @@ function Progress({
 }) {
   const { progress, running } = view;
   const hidden = progress.totalCalls - progress.calls.length;
-  const waiting = progress.counts["needs-approval"] > 0;
-  const stateOf = (state: string) => (stopped && state === "needs-approval" ? "rejected" : state);
+  const waiting = progress.counts.pending > 0;
+  const stateOf = (state: string) => (stopped && state === "pending" ? "rejected" : state);
   return (
     <div data-testid="progress" data-running={running} style={{ margin: "8px 0", fontSize: 13 }}>
       <div style={{ color: "#555" }}>

@@ -26,10 +26,10 @@ export const panel: CSSProperties = {
 export const argsPre: CSSProperties = { ...pre, background: "#fef3c7", color: "#1c1e21" };
 export const note: CSSProperties = { fontSize: 12, color: "#666" };
 export const STATE_COLOURS: Record<string, string> = {
-  running: "#2563eb",
-  done: "#059669",
+  executing: "#2563eb",
+  applied: "#059669",
   replayed: "#64748b",
-  "needs-approval": "#d97706",
+  pending: "#d97706",
   rejected: "#b00020",
-  failed: "#b00020",
+  error: "#b00020",
 };

@@ -148,8 +148,8 @@ test("approve #43, reject #44: the second card says what already ran; the reject
   const calls = page.getByTestId("progress-call");
   assert.deepEqual(await calls.evaluateAll((items) => items.map((item) => item.getAttribute("data-state"))), [
     "replayed",
-    "done",
-    "needs-approval",
+    "applied",
+    "pending",
   ]);
   assert.match(
     (await calls.nth(1).textContent()) ?? "",

@@ -32,8 +32,8 @@ test("connector calls appear on the tool part while the program runs, then the r
   await ask(page, "Review the pull requests");
   // Mid-run: the part shows a running call while the program has not finished.
   const running = page.locator('[data-testid="progress"][data-running="true"]');
-  await running.locator('[data-testid="progress-call"][data-state="done"]').first().waitFor();
-  await running.locator('[data-testid="progress-call"][data-state="running"]').first().waitFor();
+  await running.locator('[data-testid="progress-call"][data-state="applied"]').first().waitFor();
+  await running.locator('[data-testid="progress-call"][data-state="executing"]').first().waitFor();
   assert.equal(await page.getByText(/^Reviewed /).count(), 0, "the answer must not be there yet");
   assert.equal(await page.getByTestId("output").count(), 0);
   const screenshot = path.join(tmpDir, "chat-progress.png");
@@ -43,7 +43,7 @@ test("connector calls appear on the tool part while the program runs, then the r
 
   await page.getByText("Reviewed #42 (passing), #43 (failing), #44 (passing).").waitFor();
   const kept = page.locator('[data-testid="progress"][data-running="false"]');
-  assert.equal(await kept.locator('[data-testid="progress-call"][data-state="done"]').count(), 4);
+  assert.equal(await kept.locator('[data-testid="progress-call"][data-state="applied"]').count(), 4);
   assert.equal(await page.getByTestId("output").getAttribute("data-status"), "completed");
   // The console lines once: with the output, not again under the calls.
   assert.equal(await page.getByTestId("progress-logs").count(), 0);
@@ -70,7 +70,7 @@ test("program approval: the code is shown once before anything runs; Approve run
   await page.getByText("Closed #43.").waitFor();
   // The approved program ran in the next request; its calls were streamed there and stay on the part.
   const kept = page.locator('[data-testid="progress"][data-running="false"]');
-  assert.equal(await kept.locator('[data-testid="progress-call"][data-state="done"]').count(), 1);
+  assert.equal(await kept.locator('[data-testid="progress-call"][data-state="applied"]').count(), 1);
   assert.match((await kept.textContent()) ?? "", /tools\.close_pull_request/);
   await page.close();
 });

@@ -5,7 +5,7 @@
  * pending calls when it paused again (the card then asks about those). Nothing runs again.
  * An execution still running keeps the stale-id answer.
  */
-import type { CodeModeOutput } from "../../runtime/types.js";
+import type { CodemodeOutput } from "../../runtime/types.js";
 import { hashPendingAction, parseCodemodeApprovalId } from "./approval-id.js";
 import type { CodemodeApprovalRuntime } from "./types.js";
 
@@ -23,7 +23,7 @@ export async function outcomeApprovedElsewhere({
   approvalId: string;
   /** The owner the request acts for: another scope's execution is not found. */
   scope?: string | undefined;
-}): Promise<CodeModeOutput | undefined> {
+}): Promise<CodemodeOutput | undefined> {
   const parsed = parseCodemodeApprovalId(approvalId);
   if (parsed === undefined) return undefined;
   const { executionId, seq, hash } = parsed;

@@ -3,17 +3,17 @@
  * `tool-approval-request` chunk on the same tool call.
  */
 import type { UIMessageChunk } from "ai";
-import type { CodeModeOutput, PendingAction } from "../../runtime/types.js";
+import type { CodemodeOutput, PendingAction } from "../../runtime/types.js";
 import { displayJson } from "../../shared/display-value.js";
 import { isCodemodeProgress, type CodemodeProgress } from "../codemode-progress.js";
 import { assertKnownKeys, keysOf } from "../../shared/known-keys.js";
 import { toCodemodeApprovalDescriptor, type CodemodeApprovalDescriptor } from "./approval-descriptor.js";
 import { createCodemodeApprovalId } from "./approval-id.js";
 import { signCodemodeApproval, type CodemodeApprovalSecret } from "./approval-signature.js";
-import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
+import { CodemodeArgumentError } from "../../errors/codemode-argument-error.js";
 
 /** A codemode result that waits for approval. */
-export type PausedCodemodeOutput = Extract<CodeModeOutput, { status: "paused" }>;
+export type PausedCodemodeOutput = Extract<CodemodeOutput, { status: "paused" }>;
 
 /** The `tool-approval-request` UI message chunk. */
 export type ToolApprovalRequestChunk = Extract<UIMessageChunk, { type: "tool-approval-request" }>;
@@ -38,7 +38,7 @@ export function isPausedCodemodeOutput(output: unknown): output is PausedCodemod
 function nextPendingAction(output: PausedCodemodeOutput): PendingAction {
   const [first, ...rest] = output.pending;
   if (first === undefined) {
-    throw new InvalidArgumentError({
+    throw new CodemodeArgumentError({
       argument: "nextPendingAction(output)",
       message: "a paused codemode output has at least one pending action",
     });

@@ -4,7 +4,7 @@
  * the part's own approval; the rest (forged, stale, other executions) are ignored and change nothing.
  * The surviving decisions resume the execution once (`runtime.decide`).
  */
-import type { CodeModeOutput, PendingAction } from "../../runtime/types.js";
+import type { CodemodeOutput, PendingAction } from "../../runtime/types.js";
 import type { CodemodeApprovalRuntime, CodemodeResumeOptions } from "./types.js";
 import { verifyCodemodeApproval } from "./verify-codemode-approval.js";
 import type { CodemodeDecision } from "./codemode-decisions.js";
@@ -51,7 +51,7 @@ async function verifiedDecisions({
 export async function applyDecisions({
   options = {},
   ...request
-}: DecisionsRequest & { options?: CodemodeResumeOptions }): Promise<CodeModeOutput> {
+}: DecisionsRequest & { options?: CodemodeResumeOptions }): Promise<CodemodeOutput> {
   const { runtime, action, scope, decidedBy } = request;
   const verified = await verifiedDecisions(request);
   const scoped = scope === undefined ? {} : { scope };

@@ -3,7 +3,7 @@
  * execution from the store, and say what the client and the model should see.
  */
 import type { UIMessage, UIMessageChunk } from "ai";
-import type { CodeModeOutput, PendingAction, RejectOutput } from "../../runtime/types.js";
+import type { CodemodeOutput, PendingAction, RejectOutput } from "../../runtime/types.js";
 import { displayJson } from "../../shared/display-value.js";
 import { answeredMessageIndex } from "./answered-message.js";
 import { CHAT_REQUEST_OPTION_KEYS, type CodemodeChatRequestOptions } from "./chat-request-options.js";
@@ -38,7 +38,7 @@ export interface ResumeCodemodeApprovalsOptions<UI_MESSAGE extends UIMessage>
 
 /** What happened to one answered approval. */
 export type ResolvedCodemodeApproval =
-  | { toolCallId: string; approvalId: string; status: "approved"; output: CodeModeOutput }
+  | { toolCallId: string; approvalId: string; status: "approved"; output: CodemodeOutput }
   | { toolCallId: string; approvalId: string; status: "rejected"; output: RejectOutput }
   | {
       toolCallId: string;
@@ -200,7 +200,7 @@ async function resolvePart({
   if (unsigned !== undefined) return refused({ part, approvalId, kind: "signature", error: unsigned });
   // Bound to the tool call: the execution must have been started by this part's call (and owned by `scope`).
   const verification = await verifyCodemodeApproval({ runtime, approvalId, toolCallId, scope });
-  let output: CodeModeOutput;
+  let output: CodemodeOutput;
   let lastProgress: ReturnType<NonNullable<ReturnType<typeof resumeProgress>>["finish"]> | undefined;
   if (verification.valid) {
     const { action } = verification;

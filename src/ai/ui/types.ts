@@ -4,7 +4,7 @@
  * on how the runtime is built.
  */
 import type { ProgressListener } from "../../runtime/pass/progress-events.js";
-import type { CodeModeOutput, ExecutionDetail, PendingAction, RejectOutput } from "../../runtime/types.js";
+import type { CodemodeOutput, ExecutionDetail, PendingAction, RejectOutput } from "../../runtime/types.js";
 
 /** Per-call options the bridge passes when it resumes an execution. */
 export interface CodemodeResumeOptions {
@@ -18,7 +18,7 @@ export interface CodemodeApprovalRuntime {
   approve(
     input: { executionId: string; seq?: number; scope?: string; decidedBy?: string },
     options?: CodemodeResumeOptions,
-  ): Promise<CodeModeOutput>;
+  ): Promise<CodemodeOutput>;
   /** Rejects one pending call: the execution ends `rejected` and connector hooks run. */
   reject(input: {
     executionId: string;
@@ -36,7 +36,7 @@ export interface CodemodeApprovalRuntime {
       decidedBy?: string;
     },
     options?: CodemodeResumeOptions,
-  ): Promise<CodeModeOutput>;
+  ): Promise<CodemodeOutput>;
   /** Calls waiting for approval, of one execution or of all (of `scope` only, when given). */
   pending(executionId?: string, options?: { scope?: string }): Promise<PendingAction[]>;
   /** One execution with its call log, or nothing when it does not exist (or belongs to another scope). */

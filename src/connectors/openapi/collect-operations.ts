@@ -3,7 +3,7 @@
  * needs: a name, a description, the input schema (`operation-input.ts`), the output schema
  * (`response-schema.ts`) and where to send the request.
  */
-import type { JSONSchema7 } from "@ai-sdk/provider";
+import type { JSONSchema7 } from "ai";
 import { InvalidOptionError } from "../../errors.js";
 import { operationInput, type OpenApiParameter, type OpenApiRequestBody } from "./operation-input.js";
 import { operationBaseName, uniqueName } from "./operation-name.js";

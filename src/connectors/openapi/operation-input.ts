@@ -3,7 +3,7 @@
  * cookie parameters by name, plus the request body under `body`, e.g.
  * `{ owner, repo, state, body: { title } }`. Also records how each property is sent.
  */
-import type { JSONSchema7 } from "@ai-sdk/provider";
+import type { JSONSchema7 } from "ai";
 import { InvalidOptionError } from "../../errors.js";
 import { encodingOf, pickMediaType, type BodyEncoding } from "./media-type.js";
 import type { SchemaBundler } from "./schema-bundler.js";

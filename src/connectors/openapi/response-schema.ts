@@ -2,7 +2,7 @@
  * The output schema of an operation: the schemas of its 2xx responses (one, or `anyOf`
  * of several), and their media types for the `Accept` header.
  */
-import type { JSONSchema7 } from "@ai-sdk/provider";
+import type { JSONSchema7 } from "ai";
 import { encodingOf, pickMediaType } from "./media-type.js";
 import type { SchemaBundler } from "./schema-bundler.js";
 import { isRecord } from "../../shared/is-record.js";

@@ -9,7 +9,7 @@
  * `exclusiveMinimum`/`exclusiveMaximum` become numbers. Vendor extensions (`x-*`) and
  * OpenAPI-only annotations (`example`, `xml`, `externalDocs`, `discriminator`) are dropped.
  */
-import type { JSONSchema7 } from "@ai-sdk/provider";
+import type { JSONSchema7 } from "ai";
 import { isRecord } from "../../shared/is-record.js";
 
 /** JSON Schema dialect of the schemas this module produces. */

@@ -3,7 +3,7 @@
  * `runtime.search` / `runtime.describe`): one search index and lazily built,
  * cached declarations over the configured connectors and saved snippets.
  */
-import { isRecord } from "@ai-sdk/provider-utils";
+import { isRecord } from "../../shared/is-record.js";
 import {
   connectorDeclaration,
   DEFAULT_CONNECTOR_DECLARATION_MAX_CHARS,

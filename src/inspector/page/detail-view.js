@@ -20,8 +20,10 @@ function callsTable(timeline) {
   for (const c of timeline.calls) {
     if (isProgram(c)) continue; // the code is under Program, its approval in the timeline and decisions
     const happened =
-      (c.state === "replayed" ? "executed" : c.state) +
-      (c.replayedInPasses.length ? ", replayed in pass " + c.replayedInPasses.join(", ") : "") +
+      c.state +
+      (c.replayedInPasses.length
+        ? (c.state === "replayed" ? " in pass " : ", replayed in pass ") + c.replayedInPasses.join(", ")
+        : "") +
       (c.approvedAt !== undefined ? ", approved " + instant(c.approvedAt) : "") +
       (c.decidedBy !== undefined ? " by " + c.decidedBy : "") +
       (c.cost !== undefined ? ", cost " + c.cost : "") +
@@ -41,7 +43,7 @@ function callsTable(timeline) {
     );
     const outcome =
       c.error !== undefined
-        ? el("pre", { className: "c-failed", text: c.error })
+        ? el("pre", { className: "c-error", text: c.error })
         : "result" in c
           ? el("pre", { text: json(c.result) })
           : el("span", { className: "empty", text: "no result recorded" });
@@ -174,7 +176,7 @@ export function detailNodes(ctx, timelineScale, data) {
   if (d.error !== undefined) {
     nodes.push(
       el("h3", { text: "Error (" + (d.kind || "error") + ")" }),
-      el("pre", { className: "c-failed", text: d.error }),
+      el("pre", { className: "c-error", text: d.error }),
     );
   } else if (d.status === "completed") {
     nodes.push(el("h3", { text: "Result" }), el("pre", { "data-testid": "result", text: json(d.result) }));

@@ -85,7 +85,7 @@ export function renderTimeline(timelineScale, timeline, status, now) {
         if (call.state !== "pending" && !isProgram(call)) {
           bar(
             track,
-            call.state === "replayed" ? "executed" : call.state,
+            call.state === "replayed" ? "applied" : call.state,
             from,
             to,
             x,
@@ -157,7 +157,7 @@ export function renderTimeline(timelineScale, timeline, status, now) {
     el("span", { className: "sw-replay", text: "replayed (\u25c6)" }),
     el("span", { className: "sw-wait", text: "wait for approval" }),
     el("span", { className: "sw-break", text: "time cut (\u2248 real length)" }),
-    el("span", { className: "sw-fail", text: "failed" }),
+    el("span", { className: "sw-fail", text: "error" }),
   ]);
   return el("div", {}, [
     el(

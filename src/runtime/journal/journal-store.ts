@@ -250,7 +250,7 @@ export interface RollbackStore {
   finishRollback(finish: { executionId: string; token: string; rolledBack: boolean; now: number }): Promise<void>;
 }
 
-/** Retention: delete, prune, expire, destroy. */
+/** Retention: delete, prune, expire, delete all. */
 export interface RetentionStore {
   /** Deletes one execution and its calls. @returns whether it existed. */
   deleteExecution(executionId: string): Promise<boolean>;
@@ -271,8 +271,8 @@ export interface RetentionStore {
     runningMessage: string;
     pausedMessage: string;
   }): Promise<ExpiredExecution[]>;
-  /** Drops every row of this runtime name. @returns the ids of executions that had not ended. */
-  destroy(): Promise<string[]>;
+  /** Deletes every row of this runtime name. @returns the ids of executions that had not ended. */
+  deleteAllData(): Promise<string[]>;
 }
 
 /** Snippets: saved programs by name. */

@@ -1,10 +1,11 @@
 /**
- * Progress reports of a connector call (`ExecuteOptions.onProgress`): `running` when it starts on
- * this pass, then `done` or `failed` with its duration; `needs-approval` when the pass pauses on it;
- * `replayed`, `failed` or `rejected` when the journal answers it. Reports are never journaled.
+ * Progress reports of a connector call (`ExecuteOptions.onProgress`): `executing` when it starts on
+ * this pass, then `applied` or `error` with its duration; `pending` when the pass pauses on it;
+ * `replayed`, `error` or `rejected` when the journal answers it. Reports are never journaled.
  */
 import { messageOf } from "../../shared/message-of.js";
-import { reportProgress, type CallProgressState } from "./progress-events.js";
+import type { CallState } from "../call-state.js";
+import { reportProgress } from "./progress-events.js";
 import type { CallJournalRecord } from "../journal/records.js";
 import type { PassContext } from "./pass-context.js";
 
@@ -20,7 +21,7 @@ export interface ProgressCall {
 export function reportCall(
   pass: PassContext,
   call: ProgressCall,
-  state: CallProgressState,
+  state: CallState,
   extra: { startedAt?: number; error?: string } = {},
 ): void {
   const listener = pass.options.onProgress;
@@ -43,17 +44,17 @@ export function isRejectedRow(row: CallJournalRecord): boolean {
   return row.status === "error" && row.needsApproval && row.approvedAt === undefined;
 }
 
-/** Runs `body` between a `running` report and a `done` / `failed` one with the duration. */
+/** Runs `body` between an `executing` report and an `applied` / `error` one with the duration. */
 export async function reportedRun<T>(pass: PassContext, call: ProgressCall, body: () => Promise<T>): Promise<T> {
   if (pass.options.onProgress === undefined) return body();
   const startedAt = pass.deps.now();
-  reportCall(pass, call, "running");
+  reportCall(pass, call, "executing");
   try {
     const result = await body();
-    reportCall(pass, call, "done", { startedAt });
+    reportCall(pass, call, "applied", { startedAt });
     return result;
   } catch (error) {
-    reportCall(pass, call, "failed", { startedAt, error: messageOf(error) });
+    reportCall(pass, call, "error", { startedAt, error: messageOf(error) });
     throw error;
   }
 }

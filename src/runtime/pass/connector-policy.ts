@@ -68,7 +68,7 @@ async function validated(pass: PassContext, target: CallTarget, args: unknown, s
   const outcome = await connectorCode(() => validate(args));
   if (outcome.success) return outcome.value;
   pass.validationFailures.add(outcome.error);
-  reportCall(pass, progressCall(target, seq, args), "failed", { error: outcome.error });
+  reportCall(pass, progressCall(target, seq, args), "error", { error: outcome.error });
   throw new Error(outcome.error);
 }
 
@@ -153,7 +153,7 @@ async function pause(pass: PassContext, target: CallTarget, seq: number, args: u
     args,
   };
   pass.pending.push(withRequest(action, target.definition));
-  reportCall(pass, progressCall(target, seq, args), "needs-approval");
+  reportCall(pass, progressCall(target, seq, args), "pending");
   await new Promise<void>((resolve) => setImmediate(resolve));
   pass.pauseMessage ??= pauseMessage(target.connector, target.method, seq);
   return new Error(pauseMessage(target.connector, target.method, seq));
@@ -173,7 +173,7 @@ async function replay(
       return journaled.replayedResult(pass, row);
     case "error": {
       const message = journaled.replayedFailure(pass, row, `${target.connector}.${target.method} failed`);
-      reportCall(pass, progressCall(target, seq, call.args), isRejectedRow(row) ? "rejected" : "failed", {
+      reportCall(pass, progressCall(target, seq, call.args), isRejectedRow(row) ? "rejected" : "error", {
         error: message,
       });
       throw new Error(message);
@@ -219,7 +219,7 @@ async function firstRun(
   const charged = pass.budget.charge(target, seq, args);
   if (!charged.ok) {
     if (charged.kind === "limit") throw pass.failWith({ kind: "limit", error: charged.error });
-    reportCall(pass, progressCall(target, seq, made.args), "failed", { error: charged.error });
+    reportCall(pass, progressCall(target, seq, made.args), "error", { error: charged.error });
     throw new Error(charged.error);
   }
   const call = charged.cost === undefined ? made : { ...made, cost: charged.cost };

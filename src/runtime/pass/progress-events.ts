@@ -3,17 +3,7 @@
  * starts and settles, and console lines. Reports are for people watching; they never change
  * the journal or the output, and a listener that throws is ignored.
  */
-
-/**
- * Where one connector call stands:
- * - `running`: started on this pass, not settled yet.
- * - `done`: ran on this pass and returned.
- * - `replayed`: answered from the journal (ran on an earlier pass).
- * - `needs-approval`: waiting for a human; the pass pauses.
- * - `rejected`: a human rejected it; the program got a rejection it can catch.
- * - `failed`: threw (or was refused by validation).
- */
-export type CallProgressState = "running" | "done" | "replayed" | "needs-approval" | "rejected" | "failed";
+import type { CallState } from "../call-state.js";
 
 /** One connector call as a run reports it, and as a progress snapshot shows it to a person. */
 export interface CallProgress {
@@ -22,10 +12,14 @@ export interface CallProgress {
   method: string;
   /** The arguments (in a snapshot: as JSON; longer than `MAX_PROGRESS_ARGS_CHARS` they become `{ preview }`). */
   args: unknown;
-  state: CallProgressState;
-  /** Milliseconds the call took on this pass (absent while running and for replayed calls). */
+  /**
+   * `executing` when it starts on this pass, then `applied` or `error`; `pending` when the pass pauses on it;
+   * `replayed`, `error` or `rejected` when the journal answers it.
+   */
+  state: CallState;
+  /** Milliseconds the call took on this pass (absent while executing and for replayed calls). */
   durationMs?: number;
-  /** The error text, for `failed` and `rejected`. */
+  /** The error text, for `error` and `rejected`. */
   error?: string;
 }
 

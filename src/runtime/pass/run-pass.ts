@@ -1,7 +1,7 @@
 /**
  * One pass: run the program with journaled bindings, wait for every call it
  * started, then end the pass in one write (`paused`, `completed` or `error`)
- * and call the lifecycle hooks. Never throws: every outcome is a `CodeModeOutput`.
+ * and call the lifecycle hooks. Never throws: every outcome is a `CodemodeOutput`.
  */
 import { encodeJournalValue } from "../journal/journal-values.js";
 import { afterPass } from "./lifecycle-hooks.js";

@@ -4,7 +4,7 @@
  * lease token: a pass whose lease was taken away (expired and claimed by
  * `expirePaused`, say) changes nothing, and sees zero affected rows.
  */
-import type { InStatement, InValue } from "@libsql/client";
+import type { InStatement, InValue } from "./connection/sql-client.js";
 import type { PassEnd, PassLease } from "../journal/journal-store.js";
 import { RECORD_VERSION } from "../journal/records.js";
 

@@ -3,9 +3,8 @@
  * little-endian float32 bytes (libSQL's F32_BLOB layout). A row that does not read back as a vector of
  * its stated dimensions is left out (the caller embeds the text again and replaces it). See `journal-store.ts`.
  */
-import type { InStatement } from "@libsql/client";
+import type { InStatement, SqlRow } from "./connection/sql-client.js";
 import type { EmbeddingStore, SearchVector } from "../journal/journal-store.js";
-import type { SqlRow } from "./connection/sql-client.js";
 import type { StoreContext } from "./store-context.js";
 
 /** Hashes per `IN (…)` list: far below SQLite's bound on parameters, so a 10,000-method catalog is 20 statements. */

@@ -5,7 +5,7 @@
 import type { ExecutionStore } from "../journal/journal-store.js";
 import { libsqlPassJournal } from "./libsql-pass-journal.js";
 import { parseCallRow, parseExecutionRow } from "./record-validation.js";
-import type { InStatement } from "@libsql/client";
+import type { InStatement } from "./connection/sql-client.js";
 import type { StartExecution } from "../journal/journal-store.js";
 import { RECORD_VERSION, WHOLE_PROGRAM_SEQ } from "../journal/records.js";
 import { readModuleSources } from "./module-source-rows.js";

@@ -17,8 +17,7 @@
  * carries much more than {@link MAX_FLUSH_CHARS}: held rows past it are sent
  * at once, and a longer queue goes in several round trips, in order.
  */
-import type { InStatement } from "@libsql/client";
-import type { SqlClient } from "./connection/sql-client.js";
+import type { InStatement, SqlClient } from "./connection/sql-client.js";
 import { callRowsStatement, isCallRowWrite, type CallRowWrite } from "./call-statements.js";
 import type { PassLease } from "../journal/journal-store.js";
 

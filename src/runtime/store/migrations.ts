@@ -2,10 +2,9 @@
  * The store's schema, owned by the package: a version table and forward
  * migrations, applied on first use. Every row carries its runtime name.
  */
-import type { InStatement } from "@libsql/client";
+import type { InStatement, SqlClient } from "./connection/sql-client.js";
 import { StoreError } from "../../errors/store-error.js";
 import { messageOf } from "../../shared/message-of.js";
-import type { SqlClient } from "./connection/sql-client.js";
 
 /** One forward migration: statements applied together with its version row. */
 export interface Migration {

@@ -3,7 +3,7 @@
  * having imported a module not yet recorded, read when a resumed pass finds the runtime's current source changed,
  * and dropped once no unfinished execution of the runtime refers to it.
  */
-import type { InStatement } from "@libsql/client";
+import type { InStatement } from "./connection/sql-client.js";
 import type { PassLease } from "../journal/journal-store.js";
 import type { ModuleSource } from "../journal/module-record.js";
 import type { StoreContext } from "./store-context.js";

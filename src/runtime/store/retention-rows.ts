@@ -1,9 +1,9 @@
 /**
  * The retention operations of the libSQL store: delete one execution, prune ended ones by a rule (per owner and
- * by age, in bounded batches over partial indexes), expire stale runs, destroy a runtime name's data. See
+ * by age, in bounded batches over partial indexes), expire stale runs, delete a runtime name's data. See
  * `journal-store.ts` for the contract.
  */
-import type { InStatement, InValue } from "@libsql/client";
+import type { InStatement, InValue } from "./connection/sql-client.js";
 import type { PruneRule, RetentionStore } from "../journal/journal-store.js";
 import { ENDED_SQL } from "./migrations.js";
 import { dropModuleSourcesStatement } from "./module-source-rows.js";
@@ -178,7 +178,7 @@ export function retentionRows({ runtime, read, write }: StoreContext): Retention
       ];
     },
 
-    async destroy() {
+    async deleteAllData() {
       const results = await write([
         {
           sql: `SELECT id FROM codemode_executions WHERE runtime = ? AND status NOT IN ${TERMINAL_SQL}`,

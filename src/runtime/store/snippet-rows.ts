@@ -1,11 +1,10 @@
 /**
  * The snippet operations of the libSQL store: save (or replace), list, delete. See `journal-store.ts`.
  */
-import type { InStatement } from "@libsql/client";
+import type { InStatement, SqlResult } from "./connection/sql-client.js";
 import type { SnippetStore } from "../journal/journal-store.js";
 import { parseSnippetRow } from "./record-validation.js";
 import { RECORD_VERSION, type SnippetRecord } from "../journal/records.js";
-import type { SqlResult } from "./connection/sql-client.js";
 import type { StoreContext } from "./store-context.js";
 
 /** The snippet operations over `context`. */

@@ -4,10 +4,9 @@
  * database file that does not exist yet is read as empty, without creating it: only a write (a run) creates it,
  * so an approver or a listing opened on the wrong store leaves no stray `.codemode/codemode.db` behind.
  */
-import type { InStatement } from "@libsql/client";
+import type { InStatement, SqlClient, SqlResult } from "./connection/sql-client.js";
 import { migrateStore } from "./migrations.js";
 import { TERMINAL_EXECUTION_STATUSES } from "../journal/records.js";
-import type { SqlClient, SqlResult } from "./connection/sql-client.js";
 
 /** The client of one runtime name, behind the migration. */
 export interface StoreContext {

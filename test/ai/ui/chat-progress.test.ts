@@ -77,17 +77,17 @@ describe("live nested calls through the SSE wire", () => {
     expect(final).toHaveLength(1);
     expect(outputs.at(-1)).toBe(final[0]);
     expect(snapshots.length).toBeGreaterThanOrEqual(3);
-    // In order: totals never go back, and each call moves running → done.
+    // In order: totals never go back, and each call moves executing → applied.
     for (let index = 1; index < snapshots.length; index++) {
       expect(snapshots[index]!.totalCalls).toBeGreaterThanOrEqual(snapshots[index - 1]!.totalCalls);
-      expect(snapshots[index]!.counts.done).toBeGreaterThanOrEqual(snapshots[index - 1]!.counts.done);
+      expect(snapshots[index]!.counts.applied).toBeGreaterThanOrEqual(snapshots[index - 1]!.counts.applied);
     }
-    expect(snapshots.some((snapshot) => snapshot.calls.some((call) => call.state === "running"))).toBe(true);
+    expect(snapshots.some((snapshot) => snapshot.calls.some((call) => call.state === "executing"))).toBe(true);
     const last = (final[0] as { output: { progress: CodemodeProgress } }).output.progress;
     expect(last.calls.map((call) => [call.seq, call.method, call.state, call.args])).toEqual([
-      [1, "step", "done", { n: 1 }],
-      [2, "step", "done", { n: 2 }],
-      [3, "step", "done", { n: 3 }],
+      [1, "step", "applied", { n: 1 }],
+      [2, "step", "applied", { n: 2 }],
+      [3, "step", "applied", { n: 3 }],
     ]);
     expect(last.calls.every((call) => typeof call.durationMs === "number")).toBe(true);
     expect(last.logs).toEqual(["start", "between"]);
@@ -147,7 +147,7 @@ describe("live nested calls through the SSE wire", () => {
     const [part] = chat.codemodeParts();
     expect(readCodemodeProgress(part)).toMatchObject({
       running: false,
-      progress: { status: "completed", totalCalls: 3, counts: { done: 3 } },
+      progress: { status: "completed", totalCalls: 3, counts: { applied: 3 } },
     });
     // The model continued with the outcome only.
     expect(JSON.stringify(model.doStreamCalls[1]?.prompt)).not.toContain("totalCalls");

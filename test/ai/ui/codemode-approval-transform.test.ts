@@ -117,12 +117,22 @@ describe("codemodeApprovalTransform", () => {
   });
 
   it("the approval request carries the paused pass's progress: the final output's, else the last snapshot seen", async () => {
-    const snapshot = (done: number) => ({
+    const snapshot = (applied: number) => ({
       status: "running",
       executionId: "e1",
-      calls: [{ seq: 1, connector: "bank", method: "balance", args: {}, state: "done" }],
-      totalCalls: done,
-      counts: { running: 0, done, replayed: 0, "needs-approval": 0, rejected: 0, failed: 0 },
+      calls: [{ seq: 1, connector: "bank", method: "balance", args: {}, state: "applied" }],
+      totalCalls: applied,
+      counts: {
+        executing: 0,
+        applied,
+        replayed: 0,
+        pending: 0,
+        approved: 0,
+        rejected: 0,
+        error: 0,
+        reverted: 0,
+        interrupted: 0,
+      },
       logs: ["checked"],
       totalLogs: 1,
     });

@@ -70,7 +70,7 @@ describe("codemode approvals through useChat-style requests", () => {
       executionId: expect.any(String),
       seq: expect.any(Number),
       // What the paused pass did: the call waiting, nothing run before it.
-      progress: expect.objectContaining({ totalCalls: 1, counts: expect.objectContaining({ "needs-approval": 1 }) }),
+      progress: expect.objectContaining({ totalCalls: 1, counts: expect.objectContaining({ pending: 1 }) }),
     });
     const executionId = String(first.approval?.descriptor?.["executionId"]);
     expect(parseCodemodeApprovalId(first.approval?.id ?? "")).toMatchObject({
@@ -94,8 +94,8 @@ describe("codemode approvals through useChat-style requests", () => {
       running: false,
       progress: {
         calls: [
-          { seq: 1, method: "transfer", args: { to: "alice", amount: 10 }, state: "done" },
-          { seq: 2, method: "transfer", args: { to: "bob", amount: 20 }, state: "needs-approval" },
+          { seq: 1, method: "transfer", args: { to: "alice", amount: 10 }, state: "applied" },
+          { seq: 2, method: "transfer", args: { to: "bob", amount: 20 }, state: "pending" },
         ],
         logs: ["sent to alice"],
       },

@@ -5,7 +5,7 @@
  * matrix (store errors) and the process-kill fixture (file database).
  */
 import type { DurableRuntime } from "../../../src/runtime/durable-runtime.js";
-import type { CodeModeOutput, ExecutionDetail } from "../../../src/runtime/types.js";
+import type { CodemodeOutput, ExecutionDetail } from "../../../src/runtime/types.js";
 
 /** The program. */
 const CRASH_PROGRAM = `async () => {
@@ -44,7 +44,7 @@ export async function runPhase(
 export async function finishScenario(
   runtime: DurableRuntime,
   executionId: string,
-): Promise<Array<CodeModeOutput | unknown>> {
+): Promise<Array<CodemodeOutput | unknown>> {
   const seen: unknown[] = [];
   for (let round = 0; round < 4; round += 1) {
     const detail = await runtime.execution(executionId);

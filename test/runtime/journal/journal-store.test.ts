@@ -216,7 +216,7 @@ async function story(store: JournalStore) {
   seen["afterPrune"] = (await store.list(10)).map((execution) => [execution.executionId, execution.status]);
   seen["deleted"] = [await store.deleteExecution("e6"), await store.deleteExecution("e6")];
   seen["cleared"] = await store.clearHistory();
-  seen["destroyed"] = await store.destroy();
+  seen["destroyed"] = await store.deleteAllData();
   seen["afterDestroy"] = [await store.list(10), await store.snippets()];
   store.close();
   return seen;
@@ -335,7 +335,7 @@ async function moduleStory(store: JournalStore) {
   seen["stillUsed"] = await kept();
   await end("m2");
   seen["released"] = await kept();
-  await store.destroy();
+  await store.deleteAllData();
   seen["destroyed"] = await kept();
   return seen;
 }

@@ -4,6 +4,9 @@
  * alone costs ~190 ms to import, and the default `file:` store never uses it).
  * A plain `http:`, `https:` or `libsql:` URL gets the store's own Hrana client
  * (`hrana-http-client.ts`), lighter to start than any `@libsql/client` transport.
+ * `@libsql/client` is an optional peer, imported only for what the store's own
+ * drivers do not open (`ws:`/`wss:`, URLs with parameters); when it is missing,
+ * the run fails with a store configuration error naming the install command.
  *
  * Folders: only the default location's folder (`.codemode/`) is created. An
  * explicit `file:` path whose folder does not exist is a configuration error,
@@ -16,6 +19,7 @@ import type { SqlClient } from "./sql-client.js";
 import { StoreConfigurationError } from "../../../errors/store-configuration-error.js";
 import type { StoreTarget } from "./store-target.js";
 import { servesUrl } from "./hrana-url.js";
+import { missingPackage, missingPeersMessage } from "../../../shared/missing-peer.js";
 import { fetchWithDeadline } from "./store-deadline.js";
 
 /**
@@ -58,6 +62,26 @@ export function clientEntryFor(
   return "@libsql/client";
 }
 
+/** The optional peer behind the URLs the store's own drivers do not open. */
+const LIBSQL_CLIENT = "@libsql/client";
+
+/** An entry of `@libsql/client`, imported. */
+function importLibsqlClient(entry: ReturnType<typeof clientEntryFor>) {
+  return entry === "@libsql/client/http"
+    ? import("@libsql/client/http")
+    : entry === "@libsql/client/ws"
+      ? import("@libsql/client/ws")
+      : import("@libsql/client");
+}
+
+/** What needs `@libsql/client`, for the missing-peer message: the URL's kind, never the URL (it may carry a token). */
+function needsLibsqlClient(target: Extract<StoreTarget, { kind: "client" }>): string {
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(target.url)?.[1]?.toLowerCase() ?? "this";
+  if (scheme === "ws" || scheme === "wss") return `A ${scheme}: store URL`;
+  if (/[?#]/.test(target.url)) return `A ${scheme}: store URL with parameters`;
+  return `A ${scheme}: store URL${target.authToken === undefined ? "" : " with an auth token"}`;
+}
+
 /** Imports the driver for `target` and opens it. Errors are the driver's own (see `explainStoreError`). */
 export async function connectStore(target: StoreTarget): Promise<SqlClient> {
   if (target.kind === "embedded") {
@@ -70,11 +94,10 @@ export async function connectStore(target: StoreTarget): Promise<SqlClient> {
     return new HranaHttpClient(target.url, target.authToken, { requestTimeoutMs: target.requestTimeoutMs });
   }
   const entry = clientEntryFor(target.url, target.local);
-  const { createClient } = await (entry === "@libsql/client/http"
-    ? import("@libsql/client/http")
-    : entry === "@libsql/client/ws"
-      ? import("@libsql/client/ws")
-      : import("@libsql/client"));
+  const { createClient } = await importLibsqlClient(entry).catch((error: unknown) => {
+    if (missingPackage(error, [LIBSQL_CLIENT]) === undefined) throw error;
+    throw new StoreConfigurationError({ message: missingPeersMessage(needsLibsqlClient(target), [LIBSQL_CLIENT]) });
+  });
   return createClient({
     url: target.url,
     ...(target.authToken === undefined ? {} : { authToken: target.authToken }),

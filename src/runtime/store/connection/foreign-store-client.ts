@@ -3,9 +3,8 @@
  * deadline (the caller's transport may have none) and each failure cleaned of anything that looks like a credential
  * and cut (`store-error-text.ts`). The Client itself is the caller's: never closed here.
  */
-import type { InStatement } from "@libsql/client";
 import { cleanStoreError } from "./explain-store-error.js";
-import type { SqlClient, SqlResult } from "./sql-client.js";
+import type { InStatement, SqlClient, SqlResult } from "./sql-client.js";
 import { raceDeadline } from "./store-deadline.js";
 
 /** The caller's Client behind the deadline and the cleaning. */

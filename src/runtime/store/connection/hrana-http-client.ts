@@ -13,10 +13,9 @@
 import type * as Http from "node:http";
 import type { IncomingMessage, RequestOptions } from "node:http";
 import { createRequire } from "node:module";
-import type { InStatement } from "@libsql/client";
+import type { InStatement, SqlClient, SqlResult } from "./sql-client.js";
 import { decodeResult, encodeStatement, type HranaStatement, type HranaStatementResult } from "./hrana-values.js";
 import { pipelineUrl } from "./hrana-url.js";
-import type { SqlClient, SqlResult } from "./sql-client.js";
 import { DEFAULT_STORE_REQUEST_TIMEOUT_MS, StoreRequestTimeout } from "./store-deadline.js";
 
 /** How much of an HTTP error body is read: more than any message quotes (`store-error-text.ts`). */

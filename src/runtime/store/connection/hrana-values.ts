@@ -5,8 +5,7 @@
  * integer), a bigint or a boolean as an integer, a `Date` as its epoch milliseconds, bytes as a base64 blob; an
  * integer comes back as a number (refused past the safe range), a blob as an `ArrayBuffer`.
  */
-import type { InStatement, InValue } from "@libsql/client";
-import type { SqlResult, SqlRow } from "./sql-client.js";
+import type { InStatement, InValue, SqlResult, SqlRow } from "./sql-client.js";
 
 /** A value in Hrana's JSON encoding. */
 type HranaValue =

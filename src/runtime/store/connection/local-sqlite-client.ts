@@ -21,8 +21,7 @@
  */
 import { createRequire } from "node:module";
 import type Database from "libsql";
-import type { InStatement, InValue } from "@libsql/client";
-import type { SqlClient, SqlResult, SqlRow } from "./sql-client.js";
+import type { InStatement, InValue, SqlClient, SqlResult, SqlRow } from "./sql-client.js";
 
 /**
  * `libsql` is CommonJS: `require` loads it without the ES module loader's pass over its source and the wrapper

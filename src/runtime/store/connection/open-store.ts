@@ -9,14 +9,16 @@
  */
 import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import type { Client } from "@libsql/client";
 import { InvalidOptionError } from "../../../errors.js";
 import { ForeignStoreClient } from "./foreign-store-client.js";
 import { redactStoreUrl } from "./explain-store-error.js";
 import { acquireStoreConnection } from "./shared-store-connections.js";
-import type { SqlClient } from "./sql-client.js";
+import type { LibsqlClient, SqlClient } from "./sql-client.js";
 import { DEFAULT_STORE_REQUEST_TIMEOUT_MS } from "./store-deadline.js";
 import type { StoreSource, StoreTarget } from "./store-target.js";
+
+/** A store URL as people may read it: no user, password or token. */
+export { redactStoreUrl } from "./explain-store-error.js";
 
 /** `{ url, authToken }` form of the `store` option. */
 export interface CodemodeStoreOptions {
@@ -33,7 +35,7 @@ export interface CodemodeStoreOptions {
 }
 
 /** What the `store` option accepts. */
-export type StoreOption = string | Client | CodemodeStoreOptions;
+export type StoreOption = string | LibsqlClient | CodemodeStoreOptions;
 
 /** The `store` option once resolved: a URL string has become `{ url }`. */
 export type ResolvedStoreOption = Exclude<StoreOption, string>;
@@ -89,12 +91,12 @@ export function defaultStoreOptions(env: Record<string, string | undefined>): Co
 }
 
 /** Tells an `@libsql/client` Client from the other `store` shapes. */
-export function isLibsqlClient(value: unknown): value is Client {
+export function isLibsqlClient(value: unknown): value is LibsqlClient {
   return (
     typeof value === "object" &&
     value !== null &&
-    typeof (value as Client).execute === "function" &&
-    typeof (value as Client).batch === "function"
+    typeof (value as LibsqlClient).execute === "function" &&
+    typeof (value as LibsqlClient).batch === "function"
   );
 }
 

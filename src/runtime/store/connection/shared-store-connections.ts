@@ -17,9 +17,8 @@ import { clientEntryFor, connectStore } from "./connect-store.js";
 import { explainStoreError } from "./explain-store-error.js";
 import { servesUrl } from "./hrana-url.js";
 import { raceDeadline } from "./store-deadline.js";
-import type { SqlClient, SqlResult } from "./sql-client.js";
+import type { InStatement, SqlClient, SqlResult } from "./sql-client.js";
 import type { StoreTarget } from "./store-target.js";
-import type { InStatement } from "@libsql/client";
 
 /**
  * How long a connection whose runtimes were all garbage-collected (none

@@ -1,10 +1,17 @@
 /**
  * The part of a libSQL client the store uses: `execute` and `batch` (one
  * round trip each, so remote Turso behaves like the embedded file) and
- * `close`. An `@libsql/client` Client satisfies it, and so does the embedded
- * database's own connection ({@link LocalSqliteClient}).
+ * `close`, with the statement types of `@libsql/client` declared here, so the
+ * package's types never name that optional peer. An `@libsql/client` Client
+ * satisfies it, and so do the embedded database's own connection
+ * ({@link LocalSqliteClient}) and the store's Hrana client.
  */
-import type { InStatement } from "@libsql/client";
+
+/** A value bound to a statement's parameter (`@libsql/client`'s `InValue`). */
+export type InValue = null | string | number | bigint | ArrayBuffer | boolean | Uint8Array | Date;
+
+/** A statement: SQL text, or SQL with positional (`?`) or named (`:name`) arguments (`@libsql/client`'s `InStatement`). */
+export type InStatement = string | { sql: string; args?: InValue[] | Record<string, InValue> };
 
 /** A result row, by column name. */
 export type SqlRow = Record<string, unknown>;
@@ -27,4 +34,16 @@ export interface SqlClient {
    * (a shared connection's handles all name the connection); the client itself when absent.
    */
   readonly database?: object;
+}
+
+/**
+ * An `@libsql/client` `Client` as the `store` option takes it: the methods the store calls, so an app passes its
+ * own Client and an app without that package still compiles.
+ */
+export interface LibsqlClient {
+  execute(statement: InStatement): Promise<SqlResult>;
+  batch(statements: InStatement[], mode?: "write" | "read" | "deferred"): Promise<SqlResult[]>;
+  close(): void;
+  /** `"file"` for a local database (WAL and the busy timeout then apply), else `"http"`, `"ws"`, …. */
+  readonly protocol: string;
 }

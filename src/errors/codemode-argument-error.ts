@@ -2,14 +2,14 @@
 import { CodemodeError } from "./codemode-error.js";
 
 /** An argument of a public method is invalid. The message names the method and the argument. */
-export class InvalidArgumentError extends CodemodeError {
+export class CodemodeArgumentError extends CodemodeError {
   static override readonly errorCode = "invalid-argument" as const;
   /** The argument, as `method(argument)` (e.g. `pruneExecutions(keep)`). */
   readonly argument: string;
 
   constructor({ argument, message, cause }: { argument: string; message: string; cause?: unknown }) {
-    super({ code: InvalidArgumentError.errorCode, message: `${argument}: ${message}`, cause });
-    this.name = "InvalidArgumentError";
+    super({ code: CodemodeArgumentError.errorCode, message: `${argument}: ${message}`, cause });
+    this.name = "CodemodeArgumentError";
     this.argument = argument;
   }
 }

@@ -12,7 +12,7 @@ export default defineConfig({
     // Type tests (`*.test-d.ts`, `expectTypeOf`) of the public generic types run with every `vitest run`.
     typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },
     // private-tmpdir first: its teardown runs last and fails the run if a test left temp files.
-    globalSetup: ["test/support/private-tmpdir.ts", "test/support/build-package.ts"],
+    globalSetup: ["test/support/private-tmpdir.ts", "test/support/generated-sources.ts", "test/support/build-package.ts"],
     environment: "node",
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const isRoot = process.getuid?.() === 0;
 if (!isRoot)
-  console.log("read-only-filesystem.test.ts skipped: switching to an unprivileged user needs root (setpriv)");
+  console.log("read-only-filesystem.process.test.ts skipped: switching to an unprivileged user needs root (setpriv)");
 
 let root = "";
 

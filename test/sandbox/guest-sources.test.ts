@@ -1,20 +1,18 @@
 /**
- * The sandbox's own JavaScript is bundled to text once, the same way for the build and for everything that runs
- * from the sources: `src/sandbox/guest-sources.ts` must be exactly what `scripts/guest-sources.ts` makes of
- * `src/sandbox/guest/` now, and the build must bundle it afresh.
+ * The sandbox's own JavaScript is bundled to text the same way for the build and for everything that runs from the
+ * sources: the generated `src/sandbox/guest-sources.js` (never committed; vitest's global setup writes it) is what
+ * `scripts/guest-sources.ts` makes of `src/sandbox/guest/` now, and the build bundles it afresh, with or without
+ * that file on disk.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
-import {
-  bundleGuestSources,
-  GUEST_MODULES,
-  GUEST_SOURCES_FILE,
-  guestSourcesModule,
-  guestSourcesPlugin,
-} from "../../scripts/guest-sources.js";
+import { GENERATED_MODULES, generatedSourcesPlugin } from "../../scripts/generated-sources.js";
+import { bundleGuestSources, GUEST_MODULES, guestSourcesModule } from "../../scripts/guest-sources.js";
 import { createSandboxModule } from "../../src/sandbox/quickjs-module-pool.js";
 import { GUEST_SOURCES } from "../../src/sandbox/guest-sources.js";
+
+const ROOT = new URL("../..", import.meta.url).pathname;
 
 describe("the guest modules bundled to text", () => {
   it("are each type-checked by `npm run typecheck` (`// @ts-check` first) and bundled from src/sandbox/guest/", () => {
@@ -28,9 +26,12 @@ describe("the guest modules bundled to text", () => {
     expect(imported.sort()).toEqual(["guest-types.js", "value-codec.js"]);
   });
 
-  it("are the committed src/sandbox/guest-sources.ts (run `npm run build:guest` after editing src/sandbox/guest/)", async () => {
+  it("are the generated src/sandbox/guest-sources.js the sources import, made now and git-ignored", async () => {
     const fresh = guestSourcesModule(await bundleGuestSources());
-    expect(readFileSync(GUEST_SOURCES_FILE, "utf8")).toBe(fresh);
+    expect(readFileSync(new URL("../../src/sandbox/guest-sources.js", import.meta.url), "utf8")).toBe(fresh);
+    expect(GENERATED_MODULES.map((module) => module.path)).toContain("src/sandbox/guest-sources.js");
+    const ignored = readFileSync(new URL("../../.gitignore", import.meta.url), "utf8").split("\n");
+    expect(GENERATED_MODULES.filter((module) => !ignored.includes(module.path))).toEqual([]);
   });
 
   it("are one expression each whose value is the module's factory, needing no bundler helper", async () => {
@@ -51,24 +52,48 @@ describe("the guest modules bundled to text", () => {
     expect(kinds).toEqual(Object.fromEntries(Object.keys(GUEST_MODULES).map((name) => [name, "function"])));
   });
 
-  it("are bundled afresh by the build, not read from the committed file", async () => {
+  it("are bundled afresh by the build's plugin, whatever is on disk", async () => {
     const result = await build({
       stdin: {
         contents:
-          'import { GUEST_SOURCES } from "./src/sandbox/guest-sources.ts"; export const plain = GUEST_SOURCES.plain;',
-        resolveDir: new URL("../..", import.meta.url).pathname,
+          'import { GUEST_SOURCES } from "./src/sandbox/guest-sources.js"; export const plain = GUEST_SOURCES.plain;',
+        resolveDir: ROOT,
         loader: "ts",
       },
       bundle: true,
       write: false,
       format: "esm",
       plugins: [
-        guestSourcesPlugin({
-          bundle: async () =>
-            Object.fromEntries(Object.keys(GUEST_MODULES).map((name) => [name, `bundled now: ${name}`])) as never,
-        }),
+        generatedSourcesPlugin([
+          {
+            path: "src/sandbox/guest-sources.js",
+            source: async () =>
+              guestSourcesModule(
+                Object.fromEntries(Object.keys(GUEST_MODULES).map((name) => [name, `bundled now: ${name}`])) as never,
+              ),
+          },
+        ]),
       ],
     });
     expect(result.outputFiles[0]?.text).toContain("bundled now: plain");
+  });
+
+  it("build without a generated file on disk (the plugin resolves the import itself)", async () => {
+    const result = await build({
+      stdin: {
+        contents: 'export { GUEST_SOURCES } from "./src/sandbox/no-such-file.js";',
+        resolveDir: ROOT,
+        loader: "ts",
+      },
+      bundle: true,
+      write: false,
+      format: "esm",
+      plugins: [
+        generatedSourcesPlugin([
+          { path: "src/sandbox/no-such-file.js", source: async () => "export const GUEST_SOURCES = 1;" },
+        ]),
+      ],
+    });
+    expect(result.outputFiles[0]?.text).toContain("GUEST_SOURCES = 1");
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { build } from "esbuild";
 import { defineConfig } from "tsup";
-import { guestSourcesPlugin } from "./scripts/guest-sources.js";
+import { generatedSourcesPlugin } from "./scripts/generated-sources.js";
 
 const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as { version: string };
 
@@ -19,16 +19,17 @@ export default defineConfig((cli) => ({
     cli: "src/cli/bin.ts",
   },
   format: ["esm"],
-  target: "node20",
+  target: "node22",
   platform: "node",
-  dts: true,
+  // Members tagged `@internal` (the `_internal` test seams of options objects) stay out of the published types.
+  dts: { compilerOptions: { stripInternal: true } },
   sourcemap: true,
   clean: true,
   splitting: true,
   treeshake: true,
-  // The sandbox's own JavaScript (`src/sandbox/guest/`) is bundled to text afresh, not read from the committed
-  // `guest-sources.ts` (which a test keeps equal to it).
-  esbuildPlugins: [guestSourcesPlugin()],
+  // The sandbox's own JavaScript (`src/sandbox/guest/`) and the inspector page's script, bundled to text now: those
+  // modules are generated, not committed (`scripts/generated-sources.ts`).
+  esbuildPlugins: [generatedSourcesPlugin()],
   // The version the MCP server reports (`src/mcp/package-version.ts`), from package.json.
   define: { __AI_CODEMODE_VERSION__: JSON.stringify(version) },
   // After the entries (and their `clean`): the QuickJS worker thread's entry.
@@ -52,10 +53,10 @@ async function buildWorker(outdir: string): Promise<void> {
     bundle: true,
     format: "cjs",
     platform: "node",
-    target: "node20",
+    target: "node22",
     sourcemap: true,
     logLevel: "warning",
-    plugins: [guestSourcesPlugin()],
+    plugins: [generatedSourcesPlugin()],
     // `compileQuickJSWasm` locates the wasm file from `import.meta.url`; the worker never calls it (its module comes
     // from the main thread), but the name must still mean this file.
     define: { __AI_CODEMODE_VERSION__: JSON.stringify(version), "import.meta.url": "__workerFileUrl" },

@@ -7,11 +7,11 @@
  * Run: `node --import tsx bench/openapi.ts` (or through `bench/index.ts`).
  */
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { connectorDeclaration } from "../src/connectors/declarations.js";
 import { openApiConnector } from "../src/connectors/openapi/openapi-connector.js";
 import type { Connector } from "../src/connectors/types.js";
+import { githubOpenApiText } from "../test/connectors/fixtures/github-openapi.js";
 
 const RUNS = 5;
 
@@ -63,8 +63,7 @@ async function measure(label: string, text: string, baseUrl: string | undefined)
 
 /** The markdown section of this suite. */
 export async function run(): Promise<string> {
-  const require = createRequire(import.meta.url);
-  const github = readFileSync(require.resolve("@octokit/openapi/generated/api.github.com.json"), "utf8");
+  const github = githubOpenApiText();
   const tracker = readFileSync(
     new URL("../test/connectors/openapi/fixtures/issue-tracker.yaml", import.meta.url),
     "utf8",

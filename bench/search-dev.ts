@@ -4,7 +4,7 @@
  * (with `--misses`) each development query not found first, with its rank and the top hits. It never
  * ranks or prints a test-half query, so it can be run as often as tuning needs.
  *
- * Run: `node --import tsx bench/search-dev.ts [--misses] [--encoder | --vectors] [--no-expansions]` (`--encoder`: the
+ * Run: `node --import tsx bench/search-dev.ts [--misses] [--encoder | --vectors]` (`--encoder`: the
  * blended search with the sentence encoder, `--vectors`: with the word-vector model, instead of the lexical one).
  */
 import { createCatalog } from "../src/connectors/search/catalog.js";
@@ -15,9 +15,8 @@ import type { Connector } from "../src/connectors/types.js";
 import { wordVectorRanker } from "./word-vector-embedding.js";
 
 type Rank = (query: string) => Promise<string[]>;
-const expansions = !process.argv.includes("--no-expansions");
 function lexical(catalog: ReturnType<typeof createCatalog>): Rank {
-  return async (query) => catalog.search(query, { limit: 50, expansions }).results.map((hit) => hit.path);
+  return async (query) => catalog.search(query, { limit: 50 }).results.map((hit) => hit.path);
 }
 const vectors = process.argv.includes("--vectors");
 const encoder = process.argv.includes("--encoder");

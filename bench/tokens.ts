@@ -13,7 +13,7 @@
 import { createMCPClient } from "@ai-sdk/mcp";
 import { Experimental_StdioMCPTransport } from "@ai-sdk/mcp/mcp-stdio";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -25,6 +25,7 @@ import { resolveConnector } from "../src/connectors/resolve-connector.js";
 import type { Connector } from "../src/connectors/types.js";
 import { mcpTokensSection } from "./mcp-tokens.js";
 import { syntheticToolSets } from "./synthetic-tools.js";
+import { githubOpenApiText } from "../test/connectors/fixtures/github-openapi.js";
 
 interface Row {
   label: string;
@@ -126,7 +127,7 @@ export async function run(): Promise<string> {
     rows.push(measure(`synthetic, ${count} tools`, resolveAll(syntheticToolSets(count)), "create customer", true));
   }
   const github = await openApiConnector({
-    spec: JSON.parse(readFileSync("node_modules/@octokit/openapi/generated/api.github.com.json", "utf8")) as object,
+    spec: JSON.parse(githubOpenApiText()) as object,
     baseUrl: "https://api.github.com",
   });
   rows.push(measure("GitHub REST (OpenAPI, real)", { github }, "list pull requests of a repository", false));

@@ -1,26 +1,16 @@
 /**
  * `ai-codemode/mcp`: a codemode runtime as an MCP server for any MCP host (stdio, Streamable
  * HTTP), approvals by elicitation, and a code-mode proxy in front of other MCP servers. A
- * separate entry: it loads `@modelcontextprotocol/sdk` (and, for the proxy, `@ai-sdk/mcp` on
- * first use), optional peer dependencies that importing the main entry never loads. The
- * implementation is loaded with `import()`, so a missing SDK is named with its install command
- * instead of Node's "Cannot find package" from one of our chunks.
+ * separate entry: it imports `@modelcontextprotocol/sdk` (and, for the proxy, `@ai-sdk/mcp` on
+ * first use), optional peer dependencies that importing the main entry never loads. Its exports
+ * are static, so editors show their own documentation; without the SDK installed, importing this
+ * entry fails with Node's `ERR_MODULE_NOT_FOUND` naming `@modelcontextprotocol/sdk` (the
+ * `ai-codemode mcp` command checks first and prints the install command).
  */
-import { loadMcpImplementation } from "./mcp/load-mcp-implementation.js";
-
-const mcp = await loadMcpImplementation();
-
-/**
- * An `McpServer` of `@modelcontextprotocol/sdk` serving a codemode runtime: `codemode` (run a program),
- * `codemode_search` and `codemode_describe`; connect it to any transport.
- */
-export const createCodemodeMcpServer: typeof mcp.createCodemodeMcpServer = mcp.createCodemodeMcpServer;
-/** A Fetch-API handler `(request) => Promise<Response>` serving a codemode runtime over Streamable HTTP. */
-export const createCodemodeMcpHandler: typeof mcp.createCodemodeMcpHandler = mcp.createCodemodeMcpHandler;
-/** A code-mode proxy over other MCP servers: one runtime whose namespaces are their tools, started on first use. */
-export const createCodemodeMcpProxy: typeof mcp.createCodemodeMcpProxy = mcp.createCodemodeMcpProxy;
-/** Parses and validates the text of a `servers.json` (the shape MCP hosts use); `${VAR}` is read from `env`. */
-export const parseProxyConfig: typeof mcp.parseProxyConfig = mcp.parseProxyConfig;
+export { createCodemodeMcpServer } from "./mcp/create-codemode-mcp-server.js";
+export { createCodemodeMcpHandler } from "./mcp/create-codemode-mcp-handler.js";
+export { createCodemodeMcpProxy } from "./mcp/proxy/create-codemode-mcp-proxy.js";
+export { parseProxyConfig } from "./mcp/proxy/proxy-config.js";
 export type {
   CodemodeMcpHandler,
   CodemodeMcpHandlerOptions,

@@ -14,7 +14,8 @@ import { jsonSchema, tool, type Tool } from "ai";
 import type { Connector } from "../connectors/types.js";
 import { InvalidOptionError } from "../errors.js";
 import { isRecord } from "../shared/is-record.js";
-import { assertKnownKeys, keysOf } from "../shared/known-keys.js";
+import { declareOptions, option, type OptionField, type ResolvedOf } from "../shared/options/declare-options.js";
+import { textOption } from "../shared/options/option-checks.js";
 import { watchAiTelemetry } from "./ai-telemetry-recording.js";
 import { scopeProblem } from "../runtime/execution-request.js";
 import type { CodemodeInput, CodemodeOutput, ExecuteInput, ExecuteOptions } from "../runtime/types.js";
@@ -40,9 +41,15 @@ export interface CodemodeToolOptions {
    * @default "auto"
    */
   inlineTypes?: InlineTypes;
-  /** Extra guidance appended to the generated description. */
+  /**
+   * Extra guidance appended to the generated description.
+   * @default none
+   */
   instructions?: string;
-  /** Replaces the generated description entirely. */
+  /**
+   * Replaces the generated description entirely.
+   * @default the description generated from the connectors
+   */
   description?: string;
   /**
    * Stream the program's connector calls and console lines to the chat while it runs, as AI SDK
@@ -56,18 +63,9 @@ export interface CodemodeToolOptions {
    * The owner of every execution this tool starts (e.g. the signed-in user's id): `approve`, `reject`,
    * `rollback`, `pending`, `executions`, `execution` and `createCodemodeChatStream` with another scope see them as
    * `not-found`. The model cannot set it.
+   * @default undefined (unscoped)
    */
   scope?: string;
-}
-
-/** `CodemodeToolOptions` with defaults applied. */
-export interface ResolvedCodemodeToolOptions {
-  inlineTypes: InlineTypes;
-  instructions: string | undefined;
-  description: string | undefined;
-  /** `undefined` when progress is off. */
-  progress: ProgressFeedOptions | undefined;
-  scope: string | undefined;
 }
 
 /** The part of a runtime the tool calls. */
@@ -75,62 +73,64 @@ export interface CodemodeToolRuntime {
   execute(input: ExecuteInput, options?: ExecuteOptions): Promise<CodemodeOutput>;
 }
 
-/** Every key of `tool({ progress: { … } })`. */
-const PROGRESS_OPTION_KEYS = keysOf<ProgressFeedOptions>({ throttleMs: true, maxCalls: true, maxLogs: true });
-
-function resolveProgress(progress: CodemodeToolOptions["progress"]): ProgressFeedOptions | undefined {
-  if (progress === false) return undefined;
-  if (progress !== undefined && progress !== true && (typeof progress !== "object" || progress === null)) {
-    throw new InvalidOptionError({
-      path: "tool.progress",
-      message: "must be true, false or { throttleMs?, maxCalls?, maxLogs? }",
-    });
-  }
-  const given = typeof progress === "object" ? progress : {};
-  assertKnownKeys(given, PROGRESS_OPTION_KEYS, "tool.progress");
-  const count = (key: keyof ProgressFeedOptions, fallback: number, min: number): number => {
-    const value = given[key] ?? fallback;
-    if (!Number.isInteger(value) || value < min) {
-      throw new InvalidOptionError({ path: `tool.progress.${key}`, message: `must be an integer >= ${min}` });
-    }
-    return value;
-  };
-  return {
-    throttleMs: count("throttleMs", DEFAULT_PROGRESS_THROTTLE_MS, 0),
-    maxCalls: count("maxCalls", DEFAULT_PROGRESS_MAX_CALLS, 1),
-    maxLogs: count("maxLogs", DEFAULT_PROGRESS_MAX_LOGS, 0),
-  };
+/** An integer of at least `min`; `fallback` when omitted. */
+function countOption(fallback: number, min: number): OptionField<number> {
+  return option((value, path) => {
+    const given = value ?? fallback;
+    if (typeof given !== "number" || !Number.isInteger(given) || given < min)
+      throw new InvalidOptionError({ path, message: `must be an integer >= ${min}` });
+    return given;
+  });
 }
 
-/** Every key of {@link CodemodeToolOptions} (a key added there and not here fails to compile). */
-const CODEMODE_TOOL_OPTION_KEYS = keysOf<CodemodeToolOptions>({
-  inlineTypes: true,
-  instructions: true,
-  description: true,
-  progress: true,
-  scope: true,
+/** How each key of `tool({ progress: { … } })` is checked and defaulted. */
+const PROGRESS_OPTIONS = declareOptions<Partial<ProgressFeedOptions>>()({
+  throttleMs: countOption(DEFAULT_PROGRESS_THROTTLE_MS, 0),
+  maxCalls: countOption(DEFAULT_PROGRESS_MAX_CALLS, 1),
+  maxLogs: countOption(DEFAULT_PROGRESS_MAX_LOGS, 0),
 });
+
+function readProgress(progress: unknown, path: string): ProgressFeedOptions | undefined {
+  if (progress === false) return undefined;
+  if (progress !== undefined && progress !== true && !isRecord(progress)) {
+    throw new InvalidOptionError({ path, message: "must be true, false or { throttleMs?, maxCalls?, maxLogs? }" });
+  }
+  return PROGRESS_OPTIONS.resolve(isRecord(progress) ? progress : {}, path);
+}
+
+/** How each option of {@link CodemodeToolOptions} is checked and defaulted. */
+const CODEMODE_TOOL_OPTIONS = declareOptions<CodemodeToolOptions>()({
+  inlineTypes: option((value, path): InlineTypes => {
+    if (value === undefined) return "auto";
+    if (value !== "auto" && typeof value !== "boolean")
+      throw new InvalidOptionError({ path, message: `must be "auto", true or false` });
+    return value;
+  }),
+  instructions: option((value, path) => {
+    if (value !== undefined && typeof value !== "string")
+      throw new InvalidOptionError({ path, message: "must be a string" });
+    return value;
+  }),
+  description: textOption(),
+  progress: option(readProgress),
+  scope: option((value, path) => {
+    const problem = scopeProblem(value);
+    if (problem !== undefined) throw new InvalidOptionError({ path, message: problem.replace(/^scope /, "") });
+    return value as string | undefined;
+  }),
+});
+
+/** Every option of {@link CodemodeToolOptions} (`codemodeTool` takes them beside the runtime's). */
+export const CODEMODE_TOOL_OPTION_KEYS = CODEMODE_TOOL_OPTIONS.keys;
+
+/** `CodemodeToolOptions` with defaults applied (`progress` undefined when off). */
+export type ResolvedCodemodeToolOptions = ResolvedOf<typeof CODEMODE_TOOL_OPTIONS.fields>;
 
 /** Validates `tool()` options; errors name `tool.<option>`, and an unknown key the closest known one. */
 export function resolveCodemodeToolOptions(options: CodemodeToolOptions | undefined): ResolvedCodemodeToolOptions {
-  const given: unknown = options;
-  if (given !== undefined && !isRecord(given))
+  if (options !== undefined && !isRecord(options))
     throw new InvalidOptionError({ path: "tool", message: "options must be an object" });
-  if (given !== undefined) assertKnownKeys(given, CODEMODE_TOOL_OPTION_KEYS, "tool");
-  const { inlineTypes = "auto", instructions, description, progress, scope } = options ?? {};
-  const scopeIssue = scopeProblem(scope);
-  if (scopeIssue !== undefined)
-    throw new InvalidOptionError({ path: "tool.scope", message: scopeIssue.replace(/^scope /, "") });
-  if (inlineTypes !== "auto" && typeof inlineTypes !== "boolean") {
-    throw new InvalidOptionError({ path: "tool.inlineTypes", message: `must be "auto", true or false` });
-  }
-  if (instructions !== undefined && typeof instructions !== "string") {
-    throw new InvalidOptionError({ path: "tool.instructions", message: "must be a string" });
-  }
-  if (description !== undefined && (typeof description !== "string" || description.trim() === "")) {
-    throw new InvalidOptionError({ path: "tool.description", message: "must be a non-empty string" });
-  }
-  return { inlineTypes, instructions, description, progress: resolveProgress(progress), scope };
+  return CODEMODE_TOOL_OPTIONS.resolve(options, "tool");
 }
 
 /** The input schema `{ code: string }`, validated without a schema library. */

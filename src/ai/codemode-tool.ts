@@ -4,7 +4,7 @@
  */
 import type { ToolSet } from "ai";
 import type { Connector } from "../connectors/types.js";
-import type { CodemodeTool, CodemodeToolOptions } from "./build-codemode-tool.js";
+import { CODEMODE_TOOL_OPTION_KEYS, type CodemodeTool, type CodemodeToolOptions } from "./build-codemode-tool.js";
 import type { CodemodeToolCaller } from "./codemode-tool-caller.js";
 import { buildCodemodeToolCaller, callerBinding } from "./codemode-tool-caller.js";
 import { createCodemodeRuntime, type CodemodeRuntimeOptions } from "./create-codemode-runtime.js";
@@ -26,14 +26,13 @@ function split(options: CodemodeToolFactoryOptions): {
   toolOptions: CodemodeToolOptions;
   runtimeOptions: CodemodeRuntimeOptions;
 } {
-  const { inlineTypes, instructions, description, progress, scope, ...runtimeOptions } = options;
-  const toolOptions: CodemodeToolOptions = {};
-  if (inlineTypes !== undefined) toolOptions.inlineTypes = inlineTypes;
-  if (instructions !== undefined) toolOptions.instructions = instructions;
-  if (description !== undefined) toolOptions.description = description;
-  if (progress !== undefined) toolOptions.progress = progress;
-  if (scope !== undefined) toolOptions.scope = scope;
-  return { toolOptions, runtimeOptions };
+  const toolOptions: Record<string, unknown> = {};
+  const runtimeOptions: Record<string, unknown> = { ...options };
+  for (const key of CODEMODE_TOOL_OPTION_KEYS) {
+    if (options[key] !== undefined) toolOptions[key] = options[key];
+    delete runtimeOptions[key];
+  }
+  return { toolOptions: toolOptions as CodemodeToolOptions, runtimeOptions: runtimeOptions as CodemodeRuntimeOptions };
 }
 
 /**

@@ -9,7 +9,11 @@ import { durableRuntimeFromResolved, type DurableRuntime } from "../runtime/dura
 import { isRecord } from "../shared/is-record.js";
 import type { SameKeys } from "../shared/known-keys.js";
 import { aiTelemetryRecording, watchAiTelemetry } from "./ai-telemetry-recording.js";
-import { resolveRuntimeOptions, type DurableRuntimeOptions } from "../runtime/durable-runtime-options.js";
+import {
+  resolveRuntimeOptions,
+  type AiLayerOptions,
+  type DurableRuntimeOptions,
+} from "../runtime/durable-runtime-options.js";
 import {
   buildCodemodeTool,
   resolveCodemodeToolOptions,
@@ -50,7 +54,7 @@ export interface CodemodeRuntimeOptions extends DurableRuntimeOptions {
  * The runtime's declaration knows exactly these options (it refuses `search` and `toolApproval` left in, which
  * this layer takes out): an option added here and not there fails to compile.
  */
-const everyOptionListed: SameKeys<CodemodeRuntimeOptions, DurableRuntimeOptions> = true;
+const everyOptionListed: SameKeys<CodemodeRuntimeOptions, DurableRuntimeOptions & AiLayerOptions> = true;
 void everyOptionListed;
 
 /** The runtime handle: every durable-runtime method plus `tool()`. */

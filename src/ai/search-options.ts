@@ -6,7 +6,7 @@ import { embedMany, type EmbeddingModel } from "ai";
 import { InvalidOptionError } from "../errors.js";
 import type { SearchEmbedder } from "../connectors/search/catalog-search.js";
 import { isRecord } from "../shared/is-record.js";
-import { assertKnownKeys, keysOf } from "../shared/known-keys.js";
+import { declareOptions, option } from "../shared/options/declare-options.js";
 
 /** Options of `codemode.search` and `runtime.search`. */
 export interface CodemodeSearchOptions {
@@ -20,7 +20,19 @@ export interface CodemodeSearchOptions {
   embeddingModel?: EmbeddingModel;
 }
 
-const SEARCH_KEYS = keysOf<CodemodeSearchOptions>({ embeddingModel: true });
+/** How each option of {@link CodemodeSearchOptions} is checked. */
+const SEARCH_OPTIONS = declareOptions<CodemodeSearchOptions>()({
+  embeddingModel: option((value, path) => {
+    if (value !== undefined && modelName(value) === undefined) {
+      throw new InvalidOptionError({
+        path,
+        message:
+          'must be an AI SDK embedding model (e.g. openai.embedding("text-embedding-3-small")) or a gateway model id',
+      });
+    }
+    return value as EmbeddingModel | undefined;
+  }),
+});
 
 /** The name vectors are cached under: the gateway id, or `provider:modelId`. */
 function modelName(model: unknown): string | undefined {
@@ -35,20 +47,10 @@ export function resolveSearchOptions(search: unknown): SearchEmbedder | undefine
   if (search === undefined) return undefined;
   if (!isRecord(search))
     throw new InvalidOptionError({ path: "search", message: "must be an object { embeddingModel }" });
-  assertKnownKeys(search, SEARCH_KEYS, "search");
-  const model = search["embeddingModel"];
-  if (model === undefined) return undefined;
-  const name = modelName(model);
-  if (name === undefined) {
-    throw new InvalidOptionError({
-      path: "search.embeddingModel",
-      message:
-        'must be an AI SDK embedding model (e.g. openai.embedding("text-embedding-3-small")) or a gateway model id',
-    });
-  }
-  const embeddingModel = model as EmbeddingModel;
+  const { embeddingModel } = SEARCH_OPTIONS.resolve(search, "search");
+  if (embeddingModel === undefined) return undefined;
   return {
-    model: name,
+    model: modelName(embeddingModel) as string,
     embed: async (values) => (await embedMany({ model: embeddingModel, values })).embeddings,
   };
 }

@@ -5,34 +5,43 @@
  */
 import type { ToolSet } from "ai";
 import { InvalidOptionError } from "../errors.js";
-import { assertKnownKeys, keysOf } from "../shared/known-keys.js";
-import { METHOD_POLICY_KEYS, toolSetToConnector, type MethodPolicy } from "./tool-set-connector.js";
+import { isRecord } from "../shared/is-record.js";
+import { declareOptions, option, type OptionField } from "../shared/options/declare-options.js";
+import { functionOption } from "../shared/options/option-checks.js";
+import { toolSetToConnector, type MethodPolicy, type MethodPolicyOf } from "./tool-set-connector.js";
 import type { Connector, ConnectorLifecycleContext } from "./types.js";
 
 export type { MethodPolicy } from "./tool-set-connector.js";
 
 /** Options of `connector()`. */
 export interface ConnectorOptions<TOOLS extends ToolSet = ToolSet> {
-  /** Per-method policy, by tool name. */
-  methods?: { [NAME in keyof TOOLS & string]?: MethodPolicy };
-  /** One line about the namespace, shown in the tool description and `describe`. */
+  /**
+   * Per-method policy, by tool name; each policy's callbacks get the tool's own input (and `revert` its output)
+   * types. A name the tool set does not have is refused.
+   * @default {} (each tool's own settings)
+   */
+  methods?: { [NAME in keyof TOOLS & string]?: MethodPolicyOf<TOOLS[NAME]> };
+  /**
+   * One line about the namespace, shown in the tool description and `describe`.
+   * @default none
+   */
   description?: string;
-  /** Extra guidance for the model about this namespace (shown by `describe`). */
+  /**
+   * Extra guidance for the model about this namespace (shown by `describe`).
+   * @default none
+   */
   instructions?: string;
-  /** After every pass (completed, failed, paused). Errors are ignored. */
+  /**
+   * Called after every pass (completed, failed, paused). Errors are ignored.
+   * @default none
+   */
   onPassEnd?: (context: ConnectorLifecycleContext) => unknown;
-  /** After completion, error, rejection or rollback; never after a pause. Errors are ignored. */
+  /**
+   * Called after completion, error, rejection or rollback; never after a pause. Errors are ignored.
+   * @default none
+   */
   disposeExecution?: (context: ConnectorLifecycleContext) => unknown;
 }
-
-/** Every key `connector()` options may have: any other is refused (a misspelt policy must not be ignored). */
-const CONNECTOR_OPTION_KEYS = keysOf<ConnectorOptions>({
-  methods: true,
-  description: true,
-  instructions: true,
-  onPassEnd: true,
-  disposeExecution: true,
-});
 
 const WRAPPED = Symbol.for("ai-codemode.connector.wrapped");
 
@@ -48,61 +57,74 @@ export function wrappedSource(value: unknown): WrappedSource | undefined {
   return (value as { [WRAPPED]?: WrappedSource })[WRAPPED];
 }
 
+/** The check of one method's policy (its budgets and approval rules are checked again where the method is built). */
+const METHOD_POLICY = declareOptions<MethodPolicy>()({
+  replay: option((value, path) => {
+    if (value !== undefined && value !== "record" && value !== "reexecute")
+      throw new InvalidOptionError({ path, message: `must be "record" or "reexecute"` });
+    return value;
+  }),
+  revert: functionOption<NonNullable<MethodPolicy["revert"]>>("(args, result, context) => unknown"),
+  needsApproval: option((value, path) => {
+    if (value !== undefined && typeof value !== "boolean" && typeof value !== "function")
+      throw new InvalidOptionError({ path, message: "must be a boolean or a function of the arguments" });
+    return value;
+  }),
+  readOnly: optionalBoolean(),
+  maxCalls: option((value) => value),
+  cost: option((value) => value),
+  editable: optionalBoolean(),
+});
+
+/** `true`, `false` or omitted. */
+function optionalBoolean(): OptionField<boolean | undefined> {
+  return option((value, path) => {
+    if (value !== undefined && typeof value !== "boolean")
+      throw new InvalidOptionError({ path, message: "must be a boolean" });
+    return value;
+  });
+}
+
+/** A string, or omitted. */
+function optionalString(): OptionField<string | undefined> {
+  return option((value, path) => {
+    if (value !== undefined && typeof value !== "string")
+      throw new InvalidOptionError({ path, message: "must be a string" });
+    return value;
+  });
+}
+
+/** How each option of {@link ConnectorOptions} is checked (any other key is refused: a misspelt policy must not be ignored). */
+const CONNECTOR_OPTIONS = declareOptions<ConnectorOptions>()({
+  methods: option((value, path) => {
+    if (value === undefined) return undefined;
+    if (!isRecord(value)) throw new InvalidOptionError({ path, message: "must be an object keyed by tool name" });
+    for (const [name, policy] of Object.entries(value)) {
+      if (policy === undefined) continue;
+      if (!isRecord(policy)) {
+        throw new InvalidOptionError({
+          path: `${path}.${name}`,
+          message: "must be an object { replay?, revert?, needsApproval?, readOnly?, maxCalls?, cost?, editable? }",
+        });
+      }
+      METHOD_POLICY.resolve(policy, `${path}.${name}`);
+    }
+    return value;
+  }),
+  description: optionalString(),
+  instructions: optionalString(),
+  onPassEnd: functionOption<NonNullable<ConnectorOptions["onPassEnd"]>>("(context) => unknown"),
+  disposeExecution: functionOption<NonNullable<ConnectorOptions["disposeExecution"]>>("(context) => unknown"),
+});
+
 function checkOptions(options: ConnectorOptions, path: string): void {
-  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+  if (!isRecord(options)) {
     throw new InvalidOptionError({
       path: `${path}.options`,
       message: "must be an object { methods?, description?, instructions?, … }",
     });
   }
-  assertKnownKeys(options, CONNECTOR_OPTION_KEYS, path);
-  for (const key of ["description", "instructions"] as const) {
-    if (options[key] !== undefined && typeof options[key] !== "string") {
-      throw new InvalidOptionError({ path: `${path}.${key}`, message: "must be a string" });
-    }
-  }
-  for (const key of ["onPassEnd", "disposeExecution"] as const) {
-    if (options[key] !== undefined && typeof options[key] !== "function") {
-      throw new InvalidOptionError({ path: `${path}.${key}`, message: "must be a function" });
-    }
-  }
-  const methods = options.methods ?? {};
-  if (typeof methods !== "object" || methods === null || Array.isArray(methods)) {
-    throw new InvalidOptionError({ path: `${path}.methods`, message: "must be an object keyed by tool name" });
-  }
-  for (const [name, policy] of Object.entries(methods) as Array<[string, MethodPolicy | undefined]>) {
-    const at = `${path}.methods.${name}`;
-    if (policy === undefined) continue;
-    if (typeof policy !== "object" || policy === null || Array.isArray(policy)) {
-      throw new InvalidOptionError({
-        path: at,
-        message: "must be an object { replay?, revert?, needsApproval?, readOnly?, maxCalls?, cost?, editable? }",
-      });
-    }
-    assertKnownKeys(policy, METHOD_POLICY_KEYS, at);
-    if (policy.replay !== undefined && policy.replay !== "record" && policy.replay !== "reexecute") {
-      throw new InvalidOptionError({ path: `${at}.replay`, message: `must be "record" or "reexecute"` });
-    }
-    if (policy.revert !== undefined && typeof policy.revert !== "function") {
-      throw new InvalidOptionError({
-        path: `${at}.revert`,
-        message: "must be a function (args, result, context) => unknown",
-      });
-    }
-    const approval = policy.needsApproval;
-    if (approval !== undefined && typeof approval !== "boolean" && typeof approval !== "function") {
-      throw new InvalidOptionError({
-        path: `${at}.needsApproval`,
-        message: "must be a boolean or a function of the arguments",
-      });
-    }
-    if (policy.readOnly !== undefined && typeof policy.readOnly !== "boolean") {
-      throw new InvalidOptionError({ path: `${at}.readOnly`, message: "must be a boolean" });
-    }
-    if (policy.editable !== undefined && typeof policy.editable !== "boolean") {
-      throw new InvalidOptionError({ path: `${at}.editable`, message: "must be a boolean" });
-    }
-  }
+  CONNECTOR_OPTIONS.resolve(options, path);
 }
 
 /**

@@ -13,7 +13,6 @@
  * Response bodies are read as text (UTF-8).
  */
 import { InvalidOptionError } from "../errors.js";
-import { assertKnownKeys, keysOf } from "../shared/known-keys.js";
 import { OutboundFetchError } from "../errors/outbound-fetch-error.js";
 import { RedirectError } from "../errors/redirect-error.js";
 import { messageOf } from "../shared/message-of.js";
@@ -21,6 +20,8 @@ import { fetchFollowingRedirects, MAX_REDIRECTS, type FollowedResponse } from ".
 import { originAllowed, parseOriginRule, type OriginRule } from "./outbound-origins.js";
 import type { ArgumentValidation, Connector, ConnectorCallContext } from "./types.js";
 import { isRecord } from "../shared/is-record.js";
+import { declareOptions, option, type ResolvedOf } from "../shared/options/declare-options.js";
+import { functionOption } from "../shared/options/option-checks.js";
 
 /** Journal connector name of outbound requests (reserved when `outbound` is set). */
 export const OUTBOUND_CONNECTOR = "outbound";
@@ -56,25 +57,33 @@ export interface OutboundFetchOptions {
   traceParams?: string[];
 }
 
-/** Every key of `OutboundFetchOptions`: any other is refused. */
-const OUTBOUND_OPTION_KEYS = keysOf<OutboundFetchOptions>({
-  fetch: true,
-  allow: true,
-  needsApproval: true,
-  traceParams: true,
+/** How each option of {@link OutboundFetchOptions} is checked and read. */
+const OUTBOUND_OPTIONS = declareOptions<OutboundFetchOptions>()({
+  fetch: option((value, path) => {
+    if (typeof value !== "function")
+      throw new InvalidOptionError({ path, message: "must be a fetch function (e.g. globalThis.fetch)" });
+    return value as OutboundFetchOptions["fetch"];
+  }),
+  /** `undefined` allows every http(s) origin. */
+  allow: option((value, path): OriginRule[] | undefined => {
+    if (value === undefined) return undefined;
+    if (!Array.isArray(value) || value.length === 0) {
+      throw new InvalidOptionError({
+        path,
+        message: "must be a non-empty array of origins (omit it to allow every origin)",
+      });
+    }
+    return value.map((entry, index) => parseOriginRule(entry, `${path}[${index}]`));
+  }),
+  needsApproval: functionOption<NonNullable<OutboundFetchOptions["needsApproval"]>>("({ method, url }) => boolean"),
+  traceParams: option(resolveTraceParams),
 });
 
-/** `OutboundFetchOptions` validated. */
-export interface ResolvedOutboundFetchOptions {
-  fetch: OutboundFetchOptions["fetch"];
-  /** Parsed allowlist; `undefined` allows every http(s) origin. */
-  allow: OriginRule[] | undefined;
-  needsApproval: OutboundFetchOptions["needsApproval"];
-  /** Longest response body read, in characters; a longer one ends the read (the journal limit then fails the run). */
-  maxBodyChars: number;
-  /** `traceParams`, lower-case. */
-  traceParams: ReadonlySet<string>;
-}
+/**
+ * `OutboundFetchOptions` validated: the allowlist parsed, `traceParams` lower-case, and the longest response body
+ * read, in characters (a longer one ends the read; the journal limit then fails the run).
+ */
+export type ResolvedOutboundFetchOptions = ResolvedOf<typeof OUTBOUND_OPTIONS.fields> & { maxBodyChars: number };
 
 /** A request as journaled (after validation). */
 interface OutboundRequest {
@@ -102,37 +111,7 @@ export function resolveOutboundFetchOptions(
 ): ResolvedOutboundFetchOptions {
   if (!isRecord(value))
     throw new InvalidOptionError({ path, message: "must be an object { fetch, allow?, needsApproval? }" });
-  assertKnownKeys(value, OUTBOUND_OPTION_KEYS, path);
-  if (typeof value["fetch"] !== "function") {
-    throw new InvalidOptionError({
-      path: `${path}.fetch`,
-      message: "must be a fetch function (e.g. globalThis.fetch)",
-    });
-  }
-  let allow: OriginRule[] | undefined;
-  if (value["allow"] !== undefined) {
-    if (!Array.isArray(value["allow"]) || value["allow"].length === 0) {
-      throw new InvalidOptionError({
-        path: `${path}.allow`,
-        message: "must be a non-empty array of origins (omit it to allow every origin)",
-      });
-    }
-    allow = value["allow"].map((entry, index) => parseOriginRule(entry, `${path}.allow[${index}]`));
-  }
-  const needsApproval = value["needsApproval"];
-  if (needsApproval !== undefined && typeof needsApproval !== "function") {
-    throw new InvalidOptionError({
-      path: `${path}.needsApproval`,
-      message: "must be a function ({ method, url }) => boolean",
-    });
-  }
-  return {
-    fetch: value["fetch"] as OutboundFetchOptions["fetch"],
-    allow,
-    needsApproval: needsApproval as OutboundFetchOptions["needsApproval"],
-    maxBodyChars,
-    traceParams: resolveTraceParams(value["traceParams"], `${path}.traceParams`),
-  };
+  return { ...OUTBOUND_OPTIONS.resolve(value, path), maxBodyChars };
 }
 
 function resolveTraceParams(value: unknown, path: string): ReadonlySet<string> {

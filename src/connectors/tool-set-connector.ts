@@ -3,8 +3,7 @@
  * `Connector`: one method per executable tool, validated arguments, approval
  * from `needsApproval`, `ToolExecutionOptions` for `execute`.
  */
-import { keysOf } from "../shared/known-keys.js";
-import { asSchema, type JSONSchema7, type Schema, type ToolExecutionOptions } from "ai";
+import { asSchema, type JSONSchema7, type Schema, type Tool, type ToolExecutionOptions } from "ai";
 import { isRecord } from "../shared/is-record.js";
 import { InvalidOptionError } from "../errors.js";
 import { closestName } from "../shared/closest-name.js";
@@ -15,43 +14,73 @@ import { isMcpTool, mcpAnnotations, mcpPolicyDefaults, unwrapMcpResult } from ".
 import type {
   Connector,
   ConnectorApprovalContext,
+  ConnectorRevertContext,
   ConnectorCallContext,
   ConnectorMethod,
   ReplayPolicy,
   SkippedMethod,
 } from "./types.js";
 
-/** Per-method policy set by wrapping a tool set with `connector()`. */
-export interface MethodPolicy {
-  /** @default "record" */
+/**
+ * Per-method policy set by wrapping a tool set with `connector()`. `ARGS` is what the method's callbacks receive
+ * (the tool's input, validated by its schema) and `RESULT` what `revert` receives (the tool's recorded result);
+ * `connector()` infers both from each tool.
+ */
+export interface MethodPolicy<ARGS = unknown, RESULT = unknown> {
+  /**
+   * `"record"`: the result is journaled and returned as recorded on replay. `"reexecute"`: a read whose result is
+   * not journaled and that runs again on replay; it cannot be combined with approval.
+   * @default "record"
+   */
   replay?: ReplayPolicy;
-  /** Compensates an applied call during rollback. */
-  revert?: ConnectorMethod["revert"];
-  /** Overrides the tool's `needsApproval` (and MCP annotation defaults). */
-  needsApproval?: ConnectorMethod["needsApproval"];
+  /**
+   * Compensates an applied call during rollback, given its arguments and its recorded result.
+   * @default none (the call stays applied)
+   */
+  revert?: (args: ARGS, result: RESULT, context: ConnectorRevertContext) => unknown;
+  /**
+   * Whether a call needs a person's approval before it runs; a function receives the validated arguments. Overrides
+   * the tool's `needsApproval` (and MCP annotation defaults).
+   * @default the tool's `needsApproval`, else false (true for MCP tools annotated destructive)
+   */
+  needsApproval?: boolean | ((args: ARGS, context?: ConnectorApprovalContext) => boolean | Promise<boolean>);
   /**
    * The tool only reads: journaled without a round trip of its own (see `ConnectorMethod.readOnly`).
-   * Cannot be combined with approval. @default true for MCP tools annotated `readOnlyHint: true` without approval
+   * Cannot be combined with approval.
+   * @default true for MCP tools annotated `readOnlyHint: true` without approval, else false
    */
   readOnly?: boolean;
-  /** Calls of this tool per execution, over all its passes (see `ConnectorMethod.maxCalls`). @default none */
+  /**
+   * Calls of this tool per execution, over all its passes (see `ConnectorMethod.maxCalls`).
+   * @default none
+   */
   maxCalls?: number;
-  /** What a call costs against `limits.maxCost` (see `ConnectorMethod.cost`). @default none */
-  cost?: ConnectorMethod["cost"];
-  /** An approver may change a pending call's arguments before it runs (see `ConnectorMethod.editable`). @default false */
+  /**
+   * What a call with these arguments costs against `limits.maxCost`, a finite number >= 0 (see
+   * `ConnectorMethod.cost`).
+   * @default none
+   */
+  cost?: (args: ARGS) => number;
+  /**
+   * An approver may change a pending call's arguments before it runs (see `ConnectorMethod.editable`).
+   * @default false
+   */
   editable?: boolean;
 }
 
-/** Every key a `MethodPolicy` may have: any other is refused at construction. */
-export const METHOD_POLICY_KEYS = keysOf<MethodPolicy>({
-  replay: true,
-  revert: true,
-  needsApproval: true,
-  readOnly: true,
-  maxCalls: true,
-  cost: true,
-  editable: true,
-});
+/**
+ * What a tool's method returns to the program: the tool's output, except an MCP `CallToolResult`, which is
+ * unwrapped (`structuredContent`, the text parsed as JSON, …) and so has no static type.
+ */
+type MethodResult<OUTPUT> = OUTPUT extends { content: unknown } ? unknown : OUTPUT;
+
+/**
+ * The policy of one tool, its callbacks typed by the tool's input and output (not distributed over a union: a
+ * `ToolSet`'s member type is one, and its tools' callbacks take `unknown`).
+ */
+export type MethodPolicyOf<TOOL> = [TOOL] extends [Tool<infer INPUT, infer OUTPUT, infer _CONTEXT>]
+  ? MethodPolicy<INPUT, MethodResult<OUTPUT>>
+  : MethodPolicy;
 
 /** A tool as found in a `ToolSet`, read defensively (user input). */
 interface LooseTool {

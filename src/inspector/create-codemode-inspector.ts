@@ -7,7 +7,9 @@
  */
 import { messageOf } from "../shared/message-of.js";
 import { InvalidOptionError } from "../errors.js";
-import { assertKnownKeys, keysOf } from "../shared/known-keys.js";
+import { isRecord } from "../shared/is-record.js";
+import { declareOptions, option } from "../shared/options/declare-options.js";
+import { booleanOption, functionOption } from "../shared/options/option-checks.js";
 import { assertHmacSecret, type HmacSecret } from "../shared/hmac.js";
 import { handleApprovalLink } from "./approval-link-route.js";
 import { isCrossSiteRequest } from "./cross-site-request.js";
@@ -60,83 +62,70 @@ export interface CodemodeInspectorOptions {
   readOnly?: boolean;
   /** How often the page refreshes the list, in ms. @default 2000 */
   refreshMs?: number;
-  /** Test seams. */
-  _internal?: {
-    /** The clock links expire by (ms). */
-    now?: () => number;
-    /** The environment read instead of `process.env`. */
-    env?: Record<string, string | undefined>;
-  };
+  /**
+   * Test seams; not part of the published types.
+   * @internal
+   */
+  _internal?: { now?: () => number; env?: Record<string, string | undefined> };
 }
 
-/** Every key of {@link CodemodeInspectorOptions} (a key added there and not here fails to compile). */
-const KNOWN_OPTIONS = keysOf<CodemodeInspectorOptions>({
-  runtime: true,
-  authorize: true,
-  decidedBy: true,
-  approvalLinks: true,
-  readOnly: true,
-  refreshMs: true,
-  _internal: true,
-});
 const API_PATH = /^(.*)\/api(\/(?:executions(?:\/[^/]+(?:\/[a-z]+)?)?|pending))$/;
 const LINK_PATH = /^(?:.*)\/link\/([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/;
 
-function validate(options: CodemodeInspectorOptions): void {
-  if (typeof options !== "object" || options === null)
-    throw new InvalidOptionError({ path: "options", message: "must be { runtime, authorize }" });
-  assertKnownKeys(options, KNOWN_OPTIONS, "createCodemodeInspector");
-  if (!isInspectorRuntime(options.runtime)) {
+/** `approvalLinks: { … }` of the inspector. */
+type InspectorApprovalLinks = NonNullable<CodemodeInspectorOptions["approvalLinks"]>;
+
+const APPROVAL_LINK_OPTIONS = declareOptions<InspectorApprovalLinks>()({
+  secret: option((value, path) => {
+    assertHmacSecret(value, path);
+    return value;
+  }),
+  scope: functionOption<NonNullable<InspectorApprovalLinks["scope"]>>(
+    "(request) => string | undefined (or a promise of one)",
+  ),
+});
+
+/** How each option of {@link CodemodeInspectorOptions} is checked and defaulted. */
+const INSPECTOR_OPTIONS = declareOptions<CodemodeInspectorOptions>()({
+  runtime: option((value, path) => {
+    if (!isInspectorRuntime(value))
+      throw new InvalidOptionError({
+        path,
+        message:
+          "must be a runtime from createCodemodeRuntime() (with executions, execution, pending, approve, reject, decide, rollback)",
+      });
+    return value;
+  }),
+  authorize: functionOption<NonNullable<CodemodeInspectorOptions["authorize"]>>(
+    "(request) => { scope } | { unscoped: true } | false | Response (or a promise of one)",
+  ),
+  decidedBy: functionOption<NonNullable<CodemodeInspectorOptions["decidedBy"]>>(
+    "(request) => string | undefined (or a promise of one)",
+  ),
+  approvalLinks: option((value, path) => {
+    if (value === undefined) return undefined;
+    if (!isRecord(value)) throw new InvalidOptionError({ path, message: "must be { secret, scope? }" });
+    return APPROVAL_LINK_OPTIONS.resolve(value, path);
+  }),
+  readOnly: booleanOption(false),
+  refreshMs: option((value, path) => {
+    if (value === undefined) return DEFAULT_INSPECTOR_REFRESH_MS;
+    if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 250)
+      throw new InvalidOptionError({ path, message: `must be an integer of at least 250 ms (got ${String(value)})` });
+    return value;
+  }),
+  _internal: option((value) => (isRecord(value) ? value : {}) as NonNullable<CodemodeInspectorOptions["_internal"]>),
+});
+
+function readOptions(options: CodemodeInspectorOptions) {
+  if (!isRecord(options)) throw new InvalidOptionError({ path: "options", message: "must be { runtime, authorize }" });
+  const read = INSPECTOR_OPTIONS.resolve(options, "createCodemodeInspector");
+  if (read.approvalLinks !== undefined && read.readOnly)
     throw new InvalidOptionError({
-      path: "runtime",
-      message:
-        "must be a runtime from createCodemodeRuntime() (with executions, execution, pending, approve, reject, decide, rollback)",
-    });
-  }
-  if (options.authorize !== undefined && typeof options.authorize !== "function") {
-    throw new InvalidOptionError({
-      path: "authorize",
-      message:
-        "must be a function (request) => { scope } | { unscoped: true } | false | Response (or a promise of one)",
-    });
-  }
-  if (options.decidedBy !== undefined && typeof options.decidedBy !== "function") {
-    throw new InvalidOptionError({
-      path: "decidedBy",
-      message: "must be a function (request) => string | undefined (or a promise of one)",
-    });
-  }
-  validateApprovalLinks(options.approvalLinks);
-  if (options.approvalLinks !== undefined && options.readOnly === true)
-    throw new InvalidOptionError({
-      path: "approvalLinks",
+      path: "createCodemodeInspector.approvalLinks",
       message: "cannot be served by a read-only inspector (readOnly: true): a link decides calls",
     });
-  const { refreshMs } = options;
-  if (
-    refreshMs !== undefined &&
-    (typeof refreshMs !== "number" || !Number.isSafeInteger(refreshMs) || refreshMs < 250)
-  ) {
-    throw new InvalidOptionError({
-      path: "refreshMs",
-      message: `must be an integer of at least 250 ms (got ${String(refreshMs)})`,
-    });
-  }
-}
-
-function validateApprovalLinks(links: unknown): void {
-  if (links === undefined) return;
-  const record = typeof links === "object" && links !== null ? (links as Record<string, unknown>) : undefined;
-  if (record === undefined)
-    throw new InvalidOptionError({ path: "approvalLinks", message: "must be { secret, scope? }" });
-  assertKnownKeys(record, ["secret", "scope"], "approvalLinks");
-  const { secret, scope } = record;
-  assertHmacSecret(secret, "approvalLinks.secret");
-  if (scope !== undefined && typeof scope !== "function")
-    throw new InvalidOptionError({
-      path: "approvalLinks.scope",
-      message: "must be a function (request) => string | undefined (or a promise of one)",
-    });
+  return read;
 }
 
 async function pageResponse(refreshMs: number, method: string): Promise<Response> {
@@ -172,17 +161,13 @@ async function pageResponse(refreshMs: number, method: string): Promise<Response
  * export { inspector as GET, inspector as POST };
  */
 export function createCodemodeInspector(options: CodemodeInspectorOptions): (request: Request) => Promise<Response> {
-  validate(options);
-  const { runtime, authorize, readOnly = false, refreshMs = DEFAULT_INSPECTOR_REFRESH_MS } = options;
-  const now = options._internal?.now ?? Date.now;
-  const env = options._internal?.env ?? process.env;
-  const context = { runtime, readOnly, now, decidedBy: options.decidedBy };
-  const links = options.approvalLinks;
+  const { runtime, authorize, decidedBy, approvalLinks: links, readOnly, refreshMs, _internal } = readOptions(options);
+  const now = _internal.now ?? Date.now;
+  const env = _internal.env ?? process.env;
+  const context = { runtime, readOnly, now, decidedBy };
   const grantOf = (request: Request) => authorizeRequest(authorize, request, env);
   const linkContext =
-    links === undefined
-      ? undefined
-      : { runtime, secret: links.secret, scope: links.scope, grantOf, decidedBy: options.decidedBy, now };
+    links === undefined ? undefined : { runtime, secret: links.secret, scope: links.scope, grantOf, decidedBy, now };
   return async (request) => {
     const url = new URL(request.url);
     const link = LINK_PATH.exec(url.pathname);

@@ -1,6 +1,6 @@
 /**
  * The web inspector's browser script (inline, allowed by its hash in the page's CSP): the checked modules of
- * `src/inspector/page/` bundled to text (`inspector-page-source.ts`), started with the time axis of
+ * `src/inspector/page/` bundled to text (the generated `inspector-page-source.js`), started with the time axis of
  * `timeline-scale.ts` embedded as source (and unit-tested there).
  */
 import { INSPECTOR_PAGE_SOURCE } from "./inspector-page-source.js";

@@ -18,10 +18,25 @@ const DEFAULT_APPROVAL_LINK_TTL_MS = 15 * 60_000;
 /** How often a wait re-reads the journal. */
 const DECISION_POLL_MS = 250;
 
-/** Every key of `approvalLinks: { … }`. */
-const APPROVAL_LINK_OPTIONS = declareOptions({
+/** The `approvalLinks` option of `createCodemodeMcpServer`: where approval links point and how they are signed. */
+export interface ApprovalLinksOption {
   /** Where the app mounts `createCodemodeInspector` (e.g. `https://app.example.com/admin/codemode`). */
-  url: option<string>((value, path) => {
+  url: string;
+  /**
+   * The secret links are signed with, shared with the inspector's `approvalLinks.secret`: a string or bytes, at least
+   * 32 bytes (e.g. `openssl rand -hex 32`).
+   */
+  secret: HmacSecret;
+  /**
+   * How long a link works, in milliseconds.
+   * @default 900_000
+   */
+  ttlMs?: number;
+}
+
+/** How each key of {@link ApprovalLinksOption} is checked and defaulted. */
+const APPROVAL_LINK_OPTIONS = declareOptions<ApprovalLinksOption>()({
+  url: option((value, path) => {
     let parsed: URL | undefined;
     try {
       parsed = typeof value === "string" ? new URL(value) : undefined;
@@ -35,24 +50,15 @@ const APPROVAL_LINK_OPTIONS = declareOptions({
       });
     return parsed.href.replace(/\/+$/, "");
   }),
-  /** The secret links are signed with, shared with the inspector's `approvalLinks.secret` (at least 32 bytes). */
-  secret: option<HmacSecret>((value, path) => {
+  secret: option((value, path) => {
     assertHmacSecret(value, path);
     return value;
   }),
-  /** How long a link works, in ms. @default 900000 */
   ttlMs: integerOption(DEFAULT_APPROVAL_LINK_TTL_MS),
 });
 
-/** The option as an app writes it. */
-export type ApprovalLinksOption = { url: string; secret: HmacSecret; ttlMs?: number };
-
 /** The option resolved. */
-export interface ApprovalLinks {
-  url: string;
-  secret: HmacSecret;
-  ttlMs: number;
-}
+export type ApprovalLinks = Required<ApprovalLinksOption>;
 
 /** `approvalLinks` read: `undefined` when not given. */
 export function readApprovalLinks(value: unknown, path: string): ApprovalLinks | undefined {

@@ -10,13 +10,15 @@ import { messageOf } from "../shared/message-of.js";
 import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { InvalidOptionError } from "../errors.js";
-import { assertKnownKeys, keysOf } from "../shared/known-keys.js";
+import { isRecord } from "../shared/is-record.js";
+import { assertKnownKeys } from "../shared/known-keys.js";
+import { declareOptions, option } from "../shared/options/declare-options.js";
 import { scopeProblem } from "../runtime/execution-request.js";
 import { buildCodemodeMcpServer, createCodemodeMcpServer } from "./create-codemode-mcp-server.js";
 import { foreignOrigin, originSet } from "./mcp-http-origins.js";
 import { createRunLimits } from "./mcp-run-limits.js";
 import { createMcpHttpSessions, type McpHttpSession } from "./mcp-http-sessions.js";
-import { readPositiveInteger } from "../shared/options/option-checks.js";
+import { integerOption } from "../shared/options/option-checks.js";
 import { MCP_SERVER_OPTION_KEYS, type CodemodeMcpServerOptions } from "./mcp-server-options.js";
 
 /** Largest request body read, in bytes (a program is at most 256 KiB by default). */
@@ -60,7 +62,10 @@ export interface CodemodeMcpHandlerOptions extends Omit<CodemodeMcpServerOptions
    * clients) are not affected. @default []
    */
   allowedOrigins?: string[];
-  /** Test seams. */
+  /**
+   * Test seams; not part of the published types.
+   * @internal
+   */
   _internal?: {
     /** The clock sessions expire by (ms). */
     now?: () => number;
@@ -69,19 +74,39 @@ export interface CodemodeMcpHandlerOptions extends Omit<CodemodeMcpServerOptions
   };
 }
 
-const HANDLER_KEYS = keysOf<Omit<CodemodeMcpHandlerOptions, keyof CodemodeMcpServerOptions>>({
-  authorize: true,
-  sessions: true,
-  maxBodyBytes: true,
-  allowedOrigins: true,
-  _internal: true,
+/** `sessions: { … }` of the handler. */
+type SessionLimits = Exclude<CodemodeMcpHandlerOptions["sessions"], boolean | undefined>;
+
+/** How each key of `sessions: { … }` is checked and defaulted. */
+const SESSION_OPTIONS = declareOptions<SessionLimits>()({
+  max: integerOption(DEFAULT_MCP_MAX_SESSIONS),
+  perOwner: integerOption(DEFAULT_MAX_SESSIONS_PER_OWNER),
+  idleMs: integerOption(DEFAULT_MCP_SESSION_IDLE_MS),
 });
-/** Every key of `sessions: { … }`. */
-const SESSION_KEYS = keysOf<Exclude<CodemodeMcpHandlerOptions["sessions"], boolean | undefined>>({
-  max: true,
-  perOwner: true,
-  idleMs: true,
+
+/** How each option the handler adds to the server's is checked and defaulted (the server checks its own). */
+const HANDLER_OPTIONS = declareOptions<Omit<CodemodeMcpHandlerOptions, keyof CodemodeMcpServerOptions>>()({
+  authorize: option((value, path) => {
+    if (typeof value !== "function")
+      throw new InvalidOptionError({
+        path,
+        message:
+          "is required: a function (request) => { scope } | { unscoped: true } | false deciding who may run programs over HTTP",
+      });
+    return value as CodemodeMcpHandlerOptions["authorize"];
+  }),
+  /** `false`: stateless; else the session limits. */
+  sessions: option((value, path) => {
+    if (value === false) return false;
+    if (value !== undefined && value !== true && !isRecord(value))
+      throw new InvalidOptionError({ path, message: "must be true, false or { max, perOwner, idleMs }" });
+    return SESSION_OPTIONS.resolve(isRecord(value) ? value : {}, path);
+  }),
+  maxBodyBytes: integerOption(DEFAULT_MCP_MAX_BODY_BYTES),
+  allowedOrigins: option((value) => originSet(value as string[] | undefined)),
+  _internal: option((value) => (isRecord(value) ? value : {}) as NonNullable<CodemodeMcpHandlerOptions["_internal"]>),
 });
+
 /** The server's options a handler passes on (`scope` comes from `authorize`). */
 const SERVER_KEYS = MCP_SERVER_OPTION_KEYS.filter((key) => key !== "scope");
 
@@ -90,11 +115,6 @@ function jsonRpcError(status: number, code: number, message: string, headers: Re
     status,
     headers: { "content-type": "application/json", ...headers },
   });
-}
-
-/** A positive integer option of the handler, or its default. */
-function positiveInteger(value: unknown, fallback: number, path: string): number {
-  return readPositiveInteger(value, path) ?? fallback;
 }
 
 /** Reads at most `max` bytes of the body; `undefined` when it is larger. */
@@ -187,55 +207,33 @@ export type CodemodeMcpHandler = ((request: Request) => Promise<Response>) & {
 export function createCodemodeMcpHandler(options: CodemodeMcpHandlerOptions): CodemodeMcpHandler {
   if (typeof options !== "object" || options === null)
     throw new InvalidOptionError({ path: "createCodemodeMcpHandler", message: "takes { runtime, authorize, … }" });
-  assertKnownKeys(options, [...SERVER_KEYS, ...HANDLER_KEYS], "createCodemodeMcpHandler");
+  const path = "createCodemodeMcpHandler";
+  assertKnownKeys(options, [...SERVER_KEYS, ...HANDLER_OPTIONS.keys], path);
+  // The handler's own options read here; the rest are the server's, checked by it.
+  const own: Record<string, unknown> = {};
+  const rest: Record<string, unknown> = { ...options };
+  for (const key of HANDLER_OPTIONS.keys) {
+    own[key] = rest[key];
+    delete rest[key];
+  }
+  const serverOptions = rest as unknown as CodemodeMcpServerOptions;
   const {
     authorize,
-    sessions: sessionOption = true,
-    maxBodyBytes,
-    allowedOrigins,
+    sessions: sessionOption,
+    maxBodyBytes: maxBody,
+    allowedOrigins: origins,
     _internal,
-    ...serverOptions
-  } = options;
-  if (typeof authorize !== "function") {
-    throw new InvalidOptionError({
-      path: "createCodemodeMcpHandler.authorize",
-      message:
-        "is required: a function (request) => { scope } | { unscoped: true } | false deciding who may run programs over HTTP",
-    });
-  }
-  const origins = originSet(allowedOrigins);
-  const maxBody = positiveInteger(maxBodyBytes, DEFAULT_MCP_MAX_BODY_BYTES, "createCodemodeMcpHandler.maxBodyBytes");
-  if (
-    sessionOption !== true &&
-    sessionOption !== false &&
-    (typeof sessionOption !== "object" || sessionOption === null)
-  )
-    throw new InvalidOptionError({
-      path: "createCodemodeMcpHandler.sessions",
-      message: "must be true, false or { max, perOwner, idleMs }",
-    });
-  const sessionLimits = typeof sessionOption === "object" ? sessionOption : {};
-  assertKnownKeys(sessionLimits, SESSION_KEYS, "createCodemodeMcpHandler.sessions");
-  const now = _internal?.now ?? Date.now;
+  } = HANDLER_OPTIONS.resolve(own, path);
+  const now = _internal.now ?? Date.now;
   const sessions = createMcpHttpSessions({
-    max: positiveInteger(sessionLimits.max, DEFAULT_MCP_MAX_SESSIONS, "createCodemodeMcpHandler.sessions.max"),
-    perOwner: positiveInteger(
-      sessionLimits.perOwner,
-      DEFAULT_MAX_SESSIONS_PER_OWNER,
-      "createCodemodeMcpHandler.sessions.perOwner",
-    ),
-    idleMs: positiveInteger(
-      sessionLimits.idleMs,
-      DEFAULT_MCP_SESSION_IDLE_MS,
-      "createCodemodeMcpHandler.sessions.idleMs",
-    ),
+    ...(sessionOption === false ? SESSION_OPTIONS.resolve({}, path) : sessionOption),
     now,
   });
   // Validated once here (a bad server option throws now, not at the first request).
   createCodemodeMcpServer(serverOptions);
   const runs = createRunLimits({
-    perRequest: _internal?.runs?.perRequest ?? RUNS_PER_REQUEST,
-    perOwner: _internal?.runs?.perOwner ?? RUNS_PER_OWNER,
+    perRequest: _internal.runs?.perRequest ?? RUNS_PER_REQUEST,
+    perOwner: _internal.runs?.perOwner ?? RUNS_PER_OWNER,
     now,
   });
   const serverFor = (scope: string | undefined, session?: McpHttpSession) =>

@@ -1,13 +1,13 @@
 /**
- * The options of `createCodemodeMcpServer`, declared once (type, checks, defaults and docs from one table),
- * validated at construction (errors name the option and the closest known key).
+ * The options of `createCodemodeMcpServer`: the interface users read and its checks and defaults declared against
+ * it, validated at construction (errors name the option and the closest known key).
  */
 import type { CodemodeRuntime } from "../ai/create-codemode-runtime.js";
 import type { InlineTypes } from "../ai/tool-description.js";
 import { InvalidOptionError } from "../errors.js";
 import { scopeProblem } from "../runtime/execution-request.js";
 import { isRecord } from "../shared/is-record.js";
-import { declareOptions, option, type OptionsOf, type ResolvedOf } from "../shared/options/declare-options.js";
+import { declareOptions, option, type ResolvedOf } from "../shared/options/declare-options.js";
 import { booleanOption, integerOption, readText, textOption } from "../shared/options/option-checks.js";
 import { type ApprovalLinksOption, readApprovalLinks } from "./approval-links.js";
 import { PACKAGE_VERSION } from "./package-version.js";
@@ -48,9 +48,17 @@ function runtimeGetter(runtime: unknown, path: string): () => Promise<CodemodeRu
   });
 }
 
-/** Every key of `elicitation: { … }`. */
-const ELICITATION_OPTIONS = declareOptions({
-  /** How long to wait for the person's answer, in milliseconds. @default 600_000 */
+/** The `elicitation` option of `createCodemodeMcpServer` as an object. */
+interface McpElicitationOptions {
+  /**
+   * How long to wait for the person's answer, in milliseconds.
+   * @default 600_000
+   */
+  timeoutMs?: number;
+}
+
+/** How each key of {@link McpElicitationOptions} is checked and defaulted. */
+const ELICITATION_OPTIONS = declareOptions<McpElicitationOptions>()({
   timeoutMs: integerOption(DEFAULT_ELICITATION_TIMEOUT_MS),
 });
 
@@ -62,64 +70,85 @@ function readElicitation(value: unknown, path: string): number | undefined {
   return ELICITATION_OPTIONS.resolve(value, path).timeoutMs;
 }
 
-/** The options of `createCodemodeMcpServer`, declared once: each field's check, default and docs. */
-const MCP_SERVER_OPTIONS = declareOptions({
+/** Options of `createCodemodeMcpServer`. */
+export interface CodemodeMcpServerOptions {
   /** The app's runtime (`createCodemodeRuntime(...)`), or a function without parameters returning one. */
-  runtime: option<McpServerRuntime, () => Promise<CodemodeRuntime>>(runtimeGetter),
+  runtime: McpServerRuntime;
   /**
    * The owner of every execution this server starts and the only executions its tools can read
-   * (`createCodemodeMcpHandler` sets it per session from `authorize`). @default undefined (unscoped)
+   * (`createCodemodeMcpHandler` sets it per session from `authorize`).
+   * @default undefined (unscoped)
    */
-  scope: option<string, string | undefined>((value, path) => {
-    const problem = scopeProblem(value);
-    if (problem !== undefined) throw new InvalidOptionError({ path, message: problem.replace(/^scope /, "") });
-    return value as string | undefined;
-  }),
+  scope?: string;
   /**
    * List `codemode_search` and `codemode_describe` beside `codemode` (a model can always search and
-   * describe from inside a program with `codemode.search()` / `codemode.describe()`). @default true
+   * describe from inside a program with `codemode.search()` / `codemode.describe()`).
+   * @default true
    */
-  discoveryTools: booleanOption(true),
-  /** The `codemode` description's declarations (as `runtime.tool({ inlineTypes })`). @default "auto" */
-  inlineTypes: option<InlineTypes>((value, path) => {
-    if (value === undefined) return "auto";
-    if (value !== "auto" && typeof value !== "boolean")
-      throw new InvalidOptionError({ path, message: 'must be "auto", true or false' });
-    return value;
-  }),
-  /** Guidance appended to the `codemode` description (as `runtime.tool({ instructions })`). */
-  instructions: textOption(),
+  discoveryTools?: boolean;
+  /**
+   * The `codemode` description's declarations (as `runtime.tool({ inlineTypes })`).
+   * @default "auto"
+   */
+  inlineTypes?: InlineTypes;
+  /**
+   * Guidance appended to the `codemode` description (as `runtime.tool({ instructions })`).
+   * @default undefined (none)
+   */
+  instructions?: string;
   /**
    * Ask the person to approve paused calls with MCP elicitation when the client declared the capability.
-   * `false` never asks (paused results tell how a person decides instead). @default { timeoutMs: 600000 }
+   * `false` never asks (paused results tell how a person decides instead).
+   * @default { timeoutMs: 600_000 }
    */
-  elicitation: option<boolean | OptionsOf<typeof ELICITATION_OPTIONS.fields>, number | undefined>(readElicitation),
+  elicitation?: boolean | McpElicitationOptions;
   /**
    * Send approvals as links to the app's inspector page (`createCodemodeInspector({ approvalLinks })` at `url`,
    * with the same `secret`) when the client takes URL-mode elicitation; without sessions, a paused `codemode`
    * call answers with the `-32042` error carrying the link, and the client retries it after the person decided.
-   * The link never appears in a tool result. @default undefined (no links)
+   * The link never appears in a tool result.
+   * @default undefined (no links)
    */
-  approvalLinks: option<ApprovalLinksOption, ReturnType<typeof readApprovalLinks>>(readApprovalLinks),
+  approvalLinks?: ApprovalLinksOption;
   /**
    * How a person decides a paused execution when no elicitation was possible, told to the model
    * (e.g. "Open https://example.com/admin/codemode to approve it."). `{id}` is replaced by the execution id.
    * @default the inspector and the `ai-codemode approve` command
    */
-  approvalHint: option<string>((value, path) => readText(value, path) ?? DEFAULT_APPROVAL_HINT),
-  /** `serverInfo` sent at initialization. @default { name: "ai-codemode", version: the package's } */
-  serverInfo: option<{ name: string; version: string }>((value, path) => {
+  approvalHint?: string;
+  /**
+   * `serverInfo` sent at initialization.
+   * @default { name: "ai-codemode", version: the package's }
+   */
+  serverInfo?: { name: string; version: string };
+}
+
+/** How each option of {@link CodemodeMcpServerOptions} is checked and defaulted. */
+const MCP_SERVER_OPTIONS = declareOptions<CodemodeMcpServerOptions>()({
+  runtime: option(runtimeGetter),
+  scope: option((value, path) => {
+    const problem = scopeProblem(value);
+    if (problem !== undefined) throw new InvalidOptionError({ path, message: problem.replace(/^scope /, "") });
+    return value as string | undefined;
+  }),
+  discoveryTools: booleanOption(true),
+  inlineTypes: option((value, path): InlineTypes => {
+    if (value === undefined) return "auto";
+    if (value !== "auto" && typeof value !== "boolean")
+      throw new InvalidOptionError({ path, message: 'must be "auto", true or false' });
+    return value;
+  }),
+  instructions: textOption(),
+  elicitation: option(readElicitation),
+  approvalLinks: option(readApprovalLinks),
+  approvalHint: option((value, path) => readText(value, path) ?? DEFAULT_APPROVAL_HINT),
+  serverInfo: option((value, path) => {
     if (value === undefined) return { name: "ai-codemode", version: PACKAGE_VERSION };
     if (!isRecord(value) || typeof value["name"] !== "string" || typeof value["version"] !== "string")
       throw new InvalidOptionError({ path, message: "must be { name: string, version: string }" });
     return value as { name: string; version: string };
   }),
 });
-
-/** Options of `createCodemodeMcpServer`. */
-export type CodemodeMcpServerOptions = OptionsOf<typeof MCP_SERVER_OPTIONS.fields> & {
-  runtime: McpServerRuntime;
-};
 
 /** The options with their defaults (`elicitation` is the form's timeout; `undefined`: never elicit). */
 export type ResolvedMcpServerOptions = ResolvedOf<typeof MCP_SERVER_OPTIONS.fields>;

@@ -1,6 +1,6 @@
 /**
- * The options of `createDurableRuntime`, declared once (type, checks, defaults and docs from one table) and
- * resolved into a fully populated object. Bad options throw
+ * The options of the durable runtime: the interface users read, the checks and defaults declared against it, and
+ * their resolution into a fully populated object. Bad options throw
  * `InvalidOptionError` naming the option path; nothing else here throws.
  */
 import type { ApproveProgramOption } from "./program-approval.js";
@@ -16,13 +16,7 @@ import type { Connector } from "../connectors/types.js";
 import { InvalidOptionError } from "../errors.js";
 import type { ResolvedExecutorOptions } from "../sandbox/executor-options.js";
 import type { Executor } from "../sandbox/types.js";
-import {
-  declareOptions,
-  option,
-  type OptionField,
-  type OptionsOf,
-  type ResolvedOf,
-} from "../shared/options/declare-options.js";
+import { declareOptions, option, type OptionField, type ResolvedOf } from "../shared/options/declare-options.js";
 import {
   booleanOption,
   functionOption,
@@ -30,14 +24,8 @@ import {
   optionalIntegerOption,
 } from "../shared/options/option-checks.js";
 import { isRecord } from "../shared/is-record.js";
-import {
-  readLimits,
-  refuseIgnoredLimits,
-  type ReadLimits,
-  type ResolvedBudgetLimits,
-  type RuntimeLimits,
-} from "./limits-option.js";
-import { resolveModules, type ModulesOption, type ResolvedModules } from "./modules-option.js";
+import { readLimits, refuseIgnoredLimits, type ResolvedBudgetLimits, type RuntimeLimits } from "./limits-option.js";
+import { resolveModules, type ModulesOption } from "./modules-option.js";
 import { MAX_JOURNAL_VALUE_CHARS } from "./journal/journal-values.js";
 import {
   readMaxExecutions,
@@ -83,17 +71,30 @@ interface TransformResultInfo {
 }
 
 /** Test seams: clock, id generation, lease length, environment. */
-const INTERNAL_OPTIONS = declareOptions({
+interface RuntimeTestSeams {
   /** Clock in ms since epoch. @default Date.now */
-  now: option<() => number>((value, path) => functionOption<() => number>("() => ms").read(value, path) ?? Date.now),
+  now?: () => number;
   /** Execution and lease ids. @default crypto.randomUUID */
-  generateId: option<() => string>(
+  generateId?: () => string;
+  /** @default DEFAULT_LEASE_MS */
+  leaseMs?: number;
+  /** @default DEFAULT_INFLIGHT_GRACE_MS */
+  inflightGraceMs?: number;
+  /** @default DEFAULT_HOOK_TIMEOUT_MS */
+  hookTimeoutMs?: number;
+  /** @default process.env */
+  env?: Record<string, string | undefined>;
+}
+
+const TEST_SEAMS = declareOptions<RuntimeTestSeams>()({
+  now: option((value, path) => functionOption<() => number>("() => ms").read(value, path) ?? Date.now),
+  generateId: option(
     (value, path) => functionOption<() => string>("() => id").read(value, path) ?? (() => crypto.randomUUID()),
   ),
   leaseMs: integerOption(DEFAULT_LEASE_MS),
   inflightGraceMs: integerOption(DEFAULT_INFLIGHT_GRACE_MS),
   hookTimeoutMs: integerOption(DEFAULT_HOOK_TIMEOUT_MS),
-  env: option<Record<string, string | undefined>>((value, path) => {
+  env: option((value, path) => {
     if (value === undefined) return process.env;
     if (!isRecord(value)) throw new InvalidOptionError({ path, message: "must be an object of strings" });
     return value as Record<string, string | undefined>;
@@ -101,80 +102,78 @@ const INTERNAL_OPTIONS = declareOptions({
 });
 
 /** An option resolved with others it depends on (in {@link resolveRuntimeOptions}); its field passes it on. */
-function dependentOption<Input>(): OptionField<Input, unknown> {
-  return option<Input, unknown>((value) => value);
+function dependentOption(): OptionField<unknown> {
+  return option((value) => value);
 }
 
 /** An option `createCodemodeRuntime` resolves (it needs `ai`) and takes out before these are read. */
-function aiLayerOption(): OptionField<unknown, undefined> {
-  return option<unknown, undefined>((value, path) => {
+function aiLayerOption(): OptionField<undefined> {
+  return option((value, path) => {
     if (value !== undefined) throw new InvalidOptionError({ path, message: "is resolved by createCodemodeRuntime" });
     return undefined;
   });
 }
 
-/** The options of the durable runtime, declared once: each field's check, default and docs. */
-const RUNTIME_OPTIONS = declareOptions({
-  /** Connector namespaces: an AI SDK `ToolSet` (tools, MCP tools) or a hand-written `Connector`. */
-  connectors: dependentOption<Record<string, ToolSet | Connector>>(),
-  /** A tool set exposed as the global `tools`. */
-  tools: dependentOption<ToolSet>(),
+/** Options of the durable runtime (the runtime part of `createCodemodeRuntime`'s options). */
+export interface DurableRuntimeOptions {
+  /** Connector namespaces: name → an AI SDK `ToolSet` (tools, MCP tools) or a hand-written `Connector`. */
+  connectors?: Record<string, ToolSet | Connector>;
+  /** A tool set exposed to programs as the global `tools`. */
+  tools?: ToolSet;
   /**
    * Where the journal lives: a URL, an `@libsql/client` Client, or `{ url, authToken }`. `file:`, `http(s):` and
    * `libsql:` URLs open on the package's own drivers; `ws:`/`wss:` URLs and URLs with parameters need
    * `@libsql/client` (an optional peer: `npm install @libsql/client`).
    * @default CODEMODE_DATABASE_URL, else TURSO_DATABASE_URL + TURSO_AUTH_TOKEN, else "file:.codemode/codemode.db"
    */
-  store: dependentOption<StoreOption>(),
-  /** Runs programs; it keeps its own budgets (`new QuickJSExecutor({ timeoutMs })`). @default new QuickJSExecutor(limits) */
-  executor: option<Executor, Executor | undefined>((value, path) => {
-    if (value !== undefined && (!isRecord(value) || typeof value["run"] !== "function"))
-      throw new InvalidOptionError({ path, message: "must implement run(request) and dispose()" });
-    return value as Executor | undefined;
-  }),
-  /** Names a separate history in the same database. @default "default" */
-  name: option<string>((value, path) => {
-    if (value === undefined) return DEFAULT_RUNTIME_NAME;
-    if (typeof value !== "string" || value === "")
-      throw new InvalidOptionError({ path, message: "must be a non-empty string" });
-    return value;
-  }),
+  store?: StoreOption;
+  /**
+   * Runs programs; it keeps its own budgets (`new QuickJSExecutor({ timeoutMs })`).
+   * @default new QuickJSExecutor(limits)
+   */
+  executor?: Executor;
+  /**
+   * Names a separate history in the same database.
+   * @default "default"
+   */
+  name?: string;
   /**
    * Ended executions kept per owner (each `scope`, and the executions without one): a run start prunes its owner's
    * older ones, once they are older than `retention.minAgeMs`. Running and paused executions are never pruned.
    * `Infinity` keeps any number (then only `retention.maxAgeMs` prunes).
    * @default 50
    */
-  maxExecutions: option<number>(readMaxExecutions),
+  maxExecutions?: number;
   /**
    * How long ended executions stay: `maxAgeMs` prunes by age, `minAgeMs` is the grace no prune cuts into.
    * @default { minAgeMs: 86_400_000 } (24 hours; no age limit)
    */
-  retention: option<CodemodeRetentionOptions, unknown>((value) => value),
-  /** Shrinks a completed result for the model; the journal keeps the original when it fits. */
-  transformResult: functionOption<(result: unknown, info: TransformResultInfo) => unknown>("(result, info) => value"),
+  retention?: CodemodeRetentionOptions;
+  /**
+   * Shrinks a completed result for the model; the journal keeps the original when it fits.
+   * @default undefined (the result as it is)
+   */
+  transformResult?: (result: unknown, info: TransformResultInfo) => unknown;
   /**
    * Budgets: the default executor's per run (`timeoutMs`, `memoryLimitBytes`, …; refused beside `executor`, which
    * takes them itself) and the runtime's per execution (`maxCalls`, `maxCost`; always applied).
+   * @default the defaults of each budget
    */
-  limits: option<RuntimeLimits, ReadLimits>(readLimits),
+  limits?: RuntimeLimits;
   /**
    * The model's share of a codemode result, in characters: a longer result (its JSON),
    * error or logs are cut for the model with a marker saying how to return less. The tool
    * output and the journal keep the full value.
    * @default 20_000 (applied where the model's view is built)
    */
-  maxOutputChars: optionalIntegerOption(),
+  maxOutputChars?: number;
   /**
    * Opt-in outbound network: programs get a global `fetch` that calls this host-side
    * `fetch`, journaled like a connector call, limited to `allow` (origins). Without
    * it programs have no `fetch` and no network at all.
+   * @default undefined (no network)
    */
-  outbound: dependentOption<OutboundFetchOptions>(),
-  /** Resolved by `createCodemodeRuntime` (its embedding model needs `ai`); documented there. */
-  search: aiLayerOption(),
-  /** Resolved by `createCodemodeRuntime` (the AI SDK's statuses); documented there. */
-  toolApproval: aiLayerOption(),
+  outbound?: OutboundFetchOptions;
   /**
    * Ask a human before a program runs at all: `true` for every program, or a function deciding per program.
    * When it says yes the execution pauses before its first pass with one pending item for the whole program
@@ -182,15 +181,7 @@ const RUNTIME_OPTIONS = declareOptions({
    * follow their own approval policies), rejecting it ends the execution `rejected` with nothing run.
    * @default false
    */
-  approveProgram: option<ApproveProgramOption>((value, path) => {
-    if (value === undefined) return false;
-    if (typeof value !== "boolean" && typeof value !== "function")
-      throw new InvalidOptionError({
-        path,
-        message: "must be true, false or a function (code) => boolean | Promise<boolean>",
-      });
-    return value as ApproveProgramOption;
-  }),
+  approveProgram?: ApproveProgramOption;
   /**
    * OpenTelemetry spans for every pass and every connector call, `codemode.step`, outbound `fetch`, `search` and
    * `describe`, nested under the active span (with `@ai-sdk/otel`, the AI SDK's tool-call span), one trace per
@@ -199,59 +190,99 @@ const RUNTIME_OPTIONS = declareOptions({
    * telemetry records inputs and outputs. `false` turns every span off.
    * @default true
    */
-  tracing: booleanOption(true),
+  tracing?: boolean;
   /**
    * ES modules programs may import (`import { groupBy } from "lodash-es"` or `await import("lodash-es")`): specifier →
    * module source text (bundle npm packages with esbuild), or `{ source, types }` with a TypeScript declaration that
    * `describe` shows. Nothing else is importable; each run gets fresh instances; the source never goes to the model.
+   * @default {} (nothing importable)
    */
-  modules: option<ModulesOption, ResolvedModules>((value) => resolveModules(value)),
-  /** Test seams: clock, id generation, lease length, environment. */
-  _internal: option<OptionsOf<typeof INTERNAL_OPTIONS.fields>, ResolvedOf<typeof INTERNAL_OPTIONS.fields>>(
-    (value, path) => INTERNAL_OPTIONS.resolve(value, path),
-  ),
-});
+  modules?: ModulesOption;
+  /**
+   * Test seams (clock, ids, lease length, environment); not part of the published types.
+   * @internal
+   */
+  _internal?: RuntimeTestSeams;
+}
 
-/** Options of the durable runtime (the runtime part of `createCodemodeRuntime`'s options). */
-export type DurableRuntimeOptions = OptionsOf<typeof RUNTIME_OPTIONS.fields>;
+/**
+ * The options `createCodemodeRuntime` adds (it resolves them with `ai` and takes them out before the runtime reads
+ * the rest): declared here too, so one that reaches this layer is refused with a clear message.
+ */
+export interface AiLayerOptions {
+  search?: unknown;
+  toolApproval?: unknown;
+}
+
+/** How each option of the durable runtime is checked and defaulted. */
+const RUNTIME_OPTIONS = declareOptions<DurableRuntimeOptions & AiLayerOptions>()({
+  connectors: dependentOption(),
+  tools: dependentOption(),
+  store: dependentOption(),
+  executor: option((value, path) => {
+    if (value !== undefined && (!isRecord(value) || typeof value["run"] !== "function"))
+      throw new InvalidOptionError({ path, message: "must implement run(request) and dispose()" });
+    return value as Executor | undefined;
+  }),
+  name: option((value, path) => {
+    if (value === undefined) return DEFAULT_RUNTIME_NAME;
+    if (typeof value !== "string" || value === "")
+      throw new InvalidOptionError({ path, message: "must be a non-empty string" });
+    return value;
+  }),
+  maxExecutions: option(readMaxExecutions),
+  retention: dependentOption(),
+  transformResult: functionOption<(result: unknown, info: TransformResultInfo) => unknown>("(result, info) => value"),
+  limits: option(readLimits),
+  maxOutputChars: optionalIntegerOption(),
+  outbound: dependentOption(),
+  search: aiLayerOption(),
+  toolApproval: aiLayerOption(),
+  approveProgram: option((value, path): ApproveProgramOption => {
+    if (value === undefined) return false;
+    if (typeof value !== "boolean" && typeof value !== "function")
+      throw new InvalidOptionError({
+        path,
+        message: "must be true, false or a function (code) => boolean | Promise<boolean>",
+      });
+    return value as ApproveProgramOption;
+  }),
+  tracing: booleanOption(true),
+  modules: option((value) => resolveModules(value)),
+  _internal: option((value, path) => TEST_SEAMS.resolve(value, path)),
+});
 
 // The public entry takes these types from here.
 export type { RuntimeLimits } from "./limits-option.js";
 
-/** Fully resolved options: values only (the runtime core builds the executor and the outbound connector). */
-export interface ResolvedRuntimeOptions {
-  /** The connector namespaces (the built-in outbound connector is not one: see `outbound`). */
-  connectors: Record<string, Connector>;
-  /** The validated `outbound` option, if any. */
-  outbound: ResolvedOutboundFetchOptions | undefined;
-  store: ResolvedStoreOption;
-  /** The caller's executor; undefined: the runtime creates a `QuickJSExecutor` with `limits` (and disposes it). */
-  executor: Executor | undefined;
-  /** The default executor's budgets, resolved. */
-  limits: ResolvedExecutorOptions;
-  /** The per-execution call and cost budgets a new execution starts with. */
-  budgets: ResolvedBudgetLimits;
-  name: string;
-  /** `maxExecutions` and `retention`, resolved together. */
-  retention: ResolvedRetention;
-  transformResult: ((result: unknown, info: TransformResultInfo) => unknown) | undefined;
-  /** `undefined`: the model view's own default (`DEFAULT_MAX_OUTPUT_CHARS` in `src/ai/`). */
-  maxOutputChars: number | undefined;
-  approveProgram: ApproveProgramOption;
-  now: () => number;
-  generateId: () => string;
-  leaseMs: number;
-  inflightGraceMs: number;
-  hookTimeoutMs: number;
-  /** Embeds search texts (from `search.embeddingModel`, resolved in `src/ai`); undefined: lexical search only. */
-  embedder: SearchEmbedder | undefined;
-  /** Spans through `@opentelemetry/api` when a tracer provider is registered. */
-  tracing: boolean;
-  /** The validated `modules` (none: empty). */
-  modules: ResolvedModules;
-  /** What the AI SDK call around an invocation records (read in `src/ai`); undefined: nothing of the values. */
-  traceRecording: (() => TraceRecording | undefined) | undefined;
-}
+/** The options as the declaration reads them (dependent ones still raw). */
+type ReadRuntimeOptions = ResolvedOf<typeof RUNTIME_OPTIONS.fields>;
+
+/**
+ * Fully resolved options: values only (the runtime core builds the executor and the outbound connector). The
+ * options read as they are come from the declaration; the rest are resolved together below.
+ */
+export type ResolvedRuntimeOptions = Pick<
+  ReadRuntimeOptions,
+  "executor" | "name" | "transformResult" | "maxOutputChars" | "approveProgram" | "tracing" | "modules"
+> &
+  Omit<ResolvedOf<typeof TEST_SEAMS.fields>, "env"> & {
+    /** The connector namespaces (the built-in outbound connector is not one: see `outbound`). */
+    connectors: Record<string, Connector>;
+    /** The validated `outbound` option, if any. */
+    outbound: ResolvedOutboundFetchOptions | undefined;
+    store: ResolvedStoreOption;
+    /** The default executor's budgets, resolved. */
+    limits: ResolvedExecutorOptions;
+    /** The per-execution call and cost budgets a new execution starts with. */
+    budgets: ResolvedBudgetLimits;
+    /** `maxExecutions` and `retention`, resolved together. */
+    retention: ResolvedRetention;
+    /** Embeds search texts (from `search.embeddingModel`, resolved in `src/ai`); undefined: lexical search only. */
+    embedder: SearchEmbedder | undefined;
+    /** What the AI SDK call around an invocation records (read in `src/ai`); undefined: nothing of the values. */
+    traceRecording: (() => TraceRecording | undefined) | undefined;
+  };
 
 function resolveStore(store: unknown, env: Record<string, string | undefined>): ResolvedStoreOption {
   if (store === undefined) return defaultStoreOptions(env);

@@ -12,7 +12,7 @@ import {
 } from "../sandbox/executor-options.js";
 import { isRecord } from "../shared/is-record.js";
 import { assertKnownKeys } from "../shared/known-keys.js";
-import { declareOptions, option, type OptionsOf, type ResolvedOf } from "../shared/options/declare-options.js";
+import { declareOptions, option } from "../shared/options/declare-options.js";
 import { integerOption } from "../shared/options/option-checks.js";
 import { DEFAULT_MAX_DISCOVERY_CALLS, DEFAULT_MAX_JOURNAL_BYTES, DEFAULT_MAX_STEPS } from "./journal/budget-record.js";
 
@@ -23,54 +23,64 @@ import { DEFAULT_MAX_DISCOVERY_CALLS, DEFAULT_MAX_JOURNAL_BYTES, DEFAULT_MAX_STE
 export const DEFAULT_MAX_CALLS = 1_000;
 
 /** The runtime's own budgets, per execution over all its passes (the executor's budgets are per run). */
-const BUDGET_OPTIONS = declareOptions({
+interface RuntimeBudgetLimits {
   /**
    * Connector calls (including outbound `fetch`) one execution may make over all its passes; a replayed call
    * counts once, where it first ran, and a call a human rejected does not count. The call past it does not run:
    * the run ends with `kind: "limit"`. Journaled with the execution: an approval pass enforces the number the
-   * execution started with, whatever this runtime's option says. @default 1_000
+   * execution started with, whatever this runtime's option says.
+   * @default 1_000
    */
-  maxCalls: integerOption(DEFAULT_MAX_CALLS),
+  maxCalls?: number;
   /**
    * Total cost one execution may spend, summed over its calls' method `cost(args)`; a call whose cost would take
    * the total past it does not run (the run ends with `kind: "limit"`). Journaled like `maxCalls`.
    * @default no cost budget
    */
-  maxCost: option<number, number | undefined>((value, path) => {
+  maxCost?: number;
+  /**
+   * `codemode.step`s one execution may record over all its passes (a replayed step counts once). The step past it
+   * does not run: the run ends with `kind: "limit"`. Journaled like `maxCalls`.
+   * @default 10_000
+   */
+  maxSteps?: number;
+  /**
+   * `codemode.search` and `codemode.describe` calls one pass may make (they are not journaled: a resumed pass makes
+   * the program's lookups again). The one past it ends the run with `kind: "limit"`.
+   * @default 1_000
+   */
+  maxDiscoveryCalls?: number;
+  /**
+   * Bytes (UTF-8) one execution may write to its journal over all its passes: call arguments, results, step
+   * values, error messages. The write past it does not happen: the run ends with `kind: "limit"`. Journaled like
+   * `maxCalls`.
+   * @default 100_000_000
+   */
+  maxJournalBytes?: number;
+}
+
+/** How each budget of {@link RuntimeBudgetLimits} is checked and defaulted. */
+const BUDGET_OPTIONS = declareOptions<RuntimeBudgetLimits>()({
+  maxCalls: integerOption(DEFAULT_MAX_CALLS),
+  maxCost: option((value, path) => {
     if (value === undefined) return undefined;
     if (typeof value !== "number" || !Number.isFinite(value) || value < 0)
       throw new InvalidOptionError({ path, message: `must be a finite number >= 0 (got ${String(value)})` });
     return value;
   }),
-  /**
-   * `codemode.step`s one execution may record over all its passes (a replayed step counts once). The step past it
-   * does not run: the run ends with `kind: "limit"`. Journaled like `maxCalls`. @default 10_000
-   */
   maxSteps: integerOption(DEFAULT_MAX_STEPS),
-  /**
-   * `codemode.search` and `codemode.describe` calls one pass may make (they are not journaled: a resumed pass makes
-   * the program's lookups again). The one past it ends the run with `kind: "limit"`. @default 1_000
-   */
   maxDiscoveryCalls: integerOption(DEFAULT_MAX_DISCOVERY_CALLS),
-  /**
-   * Bytes (UTF-8) one execution may write to its journal over all its passes: call arguments, results, step
-   * values, error messages. The write past it does not happen: the run ends with `kind: "limit"`. Journaled like
-   * `maxCalls`. @default 100_000_000
-   */
   maxJournalBytes: integerOption(DEFAULT_MAX_JOURNAL_BYTES),
 });
 
-/** The runtime's own budgets, per execution over all its passes (the executor's budgets are per run). */
-type BudgetLimits = OptionsOf<typeof BUDGET_OPTIONS.fields>;
-
-/** The runtime's budgets resolved. */
-export type ResolvedBudgetLimits = ResolvedOf<typeof BUDGET_OPTIONS.fields>;
+/** The runtime's budgets resolved (`maxCost` stays undefined when not given). */
+export type ResolvedBudgetLimits = Required<Omit<RuntimeBudgetLimits, "maxCost">> & { maxCost: number | undefined };
 
 /**
  * The `limits` option: the default executor's budgets per run (the `QuickJSExecutor` option names, refused when
  * `executor` is given) and the runtime's per-execution call and cost budgets (always applied).
  */
-export type RuntimeLimits = Omit<QuickJSExecutorOptions, "isolation" | "poolSize"> & BudgetLimits;
+export interface RuntimeLimits extends Omit<QuickJSExecutorOptions, "isolation" | "poolSize">, RuntimeBudgetLimits {}
 
 /** `limits` read: the default executor's budgets, the runtime's, and which sandbox budgets were given. */
 export interface ReadLimits {

@@ -5,7 +5,6 @@
 import { InvalidOptionError } from "../errors.js";
 import { declareOptions, option } from "../shared/options/declare-options.js";
 import { isRecord } from "../shared/is-record.js";
-import type { SameKeys } from "../shared/known-keys.js";
 import type { PruneRule } from "./journal/journal-store.js";
 
 /** Default `maxExecutions`: ended executions kept per owner (`scope`). */
@@ -57,16 +56,11 @@ function readAge(value: unknown, path: string, { zero }: { zero: boolean }): num
   return value;
 }
 
-const RETENTION_OPTIONS = declareOptions({
-  maxAgeMs: option<number, number | undefined>((value, path) => readAge(value, path, { zero: false })),
-  minAgeMs: option<number, number>(
-    (value, path) => readAge(value, path, { zero: true }) ?? DEFAULT_RETENTION_MIN_AGE_MS,
-  ),
+/** How each option of {@link CodemodeRetentionOptions} is checked and defaulted. */
+const RETENTION_OPTIONS = declareOptions<CodemodeRetentionOptions>()({
+  maxAgeMs: option((value, path) => readAge(value, path, { zero: false })),
+  minAgeMs: option((value, path) => readAge(value, path, { zero: true }) ?? DEFAULT_RETENTION_MIN_AGE_MS),
 });
-
-// Every field of the interface is declared, and nothing else: a field added to one and not the other fails to compile.
-const everyKeyDeclared: SameKeys<CodemodeRetentionOptions, typeof RETENTION_OPTIONS.fields> = true;
-void everyKeyDeclared;
 
 /** `maxExecutions`: a positive integer, or `Infinity` for no count limit. */
 export function readMaxExecutions(value: unknown, path: string): number {

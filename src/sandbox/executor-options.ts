@@ -1,9 +1,9 @@
 /**
- * Budgets and settings of `QuickJSExecutor`, declared once (type, checks, defaults and docs from one table) and
+ * Budgets and settings of `QuickJSExecutor`: the options interface, its checks and defaults declared against it,
  * validated at construction.
  */
 import { availableParallelism } from "node:os";
-import { declareOptions, type OptionsOf, type ResolvedOf } from "../shared/options/declare-options.js";
+import { declareOptions } from "../shared/options/declare-options.js";
 import { integerOption, oneOfOption, optionalIntegerOption } from "../shared/options/option-checks.js";
 
 /** Wall-clock budget of one run. */
@@ -57,52 +57,81 @@ const MAX_MEMORY_LIMIT_BYTES = 2048 * 1024 * 1024;
 /** Where programs run: a worker-thread pool (default) or the calling thread. */
 export type ExecutorIsolation = "worker-thread" | "in-process";
 
-/** The options of `new QuickJSExecutor(options)`, declared once: each field's check, default and docs. */
-const EXECUTOR_OPTIONS = declareOptions({
+/** Options of `new QuickJSExecutor(options)`. Every budget is per run. */
+export interface QuickJSExecutorOptions {
   /**
    * `"worker-thread"`: programs run in a pool of worker threads; a spinning program never stalls the
    * host and can always be stopped (deadline or `signal`). `"in-process"`: lowest latency, but a
    * synchronous loop holds the host's event loop until the deadline stops it, and an `AbortSignal`
    * is only noticed when the program waits for a host call or when the abort happened before the
-   * loop started. @default "worker-thread"
+   * loop started.
+   * @default "worker-thread"
    */
+  isolation?: ExecutorIsolation;
+  /**
+   * Worker threads in the pool (worker-thread isolation only), at most 64.
+   * @default min(4, available parallelism)
+   */
+  poolSize?: number;
+  /**
+   * Wall-clock budget of one run, in milliseconds.
+   * @default 30_000
+   */
+  timeoutMs?: number;
+  /**
+   * Memory budget of one run (the WebAssembly memory's maximum), in bytes; at least 24 MiB.
+   * @default 64 MiB
+   */
+  memoryLimitBytes?: number;
+  /**
+   * QuickJS stack budget (at most 4 MiB). In-process, the host thread's own stack is the real limit:
+   * past about 64 KiB deep recursion can overflow it, which fails the run with `worker-exit` and
+   * replaces the substrate.
+   * @default 256 KiB in a worker, 64 KiB in-process
+   */
+  maxStackBytes?: number;
+  /**
+   * Characters of captured console output per run; a truncation marker is added beyond it.
+   * @default 65_536
+   */
+  maxLogChars?: number;
+  /**
+   * Largest accepted program source, in characters.
+   * @default 262_144
+   */
+  maxSourceChars?: number;
+  /**
+   * Largest value crossing the boundary (arguments, host results, the program's result), in
+   * characters of codec JSON, measured where it is encoded.
+   * @default 1_000_000 (the journal's limit)
+   */
+  maxValueChars?: number;
+  /**
+   * Host (connector) calls started and not yet settled at once. Past it the run stops with an error telling
+   * the program to await its calls or batch them (calls already started are not undone).
+   * @default 10_000
+   */
+  maxCallsInFlight?: number;
+}
+
+/** How each option of {@link QuickJSExecutorOptions} is checked and defaulted. */
+const EXECUTOR_OPTIONS = declareOptions<QuickJSExecutorOptions>()({
   isolation: oneOfOption<ExecutorIsolation>(["worker-thread", "in-process"], "worker-thread"),
-  /** Worker threads (worker-thread isolation only). @default min(4, available parallelism) */
   poolSize: integerOption(DEFAULT_POOL_SIZE, { max: 64 }),
-  /** Wall-clock budget. @default 30_000 */
   timeoutMs: integerOption(DEFAULT_TIMEOUT_MS, { max: 2_147_483_647 }),
-  /** Memory budget (wasm memory maximum). @default 64 MiB */
   memoryLimitBytes: integerOption(DEFAULT_MEMORY_LIMIT_BYTES, {
     min: MIN_MEMORY_LIMIT_BYTES,
     max: MAX_MEMORY_LIMIT_BYTES,
   }),
-  /**
-   * QuickJS stack budget (at most 4 MiB). In-process, the host thread's own stack is the real limit:
-   * past about 64 KiB deep recursion can overflow it, which fails the run with `worker-exit` and
-   * replaces the substrate. @default 256 KiB in a worker, 64 KiB in-process
-   */
   maxStackBytes: optionalIntegerOption({ min: 16 * 1024, max: MAX_STACK_BYTES }),
-  /** Captured console output. @default 65_536 */
   maxLogChars: integerOption(DEFAULT_MAX_LOG_CHARS),
-  /** Program source size. @default 262_144 */
   maxSourceChars: integerOption(DEFAULT_MAX_SOURCE_CHARS),
-  /**
-   * Largest value crossing the boundary (arguments, host results, the program's result), in
-   * characters of codec JSON, measured where it is encoded. @default 1_000_000 (the journal's limit)
-   */
   maxValueChars: integerOption(DEFAULT_MAX_VALUE_CHARS, { min: 1024 }),
-  /**
-   * Host (connector) calls started and not yet settled at once. Past it the run stops with an error telling
-   * the program to await its calls or batch them (calls already started are not undone). @default 10_000
-   */
   maxCallsInFlight: integerOption(DEFAULT_MAX_CALLS_IN_FLIGHT, { max: 1_000_000 }),
 });
 
-/** Options of `new QuickJSExecutor(options)`. Every budget is per run. */
-export type QuickJSExecutorOptions = OptionsOf<typeof EXECUTOR_OPTIONS.fields>;
-
-/** Fully populated, validated options. */
-export type ResolvedExecutorOptions = ResolvedOf<typeof EXECUTOR_OPTIONS.fields> & { maxStackBytes: number };
+/** Fully populated, validated options: every option of {@link QuickJSExecutorOptions} set. */
+export type ResolvedExecutorOptions = Required<QuickJSExecutorOptions>;
 
 /** Every key of `QuickJSExecutorOptions` (the runtime's `limits` takes the same names). */
 export const EXECUTOR_OPTION_KEYS = EXECUTOR_OPTIONS.keys;

@@ -1,12 +1,12 @@
 import type { JSONSchema7 } from "@ai-sdk/provider";
 import { asSchema } from "@ai-sdk/provider-utils";
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { connectorDeclaration, methodDeclaration } from "../../src/connectors/declarations.js";
 import { TypeScriptEmitter } from "../../src/connectors/json-schema-to-typescript.js";
 import type { Connector } from "../../src/connectors/types.js";
 import { compileDiagnostics } from "./fixtures/compile-typescript.js";
+import { githubOpenApiText } from "./fixtures/github-openapi.js";
 import { EDGE_CASES, GITHUB_LIKE, STRIPE_LIKE, type CorpusTool } from "./fixtures/schema-corpus.js";
 
 function typeOf(schema: unknown): string {
@@ -196,9 +196,7 @@ describe("generated declarations compile", () => {
   });
 
   it("for every schema of the GitHub REST API OpenAPI document (components and operations)", () => {
-    const document = JSON.parse(
-      readFileSync("node_modules/@octokit/openapi/generated/api.github.com.json", "utf8"),
-    ) as {
+    const document = JSON.parse(githubOpenApiText()) as {
       paths: Record<string, Record<string, Record<string, unknown>>>;
       components: { schemas: Record<string, unknown> };
     };

@@ -1,15 +1,14 @@
 /**
- * The inspector's browser script is checked modules (`src/inspector/page/`) bundled to text: the committed
- * `src/inspector/inspector-page-source.ts` must be exactly what `scripts/inspector-page-sources.ts` makes of them now,
- * every module is `// @ts-check`ed, and the page's script is that text started with the time axis.
+ * The inspector's browser script is checked modules (`src/inspector/page/`) bundled to text: the generated
+ * `src/inspector/inspector-page-source.js` (never committed; vitest's global setup writes it, the build bundles it
+ * afresh) is what `scripts/inspector-page-sources.ts` makes of them now, every module is `// @ts-check`ed, and the
+ * page's script is that text started with the time axis.
  */
 import { readdirSync, readFileSync } from "node:fs";
+import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
-import {
-  bundleInspectorPage,
-  inspectorPageSourceModule,
-  PAGE_SOURCE_FILE,
-} from "../../scripts/inspector-page-sources.js";
+import { GENERATED_MODULES, generatedSourcesPlugin } from "../../scripts/generated-sources.js";
+import { bundleInspectorPage, inspectorPageSourceModule } from "../../scripts/inspector-page-sources.js";
 import { INSPECTOR_PAGE_SOURCE } from "../../src/inspector/inspector-page-source.js";
 import { INSPECTOR_SCRIPT } from "../../src/inspector/inspector-page-script.js";
 import { timelineScale } from "../../src/inspector/timeline-scale.js";
@@ -23,9 +22,25 @@ describe("the inspector page's script", () => {
     expect(unchecked).toEqual([]);
   });
 
-  it("is the committed src/inspector/inspector-page-source.ts (run `npm run build:page` after editing src/inspector/page/)", async () => {
+  it("is the generated src/inspector/inspector-page-source.js the sources import, made now", async () => {
     const fresh = inspectorPageSourceModule(await bundleInspectorPage());
-    expect(readFileSync(PAGE_SOURCE_FILE, "utf8")).toBe(fresh);
+    expect(readFileSync(new URL("../../src/inspector/inspector-page-source.js", import.meta.url), "utf8")).toBe(fresh);
+  });
+
+  it("is bundled afresh by the build's plugin", async () => {
+    const page = GENERATED_MODULES.find((module) => module.path === "src/inspector/inspector-page-source.js")!;
+    const result = await build({
+      stdin: {
+        contents: 'export { INSPECTOR_PAGE_SOURCE } from "./src/inspector/inspector-page-source.js";',
+        resolveDir: new URL("../..", import.meta.url).pathname,
+        loader: "ts",
+      },
+      bundle: true,
+      write: false,
+      format: "esm",
+      plugins: [generatedSourcesPlugin([{ ...page, source: async () => inspectorPageSourceModule("bundled now") }])],
+    });
+    expect(result.outputFiles[0]?.text).toContain('"bundled now"');
   });
 
   it("is that text started with the time axis's source, one strict script with no bundler helper", () => {

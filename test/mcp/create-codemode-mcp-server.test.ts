@@ -19,7 +19,7 @@ import { createCodemodeMcpServer } from "../../src/mcp/create-codemode-mcp-serve
 import type { CodemodeMcpServerOptions } from "../../src/mcp/mcp-server-options.js";
 import { createMockConnector, type MockConnector } from "../../src/test/mock-connector.js";
 import { tempFolder } from "../support/temp-folder.js";
-import { DEFAULT_TOOL_NAMES } from "./support/proxy-scenario.js";
+import { DEFAULT_TOOL_NAMES } from "./support/tool-names.js";
 
 type Elicit = (params: {
   message: string;

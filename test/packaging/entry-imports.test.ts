@@ -51,14 +51,9 @@ describe("entry points load only what they need", () => {
         [],
       );
     }
-    // ai-codemode/mcp loads its implementation with import(), so a missing SDK can be named: the SDK is in
-    // that chunk's static closure, not the entry's.
-    expect(staticPackages("mcp.js").filter((name) => name.startsWith("@modelcontextprotocol/"))).toEqual([]);
-    const implementation = /import\(['"]\.\/(mcp-implementation-[^'"]+)['"]\)/.exec(
-      readFileSync(`${DIST}mcp.js`, "utf8"),
-    )?.[1];
-    expect(implementation).toBeDefined();
-    const mcp = staticPackages(implementation as string);
+    // ai-codemode/mcp exports its functions statically (so editors show their documentation): the SDK is in the
+    // entry's static closure; @ai-sdk/mcp still loads when a proxy starts a server.
+    const mcp = staticPackages("mcp.js");
     expect(mcp).toContain("@modelcontextprotocol/sdk/server/mcp.js");
     expect(mcp).not.toContain("@ai-sdk/mcp");
   });

@@ -31,7 +31,7 @@ export function Approval({
   const isProgram = descriptor.connector === "codemode" && descriptor.method === "program";
   const programCode = isProgram ? ((descriptor.args as { code?: string }).code ?? "") : "";
   const counts = progress?.progress.counts;
-  const ran = counts === undefined ? 0 : counts.done + counts.replayed;
+  const ran = counts === undefined ? 0 : counts.applied + counts.replayed;
   // Approve with changes (an `editable` method): the arguments as the person left them, or why they cannot be sent.
   const [edit, setEdit] = useState<Edit>({ changed: false });
   const approve = () => {

@@ -1,9 +1,9 @@
 /**
- * Options of `openApiConnector`, declared once (type, checks, defaults and docs from one table).
+ * Options of `openApiConnector`: the interfaces users read and their checks and defaults declared against them.
  */
 import { InvalidOptionError } from "../../errors.js";
-import { declareOptions, option, type OptionsOf, type ResolvedOf } from "../../shared/options/declare-options.js";
-import type { ConnectorMethod, ReplayPolicy } from "../types.js";
+import { declareOptions, option, type ResolvedOf } from "../../shared/options/declare-options.js";
+import type { ConnectorApprovalContext, ConnectorMethod, ConnectorRevertContext, ReplayPolicy } from "../types.js";
 import type { HttpMethod, OpenApiOperationInfo } from "./collect-operations.js";
 import { isRecord } from "../../shared/is-record.js";
 import { optionalCallBudget } from "../call-budget-option.js";
@@ -57,88 +57,147 @@ function checkHeaderRecord(headers: Record<string, unknown>, path: string): Open
   return headers as OpenApiHeaders;
 }
 
+/**
+ * What an operation's method takes: one object with the path, query, header and cookie parameters by name and the
+ * request body under `body` (e.g. `{ owner, repo, state, body: { title } }`), validated against the operation's
+ * schema before any policy sees it.
+ */
+type OpenApiOperationArgs = Record<string, unknown>;
+
 /** Policy for one operation, keyed by `operationId` (or the generated method name) in `operations`. */
-const OPERATION_OPTIONS = declareOptions({
+export interface OpenApiOperationOptions {
   /**
    * Whether a call needs human approval; a function receives the call's arguments.
    * Overrides the connector's `needsApproval` for this operation.
+   * @default the connector's `needsApproval`
    */
-  needsApproval: option<ConnectorMethod["needsApproval"], ConnectorMethod["needsApproval"]>((value, path) => {
-    if (value !== undefined && typeof value !== "boolean" && typeof value !== "function")
-      throw new InvalidOptionError({ path, message: "must be a boolean or a function of the arguments" });
-    return value as ConnectorMethod["needsApproval"];
-  }),
+  needsApproval?:
+    | boolean
+    | ((args: OpenApiOperationArgs, context?: ConnectorApprovalContext) => boolean | Promise<boolean>);
   /**
    * `record` (journaled result returned on replay) or `reexecute` (the request is sent
    * again on replay, nothing stored). `reexecute` cannot be combined with approval.
    * @default the connector's `replay` for GET/HEAD/OPTIONS without approval, else `"record"`
    */
-  replay: option<ReplayPolicy, ReplayPolicy | undefined>(checkReplay),
+  replay?: ReplayPolicy;
   /**
    * The operation only reads: journaled without a store round trip of its own (`ConnectorMethod.readOnly`).
-   * Cannot be combined with approval. @default true for GET/HEAD/OPTIONS without approval
+   * Cannot be combined with approval.
+   * @default true for GET/HEAD/OPTIONS without approval
    */
-  readOnly: option<boolean, unknown>((value) => value),
+  readOnly?: boolean;
   /**
    * An approver may run a pending call with changed arguments (approve with changes), validated like the
-   * program's (`ConnectorMethod.editable`). @default false
+   * program's (`ConnectorMethod.editable`).
+   * @default false
    */
-  editable: option<boolean, boolean | undefined>((value, path) => {
+  editable?: boolean;
+  /**
+   * Compensates an applied call during `rollback`, given its arguments and its response body.
+   * @default none (the call stays applied)
+   */
+  revert?: (args: OpenApiOperationArgs, result: unknown, context: ConnectorRevertContext) => unknown;
+  /**
+   * What a call with these arguments costs against the runtime's `limits.maxCost` (`ConnectorMethod.cost`).
+   * Cannot be combined with `replay: "reexecute"`.
+   * @default no cost
+   */
+  cost?: (args: OpenApiOperationArgs) => number;
+  /**
+   * Calls of this operation one execution may make, over all its passes (`ConnectorMethod.maxCalls`).
+   * @default none
+   */
+  maxCalls?: number;
+}
+
+/** How each key of {@link OpenApiOperationOptions} is checked. */
+const OPERATION_OPTIONS = declareOptions<OpenApiOperationOptions>()({
+  needsApproval: option((value, path) => {
+    if (value !== undefined && typeof value !== "boolean" && typeof value !== "function")
+      throw new InvalidOptionError({ path, message: "must be a boolean or a function of the arguments" });
+    return value as ConnectorMethod["needsApproval"];
+  }),
+  replay: option(checkReplay),
+  readOnly: option((value): unknown => value),
+  editable: option((value, path) => {
     if (value !== undefined && typeof value !== "boolean")
       throw new InvalidOptionError({ path, message: "must be a boolean" });
     return value;
   }),
-  /** Compensates an applied call during `rollback`, given its arguments and its response body. @default none */
-  revert: option<ConnectorMethod["revert"], ConnectorMethod["revert"]>((value, path) =>
+  revert: option((value, path) =>
     optionalFunction<ConnectorMethod["revert"]>(value, path, "a function (args, result, context) run by rollback"),
   ),
-  /**
-   * What a call with these arguments costs against the runtime's `limits.maxCost` (`ConnectorMethod.cost`).
-   * Cannot be combined with `replay: "reexecute"`. @default no cost
-   */
-  cost: option<ConnectorMethod["cost"], ConnectorMethod["cost"]>((value, path) =>
+  cost: option((value, path) =>
     optionalFunction<ConnectorMethod["cost"]>(value, path, "a function of the arguments returning a number >= 0"),
   ),
-  /** Calls of this operation one execution may make, over all its passes (`ConnectorMethod.maxCalls`). @default none */
-  maxCalls: option<number, number | undefined>((value, path) => {
+  maxCalls: option((value, path) => {
     optionalCallBudget(value, path);
     return value as number | undefined;
   }),
 });
 
-/** Policy for one operation, keyed by `operationId` (or the generated method name) in `operations`. */
-export type OpenApiOperationOptions = OptionsOf<typeof OPERATION_OPTIONS.fields>;
-
-/** The options of `openApiConnector`, declared once: each field's check, default and docs. */
-const OPENAPI_OPTIONS = declareOptions({
+/** Options of `openApiConnector`. */
+export interface OpenApiConnectorOptions {
   /** An OpenAPI 3.0 or 3.1 document: an object, or its JSON or YAML text. Not modified. */
-  spec: option<string | object>((value, path) => {
-    if (value === undefined || value === null)
-      throw new InvalidOptionError({ path, message: "is required: an OpenAPI 3 document (object, JSON or YAML text)" });
-    return value as string | object;
-  }),
+  spec: string | object;
   /**
    * Base URL the operation paths are appended to (its own path is kept:
    * `https://api.example.com/v2`). Replaces the document's `servers`.
    * @default the first `servers` URL of the operation, path item or document (must be absolute)
    */
-  baseUrl: option<string, string | undefined>((value, path) => {
-    if (value === undefined) return undefined;
-    if (typeof value !== "string")
-      throw new InvalidOptionError({ path, message: `must be a string, got ${typeof value}` });
-    return checkBaseUrl(value, path);
-  }),
+  baseUrl?: string;
   /**
    * Headers added host-side to every request (they override header parameters). A
    * function is called before each request (e.g. to refresh a token) with the operation.
    * Programs never see these values: they are not returned, and any echo of a
    * credential-like header (authorization, cookie, *key*, *token*, …) in a response or an
    * error message is replaced by `[redacted]`.
+   * @default none
    */
-  headers: option<
-    OpenApiHeaders | ((operation: OpenApiOperationInfo) => OpenApiHeaders | Promise<OpenApiHeaders>),
-    (operation: OpenApiOperationInfo) => OpenApiHeaders | Promise<OpenApiHeaders>
-  >((value, path) => {
+  headers?: OpenApiHeaders | ((operation: OpenApiOperationInfo) => OpenApiHeaders | Promise<OpenApiHeaders>);
+  /**
+   * The host-side `fetch` (an allowlist, a proxy, a test double).
+   * @default globalThis.fetch
+   */
+  fetch?: OpenApiFetch;
+  /**
+   * Per-operation policy keyed by `operationId` or method name. Unknown keys are an error.
+   * @default {}
+   */
+  operations?: Record<string, OpenApiOperationOptions>;
+  /**
+   * Whether operations without their own `needsApproval` need a person's approval: `true` for all, or a rule of the
+   * operation, e.g. `(op) => op.method !== "get"`.
+   * @default false
+   */
+  needsApproval?: boolean | ((operation: OpenApiOperationInfo) => boolean);
+  /**
+   * Replay policy of safe reads (GET, HEAD, OPTIONS) that need no approval. Other
+   * operations are always `record` unless `operations` says otherwise.
+   * @default "record" (a resumed pass sees exactly what the first pass saw)
+   */
+  replay?: ReplayPolicy;
+  /**
+   * Keeps only the operations for which this returns true (a large API often needs a few).
+   * @default all
+   */
+  include?: (operation: OpenApiOperationInfo) => boolean;
+}
+
+/** How each option of {@link OpenApiConnectorOptions} is checked and defaulted. */
+const OPENAPI_OPTIONS = declareOptions<OpenApiConnectorOptions>()({
+  spec: option((value, path) => {
+    if (value === undefined || value === null)
+      throw new InvalidOptionError({ path, message: "is required: an OpenAPI 3 document (object, JSON or YAML text)" });
+    return value as string | object;
+  }),
+  baseUrl: option((value, path) => {
+    if (value === undefined) return undefined;
+    if (typeof value !== "string")
+      throw new InvalidOptionError({ path, message: `must be a string, got ${typeof value}` });
+    return checkBaseUrl(value, path);
+  }),
+  headers: option((value, path): ((operation: OpenApiOperationInfo) => OpenApiHeaders | Promise<OpenApiHeaders>) => {
     if (value === undefined) return () => ({});
     if (typeof value === "function") return value as (operation: OpenApiOperationInfo) => OpenApiHeaders;
     if (!isRecord(value))
@@ -146,15 +205,13 @@ const OPENAPI_OPTIONS = declareOptions({
     const fixed = checkHeaderRecord(value, path);
     return () => fixed;
   }),
-  /** The host-side `fetch` (an allowlist, a proxy, a test double). @default globalThis.fetch */
-  fetch: option<OpenApiFetch>((value, path) => {
+  fetch: option((value, path): OpenApiFetch => {
     if (value === undefined) return (input, init) => globalThis.fetch(input, init);
     if (typeof value !== "function")
       throw new InvalidOptionError({ path, message: "must be a function like globalThis.fetch" });
     return value as OpenApiFetch;
   }),
-  /** Per-operation policy keyed by `operationId` or method name. Unknown keys are an error. */
-  operations: option<Record<string, OpenApiOperationOptions>>((value, path) => {
+  operations: option((value, path) => {
     if (value === undefined) return {};
     if (!isRecord(value)) throw new InvalidOptionError({ path, message: "must be an object keyed by operationId" });
     const operations: Record<string, OpenApiOperationOptions> = {};
@@ -165,42 +222,20 @@ const OPENAPI_OPTIONS = declareOptions({
     }
     return operations;
   }),
-  /**
-   * Whether operations without their own `needsApproval` need a person's approval: `true` for all, or a rule of the
-   * operation, e.g. `(op) => op.method !== "get"`. @default false
-   */
-  needsApproval: option<
-    boolean | ((operation: OpenApiOperationInfo) => boolean),
-    (operation: OpenApiOperationInfo) => boolean
-  >((value, path) => {
+  needsApproval: option((value, path): ((operation: OpenApiOperationInfo) => boolean) => {
     if (typeof value === "function") return value as (operation: OpenApiOperationInfo) => boolean;
     if (value !== undefined && typeof value !== "boolean")
       throw new InvalidOptionError({ path, message: "must be a boolean or a function of the operation" });
     return () => value === true;
   }),
-  /**
-   * Replay policy of safe reads (GET, HEAD, OPTIONS) that need no approval. Other
-   * operations are always `record` unless `operations` says otherwise.
-   * @default "record" (a resumed pass sees exactly what the first pass saw)
-   */
-  replay: option<ReplayPolicy>((value, path) => checkReplay(value, path) ?? DEFAULT_OPENAPI_READ_REPLAY),
-  /** Keeps only the operations for which this returns true (a large API often needs a few). @default all */
-  include: option<(operation: OpenApiOperationInfo) => boolean>((value, path) => {
+  replay: option((value, path) => checkReplay(value, path) ?? DEFAULT_OPENAPI_READ_REPLAY),
+  include: option((value, path): ((operation: OpenApiOperationInfo) => boolean) => {
     if (value === undefined) return () => true;
     if (typeof value !== "function")
       throw new InvalidOptionError({ path, message: "must be a function of the operation" });
     return value as (operation: OpenApiOperationInfo) => boolean;
   }),
 });
-
-/** Options of `openApiConnector`. */
-export type OpenApiConnectorOptions = OptionsOf<typeof OPENAPI_OPTIONS.fields> & { spec: string | object };
-
-/** Every key of `OpenApiConnectorOptions`: any other is refused (a misspelt policy must not be ignored). */
-const OPENAPI_OPTION_KEYS = OPENAPI_OPTIONS.keys;
-
-/** Every key of `OpenApiOperationOptions`. */
-const OPENAPI_OPERATION_KEYS = OPERATION_OPTIONS.keys;
 
 /** Options after validation, defaults filled. */
 export type ResolvedOpenApiConnectorOptions = ResolvedOf<typeof OPENAPI_OPTIONS.fields>;

@@ -2,6 +2,7 @@
  * `openApiConnector`: an OpenAPI 3.0 / 3.1 document becomes a `Connector` with one method
  * per operation. Calls are made host-side with the host's `fetch` and credentials.
  */
+import type { MethodPolicy } from "../tool-set-connector.js";
 import { InvalidOptionError } from "../../errors.js";
 import { closestName } from "../../shared/closest-name.js";
 import { Validator } from "@cfworker/json-schema";
@@ -71,7 +72,9 @@ function policyFor(
   const key = [info.operationId, info.name].find(
     (candidate) => candidate !== undefined && Object.hasOwn(options.operations, candidate),
   );
-  const policy = key === undefined ? {} : options.operations[key]!;
+  // Its callbacks are typed for the operation's arguments: the runtime calls them with what `validate` returned (an
+  // object), so they fit a method's `(args: unknown)`.
+  const policy = (key === undefined ? {} : options.operations[key]!) as MethodPolicy;
   const needsApproval = policy.needsApproval ?? options.needsApproval(info);
   const approves = needsApproval !== false;
   const replay = policy.replay ?? (SAFE_METHODS.has(info.method) && !approves ? options.replay : "record");

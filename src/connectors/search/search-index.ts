@@ -4,9 +4,7 @@
  * as their words, Porter stems) in the name, the description's first sentence (weighted most: it is
  * how a tool says what it does), the rest of the description and the parameter names. A query also
  * searches the thesaurus' synonyms of its words at a lower weight; hits are re-ranked by how much of
- * the query their name and first sentence cover (`search/rerank.ts`). A query word or two-word phrase the catalog uses in no name
- * and no first sentence also searches its WordNet expansions (`search/expansions.ts`), lower still. A query's
- * cost is bounded (`MAX_QUERY_*`).
+ * the query their name and first sentence cover (`search/rerank.ts`). A query's cost is bounded (`MAX_QUERY_*`).
  * Order is deterministic: score (unrounded), then path.
  */
 import MiniSearch from "minisearch";
@@ -145,11 +143,6 @@ export interface SearchOptions {
    * blend it with the lexical score (`search/semantic-blend.ts`). Without it, the ranking is lexical only.
    */
   similarity?: ReadonlyMap<string, number>;
-  /**
-   * Whether query words the catalog does not use search their WordNet expansions (`search/expansions.ts`).
-   * @default true (false ranks as without the generated data: for benchmarks and tests)
-   */
-  expansions?: boolean;
 }
 
 /** A built index; immutable after creation. */
@@ -159,7 +152,7 @@ export interface SearchIndex {
    * Whether the lexical ranking settles `query` (its best hit clearly ahead: `search/semantic-blend.ts`), so a
    * blended search would not ask for its similarity. An empty query is decided; a query with no hit is not.
    */
-  isLexicallyDecided(query: string, options?: Pick<SearchOptions, "expansions">): boolean;
+  isLexicallyDecided(query: string): boolean;
 }
 
 function clampLimit(limit: number | undefined): number {
@@ -260,12 +253,12 @@ export function createSearchIndex(documents: SearchDocument[]): SearchIndex {
       details: document.details ?? "",
     })),
   );
-  function ranked(query: string, expansions: boolean): RankedResult[] {
+  function ranked(query: string): RankedResult[] {
     const words = boundQuery(query)
       .split(" ")
       .filter((word) => word !== "")
       .map((word) => word.toLowerCase());
-    const concepts = queryConcepts(words, { known, expansions });
+    const concepts = queryConcepts(words, known);
     const contentWords = words.filter((word) => termsOfWord(word).length > 0);
     const terms = weightedTerms(concepts);
     if (terms.size === 0) return [];
@@ -285,10 +278,9 @@ export function createSearchIndex(documents: SearchDocument[]): SearchIndex {
     });
   }
   // The last query's lexical ranking: a blended search asks `isLexicallyDecided` and then searches the same query.
-  let last: { query: string; expansions: boolean; hits: RankedResult[] } | undefined;
-  function rankedOnce(query: string, expansions: boolean): RankedResult[] {
-    if (last?.query !== query || last.expansions !== expansions)
-      last = { query, expansions, hits: ranked(query, expansions) };
+  let last: { query: string; hits: RankedResult[] } | undefined;
+  function rankedOnce(query: string): RankedResult[] {
+    if (last?.query !== query) last = { query, hits: ranked(query) };
     return last.hits;
   }
   function blended(lexical: RankedResult[], similarity: ReadonlyMap<string, number>): RankedResult[] {
@@ -301,19 +293,18 @@ export function createSearchIndex(documents: SearchDocument[]): SearchIndex {
   return {
     search(query, options) {
       const limit = clampLimit(options?.limit);
-      const expansions = options?.expansions !== false;
       const hits: RankedResult[] =
         query.trim() === ""
           ? documents.map((document) => ({ document, rank: 0 }))
           : options?.similarity === undefined
-            ? rankedOnce(query, expansions) // sorted in place below: always into the same order
-            : blended(rankedOnce(query, expansions), options.similarity);
+            ? rankedOnce(query) // sorted in place below: always into the same order
+            : blended(rankedOnce(query), options.similarity);
       hits.sort(byScoreThenPath);
       return { results: hits.slice(0, limit).map(toResult), total: hits.length, truncated: hits.length > limit };
     },
-    isLexicallyDecided(query, options) {
+    isLexicallyDecided(query) {
       if (query.trim() === "") return true;
-      return lexicallyDecided(rankedOnce(query, options?.expansions !== false).map((hit) => hit.rank));
+      return lexicallyDecided(rankedOnce(query).map((hit) => hit.rank));
     },
   };
 }

@@ -2,11 +2,9 @@
  * The words search compares: a name or text split into words (on `_`, `-`, `.`, spaces and
  * camelCase), short forms read as the words they stand for, stop words dropped, and each word
  * reduced to its Porter stem (`creating`, `created` and `creates` all become `creat`). Queries
- * also search the thesaurus' verb and domain synonyms of their words, at a lower weight, and the
- * generated WordNet expansions of words the catalog does not use, lower still.
+ * also search the thesaurus' verb and domain synonyms of their words, at a lower weight.
  */
 import { stemmer } from "stemmer";
-import { expansionOf } from "./expansions.js";
 import {
   ABBREVIATIONS,
   DOMAIN_SYNONYMS,
@@ -15,7 +13,6 @@ import {
   VERB_WEIGHT,
   REVERSAL_WEIGHT,
   REVERSING_VERBS,
-  WORDNET_WEIGHT,
 } from "./thesaurus.js";
 
 /** Words too common to rank by (`create an issue` ranks on `create` and `issue`). */
@@ -76,18 +73,9 @@ function addTerms(concept: Concept, words: string | undefined, weight: number): 
 /** Whether the catalog uses a term in a name or first sentence (a word it uses is never expanded). */
 type KnownTerm = (term: string) => boolean;
 
-/** What the catalog is known to use, and whether unused words search their WordNet expansions. */
-export interface QueryContext {
-  known: KnownTerm;
-  expansions: boolean;
-}
-
-function synonymsOf(concept: Concept, key: string, context: QueryContext): void {
+function synonymsOf(concept: Concept, key: string): void {
   addTerms(concept, own(VERB_SYNONYMS, key) ?? own(VERB_SYNONYMS, singular(key)), VERB_WEIGHT);
   addTerms(concept, own(DOMAIN_SYNONYMS, key) ?? own(DOMAIN_SYNONYMS, singular(key)), DOMAIN_WEIGHT);
-  if (context.expansions && !key.split(" ").every((word) => termsOfWord(word).some(context.known))) {
-    addTerms(concept, expansionOf(key), WORDNET_WEIGHT);
-  }
 }
 
 /**
@@ -112,24 +100,21 @@ function reversalOf(concept: Concept, words: string[], index: number, known: Kno
 /**
  * The concepts of a query's words (lower-case, in order): one per word that is not a stop word
  * or has a synonym, and one per two-word phrase the thesaurus knows (`chat room`, `text box`).
- * With `context.expansions`, a word or phrase the catalog does not use also searches its WordNet expansions.
+ * `known` (whether the catalog uses a term) decides the reversal of a word after a reversing verb.
  */
-export function queryConcepts(
-  words: string[],
-  context: QueryContext = { known: () => false, expansions: false },
-): Concept[] {
+export function queryConcepts(words: string[], known: KnownTerm = () => false): Concept[] {
   const concepts: Concept[] = [];
   for (let index = 0; index < words.length; index++) {
     const word = words[index]!;
     const concept: Concept = new Map();
     addTerms(concept, word, 1);
-    synonymsOf(concept, word, context);
-    reversalOf(concept, words, index, context.known);
+    synonymsOf(concept, word);
+    reversalOf(concept, words, index, known);
     if (concept.size > 0) concepts.push(concept);
     const next = words[index + 1];
     if (next !== undefined) {
       const phrase: Concept = new Map();
-      synonymsOf(phrase, `${word} ${next}`, context);
+      synonymsOf(phrase, `${word} ${next}`);
       if (phrase.size > 0) concepts.push(phrase);
     }
   }

@@ -184,13 +184,6 @@ export const DOMAIN_SYNONYMS: Readonly<Record<string, string>> = {
 export const VERB_WEIGHT = 0.8;
 /** Weight of a domain synonym relative to the query's own word (1). */
 export const DOMAIN_WEIGHT = 0.8;
-/**
- * Weight of a WordNet expansion (`search/expansions.ts`, generated) relative to the query's own word (1):
- * below the curated synonyms, since WordNet's senses are not an API's (0.3–0.7 ranked the same on the
- * development queries).
- */
-export const WORDNET_WEIGHT = 0.5;
-
 /** Verbs that undo what the word after them names ("stop following" is `unfollow`). */
 export const REVERSING_VERBS = "stop remove undo revoke withdraw cancel";
 /** Weight left to a word's own terms when a reversing verb before it asks for its `un-` form. */

@@ -19,7 +19,9 @@ import type { Connector } from "../../connectors/types.js";
 import { InvalidOptionError } from "../../errors.js";
 import { resolveSearchOptions } from "../../ai/search-options.js";
 import { resolveRuntimeOptions } from "../../runtime/durable-runtime-options.js";
-import { assertKnownKeys, keysOf } from "../../shared/known-keys.js";
+import { isRecord } from "../../shared/is-record.js";
+import { declareOptions, option, type OptionField } from "../../shared/options/declare-options.js";
+import { oneOfOption } from "../../shared/options/option-checks.js";
 import { resolveUpstreams, type UpstreamConfig } from "./proxy-config.js";
 import { startingConnector, upstreamConnector } from "./upstream-connectors.js";
 import {
@@ -36,15 +38,30 @@ const DEFAULT_UPSTREAM_RETRY_MS = 30_000;
 export interface CodemodeMcpProxyOptions {
   /** The upstream servers by namespace: `{ command, args?, env?, cwd? }` or `{ url, headers?, transport? }`. */
   servers: Record<string, UpstreamConfig>;
-  /** The runtime's other options (store, name, limits, …); its connectors are the servers. */
+  /**
+   * The runtime's other options (store, name, limits, …); its connectors are the servers.
+   * @default {} (the runtime's defaults)
+   */
   runtime?: Omit<CodemodeRuntimeOptions, "connectors">;
-  /** The children's stderr. @default "inherit" */
+  /**
+   * The children's stderr: `"inherit"` shows it in this process's stderr, `"ignore"` drops it.
+   * @default "inherit"
+   */
   stderr?: UpstreamStderr;
-  /** How long one server may take to start and list its tools, in ms. @default 30000 */
+  /**
+   * How long one server may take to start and list its tools, in milliseconds.
+   * @default 30_000
+   */
   startTimeoutMs?: number;
-  /** How long after a failed start the server is tried again, in ms. @default 30000 */
+  /**
+   * How long after a failed start the server is tried again, in milliseconds.
+   * @default 30_000
+   */
   retryMs?: number;
-  /** Test seams. */
+  /**
+   * Test seams; not part of the published types.
+   * @internal
+   */
   _internal?: {
     /** The clock retries are timed by (ms). */
     now?: () => number;
@@ -69,22 +86,36 @@ export interface CodemodeMcpProxy {
   close(): Promise<void>;
 }
 
-/** Every key of {@link CodemodeMcpProxyOptions} (a key added there and not here fails to compile). */
-const PROXY_OPTION_KEYS = keysOf<CodemodeMcpProxyOptions>({
-  servers: true,
-  runtime: true,
-  stderr: true,
-  startTimeoutMs: true,
-  retryMs: true,
-  _internal: true,
-});
-
-function positive(value: unknown, fallback: number, path: string): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1)
-    throw new InvalidOptionError({ path, message: "must be a positive integer (milliseconds)" });
-  return value;
+/** Milliseconds, a positive integer; `fallback` when omitted. */
+function milliseconds(fallback: number): OptionField<number> {
+  return option((value, path) => {
+    if (value === undefined) return fallback;
+    if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1)
+      throw new InvalidOptionError({ path, message: "must be a positive integer (milliseconds)" });
+    return value;
+  });
 }
+
+/**
+ * How each option of {@link CodemodeMcpProxyOptions} is checked and defaulted (the runtime's options are checked
+ * by the runtime's own declaration, with the servers as its connectors).
+ */
+const PROXY_OPTIONS = declareOptions<CodemodeMcpProxyOptions>()({
+  servers: option((value, path) => resolveUpstreams(value, undefined, path)),
+  runtime: option((value, path) => {
+    const runtime = value ?? {};
+    if (isRecord(runtime) && "connectors" in runtime)
+      throw new InvalidOptionError({
+        path: `${path}.connectors`,
+        message: "is not taken: the servers are the connectors",
+      });
+    return runtime as Omit<CodemodeRuntimeOptions, "connectors">;
+  }),
+  stderr: oneOfOption<UpstreamStderr>(["inherit", "ignore"], "inherit"),
+  startTimeoutMs: milliseconds(DEFAULT_UPSTREAM_START_TIMEOUT_MS),
+  retryMs: milliseconds(DEFAULT_UPSTREAM_RETRY_MS),
+  _internal: option((value) => (isRecord(value) ? value : {}) as NonNullable<CodemodeMcpProxyOptions["_internal"]>),
+});
 
 /**
  * Creates a code-mode proxy over upstream MCP servers. Nothing starts until `runtime()` is called.
@@ -101,23 +132,15 @@ function positive(value: unknown, fallback: number, path: string): number {
 export function createCodemodeMcpProxy(options: CodemodeMcpProxyOptions): CodemodeMcpProxy {
   if (typeof options !== "object" || options === null)
     throw new InvalidOptionError({ path: "createCodemodeMcpProxy", message: "takes { servers, … }" });
-  assertKnownKeys(options, PROXY_OPTION_KEYS, "createCodemodeMcpProxy");
-  const servers = resolveUpstreams(options.servers, undefined, "createCodemodeMcpProxy.servers");
-  const { runtime: runtimeOptions = {}, stderr = "inherit" } = options;
-  if (stderr !== "inherit" && stderr !== "ignore")
-    throw new InvalidOptionError({ path: "createCodemodeMcpProxy.stderr", message: 'must be "inherit" or "ignore"' });
-  if ("connectors" in runtimeOptions)
-    throw new InvalidOptionError({
-      path: "createCodemodeMcpProxy.runtime.connectors",
-      message: "is not taken: the servers are the connectors",
-    });
-  const startTimeoutMs = positive(
-    options.startTimeoutMs,
-    DEFAULT_UPSTREAM_START_TIMEOUT_MS,
-    "createCodemodeMcpProxy.startTimeoutMs",
-  );
-  const retryMs = positive(options.retryMs, DEFAULT_UPSTREAM_RETRY_MS, "createCodemodeMcpProxy.retryMs");
-  const now = options._internal?.now ?? Date.now;
+  const {
+    servers,
+    runtime: runtimeOptions,
+    stderr,
+    startTimeoutMs,
+    retryMs,
+    _internal: internal,
+  } = PROXY_OPTIONS.resolve(options, "createCodemodeMcpProxy");
+  const now = internal.now ?? Date.now;
   // The runtime options are checked now (values only: nothing is opened).
   const { search, ...durableOptions } = runtimeOptions;
   resolveSearchOptions(search);

@@ -276,7 +276,14 @@ export function resolveUpstreams(
   return out;
 }
 
-/** Parses a proxy config file's text (JSON). */
+/**
+ * Parses and validates the text of a `servers.json` (the `{ "mcpServers": { … } }` shape MCP hosts use); `${VAR}`
+ * is read from `env`, and errors name `file` and the path inside it.
+ *
+ * @example
+ * const config = parseProxyConfig(await readFile("servers.json", "utf8"), process.env, "servers.json");
+ * const proxy = createCodemodeMcpProxy({ servers: config.mcpServers });
+ */
 export function parseProxyConfig(text: string, env: Record<string, string | undefined>, file: string): ProxyConfigFile {
   let value: unknown;
   try {

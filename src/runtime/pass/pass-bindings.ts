@@ -4,7 +4,7 @@
  * (`search`, `describe`, `run`, `step`).
  */
 import { OUTBOUND_METHOD } from "../../connectors/outbound-fetch.js";
-import { GUEST_SOURCES } from "../../sandbox/guest/guest-sources.js";
+import { GUEST_SOURCES } from "../../sandbox/guest-sources.js";
 import { normalizeProgram } from "../../sandbox/program/normalize-program.js";
 import type { CodeBindingNamespace, CodeRunRequest } from "../../sandbox/types.js";
 import { quoted } from "../../shared/bounded-text.js";

@@ -3,7 +3,7 @@
  * code needs are read through the handle API (`guest-intrinsics.ts`), the binding namespaces are frozen objects of
  * host functions (`sandbox-namespaces.ts`), and `console`, the deterministic environment and the request's lazy
  * globals are accessors (`sandbox-console.ts`, `sandbox-lazy-globals.ts`). The guest modules
- * (`guest/*.js`, bundled to text in `guest-sources.ts`) compile on first use, at most once per run: plain JSON for
+ * (`guest/*.js`, bundled to text in the generated `guest-sources.js`) compile on first use, at most once per run: plain JSON for
  * the first value that is not a primitive, the codec for the first that is not plain JSON, rendering for `console`
  * and errors. QuickJS 0.32 cannot run precompiled bytecode in a fresh context (see docs/decisions/sandbox-executor.md),
  * so what a run never uses costs it nothing instead.
@@ -11,7 +11,7 @@
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle } from "quickjs-emscripten-core";
 import { describeMissing } from "../codec/boundary-messages.js";
 import { GuestIntrinsics } from "./guest-intrinsics.js";
-import { GUEST_SOURCES, type GuestModuleName } from "../guest/guest-sources.js";
+import { GUEST_SOURCES, type GuestModuleName } from "../guest-sources.js";
 import { SandboxConsole } from "./sandbox-console.js";
 import { deferEnvironment, deferGlobals } from "./sandbox-lazy-globals.js";
 import { missingMemberAt, programCallSite } from "./missing-member.js";

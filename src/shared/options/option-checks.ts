@@ -32,17 +32,17 @@ export function readText(value: unknown, path: string): string | undefined {
 }
 
 /** A positive integer option; `fallback` when omitted. */
-export function integerOption(fallback: number, bounds?: IntegerBounds): OptionField<number, number> {
+export function integerOption(fallback: number, bounds?: IntegerBounds): OptionField<number> {
   return option((value, path) => readPositiveInteger(value, path, bounds) ?? fallback);
 }
 
 /** A positive integer option with no default (the reader decides what omitted means). */
-export function optionalIntegerOption(bounds?: IntegerBounds): OptionField<number, number | undefined> {
+export function optionalIntegerOption(bounds?: IntegerBounds): OptionField<number | undefined> {
   return option((value, path) => readPositiveInteger(value, path, bounds));
 }
 
 /** A boolean option; `fallback` when omitted. */
-export function booleanOption(fallback: boolean): OptionField<boolean, boolean> {
+export function booleanOption(fallback: boolean): OptionField<boolean> {
   return option((value, path) => {
     if (value === undefined) return fallback;
     if (typeof value !== "boolean") throw new InvalidOptionError({ path, message: "must be true or false" });
@@ -51,7 +51,7 @@ export function booleanOption(fallback: boolean): OptionField<boolean, boolean> 
 }
 
 /** One of a few literal values; `fallback` when omitted. */
-export function oneOfOption<const T extends string>(values: readonly T[], fallback: T): OptionField<T, T> {
+export function oneOfOption<const T extends string>(values: readonly T[], fallback: T): OptionField<T> {
   return option((value, path) => {
     if (value === undefined) return fallback;
     if (!values.includes(value as T)) {
@@ -63,13 +63,13 @@ export function oneOfOption<const T extends string>(values: readonly T[], fallba
 }
 
 /** A non-blank string option; `undefined` when omitted. */
-export function textOption(): OptionField<string, string | undefined> {
+export function textOption(): OptionField<string | undefined> {
   return option(readText);
 }
 
 /** A function option (`shape` says which, for the message); `undefined` when omitted. */
 // biome-ignore lint/suspicious/noExplicitAny: any function type.
-export function functionOption<F extends (...args: any[]) => unknown>(shape: string): OptionField<F, F | undefined> {
+export function functionOption<F extends (...args: any[]) => unknown>(shape: string): OptionField<F | undefined> {
   return option((value, path) => {
     if (value === undefined) return undefined;
     if (typeof value !== "function") throw new InvalidOptionError({ path, message: `must be a function ${shape}` });

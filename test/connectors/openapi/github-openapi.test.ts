@@ -1,10 +1,8 @@
 /**
- * GitHub's REST description (`@octokit/openapi`, ~13 MB of JSON, OpenAPI 3.0) as a connector:
+ * GitHub's REST description (~13 MB of JSON, OpenAPI 3.0, vendored: `../fixtures/github-openapi/`) as a connector:
  * every operation becomes a method, arguments validate, the catalog finds them, and the
  * generated declarations compile with the TypeScript compiler.
  */
-import { createRequire } from "node:module";
-import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createCatalog } from "../../../src/connectors/search/catalog.js";
 import { connectorDeclaration } from "../../../src/connectors/declarations.js";
@@ -12,9 +10,7 @@ import { HTTP_METHODS } from "../../../src/connectors/openapi/collect-operations
 import { openApiConnector } from "../../../src/connectors/openapi/openapi-connector.js";
 import type { Connector } from "../../../src/connectors/types.js";
 import { compileDiagnostics } from "../fixtures/compile-typescript.js";
-
-const require = createRequire(import.meta.url);
-const SPEC_PATH = require.resolve("@octokit/openapi/generated/api.github.com.json");
+import { githubOpenApiText } from "../fixtures/github-openapi.js";
 
 function typeCheck(source: string): string[] {
   return compileDiagnostics({ "github.ts": source });
@@ -26,7 +22,7 @@ describe("GitHub's OpenAPI description", () => {
   let operationCount = 0;
 
   beforeAll(async () => {
-    text = readFileSync(SPEC_PATH, "utf8");
+    text = githubOpenApiText();
     const started = performance.now();
     github = await openApiConnector({ spec: text, needsApproval: (operation) => operation.method !== "get" });
     const elapsed = performance.now() - started;
@@ -37,6 +33,11 @@ describe("GitHub's OpenAPI description", () => {
     console.log(
       `github openapi: ${(text.length / 1e6).toFixed(1)} MB, ${Object.keys(github.methods).length} methods, built in ${elapsed.toFixed(0)} ms`,
     );
+  });
+
+  it("is the vendored @octokit/openapi 23.0.2 (fixtures/github-openapi/README.md)", () => {
+    const { openapi, info } = JSON.parse(text) as { openapi: string; info: { version: string } };
+    expect([openapi, info.version]).toEqual(["3.0.3", "23.0.2"]);
   });
 
   it("makes one method per operation, named from the operationIds", () => {

@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   boundQuery,
@@ -10,6 +9,7 @@ import {
   tokenize,
   type SearchDocument,
 } from "../../../src/connectors/search/search-index.js";
+import { githubOpenApiText } from "../fixtures/github-openapi.js";
 import { methodDocument } from "../fixtures/search-document.js";
 
 describe("search terms", () => {
@@ -54,7 +54,7 @@ describe("scores", () => {
 
 /** Every operation of GitHub's REST description as a search document (summary first, as connectors describe them). */
 function githubDocuments(): SearchDocument[] {
-  const document = JSON.parse(readFileSync("node_modules/@octokit/openapi/generated/api.github.com.json", "utf8")) as {
+  const document = JSON.parse(githubOpenApiText()) as {
     paths: Record<
       string,
       Record<

@@ -18,8 +18,7 @@ const modules = (path: string) => fileURLToPath(new URL(`../../../node_modules/$
 /** The built CLI, as `npx ai-codemode` runs it. */
 export const CLI = fileURLToPath(new URL("../../../dist/cli.js", import.meta.url));
 
-/** The tools a codemode MCP server lists by default, in order. */
-export const DEFAULT_TOOL_NAMES = ["codemode", "codemode_search", "codemode_describe", "codemode_outcome"];
+export { DEFAULT_TOOL_NAMES } from "./tool-names.js";
 
 /** Writes `servers.json` in `folder` (memory + everything, the journal in the folder) and returns its path. */
 export function writeProxyConfig(folder: string): { file: string; config: ProxyConfigFile } {

@@ -2,7 +2,7 @@
  * The process-kill scenario of batched reads (issue 38): `readOnly` calls and a `codemode.step` whose rows ride
  * with the next write (an effect's `executing` row, a `pending` row), between effects, in a first pass that pauses
  * and in the approval pass that replays it. Shared by the killed process (`fixtures/read-kill-worker.ts`) and the test that
- * recovers and checks (`read-kill.test.ts`). Effects and reads go to an append-only ledger file, so what ran is
+ * recovers and checks (`read-kill.process.test.ts`). Effects and reads go to an append-only ledger file, so what ran is
  * counted across processes, a killed one included.
  */
 import { appendFileSync, existsSync, readFileSync } from "node:fs";

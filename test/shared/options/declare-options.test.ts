@@ -14,13 +14,22 @@ import {
   textOption,
 } from "../../../src/shared/options/option-checks.js";
 
-const declared = declareOptions({
+interface Options {
+  timeoutMs?: number;
+  tracing?: boolean;
+  mode?: "fast" | "safe";
+  label?: string;
+  needsApproval?: boolean;
+  _internal?: object;
+}
+
+const declared = declareOptions<Options>()({
   timeoutMs: integerOption(30, { max: 100 }),
   tracing: booleanOption(true),
   mode: oneOfOption(["fast", "safe"], "safe"),
   label: textOption(),
-  needsApproval: option<boolean>((value) => value === true),
-  _internal: option<object, object>((value) => (value ?? {}) as object),
+  needsApproval: option((value) => value === true),
+  _internal: option((value) => (value ?? {}) as object),
 });
 
 function failure(build: () => unknown): InvalidOptionError {

@@ -35,7 +35,7 @@ function unavailable(): string | undefined {
 }
 
 const skipped = unavailable();
-if (skipped !== undefined) console.log(`read-only-filesystem.test.ts skipped: ${skipped}`);
+if (skipped !== undefined) console.log(`read-only-filesystem.process.test.ts skipped: ${skipped}`);
 
 /** Whether every folder above `path` (as written, and once its links are resolved) is searchable by other users. */
 function openToEveryone(path: string): boolean {

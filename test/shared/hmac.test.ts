@@ -85,7 +85,7 @@ describe("the one secret rule", () => {
     const inspector = refusal(
       () =>
         createCodemodeInspector({ runtime, authorize: () => ({ unscoped: true }), approvalLinks: { secret: short } }),
-      "approvalLinks.secret",
+      "createCodemodeInspector.approvalLinks.secret",
     );
     expect(chat).toMatch(/at least 32 bytes/);
     expect(mcp).toBe(chat);

@@ -19,6 +19,7 @@ import { createCodemodeRuntime } from "../../src/ai/create-codemode-runtime.js";
 import { fetchRequestListener } from "../../src/cli/fetch-over-node-http.js";
 import { createMockConnector } from "../../src/test/mock-connector.js";
 import { tempFolder } from "../support/temp-folder.js";
+import { expectNothingForAnotherUser } from "../mcp/support/another-user.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const PAGE = readFileSync(join(ROOT, "docs/mcp-server.md"), "utf8");
@@ -113,37 +114,7 @@ describe("docs/mcp-server.md, approvals by link", () => {
     // Bob, signed in, through the same route: the API shows him none of it and decides nothing of it.
     const bob = { cookie: "user=bob" };
     const api = `${origin}/codemode/api`;
-    const listed = await fetch(`${api}/executions`, { headers: bob });
-    expect(listed.status).toBe(200);
-    const listText = await listed.text();
-    expect(listText).not.toContain(executionId);
-    expect(listText).not.toContain("the payment");
-    const pending = await (await fetch(`${api}/pending`, { headers: bob })).json();
-    expect(pending).toEqual({ pending: [] });
-    const read = await fetch(`${api}/executions/${executionId}`, { headers: bob });
-    expect(read.status).toBe(404);
-    expect(await read.text()).not.toContain("the payment");
-    for (const [action, body] of [
-      ["approve", {}],
-      ["decide", { decisions: [{ seq: 1, approved: true }] }],
-      ["reject", { reason: "bob says no" }],
-      ["rollback", {}],
-    ] as const) {
-      const acted = await fetch(`${api}/executions/${executionId}/${action}`, {
-        method: "POST",
-        headers: { ...bob, origin, "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      expect(await acted.json()).toMatchObject({ output: { status: "error", kind: "not-found" } });
-    }
-    // Nor Alice's link: not to read it, not to post its form.
-    expect((await fetch(link, { headers: bob })).status).toBe(403);
-    const posted = await fetch(link, {
-      method: "POST",
-      headers: { ...bob, origin, "content-type": "application/x-www-form-urlencoded" },
-      body: "choice-1=approve",
-    });
-    expect(posted.status).toBe(403);
+    await expectNothingForAnotherUser({ api, origin, headers: bob, executionId, link, secretWord: "the payment" });
     // Signed out: nothing at all.
     expect((await fetch(`${api}/executions`)).status).toBe(401);
     expect((await fetch(link)).status).toBe(401);

@@ -54,6 +54,8 @@ describe("npm run demo from a packed tarball", () => {
           "ai-codemode": `file:./${packed}`,
           ai: versions["ai"],
           zod: versions["zod"],
+          // The demo's issue tracker is the app's own table, on its own libSQL client (an optional peer of ours).
+          "@libsql/client": versions["@libsql/client"],
           "@ai-sdk/mcp": versions["@ai-sdk/mcp"],
           "@modelcontextprotocol/server-memory": versions["@modelcontextprotocol/server-memory"],
         },

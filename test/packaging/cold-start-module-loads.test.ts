@@ -29,9 +29,14 @@ registerHooks({
 });
 `;
 
-/** Packages no first run needs, whatever its store. */
+/**
+ * Packages no first run needs, whatever its store. `@opentelemetry/api` is not among them: with tracing on (the
+ * default) the runtime asks its public API whether a tracer provider is registered (docs/decisions/tracing.md);
+ * with none registered nothing else of tracing loads, and the worker thread never loads it (checked below).
+ */
 const NEVER_ON_A_FIRST_RUN = [
-  "@opentelemetry/api",
+  "@opentelemetry/sdk-trace-base",
+  "@opentelemetry/context-async-hooks",
   "sucrase",
   "js-yaml",
   "@apidevtools/json-schema-ref-parser",
@@ -115,6 +120,7 @@ describe("a cold start loads what its first run needs, and nothing else", () => 
     // The hook sees the modules the run needs (so an empty log cannot pass).
     expect([...loaded.main]).toEqual(expect.arrayContaining(["libsql", "acorn", "@cfworker/json-schema"]));
     for (const name of NEVER_ON_A_FIRST_RUN) expect(loaded.main, name).not.toContain(name);
+    expect(loaded.worker, "@opentelemetry/api in the worker").not.toContain("@opentelemetry/api");
   });
 
   it("on a remote store: no database package, no undici and no TLS for a plain-HTTP URL", async () => {

@@ -97,7 +97,7 @@ describe("decide(): several pending calls in one resume", () => {
       },
     );
     expect(states).toContain("2:rejected");
-    expect(states).toContain("1:done");
-    expect(states).toContain("3:done");
+    expect(states).toContain("1:applied");
+    expect(states).toContain("3:applied");
   });
 });

@@ -26,7 +26,7 @@ import { openExampleStore } from "./support/example-store.mjs";
 const tmpDir = path.join(import.meta.dirname, ".tmp-signed");
 const port = Number(process.env.E2E_SIGNED_PORT ?? 3420);
 const databaseUrl = `file:${path.join(tmpDir, "e2e.db")}`;
-const SECRET = "e2e-signed-approvals-secret";
+const SECRET = "e2e-signed-approvals-secret-of-32-bytes-or-more"; // the secret rule: at least 32 bytes
 
 let server;
 let browser;

@@ -20,6 +20,7 @@ import { fetchRequestListener } from "../../src/cli/fetch-over-node-http.js";
 import { createMockConnector } from "../../src/test/mock-connector.js";
 import { tempFolder } from "../support/temp-folder.js";
 import { expectNothingForAnotherUser } from "../mcp/support/another-user.js";
+import { setEnvForTest } from "../support/test-env.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const PAGE = readFileSync(join(ROOT, "docs/mcp-server.md"), "utf8");
@@ -78,12 +79,7 @@ async function serveDocumentedRoutes(folder: string): Promise<{ origin: string }
 describe("docs/mcp-server.md, approvals by link", () => {
   it("runs as written: Bob, signed in, cannot list, read or decide Alice's execution; her own link decides it once", async () => {
     const folder = tempFolder("codemode-docs-links-");
-    const previousSecret = process.env["CODEMODE_LINK_SECRET"];
-    process.env["CODEMODE_LINK_SECRET"] = "docs-link-route-test-secret-0123456789";
-    onTestFinished(() => {
-      if (previousSecret === undefined) delete process.env["CODEMODE_LINK_SECRET"];
-      else process.env["CODEMODE_LINK_SECRET"] = previousSecret;
-    });
+    setEnvForTest("CODEMODE_LINK_SECRET", "docs-link-route-test-secret-0123456789");
     const shop = createMockConnector("shop", { methods: { buy: { needsApproval: true, result: "paid" } } });
     const runtime = createCodemodeRuntime({ connectors: { shop }, store: `file:${join(folder, "codemode.db")}` });
     onTestFinished(() => runtime.close());

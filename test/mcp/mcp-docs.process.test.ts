@@ -23,6 +23,7 @@ import { createMockConnector } from "../../src/test/mock-connector.js";
 import { parseProxyConfig } from "../../src/mcp/proxy/proxy-config.js";
 import { tempFolder } from "../support/temp-folder.js";
 import { structured } from "./support/proxy-scenario.js";
+import { setEnvForTest } from "../support/test-env.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const PAGE = readFileSync(join(ROOT, "docs/mcp.md"), "utf8");
@@ -78,12 +79,7 @@ describe("docs/mcp.md", () => {
 
   it("runs the Next.js route as written: a program paused as an MCP task, approved, tasks/result returns it", async () => {
     const folder = tempFolder("codemode-docs-route-");
-    const previousSecret = process.env["SESSION_SECRET"];
-    process.env["SESSION_SECRET"] = "docs-route-test-secret";
-    onTestFinished(() => {
-      if (previousSecret === undefined) delete process.env["SESSION_SECRET"];
-      else process.env["SESSION_SECRET"] = previousSecret;
-    });
+    setEnvForTest("SESSION_SECRET", "docs-route-test-secret");
     const shop = createMockConnector("shop", { methods: { buy: { needsApproval: true, result: "bought" } } });
     const runtime = createCodemodeRuntime({ connectors: { shop }, store: `file:${join(folder, "codemode.db")}` });
     onTestFinished(() => runtime.close());

@@ -31,7 +31,11 @@ let store;
 before(async () => {
   rmSync(tmpDir, { recursive: true, force: true });
   mkdirSync(tmpDir, { recursive: true });
-  server = await startServer({ port, databaseUrl, env: { TOOL_APPROVAL_SECRET: "e2e-approve-with-changes-secret-of-32-bytes-or-more" } });
+  server = await startServer({
+    port,
+    databaseUrl,
+    env: { TOOL_APPROVAL_SECRET: "e2e-approve-with-changes-secret-of-32-bytes-or-more" },
+  });
   browser = await launchBrowser();
   store = openExampleStore(databaseUrl);
 });

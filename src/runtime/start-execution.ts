@@ -39,6 +39,13 @@ function inputProblem(input: unknown, options: unknown): string | undefined {
   if (toolCallId !== undefined && (typeof toolCallId !== "string" || toolCallId.length > MAX_ID_CHARS)) {
     return `execute(input, { toolCallId }): toolCallId must be a string of at most ${MAX_ID_CHARS} characters.`;
   }
+  const { executionId } = (options ?? {}) as ExecuteOptions;
+  if (
+    executionId !== undefined &&
+    (typeof executionId !== "string" || executionId === "" || executionId.length > MAX_ID_CHARS)
+  ) {
+    return `execute(input, { executionId }): executionId must be a non-empty string of at most ${MAX_ID_CHARS} characters.`;
+  }
   return undefined;
 }
 
@@ -49,7 +56,8 @@ export async function startExecution(
   options: ExecuteOptions,
 ): Promise<CodemodeOutput> {
   const { now, generateId, leaseMs } = core.options;
-  const executionId = generateId();
+  const chosen = (options as { executionId?: unknown } | undefined)?.executionId;
+  const executionId = typeof chosen === "string" && chosen !== "" ? chosen : generateId();
   const problem = inputProblem(input, options);
   if (problem !== undefined) return failure(executionId, "validation", problem);
   const { code, scope } = input;

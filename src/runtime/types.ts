@@ -225,6 +225,13 @@ export interface ExecuteOptions {
   context?: unknown;
   /** The outer tool call id (the `codemode` call), recorded with the execution. */
   toolCallId?: string;
+  /**
+   * The new execution's id, chosen by the caller instead of generated (at most 200 characters), so a caller that
+   * runs the same request again (a retried durable step) finds the same execution. An id already in the journal
+   * starts nothing: the result is `{ status: "error", kind: "store" }`. Read the execution first
+   * (`runtime.execution(id)`). Only `execute` reads it.
+   */
+  executionId?: string;
   /** Receives each connector call as it starts and settles, and each console line (never journaled). */
   onProgress?: ProgressListener;
 }

@@ -13,6 +13,7 @@ import { EXECUTE_INPUT_KEYS, EXECUTE_OPTION_KEYS } from "./request-keys.js";
 import { checkJournalSize, encodeJournalValue } from "./journal/journal-values.js";
 import { programApprovalAction, programNeedsApproval } from "./program-approval.js";
 import { runClaimedPass } from "./run-claimed-pass.js";
+import { takeOverExecution } from "./take-over-execution.js";
 import { PRUNE_AT_START_LIMIT, pruneRule } from "./retention-options.js";
 import { encodeBudgets } from "./journal/budget-record.js";
 import type { RuntimeCore } from "./shared-parts.js";
@@ -61,6 +62,15 @@ export async function startExecution(
   const problem = inputProblem(input, options);
   if (problem !== undefined) return failure(executionId, "validation", problem);
   const { code, scope } = input;
+  if (typeof chosen === "string") {
+    let loaded: Awaited<ReturnType<RuntimeCore["store"]["load"]>>;
+    try {
+      loaded = await core.store.load(executionId);
+    } catch (error) {
+      return storeFailure(executionId, error);
+    }
+    if (loaded !== undefined) return takeOverExecution(core, loaded, code, options);
+  }
   const size = checkJournalSize(code, "The program");
   if (!size.ok) return failure(executionId, "limit", size.error);
   preloadJsonSchemaValidator();

@@ -5,7 +5,7 @@
  * derived from the execution; whatever resumes the hook, the next step reads the decision from the journal.
  */
 import { jsonSchema, type Tool } from "ai";
-import { createHook, getWorkflowMetadata } from "workflow";
+import { createHook, getWorkflowMetadata, sleep } from "workflow";
 import type { CodemodeWorkflowStepRequest, CodemodeWorkflowStepResult } from "./workflow-step.js";
 
 /** The app's `"use step"` function that calls `runCodemodeWorkflowStep(runtime, request)`. */
@@ -27,10 +27,20 @@ export interface CodemodeWorkflowToolOptions {
    * @default false
    */
   needsApproval?: boolean;
+  /**
+   * How long the workflow waits on a pause's hook before reading the journal again anyway (a durable sleep, no
+   * step runs meanwhile): the backstop for a decision whose process died before it could wake the workflow (its
+   * pass is taken over once its lease expires). Use the runtime's lease length.
+   * @default 300000 (5 minutes, the runtime's default lease)
+   */
+  recheckAfterMs?: number;
 }
 
 /** The tool's result: the program's outcome (a pause never reaches the model: the workflow waits instead). */
 export type CodemodeWorkflowToolOutput = Exclude<CodemodeWorkflowStepResult, { status: "paused" }>;
+
+/** The runtime's default lease: after it, a pass whose process died can be taken over. */
+const DEFAULT_RECHECK_AFTER_MS = 5 * 60_000;
 
 const DEFAULT_DESCRIPTION =
   "Run a JavaScript program (an async arrow function) that calls the connectors on the global `tools` object. Calls that need approval pause the program until a person decides.";
@@ -67,6 +77,7 @@ export function codemodeWorkflowTool({
   step,
   description = DEFAULT_DESCRIPTION,
   needsApproval = false,
+  recheckAfterMs = DEFAULT_RECHECK_AFTER_MS,
 }: CodemodeWorkflowToolOptions): Tool<{ code: string }, CodemodeWorkflowToolOutput> {
   return {
     description,
@@ -81,7 +92,7 @@ export function codemodeWorkflowTool({
         // reads the decision from the journal, and a wake-up without a decision finds the program still paused.
         const hook = createHook<unknown>({ token: result.hookToken });
         const read = await step({ action: "check", workflowRunId, toolCallId });
-        if (read.status === "paused") await hook;
+        if (read.status === "paused") await Promise.race([hook, sleep(recheckAfterMs)]);
         hook.dispose();
         result = read.status === "paused" ? await step({ action: "check", workflowRunId, toolCallId }) : read;
       }

@@ -94,15 +94,13 @@ export function wakeCodemodeWorkflows(options?: CodemodeWorkflowStepOptions): ()
   return stop;
 }
 
-function fromDetail(detail: ExecutionDetail): CodemodeOutput | undefined {
+function fromDetail(detail: ExecutionDetail): CodemodeOutput {
   const { executionId } = detail;
   switch (detail.status) {
     case "completed":
       return { status: "completed", executionId, result: detail.result };
     case "paused":
       return { status: "paused", executionId, pending: detail.pending };
-    case "running":
-      return undefined;
     case "rejected":
       return { status: "error", executionId, kind: "rejected", error: detail.error ?? "Rejected by a human." };
     default:
@@ -147,12 +145,7 @@ export async function runCodemodeWorkflowStep(
   wakeCodemodeWorkflows(options);
   const executionId = await workflowExecutionId(request.workflowRunId, request.toolCallId);
   const known = await runtime.execution(executionId);
-  if (known !== undefined) {
-    // Running: a door of another process is running the approved pass; its decision wakes the hook again.
-    const output = fromDetail(known) ?? { status: "paused" as const, executionId, pending: known.pending };
-    return withHook(secret, output);
-  }
-  if (request.action === "check") {
+  if (known === undefined && request.action === "check") {
     return {
       status: "error",
       executionId,
@@ -160,6 +153,14 @@ export async function runCodemodeWorkflowStep(
       error: `Execution ${executionId} is not in the journal.`,
     };
   }
-  const output = await runtime.execute({ code: request.code }, { executionId, toolCallId: request.toolCallId });
+  if (known !== undefined && known.status !== "running") return withHook(secret, fromDetail(known));
+  // New, or running: a process that died mid-pass left it running; once its lease expires, execute takes it over
+  // and replays the journal. While the lease is live (a pass runs elsewhere, e.g. a door's approved pass), the
+  // workflow waits on the hook again: that pass's decision wakes it, the recheck after a lease is the backstop.
+  const code = known?.code ?? (request as { code: string }).code;
+  const output = await runtime.execute({ code }, { executionId, toolCallId: request.toolCallId });
+  if (known !== undefined && output.status === "error" && output.kind === "conflict") {
+    return withHook(secret, { status: "paused", executionId, pending: known.pending });
+  }
   return withHook(secret, output);
 }

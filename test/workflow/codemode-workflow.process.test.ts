@@ -47,8 +47,9 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
+  await sdk?.runtime.close();
   await sdk?.world.close?.();
-  app?.remove();
+  await app?.remove();
   delete process.env["CODEMODE_WORKFLOW_SECRET"];
   delete process.env["CODEMODE_DB"];
   delete process.env["CODEMODE_EFFECTS_FILE"];

@@ -7,6 +7,7 @@
 import {
   appendFileSync,
   cpSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -29,7 +30,8 @@ export interface WorkflowApp {
   effectsFile: string;
   /** The lines the app's tools wrote (`read <id>`, `effect <id>`). */
   effects(): string[];
-  remove(): void;
+  /** Removes the folder, again until it stays gone (the world's last writes may land after its close). */
+  remove(): Promise<void>;
 }
 
 /** Creates the app folder and builds its bundles (the SDK's vitest builder, pointed at the folder). */
@@ -55,7 +57,12 @@ export async function createWorkflowApp(): Promise<WorkflowApp> {
       readFileSync(app.effectsFile, "utf8")
         .split("\n")
         .filter((line) => line !== ""),
-    remove: () => rmSync(folder, { recursive: true, force: true }),
+    remove: async () => {
+      for (let attempt = 0; attempt < 20 && existsSync(folder); attempt++) {
+        rmSync(folder, { recursive: true, force: true });
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    },
   };
   writeFileSync(app.effectsFile, "");
   const { buildWorkflowTests } = await import(pathToFileURL(join(modules, "@workflow/vitest/dist/index.js")).href);

@@ -10,9 +10,9 @@ import { createWorkflowApp, type WorkflowApp } from "./workflow-app.js";
 
 const SECRET = "codemode-workflow-test-secret-0123456789abcdef";
 const PROGRAM = `async () => {
-  const first = await tools.get_charge({ id: "ch_1" });
-  const second = await tools.get_charge({ id: "ch_2" });
-  return tools.refund({ chargeId: first.id, amount: first.amount + second.amount });
+  const first = await billing.get_charge({ id: "ch_1" });
+  const second = await billing.get_charge({ id: "ch_2" });
+  return billing.refund({ chargeId: first.id, amount: first.amount + second.amount });
 }`;
 
 let app: WorkflowApp;

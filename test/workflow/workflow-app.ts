@@ -40,7 +40,18 @@ export async function createWorkflowApp(): Promise<WorkflowApp> {
   const modules = join(folder, "node_modules");
   mkdirSync(modules);
   for (const entry of readdirSync(join(repo, "node_modules"))) {
-    symlinkSync(join(repo, "node_modules", entry), join(modules, entry));
+    if (entry !== "@workflow") symlinkSync(join(repo, "node_modules", entry), join(modules, entry));
+  }
+  // One version of each @workflow package, as an app's install has: the repository's node_modules holds two (the
+  // vitest plugin's older `@workflow/core` and `@workflow/world` at the top, `workflow`'s own nested), and the step
+  // bundle's external imports resolve from the app's folder.
+  mkdirSync(join(modules, "@workflow"));
+  const nested = join(repo, "node_modules", "workflow", "node_modules", "@workflow");
+  for (const entry of readdirSync(join(repo, "node_modules", "@workflow"))) {
+    const source = existsSync(join(nested, entry))
+      ? join(nested, entry)
+      : join(repo, "node_modules", "@workflow", entry);
+    symlinkSync(source, join(modules, "@workflow", entry));
   }
   const installed = join(modules, "ai-codemode");
   mkdirSync(installed);

@@ -1,0 +1,97 @@
+/**
+ * The process running the workflow (the app's server: local world, steps, the chat-style decision door) is
+ * SIGKILLed before the pause, after the pause, and after the approval while the effect runs; started again on the
+ * same folder, the workflow completes with the effect run exactly once each time.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createDurableRuntime, type DurableRuntime } from "../../src/runtime/durable-runtime.js";
+import { workflowExecutionId } from "../../src/workflow/workflow-step.js";
+import { createWorkflowApp, type WorkflowApp } from "./workflow-app.js";
+import { startServer, until, type WorkflowServer } from "./workflow-server.js";
+
+const program = (charge: string) => `async () => {
+  const first = await billing.get_charge({ id: "${charge}-1" });
+  const second = await billing.get_charge({ id: "${charge}-2" });
+  return billing.refund({ chargeId: first.id, amount: first.amount + second.amount });
+}`;
+const RECHECK_AFTER_MS = 2000;
+
+let app: WorkflowApp;
+let journal: DurableRuntime;
+const servers: WorkflowServer[] = [];
+
+// Each test has its own app (folder, world, journal); its servers end with it.
+beforeEach(async () => {
+  app = await createWorkflowApp();
+  journal = createDurableRuntime({ store: app.db });
+}, 240_000);
+
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.kill();
+  await journal?.close();
+  await app?.remove();
+});
+
+async function serve(start?: { code: string; toolCallId: string }) {
+  const server = await startServer(app, start && { ...start, recheckAfterMs: RECHECK_AFTER_MS });
+  servers.push(server);
+  return server;
+}
+
+const lines = (prefix: string) => app.effects().filter((line) => line === prefix);
+const status = async (executionId: string) => (await journal.execution(executionId))?.status;
+
+describe("the workflow survives SIGKILL of its process", () => {
+  it("(b) after the pause: restarted, a decision resumes it; one effect", async () => {
+    const first = await serve({ code: program("b"), toolCallId: "call-b" });
+    const executionId = await workflowExecutionId(first.runId!, "call-b");
+    await until(async () => ((await status(executionId)) === "paused" ? true : undefined), "the pause");
+    await first.kill();
+    const second = await serve();
+    expect(await second.post("/decide", { executionId, approved: true })).toMatchObject({ status: "completed" });
+    expect(await second.post("/result", { runId: first.runId })).toMatchObject({
+      status: "completed",
+      executionId,
+      result: { refundId: "re_b-1" },
+    });
+    expect(lines("effect b-1")).toHaveLength(1);
+  }, 240_000);
+
+  it("(a) before the pause, mid-read: restarted, the step takes the run over after its lease and pauses; one effect", async () => {
+    writeFileSync(join(app.folder, "slow-read-a-2"), "");
+    const first = await serve({ code: program("a"), toolCallId: "call-a" });
+    const executionId = await workflowExecutionId(first.runId!, "call-a");
+    await until(() => (app.effects().includes("slow read-a-2") ? true : undefined), "the slow read");
+    expect(await status(executionId)).toBe("running");
+    await first.kill();
+    const second = await serve();
+    await until(async () => ((await status(executionId)) === "paused" ? true : undefined), "the pause after take-over");
+    expect(lines("effect a-1")).toHaveLength(0);
+    expect(await second.post("/decide", { executionId, approved: true })).toMatchObject({ status: "completed" });
+    expect(await second.post("/result", { runId: first.runId })).toMatchObject({
+      status: "completed",
+      result: { refundId: "re_a-1" },
+    });
+    expect(lines("effect a-1")).toHaveLength(1);
+  }, 240_000);
+
+  it("(c) after the approval while the effect runs: restarted, the effect is never run again; the workflow ends", async () => {
+    writeFileSync(join(app.folder, "slow-effect"), "");
+    const first = await serve({ code: program("c"), toolCallId: "call-c" });
+    const executionId = await workflowExecutionId(first.runId!, "call-c");
+    await until(async () => ((await status(executionId)) === "paused" ? true : undefined), "the pause");
+    void first.post("/decide", { executionId, approved: true }).catch(() => undefined);
+    await until(() => (app.effects().includes("slow effect") ? true : undefined), "the effect running");
+    await first.kill();
+    const second = await serve();
+    // Its outcome is unknown (the process died mid-call): the program gets `interrupted`, the call never runs again.
+    expect(await second.post("/result", { runId: first.runId })).toMatchObject({
+      status: "error",
+      kind: "interrupted",
+      executionId,
+    });
+    expect(lines("effect c-1")).toHaveLength(1);
+  }, 240_000);
+});

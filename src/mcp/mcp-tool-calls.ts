@@ -28,6 +28,7 @@ import {
 import { settleApprovals, undecidedMessage, type AskPerson } from "./settle-approvals.js";
 import { retryForLink, runForLink } from "./link-retry.js";
 import { pausedForModernClient } from "./paused-for-modern-client.js";
+import { programLogListener, type SendProgramLog } from "./program-log.js";
 import { type LinkElicitation, type LinkOutcome, settleByLinkElicitation } from "./settle-by-link.js";
 import { errorResult, structuredResult, textResult, type ToolResult } from "./tool-result.js";
 
@@ -37,6 +38,8 @@ export interface ToolCallContext {
   signal: AbortSignal;
   /** The protocol revision of the request: `modern` is 2026-07-28 or later (no requests to the client). */
   era: "legacy" | "modern";
+  /** Sends the program's console lines to the client as log messages, when it may get them. */
+  log?: SendProgramLog | undefined;
   /** Asks the person (elicitation), when the client can be asked and the server may. */
   ask: AskPerson | undefined;
   /**
@@ -157,7 +160,11 @@ export function createMcpToolCalls(
         return presentLink(runtime, await retryForLink({ ...retryLinks, code, retry }));
       }
       if (retryLinks !== undefined) return presentLink(runtime, await runForLink({ ...retryLinks, code }));
-      const output = await runtime.execute({ code, ...scoped }, { abortSignal: context.signal });
+      const onProgress = context.log === undefined ? undefined : programLogListener(context.log);
+      const output = await runtime.execute(
+        { code, ...scoped },
+        { abortSignal: context.signal, ...(onProgress === undefined ? {} : { onProgress }) },
+      );
       if (context.era === "modern" && output.status === "paused") {
         const paused = pausedForModernClient({ output, hint: options.approvalHint });
         return present(runtime, paused.output, paused.message);
@@ -174,6 +181,7 @@ export function createMcpToolCalls(
         ask: context.ask,
         hint: options.approvalHint,
         signal: context.signal,
+        onProgress,
       });
       return present(runtime, settled.output, settled.message);
     });

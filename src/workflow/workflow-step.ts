@@ -53,12 +53,12 @@ export async function workflowExecutionId(workflowRunId: string, toolCallId: str
 }
 
 /** The hook token of an execution: derived from it under the secret, so nobody without the secret can name it. */
-export async function workflowHookToken(secret: HmacSecret, executionId: string): Promise<string> {
+async function workflowHookToken(secret: HmacSecret, executionId: string): Promise<string> {
   return `${HOOK_TOKEN_PREFIX}${executionId}:${await hmacSign(secret, `codemode-workflow-hook\n${executionId}`)}`;
 }
 
 /** The secret of the options, else of the environment; refused (thrown, construction misuse) when missing or short. */
-export function resolveWorkflowSecret(options: CodemodeWorkflowStepOptions | undefined): HmacSecret {
+function resolveWorkflowSecret(options: CodemodeWorkflowStepOptions | undefined): HmacSecret {
   const secret = options?.secret ?? globalThis.process?.env?.["CODEMODE_WORKFLOW_SECRET"];
   assertHmacSecret(secret, "secret (or CODEMODE_WORKFLOW_SECRET)");
   return secret;

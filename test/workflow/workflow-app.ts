@@ -5,7 +5,6 @@
  * them. Nothing here fakes the SDK: the runs, hooks and steps are the local world's.
  */
 import {
-  appendFileSync,
   cpSync,
   existsSync,
   mkdirSync,
@@ -79,9 +78,4 @@ export async function createWorkflowApp(): Promise<WorkflowApp> {
   const { buildWorkflowTests } = await import(pathToFileURL(join(modules, "@workflow/vitest/dist/index.js")).href);
   await buildWorkflowTests({ cwd: folder, outDir: app.outDir, dataDir: app.dataDir });
   return app;
-}
-
-/** Notes a line in the effects file (the tests' own marks, between the app's). */
-export function mark(app: WorkflowApp, line: string): void {
-  appendFileSync(app.effectsFile, `${line}\n`);
 }

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { WorkflowApp } from "./workflow-app.js";
 
-export const WORKFLOW_SECRET = "codemode-workflow-test-secret-0123456789abcdef";
+const WORKFLOW_SECRET = "codemode-workflow-test-secret-0123456789abcdef";
 
 export interface WorkflowServer {
   base: string;
@@ -18,7 +18,7 @@ export interface WorkflowServer {
 }
 
 /** The environment of every process of the app (server, CLI): store, effects file, secret, a short lease. */
-export function appEnv(app: WorkflowApp): NodeJS.ProcessEnv {
+function appEnv(app: WorkflowApp): NodeJS.ProcessEnv {
   return {
     ...process.env,
     CODEMODE_DB: app.db,

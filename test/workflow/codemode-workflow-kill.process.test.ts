@@ -3,13 +3,15 @@
  * SIGKILLed before the pause, after the pause, and after the approval while the effect runs; started again on the
  * same folder, the workflow completes with the effect run exactly once each time.
  */
+import { execFile } from "node:child_process";
 import { writeFileSync } from "node:fs";
+import { promisify } from "node:util";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createDurableRuntime, type DurableRuntime } from "../../src/runtime/durable-runtime.js";
 import { workflowExecutionId } from "../../src/workflow/workflow-step.js";
 import { createWorkflowApp, type WorkflowApp } from "./workflow-app.js";
-import { startServer, until, type WorkflowServer } from "./workflow-server.js";
+import { appEnv, startServer, until, type WorkflowServer } from "./workflow-server.js";
 
 const program = (charge: string) => `async () => {
   const first = await billing.get_charge({ id: "${charge}-1" });
@@ -34,8 +36,8 @@ afterEach(async () => {
   await app?.remove();
 });
 
-async function serve(start?: { code: string; toolCallId: string }) {
-  const server = await startServer(app, start && { ...start, recheckAfterMs: RECHECK_AFTER_MS });
+async function serve(start?: { code: string; toolCallId: string }, recheckAfterMs = RECHECK_AFTER_MS) {
+  const server = await startServer(app, start && { ...start, recheckAfterMs });
   servers.push(server);
   return server;
 }
@@ -93,5 +95,24 @@ describe("the workflow survives SIGKILL of its process", () => {
       executionId,
     });
     expect(lines("effect c-1")).toHaveLength(1);
+  }, 240_000);
+
+  it("a decision from the CLI in another process resumes the waiting workflow (no recheck needed)", async () => {
+    // A recheck far beyond the test: only the hook can end the wait.
+    const server = await serve({ code: program("d"), toolCallId: "call-d" }, 3_600_000);
+    const executionId = await workflowExecutionId(server.runId!, "call-d");
+    await until(async () => ((await status(executionId)) === "paused" ? true : undefined), "the pause");
+    const cli = join(app.folder, "node_modules", "ai-codemode", "dist", "cli.js");
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [cli, "approve", executionId, "--runtime", join(app.folder, "lib", "cli-runtime.mjs")],
+      { cwd: app.folder, env: { ...appEnv(app), APP_WORKFLOW_BASE: server.base }, timeout: 120_000 },
+    );
+    expect(stdout).toContain("completed");
+    expect(await server.post("/result", { runId: server.runId })).toMatchObject({
+      status: "completed",
+      result: { refundId: "re_d-1" },
+    });
+    expect(lines("effect d-1")).toHaveLength(1);
   }, 240_000);
 });

@@ -18,7 +18,7 @@ export interface WorkflowServer {
 }
 
 /** The environment of every process of the app (server, CLI): store, effects file, secret, a short lease. */
-function appEnv(app: WorkflowApp): NodeJS.ProcessEnv {
+export function appEnv(app: WorkflowApp): NodeJS.ProcessEnv {
   return {
     ...process.env,
     CODEMODE_DB: app.db,

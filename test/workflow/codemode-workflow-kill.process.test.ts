@@ -4,7 +4,7 @@
  * same folder, the workflow completes with the effect run exactly once each time.
  */
 import { execFile } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { promisify } from "node:util";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -42,6 +42,15 @@ async function serve(start?: { code: string; toolCallId: string }, recheckAfterM
   return server;
 }
 
+/** The local world's hook records. */
+function hookFiles(): string[] {
+  const walk = (folder: string): string[] =>
+    readdirSync(folder, { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory() ? walk(join(folder, entry.name)) : [join(folder, entry.name)],
+    );
+  return existsSync(app.dataDir) ? walk(app.dataDir).filter((file) => file.includes("hook")) : [];
+}
+
 const lines = (prefix: string) => app.effects().filter((line) => line === prefix);
 const status = async (executionId: string) => (await journal.execution(executionId))?.status;
 
@@ -50,6 +59,11 @@ describe("the workflow survives SIGKILL of its process", () => {
     const first = await serve({ code: program("b"), toolCallId: "call-b" });
     const executionId = await workflowExecutionId(first.runId!, "call-b");
     await until(async () => ((await status(executionId)) === "paused" ? true : undefined), "the pause");
+    // The workflow waits: its hook for the execution is in the world's data.
+    await until(
+      () => (hookFiles().some((file) => readFileSync(file, "utf8").includes(executionId)) ? true : undefined),
+      "the hook",
+    );
     await first.kill();
     const second = await serve();
     expect(await second.post("/decide", { executionId, approved: true })).toMatchObject({ status: "completed" });

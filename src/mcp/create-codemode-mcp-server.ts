@@ -9,7 +9,15 @@
 import { messageOf } from "../shared/message-of.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { APPROVAL_CARD_RESOURCE, APPROVAL_CARD_URI, clientShowsCards, readApprovalCard } from "./approval-card.js";
 import { createJournalTaskStore } from "./journal-task-store.js";
 import { createMcpToolCalls, type ToolCallContext } from "./mcp-tool-calls.js";
 import { resolveMcpServerOptions, type CodemodeMcpServerOptions } from "./mcp-server-options.js";
@@ -67,6 +75,8 @@ export function buildCodemodeMcpServer(
     capabilities: {
       tools: { listChanged: true },
       tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+      // The approval card (MCP Apps), listed to the clients that declare them.
+      ...(resolved.approvalLinks === undefined ? {} : { resources: {} }),
     },
     instructions: SERVER_INSTRUCTIONS,
     taskStore: tasks,
@@ -75,9 +85,21 @@ export function buildCodemodeMcpServer(
   notifyListChanged = () => {
     void lowLevel.sendToolListChanged().catch(() => undefined);
   };
+  const showsCards = (): boolean =>
+    resolved.approvalLinks !== undefined && clientShowsCards(lowLevel.getClientCapabilities());
+  if (resolved.approvalLinks !== undefined) {
+    lowLevel.setRequestHandler(ListResourcesRequestSchema, () => ({
+      resources: showsCards() ? [APPROVAL_CARD_RESOURCE] : [],
+    }));
+    lowLevel.setRequestHandler(ReadResourceRequestSchema, (request) => {
+      if (request.params.uri !== APPROVAL_CARD_URI || !showsCards())
+        throw new McpError(ErrorCode.InvalidParams, `No resource ${JSON.stringify(request.params.uri.slice(0, 200))}.`);
+      return readApprovalCard();
+    });
+  }
   lowLevel.setRequestHandler(ListToolsRequestSchema, async () => {
     try {
-      return { tools: await calls.list() };
+      return { tools: await calls.list(showsCards()) };
     } catch (error) {
       throw new McpError(ErrorCode.InternalError, `The codemode runtime could not start: ${messageOf(error)}`);
     }
@@ -123,6 +145,7 @@ export function buildCodemodeMcpServer(
       signal: extra.signal,
       ask: canAsk ? (form) => lowLevel.elicitInput(form, { ...related, signal: extra.signal, timeout }) : undefined,
       links: resolved.approvalLinks === undefined ? undefined : linkRoute(),
+      card: showsCards(),
     };
     const entered = gate !== undefined && name === CODEMODE_TOOL ? gate(extra.authInfo) : undefined;
     if (typeof entered === "string") return errorResult(entered);

@@ -10,6 +10,14 @@ import type { CodemodeRuntime } from "../ai/create-codemode-runtime.js";
 import type { CodemodeTool } from "../ai/build-codemode-tool.js";
 import type { CodemodeOutput, ExecutionDetail } from "../runtime/types.js";
 import { messageOf } from "../shared/message-of.js";
+import {
+  CARD_DECIDE_TOOL,
+  CARD_DECIDE_TOOL_DEFINITION,
+  cardMessage,
+  decideByCard,
+  withApprovalCard,
+  withCardPayload,
+} from "./approval-card.js";
 import { executionOutcome } from "./execution-outcome.js";
 import type { ResolvedMcpServerOptions } from "./mcp-server-options.js";
 import {
@@ -41,11 +49,17 @@ export interface ToolCallContext {
    * (without a session) the `-32042` error the client retries after. `undefined`: no links for this call.
    */
   links?: { kind: "elicit"; session: LinkElicitation } | { kind: "retry" } | undefined;
+  /**
+   * The client declared MCP Apps and the server has `approvalLinks`: a paused call answers at once with the approval
+   * card's payload (`approval-card.ts`) instead of eliciting.
+   */
+  card?: boolean;
 }
 
 /** The codemode MCP tools over one server's options (one scope). */
 export interface McpToolCalls {
-  list(): Promise<McpToolDefinition[]>;
+  /** `cards`: the client shows the approval card (the card's tool is listed, `codemode` names the card). */
+  list(cards?: boolean): Promise<McpToolDefinition[]>;
   /** `undefined` for a tool this server does not have. */
   call(name: string, args: unknown, context: ToolCallContext): Promise<ToolResult> | undefined;
   names(): string[];
@@ -155,6 +169,8 @@ export function createMcpToolCalls(
       }
       if (retryLinks !== undefined) return presentLink(runtime, await runForLink({ ...retryLinks, code }));
       const output = await runtime.execute({ code, ...scoped }, { abortSignal: context.signal });
+      if (context.card === true && links !== undefined && output.status === "paused")
+        return withCardPayload(await present(runtime, output, cardMessage(output.executionId)), links, output, scope);
       if (linkSettings !== undefined && context.links?.kind === "elicit" && output.status === "paused")
         return presentLink(
           runtime,
@@ -219,19 +235,27 @@ export function createMcpToolCalls(
   return {
     names,
     outcome: presentOutcome,
-    async list() {
+    async list(cards = false) {
       const runtime = await options.runtime();
       listed = runtime;
       const codemode = codemodeToolDefinition(
         descriptionOf(toolOf(runtime)),
         retryIds ? CODEMODE_RETRY_INPUT_JSON_SCHEMA : CODEMODE_INPUT_JSON_SCHEMA,
       );
-      return options.discoveryTools
-        ? [codemode, SEARCH_TOOL_DEFINITION, DESCRIBE_TOOL_DEFINITION, OUTCOME_TOOL_DEFINITION]
-        : [codemode, OUTCOME_TOOL_DEFINITION];
+      const withCard = cards && options.approvalLinks !== undefined;
+      const first = withCard ? withApprovalCard(codemode) : codemode;
+      const definitions = options.discoveryTools
+        ? [first, SEARCH_TOOL_DEFINITION, DESCRIBE_TOOL_DEFINITION, OUTCOME_TOOL_DEFINITION]
+        : [first, OUTCOME_TOOL_DEFINITION];
+      return withCard ? [...definitions, CARD_DECIDE_TOOL_DEFINITION] : definitions;
     },
     call(name, args, context) {
       if (name === CODEMODE_TOOL) return runProgram(args, context);
+      const { approvalLinks } = options;
+      if (name === CARD_DECIDE_TOOL && context.card === true && approvalLinks !== undefined)
+        return withRuntime((runtime) =>
+          decideByCard({ runtime, links: approvalLinks, scope, args, signal: context.signal }),
+        );
       if (name === OUTCOME_TOOL) return outcome(args);
       if (!options.discoveryTools) return undefined;
       if (name === SEARCH_TOOL) return search(args);

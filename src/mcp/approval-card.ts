@@ -60,7 +60,7 @@ legend { font-weight: 600; padding: 0 6px; }
 pre, textarea, code, summary { font: 13px/1.5 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 .args { background: var(--code); border: 1px solid var(--line); border-radius: 6px; padding: 8px 10px; margin: 6px 0 10px; overflow-wrap: anywhere; }
 .tree { margin: 0; padding-left: 18px; }
-dl.tree { display: grid; grid-template-columns: max-content 1fr; gap: 2px 10px; padding-left: 0; }
+dl.tree { display: grid; grid-template-columns: max-content 1fr; align-items: baseline; gap: 2px 10px; padding-left: 0; }
 dl.tree dl.tree, dd > ol.tree { margin-left: 4px; }
 dt { font: 600 13px/1.5 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 dd { margin: 0; min-width: 0; }
@@ -72,6 +72,8 @@ label { margin-right: 16px; }
 input[type=text] { width: 100%; box-sizing: border-box; padding: 4px 6px; color: inherit; background: var(--bg); border: 1px solid var(--line); }
 button { font: inherit; padding: 6px 18px; border-radius: 6px; border: 1px solid var(--accent); background: var(--accent); color: #fff; cursor: pointer; }
 button:disabled { opacity: 0.6; cursor: progress; }
+.problem { color: var(--bad); margin: 0; }
+.problem:empty { display: none; }
 .notice { padding: 10px 14px; border-radius: 8px; border: 1px solid var(--line); background: var(--code); }
 .notice.bad { border-color: var(--bad); background: var(--bad-bg); }
 .notice.ok { border-color: var(--ok); background: var(--ok-bg); }

@@ -143,18 +143,23 @@ export function startApprovalCard() {
       return;
     }
     shown = payload;
+    decided = false;
     const count = payload.calls.length === 1 ? "a call" : `${payload.calls.length} calls`;
     const form = el("form", { "aria-label": "Decide the paused calls" });
     for (const call of payload.calls) form.append(callFieldset(call));
     const reason = el("input", { type: "text", id: "reason", name: "reason", maxlength: "500" });
-    const button = el("button", { type: "submit", text: "Decide" });
+    // A plain button, not a submit: a host's sandbox without `allow-forms` blocks form submission (and its event).
+    const button = el("button", { type: "button", text: "Decide" });
+    const problem = el("p", { className: "problem", role: "alert" });
     form.append(
       el("p", {}, [el("label", { for: "reason", text: "Reason (told to the program with a rejection)" }), reason]),
+      problem,
       el("p", {}, [button]),
     );
+    button.addEventListener("click", () => void decide(form, button, problem));
     form.addEventListener("submit", (/** @type {Event} */ event) => {
       event.preventDefault();
-      void decide(form, button);
+      void decide(form, button, problem);
     });
     const until = new Date(payload.expiresAt).toLocaleTimeString();
     root.replaceChildren(
@@ -198,23 +203,29 @@ export function startApprovalCard() {
   /**
    * @param {HTMLFormElement} form
    * @param {HTMLButtonElement} button
+   * @param {HTMLElement} problem
    */
-  async function decide(form, button) {
-    if (shown === undefined || decided) return;
+  async function decide(form, button, problem) {
+    if (shown === undefined || decided || button.disabled) return;
     const data = new FormData(form);
     /** @type {Array<Record<string, unknown>>} */
     const decisions = [];
     for (const call of shown.calls) {
       const choice = data.get(`choice-${call.seq}`);
+      if (choice === null) {
+        problem.textContent = `Choose approve${call.editable ? ", edit" : ""} or reject for call #${call.seq}.`;
+        return;
+      }
       if (choice === "edit") {
         try {
           decisions.push({ seq: call.seq, choice, args: JSON.parse(String(data.get(`args-${call.seq}`) || "")) });
         } catch {
-          notice("Nothing was changed", `The arguments given for call #${call.seq} are not JSON.`, "bad");
+          problem.textContent = `The arguments given for call #${call.seq} are not JSON.`;
           return;
         }
       } else decisions.push({ seq: call.seq, choice: String(choice) });
     }
+    problem.textContent = "";
     const reason = String(data.get("reason") || "").trim();
     button.disabled = true;
     button.textContent = "Deciding…";
@@ -261,10 +272,11 @@ export function startApprovalCard() {
       );
   });
 
+  // The body's own size (the root's is at least the iframe's, so it would never shrink).
   new ResizeObserver(() => {
-    const { scrollWidth: width, scrollHeight: height } = document.documentElement;
-    post({ method: "ui/notifications/size-changed", params: { width, height } });
-  }).observe(document.documentElement);
+    const { width, height } = document.body.getBoundingClientRect();
+    post({ method: "ui/notifications/size-changed", params: { width: Math.ceil(width), height: Math.ceil(height) } });
+  }).observe(document.body);
 
   request("ui/initialize", {
     appInfo: { name: "ai-codemode approval card", version: "1" },

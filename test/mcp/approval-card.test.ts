@@ -30,7 +30,7 @@ interface CardPayload {
   calls: Array<{ seq: number; connector: string; method: string; args: { body: string } }>;
 }
 
-const payloadOf = (result: { _meta?: Record<string, unknown> }) =>
+const payloadOf = (result: { _meta?: Record<string, unknown> | undefined }) =>
   result._meta?.["ai-codemode/approval"] as CardPayload | undefined;
 const textOf = (result: { content?: unknown }) =>
   (result.content as Array<{ type: string; text?: string }>).map((block) => block.text ?? "").join("");

@@ -17,6 +17,8 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { randomBytes } from "node:crypto";
+import { type ApprovalLinks, DEFAULT_APPROVAL_LINK_TTL_MS } from "./approval-links.js";
 import { APPROVAL_CARD_RESOURCE, APPROVAL_CARD_URI, clientShowsCards, readApprovalCard } from "./approval-card.js";
 import { createJournalTaskStore } from "./journal-task-store.js";
 import { createMcpToolCalls, type ToolCallContext } from "./mcp-tool-calls.js";
@@ -75,8 +77,8 @@ export function buildCodemodeMcpServer(
     capabilities: {
       tools: { listChanged: true },
       tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
-      // The approval card (MCP Apps), listed to the clients that declare them.
-      ...(resolved.approvalLinks === undefined ? {} : { resources: {} }),
+      // The approval card (MCP Apps), listed to the clients that declare MCP Apps only.
+      resources: {},
     },
     instructions: SERVER_INSTRUCTIONS,
     taskStore: tasks,
@@ -85,18 +87,22 @@ export function buildCodemodeMcpServer(
   notifyListChanged = () => {
     void lowLevel.sendToolListChanged().catch(() => undefined);
   };
-  const showsCards = (): boolean =>
-    resolved.approvalLinks !== undefined && clientShowsCards(lowLevel.getClientCapabilities());
-  if (resolved.approvalLinks !== undefined) {
-    lowLevel.setRequestHandler(ListResourcesRequestSchema, () => ({
-      resources: showsCards() ? [APPROVAL_CARD_RESOURCE] : [],
-    }));
-    lowLevel.setRequestHandler(ReadResourceRequestSchema, (request) => {
-      if (request.params.uri !== APPROVAL_CARD_URI || !showsCards())
-        throw new McpError(ErrorCode.InvalidParams, `No resource ${JSON.stringify(request.params.uri.slice(0, 200))}.`);
-      return readApprovalCard();
-    });
-  }
+  // The card's tokens are approval links' (the inspector's link page opens them too), or signed with a secret of
+  // this server's own when it has no approval links: the card's decision comes back on this server's connection.
+  const cardLinks: ApprovalLinks = resolved.approvalLinks ?? {
+    url: "",
+    secret: randomBytes(32),
+    ttlMs: DEFAULT_APPROVAL_LINK_TTL_MS,
+  };
+  const showsCards = (): boolean => clientShowsCards(lowLevel.getClientCapabilities());
+  lowLevel.setRequestHandler(ListResourcesRequestSchema, () => ({
+    resources: showsCards() ? [APPROVAL_CARD_RESOURCE] : [],
+  }));
+  lowLevel.setRequestHandler(ReadResourceRequestSchema, (request) => {
+    if (request.params.uri !== APPROVAL_CARD_URI || !showsCards())
+      throw new McpError(ErrorCode.InvalidParams, `No resource ${JSON.stringify(request.params.uri.slice(0, 200))}.`);
+    return readApprovalCard();
+  });
   lowLevel.setRequestHandler(ListToolsRequestSchema, async () => {
     try {
       return { tools: await calls.list(showsCards()) };
@@ -145,7 +151,7 @@ export function buildCodemodeMcpServer(
       signal: extra.signal,
       ask: canAsk ? (form) => lowLevel.elicitInput(form, { ...related, signal: extra.signal, timeout }) : undefined,
       links: resolved.approvalLinks === undefined ? undefined : linkRoute(),
-      card: showsCards(),
+      card: showsCards() ? cardLinks : undefined,
     };
     const entered = gate !== undefined && name === CODEMODE_TOOL ? gate(extra.authInfo) : undefined;
     if (typeof entered === "string") return errorResult(entered);

@@ -10,6 +10,7 @@ import type { CodemodeRuntime } from "../ai/create-codemode-runtime.js";
 import type { CodemodeTool } from "../ai/build-codemode-tool.js";
 import type { CodemodeOutput, ExecutionDetail } from "../runtime/types.js";
 import { messageOf } from "../shared/message-of.js";
+import type { ApprovalLinks } from "./approval-links.js";
 import {
   CARD_DECIDE_TOOL,
   CARD_DECIDE_TOOL_DEFINITION,
@@ -50,10 +51,10 @@ export interface ToolCallContext {
    */
   links?: { kind: "elicit"; session: LinkElicitation } | { kind: "retry" } | undefined;
   /**
-   * The client declared MCP Apps and the server has `approvalLinks`: a paused call answers at once with the approval
-   * card's payload (`approval-card.ts`) instead of eliciting.
+   * The client declared MCP Apps: what the approval card's tokens are signed with. A paused call answers at once
+   * with the card's payload (`approval-card.ts`) instead of eliciting, and the card's tool decides.
    */
-  card?: boolean;
+  card?: ApprovalLinks | undefined;
 }
 
 /** The codemode MCP tools over one server's options (one scope). */
@@ -169,8 +170,13 @@ export function createMcpToolCalls(
       }
       if (retryLinks !== undefined) return presentLink(runtime, await runForLink({ ...retryLinks, code }));
       const output = await runtime.execute({ code, ...scoped }, { abortSignal: context.signal });
-      if (context.card === true && links !== undefined && output.status === "paused")
-        return withCardPayload(await present(runtime, output, cardMessage(output.executionId)), links, output, scope);
+      if (context.card !== undefined && output.status === "paused")
+        return withCardPayload(
+          await present(runtime, output, cardMessage(output.executionId)),
+          context.card,
+          output,
+          scope,
+        );
       if (linkSettings !== undefined && context.links?.kind === "elicit" && output.status === "paused")
         return presentLink(
           runtime,
@@ -242,20 +248,17 @@ export function createMcpToolCalls(
         descriptionOf(toolOf(runtime)),
         retryIds ? CODEMODE_RETRY_INPUT_JSON_SCHEMA : CODEMODE_INPUT_JSON_SCHEMA,
       );
-      const withCard = cards && options.approvalLinks !== undefined;
-      const first = withCard ? withApprovalCard(codemode) : codemode;
+      const first = cards ? withApprovalCard(codemode) : codemode;
       const definitions = options.discoveryTools
         ? [first, SEARCH_TOOL_DEFINITION, DESCRIBE_TOOL_DEFINITION, OUTCOME_TOOL_DEFINITION]
         : [first, OUTCOME_TOOL_DEFINITION];
-      return withCard ? [...definitions, CARD_DECIDE_TOOL_DEFINITION] : definitions;
+      return cards ? [...definitions, CARD_DECIDE_TOOL_DEFINITION] : definitions;
     },
     call(name, args, context) {
       if (name === CODEMODE_TOOL) return runProgram(args, context);
-      const { approvalLinks } = options;
-      if (name === CARD_DECIDE_TOOL && context.card === true && approvalLinks !== undefined)
-        return withRuntime((runtime) =>
-          decideByCard({ runtime, links: approvalLinks, scope, args, signal: context.signal }),
-        );
+      const { card } = context;
+      if (name === CARD_DECIDE_TOOL && card !== undefined)
+        return withRuntime((runtime) => decideByCard({ runtime, links: card, scope, args, signal: context.signal }));
       if (name === OUTCOME_TOOL) return outcome(args);
       if (!options.discoveryTools) return undefined;
       if (name === SEARCH_TOOL) return search(args);

@@ -2,7 +2,8 @@
  * The approval card (MCP Apps) over a real HTTP handler with `approvalLinks`: a client declaring MCP Apps lists and
  * reads `ui://ai-codemode/approval`, sees it named by `codemode`, gets a paused call answered at once with the
  * card's payload (calls whole, a signed token only in `_meta`), and the card's app-only tool decides once: a reused,
- * forged or other user's token changes nothing. A client without MCP Apps sees what it saw before.
+ * forged or other user's token changes nothing. A client without MCP Apps sees what it saw before. A server without
+ * approval links offers the card too, signing with a secret of its own.
  */
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { describe, expect, it, onTestFinished } from "vitest";
@@ -147,13 +148,30 @@ describe("the approval card", () => {
     await expect(
       plain.callTool({ name: "codemode_approval_card", arguments: { token: "x", decisions: [] } }),
     ).rejects.toThrow(/Unknown tool/);
+  });
 
-    // Nor is a card offered by a server without approval links (the card decides through them).
-    const { runtime: other } = mailRuntime();
-    const noLinks = await serveHandler({ runtime: other, authorize: byUser });
-    const apps = await clientOf(noLinks, "ada", APPS);
-    expect((await apps.listTools()).tools.some((tool) => tool._meta !== undefined)).toBe(false);
-    const alone = await apps.callTool({ name: "codemode", arguments: { code: SEND } });
-    expect(alone._meta?.["ai-codemode/approval"]).toBeUndefined();
+  it("is offered by a server without approval links too, its tokens signed with a secret of that server's own", async () => {
+    const { runtime, sent } = mailRuntime();
+    const url = await serveHandler({ runtime, authorize: byUser });
+    const ada = await clientOf(url, "ada", APPS);
+    expect((await ada.listTools()).tools.find((tool) => tool.name === "codemode")?._meta).toMatchObject({
+      ui: { resourceUri: CARD },
+    });
+    const payload = payloadOf(await ada.callTool({ name: "codemode", arguments: { code: SEND } }))!;
+    const decisions = [{ seq: payload.calls[0]!.seq, choice: "approve" }];
+    // Another session is another server with another secret: the token is not its.
+    const again = await clientOf(url, "ada", APPS);
+    const elsewhere = await again.callTool({
+      name: "codemode_approval_card",
+      arguments: { token: payload.token, decisions },
+    });
+    expect(textOf(elsewhere)).toContain("not valid");
+    expect(sent).toEqual([]);
+    const decided = await ada.callTool({
+      name: "codemode_approval_card",
+      arguments: { token: payload.token, decisions },
+    });
+    expect(textOf(decided)).toContain("1 of 1 call(s) approved");
+    expect(sent).toHaveLength(1);
   });
 });

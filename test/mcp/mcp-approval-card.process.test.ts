@@ -2,7 +2,8 @@
  * The approval card rendered in Chromium as an MCP Apps host renders it: a host page (test/mcp/fixtures/apps-host.ts,
  * bundled here) whose MCP client of the codemode handler declares MCP Apps, reads the UI resource `codemode` names,
  * and puts the card in an iframe sandboxed to `allow-scripts` behind the SDK's `AppBridge`. The card shows the paused
- * call with every argument (a 5,000-character value folded, whole one click away), the person approves, and the
+ * call with every argument (a 5,000-character value folded, whole one click away) with no serious axe-core
+ * violation, the person approves with the keyboard alone, and the
  * card's decision goes through the bridge's `tools/call` to the server: one effect. The same card handed the same
  * result again decides nothing. Screenshots (light before and after the decision, and dark) are saved under docs/.
  */
@@ -21,6 +22,7 @@ import { byUser, mailRuntime } from "./support/handler-over-http.js";
 const HOST_SCRIPT = fileURLToPath(new URL("./fixtures/apps-host.ts", import.meta.url));
 const DOCS = fileURLToPath(new URL("../../docs/", import.meta.url));
 const SECRET = "a-secret-of-at-least-32-characters!!";
+const AXE = readFileSync(fileURLToPath(new URL("../../node_modules/axe-core/axe.min.js", import.meta.url)), "utf8");
 const LONG = `Dear Ada, ${"the quarterly numbers are attached and summarised below. ".repeat(90)}Best, Grace`;
 const SEND = `async () => mail.send({ to: "ada@example.com", subject: "Q3 report", body: ${JSON.stringify(LONG)} })`;
 
@@ -102,8 +104,29 @@ describe.skipIf(executablePath === undefined)("the approval card in an MCP Apps 
       await expect.poll(async () => (await page.locator("iframe").boundingBox())?.height ?? 0).toBeGreaterThan(300);
       await page.screenshot({ path: `${DOCS}mcp-approval-card.png` });
 
-      await card.getByLabel("Approve", { exact: true }).check();
-      await card.getByRole("button", { name: "Decide" }).click();
+      // No serious accessibility violation (axe-core in the card's frame).
+      const frame = page.frames().find((candidate) => candidate !== page.mainFrame());
+      await frame!.evaluate(AXE);
+      const violations = await frame!.evaluate(async () => {
+        const found = await (
+          window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string }> }> } }
+        ).axe.run();
+        return found.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id);
+      });
+      expect(violations).toEqual([]);
+
+      // Keyboard only: Tab into the card (the folded value first), Tab to Approve, Space, Tab past the reason to
+      // Decide, Enter.
+      const focused = () => frame!.evaluate(() => document.activeElement?.outerHTML.slice(0, 60) ?? "");
+      await page.keyboard.press("Tab");
+      expect(await focused()).toMatch(/^<summary/);
+      await page.keyboard.press("Tab");
+      expect(await focused()).toMatch(/^<input type="radio" name="choice-\d+" value="approve"/);
+      await page.keyboard.press("Space");
+      await page.keyboard.press("Tab");
+      await page.keyboard.press("Tab");
+      expect(await focused()).toMatch(/^<button/);
+      await page.keyboard.press("Enter");
       await expect.poll(() => card.locator("h1").textContent(), { timeout: 30_000 }).toBe("Decided");
       expect(await card.locator(".notice").textContent()).toBe(
         "1 of 1 call(s) approved. The program continued and completed.",

@@ -36,6 +36,15 @@ const CARD_DECIDER = "approval card";
 /** Longest rejection reason kept (as the link page). */
 const MAX_REASON_CHARS = 500;
 
+/** Where a 2026-07-28 request carries its client's capabilities (`params._meta`). */
+const CLIENT_CAPABILITIES_META_KEY = "io.modelcontextprotocol/clientCapabilities";
+
+/** The capabilities a request's client declared: in the request (2026-07-28), else at `initialize` (`session`). */
+export function declaredCapabilities(params: { _meta?: unknown } | undefined, session: unknown): unknown {
+  const meta = params?._meta;
+  return (isRecord(meta) ? meta[CLIENT_CAPABILITIES_META_KEY] : undefined) ?? session;
+}
+
 /** Whether a client's capabilities declare MCP Apps with the HTML MIME type. */
 export function clientShowsCards(capabilities: unknown): boolean {
   const extensions = isRecord(capabilities) ? capabilities["extensions"] : undefined;

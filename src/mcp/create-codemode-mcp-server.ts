@@ -19,7 +19,13 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { randomBytes } from "node:crypto";
 import { type ApprovalLinks, DEFAULT_APPROVAL_LINK_TTL_MS } from "./approval-links.js";
-import { APPROVAL_CARD_RESOURCE, APPROVAL_CARD_URI, clientShowsCards, readApprovalCard } from "./approval-card.js";
+import {
+  APPROVAL_CARD_RESOURCE,
+  APPROVAL_CARD_URI,
+  clientShowsCards,
+  declaredCapabilities,
+  readApprovalCard,
+} from "./approval-card.js";
 import { createJournalTaskStore } from "./journal-task-store.js";
 import { createMcpToolCalls, type ToolCallContext } from "./mcp-tool-calls.js";
 import { resolveMcpServerOptions, type CodemodeMcpServerOptions } from "./mcp-server-options.js";
@@ -89,23 +95,26 @@ export function buildCodemodeMcpServer(
   };
   // The card's tokens are approval links' (the inspector's link page opens them too), or signed with a secret of
   // this server's own when it has no approval links: the card's decision comes back on this server's connection.
-  const cardLinks: ApprovalLinks = resolved.approvalLinks ?? {
-    url: "",
-    secret: randomBytes(32),
-    ttlMs: DEFAULT_APPROVAL_LINK_TTL_MS,
-  };
-  const showsCards = (): boolean => clientShowsCards(lowLevel.getClientCapabilities());
-  lowLevel.setRequestHandler(ListResourcesRequestSchema, () => ({
-    resources: showsCards() ? [APPROVAL_CARD_RESOURCE] : [],
+  // A stateless server without approval links has no secret the next request's server shares: no card.
+  const cardLinks: ApprovalLinks | undefined =
+    resolved.approvalLinks ??
+    (stateless ? undefined : { url: "", secret: randomBytes(32), ttlMs: DEFAULT_APPROVAL_LINK_TTL_MS });
+  /** The card's links when the client of request `params` declared MCP Apps (in the request, or at initialize). */
+  const cardFor = (params: { _meta?: unknown } | undefined): ApprovalLinks | undefined =>
+    cardLinks !== undefined && clientShowsCards(declaredCapabilities(params, lowLevel.getClientCapabilities()))
+      ? cardLinks
+      : undefined;
+  lowLevel.setRequestHandler(ListResourcesRequestSchema, (request) => ({
+    resources: cardFor(request.params) === undefined ? [] : [APPROVAL_CARD_RESOURCE],
   }));
   lowLevel.setRequestHandler(ReadResourceRequestSchema, (request) => {
-    if (request.params.uri !== APPROVAL_CARD_URI || !showsCards())
+    if (request.params.uri !== APPROVAL_CARD_URI || cardFor(request.params) === undefined)
       throw new McpError(ErrorCode.InvalidParams, `No resource ${JSON.stringify(request.params.uri.slice(0, 200))}.`);
     return readApprovalCard();
   });
-  lowLevel.setRequestHandler(ListToolsRequestSchema, async () => {
+  lowLevel.setRequestHandler(ListToolsRequestSchema, async (request) => {
     try {
-      return { tools: await calls.list(showsCards()) };
+      return { tools: await calls.list(cardFor(request.params) !== undefined) };
     } catch (error) {
       throw new McpError(ErrorCode.InternalError, `The codemode runtime could not start: ${messageOf(error)}`);
     }
@@ -151,7 +160,7 @@ export function buildCodemodeMcpServer(
       signal: extra.signal,
       ask: canAsk ? (form) => lowLevel.elicitInput(form, { ...related, signal: extra.signal, timeout }) : undefined,
       links: resolved.approvalLinks === undefined ? undefined : linkRoute(),
-      card: showsCards() ? cardLinks : undefined,
+      card: cardFor(request.params),
     };
     const entered = gate !== undefined && name === CODEMODE_TOOL ? gate(extra.authInfo) : undefined;
     if (typeof entered === "string") return errorResult(entered);

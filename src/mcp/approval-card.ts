@@ -75,6 +75,8 @@ dt { font: 600 13px/1.5 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace
 dd { margin: 0; min-width: 0; }
 details.fold summary { cursor: pointer; color: var(--muted); }
 details.fold pre { white-space: pre-wrap; margin: 4px 0; }
+details.program summary { cursor: pointer; font: inherit; color: var(--muted); }
+details.program pre { background: var(--code); border: 1px solid var(--line); border-radius: 6px; padding: 8px 10px; white-space: pre-wrap; overflow-wrap: anywhere; }
 textarea { width: 100%; min-height: 90px; box-sizing: border-box; color: inherit; background: var(--bg); }
 label { margin-right: 16px; }
 .choices { margin: 6px 0; }
@@ -186,12 +188,13 @@ export function cardMessage(executionId: string): string {
   );
 }
 
-/** `result` with the card's payload for the paused `output` in its `_meta` (a token owned by `scope`). */
+/** `result` with the card's payload for the paused `output` of `code` in its `_meta` (a token owned by `scope`). */
 export async function withCardPayload(
   result: ToolResult,
   links: ApprovalLinks,
   output: Extract<CodemodeOutput, { status: "paused" }>,
   scope: string | undefined,
+  code: string,
 ): Promise<ToolResult> {
   const issued = await issueLink(links, output.pending, scope);
   const token = issued.url.slice(issued.url.lastIndexOf("/") + 1);
@@ -203,7 +206,7 @@ export async function withCardPayload(
     ...(call.editable === true ? { editable: true } : {}),
     ...(call.request === undefined ? {} : { request: call.request }),
   }));
-  const payload = { token, executionId: output.executionId, expiresAt: Date.now() + links.ttlMs, calls };
+  const payload = { token, executionId: output.executionId, expiresAt: Date.now() + links.ttlMs, calls, code };
   return { ...result, _meta: { ...(isRecord(result["_meta"]) ? result["_meta"] : {}), [CARD_PAYLOAD_KEY]: payload } };
 }
 

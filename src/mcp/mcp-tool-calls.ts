@@ -176,6 +176,7 @@ export function createMcpToolCalls(
           context.card,
           output,
           scope,
+          code,
         );
       if (linkSettings !== undefined && context.links?.kind === "elicit" && output.status === "paused")
         return presentLink(

@@ -64,6 +64,7 @@ describe("the approval card", () => {
     expect(payload?.calls).toEqual([
       { seq: expect.any(Number), connector: "mail", method: "send", args: { to: "ada@example.com", body: LONG } },
     ]);
+    expect((payload as unknown as { code: string }).code).toBe(SEND);
     // The token never reaches the model's view.
     expect(textOf(paused)).not.toContain(payload!.token);
     expect(JSON.stringify(paused.structuredContent)).not.toContain(payload!.token);

@@ -101,6 +101,7 @@ describe.skipIf(executablePath === undefined)("the approval card in an MCP Apps 
       const fold = card.locator("details.fold");
       expect(await fold.locator("summary").textContent()).toContain(`(${LONG.length} characters, show all)`);
       expect(await fold.locator("pre").textContent()).toBe(JSON.stringify(LONG));
+      expect(await card.locator("details.program pre").textContent()).toBe(SEND);
       await expect.poll(async () => (await page.locator("iframe").boundingBox())?.height ?? 0).toBeGreaterThan(300);
       await page.screenshot({ path: `${DOCS}mcp-approval-card.png` });
 

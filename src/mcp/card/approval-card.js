@@ -12,7 +12,7 @@
 /**
  * @typedef {{ seq: number, connector: string, method: string, args: unknown, editable?: boolean,
  *   request?: { method: string, url: string } }} CardCall
- * @typedef {{ token: string, executionId: string, expiresAt: number, calls: CardCall[], link?: string }} CardPayload
+ * @typedef {{ token: string, executionId: string, expiresAt: number, calls: CardCall[], code?: string }} CardPayload
  * @typedef {{ content?: Array<{ type: string, text?: string }>, isError?: boolean,
  *   structuredContent?: Record<string, unknown>, _meta?: Record<string, unknown> }} ToolResult
  */
@@ -170,6 +170,14 @@ export function startApprovalCard() {
         ` paused before ${count}. Nothing runs until you decide (this card works once, until ${until}).`,
       ]),
       form,
+      ...(typeof payload.code === "string"
+        ? [
+            el("details", { className: "program" }, [
+              el("summary", { text: "The whole program" }),
+              el("pre", { text: payload.code }),
+            ]),
+          ]
+        : []),
     );
   }
 

@@ -10,7 +10,7 @@
  * scope, and name calls still pending with the arguments it was issued for, so it decides once; a reused or
  * forged one changes nothing.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { linkedPendingCalls } from "../runtime/approval-link-calls.js";
 import { readApprovalLinkToken } from "../runtime/approval-link-token.js";
 import type { CallDecision, CodemodeOutput, PendingAction } from "../runtime/types.js";
@@ -35,6 +35,14 @@ export const CARD_DECIDE_TOOL = "codemode_approval_card";
 const CARD_DECIDER = "approval card";
 /** Longest rejection reason kept (as the link page). */
 const MAX_REASON_CHARS = 500;
+
+let processSecret: Buffer | undefined;
+
+/** The secret a server without approval links signs its cards' tokens with: one per process, made when first asked. */
+export function processCardSecret(): Buffer {
+  processSecret ??= randomBytes(32);
+  return processSecret;
+}
 
 /** Where a 2026-07-28 request carries its client's capabilities (`params._meta`). */
 const CLIENT_CAPABILITIES_META_KEY = "io.modelcontextprotocol/clientCapabilities";
@@ -134,7 +142,9 @@ export const APPROVAL_CARD_RESOURCE = {
 };
 
 /** `resources/read` of the card. */
-export function readApprovalCard(): { contents: Array<Record<string, unknown>> } {
+export function readApprovalCard(): {
+  contents: Array<{ uri: string; mimeType: string; text: string; _meta: Record<string, unknown> }>;
+} {
   return {
     contents: [
       {

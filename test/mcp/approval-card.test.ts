@@ -3,7 +3,8 @@
  * reads `ui://ai-codemode/approval`, sees it named by `codemode`, gets a paused call answered at once with the
  * card's payload (calls whole, a signed token only in `_meta`), and the card's app-only tool decides once: a reused,
  * forged or other user's token changes nothing. A client without MCP Apps sees what it saw before. A server without
- * approval links offers the card too, signing with a secret of its own.
+ * approval links offers the card too, signing with a secret of the process. A 2026-07-28 client (capabilities in
+ * each request) gets the card too, with and without sessions.
  */
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { describe, expect, it, onTestFinished } from "vitest";
@@ -151,7 +152,7 @@ describe("the approval card", () => {
     ).rejects.toThrow(/Unknown tool/);
   });
 
-  it("is offered by a server without approval links too, its tokens signed with a secret of that server's own", async () => {
+  it("is offered by a server without approval links too, its tokens signed with a secret of the process", async () => {
     const { runtime, sent } = mailRuntime();
     const url = await serveHandler({ runtime, authorize: byUser });
     const ada = await clientOf(url, "ada", APPS);
@@ -160,19 +161,59 @@ describe("the approval card", () => {
     });
     const payload = payloadOf(await ada.callTool({ name: "codemode", arguments: { code: SEND } }))!;
     const decisions = [{ seq: payload.calls[0]!.seq, choice: "approve" }];
-    // Another session is another server with another secret: the token is not its.
-    const again = await clientOf(url, "ada", APPS);
-    const elsewhere = await again.callTool({
+    // The process's secret: another user's session holds a token that verifies, but is not theirs.
+    const bob = await clientOf(url, "bob", APPS);
+    const bobs = await bob.callTool({ name: "codemode_approval_card", arguments: { token: payload.token, decisions } });
+    expect(textOf(bobs)).toContain("another user");
+    const forged = `${payload.token.slice(0, -3)}${payload.token.endsWith("AAA") ? "BBB" : "AAA"}`;
+    const forgedAnswer = await ada.callTool({
       name: "codemode_approval_card",
-      arguments: { token: payload.token, decisions },
+      arguments: { token: forged, decisions },
     });
-    expect(textOf(elsewhere)).toContain("not valid");
+    expect(textOf(forgedAnswer)).toContain("not valid");
     expect(sent).toEqual([]);
     const decided = await ada.callTool({
       name: "codemode_approval_card",
       arguments: { token: payload.token, decisions },
     });
     expect(textOf(decided)).toContain("1 of 1 call(s) approved");
+    expect(sent).toHaveLength(1);
+  });
+
+  it.each([
+    ["with sessions", true],
+    ["without sessions (approval links)", false],
+  ] as const)("works for a 2026-07-28 client %s", async (_label, sessions) => {
+    const { runtime, sent } = mailRuntime();
+    const url = await serveHandler({
+      runtime,
+      authorize: byUser,
+      sessions,
+      approvalLinks: { url: APP, secret: SECRET },
+    });
+    const ada = new Client(
+      { name: "card-test", version: "1" },
+      { capabilities: APPS, versionNegotiation: { mode: { pin: "2026-07-28" } } },
+    );
+    await ada.connect(
+      new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { "x-user": "ada" } } }),
+    );
+    onTestFinished(() => ada.close());
+    expect(ada.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+    expect((await ada.listResources()).resources.map((resource) => resource.uri)).toEqual([CARD]);
+    const paused = await ada.callTool({ name: "codemode", arguments: { code: SEND } });
+    const payload = payloadOf(paused)!;
+    const decisions = [{ seq: payload.calls[0]!.seq, choice: "approve" }];
+    const decided = await ada.callTool({
+      name: "codemode_approval_card",
+      arguments: { token: payload.token, decisions },
+    });
+    expect(textOf(decided)).toContain("1 of 1 call(s) approved");
+    const again = await ada.callTool({
+      name: "codemode_approval_card",
+      arguments: { token: payload.token, decisions },
+    });
+    expect(again.isError).toBe(true);
     expect(sent).toHaveLength(1);
   });
 });

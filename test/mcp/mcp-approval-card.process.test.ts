@@ -89,7 +89,8 @@ describe.skipIf(executablePath === undefined)("the approval card in an MCP Apps 
     try {
       await page.goto(`${origin}/`);
       const rendered = await page.evaluate((code) => window.runInHost(code, "ada", "light"), SEND);
-      expect(rendered).toEqual({ uri: "ui://ai-codemode/approval", status: "paused" });
+      // The SDK v2 client as a host would make it: it negotiates the 2025-11-25 revision (a session).
+      expect(rendered).toEqual({ uri: "ui://ai-codemode/approval", status: "paused", version: "2025-11-25" });
 
       const card = page.frameLocator("iframe[title='Approval card']");
       await expect

@@ -180,12 +180,14 @@ export function buildCodemodeMcpServer(
         },
       };
     };
+    // A client showing the approval card gets it for a paused call, in either revision, instead of asking.
+    const card = cardFor(request.params);
     const context: ToolCallContext = {
       signal,
       era: modern ? "modern" : "legacy",
       ask: canAsk ? (form) => lowLevel.elicitInput(form, { ...related, signal, timeout }) : undefined,
       links: resolved.approvalLinks === undefined ? undefined : linkRoute(),
-      card: cardFor(request.params),
+      card,
     };
     const entered = gate !== undefined && name === CODEMODE_TOOL ? gate(authInfo) : undefined;
     if (typeof entered === "string") return errorResult(entered);

@@ -30,6 +30,7 @@ import { buildCodemodeMcpServer, createCodemodeMcpServer } from "./create-codemo
 import { foreignOrigin, originSet } from "./mcp-http-origins.js";
 import { createRunLimits } from "./mcp-run-limits.js";
 import { createMcpHttpSessions, type McpHttpSession } from "./mcp-http-sessions.js";
+import { createSessionEventStore } from "./session-event-store.js";
 import { integerOption } from "../shared/options/option-checks.js";
 import { MCP_SERVER_OPTION_KEYS, type CodemodeMcpServerOptions } from "./mcp-server-options.js";
 
@@ -45,6 +46,8 @@ const DEFAULT_MAX_SESSIONS_PER_OWNER = 100;
 const RUNS_PER_REQUEST = 4;
 /** Program runs of one owner in flight at a time, over all its sessions. */
 const RUNS_PER_OWNER = 16;
+/** How long a client whose session stream dropped waits before it reconnects (the SSE `retry` field), in ms. */
+const SSE_RETRY_MS = 1000;
 
 /**
  * What `authorize` grants: `{ scope }` runs and reads the executions of that owner (e.g. the
@@ -184,6 +187,20 @@ function cancelOnAbort(
   );
 }
 
+/**
+ * `request` with the revision its session negotiated at `initialize` when its `MCP-Protocol-Version` header names an
+ * older one (a client must send the negotiated one). The transport frames SSE by the header: a 2025-11-25 session
+ * gets the priming event, which older revisions' clients could not parse, whatever a request of it claims.
+ */
+function withSessionRevision(request: Request, negotiated: string | undefined): Request {
+  const claimed = request.headers.get("mcp-protocol-version");
+  if (negotiated === undefined || claimed === null || claimed >= negotiated) return request;
+  const headers = new Headers(request.headers);
+  headers.set("mcp-protocol-version", negotiated);
+  // The body was read already (it goes to the transport parsed).
+  return new Request(request.url, { method: request.method, headers, signal: request.signal });
+}
+
 function resolveAuthorization(granted: unknown): { scope: string | undefined } | undefined {
   if (typeof granted !== "object" || granted === null) return undefined;
   const record = granted as Record<string, unknown>;
@@ -308,6 +325,9 @@ export function createCodemodeMcpHandler(options: CodemodeMcpHandlerOptions): Co
           sessionIdGenerator: randomUUID,
           onsessioninitialized: (id) => sessions.add(id, created),
           onsessionclosed: (id) => sessions.delete(id),
+          // POST streams open with a priming event and the retry interval; a dropped one resumes by Last-Event-ID.
+          eventStore: createSessionEventStore(),
+          retryInterval: SSE_RETRY_MS,
         }),
         scope,
         lastSeenMs: now(),
@@ -324,7 +344,8 @@ export function createCodemodeMcpHandler(options: CodemodeMcpHandlerOptions): Co
     }
     cancelOnAbort(request, session.transport, requestIds(body));
     const authInfo = runs.request();
-    return session.transport.handleRequest(request, body === undefined ? { authInfo } : { parsedBody: body, authInfo });
+    const revised = withSessionRevision(request, session.server.server.getNegotiatedProtocolVersion());
+    return session.transport.handleRequest(revised, body === undefined ? { authInfo } : { parsedBody: body, authInfo });
   };
 
   const handle = async (request: Request): Promise<Response> => {

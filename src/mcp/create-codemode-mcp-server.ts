@@ -92,6 +92,8 @@ export function buildCodemodeMcpServer(
   const server = new McpServer(resolved.serverInfo, {
     capabilities: {
       tools: { listChanged: true },
+      // A program's console lines, at or above the level the client asked for.
+      logging: {},
       tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
       // The approval card (MCP Apps), listed to the clients that declare MCP Apps only.
       resources: {},
@@ -185,6 +187,7 @@ export function buildCodemodeMcpServer(
     const context: ToolCallContext = {
       signal,
       era: modern ? "modern" : "legacy",
+      log: ctx.mcpReq.log,
       ask: canAsk ? (form) => lowLevel.elicitInput(form, { ...related, signal, timeout }) : undefined,
       links: resolved.approvalLinks === undefined ? undefined : linkRoute(),
       card,

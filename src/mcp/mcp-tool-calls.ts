@@ -37,6 +37,7 @@ import {
 import { settleApprovals, undecidedMessage, type AskPerson } from "./settle-approvals.js";
 import { retryForLink, runForLink } from "./link-retry.js";
 import { pausedForModernClient } from "./paused-for-modern-client.js";
+import { programLogListener, type SendProgramLog } from "./program-log.js";
 import { type LinkElicitation, type LinkOutcome, settleByLinkElicitation } from "./settle-by-link.js";
 import { errorResult, structuredResult, textResult, type ToolResult } from "./tool-result.js";
 
@@ -46,6 +47,8 @@ export interface ToolCallContext {
   signal: AbortSignal;
   /** The protocol revision of the request: `modern` is 2026-07-28 or later (no requests to the client). */
   era: "legacy" | "modern";
+  /** Sends the program's console lines to the client as log messages, when it may get them. */
+  log?: SendProgramLog | undefined;
   /** Asks the person (elicitation), when the client can be asked and the server may. */
   ask: AskPerson | undefined;
   /**
@@ -172,7 +175,11 @@ export function createMcpToolCalls(
         return presentLink(runtime, await retryForLink({ ...retryLinks, code, retry }));
       }
       if (retryLinks !== undefined) return presentLink(runtime, await runForLink({ ...retryLinks, code }));
-      const output = await runtime.execute({ code, ...scoped }, { abortSignal: context.signal });
+      const onProgress = context.log === undefined ? undefined : programLogListener(context.log);
+      const output = await runtime.execute(
+        { code, ...scoped },
+        { abortSignal: context.signal, ...(onProgress === undefined ? {} : { onProgress }) },
+      );
       // A client showing the approval card (MCP Apps, either revision) gets it instead of a form or link.
       if (context.card !== undefined && output.status === "paused")
         return withCardPayload(
@@ -198,6 +205,7 @@ export function createMcpToolCalls(
         ask: context.ask,
         hint: options.approvalHint,
         signal: context.signal,
+        onProgress,
       });
       return present(runtime, settled.output, settled.message);
     });

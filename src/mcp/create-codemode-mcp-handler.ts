@@ -31,6 +31,14 @@ import { foreignOrigin, originSet } from "./mcp-http-origins.js";
 import { createRunLimits } from "./mcp-run-limits.js";
 import { createMcpHttpSessions, type McpHttpSession } from "./mcp-http-sessions.js";
 import { createSessionEventStore } from "./session-event-store.js";
+import {
+  cancelOnAbort,
+  isInitialize,
+  jsonRpcError,
+  readBody,
+  requestIds,
+  withSessionRevision,
+} from "./mcp-http-messages.js";
 import { integerOption } from "../shared/options/option-checks.js";
 import { MCP_SERVER_OPTION_KEYS, type CodemodeMcpServerOptions } from "./mcp-server-options.js";
 
@@ -124,82 +132,6 @@ const HANDLER_OPTIONS = declareOptions<Omit<CodemodeMcpHandlerOptions, keyof Cod
 
 /** The server's options a handler passes on (`scope` comes from `authorize`). */
 const SERVER_KEYS = MCP_SERVER_OPTION_KEYS.filter((key) => key !== "scope");
-
-function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), {
-    status,
-    headers: { "content-type": "application/json", ...headers },
-  });
-}
-
-/** Reads at most `max` bytes of the body; `undefined` when it is larger. */
-async function readBody(request: Request, max: number): Promise<string | undefined> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > max) return undefined;
-  if (request.body === null) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > max) return undefined;
-    chunks.push(chunk);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks));
-}
-
-/** The ids of the JSON-RPC requests in a body (a message or a batch). */
-function requestIds(body: unknown): Array<string | number> {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.flatMap((message) => {
-    const record = typeof message === "object" && message !== null ? (message as Record<string, unknown>) : {};
-    const id = record["id"];
-    return typeof record["method"] === "string" && (typeof id === "string" || typeof id === "number") ? [id] : [];
-  });
-}
-
-function isInitialize(body: unknown): boolean {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.some(
-    (message) =>
-      typeof message === "object" && message !== null && (message as { method?: unknown }).method === "initialize",
-  );
-}
-
-/** Cancels `ids` on `session` the way a client's `notifications/cancelled` would: their handlers see an aborted signal. */
-function cancelOnAbort(
-  request: Request,
-  transport: WebStandardStreamableHTTPServerTransport,
-  ids: Array<string | number>,
-): void {
-  if (ids.length === 0) return;
-  request.signal.addEventListener(
-    "abort",
-    () => {
-      for (const requestId of ids) {
-        transport.onmessage?.({
-          jsonrpc: "2.0",
-          method: "notifications/cancelled",
-          params: { requestId, reason: "The client disconnected." },
-        });
-      }
-    },
-    { once: true },
-  );
-}
-
-/**
- * `request` with the revision its session negotiated at `initialize` when its `MCP-Protocol-Version` header names an
- * older one (a client must send the negotiated one). The transport frames SSE by the header: a 2025-11-25 session
- * gets the priming event, which older revisions' clients could not parse, whatever a request of it claims.
- */
-function withSessionRevision(request: Request, negotiated: string | undefined): Request {
-  const claimed = request.headers.get("mcp-protocol-version");
-  if (negotiated === undefined || claimed === null || claimed >= negotiated) return request;
-  const headers = new Headers(request.headers);
-  headers.set("mcp-protocol-version", negotiated);
-  // The body was read already (it goes to the transport parsed).
-  return new Request(request.url, { method: request.method, headers, signal: request.signal });
-}
 
 function resolveAuthorization(granted: unknown): { scope: string | undefined } | undefined {
   if (typeof granted !== "object" || granted === null) return undefined;

@@ -21,4 +21,3 @@ export type {
 } from "./ai/react/use-codemode-decisions.js";
 export { useCodemodeDecisions } from "./ai/react/use-codemode-decisions.js";
 export type { CodemodeDecision } from "./ai/ui/codemode-decisions.js";
-export type { CallState } from "./runtime/call-state.js";

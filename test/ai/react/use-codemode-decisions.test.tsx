@@ -384,6 +384,19 @@ describe("useCodemodeDecisions refuses on the card what it must not send", () =>
     });
     expect(answers).toEqual([{ id: "cm_ex1_1_aaaaaaaaaaaaaaaa", approved: false, reason: "no" }]);
     expect(result.current.statusOf("cm_ex1_1_aaaaaaaaaaaaaaaa")).toEqual({ state: "deciding", approved: false });
+    // An edit larger than one answer may carry is refused on the card (the server would refuse it, deciding nothing).
+    const editable = readCodemodeRun({
+      ...part,
+      toolCallId: "call_2",
+      approval: { ...part.approval, descriptor: { ...part.approval.descriptor, editable: true } },
+    });
+    await act(async () => {
+      await result.current.approve(editable, { args: { to: "x".repeat(70_000) } });
+    });
+    expect(result.current.statusOf("cm_ex1_1_aaaaaaaaaaaaaaaa")).toMatchObject({
+      state: "failed",
+      message: expect.stringMatching(/^Too much in one answer/),
+    });
     // A run whose part is not in this chat is refused on the card.
     await act(async () => {
       await result.current.approve({ ...view, toolCallId: "call_elsewhere" });

@@ -36,13 +36,18 @@ afterAll(async () => {
 
 async function setup(
   code: string,
-  { editable = true, failAnswers = false }: { editable?: boolean; failAnswers?: boolean } = {},
+  {
+    editable = true,
+    failAnswers = false,
+    approveProgram = false,
+  }: { editable?: boolean; failAnswers?: boolean; approveProgram?: boolean } = {},
 ) {
   const ledger: Ledger = { transfers: [] };
   const runtime = createCodemodeRuntime({
     connectors: { bank: connector(bankTools(ledger), { methods: { transfer: { editable } } }) },
     store: `file:${join(tempFolder("codemode-react-"), "codemode.db")}`,
     executor,
+    approveProgram,
   });
   const sent: SentRequest[] = [];
   const model = scriptedModel(code);
@@ -89,6 +94,26 @@ describe("useCodemodeDecisions with useChat", () => {
         | undefined;
       expect(answered?.approval?.approved).toBe(true);
       expect(answered?.approval?.signature).toMatch(/^[\w-]{43}$/);
+    } finally {
+      await close();
+    }
+  });
+
+  it("a program waiting before it runs: one pending call, the program; approving it runs it, then its call asks", async () => {
+    const { ledger, hook, close } = await setup(ONE, { approveProgram: true });
+    try {
+      const run = hook.result.current.run;
+      expect(run.pending).toEqual([expect.objectContaining({ program: true, seq: 0, args: { code: ONE } })]);
+      expect(run.calls).toEqual([]);
+      await act(async () => {
+        await hook.result.current.decisions.approve(run);
+      });
+      await waitFor(() => expect(hook.result.current.run.approvalId).not.toBe(run.approvalId));
+      expect(hook.result.current.decisions.statusOf(String(run.approvalId))).toMatchObject({ state: "decided" });
+      expect(hook.result.current.run.pending).toEqual([
+        expect.objectContaining({ program: false, method: "transfer", args: { to: "alice", amount: 500 } }),
+      ]);
+      expect(ledger.transfers).toEqual([]);
     } finally {
       await close();
     }

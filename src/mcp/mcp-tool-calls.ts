@@ -136,6 +136,7 @@ export function createMcpToolCalls(
       if (code === undefined)
         return errorResult('codemode takes { "code": string }: the program (an async arrow function) as a string.');
       const { approvalLinks: links } = options;
+      const onProgress = context.log === undefined ? undefined : programLogListener(context.log);
       const linkSettings =
         links === undefined || context.links === undefined
           ? undefined
@@ -146,6 +147,7 @@ export function createMcpToolCalls(
               hint: options.approvalHint,
               timeoutMs: options.elicitation ?? 0,
               signal: context.signal,
+              onProgress,
             };
       // Without a session a paused call answers -32042 with a retry id; a call carrying one never runs anything.
       const retryLinks = context.links?.kind === "retry" ? linkSettings : undefined;
@@ -160,7 +162,6 @@ export function createMcpToolCalls(
         return presentLink(runtime, await retryForLink({ ...retryLinks, code, retry }));
       }
       if (retryLinks !== undefined) return presentLink(runtime, await runForLink({ ...retryLinks, code }));
-      const onProgress = context.log === undefined ? undefined : programLogListener(context.log);
       const output = await runtime.execute(
         { code, ...scoped },
         { abortSignal: context.signal, ...(onProgress === undefined ? {} : { onProgress }) },

@@ -79,7 +79,9 @@ describe("the approval requestState", () => {
     const reading = await read(await mint());
     if (!reading.ok) throw new Error("unreadable");
     const [call] = PENDING as [PendingAction];
-    expect(await asksAbout(SECRET, reading.state, [{ ...call, args: { item: "a very secret teapot", card: "5500" } }])).toBe(false);
+    expect(
+      await asksAbout(SECRET, reading.state, [{ ...call, args: { item: "a very secret teapot", card: "5500" } }]),
+    ).toBe(false);
     expect(await asksAbout(SECRET, reading.state, [{ ...call, seq: 3 }])).toBe(false);
     expect(await asksAbout(SECRET, reading.state, [{ ...call, executionId: "exec-2" }])).toBe(false);
     expect(await asksAbout(SECRET, reading.state, [call, { ...call, seq: 3 }])).toBe(false);

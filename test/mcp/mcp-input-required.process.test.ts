@@ -402,6 +402,17 @@ describe("approvals of both MCP eras on two serverless instances behind a round-
       expect(textOf(result as ToolResult)).toMatch(message);
       expect(textOf(result as ToolResult)).toMatch(/Nothing was approved, rejected or run/);
     }
+    // The model's input cannot carry a decision: a state and an answer inside the tool's arguments are no retry.
+    await ada.request(
+      {
+        method: "tools/call",
+        params: {
+          name: "codemode",
+          arguments: { code, requestState: first.requestState, inputResponses: approveFirst, ...approveFirst },
+        },
+      },
+      { allowInputRequired: true, timeout: WAIT_MS },
+    );
     expect((await journal.execution(executionId, { scope: "ada" }))?.status).toBe("paused");
     expect(bought("cake")).toEqual([]);
 

@@ -57,7 +57,8 @@ export type RequestStateProblem =
 /** A state read: what it binds, or why it is refused. */
 export type RequestStateReading =
   | { ok: true; state: ApprovalRequestState }
-  | { ok: false; problem: RequestStateProblem };
+  /** `executionId`: of a state genuine for this caller and call but expired. */
+  | { ok: false; problem: RequestStateProblem; executionId?: string };
 
 /** What a state is checked against: the caller and the call it came back with. */
 export interface RequestStateContext {
@@ -173,6 +174,6 @@ export async function readApprovalRequestState(
     return refused("malformed");
   if (owner !== (await ownerTag(context.secret, context.owner))) return refused("owner");
   if (code !== (await keyedTag(context.secret, "code", context.code))) return refused("call");
-  if (!(context.now < expiresAt)) return refused("expired");
+  if (!(context.now < expiresAt)) return { ok: false, problem: "expired", executionId };
   return { ok: true, state: { executionId, calls, nonce, expiresAt } };
 }

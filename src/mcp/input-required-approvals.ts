@@ -69,7 +69,7 @@ export interface InputRequiredSettings {
 const NOTHING = "Nothing was approved, rejected or run.";
 
 /** What the model is told about a state that changes nothing. */
-export function requestStateRefusal(problem: RequestStateProblem, hint: string): string {
+export function requestStateRefusal(problem: RequestStateProblem, hint: string, executionId = "?"): string {
   switch (problem) {
     case "malformed":
       return `The requestState is not one this server gave (cut, re-encoded or of another version). ${NOTHING} Call codemode without it to run the program anew.`;
@@ -81,8 +81,8 @@ export function requestStateRefusal(problem: RequestStateProblem, hint: string):
       return `The requestState was given for a call of another program: send it only with the call that paused. ${NOTHING}`;
     case "expired":
       return (
-        `The requestState expired. ${NOTHING} The execution stays paused: ${hint.replaceAll("{id}", "its id")} ` +
-        `Once a person decided, ${OUTCOME_TOOL} returns the result.`
+        `The requestState expired. ${NOTHING} Execution ${executionId} stays paused. ${hint.replaceAll("{id}", executionId)} ` +
+        `Once a person decided, ${OUTCOME_TOOL} with { "executionId": "${executionId}" } returns the result.`
       );
   }
 }
@@ -226,7 +226,8 @@ export async function retryForInputRequired(
     code,
     now: settings.now(),
   });
-  if (!reading.ok) return { kind: "refused", message: requestStateRefusal(reading.problem, settings.hint) };
+  if (!reading.ok)
+    return { kind: "refused", message: requestStateRefusal(reading.problem, settings.hint, reading.executionId) };
   const { state } = reading;
   const found = await runtime.execution(state.executionId, scope === undefined ? {} : { scope });
   if (found === undefined || found.toolCallId !== retryToolCallId(state.nonce))

@@ -68,7 +68,7 @@ describe("the approval requestState", () => {
     expect(await read(state, { owner: "eve" })).toEqual({ ok: false, problem: "owner" });
     expect(await read(state, { owner: undefined })).toEqual({ ok: false, problem: "owner" });
     expect(await read(state, { code: `${CODE} ` })).toEqual({ ok: false, problem: "call" });
-    expect(await read(state, { now: NOW + 60_000 })).toEqual({ ok: false, problem: "expired" });
+    expect(await read(state, { now: NOW + 60_000 })).toEqual({ ok: false, problem: "expired", executionId: "exec-1" });
     expect(await read(state, { secret: "t".repeat(32) })).toEqual({ ok: false, problem: "signature" });
     const unscoped = await mint({ owner: undefined });
     expect((await read(unscoped, { owner: undefined })).ok).toBe(true);

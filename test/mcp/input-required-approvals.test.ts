@@ -150,6 +150,9 @@ describe("approvals as multi-round-trip requests", () => {
     ] as const;
     advance(60_000);
     const expired = await retry(first.requestState, answer);
+    expect(expired).toMatchObject({
+      message: expect.stringContaining(`Execution ${execution!.executionId} stays paused`),
+    });
     for (const [outcome, message] of [...refusals, [expired, /expired/] as const])
       expect(outcome).toMatchObject({ kind: "refused", message: expect.stringMatching(message) });
     expect((await runtime.execution(execution!.executionId))?.status).toBe("paused");

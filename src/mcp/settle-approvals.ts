@@ -23,12 +23,12 @@ export interface SettledOutput {
   message?: string;
 }
 
-/** JSON-RPC's request timeout code (the MCP SDK's `ErrorCode.RequestTimeout`). */
-const REQUEST_TIMEOUT = -32001;
+/** A request that timed out: the MCP SDK v2's `SdkErrorCode.RequestTimeout` (v1 used JSON-RPC's `-32001`). */
+const REQUEST_TIMEOUT_CODES: ReadonlySet<unknown> = new Set(["REQUEST_TIMEOUT", -32001]);
 
 function failureReason(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
-  if (code === REQUEST_TIMEOUT) return "did not answer the approval request in time";
+  if (REQUEST_TIMEOUT_CODES.has(code)) return "did not answer the approval request in time";
   if ((error as { name?: unknown } | null)?.name === "AbortError") return "left before answering (the request ended)";
   return `could not be asked (${messageOf(error)})`;
 }

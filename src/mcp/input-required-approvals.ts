@@ -69,7 +69,7 @@ export interface InputRequiredSettings {
 const NOTHING = "Nothing was approved, rejected or run.";
 
 /** What the model is told about a state that changes nothing. */
-export function requestStateRefusal(problem: RequestStateProblem, hint: string, executionId = "?"): string {
+function requestStateRefusal(problem: RequestStateProblem, hint: string, executionId = "?"): string {
   switch (problem) {
     case "malformed":
       return `The requestState is not one this server gave (cut, re-encoded or of another version). ${NOTHING} Call codemode without it to run the program anew.`;

@@ -84,6 +84,8 @@ export function buildCodemodeMcpServer(
   const server = new McpServer(resolved.serverInfo, {
     capabilities: {
       tools: { listChanged: true },
+      // A program's console lines, at or above the level the client asked for.
+      logging: {},
       tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
     },
     instructions: SERVER_INSTRUCTIONS,
@@ -165,6 +167,7 @@ export function buildCodemodeMcpServer(
     const context: ToolCallContext = {
       signal,
       era: modern ? "modern" : "legacy",
+      log: ctx.mcpReq.log,
       ask: canAsk ? (form) => lowLevel.elicitInput(form, { ...related, signal, timeout }) : undefined,
       links: resolved.approvalLinks === undefined ? undefined : linkRoute(),
       input: modern && name === CODEMODE_TOOL ? modernInput(ctx) : undefined,

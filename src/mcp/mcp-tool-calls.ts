@@ -38,6 +38,7 @@ import {
   inputRequiredResult,
   type ModernApprovalRequest,
 } from "./modern-approvals.js";
+import { programLogListener, type SendProgramLog } from "./program-log.js";
 import { type LinkElicitation, type LinkOutcome, settleByLinkElicitation } from "./settle-by-link.js";
 import { errorResult, structuredResult, textResult, type ToolResult } from "./tool-result.js";
 
@@ -47,6 +48,8 @@ export interface ToolCallContext {
   signal: AbortSignal;
   /** The protocol revision of the request: `modern` is 2026-07-28 or later (no requests to the client). */
   era: "legacy" | "modern";
+  /** Sends the program's console lines to the client as log messages, when it may get them. */
+  log?: SendProgramLog | undefined;
   /** Asks the person (elicitation), when the client can be asked and the server may. */
   ask: AskPerson | undefined;
   /** A 2026-07-28 request's approval side: a paused call answers `input_required`, its retry decides. */
@@ -151,7 +154,7 @@ export function createMcpToolCalls(
     code: string,
     input: ModernApprovalRequest,
     secret: HmacSecret,
-    signal: AbortSignal,
+    context: ToolCallContext,
   ): Promise<ToolResult | InputRequiredToolResult> => {
     const links = input.url ? options.approvalLinks : undefined;
     const settings = {
@@ -164,7 +167,8 @@ export function createMcpToolCalls(
       hint: options.approvalHint,
       timeoutMs: options.elicitation ?? 0,
       decidedBy: decidedByOf(scope),
-      signal,
+      signal: context.signal,
+      onProgress: context.log === undefined ? undefined : programLogListener(context.log),
       now: Date.now,
       code,
     };
@@ -190,7 +194,7 @@ export function createMcpToolCalls(
         context.era === "modern" && input !== undefined && options.elicitation !== undefined
           ? approvalStateSecret({ links: options.approvalLinks, runtime, sticky: input.sticky })
           : undefined;
-      if (input !== undefined && secret !== undefined) return runModern(runtime, code, input, secret, context.signal);
+      if (input !== undefined && secret !== undefined) return runModern(runtime, code, input, secret, context);
       const { approvalLinks: links } = options;
       const linkSettings =
         links === undefined || context.links === undefined
@@ -216,7 +220,11 @@ export function createMcpToolCalls(
         return presentLink(runtime, await retryForLink({ ...retryLinks, code, retry }));
       }
       if (retryLinks !== undefined) return presentLink(runtime, await runForLink({ ...retryLinks, code }));
-      const output = await runtime.execute({ code, ...scoped }, { abortSignal: context.signal });
+      const onProgress = context.log === undefined ? undefined : programLogListener(context.log);
+      const output = await runtime.execute(
+        { code, ...scoped },
+        { abortSignal: context.signal, ...(onProgress === undefined ? {} : { onProgress }) },
+      );
       if (context.era === "modern" && output.status === "paused") {
         const paused = pausedForModernClient({ output, hint: options.approvalHint });
         return present(runtime, paused.output, paused.message);
@@ -233,6 +241,7 @@ export function createMcpToolCalls(
         ask: context.ask,
         hint: options.approvalHint,
         signal: context.signal,
+        onProgress,
       });
       return present(runtime, settled.output, settled.message);
     });

@@ -233,7 +233,9 @@ async function resolvePart({
         : undefined;
     if (elsewhere === undefined)
       return refused({ part, approvalId, kind: verification.kind, error: verification.error });
-    output = elsewhere;
+    output = elsewhere.output;
+    // The card lists the calls the execution made, as it does after an approval given in the chat.
+    lastProgress = elsewhere.progress;
   }
   if (output.status === "error" && output.kind === "conflict") {
     return refused({

@@ -106,7 +106,8 @@ async function pausedOn(page, call, args) {
 
 /** Changes one argument of the pending call on the card: its form field, else the JSON editor. */
 async function editArgument(open, name, value) {
-  const field = open.getByLabel(name, { exact: true });
+  // A generated form labels the field by its name (maybe with "(required)").
+  const field = open.getByLabel(new RegExp(`^${name}(\\s*\\(required\\))?$`));
   if ((await field.count()) === 1) {
     await field.fill(String(value));
     return;

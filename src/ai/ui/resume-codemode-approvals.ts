@@ -233,9 +233,7 @@ async function resolvePart({
         : undefined;
     if (elsewhere === undefined)
       return refused({ part, approvalId, kind: verification.kind, error: verification.error });
-    output = elsewhere.output;
-    // The card lists the calls the execution made, as it does after an approval given in the chat.
-    lastProgress = elsewhere.progress;
+    output = elsewhere;
   }
   if (output.status === "error" && output.kind === "conflict") {
     return refused({

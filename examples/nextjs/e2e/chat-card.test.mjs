@@ -49,7 +49,8 @@ function installStallMeter() {
         meter.frames += 1;
         const cards = document.querySelectorAll('[data-testid="codemode-call"]');
         const shown = /\b(\d+) calls/.exec(cards[cards.length - 1]?.textContent ?? "");
-        if (shown !== null && Number(shown[1]) !== meter.counts.at(-1)) meter.counts.push(Number(shown[1]));
+        if (shown !== null && Number(shown[1]) !== meter.counts.at(-1)?.[1])
+          meter.counts.push([Math.round(now - meter.startedAt), Number(shown[1])]);
         requestAnimationFrame(tick);
       };
       requestAnimationFrame(tick);
@@ -274,6 +275,7 @@ test("keyboard only: Tab to Approve, Enter merges #43; Tab to the next Approve, 
     true,
     "the focus is visible",
   );
+  await shoot(page, "keyboard-focus");
   await page.keyboard.press("Enter");
   const second = await pausedOn(page, "tools.merge_pull_request", { repo: "acme/web", number: 44 });
   await tabTo(page, approveButton(second));
@@ -285,13 +287,14 @@ test("keyboard only: Tab to Approve, Enter merges #43; Tab to the next Approve, 
 
 test("200 calls stream into the card without stalling the page", async (t) => {
   const page = await openChat({ measure: true });
+  await page.getByTestId("prompt").fill("Count the open pull requests of 200 repositories");
   await page.evaluate(() => window.__stall.start());
-  await ask(page, "Count the open pull requests of 200 repositories");
+  await page.getByTestId("prompt").press("Enter");
   await page.getByText("Counted 600 open pull requests in 200 repositories.").waitFor();
   const measured = await page.evaluate(() => window.__stall.stop());
-  const { counts, ...numbers } = measured;
-  t.diagnostic(`200 calls: ${JSON.stringify({ ...numbers, countsShown: counts })}`);
-  console.log(`200 calls: ${JSON.stringify({ ...numbers, countsShown: counts })}`);
+  // [ms after the prompt, calls shown] each time the card's count changed.
+  const counts = measured.counts.map(([, count]) => count);
+  t.diagnostic(`200 calls: ${JSON.stringify(measured)}`);
   // Generous bounds a stalled page breaks: no main-thread task, and no wait between two frames, of a second.
   assert.ok(measured.longestTaskMs < 1_000, `the longest task took ${measured.longestTaskMs} ms`);
   assert.ok(measured.maxFrameGapMs < 1_000, `two frames were ${measured.maxFrameGapMs} ms apart`);

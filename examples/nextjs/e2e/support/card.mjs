@@ -38,7 +38,8 @@ export async function screenshotLightAndDark(page, locator, { dir, name }) {
     shots.push(await locator.screenshot({ animations: "disabled" }));
   }
   await setColorScheme(page, "light");
-  const pair = await page.context().newPage();
+  // Composed in a page of its own context: the card's page keeps its focus.
+  const pair = await page.context().browser().newPage();
   try {
     const images = shots.map((png) => `<img alt="" src="data:image/png;base64,${png.toString("base64")}">`).join("");
     await pair.setContent(
@@ -53,7 +54,7 @@ export async function screenshotLightAndDark(page, locator, { dir, name }) {
     }
     return file;
   } finally {
-    await pair.close();
+    await pair.context().close();
   }
 }
 

@@ -1,0 +1,244 @@
+// @vitest-environment jsdom
+/**
+ * `useCodemodeDecisions` and `useCodemodeRun` with the real `useChat` against the codemode chat route (signed
+ * approvals, a real runtime): approve, approve with changes, reject, decide several at once, answers while a reply
+ * streams, and the statuses a card shows (deciding, decided, decided elsewhere, failed). Every effect once.
+ */
+import { act, cleanup, renderHook, waitFor } from "@testing-library/react";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { join } from "node:path";
+import { createCodemodeRuntime } from "../../../src/ai/create-codemode-runtime.js";
+import { connector } from "../../../src/connectors/connector.js";
+import { QuickJSExecutor } from "../../../src/sandbox/quickjs-executor.js";
+import { tempFolder } from "../../support/temp-folder.js";
+import { bankTools, type Ledger, scriptedModel } from "../ui/support/chat-harness.js";
+import { routeTransport, type SentRequest, useHarness } from "./support/chat-hooks-harness.js";
+
+const ONE = `async () => { const sent = await bank.transfer({ to: "alice", amount: 500 }); return "sent " + sent.amount; }`;
+const THREE = `async () => {
+  console.log("paying three");
+  await bank.balance({});
+  const settled = await Promise.allSettled([
+    bank.transfer({ to: "alice", amount: 1 }),
+    bank.transfer({ to: "bob", amount: 2 }),
+    bank.transfer({ to: "carol", amount: 3 }),
+  ]);
+  return settled.map((r) => (r.status === "fulfilled" ? "sent " + r.value.to : "refused"));
+}`;
+
+const executor = new QuickJSExecutor({ isolation: "in-process" });
+afterEach(() => cleanup());
+afterAll(async () => {
+  await executor.dispose();
+});
+
+async function setup(code: string, { editable = true }: { editable?: boolean } = {}) {
+  const ledger: Ledger = { transfers: [] };
+  const runtime = createCodemodeRuntime({
+    connectors: { bank: connector(bankTools(ledger), { methods: { transfer: { editable } } }) },
+    store: `file:${join(tempFolder("codemode-react-"), "codemode.db")}`,
+    executor,
+  });
+  const sent: SentRequest[] = [];
+  const model = scriptedModel(code);
+  const hook = renderHook(() => useHarness(routeTransport({ runtime, model, sent })));
+  await act(async () => {
+    await hook.result.current.chat.sendMessage({ text: "pay" });
+  });
+  await waitFor(() => expect(hook.result.current.run.outcome.status).toBe("awaiting-approval"));
+  return { ledger, runtime, sent, model, hook, close: () => runtime.close() };
+}
+
+describe("useCodemodeDecisions with useChat", () => {
+  it("approve: the signed answer resumes the run once; the status goes deciding → decided", async () => {
+    const { ledger, sent, hook, close } = await setup(ONE, { editable: false });
+    try {
+      const run = hook.result.current.run;
+      expect(run.pending).toEqual([
+        expect.objectContaining({ connector: "bank", method: "transfer", editable: false, program: false }),
+      ]);
+      const approvalId = String(run.approvalId);
+      expect(hook.result.current.decisions.statusOf(approvalId)).toEqual({ state: "idle" });
+      await act(async () => {
+        await hook.result.current.decisions.approve(run);
+      });
+      await waitFor(() => expect(hook.result.current.run.outcome.status).toBe("completed"));
+      expect(hook.result.current.run.outcome).toMatchObject({ result: "sent 500", decidedElsewhere: false });
+      expect(hook.result.current.decisions.statusOf(approvalId)).toEqual({
+        state: "decided",
+        approved: true,
+        elsewhere: false,
+      });
+      expect(ledger.transfers).toEqual([{ to: "alice", amount: 500 }]);
+      // The answer carried the signature the server issued with the request (the route refuses it otherwise).
+      const answered = sent[1]?.messages.flatMap((m) => m.parts).find((p) => p.type === "tool-codemode") as
+        | { approval?: { approved?: boolean; signature?: string } }
+        | undefined;
+      expect(answered?.approval?.approved).toBe(true);
+      expect(answered?.approval?.signature).toMatch(/^[\w-]{43}$/);
+    } finally {
+      await close();
+    }
+  });
+
+  it("approve with changes: an editable call runs with the person's arguments and its input schema is read", async () => {
+    const { ledger, hook, close } = await setup(ONE);
+    try {
+      const run = hook.result.current.run;
+      const [call] = run.pending;
+      expect(call?.editable).toBe(true);
+      expect(call?.inputSchema).toMatchObject({ type: "object", properties: { to: {}, amount: {} } });
+      await act(async () => {
+        await hook.result.current.decisions.approve(run, {
+          approvalId: String(call?.approvalId),
+          args: { to: "alice", amount: 50 },
+        });
+      });
+      await waitFor(() => expect(hook.result.current.run.outcome.status).toBe("completed"));
+      expect(hook.result.current.run.outcome).toMatchObject({ result: "sent 50" });
+      expect(ledger.transfers).toEqual([{ to: "alice", amount: 50 }]);
+    } finally {
+      await close();
+    }
+  });
+
+  it("approve with changes on a call that is not editable fails on the card, sends nothing", async () => {
+    const { ledger, sent, hook, close } = await setup(ONE, { editable: false });
+    try {
+      const run = hook.result.current.run;
+      const approvalId = String(run.approvalId);
+      await act(async () => {
+        await hook.result.current.decisions.approve(run, { args: { to: "mallory", amount: 1 } });
+      });
+      expect(hook.result.current.decisions.statusOf(approvalId)).toMatchObject({
+        state: "failed",
+        message: expect.stringContaining("bank.transfer is not editable"),
+      });
+      expect(sent).toHaveLength(1);
+      expect(hook.result.current.run.outcome.status).toBe("awaiting-approval");
+      expect(ledger.transfers).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it("reject: the program stops, nothing runs, the pending call reads rejected", async () => {
+    const { ledger, hook, close } = await setup(ONE);
+    try {
+      const run = hook.result.current.run;
+      await act(async () => {
+        await hook.result.current.decisions.reject(run, { reason: "not today" });
+      });
+      await waitFor(() => expect(hook.result.current.run.outcome.status).toBe("rejected"));
+      expect(hook.result.current.decisions.statusOf(String(run.approvalId))).toMatchObject({
+        state: "decided",
+        approved: false,
+      });
+      expect(ledger.transfers).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it("decides three calls of one pause in one answer: two approved, one refused; the run shows its calls", async () => {
+    const { ledger, sent, hook, close } = await setup(THREE);
+    try {
+      const run = hook.result.current.run;
+      expect(run.pending.map((call) => call.args)).toEqual([
+        { to: "alice", amount: 1 },
+        { to: "bob", amount: 2 },
+        { to: "carol", amount: 3 },
+      ]);
+      // What already ran before the pause, and the console line.
+      expect(run.calls.map((call) => `${call.method}:${call.state}`)).toEqual([
+        "balance:applied",
+        "transfer:pending",
+        "transfer:pending",
+        "transfer:pending",
+      ]);
+      expect(run.logs).toEqual(["paying three"]);
+      const [alice, bob, carol] = run.pending.map((call) => call.approvalId);
+      await act(async () => {
+        await hook.result.current.decisions.decide(run, {
+          [String(alice)]: true,
+          [String(bob)]: false,
+          [String(carol)]: { approved: true, args: { to: "carol", amount: 30 } },
+        });
+      });
+      await waitFor(() => expect(hook.result.current.run.outcome.status).toBe("completed"));
+      expect(hook.result.current.run.outcome).toMatchObject({ result: ["sent alice", "refused", "sent carol"] });
+      expect(ledger.transfers).toEqual([
+        { to: "alice", amount: 1 },
+        { to: "carol", amount: 30 },
+      ]);
+      for (const [id, approved] of [
+        [alice, true],
+        [bob, false],
+        [carol, true],
+      ] as const)
+        expect(hook.result.current.decisions.statusOf(String(id))).toEqual({
+          state: "decided",
+          approved,
+          elsewhere: false,
+        });
+      // One request carried all three decisions.
+      expect(sent).toHaveLength(2);
+    } finally {
+      await close();
+    }
+  });
+
+  it("approved in the inspector first: the card's answer gets the stored outcome, decided elsewhere, with its calls", async () => {
+    const { ledger, runtime, hook, close } = await setup(THREE);
+    try {
+      const run = hook.result.current.run;
+      await runtime.decide({
+        executionId: String(run.executionId),
+        decisions: run.pending.map((call) => ({ seq: call.seq, approved: true })),
+      });
+      expect(ledger.transfers).toHaveLength(3);
+      await act(async () => {
+        await hook.result.current.decisions.approve(run);
+      });
+      await waitFor(() => expect(hook.result.current.run.outcome.status).toBe("completed"));
+      expect(hook.result.current.run.outcome).toMatchObject({ decidedElsewhere: true });
+      expect(hook.result.current.decisions.statusOf(String(run.approvalId))).toEqual({
+        state: "decided",
+        approved: true,
+        elsewhere: true,
+      });
+      // The card still lists the run's calls (the "N calls" list), from the stored execution.
+      const after = hook.result.current.run;
+      expect(after.totalCalls).toBe(4);
+      expect(after.calls.map((call) => `${call.method}:${call.state}`)).toEqual([
+        "balance:replayed",
+        "transfer:applied",
+        "transfer:applied",
+        "transfer:applied",
+      ]);
+      expect(ledger.transfers).toHaveLength(3);
+    } finally {
+      await close();
+    }
+  });
+
+  it("rejected in the inspector first: the card's approval is decided elsewhere and runs nothing", async () => {
+    const { ledger, runtime, hook, close } = await setup(ONE);
+    try {
+      const run = hook.result.current.run;
+      await runtime.reject({ executionId: String(run.executionId) });
+      await act(async () => {
+        await hook.result.current.decisions.approve(run);
+      });
+      await waitFor(() => expect(hook.result.current.run.outcome.status).toBe("decided-elsewhere"));
+      expect(hook.result.current.decisions.statusOf(String(run.approvalId))).toEqual({
+        state: "decided",
+        approved: true,
+        elsewhere: true,
+      });
+      expect(ledger.transfers).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+});

@@ -2,18 +2,11 @@
 
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from "ai";
+import { type CodemodeDecisions, useCodemodeDecisions } from "ai-codemode/react";
 import { useEffect, useMemo, useState } from "react";
-import { CodemodeRun, type CodemodeToolPart } from "@/components/codemode-run";
+import { CodemodeRun } from "@/components/codemode-run";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-
-/** Answers the approval `approvalId` of message `messageId`. */
-type Answer = (answer: {
-  messageId: string;
-  approvalId: string;
-  approved: boolean;
-  reason?: string;
-}) => void | Promise<void>;
 
 /**
  * The chat: stock useChat, seeded with the stored messages. The transport sends one message per
@@ -45,21 +38,17 @@ export function Chat({
       }),
     [],
   );
-  const { messages, sendMessage, addToolApprovalResponse, status, error } = useChat({
+  const chat = useChat({
     id: chatId,
     messages: initialMessages,
     transport,
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
   });
+  const { messages, sendMessage, status, error } = chat;
+  // Approve, edit, reject through useChat's own approval flow; an older card (the chat went on while it waited) is
+  // sent with its own message.
+  const decisions = useCodemodeDecisions(chat);
   const [input, setInput] = useState("");
-  const busy = status === "submitted" || status === "streaming";
-
-  const answer: Answer = async ({ messageId, approvalId, approved, reason }) => {
-    await addToolApprovalResponse({ id: approvalId, approved, ...(reason === undefined ? {} : { reason }) });
-    // useChat sends an answer by itself only when it is in the last message. An older card (the chat went on
-    // while it waited) is sent here, with its message's id: the server resolves it on that card.
-    if (messages.at(-1)?.id !== messageId) await sendMessage();
-  };
 
   return (
     <main className="mx-auto max-w-3xl px-4 py-6">
@@ -72,7 +61,7 @@ export function Chat({
       </p>
       <Session userId={userId} deviceLink={deviceLink} newChat={newChat} />
       {messages.map((message) => (
-        <Message key={message.id} message={message} busy={busy} failed={status === "error"} onAnswer={answer} />
+        <Message key={message.id} message={message} decisions={decisions} />
       ))}
       {error ? (
         <p data-testid="chat-error" role="alert" className="text-destructive">
@@ -152,17 +141,7 @@ function Session({ userId, deviceLink, newChat }: { userId: string; deviceLink: 
   );
 }
 
-function Message({
-  message,
-  busy,
-  failed,
-  onAnswer,
-}: {
-  message: UIMessage;
-  busy: boolean;
-  failed: boolean;
-  onAnswer: Answer;
-}) {
+function Message({ message, decisions }: { message: UIMessage; decisions: CodemodeDecisions }) {
   return (
     <section data-testid={`message-${message.role}`} className="my-3">
       <strong className="text-sm">{message.role === "user" ? "You" : "Assistant"}</strong>
@@ -174,20 +153,8 @@ function Message({
               {part.text}
             </p>
           );
-        if (part.type === "tool-codemode") {
-          const codemodePart = part as unknown as CodemodeToolPart;
-          return (
-            <CodemodeRun
-              key={codemodePart.toolCallId}
-              part={codemodePart}
-              busy={busy}
-              failed={failed}
-              onDecide={({ approvalId, approved, reason }) =>
-                onAnswer({ messageId: message.id, approvalId, approved, ...(reason === undefined ? {} : { reason }) })
-              }
-            />
-          );
-        }
+        if (part.type === "tool-codemode")
+          return <CodemodeRun key={part.toolCallId} part={part} decisions={decisions} />;
         return null;
       })}
     </section>

@@ -1,11 +1,6 @@
 "use client";
 
-import {
-  type CodemodeApprovalCall,
-  type CodemodeApprovalDescriptor,
-  type CodemodeProgress,
-  encodeCodemodeDecisions,
-} from "ai-codemode/ui";
+import type { CodemodeDecisions, CodemodePendingCall, CodemodeRunView } from "ai-codemode/react";
 import { AlertTriangleIcon, CheckIcon, ShieldQuestionIcon, TimerOffIcon, XIcon } from "lucide-react";
 import { type ComponentProps, type ReactNode, useId, useState } from "react";
 import { Badge } from "@/components/ui/badge";
@@ -15,37 +10,19 @@ import { type CodemodeArgsEdit, CodemodeArgsForm, type CodemodeArgsSchema } from
 import { CodemodeValue, formatCall, formatValue } from "./codemode-value";
 
 /**
- * Where an approval stands: the person decides; it was decided elsewhere (the inspector, another device, an
- * approval link); it expired (the paused run was rejected for age); or delivering the decision failed.
+ * Where the approval stands on this card: the person decides (or the answer is on its way); someone decided it
+ * elsewhere first (the inspector, another device, an approval link); it expired (the paused run was ended for
+ * age); or the decision failed (the reason is shown, and the person may try again).
  */
 export type CodemodeApprovalState = "deciding" | "decided-elsewhere" | "expired" | "failed";
 
-/** A decision as the card sends it: approve or reject; `reason` carries the per-call decisions and edits. */
-export interface CodemodeApprovalDecision {
-  approved: boolean;
-  reason?: string;
-}
-
-const WAIT_FOR_REPLY = "Wait for the current reply to finish before answering.";
-
-export type CodemodeApprovalProps = Omit<ComponentProps<"section">, "onChange"> & {
-  /** `part.approval.descriptor` of the codemode tool part. */
-  descriptor: CodemodeApprovalDescriptor;
-  /** `part.approval.id`. */
-  approvalId: string;
-  /** The program shown above the card (the card repeats a program to approve only when it differs). */
-  code?: string;
-  /** What the paused pass had done (for "already ran"). */
-  progress?: CodemodeProgress;
-  /** A request is on its way: answers wait for it. */
-  busy?: boolean;
-  /** Where the approval stands (default: the person decides). */
-  state?: CodemodeApprovalState;
-  /** What to say in the `failed`, `expired` and `decided-elsewhere` states (the error text, who decided). */
-  detail?: ReactNode;
-  /** The input schema of the pending call (`connector.method` → schema), for the edit form. */
+export type CodemodeApprovalProps = ComponentProps<"section"> & {
+  /** The run (`useCodemodeRun(part)`); the card shows while `run.pending` has calls. */
+  run: CodemodeRunView;
+  /** `useCodemodeDecisions(chat)`: approves, edits and rejects through `useChat`. */
+  decisions: CodemodeDecisions;
+  /** Input schemas by `connector.method`, for an edit form when the request carries none. */
   schemas?: Record<string, CodemodeArgsSchema | undefined>;
-  onDecide: (decision: CodemodeApprovalDecision) => void | Promise<void>;
 };
 
 const STATE_NOTES: Record<Exclude<CodemodeApprovalState, "deciding">, { icon: ReactNode; title: string }> = {
@@ -54,15 +31,12 @@ const STATE_NOTES: Record<Exclude<CodemodeApprovalState, "deciding">, { icon: Re
   failed: { icon: <AlertTriangleIcon aria-hidden />, title: "The decision failed" },
 };
 
-/** The input schema of a call: given by the app, or carried on the descriptor. */
+/** The input schema of a call: carried by the request, or given by the app. */
 function schemaOf(
+  call: CodemodePendingCall,
   schemas: CodemodeApprovalProps["schemas"],
-  call: { connector: string; method: string },
-  carried?: unknown,
 ): CodemodeArgsSchema | undefined {
-  const given = schemas?.[`${call.connector}.${call.method}`];
-  if (given !== undefined) return given;
-  return typeof carried === "object" && carried !== null ? (carried as CodemodeArgsSchema) : undefined;
+  return (call.inputSchema as CodemodeArgsSchema | undefined) ?? schemas?.[`${call.connector}.${call.method}`];
 }
 
 /**
@@ -70,45 +44,43 @@ function schemaOf(
  * long ones folded, and an edit form where the method is `editable`), or several calls of a `Promise.all` decided
  * one by one. Says what already ran; shows when the approval was decided elsewhere, expired or failed.
  */
-export function CodemodeApproval({
-  descriptor,
-  approvalId,
-  code,
-  progress,
-  busy = false,
-  state = "deciding",
-  detail,
-  schemas,
-  onDecide,
-  className,
-  ...props
-}: CodemodeApprovalProps) {
-  const isProgram = descriptor.connector === "codemode" && descriptor.method === "program";
-  const programCode = isProgram ? ((descriptor.args as { code?: string }).code ?? "") : "";
-  const snapshot = progress ?? descriptor.progress;
-  const ran = snapshot === undefined ? 0 : snapshot.counts.applied + snapshot.counts.replayed;
+export function CodemodeApproval({ run, decisions, schemas, className, ...props }: CodemodeApprovalProps) {
   const [edit, setEdit] = useState<CodemodeArgsEdit>({ changed: false });
   const titleId = useId();
-  const deciding = state === "deciding";
+  const first = run.pending[0];
+  if (first === undefined || run.approvalId === undefined) return null;
+  const several = run.pending.length > 1;
+  const isProgram = first.program;
+  const programCode = isProgram ? ((first.args as { code?: string } | undefined)?.code ?? "") : "";
+  const ran = run.counts.applied + run.counts.replayed;
+  const status = decisions.statusOf(run.approvalId);
+  const state: CodemodeApprovalState =
+    status.state === "failed"
+      ? status.expired
+        ? "expired"
+        : "failed"
+      : status.state === "decided" && status.elsewhere
+        ? "decided-elsewhere"
+        : "deciding";
+  const open = state === "deciding" || state === "failed";
+  const busy = decisions.busy || status.state === "deciding";
   const approve = () => {
-    if (!edit.changed) return onDecide({ approved: true });
+    if (!edit.changed) return decisions.approve(run);
     if ("error" in edit) return;
     // The edit travels under this call's own approval id; the server checks the method is editable and the arguments valid.
-    return onDecide({
-      approved: true,
-      reason: encodeCodemodeDecisions({ [approvalId]: { approved: true, args: edit.args } }),
-    });
+    return decisions.approve(run, { args: edit.args });
   };
   const note = state === "deciding" ? undefined : STATE_NOTES[state];
   return (
     <section
       data-testid="approval"
-      data-state={state}
-      data-approval-id={approvalId}
+      data-state={status.state === "deciding" ? "sending" : state}
+      data-approval-id={run.approvalId}
       aria-labelledby={titleId}
+      aria-busy={status.state === "deciding"}
       className={cn(
         "space-y-3 rounded-lg border border-amber-500/60 bg-amber-500/5 p-4 text-card-foreground shadow-xs",
-        !deciding && "border-border bg-muted/30",
+        !open && "border-border bg-muted/30",
         className,
       )}
       {...props}
@@ -122,19 +94,19 @@ export function CodemodeApproval({
             </code>
           </h4>
           {/* The code to approve is the code above; shown again only if it were not. */}
-          {programCode === code ? null : (
+          {programCode === run.code ? null : (
             <>
               <p className="m-0 text-destructive text-sm">
                 The program waiting for approval differs from the one shown above:
               </p>
-              <CodemodeValue data-testid="approval-program" text={programCode} label="The program to approve" />
+              <CodemodeValue data-testid="approval-program" text={programCode} label="Program to approve" />
             </>
           )}
         </>
-      ) : descriptor.calls ? (
+      ) : several ? (
         <h4 id={titleId} className="m-0 flex items-center gap-2 font-medium text-sm">
           <ShieldQuestionIcon aria-hidden className="size-4 text-amber-600 dark:text-amber-400" />
-          {descriptor.calls.length} calls wait for approval (unanswered ones stay pending):
+          {run.pending.length} calls wait for approval (unanswered ones stay pending):
         </h4>
       ) : (
         <>
@@ -143,43 +115,37 @@ export function CodemodeApproval({
             <span>
               Approve{" "}
               <code data-testid="approval-call" className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs">
-                {`${descriptor.connector}.${descriptor.method}`}
+                {`${first.connector}.${first.method}`}
               </code>
               ?
             </span>
-            {descriptor.editable ? <Badge variant="secondary">editable</Badge> : null}
+            {first.editable ? <Badge variant="secondary">editable</Badge> : null}
           </h4>
-          {descriptor.request ? (
+          {first.request ? (
             <p className="m-0 break-all font-mono text-muted-foreground text-xs">
-              {descriptor.request.method} {descriptor.request.url}
+              {first.request.method} {first.request.url}
             </p>
           ) : null}
-          {descriptor.editable && deciding ? (
+          {first.editable && open ? (
             <CodemodeArgsForm
-              key={approvalId}
-              args={descriptor.args}
-              schema={schemaOf(schemas, descriptor, (descriptor as { inputSchema?: unknown }).inputSchema)}
+              key={first.approvalId}
+              args={first.args}
+              schema={schemaOf(first, schemas)}
               busy={busy}
               onEdit={setEdit}
             />
           ) : (
-            <CodemodeValue data-testid="approval-args" text={formatValue(descriptor.args)} label="Arguments" />
+            <CodemodeValue data-testid="approval-args" text={formatValue(first.args)} label="Arguments" />
           )}
           {edit.changed && "args" in edit ? (
             <p data-testid="approval-args-original" className="m-0 text-muted-foreground text-xs">
-              The program asked for {JSON.stringify(descriptor.args)}; the call will run with the arguments above.
+              The program asked for {JSON.stringify(first.args)}; the call will run with the arguments above.
             </p>
           ) : null}
         </>
       )}
-      {descriptor.calls ? (
-        <CodemodeDecisions
-          approvalId={approvalId}
-          calls={descriptor.calls}
-          busy={busy || !deciding}
-          onDecide={onDecide}
-          showButtons={deciding}
-        />
+      {several ? (
+        <CodemodeCallDecisions run={run} decisions={decisions} busy={busy || !open} showButtons={open} />
       ) : null}
       {ran > 0 ? (
         <p data-testid="already-ran" className="m-0 text-sm">
@@ -188,16 +154,16 @@ export function CodemodeApproval({
         </p>
       ) : null}
       <p className="m-0 text-muted-foreground text-xs">
-        execution {descriptor.executionId} ·{" "}
+        execution {run.executionId} ·{" "}
         {isProgram
           ? "the whole program, before it runs"
-          : descriptor.calls
-            ? `calls ${descriptor.calls.map((call) => call.seq).join(", ")}`
-            : `call ${descriptor.seq}`}
+          : several
+            ? `calls ${run.pending.map((call) => call.seq).join(", ")}`
+            : `call ${first.seq}`}
       </p>
       {note ? (
         <div
-          role="status"
+          role={state === "failed" ? "alert" : "status"}
           data-testid={`approval-${state}`}
           className={cn(
             "flex items-start gap-2 rounded-md border p-3 text-sm [&>svg]:mt-0.5 [&>svg]:size-4 [&>svg]:shrink-0",
@@ -207,11 +173,11 @@ export function CodemodeApproval({
           {note.icon}
           <div>
             <div className="font-medium">{note.title}</div>
-            {detail ? <div>{detail}</div> : null}
+            {status.state === "failed" ? <div>{status.message}</div> : null}
           </div>
         </div>
       ) : null}
-      {deciding && !descriptor.calls ? (
+      {open && !several ? (
         <div className="flex flex-wrap items-center gap-2">
           <Button
             type="button"
@@ -226,87 +192,81 @@ export function CodemodeApproval({
             variant="outline"
             data-testid="reject"
             disabled={busy}
-            onClick={() => void onDecide({ approved: false })}
+            onClick={() => void decisions.reject(run)}
           >
             {isProgram ? "Reject the program" : "Reject and stop the program"}
           </Button>
-          {busy ? <WaitNote /> : null}
+          {decisions.waitReason ? <WaitNote reason={decisions.waitReason} /> : null}
         </div>
       ) : null}
     </section>
   );
 }
 
-function WaitNote() {
+function WaitNote({ reason }: { reason: string }) {
   return (
     <span data-testid="approval-disabled-reason" className="text-muted-foreground text-xs">
-      {WAIT_FOR_REPLY}
+      {reason}
     </span>
   );
 }
 
 /** Several pending calls: approve all, reject all, or decide each, answered in one request. */
-function CodemodeDecisions({
-  approvalId,
-  calls,
+function CodemodeCallDecisions({
+  run,
+  decisions,
   busy,
   showButtons,
-  onDecide,
 }: {
-  approvalId: string;
-  calls: CodemodeApprovalCall[];
+  run: CodemodeRunView;
+  decisions: CodemodeDecisions;
   busy: boolean;
   showButtons: boolean;
-  onDecide: CodemodeApprovalProps["onDecide"];
 }) {
   const [chosen, setChosen] = useState<Record<string, boolean>>({});
-  const send = (decisions: Record<string, boolean>) =>
-    void onDecide({ approved: true, reason: encodeCodemodeDecisions(decisions) });
-  const all = (approved: boolean) => Object.fromEntries(calls.map((call) => [call.approvalId, approved]));
+  const send = (choice: Record<string, boolean>) => void decisions.decide(run, choice);
+  const all = (approved: boolean) => Object.fromEntries(run.pending.map((call) => [call.approvalId, approved]));
   return (
-    <div data-testid="decisions" data-approval-id={approvalId} className="space-y-2">
+    <div data-testid="decisions" data-approval-id={run.approvalId} className="space-y-2">
       <ul className="m-0 list-none space-y-2 p-0">
-        {calls.map((call) => {
-          const label = formatCall(call);
-          return (
-            <li
-              key={call.approvalId}
-              data-testid="decision"
-              data-seq={call.seq}
-              data-choice={
-                chosen[call.approvalId] === undefined ? "none" : chosen[call.approvalId] ? "approve" : "reject"
-              }
-              className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md border bg-background p-2"
+        {run.pending.map((call) => (
+          <li
+            key={call.approvalId}
+            data-testid="decision"
+            data-seq={call.seq}
+            data-choice={
+              chosen[call.approvalId] === undefined ? "none" : chosen[call.approvalId] ? "approve" : "reject"
+            }
+            className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md border bg-background p-2"
+          >
+            <code className="min-w-0 flex-1 break-all font-mono text-xs">{formatCall(call)}</code>
+            <div
+              role="radiogroup"
+              aria-label={`Decision for call ${call.seq}, ${call.connector}.${call.method}`}
+              className="flex gap-3 text-sm"
             >
-              <code className="min-w-0 flex-1 break-all font-mono text-xs">{label}</code>
-              <div
-                role="radiogroup"
-                aria-label={`Decision for call ${call.seq}, ${call.connector}.${call.method}`}
-                className="flex gap-3 text-sm"
-              >
-                {[true, false].map((approved) => (
-                  <label key={String(approved)} className="flex items-center gap-1.5">
-                    <input
-                      type="radio"
-                      data-testid={approved ? "decide-approve" : "decide-reject"}
-                      name={call.approvalId}
-                      disabled={busy}
-                      checked={chosen[call.approvalId] === approved}
-                      onChange={() => setChosen({ ...chosen, [call.approvalId]: approved })}
-                      className="size-4 accent-primary"
-                    />
-                    {approved ? "approve" : "reject (the program gets an error)"}
-                  </label>
-                ))}
-              </div>
-            </li>
-          );
-        })}
+              {[true, false].map((approved) => (
+                <label key={String(approved)} className="flex items-center gap-1.5">
+                  <input
+                    type="radio"
+                    data-testid={approved ? "decide-approve" : "decide-reject"}
+                    name={call.approvalId}
+                    disabled={busy}
+                    checked={chosen[call.approvalId] === approved}
+                    onChange={() => setChosen({ ...chosen, [call.approvalId]: approved })}
+                    className="size-4 accent-primary"
+                  />
+                  {approved ? "approve" : "reject (the program gets an error)"}
+                </label>
+              ))}
+            </div>
+          </li>
+        ))}
       </ul>
       {showButtons ? (
         <div className="flex flex-wrap items-center gap-2">
           <Button type="button" data-testid="approve-all" disabled={busy} onClick={() => send(all(true))}>
-            Approve all {calls.length}
+            Approve all {run.pending.length}
           </Button>
           <Button
             type="button"
@@ -331,12 +291,12 @@ function CodemodeDecisions({
             variant="ghost"
             data-testid="reject"
             disabled={busy}
-            onClick={() => void onDecide({ approved: false })}
+            onClick={() => void decisions.reject(run)}
           >
             <XIcon aria-hidden />
             Stop the program
           </Button>
-          {busy ? <WaitNote /> : null}
+          {decisions.waitReason ? <WaitNote reason={decisions.waitReason} /> : null}
         </div>
       ) : null}
     </div>

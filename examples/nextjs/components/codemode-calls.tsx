@@ -1,8 +1,8 @@
 "use client";
 
-import type { CodemodeProgress } from "ai-codemode/ui";
+import type { CodemodeRunCall, CodemodeRunView } from "ai-codemode/react";
 import { CheckCircle2Icon, CircleDotIcon, ClockIcon, LoaderIcon, RotateCcwIcon, XCircleIcon } from "lucide-react";
-import type { ComponentProps, ReactNode } from "react";
+import { type ComponentProps, memo, type ReactNode } from "react";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/lib/utils";
 import { formatCall } from "./codemode-value";
@@ -13,6 +13,8 @@ const STATE_LABELS: Record<string, string> = {
   applied: "applied",
   replayed: "replayed (ran earlier)",
   pending: "pending approval",
+  approved: "approved",
+  interrupted: "interrupted",
   rejected: "rejected",
   error: "error",
   reverted: "reverted",
@@ -26,6 +28,7 @@ const STATE_STYLES: Record<string, { icon: ReactNode; className: string }> = {
   applied: { icon: <CheckCircle2Icon aria-hidden />, className: "text-emerald-700 dark:text-emerald-300" },
   replayed: { icon: <RotateCcwIcon aria-hidden />, className: "text-muted-foreground" },
   pending: { icon: <ClockIcon aria-hidden />, className: "text-amber-700 dark:text-amber-300" },
+  approved: { icon: <CheckCircle2Icon aria-hidden />, className: "text-sky-700 dark:text-sky-300" },
   rejected: { icon: <XCircleIcon aria-hidden />, className: "text-destructive" },
   error: { icon: <XCircleIcon aria-hidden />, className: "text-destructive" },
 };
@@ -42,31 +45,43 @@ export function CodemodeCallState({ state, className }: { state: string; classNa
 }
 
 export type CodemodeCallsProps = ComponentProps<"section"> & {
-  /** The run's progress (`useCodemodeRun(part).progress`). */
-  progress: CodemodeProgress;
-  /** The program is still running (calls arrive live). */
-  running: boolean;
-  /** The approval was rejected: the calls that waited did not run. */
-  stopped?: boolean;
-  /** Show the console lines (off when the final output shows them). */
+  /** The run (`useCodemodeRun(part)`). */
+  run: CodemodeRunView;
+  /** Show the console lines (off when the output shows them). */
   showLogs?: boolean;
 };
 
+/** One call row; the hook keeps a call's object while it is unchanged, so a long run re-renders only changed rows. */
+const CallRow = memo(function CallRow({ call }: { call: CodemodeRunCall }) {
+  return (
+    <li
+      data-testid="progress-call"
+      data-state={call.state}
+      data-seq={call.seq}
+      className="flex flex-wrap items-center gap-x-2 gap-y-1 rounded-md px-2 py-1 hover:bg-muted/50"
+    >
+      <span className="w-6 shrink-0 text-right font-mono text-muted-foreground text-xs" aria-hidden>
+        {call.seq}
+      </span>
+      <code className="min-w-0 flex-1 break-all font-mono text-xs">{formatCall(call)}</code>{" "}
+      <CodemodeCallState state={call.state} />
+      {call.durationMs === undefined ? null : (
+        <span className="text-muted-foreground text-xs">{` · ${call.durationMs} ms`}</span>
+      )}
+      {call.error === undefined ? null : <span className="basis-full pl-8 text-destructive text-xs">{call.error}</span>}
+    </li>
+  );
+});
+
 /** The program's connector calls and console lines: live while it runs, what it did before a pause, kept after. */
-export function CodemodeCalls({
-  progress,
-  running,
-  stopped = false,
-  showLogs = true,
-  className,
-  ...props
-}: CodemodeCallsProps) {
-  const hidden = progress.totalCalls - progress.calls.length;
-  const waiting = progress.counts.pending > 0;
-  const stateOf = (state: string) => (stopped && state === "pending" ? "rejected" : state);
+export function CodemodeCalls({ run, showLogs = true, className, ...props }: CodemodeCallsProps) {
+  const running = run.outcome.status === "running";
+  const stopped = run.outcome.status === "rejected";
+  const waiting = run.counts.pending > 0;
+  const hidden = run.totalCalls - run.calls.length;
   const summary = `${running ? "Running… " : stopped ? "Stopped after " : waiting ? "Paused after " : ""}${
-    progress.totalCalls
-  } call${progress.totalCalls === 1 ? "" : "s"}${hidden > 0 ? ` (latest ${progress.calls.length} shown)` : ""}`;
+    run.totalCalls
+  } call${run.totalCalls === 1 ? "" : "s"}${hidden > 0 ? ` (latest ${run.calls.length} shown)` : ""}`;
   return (
     <section
       data-testid="progress"
@@ -75,45 +90,24 @@ export function CodemodeCalls({
       className={cn("space-y-2 text-sm", className)}
       {...props}
     >
-      <h4 className="font-medium text-muted-foreground text-xs uppercase tracking-wide" aria-live="polite">
+      <h4 className="m-0 font-medium text-muted-foreground text-xs uppercase tracking-wide" aria-live="polite">
         {summary}
       </h4>
-      {progress.calls.length > 0 ? (
+      {run.calls.length > 0 ? (
         <ol className="m-0 list-none space-y-1 p-0">
-          {progress.calls.map((call) => {
-            const state = stateOf(call.state);
-            return (
-              <li
-                key={call.seq}
-                data-testid="progress-call"
-                data-state={state}
-                data-seq={call.seq}
-                className="flex flex-wrap items-center gap-x-2 gap-y-1 rounded-md px-2 py-1 hover:bg-muted/50"
-              >
-                <span className="w-6 shrink-0 text-right font-mono text-muted-foreground text-xs" aria-hidden>
-                  {call.seq}
-                </span>
-                <code className="min-w-0 flex-1 break-all font-mono text-xs">{formatCall(call)}</code>{" "}
-                <CodemodeCallState state={state} />
-                {call.durationMs === undefined ? null : (
-                  <span className="text-muted-foreground text-xs">{` · ${call.durationMs} ms`}</span>
-                )}
-                {call.error === undefined ? null : (
-                  <span className="basis-full pl-8 text-destructive text-xs">{call.error}</span>
-                )}
-              </li>
-            );
-          })}
+          {run.calls.map((call) => (
+            <CallRow key={call.seq} call={call} />
+          ))}
         </ol>
       ) : null}
-      {showLogs && progress.logs.length > 0 ? (
+      {showLogs && run.logs.length > 0 ? (
         <pre
           data-testid="progress-logs"
           // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling block is reached by keyboard (axe: scrollable-region-focusable)
           tabIndex={0}
           className="m-0 max-h-48 overflow-auto rounded-md bg-muted/50 p-3 font-mono text-muted-foreground text-xs"
         >
-          {progress.logs.join("\n")}
+          {run.logs.join("\n")}
         </pre>
       ) : null}
     </section>

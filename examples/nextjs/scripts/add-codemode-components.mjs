@@ -39,7 +39,7 @@ const PROJECT_FILES = [
 
 /** The shadcn CLI: this app's, or the one SHADCN_BIN names. */
 function shadcnBin() {
-  if (process.env.SHADCN_BIN) return process.env.SHADCN_BIN;
+  if (process.env.SHADCN_BIN) return path.resolve(process.env.SHADCN_BIN);
   const local = path.join(appDir, "node_modules/.bin/shadcn");
   if (!existsSync(local)) throw new Error("shadcn is not installed here: run npm install first");
   return local;

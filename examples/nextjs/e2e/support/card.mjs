@@ -23,8 +23,18 @@ export async function setColorScheme(page, scheme) {
     document.documentElement.classList.toggle("dark", dark);
     document.documentElement.style.colorScheme = dark ? "dark" : "light";
   }, scheme === "dark");
-  // Two frames: the new styles are applied and painted.
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  // The colour transitions the theme change started have ended (axe and screenshots read the final colours), and
+  // two frames later they are painted.
+  await page.evaluate(async () => {
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    const transitions = document.getAnimations().filter((animation) => animation instanceof CSSTransition);
+    // Bounded: a transition that never ends must not hang the test (theirs last a fraction of a second).
+    await Promise.race([
+      Promise.all(transitions.map((transition) => transition.finished.catch(() => undefined))),
+      new Promise((resolve) => setTimeout(resolve, 2_000)),
+    ]);
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  });
 }
 
 /**

@@ -257,7 +257,9 @@ test("decided in the inspector while the card is open: #44 merges once, the card
   await page.getByText("Done. Merged #44 (c0ffee44).").waitFor();
   assert.deepEqual((await store.merges()).slice(mergedBefore.length), [44], "merged once");
   await open.locator('[data-testid="progress-call"]').first().waitFor();
-  assert.match((await open.textContent()) ?? "", /\b2 calls/, "the card lists the calls that ran");
+  const shown = (await open.textContent()) ?? "";
+  assert.match(shown, /\b2 calls/i, "the card lists the calls that ran");
+  assert.match(shown, /decided elsewhere/i, "the card says the decision was made elsewhere");
   await shoot(page, "decided-in-inspector");
   await expectAccessible(page, open, "decided in the inspector");
   await page.context().close();

@@ -301,7 +301,7 @@ describe("useCodemodeDecisions with useChat", () => {
 });
 
 describe("useCodemodeDecisions refuses on the card what it must not send", () => {
-  const view = readCodemodeRun({
+  const part = {
     type: "tool-codemode",
     toolCallId: "call_1",
     state: "approval-requested",
@@ -310,23 +310,47 @@ describe("useCodemodeDecisions refuses on the card what it must not send", () =>
       id: "cm_ex1_1_aaaaaaaaaaaaaaaa",
       descriptor: { connector: "bank", method: "transfer", args: { to: "alice" }, executionId: "ex1", seq: 1 },
     },
-  });
+  };
+  const view = readCodemodeRun(part);
 
+  /** A chat holding `part` whose answers are recorded and, like useChat's, mark the part answered. */
   function fakeChat(status: string) {
     const answers: unknown[] = [];
+    const held: Record<string, unknown> = structuredClone(part);
     return {
       answers,
       chat: {
-        messages: [],
+        messages: [{ id: "m1", role: "assistant", parts: [held] }],
         status,
         error: undefined,
-        addToolApprovalResponse: (answer: unknown) => {
+        addToolApprovalResponse: (answer: { id: string; approved: boolean; reason?: string }) => {
           answers.push(answer);
+          held["state"] = "approval-responded";
+          held["approval"] = { ...(held["approval"] as object), ...answer };
         },
         sendMessage: () => undefined,
       },
     };
   }
+
+  it("keeps its functions across renders; an approval answered a moment ago is not answered again", async () => {
+    const { chat, answers } = fakeChat("ready");
+    const { result, rerender } = renderHook(({ value }) => useCodemodeDecisions(value), {
+      initialProps: { value: chat },
+    });
+    const first = result.current;
+    rerender({ value: { ...chat } });
+    expect(result.current).toBe(first);
+    await act(async () => {
+      await result.current.approve(view);
+    });
+    // A second click with the card's stale view (a double click, or reject right after approve) sends nothing.
+    await act(async () => {
+      await result.current.reject(view);
+    });
+    expect(answers).toEqual([{ id: "cm_ex1_1_aaaaaaaaaaaaaaaa", approved: true }]);
+    expect(result.current.statusOf("cm_ex1_1_aaaaaaaaaaaaaaaa")).toEqual({ state: "deciding", approved: true });
+  });
 
   it("while a reply streams: busy, with the reason, and an answer fails without being sent", async () => {
     const { chat, answers } = fakeChat("streaming");
@@ -360,5 +384,13 @@ describe("useCodemodeDecisions refuses on the card what it must not send", () =>
     });
     expect(answers).toEqual([{ id: "cm_ex1_1_aaaaaaaaaaaaaaaa", approved: false, reason: "no" }]);
     expect(result.current.statusOf("cm_ex1_1_aaaaaaaaaaaaaaaa")).toEqual({ state: "deciding", approved: false });
+    // A run whose part is not in this chat is refused on the card.
+    await act(async () => {
+      await result.current.approve({ ...view, toolCallId: "call_elsewhere" });
+    });
+    expect(result.current.statusOf("cm_ex1_1_aaaaaaaaaaaaaaaa")).toMatchObject({
+      state: "failed",
+      message: "Tool call call_elsewhere is not in this chat's messages.",
+    });
   });
 });

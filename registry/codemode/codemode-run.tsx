@@ -256,7 +256,9 @@ export function CodemodeRunOutput({ className, ...props }: ComponentProps<"div">
           data-kind={outcome.status === "error" ? "failed" : outcome.status}
           className={cn(
             "flex items-start gap-2 rounded-md p-3 text-sm",
-            outcome.status === "decided-elsewhere" ? "bg-muted text-foreground" : "border border-destructive/50 text-destructive",
+            outcome.status === "decided-elsewhere"
+              ? "bg-muted text-foreground"
+              : "border border-destructive/50 text-destructive",
           )}
         >
           {outcome.status === "expired" ? (

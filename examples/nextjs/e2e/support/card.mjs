@@ -39,9 +39,10 @@ export async function setColorScheme(page, scheme) {
 
 /**
  * Screenshots `locator` in light and dark and writes them side by side as `<name>.png` in `dir` (and, with
- * SAVE_README_FIGURES=1, under docs/chat-card/). The page is left in light. Returns the file written.
+ * SAVE_README_FIGURES=1 and unless `figure` is false, under docs/chat-card/). The page is left in light. Returns the
+ * file written.
  */
-export async function screenshotLightAndDark(page, locator, { dir, name }) {
+export async function screenshotLightAndDark(page, locator, { dir, name, figure = true }) {
   const shots = [];
   for (const scheme of ["light", "dark"]) {
     await setColorScheme(page, scheme);
@@ -58,7 +59,7 @@ export async function screenshotLightAndDark(page, locator, { dir, name }) {
     await pair.waitForFunction(() => [...document.images].every((image) => image.complete && image.naturalWidth > 0));
     const file = path.join(dir, `${name}.png`);
     writeFileSync(file, await pair.locator("#pair").screenshot());
-    if (process.env.SAVE_README_FIGURES === "1") {
+    if (figure && process.env.SAVE_README_FIGURES === "1") {
       mkdirSync(FIGURES_DIR, { recursive: true });
       copyFileSync(file, path.join(FIGURES_DIR, `${name}.png`));
     }

@@ -237,13 +237,13 @@ export function CodemodeRunOutput({ className, ...props }: ComponentProps<"div">
       {outcome.status === "error" && !toolError ? (
         <div data-testid="output" data-status="error" className="space-y-2">
           {logs}
-          <p role="alert" className="m-0 rounded-md bg-destructive/10 p-3 text-destructive text-sm">
+          <p role="alert" className="m-0 rounded-md border border-destructive/50 p-3 text-destructive text-sm">
             {outcome.kind ?? "error"}: {outcome.error}
           </p>
         </div>
       ) : null}
       {outcome.status === "rejected" ? (
-        <p data-testid="denied" className="m-0 rounded-md bg-destructive/10 p-3 text-destructive text-sm">
+        <p data-testid="denied" className="m-0 rounded-md border border-destructive/50 p-3 text-destructive text-sm">
           Rejected: {outcome.reason ?? "not approved"}
         </p>
       ) : null}
@@ -256,7 +256,9 @@ export function CodemodeRunOutput({ className, ...props }: ComponentProps<"div">
           data-kind={outcome.status === "error" ? "failed" : outcome.status}
           className={cn(
             "flex items-start gap-2 rounded-md p-3 text-sm",
-            outcome.status === "decided-elsewhere" ? "bg-muted text-foreground" : "bg-destructive/10 text-destructive",
+            outcome.status === "decided-elsewhere"
+              ? "bg-muted text-foreground"
+              : "border border-destructive/50 text-destructive",
           )}
         >
           {outcome.status === "expired" ? (

@@ -2,7 +2,7 @@
  * `useCodemodeDecisions(chat)`: approve, approve with changes, reject, or decide several pending calls at once, on
  * the stock `useChat` approval flow (`addToolApprovalResponse`), with each decision's status for the card.
  */
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useMemo, useRef, useState } from "react";
 import { type CodemodeDecision, encodeCodemodeDecisions } from "../ui/codemode-decisions.js";
 import type { CodemodeRunView } from "./codemode-run-view.js";
 import {
@@ -92,43 +92,50 @@ export function useCodemodeDecisions(chat: CodemodeChat): CodemodeDecisions {
   const [submissions, setSubmissions] = useState<ReadonlyMap<string, DecisionSubmission>>(() => new Map());
   const { messages, status, error } = chat;
   const busy = status === "submitted" || status === "streaming";
-  const parts = useMemo(() => partsByToolCall(messages), [messages]);
+  // The latest chat for the answer functions, so they keep their identity across renders (useChat returns a new
+  // object each render) and memoized cards taking them do not re-render for it.
+  const latest = useRef(chat);
+  latest.current = chat;
+  // Only the parts of the tool calls answered here are looked up, once per change of the messages.
+  const tracked = useMemo(() => partsOf(messages, submissions), [messages, submissions]);
 
-  const submit = useCallback(
-    async (run: CodemodeRunView, answer: Answer): Promise<void> => {
-      const record = (entries: Array<[string, DecisionSubmission]>) =>
-        setSubmissions((current) => new Map([...current, ...entries]));
-      const ids = answer.calls.map(([id]) => id);
-      const refuse = (message: string) =>
-        record(
-          answer.calls.map(([id, approved]) => [
-            id,
-            { toolCallId: run.toolCallId ?? "", partApprovalId: run.approvalId ?? "", approved, error: message },
-          ]),
-        );
-      if (answer.refusal !== undefined) return refuse(answer.refusal);
-      if (busy) return refuse(WAIT_FOR_REPLY);
-      if (run.toolCallId === undefined || run.approvalId === undefined || run.outcome.status !== "awaiting-approval")
-        return refuse("This run is not waiting for a decision.");
-      const unknown = ids.filter((id) => !run.pending.some((call) => call.approvalId === id));
-      if (unknown.length > 0) return refuse(`Not a pending call of this run: ${unknown.join(", ")}.`);
-      const { toolCallId, approvalId: partApprovalId } = run;
-      record(answer.calls.map(([id, approved]) => [id, { toolCallId, partApprovalId, approved }]));
-      try {
-        await chat.addToolApprovalResponse({
-          id: partApprovalId,
-          approved: answer.approved,
-          ...(answer.reason === undefined ? {} : { reason: answer.reason }),
-        });
-        // useChat sends an answer by itself only when its message is the last one.
-        const messageId = parts.get(toolCallId)?.messageId;
-        if (messageId !== undefined && chat.messages.at(-1)?.id !== messageId) await chat.sendMessage();
-      } catch (cause) {
-        refuse(cause instanceof Error ? cause.message : String(cause));
-      }
-    },
-    [busy, chat, parts],
-  );
+  const submit = useCallback(async (run: CodemodeRunView, answer: Answer): Promise<void> => {
+    const current = latest.current;
+    const record = (entries: Array<[string, DecisionSubmission]>) =>
+      setSubmissions((previous) => new Map([...previous, ...entries]));
+    const ids = answer.calls.map(([id]) => id);
+    const refuse = (message: string) =>
+      record(
+        answer.calls.map(([id, approved]) => [
+          id,
+          { toolCallId: run.toolCallId ?? "", partApprovalId: run.approvalId ?? "", approved, error: message },
+        ]),
+      );
+    if (answer.refusal !== undefined) return refuse(answer.refusal);
+    if (current.status === "submitted" || current.status === "streaming") return refuse(WAIT_FOR_REPLY);
+    if (run.toolCallId === undefined || run.approvalId === undefined || run.outcome.status !== "awaiting-approval")
+      return refuse("This run is not waiting for a decision.");
+    const unknown = ids.filter((id) => !run.pending.some((call) => call.approvalId === id));
+    if (unknown.length > 0) return refuse(`Not a pending call of this run: ${unknown.join(", ")}.`);
+    const { toolCallId, approvalId: partApprovalId } = run;
+    // The chat as it is now, not as the card last rendered it: an approval answered a moment ago is not answered again.
+    const found = findPart(current.messages, toolCallId);
+    if (found === undefined) return refuse(`Tool call ${toolCallId} is not in this chat's messages.`);
+    const approval = found.part["approval"] as Record<string, unknown> | undefined;
+    if (found.part["state"] !== "approval-requested" || approval?.["id"] !== partApprovalId) return;
+    record(answer.calls.map(([id, approved]) => [id, { toolCallId, partApprovalId, approved }]));
+    try {
+      await current.addToolApprovalResponse({
+        id: partApprovalId,
+        approved: answer.approved,
+        ...(answer.reason === undefined ? {} : { reason: answer.reason }),
+      });
+      // useChat sends an answer by itself only when its message is the last one.
+      if (current.messages.at(-1)?.id !== found.messageId) await current.sendMessage();
+    } catch (cause) {
+      refuse(cause instanceof Error ? cause.message : String(cause));
+    }
+  }, []);
 
   const approve = useCallback(
     (run: CodemodeRunView, options: CodemodeApproveOptions = {}) => {
@@ -166,9 +173,9 @@ export function useCodemodeDecisions(chat: CodemodeChat): CodemodeDecisions {
     (approvalId: string) => {
       const submission = submissions.get(approvalId);
       if (submission === undefined) return IDLE;
-      return decisionStatus(submission, parts.get(submission.toolCallId)?.part, { status, error });
+      return decisionStatus(submission, tracked.get(submission.toolCallId), { status, error });
     },
-    [submissions, parts, status, error],
+    [submissions, tracked, status, error],
   );
 
   return useMemo(
@@ -205,18 +212,36 @@ function decideMany(
   return submit(run, { approved: true, calls, reason: encodeCodemodeDecisions({ ...decisions }) });
 }
 
-/** Each tool call's part as the chat holds it now, with its message. */
-function partsByToolCall(
+/** The part of tool call `toolCallId` as the chat holds it now, with its message. */
+function findPart(
   messages: CodemodeChat["messages"],
-): Map<string, { messageId: string; part: Record<string, unknown> }> {
-  const parts = new Map<string, { messageId: string; part: Record<string, unknown> }>();
+  toolCallId: string,
+): { messageId: string; part: Record<string, unknown> } | undefined {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index];
+    if (message?.role !== "assistant") continue;
+    for (const part of message.parts)
+      if (typeof part === "object" && part !== null && (part as Record<string, unknown>)["toolCallId"] === toolCallId)
+        return { messageId: message.id, part: part as Record<string, unknown> };
+  }
+  return undefined;
+}
+
+/** The current part of each tool call a submission names. */
+function partsOf(
+  messages: CodemodeChat["messages"],
+  submissions: ReadonlyMap<string, DecisionSubmission>,
+): Map<string, Record<string, unknown>> {
+  const parts = new Map<string, Record<string, unknown>>();
+  if (submissions.size === 0) return parts;
+  const wanted = new Set([...submissions.values()].map((submission) => submission.toolCallId));
   for (const message of messages) {
     if (message.role !== "assistant") continue;
     for (const part of message.parts) {
-      if (typeof part !== "object" || part === null) continue;
-      const toolCallId = (part as Record<string, unknown>)["toolCallId"];
-      if (typeof toolCallId === "string")
-        parts.set(toolCallId, { messageId: message.id, part: part as Record<string, unknown> });
+      const toolCallId =
+        typeof part === "object" && part !== null ? (part as Record<string, unknown>)["toolCallId"] : undefined;
+      if (typeof toolCallId === "string" && wanted.has(toolCallId))
+        parts.set(toolCallId, part as Record<string, unknown>);
     }
   }
   return parts;

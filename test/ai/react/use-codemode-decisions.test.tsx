@@ -8,6 +8,8 @@ import { act, cleanup, renderHook, waitFor } from "@testing-library/react";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { createCodemodeRuntime } from "../../../src/ai/create-codemode-runtime.js";
+import { readCodemodeRun } from "../../../src/ai/react/codemode-run-view.js";
+import { useCodemodeDecisions } from "../../../src/ai/react/use-codemode-decisions.js";
 import { connector } from "../../../src/connectors/connector.js";
 import { QuickJSExecutor } from "../../../src/sandbox/quickjs-executor.js";
 import { tempFolder } from "../../support/temp-folder.js";
@@ -32,7 +34,10 @@ afterAll(async () => {
   await executor.dispose();
 });
 
-async function setup(code: string, { editable = true }: { editable?: boolean } = {}) {
+async function setup(
+  code: string,
+  { editable = true, failAnswers = false }: { editable?: boolean; failAnswers?: boolean } = {},
+) {
   const ledger: Ledger = { transfers: [] };
   const runtime = createCodemodeRuntime({
     connectors: { bank: connector(bankTools(ledger), { methods: { transfer: { editable } } }) },
@@ -41,7 +46,15 @@ async function setup(code: string, { editable = true }: { editable?: boolean } =
   });
   const sent: SentRequest[] = [];
   const model = scriptedModel(code);
-  const hook = renderHook(() => useHarness(routeTransport({ runtime, model, sent })));
+  const transport = routeTransport({ runtime, model, sent });
+  if (failAnswers) {
+    const send = transport.sendMessages.bind(transport);
+    transport.sendMessages = async (options) => {
+      if (sent.length > 0) throw new Error("network down: the answer was not delivered");
+      return await send(options);
+    };
+  }
+  const hook = renderHook(() => useHarness(transport));
   await act(async () => {
     await hook.result.current.chat.sendMessage({ text: "pay" });
   });
@@ -240,5 +253,144 @@ describe("useCodemodeDecisions with useChat", () => {
     } finally {
       await close();
     }
+  });
+  it("an older card (the chat went on while it waited) is sent with its own message and resolved there", async () => {
+    const { ledger, sent, hook, close } = await setup(ONE, { editable: false });
+    try {
+      const older = hook.result.current.run;
+      // The conversation goes on: the model writes another program, which pauses too.
+      await act(async () => {
+        await hook.result.current.chat.sendMessage({ text: "and again" });
+      });
+      await waitFor(() => expect(hook.result.current.run.toolCallId).not.toBe(older.toolCallId));
+      await waitFor(() => expect(hook.result.current.run.outcome.status).toBe("awaiting-approval"));
+      await act(async () => {
+        await hook.result.current.decisions.approve(hook.result.current.firstRun);
+      });
+      await waitFor(() => expect(hook.result.current.firstRun.outcome.status).toBe("completed"));
+      const olderMessage = sent[2]?.messages.find((message) =>
+        message.parts.some((part) => "toolCallId" in part && part.toolCallId === older.toolCallId),
+      );
+      expect(sent[2]?.messageId).toBe(olderMessage?.id);
+      expect(hook.result.current.run.outcome.status).toBe("awaiting-approval");
+      expect(ledger.transfers).toEqual([{ to: "alice", amount: 500 }]);
+    } finally {
+      await close();
+    }
+  });
+  it("an answer the chat could not deliver fails on the card with the chat's error; nothing ran", async () => {
+    const { ledger, hook, close } = await setup(ONE, { failAnswers: true });
+    try {
+      const run = hook.result.current.run;
+      await act(async () => {
+        await hook.result.current.decisions.approve(run);
+      });
+      await waitFor(() =>
+        expect(hook.result.current.decisions.statusOf(String(run.approvalId))).toEqual({
+          state: "failed",
+          approved: true,
+          message: "network down: the answer was not delivered",
+          expired: false,
+        }),
+      );
+      expect(ledger.transfers).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe("useCodemodeDecisions refuses on the card what it must not send", () => {
+  const part = {
+    type: "tool-codemode",
+    toolCallId: "call_1",
+    state: "approval-requested",
+    input: { code: ONE },
+    approval: {
+      id: "cm_ex1_1_aaaaaaaaaaaaaaaa",
+      descriptor: { connector: "bank", method: "transfer", args: { to: "alice" }, executionId: "ex1", seq: 1 },
+    },
+  };
+  const view = readCodemodeRun(part);
+
+  /** A chat holding `part` whose answers are recorded and, like useChat's, mark the part answered. */
+  function fakeChat(status: string) {
+    const answers: unknown[] = [];
+    const held: Record<string, unknown> = structuredClone(part);
+    return {
+      answers,
+      chat: {
+        messages: [{ id: "m1", role: "assistant", parts: [held] }],
+        status,
+        error: undefined,
+        addToolApprovalResponse: (answer: { id: string; approved: boolean; reason?: string }) => {
+          answers.push(answer);
+          held["state"] = "approval-responded";
+          held["approval"] = { ...(held["approval"] as object), ...answer };
+        },
+        sendMessage: () => undefined,
+      },
+    };
+  }
+
+  it("keeps its functions across renders; an approval answered a moment ago is not answered again", async () => {
+    const { chat, answers } = fakeChat("ready");
+    const { result, rerender } = renderHook(({ value }) => useCodemodeDecisions(value), {
+      initialProps: { value: chat },
+    });
+    const first = result.current;
+    rerender({ value: { ...chat } });
+    expect(result.current).toBe(first);
+    await act(async () => {
+      await result.current.approve(view);
+    });
+    // A second click with the card's stale view (a double click, or reject right after approve) sends nothing.
+    await act(async () => {
+      await result.current.reject(view);
+    });
+    expect(answers).toEqual([{ id: "cm_ex1_1_aaaaaaaaaaaaaaaa", approved: true }]);
+    expect(result.current.statusOf("cm_ex1_1_aaaaaaaaaaaaaaaa")).toEqual({ state: "deciding", approved: true });
+  });
+
+  it("while a reply streams: busy, with the reason, and an answer fails without being sent", async () => {
+    const { chat, answers } = fakeChat("streaming");
+    const { result } = renderHook(() => useCodemodeDecisions(chat));
+    expect(result.current.busy).toBe(true);
+    expect(result.current.waitReason).toMatch(/Wait for the current reply/);
+    await act(async () => {
+      await result.current.approve(view);
+    });
+    expect(result.current.statusOf("cm_ex1_1_aaaaaaaaaaaaaaaa")).toMatchObject({
+      state: "failed",
+      message: expect.stringMatching(/Wait for the current reply/),
+    });
+    expect(answers).toEqual([]);
+  });
+
+  it("a call that is not pending on this run fails; a ready chat sends the answer with useChat's own function", async () => {
+    const { chat, answers } = fakeChat("ready");
+    const { result } = renderHook(() => useCodemodeDecisions(chat));
+    expect(result.current.waitReason).toBeUndefined();
+    await act(async () => {
+      await result.current.decide(view, { cm_other_1_bbbbbbbbbbbbbbbb: true });
+    });
+    expect(result.current.statusOf("cm_other_1_bbbbbbbbbbbbbbbb")).toMatchObject({
+      state: "failed",
+      message: expect.stringMatching(/Not a pending call of this run/),
+    });
+    expect(answers).toEqual([]);
+    await act(async () => {
+      await result.current.reject(view, { reason: "no" });
+    });
+    expect(answers).toEqual([{ id: "cm_ex1_1_aaaaaaaaaaaaaaaa", approved: false, reason: "no" }]);
+    expect(result.current.statusOf("cm_ex1_1_aaaaaaaaaaaaaaaa")).toEqual({ state: "deciding", approved: false });
+    // A run whose part is not in this chat is refused on the card.
+    await act(async () => {
+      await result.current.approve({ ...view, toolCallId: "call_elsewhere" });
+    });
+    expect(result.current.statusOf("cm_ex1_1_aaaaaaaaaaaaaaaa")).toMatchObject({
+      state: "failed",
+      message: "Tool call call_elsewhere is not in this chat's messages.",
+    });
   });
 });

@@ -76,11 +76,12 @@ export function routeTransport({
   };
 }
 
-/** What a card does: `useChat`, and the hooks over its (last) codemode part. */
+/** What a card does: `useChat`, and the hooks over its last codemode part (and its first, an older card). */
 export function useHarness(transport: ChatTransport<UIMessage>) {
   const chat = useChat({ transport, sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses });
   const decisions = useCodemodeDecisions(chat);
-  const part = chat.messages.flatMap((message) => message.parts).findLast((p) => p.type === "tool-codemode");
-  const run = useCodemodeRun(part);
-  return { chat, decisions, run, part };
+  const parts = chat.messages.flatMap((message) => message.parts).filter((p) => p.type === "tool-codemode");
+  const run = useCodemodeRun(parts.at(-1));
+  const firstRun = useCodemodeRun(parts[0]);
+  return { chat, decisions, run, firstRun };
 }

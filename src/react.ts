@@ -8,9 +8,9 @@ export type {
   CodemodeInputSchema,
   CodemodePendingCall,
   CodemodeRunCall,
-  CodemodeRunOutcome,
   CodemodeRunView,
 } from "./ai/react/codemode-run-view.js";
+export type { CodemodeRunOutcome } from "./ai/react/codemode-run-outcome.js";
 export { useCodemodeRun } from "./ai/react/use-codemode-run.js";
 export type { CodemodeDecisionStatus } from "./ai/react/codemode-decision-status.js";
 export type {

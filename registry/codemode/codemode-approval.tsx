@@ -1,6 +1,6 @@
 "use client";
 
-import type { CodemodeDecisions, CodemodePendingCall, CodemodeRunView } from "ai-codemode/react";
+import type { CodemodeDecision, CodemodeDecisions, CodemodePendingCall, CodemodeRunView } from "ai-codemode/react";
 import { AlertTriangleIcon, CheckIcon, ShieldQuestionIcon, TimerOffIcon, XIcon } from "lucide-react";
 import { type ComponentProps, type ReactNode, useId, useState } from "react";
 import { Badge } from "@/components/ui/badge";
@@ -145,7 +145,13 @@ export function CodemodeApproval({ run, decisions, schemas, className, ...props 
         </>
       )}
       {several ? (
-        <CodemodeCallDecisions run={run} decisions={decisions} busy={busy || !open} showButtons={open} />
+        <CodemodeCallDecisions
+          run={run}
+          decisions={decisions}
+          schemas={schemas}
+          busy={busy || !open}
+          showButtons={open}
+        />
       ) : null}
       {ran > 0 ? (
         <p data-testid="already-ran" className="m-0 text-sm">
@@ -215,16 +221,32 @@ function WaitNote({ reason }: { reason: string }) {
 function CodemodeCallDecisions({
   run,
   decisions,
+  schemas,
   busy,
   showButtons,
 }: {
   run: CodemodeRunView;
   decisions: CodemodeDecisions;
+  schemas: CodemodeApprovalProps["schemas"];
   busy: boolean;
   showButtons: boolean;
 }) {
   const [chosen, setChosen] = useState<Record<string, boolean>>({});
-  const send = (choice: Record<string, boolean>) => void decisions.decide(run, choice);
+  // Approve with changes, per editable call: the arguments as the person left them (sent with an approval only).
+  const [edits, setEdits] = useState<Record<string, CodemodeArgsEdit>>({});
+  const [editing, setEditing] = useState<Record<string, boolean>>({});
+  const invalid = Object.entries(edits).some(
+    ([id, edit]) => editing[id] && edit.changed && "error" in edit && chosen[id] !== false,
+  );
+  const decisionOf = (id: string, approved: boolean): CodemodeDecision => {
+    const edit = edits[id];
+    return approved && editing[id] && edit?.changed && "args" in edit ? { approved: true, args: edit.args } : approved;
+  };
+  const send = (choice: Record<string, boolean>) =>
+    void decisions.decide(
+      run,
+      Object.fromEntries(Object.entries(choice).map(([id, approved]) => [id, decisionOf(id, approved)])),
+    );
   const all = (approved: boolean) => Object.fromEntries(run.pending.map((call) => [call.approvalId, approved]));
   return (
     <div data-testid="decisions" data-approval-id={run.approvalId} className="space-y-2">
@@ -240,6 +262,20 @@ function CodemodeCallDecisions({
             className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md border bg-background p-2"
           >
             <code className="min-w-0 flex-1 break-all font-mono text-xs">{formatCall(call)}</code>
+            {call.editable ? (
+              <Button
+                type="button"
+                variant="ghost"
+                size="sm"
+                className="h-7 text-xs"
+                data-testid="decision-edit"
+                aria-expanded={editing[call.approvalId] === true}
+                disabled={busy}
+                onClick={() => setEditing({ ...editing, [call.approvalId]: !editing[call.approvalId] })}
+              >
+                {editing[call.approvalId] ? "Keep the program's arguments" : "Edit the arguments"}
+              </Button>
+            ) : null}
             <div
               role="radiogroup"
               aria-label={`Decision for call ${call.seq}, ${call.connector}.${call.method}`}
@@ -260,12 +296,21 @@ function CodemodeCallDecisions({
                 </label>
               ))}
             </div>
+            {call.editable && editing[call.approvalId] ? (
+              <CodemodeArgsForm
+                className="basis-full"
+                args={call.args}
+                schema={schemaOf(call, schemas)}
+                busy={busy}
+                onEdit={(edit) => setEdits((current) => ({ ...current, [call.approvalId]: edit }))}
+              />
+            ) : null}
           </li>
         ))}
       </ul>
       {showButtons ? (
         <div className="flex flex-wrap items-center gap-2">
-          <Button type="button" data-testid="approve-all" disabled={busy} onClick={() => send(all(true))}>
+          <Button type="button" data-testid="approve-all" disabled={busy || invalid} onClick={() => send(all(true))}>
             Approve all {run.pending.length}
           </Button>
           <Button
@@ -281,7 +326,7 @@ function CodemodeCallDecisions({
             type="button"
             variant="secondary"
             data-testid="submit-decisions"
-            disabled={busy || Object.keys(chosen).length === 0}
+            disabled={busy || invalid || Object.keys(chosen).length === 0}
             onClick={() => send(chosen)}
           >
             Submit decisions

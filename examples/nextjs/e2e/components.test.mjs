@@ -117,14 +117,25 @@ test("keyboard only: Tab reaches the program's Approve button and Enter approves
   await page.close();
 });
 
-test("several calls: each decision is a labelled radio group; the decisions travel together", async () => {
+test("several calls: each decision is a labelled radio group, an editable one has its form; they travel together", async () => {
   const page = await openGallery();
   const card = page.getByTestId("gallery-several");
   await card.getByRole("radiogroup", { name: "Decision for call 2, github.merge_pull_request" }).waitFor();
   await card.locator('[data-testid="decision"][data-seq="1"]').getByTestId("decide-approve").check();
   await card.locator('[data-testid="decision"][data-seq="2"]').getByTestId("decide-reject").check();
+  // Only the editable call offers an edit form; approved with changes, it travels with its arguments.
+  assert.equal(await card.getByTestId("decision-edit").count(), 1);
+  const third = card.locator('[data-testid="decision"][data-seq="3"]');
+  await third.getByTestId("decision-edit").click();
+  await third.getByTestId("approval-field-number").fill("4.5");
+  await third.getByText("number is not a whole number").waitFor();
+  await third.getByTestId("decide-approve").check();
+  assert.equal(await card.getByTestId("submit-decisions").isDisabled(), true);
+  await third.getByTestId("approval-field-number").fill("46");
   await card.getByTestId("submit-decisions").click();
-  assert.deepEqual(await decisionsMade(page), [{ decide: "ap_s1", choice: { ap_s1: true, ap_s2: false } }]);
+  assert.deepEqual(await decisionsMade(page), [
+    { decide: "ap_s1", choice: { ap_s1: true, ap_s2: false, ap_s3: { approved: true, args: { number: 46 } } } },
+  ]);
   await page.close();
 });
 

@@ -6,12 +6,11 @@
  * when that call changed (a 200-call run streams without re-rendering 200 rows per chunk).
  */
 import type { CallState } from "../../runtime/call-state.js";
-import type { EditedCall, FailureKind } from "../../runtime/types.js";
 import type { CodemodeProgress } from "../codemode-progress.js";
 import { type CodemodeApprovalDescriptor, isCodemodeApprovalDescriptor } from "../ui/approval-descriptor.js";
 import { parseCodemodeDecisions } from "../ui/codemode-decisions.js";
 import { readCodemodeProgress } from "../ui/read-codemode-progress.js";
-import { readCodemodeRefusal } from "../ui/codemode-refusal.js";
+import { type CodemodeRunOutcome, outcomeOf, sameOutcome } from "./codemode-run-outcome.js";
 
 /** One connector call of the run as the card lists it. */
 export interface CodemodeRunCall {
@@ -53,31 +52,6 @@ export interface CodemodePendingCall {
   /** The whole program waits for approval before it runs (`codemode.program`, sequence 0); `args.code` is it. */
   program: boolean;
 }
-
-/**
- * How the run stands:
- * - `streaming-input`: the model is still writing the program.
- * - `running`: the program runs (calls and logs arrive live).
- * - `awaiting-approval`: paused; `pending` lists the calls waiting for a person.
- * - `answered`: the person answered on this card; the server has not replied yet.
- * - `completed`: the run finished; `result` is its value.
- * - `error`: the run failed (`kind` says how), or the server refused the answer (`kind` is the refusal's).
- * - `rejected`: a person rejected a call and the run stopped (`reason` as the model reads it).
- * - `decided-elsewhere`: the answer on this card came after someone decided the call elsewhere (the inspector, the
- *   CLI, another tab) differently; nothing ran for it. `completed` / `error` with `decidedElsewhere: true` when
- *   the other decision was the same (the card then shows the stored outcome).
- * - `expired`: nobody decided in time; the run was ended (`expirePaused`).
- */
-export type CodemodeRunOutcome =
-  | { status: "streaming-input" }
-  | { status: "running" }
-  | { status: "awaiting-approval" }
-  | { status: "answered"; approved: boolean }
-  | { status: "completed"; result: unknown; decidedElsewhere: boolean; edited?: EditedCall[] }
-  | { status: "error"; error: string; kind: FailureKind | undefined; decidedElsewhere: boolean }
-  | { status: "rejected"; reason: string | undefined }
-  | { status: "decided-elsewhere"; error: string }
-  | { status: "expired"; error: string };
 
 /** What `useCodemodeRun(part)` returns. */
 export interface CodemodeRunView {
@@ -301,72 +275,10 @@ function pendingCalls(
   return calls;
 }
 
-function outcomeOf(record: PartRecord, approval: PartRecord | undefined): CodemodeRunOutcome {
-  const state = record["state"];
-  switch (state) {
-    case "input-streaming":
-      return { status: "streaming-input" };
-    case "approval-requested":
-      return { status: "awaiting-approval" };
-    case "approval-responded":
-      return { status: "answered", approved: approval?.["approved"] === true };
-    case "output-denied": {
-      const reason = approval?.["reason"];
-      return { status: "rejected", reason: typeof reason === "string" ? reason : undefined };
-    }
-    case "output-error": {
-      const errorText = typeof record["errorText"] === "string" ? record["errorText"] : "The tool call failed.";
-      const refusal = readCodemodeRefusal(errorText);
-      if (refusal === "expired") return { status: "expired", error: errorText };
-      if (refusal === "decided-elsewhere") return { status: "decided-elsewhere", error: errorText };
-      return { status: "error", error: errorText, kind: undefined, decidedElsewhere: false };
-    }
-    case "output-available":
-      return finalOutcome(record);
-    default:
-      return { status: "running" };
-  }
-}
-
-function finalOutcome(record: PartRecord): CodemodeRunOutcome {
-  const output = recordOf(record["output"]);
-  if (record["preliminary"] === true || output?.["status"] === "running") return { status: "running" };
-  const decidedElsewhere = output?.["decidedElsewhere"] === true;
-  if (output?.["status"] === "completed") {
-    const edited = output["edited"];
-    return {
-      status: "completed",
-      result: output["result"],
-      decidedElsewhere,
-      ...(Array.isArray(edited) ? { edited: edited as EditedCall[] } : {}),
-    };
-  }
-  if (output?.["status"] === "error") {
-    const kind = output["kind"];
-    if (kind === "expired")
-      return { status: "expired", error: typeof output["error"] === "string" ? output["error"] : "Expired." };
-    return {
-      status: "error",
-      error: typeof output["error"] === "string" ? output["error"] : "The run failed.",
-      kind: typeof kind === "string" ? (kind as FailureKind) : undefined,
-      decidedElsewhere,
-    };
-  }
-  // A paused output the chat bridge did not turn into an approval request (no bridge on the route).
-  if (output?.["status"] === "paused") return { status: "awaiting-approval" };
-  return { status: "completed", result: record["output"], decidedElsewhere: false };
-}
-
 function sameLines(lines: readonly string[], previous: readonly string[] | undefined): readonly string[] {
   if (previous === undefined || previous.length !== lines.length) return lines;
   for (let index = 0; index < lines.length; index += 1) if (previous[index] !== lines[index]) return lines;
   return previous;
-}
-
-function sameOutcome(a: CodemodeRunOutcome, b: CodemodeRunOutcome): boolean {
-  if (a.status !== b.status) return false;
-  // Outcomes are small (a result is compared by its JSON once per change of the part, not per call).
-  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 function sameView(a: CodemodeRunView, b: CodemodeRunView): boolean {

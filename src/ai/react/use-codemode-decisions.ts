@@ -3,7 +3,12 @@
  * the stock `useChat` approval flow (`addToolApprovalResponse`), with each decision's status for the card.
  */
 import { useCallback, useMemo, useRef, useState } from "react";
-import { type CodemodeDecision, encodeCodemodeDecisions } from "../ui/codemode-decisions.js";
+import {
+  type CodemodeDecision,
+  encodeCodemodeDecisions,
+  MAX_DECISIONS,
+  MAX_DECISIONS_CHARS,
+} from "../ui/codemode-decisions.js";
 import type { CodemodeRunView } from "./codemode-run-view.js";
 import {
   type CodemodeDecisionStatus,
@@ -209,7 +214,15 @@ function decideMany(
     const refusal = `${notEditable.join(", ")} ${notEditable.length === 1 ? "is" : "are"} not editable: approve as it is, or reject.`;
     return submit(run, { approved: true, calls, refusal });
   }
-  return submit(run, { approved: true, calls, reason: encodeCodemodeDecisions({ ...decisions }) });
+  const reason = encodeCodemodeDecisions({ ...decisions });
+  // The server refuses a larger document (nothing decided): say so on the card instead of sending it.
+  if (calls.length > MAX_DECISIONS || reason.length > MAX_DECISIONS_CHARS) {
+    const refusal =
+      `Too much in one answer (at most ${MAX_DECISIONS} decisions and ${MAX_DECISIONS_CHARS} characters): ` +
+      "decide fewer calls at once, or with smaller edits.";
+    return submit(run, { approved: true, calls, refusal });
+  }
+  return submit(run, { approved: true, calls, reason });
 }
 
 /** The part of tool call `toolCallId` as the chat holds it now, with its message. */

@@ -36,13 +36,18 @@ afterAll(async () => {
 
 async function setup(
   code: string,
-  { editable = true, failAnswers = false }: { editable?: boolean; failAnswers?: boolean } = {},
+  {
+    editable = true,
+    failAnswers = false,
+    approveProgram = false,
+  }: { editable?: boolean; failAnswers?: boolean; approveProgram?: boolean } = {},
 ) {
   const ledger: Ledger = { transfers: [] };
   const runtime = createCodemodeRuntime({
     connectors: { bank: connector(bankTools(ledger), { methods: { transfer: { editable } } }) },
     store: `file:${join(tempFolder("codemode-react-"), "codemode.db")}`,
     executor,
+    approveProgram,
   });
   const sent: SentRequest[] = [];
   const model = scriptedModel(code);
@@ -89,6 +94,26 @@ describe("useCodemodeDecisions with useChat", () => {
         | undefined;
       expect(answered?.approval?.approved).toBe(true);
       expect(answered?.approval?.signature).toMatch(/^[\w-]{43}$/);
+    } finally {
+      await close();
+    }
+  });
+
+  it("a program waiting before it runs: one pending call, the program; approving it runs it, then its call asks", async () => {
+    const { ledger, hook, close } = await setup(ONE, { approveProgram: true });
+    try {
+      const run = hook.result.current.run;
+      expect(run.pending).toEqual([expect.objectContaining({ program: true, seq: 0, args: { code: ONE } })]);
+      expect(run.calls).toEqual([]);
+      await act(async () => {
+        await hook.result.current.decisions.approve(run);
+      });
+      await waitFor(() => expect(hook.result.current.run.approvalId).not.toBe(run.approvalId));
+      expect(hook.result.current.decisions.statusOf(String(run.approvalId))).toMatchObject({ state: "decided" });
+      expect(hook.result.current.run.pending).toEqual([
+        expect.objectContaining({ program: false, method: "transfer", args: { to: "alice", amount: 500 } }),
+      ]);
+      expect(ledger.transfers).toEqual([]);
     } finally {
       await close();
     }
@@ -384,6 +409,19 @@ describe("useCodemodeDecisions refuses on the card what it must not send", () =>
     });
     expect(answers).toEqual([{ id: "cm_ex1_1_aaaaaaaaaaaaaaaa", approved: false, reason: "no" }]);
     expect(result.current.statusOf("cm_ex1_1_aaaaaaaaaaaaaaaa")).toEqual({ state: "deciding", approved: false });
+    // An edit larger than one answer may carry is refused on the card (the server would refuse it, deciding nothing).
+    const editable = readCodemodeRun({
+      ...part,
+      toolCallId: "call_2",
+      approval: { ...part.approval, descriptor: { ...part.approval.descriptor, editable: true } },
+    });
+    await act(async () => {
+      await result.current.approve(editable, { args: { to: "x".repeat(70_000) } });
+    });
+    expect(result.current.statusOf("cm_ex1_1_aaaaaaaaaaaaaaaa")).toMatchObject({
+      state: "failed",
+      message: expect.stringMatching(/^Too much in one answer/),
+    });
     // A run whose part is not in this chat is refused on the card.
     await act(async () => {
       await result.current.approve({ ...view, toolCallId: "call_elsewhere" });

@@ -133,6 +133,10 @@ const PARTS: Record<string, object> = {
           method: "merge_pull_request",
           args: { number },
           approvalId: `ap_s${index + 1}`,
+          // The third call's method is editable: the card offers its form.
+          ...(index === 2
+            ? { editable: true, inputSchema: { type: "object", properties: { number: { type: "integer" } } } }
+            : {}),
         })),
       },
     },

@@ -48,8 +48,14 @@ export const runtime = createCodemodeRuntime({
   return file;
 }
 
-/** The JSON-RPC messages a client sent, in order (a batch counts each). */
-function recordingFetch(sent: Array<{ method: string; params?: Record<string, unknown> }>): typeof fetch {
+/** A JSON-RPC request or notification a client sent. */
+interface JsonRpcMessage {
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+/** Records the JSON-RPC messages a client sends, in order (a batch counts each). */
+function recordingFetch(sent: JsonRpcMessage[]): typeof fetch {
   return async (input, init) => {
     if (typeof init?.body === "string") {
       const body = JSON.parse(init.body) as unknown;
@@ -84,8 +90,8 @@ describe("@ai-sdk/mcp (protocol discovery on) against ai-codemode mcp --http", (
     rmSync(folder, { recursive: true, force: true });
   });
 
-  const connect = async (): Promise<{ client: MCPClient; sent: Array<{ method: string }> }> => {
-    const sent: Array<{ method: string; params?: Record<string, unknown> }> = [];
+  const connect = async (): Promise<{ client: MCPClient; sent: JsonRpcMessage[] }> => {
+    const sent: JsonRpcMessage[] = [];
     const client = await createMCPClient({
       transport: { type: "http", url: server.url, fetch: recordingFetch(sent) },
       protocolVersionDiscovery: true,
@@ -119,7 +125,7 @@ describe("@ai-sdk/mcp (protocol discovery on) against ai-codemode mcp --http", (
       // Every request after discovery carried the revision in its _meta (the stateless 2026-07-28 way).
       for (const message of sent.filter((entry) => !entry.method.startsWith("notifications/")))
         expect(
-          (message as { params?: { _meta?: Record<string, unknown> } }).params?._meta?.[
+          (message.params?.["_meta"] as Record<string, unknown> | undefined)?.[
             "io.modelcontextprotocol/protocolVersion"
           ],
         ).toBe("2026-07-28");
@@ -152,13 +158,11 @@ describe("@ai-sdk/mcp (protocol discovery on) against ai-codemode mcp --http", (
       expect(out.structuredContent).toMatchObject({ status: "completed", result: "sent to ada@example.com" });
       expect(forms).toHaveLength(1);
       expect(forms[0]).toContain("mail.send");
-      const calls = sent.filter((message) => message.method === "tools/call") as Array<{
-        params: Record<string, unknown>;
-      }>;
+      const calls = sent.filter((message) => message.method === "tools/call");
       // The first call was answered input_required; the retry carried the answer and the request state.
       expect(calls).toHaveLength(2);
-      expect(calls[1]?.params["requestState"]).toEqual(expect.any(String));
-      expect(calls[1]?.params["inputResponses"]).toBeDefined();
+      expect(calls[1]?.params?.["requestState"]).toEqual(expect.any(String));
+      expect(calls[1]?.params?.["inputResponses"]).toBeDefined();
       const log = join(folder, "sent.log");
       expect(existsSync(log) ? readFileSync(log, "utf8") : "").toBe("ada@example.com\n");
     } finally {

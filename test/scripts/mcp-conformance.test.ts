@@ -4,7 +4,7 @@
  * expected failures is read and judged (a listed scenario that passes is a stale entry), and that the baseline
  * lists nothing. Also that the installed suite's scenario list is the one the runner classified.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -19,7 +19,9 @@ import {
   type TargetTraits,
 } from "../../scripts/mcp-conformance.js";
 
-const SUITE = resolve(import.meta.dirname, "../../node_modules/@modelcontextprotocol/conformance/dist/index.js");
+const ROOT = resolve(import.meta.dirname, "../..");
+const SUITE = resolve(ROOT, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
+const RUN_TIMEOUT_MS = 180_000;
 
 const LIST = `Server scenarios (test against a server):
   - server-initialize [2025-06-18,2025-11-25]
@@ -142,4 +144,26 @@ describe("the MCP conformance runner", () => {
     // Each exclusion for a fixture names what the suite's reference server has and ours does not.
     for (const { reason } of cli.excluded) expect(reason).toMatch(/`[^`]+`/);
   });
+
+  it(
+    "runs a scenario of the real suite against a real target and reads its checks (the built handler, ping)",
+    async () => {
+      const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((done) => {
+        const child = spawn(
+          process.execPath,
+          ["--import", "tsx", "scripts/mcp-conformance.ts", "--target", "handler", "--scenario", "ping"],
+          { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] },
+        );
+        let out = "";
+        child.stdout.on("data", (chunk: Buffer) => {
+          out += chunk.toString();
+        });
+        child.once("exit", (exit) => done({ code: exit, stdout: out }));
+      });
+      expect(stdout).toMatch(/handler\s+ping\s+pass\s+1 passed, 0 failed, 0 warnings/);
+      expect(stdout).toMatch(/not run: server-sse-polling \(no sessions/);
+      expect(code).toBe(0);
+    },
+    RUN_TIMEOUT_MS,
+  );
 });

@@ -106,6 +106,27 @@ describe("the MCP conformance runner", () => {
     expect(crashed.verdicts[0]?.failed[0]?.errorMessage).toBe("the suite exited 2");
   });
 
+  it("does not count a warning of a check that needs the suite's fixture; counts its failure and other warnings", () => {
+    const polling = (status: "WARNING" | "FAILURE"): ScenarioResult => ({
+      target: "proxy",
+      scenario: "server-sse-polling",
+      checks: [
+        { id: "server-sse-priming-event", name: "ServerSendsPrimingEvent", status: "SUCCESS" },
+        { id: "server-sse-disconnect-resume", name: "ServerDisconnectResume", status },
+      ],
+    });
+    expect(judge([polling("WARNING")], [])).toMatchObject({
+      passed: true,
+      verdicts: [{ outcome: "pass", waived: [{ name: "ServerDisconnectResume" }], warned: [] }],
+    });
+    expect(judge([polling("FAILURE")], []).passed).toBe(false);
+    // The same check id in another scenario, and another warning in this one, count.
+    expect(judge([{ ...polling("WARNING"), scenario: "ping" }], []).passed).toBe(false);
+    const primingWarns = polling("WARNING");
+    primingWarns.checks[0] = { ...primingWarns.checks[0]!, status: "WARNING" };
+    expect(judge([primingWarns], []).passed).toBe(false);
+  });
+
   it("judges the baseline: an expected failure passes, a listed scenario that passes or did not run is stale", () => {
     expect(judge([result("logging-set-level", "FAILURE")], ["cli/logging-set-level"])).toMatchObject({
       passed: true,

@@ -13,6 +13,7 @@ import { CliError } from "../errors/cli-error.js";
 import { messageOf } from "../shared/message-of.js";
 import { missingPackage, missingPeersMessage } from "../shared/missing-peer.js";
 import { badRequest, fetchRequestListener } from "./fetch-over-node-http.js";
+import { guardJsonLines } from "./json-lines-guard.js";
 import { originSet } from "../mcp/mcp-http-origins.js";
 import { loadRuntimeModule } from "./load-runtime-module.js";
 import type { CliIo } from "./cli-io.js";
@@ -122,14 +123,12 @@ async function serveStdio(
   protocol: Writable,
   io: CliIo,
 ): Promise<void> {
-  const [{ createCodemodeMcpServer }, { StdioServerTransport }] = await Promise.all([
+  const [{ createCodemodeMcpServer }, stdio] = await Promise.all([
     import("../mcp/create-codemode-mcp-server.js"),
-    import("@modelcontextprotocol/sdk/server/stdio.js"),
+    import("@modelcontextprotocol/server/stdio"),
   ]);
-  const server = createCodemodeMcpServer({ runtime, ...(approvalHint === undefined ? {} : { approvalHint }) });
-  const transport = new StdioServerTransport(process.stdin, protocol);
   // A line that is not JSON (or not JSON-RPC) gets a JSON-RPC error instead of silence; the session goes on.
-  transport.onerror = (error) => {
+  const refuse = (error: Error): void => {
     const code = error instanceof SyntaxError ? -32700 : error.name === "ZodError" ? -32600 : undefined;
     if (code === undefined) {
       io.stderr(`ai-codemode mcp: ${error.message}\n`);
@@ -141,14 +140,24 @@ async function serveStdio(
         : "Invalid Request: the line is JSON but not a JSON-RPC 2.0 message.";
     void transport.send({ jsonrpc: "2.0", id: null, error: { code, message } } as never).catch(() => undefined);
   };
-  await server.connect(transport);
+  const lines = process.stdin.pipe(guardJsonLines(refuse));
+  const transport = new stdio.StdioServerTransport(lines, protocol);
+  // The SDK picks the revision from the client's first message (2026-07-28 `server/discover` or a 2025 `initialize`)
+  // and keeps one server for the connection.
+  const served = stdio.serveStdio(
+    () => createCodemodeMcpServer({ runtime, ...(approvalHint === undefined ? {} : { approvalHint }) }),
+    { transport, onerror: refuse },
+  );
   io.stderr("ai-codemode MCP server on stdio\n");
   // The host closing our stdin ends the session: in-flight calls are cancelled (their passes end) before exit.
   await waitForStop(io, (stop) => {
     process.stdin.once("end", stop);
     process.stdin.once("close", stop);
   });
-  await server.close();
+  await served.close();
+  // Stdin read no more, so nothing of it keeps the process alive.
+  process.stdin.unpipe(lines);
+  process.stdin.pause();
 }
 
 /** `--allow-origin a,b`: the origins whose pages may call the server besides its own, checked now. */
@@ -218,7 +227,7 @@ async function serveHttp(
 /** The optional peer dependencies this command needs: each missing one is named once, with the install command. */
 async function requirePeers(proxy: boolean): Promise<void> {
   const needed: Array<[name: string, load: () => Promise<unknown>]> = [
-    ["@modelcontextprotocol/sdk", () => import("@modelcontextprotocol/sdk/server/mcp.js")],
+    ["@modelcontextprotocol/server", () => import("@modelcontextprotocol/server")],
     ...(proxy ? [["@ai-sdk/mcp", () => import("@ai-sdk/mcp")] as [string, () => Promise<unknown>]] : []),
   ];
   const missing: string[] = [];

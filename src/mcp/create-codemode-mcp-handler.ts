@@ -5,10 +5,22 @@
  * `authorize` first, which decides the scope of what it may run and read. The body is read with
  * a size limit and parsed here (malformed JSON is a JSON-RPC parse error); a client that goes
  * away mid-call cancels its calls, so their passes end and the journal stays consistent.
+ *
+ * Two protocol revisions, one route: a request carrying the 2026-07-28 envelope (`server/discover`
+ * and every request of such a client) goes to the SDK v2's `createMcpHandler`, which builds a server
+ * per request; a 2025-era request (`initialize`, a session's requests, GET and DELETE) keeps this
+ * handler's own Streamable HTTP wiring, with sessions (elicitation, URL elicitation, tasks) or
+ * without (`sessions: false`: tasks and `-32042` link retries), which the SDK's stateless fallback
+ * does not have.
  */
 import { messageOf } from "../shared/message-of.js";
 import { randomUUID } from "node:crypto";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import {
+  type AuthInfo,
+  createMcpHandler,
+  isLegacyRequest,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
 import { InvalidOptionError } from "../errors.js";
 import { isRecord } from "../shared/is-record.js";
 import { assertKnownKeys } from "../shared/known-keys.js";
@@ -242,6 +254,18 @@ export function createCodemodeMcpHandler(options: CodemodeMcpHandlerOptions): Co
       stateless: sessionOption === false,
     });
 
+  // The scope `authorize` granted each request, read by the 2026-07-28 factory from the request's marker.
+  const grants = new WeakMap<AuthInfo, { scope: string | undefined }>();
+  const modern = createMcpHandler(
+    ({ authInfo }) => {
+      const grant = authInfo === undefined ? undefined : grants.get(authInfo);
+      // Never reached without a grant (every request passes `authorize` first); refuse rather than run unscoped.
+      if (grant === undefined) throw new Error("The request was not authorized.");
+      return serverFor(grant.scope);
+    },
+    { legacy: "reject" },
+  );
+
   const stateless = async (request: Request, body: unknown, scope: string | undefined): Promise<Response> => {
     // Without sessions no instance can hold a stream open for later messages, nor end a session: a 405
     // tells the client so once, where an event stream closed at once would have it reconnect again and again.
@@ -330,7 +354,15 @@ export function createCodemodeMcpHandler(options: CodemodeMcpHandlerOptions): Co
         return jsonRpcError(400, -32700, `Parse error: the body is not JSON (${messageOf(error)}).`);
       }
     }
+    if (!(await isLegacyRequest(request, body))) {
+      const authInfo = runs.request();
+      grants.set(authInfo, { scope: access.scope });
+      return modern.fetch(request, body === undefined ? { authInfo } : { authInfo, parsedBody: body });
+    }
     return sessionOption === false ? stateless(request, body, access.scope) : stateful(request, body, access.scope);
   };
-  return Object.assign(handle, { close: () => sessions.closeAll() });
+  const close = async (): Promise<void> => {
+    await Promise.all([sessions.closeAll(), modern.close()]);
+  };
+  return Object.assign(handle, { close });
 }

@@ -5,16 +5,25 @@
  * `codemode_search`, `codemode_describe` and the read-only `codemode_outcome`. A paused
  * program is put to the person through elicitation when the client declared it. A client may run
  * `codemode` as an MCP task instead: the task is the execution, answered from the journal.
+ * Built on the MCP SDK v2: it answers clients of the 2026-07-28 revision (per-request envelope,
+ * `server/discover`) and of the 2025-11-25 revision (`initialize`, elicitation, tasks).
  */
 import { messageOf } from "../shared/message-of.js";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { type AuthInfo, McpServer, ProtocolError, ProtocolErrorCode, type Tool } from "@modelcontextprotocol/server";
 import { createJournalTaskStore } from "./journal-task-store.js";
+import { registerTaskMethods } from "./mcp-task-methods.js";
 import { createMcpToolCalls, type ToolCallContext } from "./mcp-tool-calls.js";
 import { resolveMcpServerOptions, type CodemodeMcpServerOptions } from "./mcp-server-options.js";
 import { CODEMODE_TOOL } from "./mcp-tools.js";
 import { errorResult } from "./tool-result.js";
+
+/** The first protocol revision without sessions (its requests carry their version; no `initialize`). */
+const MODERN_REVISION = "2026-07-28";
+
+/** Whether a server instance negotiated `version` serves the 2026-07-28 revision or later (dates order as text). */
+function servesModernEra(version: string | undefined): boolean {
+  return version !== undefined && version >= MODERN_REVISION;
+}
 
 /**
  * Admits a `codemode` call (a program run) of the HTTP request `authInfo` came with: the text
@@ -27,15 +36,16 @@ const SERVER_INSTRUCTIONS =
   "A paused result waits for a person; never try to approve it yourself.";
 
 /**
- * Creates an MCP server for `runtime`. Connect it to any transport (`StdioServerTransport`,
- * Streamable HTTP); `createCodemodeMcpHandler` does that for a Fetch-API route. The server's
- * tools are its own: do not `registerTool` more on it.
+ * Creates an MCP server (`McpServer` of `@modelcontextprotocol/server`) for `runtime`. Serve it
+ * from a factory with the SDK's `serveStdio` or `createMcpHandler` (each answers both protocol
+ * revisions), or connect it to a transport; `createCodemodeMcpHandler` does all of that for a
+ * Fetch-API route. The server's tools are its own: do not `registerTool` more on it.
  *
  * @example
- * import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+ * import { serveStdio } from "@modelcontextprotocol/server/stdio";
  * import { createCodemodeMcpServer } from "ai-codemode/mcp";
- * const server = createCodemodeMcpServer({ runtime: createCodemodeRuntime({ connectors }) });
- * await server.connect(new StdioServerTransport());
+ * const runtime = createCodemodeRuntime({ connectors });
+ * serveStdio(() => createCodemodeMcpServer({ runtime }));
  */
 export function createCodemodeMcpServer(options: CodemodeMcpServerOptions): McpServer {
   return buildCodemodeMcpServer(options);
@@ -66,44 +76,59 @@ export function buildCodemodeMcpServer(
   const server = new McpServer(resolved.serverInfo, {
     capabilities: {
       tools: { listChanged: true },
+      // A program's console lines, at or above the level the client asked for.
+      logging: {},
       tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
     },
     instructions: SERVER_INSTRUCTIONS,
-    taskStore: tasks,
   });
   const lowLevel = server.server;
+  registerTaskMethods(lowLevel, tasks);
   notifyListChanged = () => {
+    // A 2026-07-28 instance lives for one request and has no stream to tell it on.
+    if (servesModernEra(lowLevel.getNegotiatedProtocolVersion())) return;
     void lowLevel.sendToolListChanged().catch(() => undefined);
   };
-  lowLevel.setRequestHandler(ListToolsRequestSchema, async () => {
+  lowLevel.setRequestHandler("tools/list", async () => {
     try {
-      return { tools: await calls.list() };
+      // Plain JSON Schemas, as the SDK sends them.
+      return { tools: (await calls.list()) as unknown as Tool[] };
     } catch (error) {
-      throw new McpError(ErrorCode.InternalError, `The codemode runtime could not start: ${messageOf(error)}`);
+      throw new ProtocolError(
+        ProtocolErrorCode.InternalError,
+        `The codemode runtime could not start: ${messageOf(error)}`,
+      );
     }
   });
-  lowLevel.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  lowLevel.setRequestHandler("tools/call", async (request, ctx) => {
     const { name, arguments: args } = request.params;
-    if (request.params.task !== undefined) {
+    const authInfo = ctx.http?.authInfo;
+    const modern = servesModernEra(lowLevel.getNegotiatedProtocolVersion());
+    if (!modern && request.params.task !== undefined) {
       if (name !== CODEMODE_TOOL)
-        throw new McpError(
-          ErrorCode.MethodNotFound,
+        throw new ProtocolError(
+          ProtocolErrorCode.MethodNotFound,
           `Only ${CODEMODE_TOOL} runs as a task; call ${JSON.stringify(String(name).slice(0, 100))} without one.`,
         );
       // A task runs a program too: the same bounds per request and per owner as a plain call.
-      const admitted = gate?.(extra.authInfo);
-      if (typeof admitted === "string") throw new McpError(ErrorCode.InvalidRequest, admitted);
+      const admitted = gate?.(authInfo);
+      if (typeof admitted === "string") throw new ProtocolError(ProtocolErrorCode.InvalidRequest, admitted);
       try {
-        return { task: await tasks.start(args ?? {}) };
+        // The SDK v2 checks a tool result for `content`; a 2025-11-25 client reads `task` (CreateTaskResult).
+        return { task: await tasks.start(args ?? {}), content: [] };
       } finally {
         admitted?.();
       }
     }
     const timeout = resolved.elicitation;
-    const canAsk = timeout !== undefined && lowLevel.getClientCapabilities()?.elicitation?.form !== undefined;
-    const related = { relatedRequestId: extra.requestId };
+    const signal = ctx.mcpReq.signal;
+    // A 2026-07-28 request has no server-to-client request channel: no elicitation, no -32042.
+    const canAsk =
+      !modern && timeout !== undefined && lowLevel.getClientCapabilities()?.elicitation?.form !== undefined;
+    const related = { relatedRequestId: ctx.mcpReq.id };
     // Links go by URL-mode elicitation on a session whose client declared it; without a session, as -32042.
     const linkRoute = (): ToolCallContext["links"] => {
+      if (modern) return undefined;
       if (stateless) return { kind: "retry" };
       if (lowLevel.getClientCapabilities()?.elicitation?.url === undefined) return undefined;
       return {
@@ -112,7 +137,7 @@ export function buildCodemodeMcpServer(
           elicit: (link) =>
             lowLevel.elicitInput(link, {
               ...related,
-              signal: extra.signal,
+              signal,
               ...(timeout === undefined ? {} : { timeout }),
             }),
           complete: (elicitationId) => lowLevel.createElicitationCompletionNotifier(elicitationId, related)(),
@@ -120,17 +145,19 @@ export function buildCodemodeMcpServer(
       };
     };
     const context: ToolCallContext = {
-      signal: extra.signal,
-      ask: canAsk ? (form) => lowLevel.elicitInput(form, { ...related, signal: extra.signal, timeout }) : undefined,
+      signal,
+      era: modern ? "modern" : "legacy",
+      log: ctx.mcpReq.log,
+      ask: canAsk ? (form) => lowLevel.elicitInput(form, { ...related, signal, timeout }) : undefined,
       links: resolved.approvalLinks === undefined ? undefined : linkRoute(),
     };
-    const entered = gate !== undefined && name === CODEMODE_TOOL ? gate(extra.authInfo) : undefined;
+    const entered = gate !== undefined && name === CODEMODE_TOOL ? gate(authInfo) : undefined;
     if (typeof entered === "string") return errorResult(entered);
     try {
       const result = calls.call(name, args ?? {}, context);
       if (result === undefined) {
-        throw new McpError(
-          ErrorCode.InvalidParams,
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
           `Unknown tool ${JSON.stringify(String(name).slice(0, 100))}. This server's tools: ${calls.names().join(", ")}.`,
         );
       }

@@ -5,8 +5,7 @@
  * and nothing lives in memory. Tasks are owned by the server's scope (from the handler's
  * `authorize`), never by the MCP session: another owner's execution is not found.
  */
-import type { TaskStore } from "@modelcontextprotocol/sdk/experimental/tasks/interfaces.js";
-import { ErrorCode, McpError, type Result, type Task } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, ProtocolErrorCode, type Result, type Task } from "@modelcontextprotocol/server";
 import type { CodemodeRuntime } from "../ai/create-codemode-runtime.js";
 import type { ExecutionDetail, ExecutionSummary } from "../runtime/types.js";
 import { CODEMODE_TOOL } from "./mcp-tools.js";
@@ -29,10 +28,16 @@ export interface JournalTaskStoreOptions {
   approvalHint: string;
 }
 
-/** A task store over the journal, plus `start`, which runs a `codemode` call as a task. */
-export interface JournalTaskStore extends TaskStore {
+/** The tasks of one owner over the journal (`null`: no such task for this owner). */
+export interface JournalTaskStore {
   /** Runs `args.code`'s first pass (to its end or first pause) and returns the execution as a task. */
   start(args: unknown): Promise<Task>;
+  getTask(taskId: string): Promise<Task | null>;
+  /** The tool result of a task that ended. */
+  getTaskResult(taskId: string): Promise<Result>;
+  listTasks(cursor: string | undefined): Promise<{ tasks: Task[]; nextCursor?: string }>;
+  /** Rejects the execution (a person's "no" by the client); a running pass is not stopped. */
+  cancel(taskId: string): Promise<void>;
 }
 
 function iso(ms: number): string {
@@ -109,23 +114,18 @@ export function createJournalTaskStore(options: JournalTaskStoreOptions): Journa
     return detail === undefined ? undefined : { runtime, detail };
   };
 
-  /** Results and statuses come from the journal only: the SDK never has to write them here. */
-  const journalOwnsIt = (what: string): never => {
-    throw new Error(`${what}: a codemode task's status and result are its execution's, in the journal`);
-  };
-
   return {
     async start(args) {
       const code = typeof args === "object" && args !== null ? (args as Record<string, unknown>)["code"] : undefined;
       if (typeof code !== "string")
-        throw new McpError(
-          ErrorCode.InvalidParams,
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
           `${CODEMODE_TOOL} takes { "code": string }: the program (an async arrow function) as a string.`,
         );
       // A retry of a -32042 answer reads its execution; as a task it would run the program again.
       if ((args as Record<string, unknown>)["retry"] !== undefined)
-        throw new McpError(
-          ErrorCode.InvalidParams,
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
           `A ${CODEMODE_TOOL} call with "retry" gets the result of the call that paused; send it without a task.`,
         );
       const runtime = await options.runtime();
@@ -135,15 +135,12 @@ export function createJournalTaskStore(options: JournalTaskStoreOptions): Journa
       const found = await read(output.executionId);
       if (found === undefined) {
         // Refused before it was journaled (e.g. too long a program): there is no task to poll.
-        throw new McpError(
-          ErrorCode.InvalidParams,
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
           output.status === "error" ? output.error : "The execution left nothing in the journal.",
         );
       }
       return toTask(found.detail, approvalHint);
-    },
-    createTask(_params, _requestId, request) {
-      return this.start((request.params as { arguments?: unknown } | undefined)?.arguments);
     },
     async getTask(taskId) {
       const found = await read(taskId);
@@ -151,7 +148,7 @@ export function createJournalTaskStore(options: JournalTaskStoreOptions): Journa
     },
     async getTaskResult(taskId): Promise<Result> {
       const found = await read(taskId);
-      if (found === undefined) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
+      if (found === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task not found: ${taskId}`);
       const result = await options.outcome(found.runtime, found.detail);
       // A `failed` task's tool result is an error, as the specification pairs them (a rolled-back run too).
       return taskStatus(found.detail.status) === "failed" ? { ...result, isError: true } : result;
@@ -165,8 +162,7 @@ export function createJournalTaskStore(options: JournalTaskStoreOptions): Journa
       const tasks = executions.slice(offset, end).map((execution) => toTask(execution, approvalHint));
       return executions.length > end && end < MAX_LISTED_TASKS ? { tasks, nextCursor: `o${end}` } : { tasks };
     },
-    async updateTaskStatus(taskId, status) {
-      if (status !== "cancelled") return journalOwnsIt(`Setting task ${taskId} to ${status}`);
+    async cancel(taskId) {
       const runtime = await options.runtime();
       const rejected = await runtime.reject({
         executionId: taskId,
@@ -175,9 +171,6 @@ export function createJournalTaskStore(options: JournalTaskStoreOptions): Journa
       });
       // A running pass cannot be stopped from another request (it may be in another process).
       if (rejected.status === "error") throw new Error(rejected.error);
-    },
-    storeTaskResult(taskId) {
-      return Promise.resolve(journalOwnsIt(`Storing a result for task ${taskId}`));
     },
   };
 }

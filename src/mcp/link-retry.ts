@@ -6,7 +6,7 @@
  * and returns the outcome. A retry never runs the program, so retries arriving together, on any instances, all get
  * the result and nothing runs twice; a call without `retry` is always a new run, whoever sent the same code before.
  */
-import { UrlElicitationRequiredError } from "@modelcontextprotocol/sdk/types.js";
+import { UrlElicitationRequiredError } from "@modelcontextprotocol/server";
 import type { ExecutionDetail, PendingAction } from "../runtime/types.js";
 import { issueLink, waitForDecision } from "./approval-links.js";
 import { formatRetryId, readRetryId, retryNonce, retryToolCallId } from "./retry-id.js";

@@ -7,8 +7,7 @@
  * a person's approval form) is never closed to make room. Sessions live in this process's
  * memory: a host that answers from many instances uses `sessions: false`.
  */
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { McpServer, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 
 /** One session: its server, its transport and its owner. */
 export interface McpHttpSession {

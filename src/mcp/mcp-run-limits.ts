@@ -4,7 +4,7 @@
  * sessions. The excess gets a tool error written for the model; nothing of it runs. A run also
  * marks its session busy, so the session is never closed to make room while it runs.
  */
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { McpRunGate } from "./create-codemode-mcp-server.js";
 import type { McpHttpSession } from "./mcp-http-sessions.js";
 

@@ -4,7 +4,7 @@
  * reads an execution. Failures are results (`isError`), never thrown: only an unknown tool
  * is a protocol error, and a paused call whose approval link goes out as `-32042`.
  */
-import { UrlElicitationRequiredError } from "@modelcontextprotocol/sdk/types.js";
+import { UrlElicitationRequiredError } from "@modelcontextprotocol/server";
 import { CODEMODE_INPUT_JSON_SCHEMA } from "../ai/codemode-input-schema.js";
 import type { CodemodeRuntime } from "../ai/create-codemode-runtime.js";
 import type { CodemodeTool } from "../ai/build-codemode-tool.js";
@@ -27,6 +27,8 @@ import {
 } from "./mcp-tools.js";
 import { settleApprovals, undecidedMessage, type AskPerson } from "./settle-approvals.js";
 import { retryForLink, runForLink } from "./link-retry.js";
+import { pausedForModernClient } from "./paused-for-modern-client.js";
+import { programLogListener, type SendProgramLog } from "./program-log.js";
 import { type LinkElicitation, type LinkOutcome, settleByLinkElicitation } from "./settle-by-link.js";
 import { errorResult, structuredResult, textResult, type ToolResult } from "./tool-result.js";
 
@@ -34,6 +36,10 @@ import { errorResult, structuredResult, textResult, type ToolResult } from "./to
 export interface ToolCallContext {
   /** Aborted when the client cancels the call or goes away. */
   signal: AbortSignal;
+  /** The protocol revision of the request: `modern` is 2026-07-28 or later (no requests to the client). */
+  era: "legacy" | "modern";
+  /** Sends the program's console lines to the client as log messages, when it may get them. */
+  log?: SendProgramLog | undefined;
   /** Asks the person (elicitation), when the client can be asked and the server may. */
   ask: AskPerson | undefined;
   /**
@@ -154,7 +160,15 @@ export function createMcpToolCalls(
         return presentLink(runtime, await retryForLink({ ...retryLinks, code, retry }));
       }
       if (retryLinks !== undefined) return presentLink(runtime, await runForLink({ ...retryLinks, code }));
-      const output = await runtime.execute({ code, ...scoped }, { abortSignal: context.signal });
+      const onProgress = context.log === undefined ? undefined : programLogListener(context.log);
+      const output = await runtime.execute(
+        { code, ...scoped },
+        { abortSignal: context.signal, ...(onProgress === undefined ? {} : { onProgress }) },
+      );
+      if (context.era === "modern" && output.status === "paused") {
+        const paused = pausedForModernClient({ output, hint: options.approvalHint });
+        return present(runtime, paused.output, paused.message);
+      }
       if (linkSettings !== undefined && context.links?.kind === "elicit" && output.status === "paused")
         return presentLink(
           runtime,
@@ -167,6 +181,7 @@ export function createMcpToolCalls(
         ask: context.ask,
         hint: options.approvalHint,
         signal: context.signal,
+        onProgress,
       });
       return present(runtime, settled.output, settled.message);
     });

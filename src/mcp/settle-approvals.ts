@@ -8,6 +8,7 @@
  */
 import { messageOf } from "../shared/message-of.js";
 import type { DurableRuntime } from "../runtime/durable-runtime.js";
+import type { ProgressListener } from "../runtime/pass/progress-events.js";
 import type { CodemodeOutput } from "../runtime/types.js";
 import { approvalElicitation, readElicitationAnswer, type ApprovalElicitation } from "./approval-elicitation.js";
 import { MAX_ELICITATIONS_PER_CALL } from "./mcp-server-options.js";
@@ -23,12 +24,12 @@ export interface SettledOutput {
   message?: string;
 }
 
-/** JSON-RPC's request timeout code (the MCP SDK's `ErrorCode.RequestTimeout`). */
-const REQUEST_TIMEOUT = -32001;
+/** A request that timed out: the MCP SDK v2's `SdkErrorCode.RequestTimeout` (v1 used JSON-RPC's `-32001`). */
+const REQUEST_TIMEOUT_CODES: ReadonlySet<unknown> = new Set(["REQUEST_TIMEOUT", -32001]);
 
 function failureReason(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
-  if (code === REQUEST_TIMEOUT) return "did not answer the approval request in time";
+  if (REQUEST_TIMEOUT_CODES.has(code)) return "did not answer the approval request in time";
   if ((error as { name?: unknown } | null)?.name === "AbortError") return "left before answering (the request ended)";
   return `could not be asked (${messageOf(error)})`;
 }
@@ -50,6 +51,7 @@ export async function settleApprovals({
   ask,
   hint,
   signal,
+  onProgress,
 }: {
   runtime: Pick<DurableRuntime, "decide">;
   output: CodemodeOutput;
@@ -57,6 +59,8 @@ export async function settleApprovals({
   ask: AskPerson | undefined;
   hint: string;
   signal: AbortSignal;
+  /** Receives the resumed passes' progress (their console lines). */
+  onProgress?: ProgressListener | undefined;
 }): Promise<SettledOutput> {
   let current = output;
   for (let round = 0; current.status === "paused"; round++) {
@@ -89,7 +93,7 @@ export async function settleApprovals({
       scope === undefined
         ? { executionId, decisions: answer.decisions }
         : { executionId, decisions: answer.decisions, scope },
-      { abortSignal: signal },
+      { abortSignal: signal, ...(onProgress === undefined ? {} : { onProgress }) },
     );
     if (next.status === "error" && (next.kind === "conflict" || next.kind === "stale")) {
       return {

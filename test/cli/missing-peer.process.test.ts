@@ -55,11 +55,11 @@ describe("ai-codemode mcp without its optional peers", () => {
   });
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-  it("names @modelcontextprotocol/sdk once, with the install command", () => {
-    const { status, stderr } = mcpCommand(["--runtime", "./runtime.mjs"], ["@modelcontextprotocol/sdk"]);
+  it("names @modelcontextprotocol/server once, with the install command", () => {
+    const { status, stderr } = mcpCommand(["--runtime", "./runtime.mjs"], ["@modelcontextprotocol/server"]);
     expect(status).not.toBe(0);
     expect(stderr).toContain(
-      "ai-codemode mcp needs @modelcontextprotocol/sdk, which is not installed: npm install @modelcontextprotocol/sdk",
+      "ai-codemode mcp needs @modelcontextprotocol/server, which is not installed: npm install @modelcontextprotocol/server",
     );
     expect(stderr).not.toMatch(/chunk-|mcp-command-/);
   });
@@ -72,17 +72,17 @@ describe("ai-codemode mcp without its optional peers", () => {
       "ai-codemode mcp --proxy needs @ai-sdk/mcp, which is not installed: npm install @ai-sdk/mcp",
     );
     expect(count(stderr, "@ai-sdk/mcp")).toBe(2);
-    expect(stderr).not.toContain("@modelcontextprotocol/sdk");
+    expect(stderr).not.toContain("@modelcontextprotocol/server");
   });
 
   it("with --proxy and neither installed, names both once and installs both", () => {
-    const { stderr } = mcpCommand(["--proxy", "./servers.json"], ["@modelcontextprotocol/sdk", "@ai-sdk/mcp"]);
+    const { stderr } = mcpCommand(["--proxy", "./servers.json"], ["@modelcontextprotocol/server", "@ai-sdk/mcp"]);
     expect(stderr).toContain(
-      "needs @modelcontextprotocol/sdk and @ai-sdk/mcp, which are not installed: npm install @modelcontextprotocol/sdk @ai-sdk/mcp",
+      "needs @modelcontextprotocol/server and @ai-sdk/mcp, which are not installed: npm install @modelcontextprotocol/server @ai-sdk/mcp",
     );
   });
 
-  it("import('ai-codemode/mcp') fails with Node's own error naming @modelcontextprotocol/sdk (its exports are static)", () => {
+  it("import('ai-codemode/mcp') fails with Node's own error naming @modelcontextprotocol/server (its exports are static)", () => {
     const entry = pathToFileURL(resolve("dist/mcp.js")).href;
     const result = spawnSync(
       process.execPath,
@@ -93,11 +93,16 @@ describe("ai-codemode mcp without its optional peers", () => {
         "-e",
         `await import(${JSON.stringify(entry)});`,
       ],
-      { cwd: folder, env: { ...process.env, MISSING: "@modelcontextprotocol/sdk" }, encoding: "utf8", timeout: 60_000 },
+      {
+        cwd: folder,
+        env: { ...process.env, MISSING: "@modelcontextprotocol/server" },
+        encoding: "utf8",
+        timeout: 60_000,
+      },
     );
     expect(result.status).not.toBe(0);
     expect(result.stderr).toContain("ERR_MODULE_NOT_FOUND");
-    expect(result.stderr).toContain("Cannot find package '@modelcontextprotocol/sdk'");
+    expect(result.stderr).toContain("Cannot find package '@modelcontextprotocol/server'");
   });
 
   it("only a missing package counts as missing", () => {
@@ -105,7 +110,7 @@ describe("ai-codemode mcp without its optional peers", () => {
       code: "ERR_MODULE_NOT_FOUND",
     });
     expect(missingPackage(missingSdk, ["@ai-sdk/mcp"])).toBe("@ai-sdk/mcp");
-    expect(missingPackage(missingSdk, ["@modelcontextprotocol/sdk"])).toBeUndefined();
+    expect(missingPackage(missingSdk, ["@modelcontextprotocol/server"])).toBeUndefined();
     expect(missingPackage(new SyntaxError("Unexpected token"), ["@ai-sdk/mcp"])).toBeUndefined();
   });
 });

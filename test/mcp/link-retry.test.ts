@@ -4,7 +4,7 @@
  * returns the result (retries at once included) and runs nothing. A call without the id is a new run, and an id
  * that names nothing this caller may read runs nothing either.
  */
-import { UrlElicitationRequiredError } from "@modelcontextprotocol/sdk/types.js";
+import { UrlElicitationRequiredError } from "@modelcontextprotocol/server";
 import { jsonSchema, tool } from "ai";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";

@@ -130,6 +130,8 @@ describe("ai-codemode mcp --http (a real server on 127.0.0.1) over server-memory
     const mcpClient = await createMCPClient({
       transport: { type: "http", url: server.url },
       capabilities: { elicitation: {} },
+      // The 2025-11-25 revision (initialize, then the server's elicitation request); with discovery on it speaks 2026-07-28.
+      protocolVersionDiscovery: false,
     });
     const forms: string[] = [];
     mcpClient.onElicitationRequest(ElicitationRequestSchema, (request) => {

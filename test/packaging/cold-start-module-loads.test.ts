@@ -41,6 +41,7 @@ const NEVER_ON_A_FIRST_RUN = [
   "js-yaml",
   "@apidevtools/json-schema-ref-parser",
   "@modelcontextprotocol/sdk",
+  "@modelcontextprotocol/server",
   "@ai-sdk/mcp",
   "@libsql/client",
   "@libsql/hrana-client",

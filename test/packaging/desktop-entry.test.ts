@@ -91,7 +91,7 @@ describe("the documented desktop entry, from the packed package, as a host launc
 
   it("names the MCP peers with -p (npx does not fetch optional peers) and runs ai-codemode mcp --proxy", () => {
     expect(args[0]).toBe("-y");
-    expect(packages).toEqual(["ai-codemode", "@modelcontextprotocol/sdk", "@ai-sdk/mcp"]);
+    expect(packages).toEqual(["ai-codemode", "@modelcontextprotocol/server", "@ai-sdk/mcp"]);
     expect(command.slice(0, 3)).toEqual(["ai-codemode", "mcp", "--proxy"]);
   });
 

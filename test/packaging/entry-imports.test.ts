@@ -54,7 +54,8 @@ describe("entry points load only what they need", () => {
     // ai-codemode/mcp exports its functions statically (so editors show their documentation): the SDK is in the
     // entry's static closure; @ai-sdk/mcp still loads when a proxy starts a server.
     const mcp = staticPackages("mcp.js");
-    expect(mcp).toContain("@modelcontextprotocol/sdk/server/mcp.js");
+    expect(mcp).toContain("@modelcontextprotocol/server");
+    expect(mcp.filter((name) => name.startsWith("@modelcontextprotocol/sdk"))).toEqual([]);
     expect(mcp).not.toContain("@ai-sdk/mcp");
   });
 

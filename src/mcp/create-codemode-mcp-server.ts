@@ -9,10 +9,18 @@
  * `server/discover`) and of the 2025-11-25 revision (`initialize`, elicitation, tasks).
  */
 import { messageOf } from "../shared/message-of.js";
-import { type AuthInfo, McpServer, ProtocolError, ProtocolErrorCode, type Tool } from "@modelcontextprotocol/server";
+import {
+  type AuthInfo,
+  McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  type ServerContext,
+  type Tool,
+} from "@modelcontextprotocol/server";
 import { createJournalTaskStore } from "./journal-task-store.js";
 import { registerTaskMethods } from "./mcp-task-methods.js";
 import { createMcpToolCalls, type ToolCallContext } from "./mcp-tool-calls.js";
+import type { ModernApprovalRequest } from "./modern-approvals.js";
 import { resolveMcpServerOptions, type CodemodeMcpServerOptions } from "./mcp-server-options.js";
 import { CODEMODE_TOOL } from "./mcp-tools.js";
 import { errorResult } from "./tool-result.js";
@@ -100,6 +108,18 @@ export function buildCodemodeMcpServer(
       );
     }
   });
+  /** The approval side of a 2026-07-28 request: its answers and state, and what its client fulfils. */
+  const modernInput = (ctx: ServerContext): ModernApprovalRequest => {
+    const elicitation = lowLevel.getClientCapabilities()?.elicitation;
+    return {
+      inputResponses: ctx.mcpReq.inputResponses,
+      requestState: ctx.mcpReq.requestState(),
+      // An empty elicitation capability is form mode (the spec's reading for older clients).
+      form: elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined),
+      url: elicitation?.url !== undefined,
+      sticky: !stateless,
+    };
+  };
   lowLevel.setRequestHandler("tools/call", async (request, ctx) => {
     const { name, arguments: args } = request.params;
     const authInfo = ctx.http?.authInfo;
@@ -150,6 +170,7 @@ export function buildCodemodeMcpServer(
       log: ctx.mcpReq.log,
       ask: canAsk ? (form) => lowLevel.elicitInput(form, { ...related, signal, timeout }) : undefined,
       links: resolved.approvalLinks === undefined ? undefined : linkRoute(),
+      input: modern && name === CODEMODE_TOOL ? modernInput(ctx) : undefined,
     };
     const entered = gate !== undefined && name === CODEMODE_TOOL ? gate(authInfo) : undefined;
     if (typeof entered === "string") return errorResult(entered);

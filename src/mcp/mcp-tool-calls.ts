@@ -9,6 +9,7 @@ import { CODEMODE_INPUT_JSON_SCHEMA } from "../ai/codemode-input-schema.js";
 import type { CodemodeRuntime } from "../ai/create-codemode-runtime.js";
 import type { CodemodeTool } from "../ai/build-codemode-tool.js";
 import type { CodemodeOutput, ExecutionDetail } from "../runtime/types.js";
+import type { HmacSecret } from "../shared/hmac.js";
 import { messageOf } from "../shared/message-of.js";
 import { executionOutcome } from "./execution-outcome.js";
 import type { ResolvedMcpServerOptions } from "./mcp-server-options.js";
@@ -29,6 +30,15 @@ import { settleApprovals, undecidedMessage, type AskPerson } from "./settle-appr
 import { retryForLink, runForLink } from "./link-retry.js";
 import { pausedForModernClient } from "./paused-for-modern-client.js";
 import { programLogListener, type SendProgramLog } from "./program-log.js";
+import { type InputRequiredOutcome, retryForInputRequired, runForInputRequired } from "./input-required-approvals.js";
+import {
+  approvalStateSecret,
+  DEFAULT_REQUEST_STATE_TTL_MS,
+  decidedByOf,
+  type InputRequiredToolResult,
+  inputRequiredResult,
+  type ModernApprovalRequest,
+} from "./modern-approvals.js";
 import { type LinkElicitation, type LinkOutcome, settleByLinkElicitation } from "./settle-by-link.js";
 import { errorResult, structuredResult, textResult, type ToolResult } from "./tool-result.js";
 
@@ -42,6 +52,8 @@ export interface ToolCallContext {
   log?: SendProgramLog | undefined;
   /** Asks the person (elicitation), when the client can be asked and the server may. */
   ask: AskPerson | undefined;
+  /** A 2026-07-28 request's approval side: a paused call answers `input_required`, its retry decides. */
+  input?: ModernApprovalRequest | undefined;
   /**
    * How approval links reach the person, with `approvalLinks` set: this session's URL-mode elicitation, or
    * (without a session) the `-32042` error the client retries after. `undefined`: no links for this call.
@@ -53,7 +65,11 @@ export interface ToolCallContext {
 export interface McpToolCalls {
   list(): Promise<McpToolDefinition[]>;
   /** `undefined` for a tool this server does not have. */
-  call(name: string, args: unknown, context: ToolCallContext): Promise<ToolResult> | undefined;
+  call(
+    name: string,
+    args: unknown,
+    context: ToolCallContext,
+  ): Promise<ToolResult | InputRequiredToolResult> | undefined;
   names(): string[];
   /** What `codemode_outcome` returns for `detail` (also a task's `tasks/result`). */
   outcome(runtime: CodemodeRuntime, detail: ExecutionDetail): Promise<ToolResult>;
@@ -110,7 +126,9 @@ export function createMcpToolCalls(
     return present(runtime, outcome.output, outcome.message);
   };
 
-  const withRuntime = async (run: (runtime: CodemodeRuntime) => Promise<ToolResult>): Promise<ToolResult> => {
+  const withRuntime = async <R extends ToolResult | InputRequiredToolResult>(
+    run: (runtime: CodemodeRuntime) => Promise<R | ToolResult>,
+  ): Promise<R | ToolResult> => {
     let runtime: CodemodeRuntime;
     try {
       runtime = await options.runtime();
@@ -130,11 +148,52 @@ export function createMcpToolCalls(
     }
   };
 
-  const runProgram = (args: unknown, context: ToolCallContext): Promise<ToolResult> =>
+  /** A 2026-07-28 client's call: runs, or (with a request state) decides from the person's answer; never both. */
+  const runModern = async (
+    runtime: CodemodeRuntime,
+    code: string,
+    input: ModernApprovalRequest,
+    secret: HmacSecret,
+    signal: AbortSignal,
+  ): Promise<ToolResult | InputRequiredToolResult> => {
+    const links = input.url ? options.approvalLinks : undefined;
+    const settings = {
+      runtime,
+      scope,
+      secret,
+      ttlMs: options.approvalLinks?.ttlMs ?? DEFAULT_REQUEST_STATE_TTL_MS,
+      form: input.form,
+      links,
+      hint: options.approvalHint,
+      timeoutMs: options.elicitation ?? 0,
+      decidedBy: decidedByOf(scope),
+      signal,
+      now: Date.now,
+      code,
+    };
+    const outcome: InputRequiredOutcome =
+      input.requestState === undefined
+        ? await runForInputRequired(settings)
+        : await retryForInputRequired({
+            ...settings,
+            requestState: input.requestState,
+            inputResponses: input.inputResponses ?? {},
+          });
+    return outcome.kind === "input_required" ? inputRequiredResult(outcome) : presentLink(runtime, outcome);
+  };
+
+  const runProgram = (args: unknown, context: ToolCallContext): Promise<ToolResult | InputRequiredToolResult> =>
     withRuntime(async (runtime) => {
       const code = stringArgument(args, "code");
       if (code === undefined)
         return errorResult('codemode takes { "code": string }: the program (an async arrow function) as a string.');
+      const { input } = context;
+      // A request state that every instance can check needs the links' secret, or one process serving every round.
+      const secret =
+        context.era === "modern" && input !== undefined && options.elicitation !== undefined
+          ? approvalStateSecret({ links: options.approvalLinks, runtime, sticky: input.sticky })
+          : undefined;
+      if (input !== undefined && secret !== undefined) return runModern(runtime, code, input, secret, context.signal);
       const { approvalLinks: links } = options;
       const linkSettings =
         links === undefined || context.links === undefined

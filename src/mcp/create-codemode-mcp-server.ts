@@ -11,6 +11,8 @@
 import { messageOf } from "../shared/message-of.js";
 import {
   type AuthInfo,
+  CLIENT_CAPABILITIES_META_KEY,
+  type ClientCapabilities,
   McpServer,
   ProtocolError,
   ProtocolErrorCode,
@@ -110,7 +112,11 @@ export function buildCodemodeMcpServer(
   });
   /** The approval side of a 2026-07-28 request: its answers and state, and what its client fulfils. */
   const modernInput = (ctx: ServerContext): ModernApprovalRequest => {
-    const elicitation = lowLevel.getClientCapabilities()?.elicitation;
+    // The request's own envelope (stdio and sessions keep one server for many requests); else the instance's.
+    const declared = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as
+      | ClientCapabilities
+      | undefined;
+    const elicitation = (declared ?? lowLevel.getClientCapabilities())?.elicitation;
     return {
       inputResponses: ctx.mcpReq.inputResponses,
       requestState: ctx.mcpReq.requestState(),

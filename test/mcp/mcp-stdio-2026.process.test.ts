@@ -54,7 +54,7 @@ export const runtime = createCodemodeRuntime({
       );
       return ["mcp", "--runtime", file];
     },
-    search: "double",
+    search: "math.double",
     program: "async () => math.double({ n: 21 })",
     result: 42,
     pausing: 'async () => mail.send({ to: "ada@example.com" })',
@@ -77,7 +77,7 @@ export const runtime = createCodemodeRuntime({
       );
       return ["mcp", "--proxy", file];
     },
-    search: "notes",
+    search: "notes.add_note",
     program: "async () => (await notes.list_notes({})).notes",
     result: [],
     pausing: 'async () => notes.add_note({ text: "hello" })',
@@ -139,10 +139,11 @@ describe.each(TARGETS)("ai-codemode mcp on stdio, $name, to a 2026-07-28 client 
   it("lists the tools, searches the methods and runs a program", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["codemode", "codemode_search"]));
-    const found = await client.callTool({ name: "codemode_search", arguments: { query: target.search } });
-    expect(JSON.stringify(found.content)).toContain(target.search);
+    // A program waits for the proxy's upstream servers to start; the search reads what has started.
     const out = await client.callTool({ name: "codemode", arguments: { code: target.program } });
     expect(structured(out)).toMatchObject({ status: "completed", result: target.result });
+    const found = await client.callTool({ name: "codemode_search", arguments: { query: target.search } });
+    expect(JSON.stringify(found.content)).toContain(target.search);
   });
 
   it("a program that pauses is answered by the form handler (input_required, then the retry): one effect", async () => {

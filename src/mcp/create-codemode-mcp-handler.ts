@@ -30,6 +30,15 @@ import { buildCodemodeMcpServer, createCodemodeMcpServer } from "./create-codemo
 import { foreignOrigin, originSet } from "./mcp-http-origins.js";
 import { createRunLimits } from "./mcp-run-limits.js";
 import { createMcpHttpSessions, type McpHttpSession } from "./mcp-http-sessions.js";
+import { createSessionEventStore } from "./session-event-store.js";
+import {
+  cancelOnAbort,
+  isInitialize,
+  jsonRpcError,
+  readBody,
+  requestIds,
+  withSessionRevision,
+} from "./mcp-http-messages.js";
 import { integerOption } from "../shared/options/option-checks.js";
 import { MCP_SERVER_OPTION_KEYS, type CodemodeMcpServerOptions } from "./mcp-server-options.js";
 
@@ -45,6 +54,8 @@ const DEFAULT_MAX_SESSIONS_PER_OWNER = 100;
 const RUNS_PER_REQUEST = 4;
 /** Program runs of one owner in flight at a time, over all its sessions. */
 const RUNS_PER_OWNER = 16;
+/** How long a client whose session stream dropped waits before it reconnects (the SSE `retry` field), in ms. */
+const SSE_RETRY_MS = 1000;
 
 /**
  * What `authorize` grants: `{ scope }` runs and reads the executions of that owner (e.g. the
@@ -121,68 +132,6 @@ const HANDLER_OPTIONS = declareOptions<Omit<CodemodeMcpHandlerOptions, keyof Cod
 
 /** The server's options a handler passes on (`scope` comes from `authorize`). */
 const SERVER_KEYS = MCP_SERVER_OPTION_KEYS.filter((key) => key !== "scope");
-
-function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), {
-    status,
-    headers: { "content-type": "application/json", ...headers },
-  });
-}
-
-/** Reads at most `max` bytes of the body; `undefined` when it is larger. */
-async function readBody(request: Request, max: number): Promise<string | undefined> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > max) return undefined;
-  if (request.body === null) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > max) return undefined;
-    chunks.push(chunk);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks));
-}
-
-/** The ids of the JSON-RPC requests in a body (a message or a batch). */
-function requestIds(body: unknown): Array<string | number> {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.flatMap((message) => {
-    const record = typeof message === "object" && message !== null ? (message as Record<string, unknown>) : {};
-    const id = record["id"];
-    return typeof record["method"] === "string" && (typeof id === "string" || typeof id === "number") ? [id] : [];
-  });
-}
-
-function isInitialize(body: unknown): boolean {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.some(
-    (message) =>
-      typeof message === "object" && message !== null && (message as { method?: unknown }).method === "initialize",
-  );
-}
-
-/** Cancels `ids` on `session` the way a client's `notifications/cancelled` would: their handlers see an aborted signal. */
-function cancelOnAbort(
-  request: Request,
-  transport: WebStandardStreamableHTTPServerTransport,
-  ids: Array<string | number>,
-): void {
-  if (ids.length === 0) return;
-  request.signal.addEventListener(
-    "abort",
-    () => {
-      for (const requestId of ids) {
-        transport.onmessage?.({
-          jsonrpc: "2.0",
-          method: "notifications/cancelled",
-          params: { requestId, reason: "The client disconnected." },
-        });
-      }
-    },
-    { once: true },
-  );
-}
 
 function resolveAuthorization(granted: unknown): { scope: string | undefined } | undefined {
   if (typeof granted !== "object" || granted === null) return undefined;
@@ -308,6 +257,9 @@ export function createCodemodeMcpHandler(options: CodemodeMcpHandlerOptions): Co
           sessionIdGenerator: randomUUID,
           onsessioninitialized: (id) => sessions.add(id, created),
           onsessionclosed: (id) => sessions.delete(id),
+          // POST streams open with a priming event and the retry interval; a dropped one resumes by Last-Event-ID.
+          eventStore: createSessionEventStore(),
+          retryInterval: SSE_RETRY_MS,
         }),
         scope,
         lastSeenMs: now(),
@@ -324,7 +276,8 @@ export function createCodemodeMcpHandler(options: CodemodeMcpHandlerOptions): Co
     }
     cancelOnAbort(request, session.transport, requestIds(body));
     const authInfo = runs.request();
-    return session.transport.handleRequest(request, body === undefined ? { authInfo } : { parsedBody: body, authInfo });
+    const revised = withSessionRevision(request, session.server.server.getNegotiatedProtocolVersion());
+    return session.transport.handleRequest(revised, body === undefined ? { authInfo } : { parsedBody: body, authInfo });
   };
 
   const handle = async (request: Request): Promise<Response> => {

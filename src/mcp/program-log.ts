@@ -9,7 +9,7 @@ import type { LoggingLevel } from "@modelcontextprotocol/server";
 import type { ProgressListener } from "../runtime/pass/progress-events.js";
 
 /** The `logger` of every message. */
-export const PROGRAM_LOGGER = "codemode";
+const PROGRAM_LOGGER = "codemode";
 
 /** Sends one log message to the client of the request (rejects when it is gone; nothing waits for it). */
 export type SendProgramLog = (level: LoggingLevel, data: string, logger: string) => Promise<void>;

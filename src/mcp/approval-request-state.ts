@@ -25,7 +25,7 @@ const MAX_STATE_CHARS = 16_384;
 const TAG_CHARS = 22;
 
 /** One pending call a state asks about: its sequence number and the keyed tag of its connector, method, arguments. */
-export interface BoundCall {
+interface BoundCall {
   seq: number;
   tag: string;
 }
@@ -84,7 +84,7 @@ function callTag(secret: HmacSecret, call: PendingAction): Promise<string> {
 }
 
 /** The calls of `pending` as a state binds them. */
-export async function boundCalls(secret: HmacSecret, pending: PendingAction[]): Promise<BoundCall[]> {
+async function boundCalls(secret: HmacSecret, pending: PendingAction[]): Promise<BoundCall[]> {
   return Promise.all(pending.map(async (call) => ({ seq: call.seq, tag: await callTag(secret, call) })));
 }
 

@@ -10,6 +10,7 @@
  * this server signed for this owner, this program and these very calls.
  */
 import type { CodemodeRuntime } from "../ai/create-codemode-runtime.js";
+import type { ProgressListener } from "../runtime/pass/progress-events.js";
 import type { CodemodeOutput, ExecutionDetail } from "../runtime/types.js";
 import type { HmacSecret } from "../shared/hmac.js";
 import { approvalElicitation, readElicitationAnswer } from "./approval-elicitation.js";
@@ -62,6 +63,8 @@ export interface InputRequiredSettings {
   /** Journaled as `decidedBy` of the calls a retry decides. */
   decidedBy: string;
   signal: AbortSignal;
+  /** Receives the program's console lines of the passes this request runs (sent to the client as log messages). */
+  onProgress?: ProgressListener | undefined;
   /** The clock states expire by (ms). */
   now: () => number;
 }
@@ -69,7 +72,7 @@ export interface InputRequiredSettings {
 const NOTHING = "Nothing was approved, rejected or run.";
 
 /** What the model is told about a state that changes nothing. */
-export function requestStateRefusal(problem: RequestStateProblem, hint: string, executionId = "?"): string {
+function requestStateRefusal(problem: RequestStateProblem, hint: string, executionId = "?"): string {
   switch (problem) {
     case "malformed":
       return `The requestState is not one this server gave (cut, re-encoded or of another version). ${NOTHING} Call codemode without it to run the program anew.`;
@@ -137,11 +140,11 @@ function answerWith(
 export async function runForInputRequired(
   settings: InputRequiredSettings & { code: string },
 ): Promise<InputRequiredOutcome> {
-  const { runtime, scope, code, signal } = settings;
+  const { runtime, scope, code, signal, onProgress } = settings;
   const nonce = retryNonce();
   const output = await runtime.execute(
     { code, ...(scope === undefined ? {} : { scope }) },
-    { abortSignal: signal, toolCallId: retryToolCallId(nonce) },
+    { abortSignal: signal, toolCallId: retryToolCallId(nonce), ...(onProgress === undefined ? {} : { onProgress }) },
   );
   if (output.status === "paused") return askAbout(settings, code, nonce, output);
   return { kind: "output", output };
@@ -190,7 +193,7 @@ async function decideFromAnswer(
         decidedBy: settings.decidedBy,
         ...(scope === undefined ? {} : { scope }),
       },
-      { abortSignal: signal },
+      { abortSignal: signal, ...(settings.onProgress === undefined ? {} : { onProgress: settings.onProgress }) },
     );
     // Someone else decided or resumed it at the same time: their outcome is this retry's.
     if (next.status === "error" && (next.kind === "conflict" || next.kind === "stale"))

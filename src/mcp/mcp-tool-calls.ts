@@ -29,7 +29,6 @@ import {
 import { settleApprovals, undecidedMessage, type AskPerson } from "./settle-approvals.js";
 import { retryForLink, runForLink } from "./link-retry.js";
 import { pausedForModernClient } from "./paused-for-modern-client.js";
-import { programLogListener, type SendProgramLog } from "./program-log.js";
 import { type InputRequiredOutcome, retryForInputRequired, runForInputRequired } from "./input-required-approvals.js";
 import {
   approvalStateSecret,
@@ -39,6 +38,7 @@ import {
   inputRequiredResult,
   type ModernApprovalRequest,
 } from "./modern-approvals.js";
+import { programLogListener, type SendProgramLog } from "./program-log.js";
 import { type LinkElicitation, type LinkOutcome, settleByLinkElicitation } from "./settle-by-link.js";
 import { errorResult, structuredResult, textResult, type ToolResult } from "./tool-result.js";
 
@@ -154,7 +154,7 @@ export function createMcpToolCalls(
     code: string,
     input: ModernApprovalRequest,
     secret: HmacSecret,
-    signal: AbortSignal,
+    context: ToolCallContext,
   ): Promise<ToolResult | InputRequiredToolResult> => {
     const links = input.url ? options.approvalLinks : undefined;
     const settings = {
@@ -167,7 +167,8 @@ export function createMcpToolCalls(
       hint: options.approvalHint,
       timeoutMs: options.elicitation ?? 0,
       decidedBy: decidedByOf(scope),
-      signal,
+      signal: context.signal,
+      onProgress: context.log === undefined ? undefined : programLogListener(context.log),
       now: Date.now,
       code,
     };
@@ -193,7 +194,7 @@ export function createMcpToolCalls(
         context.era === "modern" && input !== undefined && options.elicitation !== undefined
           ? approvalStateSecret({ links: options.approvalLinks, runtime, sticky: input.sticky })
           : undefined;
-      if (input !== undefined && secret !== undefined) return runModern(runtime, code, input, secret, context.signal);
+      if (input !== undefined && secret !== undefined) return runModern(runtime, code, input, secret, context);
       const { approvalLinks: links } = options;
       const linkSettings =
         links === undefined || context.links === undefined

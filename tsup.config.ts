@@ -15,6 +15,8 @@ export default defineConfig((cli) => ({
     sandbox: "src/sandbox.ts",
     inspector: "src/inspector.ts",
     mcp: "src/mcp.ts",
+    // React hooks (`react` is an optional peer: only this entry imports it).
+    react: "src/react.ts",
     // The `ai-codemode` executable (package.json `bin`).
     cli: "src/cli/bin.ts",
   },

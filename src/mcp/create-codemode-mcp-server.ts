@@ -112,7 +112,7 @@ export function buildCodemodeMcpServer(
   });
   /** The approval side of a 2026-07-28 request: its answers and state, and what its client fulfils. */
   const modernInput = (ctx: ServerContext): ModernApprovalRequest => {
-    // The request's own envelope (stdio and sessions keep one server for many requests); else the instance's.
+    // The request's own envelope says what its client fulfils (stdio serves many requests on one instance).
     const declared = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as
       | ClientCapabilities
       | undefined;

@@ -196,6 +196,7 @@ export function createMcpToolCalls(
           : undefined;
       if (input !== undefined && secret !== undefined) return runModern(runtime, code, input, secret, context);
       const { approvalLinks: links } = options;
+      const onProgress = context.log === undefined ? undefined : programLogListener(context.log);
       const linkSettings =
         links === undefined || context.links === undefined
           ? undefined
@@ -206,6 +207,7 @@ export function createMcpToolCalls(
               hint: options.approvalHint,
               timeoutMs: options.elicitation ?? 0,
               signal: context.signal,
+              onProgress,
             };
       // Without a session a paused call answers -32042 with a retry id; a call carrying one never runs anything.
       const retryLinks = context.links?.kind === "retry" ? linkSettings : undefined;
@@ -220,7 +222,6 @@ export function createMcpToolCalls(
         return presentLink(runtime, await retryForLink({ ...retryLinks, code, retry }));
       }
       if (retryLinks !== undefined) return presentLink(runtime, await runForLink({ ...retryLinks, code }));
-      const onProgress = context.log === undefined ? undefined : programLogListener(context.log);
       const output = await runtime.execute(
         { code, ...scoped },
         { abortSignal: context.signal, ...(onProgress === undefined ? {} : { onProgress }) },

@@ -17,6 +17,8 @@ export default defineConfig((cli) => ({
     mcp: "src/mcp.ts",
     // Code Mode inside the Workflow SDK (the optional peer `workflow` loads only here).
     workflow: "src/workflow.ts",
+    // React hooks (`react` is an optional peer: only this entry imports it).
+    react: "src/react.ts",
     // The `ai-codemode` executable (package.json `bin`).
     cli: "src/cli/bin.ts",
   },

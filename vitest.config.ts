@@ -33,7 +33,8 @@ export default defineConfig({
         test: {
           ...common.test,
           name: "unit",
-          include: ["test/**/*.test.ts"],
+          // `.test.tsx`: React hook and component tests (each file opts into jsdom with `// @vitest-environment jsdom`).
+          include: ["test/**/*.test.ts", "test/**/*.test.tsx"],
           exclude: [...configDefaults.exclude, ...DIST_TESTS],
           // Type tests (`*.test-d.ts`, `expectTypeOf`) of the public generic types.
           typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },

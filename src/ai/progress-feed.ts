@@ -45,7 +45,8 @@ const systemClock: FeedClock = {
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
-function emptyCounts(): Record<CallState, number> {
+/** Zero calls in every state. */
+export function emptyCounts(): Record<CallState, number> {
   return {
     executing: 0,
     applied: 0,
@@ -59,7 +60,8 @@ function emptyCounts(): Record<CallState, number> {
   };
 }
 
-function progressArgs(args: unknown): unknown {
+/** A call's arguments as a snapshot shows them: JSON, or `{ preview }` past `MAX_PROGRESS_ARGS_CHARS`. */
+export function progressArgs(args: unknown): unknown {
   const json = displayJson(args);
   const text = JSON.stringify(json) ?? "null";
   return text.length <= MAX_PROGRESS_ARGS_CHARS ? json : { preview: `${text.slice(0, MAX_PROGRESS_ARGS_CHARS)}…` };

@@ -15,6 +15,7 @@
  */
 import { isProgramApproval } from "../runtime/program-approval.js";
 import type { CallState, CallStatus } from "../runtime/call-state.js";
+import { storedCallState } from "../runtime/stored-call-state.js";
 import type { CallRecord, ExecutionDetail, ExecutionStatus } from "../runtime/types.js";
 
 /** One pass (one run of the program). */
@@ -121,34 +122,6 @@ function passAt(starts: number[], at: number): number {
   return pass;
 }
 
-/** A call that waited for approval and was never approved, in an execution a human rejected. */
-function wasRejected(call: CallRecord, executionStatus: ExecutionStatus): boolean {
-  return (
-    executionStatus === "rejected" &&
-    call.needsApproval &&
-    call.approvedAt === undefined &&
-    (call.status === "error" || call.status === "pending")
-  );
-}
-
-function callState(call: CallRecord, executionStatus: ExecutionStatus): CallState {
-  if (wasRejected(call, executionStatus)) return "rejected";
-  // The program's approval row is applied by the approval itself: nothing ran for it.
-  if (isProgramApproval(call) && call.approvedAt !== undefined) return "approved";
-  switch (call.status) {
-    case "pending":
-      return call.approvedAt === undefined ? "pending" : "approved";
-    case "reverted":
-      return "reverted";
-    case "error":
-      return "error";
-    case "executing":
-      return executionStatus === "running" ? "executing" : "interrupted";
-    case "applied":
-      return call.replayedCount > 0 ? "replayed" : "applied";
-  }
-}
-
 /** The pass that ran (or requested) a call. */
 function callPass(call: CallRecord, starts: number[]): number {
   if (isProgramApproval(call)) return 0;
@@ -169,7 +142,7 @@ function timelineCall(call: CallRecord, starts: number[], executionStatus: Execu
     method: call.method,
     args: call.args,
     status: call.status,
-    state: callState(call, executionStatus),
+    state: storedCallState(call, executionStatus),
     needsApproval: call.needsApproval,
     program: isProgramApproval(call),
     revertible: call.revertible,
@@ -192,7 +165,7 @@ function timelineCall(call: CallRecord, starts: number[], executionStatus: Execu
   } else if (call.approvedAt !== undefined) {
     entry.approvedAt = call.approvedAt;
     entry.requestedInPass = Math.max(1, passAt(starts, call.approvedAt) - 1);
-  } else if (call.needsApproval && (call.status === "pending" || wasRejected(call, executionStatus))) {
+  } else if (call.needsApproval && (call.status === "pending" || entry.state === "rejected")) {
     entry.requestedInPass = pass;
   }
   return entry;

@@ -9,10 +9,30 @@
  * `server/discover`) and of the 2025-11-25 revision (`initialize`, elicitation, tasks).
  */
 import { messageOf } from "../shared/message-of.js";
-import { type AuthInfo, McpServer, ProtocolError, ProtocolErrorCode, type Tool } from "@modelcontextprotocol/server";
+import {
+  type AuthInfo,
+  CLIENT_CAPABILITIES_META_KEY,
+  type ClientCapabilities,
+  McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  type ServerContext,
+  type Tool,
+} from "@modelcontextprotocol/server";
+import { type ApprovalLinks, DEFAULT_APPROVAL_LINK_TTL_MS } from "./approval-links.js";
+import {
+  APPROVAL_CARD_RESOURCE,
+  APPROVAL_CARD_URI,
+  clientShowsCards,
+  declaredCapabilities,
+  processCardSecret,
+  readApprovalCard,
+} from "./approval-card.js";
 import { createJournalTaskStore } from "./journal-task-store.js";
 import { registerTaskMethods } from "./mcp-task-methods.js";
 import { createMcpToolCalls, type ToolCallContext } from "./mcp-tool-calls.js";
+import type { ModernApprovalRequest } from "./modern-approvals.js";
 import { resolveMcpServerOptions, type CodemodeMcpServerOptions } from "./mcp-server-options.js";
 import { CODEMODE_TOOL } from "./mcp-tools.js";
 import { errorResult } from "./tool-result.js";
@@ -79,6 +99,8 @@ export function buildCodemodeMcpServer(
       // A program's console lines, at or above the level the client asked for.
       logging: {},
       tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+      // The approval card (MCP Apps), listed to the clients that declare MCP Apps only.
+      resources: {},
     },
     instructions: SERVER_INSTRUCTIONS,
   });
@@ -89,10 +111,30 @@ export function buildCodemodeMcpServer(
     if (servesModernEra(lowLevel.getNegotiatedProtocolVersion())) return;
     void lowLevel.sendToolListChanged().catch(() => undefined);
   };
-  lowLevel.setRequestHandler("tools/list", async () => {
+  // The card's tokens are approval links' (the inspector's link page opens them too), or signed with a secret of
+  // this process when the server has no approval links: the card's decision comes back to this process (a
+  // session's server, or a stdio process; a 2026-07-28 request's server lives for that request only). A stateless
+  // server without approval links may be one of many instances that share no secret: no card.
+  const cardLinks: ApprovalLinks | undefined =
+    resolved.approvalLinks ??
+    (stateless ? undefined : { url: "", secret: processCardSecret(), ttlMs: DEFAULT_APPROVAL_LINK_TTL_MS });
+  /** The card's links when the client of request `params` declared MCP Apps (in the request, or at initialize). */
+  const cardFor = (params: { _meta?: unknown } | undefined): ApprovalLinks | undefined =>
+    cardLinks !== undefined && clientShowsCards(declaredCapabilities(params, lowLevel.getClientCapabilities()))
+      ? cardLinks
+      : undefined;
+  lowLevel.setRequestHandler("resources/list", (request) => ({
+    resources: cardFor(request.params) === undefined ? [] : [APPROVAL_CARD_RESOURCE],
+  }));
+  lowLevel.setRequestHandler("resources/read", (request) => {
+    if (request.params.uri !== APPROVAL_CARD_URI || cardFor(request.params) === undefined)
+      throw new ResourceNotFoundError(request.params.uri.slice(0, 200));
+    return readApprovalCard();
+  });
+  lowLevel.setRequestHandler("tools/list", async (request) => {
     try {
       // Plain JSON Schemas, as the SDK sends them.
-      return { tools: (await calls.list()) as unknown as Tool[] };
+      return { tools: (await calls.list(cardFor(request.params) !== undefined)) as unknown as Tool[] };
     } catch (error) {
       throw new ProtocolError(
         ProtocolErrorCode.InternalError,
@@ -100,6 +142,22 @@ export function buildCodemodeMcpServer(
       );
     }
   });
+  /** The approval side of a 2026-07-28 request: its answers and state, and what its client fulfils. */
+  const modernInput = (ctx: ServerContext): ModernApprovalRequest => {
+    // The request's own envelope says what its client fulfils (stdio serves many requests on one instance).
+    const declared = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as
+      | ClientCapabilities
+      | undefined;
+    const elicitation = (declared ?? lowLevel.getClientCapabilities())?.elicitation;
+    return {
+      inputResponses: ctx.mcpReq.inputResponses,
+      requestState: ctx.mcpReq.requestState(),
+      // An empty elicitation capability is form mode (the spec's reading for older clients).
+      form: elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined),
+      url: elicitation?.url !== undefined,
+      sticky: !stateless,
+    };
+  };
   lowLevel.setRequestHandler("tools/call", async (request, ctx) => {
     const { name, arguments: args } = request.params;
     const authInfo = ctx.http?.authInfo;
@@ -144,12 +202,17 @@ export function buildCodemodeMcpServer(
         },
       };
     };
+    // A client showing the approval card gets it for a paused call, in either revision, instead of asking.
+    const card = cardFor(request.params);
     const context: ToolCallContext = {
       signal,
       era: modern ? "modern" : "legacy",
       log: ctx.mcpReq.log,
       ask: canAsk ? (form) => lowLevel.elicitInput(form, { ...related, signal, timeout }) : undefined,
       links: resolved.approvalLinks === undefined ? undefined : linkRoute(),
+      card,
+      // The card, when the client shows it, is how a 2026-07-28 client is asked too (not input_required).
+      input: card === undefined && modern && name === CODEMODE_TOOL ? modernInput(ctx) : undefined,
     };
     const entered = gate !== undefined && name === CODEMODE_TOOL ? gate(authInfo) : undefined;
     if (typeof entered === "string") return errorResult(entered);

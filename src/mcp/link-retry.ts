@@ -30,11 +30,11 @@ async function linkRequired(
 
 /** Runs `code` as a new execution; throws the `-32042` error, with the call's retry id, when it pauses. */
 export async function runForLink(settings: LinkSettings & { code: string }): Promise<LinkOutcome> {
-  const { runtime, scope, code, signal } = settings;
+  const { runtime, scope, code, signal, onProgress } = settings;
   const nonce = retryNonce();
   const output = await runtime.execute(
     { code, ...(scope === undefined ? {} : { scope }) },
-    { abortSignal: signal, toolCallId: retryToolCallId(nonce) },
+    { abortSignal: signal, toolCallId: retryToolCallId(nonce), ...(onProgress === undefined ? {} : { onProgress }) },
   );
   if (output.status === "paused")
     throw await linkRequired(settings, output.pending, formatRetryId({ executionId: output.executionId, nonce }));

@@ -9,7 +9,17 @@ import { CODEMODE_INPUT_JSON_SCHEMA } from "../ai/codemode-input-schema.js";
 import type { CodemodeRuntime } from "../ai/create-codemode-runtime.js";
 import type { CodemodeTool } from "../ai/build-codemode-tool.js";
 import type { CodemodeOutput, ExecutionDetail } from "../runtime/types.js";
+import type { HmacSecret } from "../shared/hmac.js";
 import { messageOf } from "../shared/message-of.js";
+import type { ApprovalLinks } from "./approval-links.js";
+import {
+  CARD_DECIDE_TOOL,
+  CARD_DECIDE_TOOL_DEFINITION,
+  cardMessage,
+  decideByCard,
+  withApprovalCard,
+  withCardPayload,
+} from "./approval-card.js";
 import { executionOutcome } from "./execution-outcome.js";
 import type { ResolvedMcpServerOptions } from "./mcp-server-options.js";
 import {
@@ -28,6 +38,15 @@ import {
 import { settleApprovals, undecidedMessage, type AskPerson } from "./settle-approvals.js";
 import { retryForLink, runForLink } from "./link-retry.js";
 import { pausedForModernClient } from "./paused-for-modern-client.js";
+import { type InputRequiredOutcome, retryForInputRequired, runForInputRequired } from "./input-required-approvals.js";
+import {
+  approvalStateSecret,
+  DEFAULT_REQUEST_STATE_TTL_MS,
+  decidedByOf,
+  type InputRequiredToolResult,
+  inputRequiredResult,
+  type ModernApprovalRequest,
+} from "./modern-approvals.js";
 import { programLogListener, type SendProgramLog } from "./program-log.js";
 import { type LinkElicitation, type LinkOutcome, settleByLinkElicitation } from "./settle-by-link.js";
 import { errorResult, structuredResult, textResult, type ToolResult } from "./tool-result.js";
@@ -42,18 +61,30 @@ export interface ToolCallContext {
   log?: SendProgramLog | undefined;
   /** Asks the person (elicitation), when the client can be asked and the server may. */
   ask: AskPerson | undefined;
+  /** A 2026-07-28 request's approval side: a paused call answers `input_required`, its retry decides. */
+  input?: ModernApprovalRequest | undefined;
   /**
    * How approval links reach the person, with `approvalLinks` set: this session's URL-mode elicitation, or
    * (without a session) the `-32042` error the client retries after. `undefined`: no links for this call.
    */
   links?: { kind: "elicit"; session: LinkElicitation } | { kind: "retry" } | undefined;
+  /**
+   * The client declared MCP Apps: what the approval card's tokens are signed with. A paused call answers at once
+   * with the card's payload (`approval-card.ts`) instead of eliciting, and the card's tool decides.
+   */
+  card?: ApprovalLinks | undefined;
 }
 
 /** The codemode MCP tools over one server's options (one scope). */
 export interface McpToolCalls {
-  list(): Promise<McpToolDefinition[]>;
+  /** `cards`: the client shows the approval card (the card's tool is listed, `codemode` names the card). */
+  list(cards?: boolean): Promise<McpToolDefinition[]>;
   /** `undefined` for a tool this server does not have. */
-  call(name: string, args: unknown, context: ToolCallContext): Promise<ToolResult> | undefined;
+  call(
+    name: string,
+    args: unknown,
+    context: ToolCallContext,
+  ): Promise<ToolResult | InputRequiredToolResult> | undefined;
   names(): string[];
   /** What `codemode_outcome` returns for `detail` (also a task's `tasks/result`). */
   outcome(runtime: CodemodeRuntime, detail: ExecutionDetail): Promise<ToolResult>;
@@ -110,7 +141,9 @@ export function createMcpToolCalls(
     return present(runtime, outcome.output, outcome.message);
   };
 
-  const withRuntime = async (run: (runtime: CodemodeRuntime) => Promise<ToolResult>): Promise<ToolResult> => {
+  const withRuntime = async <R extends ToolResult | InputRequiredToolResult>(
+    run: (runtime: CodemodeRuntime) => Promise<R | ToolResult>,
+  ): Promise<R | ToolResult> => {
     let runtime: CodemodeRuntime;
     try {
       runtime = await options.runtime();
@@ -130,12 +163,55 @@ export function createMcpToolCalls(
     }
   };
 
-  const runProgram = (args: unknown, context: ToolCallContext): Promise<ToolResult> =>
+  /** A 2026-07-28 client's call: runs, or (with a request state) decides from the person's answer; never both. */
+  const runModern = async (
+    runtime: CodemodeRuntime,
+    code: string,
+    input: ModernApprovalRequest,
+    secret: HmacSecret,
+    context: ToolCallContext,
+  ): Promise<ToolResult | InputRequiredToolResult> => {
+    const links = input.url ? options.approvalLinks : undefined;
+    const settings = {
+      runtime,
+      scope,
+      secret,
+      ttlMs: options.approvalLinks?.ttlMs ?? DEFAULT_REQUEST_STATE_TTL_MS,
+      form: input.form,
+      links,
+      hint: options.approvalHint,
+      timeoutMs: options.elicitation ?? 0,
+      decidedBy: decidedByOf(scope),
+      signal: context.signal,
+      onProgress: context.log === undefined ? undefined : programLogListener(context.log),
+      now: Date.now,
+      code,
+    };
+    const outcome: InputRequiredOutcome =
+      input.requestState === undefined
+        ? await runForInputRequired(settings)
+        : await retryForInputRequired({
+            ...settings,
+            requestState: input.requestState,
+            inputResponses: input.inputResponses ?? {},
+          });
+    return outcome.kind === "input_required" ? inputRequiredResult(outcome) : presentLink(runtime, outcome);
+  };
+
+  const runProgram = (args: unknown, context: ToolCallContext): Promise<ToolResult | InputRequiredToolResult> =>
     withRuntime(async (runtime) => {
       const code = stringArgument(args, "code");
       if (code === undefined)
         return errorResult('codemode takes { "code": string }: the program (an async arrow function) as a string.');
+      const { input } = context;
+      // A request state that every instance can check needs the links' secret, or one process serving every round.
+      const secret =
+        context.era === "modern" && input !== undefined && options.elicitation !== undefined
+          ? approvalStateSecret({ links: options.approvalLinks, runtime, sticky: input.sticky })
+          : undefined;
+      if (input !== undefined && secret !== undefined) return runModern(runtime, code, input, secret, context);
       const { approvalLinks: links } = options;
+      const onProgress = context.log === undefined ? undefined : programLogListener(context.log);
       const linkSettings =
         links === undefined || context.links === undefined
           ? undefined
@@ -146,6 +222,7 @@ export function createMcpToolCalls(
               hint: options.approvalHint,
               timeoutMs: options.elicitation ?? 0,
               signal: context.signal,
+              onProgress,
             };
       // Without a session a paused call answers -32042 with a retry id; a call carrying one never runs anything.
       const retryLinks = context.links?.kind === "retry" ? linkSettings : undefined;
@@ -160,11 +237,19 @@ export function createMcpToolCalls(
         return presentLink(runtime, await retryForLink({ ...retryLinks, code, retry }));
       }
       if (retryLinks !== undefined) return presentLink(runtime, await runForLink({ ...retryLinks, code }));
-      const onProgress = context.log === undefined ? undefined : programLogListener(context.log);
       const output = await runtime.execute(
         { code, ...scoped },
         { abortSignal: context.signal, ...(onProgress === undefined ? {} : { onProgress }) },
       );
+      // A client showing the approval card (MCP Apps, either revision) gets it instead of a form or link.
+      if (context.card !== undefined && output.status === "paused")
+        return withCardPayload(
+          await present(runtime, output, cardMessage(output.executionId)),
+          context.card,
+          output,
+          scope,
+          code,
+        );
       if (context.era === "modern" && output.status === "paused") {
         const paused = pausedForModernClient({ output, hint: options.approvalHint });
         return present(runtime, paused.output, paused.message);
@@ -234,19 +319,24 @@ export function createMcpToolCalls(
   return {
     names,
     outcome: presentOutcome,
-    async list() {
+    async list(cards = false) {
       const runtime = await options.runtime();
       listed = runtime;
       const codemode = codemodeToolDefinition(
         descriptionOf(toolOf(runtime)),
         retryIds ? CODEMODE_RETRY_INPUT_JSON_SCHEMA : CODEMODE_INPUT_JSON_SCHEMA,
       );
-      return options.discoveryTools
-        ? [codemode, SEARCH_TOOL_DEFINITION, DESCRIBE_TOOL_DEFINITION, OUTCOME_TOOL_DEFINITION]
-        : [codemode, OUTCOME_TOOL_DEFINITION];
+      const first = cards ? withApprovalCard(codemode) : codemode;
+      const definitions = options.discoveryTools
+        ? [first, SEARCH_TOOL_DEFINITION, DESCRIBE_TOOL_DEFINITION, OUTCOME_TOOL_DEFINITION]
+        : [first, OUTCOME_TOOL_DEFINITION];
+      return cards ? [...definitions, CARD_DECIDE_TOOL_DEFINITION] : definitions;
     },
     call(name, args, context) {
       if (name === CODEMODE_TOOL) return runProgram(args, context);
+      const { card } = context;
+      if (name === CARD_DECIDE_TOOL && card !== undefined)
+        return withRuntime((runtime) => decideByCard({ runtime, links: card, scope, args, signal: context.signal }));
       if (name === OUTCOME_TOOL) return outcome(args);
       if (!options.discoveryTools) return undefined;
       if (name === SEARCH_TOOL) return search(args);

@@ -3,6 +3,7 @@
  * `elicitation/create` and answers the tool call once the journal shows their decision. Without a session,
  * `link-retry.ts` answers `-32042` and the client retries. The link itself is never in a tool result.
  */
+import type { ProgressListener } from "../runtime/pass/progress-events.js";
 import type { CodemodeRuntime } from "../ai/create-codemode-runtime.js";
 import type { CodemodeOutput, ExecutionDetail } from "../runtime/types.js";
 import { messageOf } from "../shared/message-of.js";
@@ -38,6 +39,8 @@ export interface LinkSettings {
   /** How long to wait for the person's decision, in ms. */
   timeoutMs: number;
   signal: AbortSignal;
+  /** Receives the run's progress (its console lines, sent to the client as log messages). */
+  onProgress?: ProgressListener | undefined;
 }
 
 /** The outcome of an execution read from the journal. */

@@ -1,6 +1,7 @@
 /**
  * Public types of the durable runtime.
  */
+import type { JSONSchema7 } from "ai";
 import type { ExecutorFailureKind } from "../sandbox/types.js";
 import type { CallStatus } from "./call-state.js";
 import type { ProgressListener } from "./pass/progress-events.js";
@@ -28,6 +29,11 @@ export interface PendingAction {
    * (`approve({ executionId, seq, args })`, or `args` on a `decide` decision). Absent when not editable.
    */
   editable?: boolean;
+  /**
+   * The method's input schema (JSON Schema), for an `editable` method that has one: what an approver's changed
+   * arguments must satisfy, from which a card builds its edit form. Absent otherwise.
+   */
+  inputSchema?: JSONSchema7;
 }
 
 /**

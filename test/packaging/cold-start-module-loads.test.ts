@@ -46,6 +46,10 @@ const NEVER_ON_A_FIRST_RUN = [
   "@libsql/client",
   "@libsql/hrana-client",
   "ws",
+  // Optional peers of ai-codemode/react alone.
+  "react",
+  "react-dom",
+  "@ai-sdk/react",
 ];
 
 interface Loaded {

@@ -59,6 +59,26 @@ describe("entry points load only what they need", () => {
     expect(mcp).not.toContain("@ai-sdk/mcp");
   });
 
+  it("only ai-codemode/react loads React (an optional peer), and it loads nothing else: no sandbox, store or ai", () => {
+    for (const entry of [
+      "index.js",
+      "ui.js",
+      "inspector.js",
+      "openapi.js",
+      "sandbox.js",
+      "test.js",
+      "cli.js",
+      "mcp.js",
+    ]) {
+      const packages = staticPackages(entry);
+      const react = packages.filter((name) =>
+        ["react", "react-dom", "@ai-sdk/react"].some((peer) => name === peer || name.startsWith(`${peer}/`)),
+      );
+      expect(react, entry).toEqual([]);
+    }
+    expect(staticPackages("react.js")).toEqual(["react"]);
+  });
+
   it("no entry imports @opentelemetry/api statically (an optional peer, loaded once a tracer provider is registered)", () => {
     for (const entry of [
       "index.js",

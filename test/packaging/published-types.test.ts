@@ -26,7 +26,7 @@ function offending(pattern: RegExp): string[] {
 describe("the published declarations", () => {
   it("exist for every entry", () => {
     const files = declarations().map(({ file }) => file);
-    for (const entry of ["index", "ui", "openapi", "test", "sandbox", "inspector", "mcp"])
+    for (const entry of ["index", "ui", "openapi", "test", "sandbox", "inspector", "mcp", "react"])
       expect(files).toContain(`${entry}.d.ts`);
   });
 

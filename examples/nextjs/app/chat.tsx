@@ -2,8 +2,11 @@
 
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from "ai";
+import { type CodemodeDecisions, useCodemodeDecisions } from "ai-codemode/react";
 import { useEffect, useMemo, useState } from "react";
-import { type Answer, CodemodeCall, type CodemodePart } from "./codemode-call";
+import { CodemodeRun } from "@/components/codemode-run";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
 
 /**
  * The chat: stock useChat, seeded with the stored messages. The transport sends one message per
@@ -35,34 +38,33 @@ export function Chat({
       }),
     [],
   );
-  const { messages, sendMessage, addToolApprovalResponse, status, error } = useChat({
+  const chat = useChat({
     id: chatId,
     messages: initialMessages,
     transport,
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
   });
+  const { messages, sendMessage, status, error } = chat;
+  // Approve, edit, reject through useChat's own approval flow; an older card (the chat went on while it waited) is
+  // sent with its own message.
+  const decisions = useCodemodeDecisions(chat);
   const [input, setInput] = useState("");
-  const busy = status === "submitted" || status === "streaming";
-
-  const answer: Answer = async ({ messageId, approvalId, approved, reason }) => {
-    await addToolApprovalResponse({ id: approvalId, approved, ...(reason === undefined ? {} : { reason }) });
-    // useChat sends an answer by itself only when it is in the last message. An older card (the chat went on
-    // while it waited) is sent here, with its message's id: the server resolves it on that card.
-    if (messages.at(-1)?.id !== messageId) await sendMessage();
-  };
 
   return (
-    <main style={{ maxWidth: 760, margin: "0 auto", padding: "24px 16px" }}>
-      <h1 style={{ fontSize: 20 }}>ai-codemode: approvals in useChat</h1>
-      <p style={{ color: "#555", marginTop: -8 }}>
+    <main className="mx-auto max-w-3xl px-4 py-6">
+      <div className="flex items-start justify-between gap-4">
+        <h1 className="m-0 font-semibold text-xl">ai-codemode: approvals in useChat</h1>
+        <ThemeToggle />
+      </div>
+      <p className="mt-1 text-muted-foreground text-sm">
         The model writes one program; calls that need a human pause it until you approve or reject them.
       </p>
       <Session userId={userId} deviceLink={deviceLink} newChat={newChat} />
       {messages.map((message) => (
-        <Message key={message.id} message={message} busy={busy} failed={status === "error"} onAnswer={answer} />
+        <Message key={message.id} message={message} decisions={decisions} />
       ))}
       {error ? (
-        <p data-testid="chat-error" style={{ color: "#b00020" }}>
+        <p data-testid="chat-error" role="alert" className="text-destructive">
           {error.message}
         </p>
       ) : null}
@@ -73,23 +75,41 @@ export function Chat({
           void sendMessage({ text: input });
           setInput("");
         }}
-        style={{ display: "flex", gap: 8, marginTop: 16 }}
+        className="mt-4 flex gap-2"
       >
-        <input
+        <Input
           data-testid="prompt"
+          aria-label="Message"
           value={input}
           onChange={(event) => setInput(event.target.value)}
           placeholder='Try "Merge pull request 42", "Review the pull requests", "Merge 42, 43 and 44 at once"'
-          style={{ flex: 1, padding: 8, fontSize: 15 }}
+          className="flex-1"
         />
-        <button type="submit" disabled={status !== "ready" && status !== "error"} style={{ padding: "8px 16px" }}>
+        <Button type="submit" disabled={status !== "ready" && status !== "error"}>
           Send
-        </button>
+        </Button>
       </form>
-      <p data-testid="status" style={{ color: "#888", fontSize: 12 }}>
+      <p data-testid="status" className="text-muted-foreground text-xs">
         {status}
       </p>
     </main>
+  );
+}
+
+/** Light or dark: the `dark` class on <html> (the shadcn/ui convention), remembered in localStorage. */
+function ThemeToggle() {
+  const [dark, setDark] = useState(false);
+  useEffect(() => setDark(document.documentElement.classList.contains("dark")), []);
+  const toggle = () => {
+    const next = !dark;
+    document.documentElement.classList.toggle("dark", next);
+    localStorage.setItem("theme", next ? "dark" : "light");
+    setDark(next);
+  };
+  return (
+    <Button type="button" variant="outline" size="sm" data-testid="theme-toggle" aria-pressed={dark} onClick={toggle}>
+      Dark theme
+    </Button>
   );
 }
 
@@ -98,19 +118,22 @@ function Session({ userId, deviceLink, newChat }: { userId: string; deviceLink: 
   const [origin, setOrigin] = useState("");
   useEffect(() => setOrigin(window.location.origin), []);
   return (
-    <div style={{ display: "flex", gap: 12, alignItems: "baseline", fontSize: 13, color: "#555", flexWrap: "wrap" }}>
+    <div className="flex flex-wrap items-baseline gap-3 text-muted-foreground text-sm">
       <span>
         Signed in as <code data-testid="user-id">{userId}</code> (an anonymous user in a signed cookie)
       </span>
-      <a href={newChat}>New chat</a>
+      <a href={newChat} className="underline underline-offset-4">
+        New chat
+      </a>
       <details>
-        <summary>Open on another device</summary>
-        <input
+        <summary className="cursor-pointer">Open on another device</summary>
+        <Input
           data-testid="device-link"
+          aria-label="Sign-in link for another device"
           readOnly
           value={`${origin}${deviceLink}`}
           onFocus={(event) => event.target.select()}
-          style={{ width: 420, fontSize: 12 }}
+          className="my-1 w-[420px] max-w-full text-xs"
         />
         <div>Signs that device in as you, into this chat, for 15 minutes.</div>
       </details>
@@ -118,41 +141,20 @@ function Session({ userId, deviceLink, newChat }: { userId: string; deviceLink: 
   );
 }
 
-function Message({
-  message,
-  busy,
-  failed,
-  onAnswer,
-}: {
-  message: UIMessage;
-  busy: boolean;
-  failed: boolean;
-  onAnswer: Answer;
-}) {
+function Message({ message, decisions }: { message: UIMessage; decisions: CodemodeDecisions }) {
   return (
-    <section data-testid={`message-${message.role}`} style={{ margin: "12px 0" }}>
-      <strong>{message.role === "user" ? "You" : "Assistant"}</strong>
+    <section data-testid={`message-${message.role}`} className="my-3">
+      <strong className="text-sm">{message.role === "user" ? "You" : "Assistant"}</strong>
       {message.parts.map((part, index) => {
         if (part.type === "text")
           return (
             // biome-ignore lint/suspicious/noArrayIndexKey: a text part has no id; parts are appended, never reordered.
-            <p key={index} data-testid="text">
+            <p key={index} data-testid="text" className="my-2">
               {part.text}
             </p>
           );
-        if (part.type === "tool-codemode") {
-          const codemodePart = part as unknown as CodemodePart;
-          return (
-            <CodemodeCall
-              key={codemodePart.toolCallId}
-              part={codemodePart}
-              messageId={message.id}
-              busy={busy}
-              failed={failed}
-              onAnswer={onAnswer}
-            />
-          );
-        }
+        if (part.type === "tool-codemode")
+          return <CodemodeRun key={part.toolCallId} part={part} decisions={decisions} />;
         return null;
       })}
     </section>

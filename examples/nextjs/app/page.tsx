@@ -3,7 +3,7 @@ import { cookies } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import { latestChatId, loadChat } from "@/lib/chat-store";
 import { deviceLinkToken, SESSION_COOKIE, userFromCookie } from "@/lib/session";
-import { Chat } from "./chat";
+import { ChatClient } from "./chat-client";
 
 export const dynamic = "force-dynamic";
 
@@ -26,7 +26,7 @@ export default async function Page({ searchParams }: { searchParams: Promise<{ c
   if (loaded.status === "foreign") notFound();
   const next = encodeURIComponent(`/?chat=${requested}`);
   return (
-    <Chat
+    <ChatClient
       chatId={requested}
       userId={userId}
       initialMessages={loaded.status === "mine" ? loaded.messages.map((entry) => entry.message) : []}

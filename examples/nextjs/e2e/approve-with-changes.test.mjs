@@ -51,6 +51,10 @@ test("the person edits the amount of a pending payment, approves, and $50 is pai
   const page = await openChat(browser, server.baseUrl);
   await ask(page, "Sponsor ana with $500");
   const executionId = await pendingExecutionId(page);
+  // The card's edit form has a field per argument, filled with what the program passed; the person edits as JSON.
+  assert.equal(await page.getByTestId("approval-field-login").inputValue(), "ana");
+  assert.equal(await page.getByTestId("approval-field-amount").inputValue(), "500");
+  await page.getByTestId("approval-args-mode").click();
   const editor = page.getByTestId("approval-args-edit");
   assert.deepEqual(JSON.parse(await editor.inputValue()), { login: "ana", amount: 500 });
   // Not valid JSON: the approve button is disabled and says why.
@@ -91,6 +95,7 @@ test("a hostile client editing a merge (not editable) runs nothing; the executio
   const executionId = await pendingExecutionId(page);
   // The merge card has no editor: merge_pull_request is not editable.
   assert.equal(await page.getByTestId("approval-args-edit").count(), 0);
+  assert.equal(await page.getByTestId("approval-args-form").count(), 0);
   const mergedBefore = await store.merges();
   const genuine = await captureAnswer(page, page.getByTestId("approve"), { deliver: false });
   const approvalId = answeredPart(genuine).approval.id;

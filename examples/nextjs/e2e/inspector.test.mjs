@@ -275,7 +275,7 @@ test("approve with changes in the inspector: the arguments edited as JSON, the c
   await chat.goto(baseUrl);
   await chat.getByTestId("prompt").fill("Sponsor li with $300");
   await chat.getByTestId("prompt").press("Enter");
-  await chat.getByTestId("approval-args-edit").waitFor();
+  await chat.getByTestId("approval-args-form").waitFor();
   const footer =
     (await chat
       .getByTestId("approval")

@@ -18,6 +18,9 @@ const pullRequests = [
 /** How long reading one pull request takes: slow enough to watch the calls arrive in the chat. */
 const REVIEW_DELAY_MS = Number(process.env.REVIEW_DELAY_MS ?? 700);
 
+/** How long listing takes (0: at once; the e2e test of a long run sets it so the run lasts a few seconds). */
+const LIST_DELAY_MS = Number(process.env.LIST_DELAY_MS ?? 0);
+
 /** Tables created by this process (once each; a failed creation is tried again by the next write). */
 const tablesReady = new Map<string, Promise<unknown>>();
 
@@ -63,7 +66,10 @@ export const githubTools = {
   list_pull_requests: tool({
     description: "List the open pull requests of a repository.",
     inputSchema: z.object({ repo: z.string().describe("owner/name") }),
-    execute: async ({ repo }) => pullRequests.map((pr) => ({ ...pr, repo })),
+    execute: async ({ repo }) => {
+      if (LIST_DELAY_MS > 0) await new Promise((resolve) => setTimeout(resolve, LIST_DELAY_MS));
+      return pullRequests.map((pr) => ({ ...pr, repo }));
+    },
   }),
   get_pull_request: tool({
     description: "Read one pull request with its checks (slow).",

@@ -39,6 +39,11 @@ function reply({ prompt }: LanguageModelV4CallOptions): Reply {
   if (!prompt.some((message) => /^- tools: /m.test(announcement(message) ?? ""))) {
     return { kind: "text", text: "No Code Mode namespaces were announced: I cannot write a program." };
   }
+  const repositories = /open pull requests of (\d{1,4}) repositories/i.exec(userText);
+  if (repositories !== null) return { kind: "codemode", code: counting(Number(repositories[1])) };
+  if (/review/i.test(userText) && /merge/i.test(userText) && numbers.length > 0) {
+    return { kind: "codemode", code: reviewingThenMerging(numbers) };
+  }
   if (/review/i.test(userText)) return { kind: "codemode", code: REVIEW };
   const sponsor = /sponsor (\w+) with \$?(\d{1,5})/i.exec(userText);
   if (sponsor !== null) return { kind: "codemode", code: sponsoring(sponsor[1] ?? "", Number(sponsor[2])) };
@@ -79,6 +84,39 @@ const REVIEW = [
   "  return { reviewed };",
   "}",
 ].join("\n");
+
+/** Reads every pull request (slow calls, shown live), then merges the ones asked for (each waits for approval). */
+function reviewingThenMerging(numbers: number[]): string {
+  return [
+    "async () => {",
+    '  const open = await tools.list_pull_requests({ repo: "acme/web" });',
+    "  for (const pr of open) {",
+    '    const detail = await tools.get_pull_request({ repo: "acme/web", number: pr.number });',
+    "    console.log(`#${pr.number}: checks ${detail.checks}`);",
+    "  }",
+    "  const merged = [];",
+    `  for (const number of ${JSON.stringify(numbers)}) {`,
+    '    merged.push(await tools.merge_pull_request({ repo: "acme/web", number }));',
+    "  }",
+    "  return { merged };",
+    "}",
+  ].join("\n");
+}
+
+/** One call per repository: a long run of quick calls (the chat shows them as they stream). */
+function counting(repositories: number): string {
+  return [
+    "async () => {",
+    "  let open = 0;",
+    `  for (let i = 1; i <= ${repositories}; i++) {`,
+    "    const prs = await tools.list_pull_requests({ repo: `acme/repo-${i}` });",
+    "    open += prs.length;",
+    "  }",
+    `  console.log(\`\${open} open pull requests in ${repositories} repositories\`);`,
+    `  return { repositories: ${repositories}, open };`,
+    "}",
+  ].join("\n");
+}
 
 function sponsoring(login: string, amount: number): string {
   return [
@@ -134,6 +172,8 @@ function summarise(content: Array<{ type: string; output?: unknown }>): string {
       reviewed?: Array<{ number: number; checks: string }>;
       closed?: Array<{ number: number }>;
       sponsored?: { login: string; amount: number };
+      repositories?: number;
+      open?: number;
     };
     error?: string;
     /** Calls a person approved with changed arguments (the codemode output names them with both sets). */
@@ -148,6 +188,9 @@ function summarise(content: Array<{ type: string; output?: unknown }>): string {
         ? ""
         : ` The approver changed the amount: the program asked for $${edit.programArgs.amount}, it ran with $${edit.ranWithArgs.amount}.`;
     return `Sponsored ${login} with $${amount}.${changed}`;
+  }
+  if (value.status === "completed" && value.result?.repositories !== undefined) {
+    return `Counted ${value.result.open} open pull requests in ${value.result.repositories} repositories.`;
   }
   if (value.status === "completed" && value.result?.reviewed !== undefined) {
     return `Reviewed ${value.result.reviewed.map((pr) => `#${pr.number} (${pr.checks})`).join(", ")}.`;

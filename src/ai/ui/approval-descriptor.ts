@@ -3,6 +3,7 @@
  * user is asked to allow. The client shows it; the server never trusts it (approvals are
  * verified against the store, see `verify-codemode-approval.ts`).
  */
+import type { JSONSchema7 } from "ai";
 import type { PendingAction } from "../../runtime/types.js";
 import type { CodemodeProgress } from "../codemode-progress.js";
 
@@ -25,6 +26,8 @@ export interface CodemodeApprovalDescriptor {
    * (`encodeCodemodeDecisions({ [approvalId]: { approved: true, args } })`). Absent when it is not.
    */
   editable?: boolean;
+  /** The method's input schema (JSON Schema), when it is `editable` and has one: a card builds its edit form from it. */
+  inputSchema?: JSONSchema7;
   /**
    * Every call of the pause, when it has more than one (a `Promise.all`): each with its own approval id,
    * so the person can decide each one (`encodeCodemodeDecisions`). Absent for a single pending call.
@@ -50,6 +53,8 @@ export interface CodemodeApprovalCall {
   approvalId: string;
   /** The call's method is `editable` (see {@link CodemodeApprovalDescriptor.editable}). */
   editable?: boolean;
+  /** The method's input schema, when it is `editable` and has one (see {@link CodemodeApprovalDescriptor.inputSchema}). */
+  inputSchema?: JSONSchema7;
 }
 
 /** The descriptor of a pending action. */
@@ -62,6 +67,7 @@ export function toCodemodeApprovalDescriptor(action: PendingAction): CodemodeApp
     seq: action.seq,
     ...(action.request === undefined ? {} : { request: { method: action.request.method, url: action.request.url } }),
     ...(action.editable === true ? { editable: true } : {}),
+    ...(action.editable === true && action.inputSchema !== undefined ? { inputSchema: action.inputSchema } : {}),
   };
 }
 

@@ -90,6 +90,7 @@ export async function createCodemodeApprovalRequest({
         args: displayJson(pending.args),
         approvalId: await createCodemodeApprovalId(pending),
         ...(pending.editable === true ? { editable: true } : {}),
+        ...(pending.editable === true && pending.inputSchema !== undefined ? { inputSchema: pending.inputSchema } : {}),
       })),
     );
   }

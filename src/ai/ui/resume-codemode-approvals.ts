@@ -202,6 +202,7 @@ async function resolvePart({
   const verification = await verifyCodemodeApproval({ runtime, approvalId, toolCallId, scope });
   let output: CodemodeOutput;
   let lastProgress: ReturnType<NonNullable<ReturnType<typeof resumeProgress>>["finish"]> | undefined;
+  let decidedElsewhere = false;
   if (verification.valid) {
     const { action } = verification;
     if (part.approval?.approved !== true) {
@@ -233,7 +234,9 @@ async function resolvePart({
         : undefined;
     if (elsewhere === undefined)
       return refused({ part, approvalId, kind: verification.kind, error: verification.error });
-    output = elsewhere;
+    output = elsewhere.output;
+    lastProgress = elsewhere.progress;
+    decidedElsewhere = true;
   }
   if (output.status === "error" && output.kind === "conflict") {
     return refused({
@@ -258,7 +261,12 @@ async function resolvePart({
   const { approval: _approval, ...rest } = part;
   const json = displayJson(output);
   // The client keeps the last snapshot on the part (the model never reads `progress`).
-  const shown = lastProgress === undefined ? json : displayJson(withFinalProgress(output, lastProgress));
+  const withProgress = lastProgress === undefined ? json : displayJson(withFinalProgress(output, lastProgress));
+  // Marks an outcome the card did not cause (decided elsewhere first), for the card only, like `progress`.
+  const shown =
+    decidedElsewhere && typeof withProgress === "object" && withProgress !== null
+      ? { ...withProgress, decidedElsewhere: true }
+      : withProgress;
   return {
     modelPart: { ...rest, state: "output-available", output: json },
     chunks: [{ type: "tool-output-available", toolCallId, output: shown }],

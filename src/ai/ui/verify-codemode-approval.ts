@@ -4,6 +4,7 @@
  */
 import type { PendingAction } from "../../runtime/types.js";
 import { hashPendingAction, parseCodemodeApprovalId } from "./approval-id.js";
+import { staleApprovalError } from "./codemode-refusal.js";
 import type { CodemodeApprovalRuntime } from "./types.js";
 import { assertKnownKeys, keysOf } from "../../shared/known-keys.js";
 
@@ -80,7 +81,7 @@ export async function verifyCodemodeApproval({
       execution.status === "paused" ? `paused, but call ${seq} is not waiting for approval` : execution.status;
     return refuse(
       "stale",
-      `Approval id "${approvalId}" is stale: execution ${executionId} is ${state}. Nothing was run.`,
+      staleApprovalError({ approvalId, executionId, state, expired: execution.kind === "expired" }),
     );
   }
   if ((await hashPendingAction(action)) !== hash) {

@@ -8,10 +8,17 @@ import type { PendingAction } from "../types.js";
 
 /**
  * Adds the HTTP request the call will send, when its method can say (`describeRequest`), and `editable` when its
- * method lets an approver change the arguments.
+ * method lets an approver change the arguments (with its input schema, when it has one).
  */
 export function withRequest(given: PendingAction, definition: ConnectorMethod | undefined): PendingAction {
-  const action = definition?.editable === true ? { ...given, editable: true } : given;
+  const action: PendingAction =
+    definition?.editable === true
+      ? {
+          ...given,
+          editable: true,
+          ...(definition.inputSchema === undefined ? {} : { inputSchema: definition.inputSchema }),
+        }
+      : given;
   if (definition?.describeRequest === undefined) return action;
   let request: PendingAction["request"];
   try {

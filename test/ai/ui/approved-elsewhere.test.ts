@@ -108,4 +108,49 @@ describe("a chat approval answered after the call was approved elsewhere (the in
     });
     expect(ledger.transfers).toEqual([{ to: "alice", amount: 10 }]);
   });
+  it('the card lists the run\'s calls from the store (the "N calls" list) and says it was decided elsewhere', async () => {
+    const model = scriptedModel(TWO_TRANSFERS);
+    const chat = new Conversation(chatRoute({ runtime, model }));
+    await chat.say("pay alice and bob");
+    const executionId = String(chat.openApproval().approval?.descriptor?.["executionId"]);
+    // The inspector approves both calls, one after the other; the chat watched none of it.
+    expect(await runtime.approve({ executionId })).toMatchObject({ status: "paused" });
+    expect(await runtime.approve({ executionId })).toMatchObject({ status: "completed" });
+
+    await chat.answer({ approved: true });
+    const [part] = chat.codemodeParts();
+    expect(part?.output).toMatchObject({
+      status: "completed",
+      decidedElsewhere: true,
+      progress: {
+        status: "completed",
+        executionId,
+        totalCalls: 2,
+        // As the last pass saw them: alice's transfer ran on the pass before (replayed), bob's on this one.
+        counts: { applied: 1, replayed: 1, pending: 0 },
+        calls: [
+          { seq: 1, connector: "bank", method: "transfer", args: { to: "alice", amount: 10 }, state: "replayed" },
+          { seq: 2, connector: "bank", method: "transfer", args: { to: "bob", amount: 20 }, state: "applied" },
+        ],
+      },
+    });
+    // The card's own fields: the model reads the outcome only.
+    const prompt = JSON.stringify(model.doStreamCalls.at(-1)?.prompt);
+    expect(prompt).not.toContain("decidedElsewhere");
+    expect(prompt).not.toContain("totalCalls");
+    expect(ledger.transfers).toHaveLength(2);
+  });
+
+  it("an answer after the run expired says it expired, and runs nothing", async () => {
+    const model = scriptedModel(ONE_TRANSFER);
+    const chat = new Conversation(chatRoute({ runtime, model }));
+    await chat.say("pay alice");
+    expect((await runtime.expirePaused({ maxAgeMs: 0 })).expired).toHaveLength(1);
+    await chat.answer({ approved: true });
+    expect(chat.codemodeParts()[0]).toMatchObject({
+      state: "output-error",
+      errorText: expect.stringMatching(/is stale: execution \S+ is rejected \(it expired: nobody decided in time\)\./),
+    });
+    expect(ledger.transfers).toEqual([]);
+  });
 });

@@ -46,6 +46,13 @@ export function openExampleStore(databaseUrl) {
     };
   }
 
+  /** The id of the newest execution whose program contains `text` (the journal's own list, newest first). */
+  async function latestExecutionId(text) {
+    const found = (await journal.executions(50)).find((summary) => summary.code.includes(text));
+    assert.ok(found, `an execution whose program contains ${text} is stored`);
+    return found.executionId;
+  }
+
   /** Who decided each decided call of an execution, as the journal recorded it (`decidedBy`), by call. */
   async function deciders(executionId) {
     const detail = await journal.execution(executionId);
@@ -85,6 +92,7 @@ export function openExampleStore(databaseUrl) {
     merges,
     sponsorships,
     execution,
+    latestExecutionId,
     deciders,
     openApprovals,
     waitForOpenApprovals,

@@ -56,7 +56,9 @@ const status = async (executionId: string) => (await journal.execution(execution
 
 describe("the workflow survives SIGKILL of its process", () => {
   it("(b) after the pause: restarted, a decision resumes it; one effect", async () => {
-    const first = await serve({ code: program("b"), toolCallId: "call-b" });
+    // No recheck within the test: the workflow sits on its hook (the world idle) when killed, and only the hook
+    // (woken by the restarted process's decision) ends the wait.
+    const first = await serve({ code: program("b"), toolCallId: "call-b" }, 3_600_000);
     const executionId = await workflowExecutionId(first.runId!, "call-b");
     await until(async () => ((await status(executionId)) === "paused" ? true : undefined), "the pause");
     // The workflow waits: its hook for the execution is in the world's data.

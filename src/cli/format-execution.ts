@@ -122,6 +122,7 @@ export function formatExecution(detail: ExecutionDetail, timeline: ExecutionTime
     `Started ${formatInstant(detail.createdAt)}, last update ${formatInstant(detail.updatedAt)} (${formatOffset(detail.updatedAt, detail.createdAt)}); ` +
       `${detail.passes} pass${detail.passes === 1 ? "" : "es"}, ${calls} call${calls === 1 ? "" : "s"}`,
   ];
+  if (detail.workflowRunId !== undefined) header.push(`Workflow run ${terminalSafe(detail.workflowRunId)}`);
   const sections = [header, ["Program", ...programLines(detail.code)], ["Timeline", ...timelineLines(timeline)]];
   if (timeline.decisions.length > 0) sections.push(["Decisions", ...decisionLines(timeline)]);
   if (detail.logs.length > 0) sections.push(["Logs", ...detail.logs.map((line) => `  ${inlineValue(line)}`)]);

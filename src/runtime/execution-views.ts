@@ -33,6 +33,7 @@ export function executionSummary(record: ExecutionRecord): ExecutionSummary {
   if (record.kind !== undefined) summary.kind = record.kind;
   if (record.scope !== undefined) summary.scope = record.scope;
   if (record.toolCallId !== undefined) summary.toolCallId = record.toolCallId;
+  if (record.workflowRunId !== undefined) summary.workflowRunId = record.workflowRunId;
   return summary;
 }
 

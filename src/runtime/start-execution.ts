@@ -40,6 +40,10 @@ function inputProblem(input: unknown, options: unknown): string | undefined {
   if (toolCallId !== undefined && (typeof toolCallId !== "string" || toolCallId.length > MAX_ID_CHARS)) {
     return `execute(input, { toolCallId }): toolCallId must be a string of at most ${MAX_ID_CHARS} characters.`;
   }
+  const { workflowRunId } = (options ?? {}) as ExecuteOptions;
+  if (workflowRunId !== undefined && (typeof workflowRunId !== "string" || workflowRunId.length > MAX_ID_CHARS)) {
+    return `execute(input, { workflowRunId }): workflowRunId must be a string of at most ${MAX_ID_CHARS} characters.`;
+  }
   const { executionId } = (options ?? {}) as ExecuteOptions;
   if (
     executionId !== undefined &&
@@ -103,6 +107,7 @@ export async function startExecution(
       leaseUntil: createdAt + leaseMs,
       prune: pruneRule(core.options.retention, { now: createdAt, limit: PRUNE_AT_START_LIMIT }),
       ...(options.toolCallId === undefined ? {} : { toolCallId: options.toolCallId }),
+      ...(options.workflowRunId === undefined ? {} : { workflowRunId: options.workflowRunId }),
       ...(scope === undefined ? {} : { scope }),
       ...(traced === undefined ? {} : { traceContext: traced.record }),
       budgetsText,
@@ -163,6 +168,7 @@ async function startAwaitingApproval(
       programApproval: { connector: action.connector, method: action.method, argsText: argsText.value },
       budgetsText: encodeBudgets(core.budgets),
       ...(options.toolCallId === undefined ? {} : { toolCallId: options.toolCallId }),
+      ...(options.workflowRunId === undefined ? {} : { workflowRunId: options.workflowRunId }),
       ...(scope === undefined ? {} : { scope }),
       ...(traceContext === undefined ? {} : { traceContext }),
     });

@@ -158,6 +158,8 @@ export interface ExecutionSummary {
   scope?: string;
   /** The AI SDK tool call that started the execution, if any (approvals in a chat are bound to it). */
   toolCallId?: string;
+  /** The Workflow SDK run whose durable step started the execution (`ai-codemode/workflow`), if any. */
+  workflowRunId?: string;
   error?: string;
   kind?: FailureKind;
 }
@@ -231,6 +233,11 @@ export interface ExecuteOptions {
   context?: unknown;
   /** The outer tool call id (the `codemode` call), recorded with the execution. */
   toolCallId?: string;
+  /**
+   * The Workflow SDK run whose durable step starts the execution (at most 200 characters), recorded with it and
+   * shown by the inspector and `ai-codemode show` (`ai-codemode/workflow` passes it).
+   */
+  workflowRunId?: string;
   /**
    * The new execution's id, chosen by the caller instead of generated (at most 200 characters), so a caller that
    * runs the same request again (a retried durable step, a restarted process) finds the same execution. When the

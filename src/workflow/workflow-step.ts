@@ -158,7 +158,10 @@ export async function runCodemodeWorkflowStep(
   // and replays the journal. While the lease is live (a pass runs elsewhere, e.g. a door's approved pass), the
   // workflow waits on the hook again: that pass's decision wakes it, the recheck after a lease is the backstop.
   const code = known?.code ?? (request as { code: string }).code;
-  const output = await runtime.execute({ code }, { executionId, toolCallId: request.toolCallId });
+  const output = await runtime.execute(
+    { code },
+    { executionId, toolCallId: request.toolCallId, workflowRunId: request.workflowRunId },
+  );
   if (known !== undefined && output.status === "error" && output.kind === "conflict") {
     return withHook(secret, { status: "paused", executionId, pending: known.pending });
   }

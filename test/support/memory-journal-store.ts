@@ -342,6 +342,7 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
           leaseToken: awaiting ? undefined : start.leaseToken,
           leaseUntil: awaiting ? undefined : start.leaseUntil,
           toolCallId: start.toolCallId,
+          workflowRunId: start.workflowRunId,
           scope: start.scope,
           traceContext: start.traceContext,
           budgetsText: start.budgetsText,

@@ -1,6 +1,7 @@
 /**
  * The fixture app's server as a real process (`fixtures/app/server.mjs`): started, SIGKILLed and started again
- * on the same folder, with one door (`POST /decide`) and the run's result (`POST /result`).
+ * on the same folder, with its doors (`POST /decide` as the chat's decision endpoint, `/inspector/…` the inspector's
+ * API and approval links) and the run's result (`POST /result`).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
@@ -8,6 +9,8 @@ import { join } from "node:path";
 import type { WorkflowApp } from "./workflow-app.js";
 
 const WORKFLOW_SECRET = "codemode-workflow-test-secret-0123456789abcdef";
+/** The secret the app's inspector verifies approval links with (the MCP server's `approvalLinks.secret`). */
+export const LINK_SECRET = "codemode-workflow-link-secret-0123456789abcdef";
 
 export interface WorkflowServer {
   base: string;
@@ -24,12 +27,16 @@ export function appEnv(app: WorkflowApp): NodeJS.ProcessEnv {
     CODEMODE_DB: app.db,
     CODEMODE_EFFECTS_FILE: app.effectsFile,
     CODEMODE_WORKFLOW_SECRET: WORKFLOW_SECRET,
+    CODEMODE_LINK_SECRET: LINK_SECRET,
     CODEMODE_LEASE_MS: "1500",
     WORKFLOW_LOCAL_DATA_DIR: app.dataDir,
     // The Workflow SDK re-runs a step whose process crashed once its ownership lease ends (860 s by default).
     WORKFLOW_INLINE_OWNERSHIP_LEASE_SECONDS: "3",
   };
 }
+
+/** Longest wait for one answer of the app server (a run's result waits for the workflow to end). */
+export const REQUEST_TIMEOUT_MS = 150_000;
 
 async function until<T>(read: () => T | undefined | Promise<T | undefined>, what: string): Promise<T> {
   for (let attempt = 0; attempt < 1200; attempt++) {
@@ -59,17 +66,36 @@ export async function startServer(
     stderr += String(chunk);
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const { base, runId } = await until(() => {
-    if (child.exitCode !== null) throw new Error(`the server exited: ${stderr}`);
-    return existsSync(info) ? (JSON.parse(readFileSync(info, "utf8")) as { base: string; runId?: string }) : undefined;
-  }, "the server");
-  rmSync(info);
+  let started: { base: string; runId?: string };
+  try {
+    started = await until(() => {
+      if (child.exitCode !== null) throw new Error(`the server exited: ${stderr}`);
+      return existsSync(info)
+        ? (JSON.parse(readFileSync(info, "utf8")) as { base: string; runId?: string })
+        : undefined;
+    }, "the server");
+  } catch (error) {
+    // A server that never said it listens is not handed to the test, so it ends here.
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill("SIGKILL");
+      await exited;
+    }
+    throw error;
+  }
+  rmSync(info, { force: true });
+  const { base, runId } = started;
   return {
     base,
     runId,
     child,
     async post(path, body) {
-      const response = await fetch(`${base}${path}`, { method: "POST", body: JSON.stringify(body) });
+      const response = await fetch(`${base}${path}`, {
+        method: "POST",
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      }).catch((error: unknown) => {
+        throw new Error(`POST ${path} to the app server got no answer: ${String(error)}; its stderr: ${stderr}`);
+      });
       return response.json();
     },
     async kill() {

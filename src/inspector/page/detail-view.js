@@ -126,12 +126,22 @@ export function detailNodes(ctx, timelineScale, data) {
         " \u00b7 last update +" +
         duration(d.updatedAt - d.createdAt),
     }),
+  ];
+  // The Workflow SDK run whose durable step runs this program (`ai-codemode/workflow`).
+  if (d.workflowRunId !== undefined)
+    nodes.push(
+      el("p", { className: "meta", "data-testid": "workflow-run" }, [
+        "Workflow run ",
+        el("span", { className: "mono", text: d.workflowRunId }),
+      ]),
+    );
+  nodes.push(
     actionBar(ctx, d),
     el("h3", { text: "Timeline" }),
     renderTimeline(timelineScale, t, d.status, data.now),
     el("h3", { text: "Calls" }),
     t.calls.some((c) => !isProgram(c)) ? callsTable(t) : el("p", { className: "empty", text: "No calls." }),
-  ];
+  );
   if (t.decisions.length) {
     nodes.push(
       el("h3", { text: "Decisions" }),

@@ -53,6 +53,7 @@
  * @property {unknown} [result]
  * @property {string} [error]
  * @property {string} [kind]
+ * @property {string} [workflowRunId]
  */
 
 /**

@@ -60,6 +60,8 @@ export interface StartExecution {
   leaseToken: string;
   leaseUntil: number;
   toolCallId?: string;
+  /** The Workflow SDK run whose step started it. */
+  workflowRunId?: string;
   scope?: string;
   /** The trace context of the first pass (or of the span it was started under), kept for the passes that resume it. */
   traceContext?: string;

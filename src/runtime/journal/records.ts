@@ -61,6 +61,8 @@ export interface ExecutionRecord {
   /** The holder is presumed dead after this instant (ms). */
   leaseUntil?: number;
   toolCallId?: string;
+  /** The Workflow SDK run whose step started it (`ai-codemode/workflow`). */
+  workflowRunId?: string;
   /** The owner the execution was started for; other scopes do not see it. */
   scope?: string;
   /** The trace context its first pass left (`src/runtime/tracing/trace-record.ts` reads it); opaque to the store. */

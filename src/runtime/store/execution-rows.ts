@@ -22,8 +22,9 @@ export function executionRows(context: StoreContext): ExecutionStore {
       const results = await write([
         {
           sql: `INSERT INTO codemode_executions (runtime, id, record_version, status, code, connectors, created_at,
-              updated_at, passes, logs, lease_token, lease_until, tool_call_id, scope, trace_context, budgets)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', ?, ?, ?, ?, ?, ?)`,
+              updated_at, passes, logs, lease_token, lease_until, tool_call_id, scope, trace_context, budgets,
+              workflow_run_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', ?, ?, ?, ?, ?, ?, ?)`,
           args: [
             runtime,
             start.executionId,
@@ -40,6 +41,7 @@ export function executionRows(context: StoreContext): ExecutionStore {
             start.scope ?? null,
             start.traceContext ?? null,
             start.budgetsText ?? null,
+            start.workflowRunId ?? null,
           ],
         },
         ...(start.programApproval === undefined

@@ -145,6 +145,14 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 12,
+    name: "workflow run of an execution",
+    statements: [
+      // The Workflow SDK run whose durable step started the execution (`ai-codemode/workflow`); NULL otherwise.
+      `ALTER TABLE codemode_executions ADD COLUMN workflow_run_id TEXT`,
+    ],
+  },
 ];
 
 /** The newest schema version this package knows. */

@@ -106,6 +106,8 @@ export function parseExecutionRow(row: Row): ExecutionRecord {
   if (leaseUntil !== undefined) record.leaseUntil = leaseUntil;
   const toolCallId = optionalText(row, table, "tool_call_id");
   if (toolCallId !== undefined) record.toolCallId = toolCallId;
+  const workflowRunId = optionalText(row, table, "workflow_run_id");
+  if (workflowRunId !== undefined) record.workflowRunId = workflowRunId;
   const scope = optionalText(row, table, "scope");
   if (scope !== undefined) record.scope = scope;
   const traceContext = optionalText(row, table, "trace_context");

@@ -1,0 +1,111 @@
+/**
+ * The doors beside the chat's decision endpoint and the CLI: the inspector's API and an approval link, each served by
+ * the app's server process (`createCodemodeInspector` mounted at `/inspector`) and reached by a real HTTP request,
+ * wake the workflow waiting on the execution's hook. The run's recheck is far beyond the test: only the hook ends
+ * the wait. One effect each.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { issueLink } from "../../src/mcp/approval-links.js";
+import { createDurableRuntime, type DurableRuntime } from "../../src/runtime/durable-runtime.js";
+import { workflowExecutionId } from "../../src/workflow/workflow-step.js";
+import { createWorkflowApp, type WorkflowApp } from "./workflow-app.js";
+import { LINK_SECRET, REQUEST_TIMEOUT_MS, startServer, until, type WorkflowServer } from "./workflow-server.js";
+
+const program = (charge: string) => `async () => {
+  const first = await billing.get_charge({ id: "${charge}-1" });
+  const second = await billing.get_charge({ id: "${charge}-2" });
+  return billing.refund({ chargeId: first.id, amount: first.amount + second.amount });
+}`;
+
+let app: WorkflowApp;
+let journal: DurableRuntime;
+let server: WorkflowServer | undefined;
+
+beforeAll(async () => {
+  app = await createWorkflowApp();
+  journal = createDurableRuntime({ store: app.db });
+  server = await startServer(app);
+}, 240_000);
+
+afterAll(async () => {
+  await server?.kill();
+  await journal?.close();
+  await app?.remove();
+});
+
+/** Starts a run whose only way on is its hook; answers once its execution paused. */
+async function pausedRun(charge: string) {
+  const toolCallId = `call-${charge}`;
+  const { runId } = (await server!.post("/start", {
+    code: program(charge),
+    toolCallId,
+    recheckAfterMs: 3_600_000,
+  })) as { runId: string };
+  const executionId = await workflowExecutionId(runId, toolCallId);
+  const detail = await until(async () => {
+    const read = await journal.execution(executionId);
+    return read?.status === "paused" ? read : undefined;
+  }, `the pause of ${executionId}`);
+  return { runId, executionId, detail };
+}
+
+async function request(path: string, init: RequestInit = {}) {
+  return fetch(`${server!.base}${path}`, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+}
+
+const effects = (charge: string) => app.effects().filter((line) => line === `effect ${charge}-1`);
+
+describe("each door wakes the waiting workflow", () => {
+  it("the inspector's API: POST …/api/executions/:id/approve", async () => {
+    const { runId, executionId } = await pausedRun("inspector");
+    const response = await request(`/inspector/api/executions/${executionId}/approve`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ output: { status: "completed", executionId } });
+    expect(await server!.post("/result", { runId })).toMatchObject({
+      status: "completed",
+      executionId,
+      result: { refundId: "re_inspector-1" },
+    });
+    expect(effects("inspector")).toHaveLength(1);
+  }, 240_000);
+
+  it("an approval link, opened and its form posted; a second post of the same link changes nothing", async () => {
+    const { runId, executionId, detail } = await pausedRun("link");
+    const link = await issueLink(
+      { url: `${server!.base}/inspector`, secret: LINK_SECRET, ttlMs: 600_000 },
+      detail.pending,
+      undefined,
+    );
+    const opened = await request(new URL(link.url).pathname);
+    expect(opened.status).toBe(200);
+    const page = await opened.text();
+    expect(page).toContain(executionId);
+    const seq = detail.pending[0]!.seq;
+    expect(page).toContain(`name="choice-${seq}"`);
+    const form = { "content-type": "application/x-www-form-urlencoded" };
+    const decided = await request(new URL(link.url).pathname, {
+      method: "POST",
+      headers: form,
+      body: new URLSearchParams({ [`choice-${seq}`]: "approve" }).toString(),
+    });
+    expect(decided.status).toBe(200);
+    expect(await decided.text()).toContain("completed");
+    expect(await server!.post("/result", { runId })).toMatchObject({
+      status: "completed",
+      executionId,
+      result: { refundId: "re_link-1" },
+    });
+    expect(effects("link")).toHaveLength(1);
+    const again = await request(new URL(link.url).pathname, {
+      method: "POST",
+      headers: form,
+      body: new URLSearchParams({ [`choice-${seq}`]: "approve" }).toString(),
+    });
+    expect(again.status).toBe(409);
+    expect(effects("link")).toHaveLength(1);
+  }, 240_000);
+});

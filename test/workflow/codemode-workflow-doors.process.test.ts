@@ -2,8 +2,11 @@
  * The doors beside the chat's decision endpoint and the CLI: the inspector's API and an approval link, each served by
  * the app's server process (`createCodemodeInspector` mounted at `/inspector`) and reached by a real HTTP request,
  * wake the workflow waiting on the execution's hook. The run's recheck is far beyond the test: only the hook ends
- * the wait. One effect each.
+ * the wait. One effect each. The inspector shows the execution with the workflow run it belongs to.
  */
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueLink } from "../../src/mcp/approval-links.js";
 import { createDurableRuntime, type DurableRuntime } from "../../src/runtime/durable-runtime.js";
@@ -16,6 +19,17 @@ const program = (charge: string) => `async () => {
   const second = await billing.get_charge({ id: "${charge}-2" });
   return billing.refund({ chargeId: first.id, amount: first.amount + second.amount });
 }`;
+
+/** Chromium from the system (`which chromium`); CI installs it, so only a developer's machine may skip. */
+function chromiumPath(): string | undefined {
+  try {
+    return process.env["CHROMIUM_PATH"] ?? execFileSync("which", ["chromium"], { encoding: "utf8" }).trim();
+  } catch {
+    if (process.env["CI"]) throw new Error("Chromium is required in CI (apt-get install -y chromium)");
+    return undefined;
+  }
+}
+const executablePath = chromiumPath();
 
 let app: WorkflowApp;
 let journal: DurableRuntime;
@@ -71,7 +85,47 @@ describe("each door wakes the waiting workflow", () => {
       result: { refundId: "re_inspector-1" },
     });
     expect(effects("inspector")).toHaveLength(1);
+    // The inspector's JSON API links the execution to its workflow run.
+    const shown = await request(`/inspector/api/executions/${executionId}`);
+    expect(await shown.json()).toMatchObject({ execution: { executionId, status: "completed", workflowRunId: runId } });
   }, 240_000);
+
+  it.skipIf(executablePath === undefined)(
+    "the inspector's page shows the execution with its workflow run id",
+    async () => {
+      const { runId, executionId } = await pausedRun("page");
+      const browser = await chromium.launch({
+        ...(executablePath === undefined ? {} : { executablePath }),
+        headless: true,
+        args: ["--headless", "--no-sandbox", "--disable-gpu"],
+      });
+      try {
+        const page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
+        await page.goto(`${server!.base}/inspector/#/e/${encodeURIComponent(executionId)}`);
+        const link = page.getByTestId("workflow-run");
+        await link.waitFor({ timeout: 60_000 });
+        expect(await link.textContent()).toBe(`Workflow run ${runId}`);
+        if (process.env["UPDATE_FIGURES"] === "1")
+          await page.screenshot({ path: join(app.folder, "..", "workflow-run.png") });
+      } finally {
+        await browser.close();
+      }
+      // The run still waits; it ends with a rejection from the inspector's API.
+      const rejected = await request(`/inspector/api/executions/${executionId}/reject`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ reason: "only looked" }),
+      });
+      expect(await rejected.json()).toMatchObject({ output: { status: "rejected" } });
+      expect(await server!.post("/result", { runId })).toMatchObject({
+        status: "error",
+        kind: "rejected",
+        executionId,
+      });
+      expect(effects("page")).toHaveLength(0);
+    },
+    240_000,
+  );
 
   it("an approval link, opened and its form posted; a second post of the same link changes nothing", async () => {
     const { runId, executionId, detail } = await pausedRun("link");

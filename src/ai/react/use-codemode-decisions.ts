@@ -34,7 +34,7 @@ export interface CodemodeChat {
 }
 
 /** Options of an approval: the changed arguments (approve with changes; the call must be `editable`). */
-export interface CodemodeApproveOptions {
+interface CodemodeApproveOptions {
   /** Which pending call (`run.pending[i].approvalId`); default: the part's own approval (the first pending call). */
   approvalId?: string;
   /** Run the call with these arguments instead of the program's (only for an `editable` call). */
@@ -42,7 +42,7 @@ export interface CodemodeApproveOptions {
 }
 
 /** Options of a rejection. */
-export interface CodemodeRejectOptions {
+interface CodemodeRejectOptions {
   /**
    * Which pending call. Default, or the part's own approval id with one pending call: the program stops (the run
    * ends `rejected`). Another call of several: only that call is refused, and the program gets its error.

@@ -17,7 +17,6 @@ export type {
   CodemodeApproveOptions,
   CodemodeChat,
   CodemodeDecisions,
-  CodemodeDecisionsOptions,
   CodemodeRejectOptions,
 } from "./ai/react/use-codemode-decisions.js";
 export { useCodemodeDecisions } from "./ai/react/use-codemode-decisions.js";

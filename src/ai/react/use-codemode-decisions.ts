@@ -53,20 +53,6 @@ export interface CodemodeRejectOptions {
   reason?: string;
 }
 
-/** Options of {@link useCodemodeDecisions}. */
-export interface CodemodeDecisionsOptions {
-  /**
-   * The app's status route (answered by `codemodeApprovalStatus` from `ai-codemode/ui`). With it, while a card
-   * waits, the hook asks whether its call was decided elsewhere (the inspector, an approval link, the CLI, an MCP
-   * client): first after a second, then less and less often (at most every 30 seconds), only while the tab is
-   * visible and no reply streams, and not at all once nothing waits. When it was, the hook sends the answer an
-   * Approve click would, once; the chat route answers it with the stored outcome (decided elsewhere, with the run's
-   * calls) and runs nothing again. The request is a same-origin `fetch` POST (cookies go with it).
-   * @default undefined (a decision made elsewhere shows when the person answers on the card)
-   */
-  statusApi?: string;
-}
-
 /** What `useCodemodeDecisions(chat)` returns. */
 export interface CodemodeDecisions {
   /** Approves a pending call of `run` (with `args`: approve with changes). */
@@ -95,7 +81,7 @@ const WAIT_FOR_REPLY = "Wait for the current reply to finish before answering.";
  * `addToolApprovalResponse`, which keeps the signature the server issued with the approval request (a route with
  * `toolApprovalSecret` refuses answers without it); several decisions travel as one answer
  * (`encodeCodemodeDecisions`). A card left behind while the conversation went on is sent with its own message.
- * With `statusApi`, a card also learns by itself that its call was decided elsewhere ({@link CodemodeDecisionsOptions}).
+ * With `statusApi`, a card also learns by itself that its call was decided elsewhere.
  *
  * @example
  * ```tsx
@@ -113,7 +99,20 @@ const WAIT_FOR_REPLY = "Wait for the current reply to finish before answering.";
  */
 export function useCodemodeDecisions(
   chat: CodemodeChat,
-  { statusApi }: CodemodeDecisionsOptions = {},
+  {
+    statusApi,
+  }: {
+    /**
+     * The app's status route (answered by `codemodeApprovalStatus` from `ai-codemode/ui`). With it, while a card
+     * waits, the hook asks whether its call was decided elsewhere (the inspector, an approval link, the CLI, an MCP
+     * client): first after a second, then less and less often (at most every 30 seconds), only while the tab is
+     * visible and no reply streams, and not at all once nothing waits. When it was, the hook sends the answer an
+     * Approve click would, once; the chat route answers it with the stored outcome (decided elsewhere, with the run's
+     * calls) and runs nothing again. The request is a same-origin `fetch` POST (cookies go with it).
+     * @default undefined (a decision made elsewhere shows when the person answers on the card)
+     */
+    statusApi?: string;
+  } = {},
 ): CodemodeDecisions {
   const [submissions, setSubmissions] = useState<ReadonlyMap<string, DecisionSubmission>>(() => new Map());
   const { messages, status, error } = chat;

@@ -8,7 +8,7 @@ import { act, cleanup, renderHook, waitFor } from "@testing-library/react";
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { join } from "node:path";
 import { createCodemodeRuntime } from "../../../src/ai/create-codemode-runtime.js";
-import type { CodemodeDecisionsOptions } from "../../../src/ai/react/use-codemode-decisions.js";
+import type { useCodemodeDecisions } from "../../../src/ai/react/use-codemode-decisions.js";
 import { codemodeApprovalStatus } from "../../../src/ai/ui/codemode-approval-status.js";
 import { QuickJSExecutor } from "../../../src/sandbox/quickjs-executor.js";
 import { tempFolder } from "../../support/temp-folder.js";
@@ -39,7 +39,7 @@ afterAll(async () => {
 });
 
 /** A chat whose program paused on one transfer, with the status route answering the hook's checks. */
-async function setup(options: CodemodeDecisionsOptions = { statusApi: STATUS_API }) {
+async function setup(options: Parameters<typeof useCodemodeDecisions>[1] = { statusApi: STATUS_API }) {
   const ledger: Ledger = { transfers: [] };
   const runtime = createCodemodeRuntime({
     connectors: { bank: bankTools(ledger) },

@@ -16,10 +16,7 @@ import {
   type UIMessageChunk,
 } from "ai";
 import type { MockLanguageModelV4 } from "ai/test";
-import {
-  type CodemodeDecisionsOptions,
-  useCodemodeDecisions,
-} from "../../../../src/ai/react/use-codemode-decisions.js";
+import { useCodemodeDecisions } from "../../../../src/ai/react/use-codemode-decisions.js";
 import { useCodemodeRun } from "../../../../src/ai/react/use-codemode-run.js";
 import type { CodemodeToolOptions } from "../../../../src/ai/build-codemode-tool.js";
 import { createCodemodeChatStream } from "../../../../src/ai/ui/create-codemode-chat-stream.js";
@@ -80,7 +77,7 @@ export function routeTransport({
 }
 
 /** What a card does: `useChat`, and the hooks over its last codemode part (and its first, an older card). */
-export function useHarness(transport: ChatTransport<UIMessage>, options?: CodemodeDecisionsOptions) {
+export function useHarness(transport: ChatTransport<UIMessage>, options?: Parameters<typeof useCodemodeDecisions>[1]) {
   const chat = useChat({ transport, sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses });
   const decisions = useCodemodeDecisions(chat, options);
   const parts = chat.messages.flatMap((message) => message.parts).filter((p) => p.type === "tool-codemode");

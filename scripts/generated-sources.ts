@@ -1,6 +1,6 @@
 /**
  * The modules of `src/` that are generated, never committed: the guest modules (`src/sandbox/guest/`) and the
- * inspector page's script (`src/inspector/page/`) bundled to text. Each is declared by a committed `.d.ts` beside
+ * inspector page's script (`src/inspector/page/`) and the MCP approval card's (`src/mcp/card/`) bundled to text. Each is declared by a committed `.d.ts` beside
  * it, so type-checking needs no generated file, and made:
  * - by the build, afresh and in memory (`generatedSourcesPlugin`, an esbuild plugin in `tsup.config.ts`);
  * - on disk (git-ignored) by every vitest run (`test/support/generated-sources.ts`) and by `npm run generate`, for
@@ -14,6 +14,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Plugin } from "esbuild";
 import { bundleGuestSources, guestSourcesModule } from "./guest-sources.js";
 import { bundleInspectorPage, inspectorPageSourceModule } from "./inspector-page-sources.js";
+import { approvalCardSourceModule, bundleApprovalCard } from "./approval-card-sources.js";
 
 /** A generated module: its path in the repository and how to make its source. */
 export interface GeneratedModule {
@@ -27,6 +28,7 @@ export const GENERATED_MODULES: readonly GeneratedModule[] = [
     path: "src/inspector/inspector-page-source.js",
     source: async () => inspectorPageSourceModule(await bundleInspectorPage()),
   },
+  { path: "src/mcp/approval-card-source.js", source: async () => approvalCardSourceModule(await bundleApprovalCard()) },
 ];
 
 const ROOT = new URL("../", import.meta.url);

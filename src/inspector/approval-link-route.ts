@@ -7,7 +7,8 @@
  * the page says why.
  */
 import type { HmacSecret } from "../shared/hmac.js";
-import { pendingCallDigest, readApprovalLinkToken, type ApprovalLinkPayload } from "../runtime/approval-link-token.js";
+import { linkedPendingCalls } from "../runtime/approval-link-calls.js";
+import { readApprovalLinkToken, type ApprovalLinkPayload } from "../runtime/approval-link-token.js";
 import type { CallDecision, ExecutionDetail, PendingAction } from "../runtime/types.js";
 import { LINK_PAGE_HEADERS, linkFormHtml, linkNoticeHtml } from "./approval-link-page.js";
 import type { InspectorGrant } from "./inspector-api.js";
@@ -80,21 +81,9 @@ async function openLink(
   const scoped = link.owner === undefined ? {} : { scope: link.owner };
   const detail = await context.runtime.execution(link.executionId, scoped);
   if (detail === undefined) return refusal(404, `Execution ${link.executionId} no longer exists.`);
-  const calls: PendingAction[] = [];
-  for (const { seq, digest } of link.calls) {
-    const call = detail.status === "paused" ? detail.pending.find((pending) => pending.seq === seq) : undefined;
-    if (call === undefined) {
-      const record = detail.calls.find((journaled) => journaled.seq === seq);
-      const by = record?.decidedBy === undefined ? "" : ` by ${record.decidedBy}`;
-      return refusal(
-        409,
-        `This link was used or its call was decided already${by}: the execution is ${detail.status}. Each link works once.`,
-      );
-    }
-    if (pendingCallDigest(call) !== digest)
-      return refusal(409, `This link was issued for another call than #${seq} of execution ${detail.executionId}.`);
-    calls.push(call);
-  }
+  const linked = linkedPendingCalls(detail, link);
+  if ("refusal" in linked) return refusal(409, linked.refusal);
+  const { calls } = linked;
   return { link, detail, calls };
 }
 

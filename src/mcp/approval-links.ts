@@ -14,7 +14,7 @@ import { declareOptions, option } from "../shared/options/declare-options.js";
 import { integerOption } from "../shared/options/option-checks.js";
 
 /** How long a link works by default: long enough to read the call, short enough that a leaked one soon dies. */
-const DEFAULT_APPROVAL_LINK_TTL_MS = 15 * 60_000;
+export const DEFAULT_APPROVAL_LINK_TTL_MS = 15 * 60_000;
 /** How often a wait re-reads the journal. */
 const DECISION_POLL_MS = 250;
 

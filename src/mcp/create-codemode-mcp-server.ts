@@ -16,9 +16,19 @@ import {
   McpServer,
   ProtocolError,
   ProtocolErrorCode,
+  ResourceNotFoundError,
   type ServerContext,
   type Tool,
 } from "@modelcontextprotocol/server";
+import { type ApprovalLinks, DEFAULT_APPROVAL_LINK_TTL_MS } from "./approval-links.js";
+import {
+  APPROVAL_CARD_RESOURCE,
+  APPROVAL_CARD_URI,
+  clientShowsCards,
+  declaredCapabilities,
+  processCardSecret,
+  readApprovalCard,
+} from "./approval-card.js";
 import { createJournalTaskStore } from "./journal-task-store.js";
 import { registerTaskMethods } from "./mcp-task-methods.js";
 import { createMcpToolCalls, type ToolCallContext } from "./mcp-tool-calls.js";
@@ -89,6 +99,8 @@ export function buildCodemodeMcpServer(
       // A program's console lines, at or above the level the client asked for.
       logging: {},
       tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+      // The approval card (MCP Apps), listed to the clients that declare MCP Apps only.
+      resources: {},
     },
     instructions: SERVER_INSTRUCTIONS,
   });
@@ -99,10 +111,30 @@ export function buildCodemodeMcpServer(
     if (servesModernEra(lowLevel.getNegotiatedProtocolVersion())) return;
     void lowLevel.sendToolListChanged().catch(() => undefined);
   };
-  lowLevel.setRequestHandler("tools/list", async () => {
+  // The card's tokens are approval links' (the inspector's link page opens them too), or signed with a secret of
+  // this process when the server has no approval links: the card's decision comes back to this process (a
+  // session's server, or a stdio process; a 2026-07-28 request's server lives for that request only). A stateless
+  // server without approval links may be one of many instances that share no secret: no card.
+  const cardLinks: ApprovalLinks | undefined =
+    resolved.approvalLinks ??
+    (stateless ? undefined : { url: "", secret: processCardSecret(), ttlMs: DEFAULT_APPROVAL_LINK_TTL_MS });
+  /** The card's links when the client of request `params` declared MCP Apps (in the request, or at initialize). */
+  const cardFor = (params: { _meta?: unknown } | undefined): ApprovalLinks | undefined =>
+    cardLinks !== undefined && clientShowsCards(declaredCapabilities(params, lowLevel.getClientCapabilities()))
+      ? cardLinks
+      : undefined;
+  lowLevel.setRequestHandler("resources/list", (request) => ({
+    resources: cardFor(request.params) === undefined ? [] : [APPROVAL_CARD_RESOURCE],
+  }));
+  lowLevel.setRequestHandler("resources/read", (request) => {
+    if (request.params.uri !== APPROVAL_CARD_URI || cardFor(request.params) === undefined)
+      throw new ResourceNotFoundError(request.params.uri.slice(0, 200));
+    return readApprovalCard();
+  });
+  lowLevel.setRequestHandler("tools/list", async (request) => {
     try {
       // Plain JSON Schemas, as the SDK sends them.
-      return { tools: (await calls.list()) as unknown as Tool[] };
+      return { tools: (await calls.list(cardFor(request.params) !== undefined)) as unknown as Tool[] };
     } catch (error) {
       throw new ProtocolError(
         ProtocolErrorCode.InternalError,
@@ -170,13 +202,17 @@ export function buildCodemodeMcpServer(
         },
       };
     };
+    // A client showing the approval card gets it for a paused call, in either revision, instead of asking.
+    const card = cardFor(request.params);
     const context: ToolCallContext = {
       signal,
       era: modern ? "modern" : "legacy",
       log: ctx.mcpReq.log,
       ask: canAsk ? (form) => lowLevel.elicitInput(form, { ...related, signal, timeout }) : undefined,
       links: resolved.approvalLinks === undefined ? undefined : linkRoute(),
-      input: modern && name === CODEMODE_TOOL ? modernInput(ctx) : undefined,
+      card,
+      // The card, when the client shows it, is how a 2026-07-28 client is asked too (not input_required).
+      input: card === undefined && modern && name === CODEMODE_TOOL ? modernInput(ctx) : undefined,
     };
     const entered = gate !== undefined && name === CODEMODE_TOOL ? gate(authInfo) : undefined;
     if (typeof entered === "string") return errorResult(entered);

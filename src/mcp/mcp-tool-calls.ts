@@ -11,6 +11,15 @@ import type { CodemodeTool } from "../ai/build-codemode-tool.js";
 import type { CodemodeOutput, ExecutionDetail } from "../runtime/types.js";
 import type { HmacSecret } from "../shared/hmac.js";
 import { messageOf } from "../shared/message-of.js";
+import type { ApprovalLinks } from "./approval-links.js";
+import {
+  CARD_DECIDE_TOOL,
+  CARD_DECIDE_TOOL_DEFINITION,
+  cardMessage,
+  decideByCard,
+  withApprovalCard,
+  withCardPayload,
+} from "./approval-card.js";
 import { executionOutcome } from "./execution-outcome.js";
 import type { ResolvedMcpServerOptions } from "./mcp-server-options.js";
 import {
@@ -59,11 +68,17 @@ export interface ToolCallContext {
    * (without a session) the `-32042` error the client retries after. `undefined`: no links for this call.
    */
   links?: { kind: "elicit"; session: LinkElicitation } | { kind: "retry" } | undefined;
+  /**
+   * The client declared MCP Apps: what the approval card's tokens are signed with. A paused call answers at once
+   * with the card's payload (`approval-card.ts`) instead of eliciting, and the card's tool decides.
+   */
+  card?: ApprovalLinks | undefined;
 }
 
 /** The codemode MCP tools over one server's options (one scope). */
 export interface McpToolCalls {
-  list(): Promise<McpToolDefinition[]>;
+  /** `cards`: the client shows the approval card (the card's tool is listed, `codemode` names the card). */
+  list(cards?: boolean): Promise<McpToolDefinition[]>;
   /** `undefined` for a tool this server does not have. */
   call(
     name: string,
@@ -226,6 +241,15 @@ export function createMcpToolCalls(
         { code, ...scoped },
         { abortSignal: context.signal, ...(onProgress === undefined ? {} : { onProgress }) },
       );
+      // A client showing the approval card (MCP Apps, either revision) gets it instead of a form or link.
+      if (context.card !== undefined && output.status === "paused")
+        return withCardPayload(
+          await present(runtime, output, cardMessage(output.executionId)),
+          context.card,
+          output,
+          scope,
+          code,
+        );
       if (context.era === "modern" && output.status === "paused") {
         const paused = pausedForModernClient({ output, hint: options.approvalHint });
         return present(runtime, paused.output, paused.message);
@@ -295,19 +319,24 @@ export function createMcpToolCalls(
   return {
     names,
     outcome: presentOutcome,
-    async list() {
+    async list(cards = false) {
       const runtime = await options.runtime();
       listed = runtime;
       const codemode = codemodeToolDefinition(
         descriptionOf(toolOf(runtime)),
         retryIds ? CODEMODE_RETRY_INPUT_JSON_SCHEMA : CODEMODE_INPUT_JSON_SCHEMA,
       );
-      return options.discoveryTools
-        ? [codemode, SEARCH_TOOL_DEFINITION, DESCRIBE_TOOL_DEFINITION, OUTCOME_TOOL_DEFINITION]
-        : [codemode, OUTCOME_TOOL_DEFINITION];
+      const first = cards ? withApprovalCard(codemode) : codemode;
+      const definitions = options.discoveryTools
+        ? [first, SEARCH_TOOL_DEFINITION, DESCRIBE_TOOL_DEFINITION, OUTCOME_TOOL_DEFINITION]
+        : [first, OUTCOME_TOOL_DEFINITION];
+      return cards ? [...definitions, CARD_DECIDE_TOOL_DEFINITION] : definitions;
     },
     call(name, args, context) {
       if (name === CODEMODE_TOOL) return runProgram(args, context);
+      const { card } = context;
+      if (name === CARD_DECIDE_TOOL && card !== undefined)
+        return withRuntime((runtime) => decideByCard({ runtime, links: card, scope, args, signal: context.signal }));
       if (name === OUTCOME_TOOL) return outcome(args);
       if (!options.discoveryTools) return undefined;
       if (name === SEARCH_TOOL) return search(args);

@@ -67,6 +67,8 @@ export interface McpToolDefinition {
   annotations?: { readOnlyHint: true; openWorldHint: false };
   /** `codemode` may run as an MCP task (a client that does not ask for one gets the result as before). */
   execution?: { taskSupport: "optional" };
+  /** MCP Apps: the UI resource a host shows with the tool's results, and who may call it (`approval-card.ts`). */
+  _meta?: { ui: { resourceUri: string; visibility?: Array<"model" | "app"> }; "ui/resourceUri"?: string };
 }
 
 /** The `codemode` tool: `description` and `inputSchema` are the ones `runtime.tool()` has. */

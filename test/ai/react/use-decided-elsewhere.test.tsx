@@ -150,6 +150,33 @@ describe("useCodemodeDecisions(chat, { statusApi })", () => {
     }
   });
 
+  it("an older card (the chat went on) decided elsewhere is answered with its own message; the newer one still waits", async () => {
+    const { ledger, runtime, sent, checks, hook, close } = await setup();
+    try {
+      const older = hook.result.current.run;
+      await act(async () => {
+        await hook.result.current.chat.sendMessage({ text: "and again" });
+      });
+      await waitFor(() => expect(hook.result.current.run.toolCallId).not.toBe(older.toolCallId));
+      await waitFor(() => expect(hook.result.current.run.outcome.status).toBe("awaiting-approval"));
+      await runtime.approve({ executionId: String(older.executionId) });
+      await advance(30_000);
+      await waitFor(() => expect(hook.result.current.firstRun.outcome.status).toBe("completed"));
+      expect(hook.result.current.firstRun.outcome).toMatchObject({ decidedElsewhere: true });
+      // Both cards were asked about; only the older one was answered, with its own message.
+      expect(checks.some((check) => check.asked.length === 2)).toBe(true);
+      expect(sent).toHaveLength(3);
+      const olderMessage = sent[2]?.messages.find((message) =>
+        message.parts.some((part) => "toolCallId" in part && part.toolCallId === older.toolCallId),
+      );
+      expect(sent[2]?.messageId).toBe(olderMessage?.id);
+      expect(hook.result.current.run.outcome.status).toBe("awaiting-approval");
+      expect(ledger.transfers).toHaveLength(1);
+    } finally {
+      await close();
+    }
+  });
+
   it("without statusApi nothing is checked: the card waits for the person", async () => {
     const { runtime, checks, hook, sent, close } = await setup({});
     try {

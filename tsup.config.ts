@@ -15,6 +15,8 @@ export default defineConfig((cli) => ({
     sandbox: "src/sandbox.ts",
     inspector: "src/inspector.ts",
     mcp: "src/mcp.ts",
+    // Code Mode inside the Workflow SDK (the optional peer `workflow` loads only here).
+    workflow: "src/workflow.ts",
     // React hooks (`react` is an optional peer: only this entry imports it).
     react: "src/react.ts",
     // The `ai-codemode` executable (package.json `bin`).

@@ -6,6 +6,7 @@
  */
 import { CodemodeArgumentError } from "../errors/codemode-argument-error.js";
 import { decidePending } from "./decide-pending.js";
+import { notifyDecision } from "./decision-listeners.js";
 import { approveExecution, rejectExecution } from "./approvals.js";
 import { executionDetail, executionSummary, pendingAction, type MethodLookup } from "./execution-views.js";
 import { clearHistory, deleteAllData, deleteExecution, expirePaused, pruneExecutions } from "./housekeeping.js";
@@ -70,12 +71,18 @@ export function durableRuntimeFromResolved(
     if (core.ownsExecutor) await core.executor.dispose();
     core.store.close();
   };
+  // Every decision, once settled, is told to this process's decision listeners (a workflow waiting on a hook).
+  const told = async <Output extends { executionId: string }>(decided: Promise<Output>): Promise<Output> => {
+    const output = await decided;
+    await notifyDecision({ runtime: resolved.name, executionId: output.executionId });
+    return output;
+  };
   const handle: DurableRuntime = {
     name: resolved.name,
     execute: (input, executeOptions = {}) => startExecution(core, input, executeOptions),
-    approve: (request, executeOptions = {}) => approveExecution(core, request, executeOptions),
-    reject: (request) => rejectExecution(core, request),
-    decide: (request, executeOptions = {}) => decidePending(core, request, executeOptions),
+    approve: (request, executeOptions = {}) => told(approveExecution(core, request, executeOptions)),
+    reject: (request) => told(rejectExecution(core, request)),
+    decide: (request, executeOptions = {}) => told(decidePending(core, request, executeOptions)),
     rollback: (request) => rollbackExecution(core, request),
     async pending(executionId, options) {
       const scope = readScope("pending", options);
@@ -103,7 +110,11 @@ export function durableRuntimeFromResolved(
     deleteExecution: (executionId) => deleteExecution(core, executionId),
     pruneExecutions: (keep) => pruneExecutions(core, keep),
     clearHistory: () => clearHistory(core),
-    expirePaused: (expireOptions) => expirePaused(core, expireOptions),
+    async expirePaused(expireOptions) {
+      const output = await expirePaused(core, expireOptions);
+      for (const { executionId } of output.expired) await notifyDecision({ runtime: resolved.name, executionId });
+      return output;
+    },
     saveSnippet: (name, snippetOptions) => saveSnippet(core, name, snippetOptions),
     snippets: () => listSnippets(core),
     deleteSnippet: (name) => deleteSnippet(core, name),

@@ -20,6 +20,7 @@ export const EXECUTE_OPTION_KEYS = keysOf<Argument<"execute", 1>>({
   messages: true,
   context: true,
   toolCallId: true,
+  executionId: true,
   onProgress: true,
 });
 

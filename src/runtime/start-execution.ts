@@ -13,6 +13,7 @@ import { EXECUTE_INPUT_KEYS, EXECUTE_OPTION_KEYS } from "./request-keys.js";
 import { checkJournalSize, encodeJournalValue } from "./journal/journal-values.js";
 import { programApprovalAction, programNeedsApproval } from "./program-approval.js";
 import { runClaimedPass } from "./run-claimed-pass.js";
+import { takeOverExecution } from "./take-over-execution.js";
 import { PRUNE_AT_START_LIMIT, pruneRule } from "./retention-options.js";
 import { encodeBudgets } from "./journal/budget-record.js";
 import type { RuntimeCore } from "./shared-parts.js";
@@ -39,6 +40,13 @@ function inputProblem(input: unknown, options: unknown): string | undefined {
   if (toolCallId !== undefined && (typeof toolCallId !== "string" || toolCallId.length > MAX_ID_CHARS)) {
     return `execute(input, { toolCallId }): toolCallId must be a string of at most ${MAX_ID_CHARS} characters.`;
   }
+  const { executionId } = (options ?? {}) as ExecuteOptions;
+  if (
+    executionId !== undefined &&
+    (typeof executionId !== "string" || executionId === "" || executionId.length > MAX_ID_CHARS)
+  ) {
+    return `execute(input, { executionId }): executionId must be a non-empty string of at most ${MAX_ID_CHARS} characters.`;
+  }
   return undefined;
 }
 
@@ -49,10 +57,20 @@ export async function startExecution(
   options: ExecuteOptions,
 ): Promise<CodemodeOutput> {
   const { now, generateId, leaseMs } = core.options;
-  const executionId = generateId();
+  const chosen = (options as { executionId?: unknown } | undefined)?.executionId;
+  const executionId = typeof chosen === "string" && chosen !== "" ? chosen : generateId();
   const problem = inputProblem(input, options);
   if (problem !== undefined) return failure(executionId, "validation", problem);
   const { code, scope } = input;
+  if (typeof chosen === "string") {
+    let loaded: Awaited<ReturnType<RuntimeCore["store"]["load"]>>;
+    try {
+      loaded = await core.store.load(executionId);
+    } catch (error) {
+      return storeFailure(executionId, error);
+    }
+    if (loaded !== undefined) return takeOverExecution(core, loaded, code, options);
+  }
   const size = checkJournalSize(code, "The program");
   if (!size.ok) return failure(executionId, "limit", size.error);
   preloadJsonSchemaValidator();

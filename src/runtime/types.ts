@@ -231,6 +231,14 @@ export interface ExecuteOptions {
   context?: unknown;
   /** The outer tool call id (the `codemode` call), recorded with the execution. */
   toolCallId?: string;
+  /**
+   * The new execution's id, chosen by the caller instead of generated (at most 200 characters), so a caller that
+   * runs the same request again (a retried durable step, a restarted process) finds the same execution. When the
+   * id is already in the journal: a run whose process died (`running`, lease expired) with the same program is
+   * taken over and replays its journal (every effect at most once); anything else starts nothing
+   * (`kind: "conflict"`; read it with `execution(id)`). Only `execute` reads it.
+   */
+  executionId?: string;
   /** Receives each connector call as it starts and settles, and each console line (never journaled). */
   onProgress?: ProgressListener;
 }

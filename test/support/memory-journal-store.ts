@@ -360,6 +360,21 @@ export function createMemoryJournalStore({ runtime = "default" }: { runtime?: st
           .map((call) => copy<CallJournalRecord>(call));
         return { execution: copy<ExecutionRecord>(stored.execution), calls };
       }),
+    claimAbandoned: (claim) =>
+      write(() => {
+        const stored = executions.get(claim.executionId);
+        const { status, passes, leaseUntil } = stored?.execution ?? {};
+        if (status !== "running" || passes !== claim.passes || leaseUntil === undefined || leaseUntil >= claim.now)
+          return undefined;
+        stored!.execution = {
+          ...stored!.execution,
+          leaseToken: claim.leaseToken,
+          leaseUntil: claim.leaseUntil,
+          passes: claim.passes + 1,
+          updatedAt: claim.now,
+        };
+        return sortedSnippets();
+      }),
     claimPaused: (claim) =>
       write(() => {
         const stored = executions.get(claim.executionId);

@@ -103,6 +103,19 @@ export interface ExecutionStore {
   /** An execution and its whole call log in one batch (a constant number of queries); undefined when unknown. */
   load(executionId: string): Promise<LoadedExecution | undefined>;
   /**
+   * Take-over of a run whose process died: `running` with an expired lease (`lease_until < now`) and still after
+   * pass `passes` → a new pass under a new lease (compare-and-set). Its calls stay as they are: a call left
+   * `executing` is interrupted (its outcome unknown) and never run again.
+   * @returns the saved snippets, or undefined when the lease is live or another invocation took it first.
+   */
+  claimAbandoned(claim: {
+    executionId: string;
+    passes: number;
+    leaseToken: string;
+    leaseUntil: number;
+    now: number;
+  }): Promise<SnippetRecord[] | undefined>;
+  /**
    * Approval: `paused → running` under a new lease (compare-and-set) and marks the approved pending call(s)
    * (`seq`, or all) in the same batch; an approved whole-program row (sequence 0) becomes `applied` there too.
    * @returns the saved snippets (read in the claim's batch), or undefined when another invocation changed the

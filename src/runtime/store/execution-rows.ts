@@ -116,6 +116,18 @@ export function executionRows(context: StoreContext): ExecutionStore {
       return (results[0]?.rowsAffected ?? 0) === 1 ? snippetsOf(results[results.length - 1]) : undefined;
     },
 
+    async claimAbandoned(claim) {
+      const results = await write([
+        {
+          sql: `UPDATE codemode_executions SET lease_token = ?, lease_until = ?, passes = passes + 1, updated_at = ?
+            WHERE runtime = ? AND id = ? AND status = 'running' AND passes = ? AND lease_until < ?`,
+          args: [claim.leaseToken, claim.leaseUntil, claim.now, runtime, claim.executionId, claim.passes, claim.now],
+        },
+        listSnippetsStatement(runtime),
+      ]);
+      return (results[0]?.rowsAffected ?? 0) === 1 ? snippetsOf(results[results.length - 1]) : undefined;
+    },
+
     async rejectPaused(reject) {
       const [cas] = await write([
         {

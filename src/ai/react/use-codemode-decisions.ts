@@ -76,6 +76,20 @@ export interface CodemodeDecisions {
 /** Why an answer is not sent while a reply streams. */
 const WAIT_FOR_REPLY = "Wait for the current reply to finish before answering.";
 
+/** Options of `useCodemodeDecisions`. */
+export interface CodemodeDecisionsOptions {
+  /**
+   * The app's status route (answered by `codemodeApprovalStatus` from `ai-codemode/ui`). With it, while a card
+   * waits, the hook asks whether its call was decided elsewhere (the inspector, an approval link, the CLI, an MCP
+   * client): first after a second, then less and less often (at most every 30 seconds), only while the tab is
+   * visible and no reply streams, and not at all once nothing waits. When it was, the hook sends the answer an
+   * Approve click would, once; the chat route answers it with the stored outcome (decided elsewhere, with the run's
+   * calls) and runs nothing again. The request is a same-origin `fetch` POST (cookies go with it).
+   * @default undefined (a decision made elsewhere shows when the person answers on the card)
+   */
+  statusApi?: string;
+}
+
 /**
  * Decides the pending calls of codemode runs in a `useChat` conversation. Answers go through `useChat`'s own
  * `addToolApprovalResponse`, which keeps the signature the server issued with the approval request (a route with
@@ -99,20 +113,7 @@ const WAIT_FOR_REPLY = "Wait for the current reply to finish before answering.";
  */
 export function useCodemodeDecisions(
   chat: CodemodeChat,
-  {
-    statusApi,
-  }: {
-    /**
-     * The app's status route (answered by `codemodeApprovalStatus` from `ai-codemode/ui`). With it, while a card
-     * waits, the hook asks whether its call was decided elsewhere (the inspector, an approval link, the CLI, an MCP
-     * client): first after a second, then less and less often (at most every 30 seconds), only while the tab is
-     * visible and no reply streams, and not at all once nothing waits. When it was, the hook sends the answer an
-     * Approve click would, once; the chat route answers it with the stored outcome (decided elsewhere, with the run's
-     * calls) and runs nothing again. The request is a same-origin `fetch` POST (cookies go with it).
-     * @default undefined (a decision made elsewhere shows when the person answers on the card)
-     */
-    statusApi?: string;
-  } = {},
+  { statusApi }: CodemodeDecisionsOptions = {},
 ): CodemodeDecisions {
   const [submissions, setSubmissions] = useState<ReadonlyMap<string, DecisionSubmission>>(() => new Map());
   const { messages, status, error } = chat;

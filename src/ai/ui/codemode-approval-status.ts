@@ -23,7 +23,7 @@ const MAX_BODY_CHARS = 64_000;
 /** Longer than any approval id, tool call id or signature the package issues. */
 const MAX_FIELD_CHARS = 500;
 
-const STATUS_OPTION_KEYS = keysOf<Parameters<typeof codemodeApprovalStatus>[0]>({
+const STATUS_OPTION_KEYS = keysOf<CodemodeApprovalStatusOptions>({
   runtime: true,
   request: true,
   scope: true,
@@ -36,6 +36,33 @@ interface AskedApproval {
   approvalId: string;
   toolCallId: string;
   signature?: string;
+}
+
+/** Options of `codemodeApprovalStatus`. */
+export interface CodemodeApprovalStatusOptions {
+  /** The runtime behind the codemode tool (the one the chat route gives `createCodemodeChatStream`). */
+  runtime: CodemodeApprovalRuntime;
+  /**
+   * The request `useCodemodeDecisions(chat, { statusApi })` sent: a POST whose JSON body is
+   * `{ approvals: [{ approvalId, toolCallId, signature? }] }`.
+   */
+  request: Request;
+  /**
+   * The owner the request acts for (the signed-in user's id), as given to `createCodemodeChatStream({ scope })`:
+   * another owner's executions are never reported.
+   */
+  scope?: string;
+  /**
+   * The chat route's `toolApprovalSecret`: an approval is checked only when its signature is the one the route
+   * issued with the request.
+   * @default undefined (unsigned: an approval that carries a signature is not reported)
+   */
+  toolApprovalSecret?: CodemodeApprovalSecret;
+  /**
+   * Name of the codemode tool in `tools` (part of what a signature binds).
+   * @default "codemode"
+   */
+  toolName?: string;
 }
 
 /**
@@ -60,31 +87,7 @@ export async function codemodeApprovalStatus({
   toolApprovalSecret,
   toolName = DEFAULT_CODEMODE_TOOL_NAME,
   ...unknown
-}: {
-  /** The runtime behind the codemode tool (the one the chat route gives `createCodemodeChatStream`). */
-  runtime: CodemodeApprovalRuntime;
-  /**
-   * The request `useCodemodeDecisions(chat, { statusApi })` sent: a POST whose JSON body is
-   * `{ approvals: [{ approvalId, toolCallId, signature? }] }`.
-   */
-  request: Request;
-  /**
-   * The owner the request acts for (the signed-in user's id), as given to `createCodemodeChatStream({ scope })`:
-   * another owner's executions are never reported.
-   */
-  scope?: string;
-  /**
-   * The chat route's `toolApprovalSecret`: an approval is checked only when its signature is the one the route
-   * issued with the request.
-   * @default undefined (unsigned: an approval that carries a signature is not reported)
-   */
-  toolApprovalSecret?: CodemodeApprovalSecret;
-  /**
-   * Name of the codemode tool in `tools` (part of what a signature binds).
-   * @default "codemode"
-   */
-  toolName?: string;
-}): Promise<Response> {
+}: CodemodeApprovalStatusOptions): Promise<Response> {
   assertKnownKeys(unknown, STATUS_OPTION_KEYS, "codemodeApprovalStatus");
   if (toolApprovalSecret !== undefined) assertApprovalSecret(toolApprovalSecret, "toolApprovalSecret");
   const asked = await readAsked(request);

@@ -5,7 +5,6 @@
  * optional peers that nothing else of the package loads.
  */
 export type {
-  CodemodeInputSchema,
   CodemodePendingCall,
   CodemodeRunCall,
   CodemodeRunView,
@@ -13,11 +12,6 @@ export type {
 export type { CodemodeRunOutcome } from "./ai/react/codemode-run-outcome.js";
 export { useCodemodeRun } from "./ai/react/use-codemode-run.js";
 export type { CodemodeDecisionStatus } from "./ai/react/codemode-decision-status.js";
-export type {
-  CodemodeApproveOptions,
-  CodemodeChat,
-  CodemodeDecisions,
-  CodemodeRejectOptions,
-} from "./ai/react/use-codemode-decisions.js";
+export type { CodemodeChat, CodemodeDecisions, CodemodeDecisionsOptions } from "./ai/react/use-codemode-decisions.js";
 export { useCodemodeDecisions } from "./ai/react/use-codemode-decisions.js";
 export type { CodemodeDecision } from "./ai/ui/codemode-decisions.js";

@@ -6,6 +6,8 @@ export type { CodemodeApprovalCall, CodemodeApprovalDescriptor } from "./ai/ui/a
 export { isCodemodeApprovalDescriptor } from "./ai/ui/approval-descriptor.js";
 export type { CodemodeApprovalSecret } from "./ai/ui/approval-signature.js";
 export { createCodemodeApprovalId } from "./ai/ui/approval-id.js";
+export { codemodeApprovalStatus } from "./ai/ui/codemode-approval-status.js";
+export type { CodemodeApprovalStatusOptions } from "./ai/ui/codemode-approval-status.js";
 export type { CreateCodemodeChatStreamOptions } from "./ai/ui/create-codemode-chat-stream.js";
 export { createCodemodeChatStream } from "./ai/ui/create-codemode-chat-stream.js";
 export { hasPausedCodemode } from "./ai/ui/has-paused-codemode.js";

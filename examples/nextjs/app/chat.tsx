@@ -46,8 +46,9 @@ export function Chat({
   });
   const { messages, sendMessage, status, error } = chat;
   // Approve, edit, reject through useChat's own approval flow; an older card (the chat went on while it waited) is
-  // sent with its own message.
-  const decisions = useCodemodeDecisions(chat);
+  // sent with its own message. While a card waits, the hook asks app/api/chat/status whether it was decided
+  // elsewhere (the inspector, an approval link): then the card shows the stored outcome without a click.
+  const decisions = useCodemodeDecisions(chat, { statusApi: "/api/chat/status" });
   const [input, setInput] = useState("");
 
   return (

@@ -1,6 +1,6 @@
 // End-to-end: the codemode card of the chat, as a person uses it. A program streams its calls live and pauses;
 // Approve, approve with an edited argument, Reject, three calls decided at once, a decision made in the inspector
-// while the card is open, and approval by keyboard alone: each with one effect read from the example's own
+// while the card is open (the card updates without a click in the chat), and approval by keyboard alone: each with one effect read from the example's own
 // database (the pretend GitHub's log, the payments log, the journal), a screenshot in light and dark, and an
 // axe-core check of the card. A run of 200 calls streams without stalling the page (long tasks and frame gaps
 // measured in the page). The app after `next build`, served by `next start`, in headless Chromium.
@@ -229,7 +229,7 @@ test("three calls decided at once: approve #42, reject #43, approve #44 in one a
   await page.context().close();
 });
 
-test("decided in the inspector while the card is open: #44 merges once, the card shows the stored outcome and its calls", async () => {
+test("decided in the inspector while the card is open: the card updates by itself, #44 merges once, its calls are listed", async () => {
   const page = await openChat();
   await ask(page, "Merge pull request 44");
   const open = await pausedOn(page, "tools.merge_pull_request", { repo: "acme/web", number: 44 });
@@ -252,8 +252,8 @@ test("decided in the inspector while the card is open: #44 merges once, the card
   await inspectorContext.close();
   assert.deepEqual((await store.merges()).slice(mergedBefore.length), [44]);
 
-  // The card still waits for an answer in this chat; answering shows what the store holds, nothing runs again.
-  await approveButton(open).click();
+  // No click in the chat: the open card learns by itself (app/api/chat/status) that its call was decided, answers,
+  // and shows what the store holds; nothing runs again.
   await page.getByText("Done. Merged #44 (c0ffee44).").waitFor();
   assert.deepEqual((await store.merges()).slice(mergedBefore.length), [44], "merged once");
   await open.locator('[data-testid="progress-call"]').first().waitFor();

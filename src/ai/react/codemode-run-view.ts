@@ -32,7 +32,7 @@ export interface CodemodeRunCall {
 }
 
 /** A JSON Schema object (draft-07) as the approval request carries it. */
-export type CodemodeInputSchema = Record<string, unknown>;
+type CodemodeInputSchema = Record<string, unknown>;
 
 /** A call that waits for a person: what to show and what to answer with. */
 export interface CodemodePendingCall {

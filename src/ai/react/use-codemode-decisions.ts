@@ -16,6 +16,7 @@ import {
   decisionStatus,
   IDLE,
 } from "./codemode-decision-status.js";
+import { useDecidedElsewhere } from "./use-decided-elsewhere.js";
 
 /**
  * What the hook needs of `useChat()`'s return value (pass it whole: `useCodemodeDecisions(useChat(...))`).
@@ -34,7 +35,7 @@ export interface CodemodeChat {
 }
 
 /** Options of an approval: the changed arguments (approve with changes; the call must be `editable`). */
-export interface CodemodeApproveOptions {
+interface CodemodeApproveOptions {
   /** Which pending call (`run.pending[i].approvalId`); default: the part's own approval (the first pending call). */
   approvalId?: string;
   /** Run the call with these arguments instead of the program's (only for an `editable` call). */
@@ -42,7 +43,7 @@ export interface CodemodeApproveOptions {
 }
 
 /** Options of a rejection. */
-export interface CodemodeRejectOptions {
+interface CodemodeRejectOptions {
   /**
    * Which pending call. Default, or the part's own approval id with one pending call: the program stops (the run
    * ends `rejected`). Another call of several: only that call is refused, and the program gets its error.
@@ -75,16 +76,33 @@ export interface CodemodeDecisions {
 /** Why an answer is not sent while a reply streams. */
 const WAIT_FOR_REPLY = "Wait for the current reply to finish before answering.";
 
+/** Options of `useCodemodeDecisions`. */
+export interface CodemodeDecisionsOptions {
+  /**
+   * The app's status route (answered by `codemodeApprovalStatus` from `ai-codemode/ui`). With it, while a card
+   * waits, the hook asks whether its call was decided elsewhere (the inspector, an approval link, the CLI, an MCP
+   * client): first after a second, then less and less often (at most every 30 seconds), only while the tab is
+   * visible and no reply streams, and not at all once nothing waits. When it was, the hook sends the answer an
+   * Approve click would, once; the chat route answers it with the stored outcome (decided elsewhere, with the run's
+   * calls) and runs nothing again. The request is a same-origin `fetch` POST (cookies go with it).
+   * @default undefined (a decision made elsewhere shows when the person answers on the card)
+   */
+  statusApi?: string;
+}
+
 /**
  * Decides the pending calls of codemode runs in a `useChat` conversation. Answers go through `useChat`'s own
  * `addToolApprovalResponse`, which keeps the signature the server issued with the approval request (a route with
  * `toolApprovalSecret` refuses answers without it); several decisions travel as one answer
  * (`encodeCodemodeDecisions`). A card left behind while the conversation went on is sent with its own message.
+ * With `statusApi`, a card also learns by itself that its call was decided elsewhere.
  *
  * @example
  * ```tsx
  * const chat = useChat({ sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses });
  * const decisions = useCodemodeDecisions(chat);
+ * // or, to learn of decisions made in the inspector while the card is open (a route answered by codemodeApprovalStatus):
+ * // useCodemodeDecisions(chat, { statusApi: "/api/chat/status" });
  * // in a card, with run = useCodemodeRun(part):
  * run.pending.map((call) => (
  *   <button key={call.approvalId} disabled={decisions.busy} onClick={() => decisions.approve(run, { approvalId: call.approvalId })}>
@@ -93,10 +111,14 @@ const WAIT_FOR_REPLY = "Wait for the current reply to finish before answering.";
  * ));
  * ```
  */
-export function useCodemodeDecisions(chat: CodemodeChat): CodemodeDecisions {
+export function useCodemodeDecisions(
+  chat: CodemodeChat,
+  { statusApi }: CodemodeDecisionsOptions = {},
+): CodemodeDecisions {
   const [submissions, setSubmissions] = useState<ReadonlyMap<string, DecisionSubmission>>(() => new Map());
   const { messages, status, error } = chat;
   const busy = status === "submitted" || status === "streaming";
+  useDecidedElsewhere(chat, statusApi, busy);
   // The latest chat for the answer functions, so they keep their identity across renders (useChat returns a new
   // object each render) and memoized cards taking them do not re-render for it.
   const latest = useRef(chat);

@@ -24,7 +24,7 @@ import { hasPausedCodemode } from "../../../../src/ai/ui/has-paused-codemode.js"
 import type { CodemodeApprovalRuntime } from "../../../../src/ai/ui/types.js";
 
 /** The app's approval secret (at least 32 bytes). */
-const SECRET = "react-hooks-approval-secret-0123456789abcdef";
+export const SECRET = "react-hooks-approval-secret-0123456789abcdef";
 
 /** What the transport sent, per request: the messages as the route received them. */
 export interface SentRequest {
@@ -77,9 +77,9 @@ export function routeTransport({
 }
 
 /** What a card does: `useChat`, and the hooks over its last codemode part (and its first, an older card). */
-export function useHarness(transport: ChatTransport<UIMessage>) {
+export function useHarness(transport: ChatTransport<UIMessage>, options?: Parameters<typeof useCodemodeDecisions>[1]) {
   const chat = useChat({ transport, sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses });
-  const decisions = useCodemodeDecisions(chat);
+  const decisions = useCodemodeDecisions(chat, options);
   const parts = chat.messages.flatMap((message) => message.parts).filter((p) => p.type === "tool-codemode");
   const run = useCodemodeRun(parts.at(-1));
   const firstRun = useCodemodeRun(parts[0]);

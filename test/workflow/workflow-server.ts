@@ -30,8 +30,10 @@ export function appEnv(app: WorkflowApp): NodeJS.ProcessEnv {
     CODEMODE_LINK_SECRET: LINK_SECRET,
     CODEMODE_LEASE_MS: "1500",
     WORKFLOW_LOCAL_DATA_DIR: app.dataDir,
-    // The Workflow SDK re-runs a step whose process crashed once its ownership lease ends (860 s by default).
-    WORKFLOW_INLINE_OWNERSHIP_LEASE_SECONDS: "3",
+    // The Workflow SDK re-runs a step whose process crashed once its ownership lease ends (860 s by default). Short
+    // enough for a test, long enough that a step still running on a loaded machine is not presumed dead: at 3 s a
+    // slow step got a second, concurrent attempt while its owner lived, and that run never ended after the kill.
+    WORKFLOW_INLINE_OWNERSHIP_LEASE_SECONDS: "20",
   };
 }
 

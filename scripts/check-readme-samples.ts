@@ -25,6 +25,8 @@ export interface MarkdownSample {
   code: string;
   /** Fenced as ```` ```ts runnable ````: the block is run too, not only compiled. */
   runnable: boolean;
+  /** Fenced as ```` ```tsx ````: compiled as a `.tsx` file (React's JSX). */
+  jsx?: boolean;
 }
 
 /** A compiler error mapped back to the Markdown file. */
@@ -51,6 +53,7 @@ const RUN_TIMEOUT_MS = 60_000;
 const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const PRELUDE = join(PACKAGE_ROOT, "scripts", "readme-sample-prelude.d.ts");
 const APP_MODULES = join(PACKAGE_ROOT, "scripts", "readme-sample-app-modules.d.ts");
+const APP_COMPONENTS = join(PACKAGE_ROOT, "scripts", "readme-sample-app-components.d.ts");
 
 /** Every ```ts / ```typescript / ```tsx block, indented ones (inside lists) included. */
 export function extractTypeScriptSamples(markdown: string, file?: string): MarkdownSample[] {
@@ -64,6 +67,7 @@ export function extractTypeScriptSamples(markdown: string, file?: string): Markd
     let end = index + 1;
     while (end < lines.length && lines[end]!.trim() !== "```") body.push(lines[end++]!.slice(indent));
     const sample: MarkdownSample = { line: index + 2, code: `${body.join("\n")}\n`, runnable: open[3] !== undefined };
+    if (open[2] === "tsx") sample.jsx = true;
     samples.push(file === undefined ? sample : { file, ...sample });
     index = end;
   }
@@ -80,6 +84,8 @@ function importedPackages(samples: MarkdownSample[]): Set<string> {
       names.add(specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!);
     }
   }
+  // JSX compiles against React's types (`react/jsx-runtime`).
+  if (samples.some((sample) => sample.jsx)) names.add("react").add("@types/react");
   names.delete("ai-codemode");
   return names;
 }
@@ -102,17 +108,20 @@ function writeProject(folder: string, samples: MarkdownSample[], packageRoot: st
     module: "NodeNext",
     moduleResolution: "NodeNext",
     lib: ["ES2023"],
+    jsx: "react-jsx",
     types: ["node"],
     skipLibCheck: true,
     noEmit: true,
     // The Next.js example's `@/lib/…` imports, as its tsconfig maps them.
-    paths: { "@/lib/*": ["./app-modules.d.ts"] },
+    // and the chat components `npx shadcn add` puts in `@/components/…`, as the registry items declare them.
+    paths: { "@/lib/*": ["./app-modules.d.ts"], "@/components/*": ["./app-components.d.ts"] },
   };
-  writeFileSync(join(folder, "tsconfig.json"), JSON.stringify({ compilerOptions, include: ["*.ts"] }));
+  writeFileSync(join(folder, "tsconfig.json"), JSON.stringify({ compilerOptions, include: ["*.ts", "*.tsx"] }));
   // Copied as a .ts file so that skipLibCheck does not hide a clash in it (e.g. with a lib global).
   writeFileSync(join(folder, "prelude.ts"), readFileSync(PRELUDE, "utf8"));
   writeFileSync(join(folder, "app-modules.d.ts"), readFileSync(APP_MODULES, "utf8"));
-  const files = samples.map((_, index) => `sample-${String(index + 1).padStart(2, "0")}.ts`);
+  writeFileSync(join(folder, "app-components.d.ts"), readFileSync(APP_COMPONENTS, "utf8"));
+  const files = samples.map((sample, index) => `sample-${String(index + 1).padStart(2, "0")}.${sample.jsx ? "tsx" : "ts"}`);
   // `export {}` makes a block without imports a module too, so its top-level names stay its own.
   samples.forEach((sample, index) => writeFileSync(join(folder, files[index]!), `${sample.code}export {};\n`));
   return files;

@@ -19,6 +19,8 @@ declare global {
   const getInventory: import("ai").Tool<{ productId: string }, { productId: string; availableUnits: number }>;
   const placeOrder: import("ai").Tool<{ productId: string; units: number }, { orderId: string }>;
   const executionId: string;
+  /** The chat route's approval secret (at least 32 bytes). */
+  const toolApprovalSecret: string;
   function getToken(): Promise<string>;
   function isAdmin(request: Request): boolean | Promise<boolean>;
   function auth(request: Request): Promise<{ userId: string }>;

@@ -57,7 +57,7 @@ interface CodemodeRejectOptions {
 export interface CodemodeDecisions {
   /** Approves a pending call of `run` (with `args`: approve with changes). */
   approve(run: CodemodeRunView, options?: CodemodeApproveOptions): Promise<void>;
-  /** Rejects: stops the program, or refuses one call of several (see {@link CodemodeRejectOptions.approvalId}). */
+  /** Rejects: stops the program, or refuses one call of several (`options.approvalId`: that call only). */
   reject(run: CodemodeRunView, options?: CodemodeRejectOptions): Promise<void>;
   /**
    * Decides several pending calls of `run` in one answer, keyed by their approval ids: `true`, `false` (the program

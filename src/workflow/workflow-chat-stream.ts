@@ -132,7 +132,9 @@ export function codemodeWorkflowChatStream<UI_MESSAGE extends UIMessage>({
     ...(scope === undefined ? {} : { scope }),
   };
   if (answeredCodemodeCalls(messages, messageId, toolName).length === 0) {
-    return createUIMessageStream({
+    // An answer to the agent's own approval continues its message (the start chunk keeps that message's id).
+    return createUIMessageStream<UIMessage>({
+      originalMessages: messages,
       ...(onError === undefined ? {} : { onError }),
       execute: async ({ writer }) => {
         const run = await start(messages);

@@ -129,4 +129,78 @@ describe("a WorkflowAgent's codemode pause in the chat", () => {
       decidedBy: "alice",
     });
   }, 300_000);
+
+  it("a rejection through the same door: the run goes on with the rejection, nothing runs", async () => {
+    const chat = new Conversation(chatRoute("alice", program("denied")));
+    await chat.say("refund both charges");
+    const { executionId, runId } = await pausedExecution(chat);
+    await chat.answer({ approved: false, reason: "not today" });
+    expect(chat.codemodeParts()[0]?.state).toBe("output-denied");
+    // The model read the workflow's tool result: the program was rejected.
+    expect(chat.lastText()).toContain("model saw:");
+    expect(chat.lastText()).toContain('"kind":"rejected"');
+    await until(async () => ((await runStatus(runId)) === "completed" ? true : undefined), "the run's end");
+    expect(effects("denied")).toEqual([]);
+    const detail = await journal.execution(executionId);
+    expect(detail).toMatchObject({ status: "rejected" });
+    expect(detail?.calls.find((call) => call.method === "refund")).toMatchObject({ decidedBy: "alice" });
+  }, 300_000);
+
+  it("a forged or unsigned answer, or another user's, decides nothing: the run keeps waiting", async () => {
+    const chat = new Conversation(chatRoute("alice", program("forged")));
+    await chat.say("refund both charges");
+    const { executionId, runId } = await pausedExecution(chat);
+    type Approval = { id: string; signature?: string };
+    const attempts: Array<{ userId: string; change?: (approval: Approval) => void; error: RegExp }> = [
+      { userId: "mallory", error: /does not exist/ },
+      { userId: "alice", change: (approval) => void delete approval.signature, error: /not signed/ },
+      {
+        userId: "alice",
+        change: (approval) => Object.assign(approval, { signature: "forged" }),
+        error: /invalid signature/,
+      },
+    ];
+    for (const { userId, change, error } of attempts) {
+      const attacker = new Conversation(chatRoute(userId, program("forged")));
+      attacker.messages = structuredClone(chat.messages);
+      change?.(attacker.openApproval().approval as Approval);
+      await attacker.answer({ approved: true });
+      expect(attacker.codemodeParts()[0]).toMatchObject({
+        state: "output-error",
+        errorText: expect.stringMatching(error),
+      });
+      expect(attacker.chunks.map((chunk) => chunk.type)).not.toContain("text-delta");
+      expect(await journal.execution(executionId)).toMatchObject({ status: "paused" });
+      expect(await runStatus(runId)).toBe("running");
+    }
+    expect(effects("forged")).toEqual([]);
+    // The card's own answer still decides it: the run was waiting all along.
+    await chat.answer({ approved: true });
+    expect(chat.codemodeParts()[0]).toMatchObject({ state: "output-available", output: { status: "completed" } });
+    expect(chat.lastText()).toContain("re_forged-1");
+    await until(async () => ((await runStatus(runId)) === "completed" ? true : undefined), "the run's end");
+    expect(effects("forged")).toHaveLength(1);
+  }, 300_000);
+
+  it("the agent's own needsApproval on the codemode tool still works beside the program's pause", async () => {
+    const chat = new Conversation(chatRoute("alice", program("native"), { needsApproval: true }));
+    await chat.say("refund both charges");
+    // WorkflowAgent asks before the program starts (its own approval, not a codemode one); that run ended there.
+    const outer = chat.openApproval();
+    expect(outer.approval?.id).not.toMatch(/^cm_/);
+    expect(outer.approval?.descriptor).toBeUndefined();
+    expect(reads("native")).toEqual([]);
+    // Approved: a new run executes the tool; the program pauses on the refund inside it.
+    await chat.answer({ approved: true });
+    const { part, executionId, runId } = await pausedExecution(chat);
+    expect(part.toolCallId).toBe(outer.toolCallId);
+    expect(part.approval?.descriptor).toMatchObject({ method: "refund", executionId });
+    expect(reads("native")).toHaveLength(2);
+    expect(effects("native")).toEqual([]);
+    await chat.answer({ approved: true });
+    expect(chat.codemodeParts()[0]).toMatchObject({ state: "output-available", output: { status: "completed" } });
+    expect(chat.lastText()).toContain("re_native-1");
+    await until(async () => ((await runStatus(runId)) === "completed" ? true : undefined), "the run's end");
+    expect(effects("native")).toHaveLength(1);
+  }, 300_000);
 });

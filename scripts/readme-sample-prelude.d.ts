@@ -19,6 +19,8 @@ declare global {
   const getInventory: import("ai").Tool<{ productId: string }, { productId: string; availableUnits: number }>;
   const placeOrder: import("ai").Tool<{ productId: string; units: number }, { orderId: string }>;
   const executionId: string;
+  /** The chat workflow of docs/workflow.md (a `"use workflow"` function), as its route imports it. */
+  const chat: (messages: import("ai").ModelMessage[], userId: string) => Promise<void>;
   /** The chat route's approval secret (at least 32 bytes). */
   const toolApprovalSecret: string;
   function getToken(): Promise<string>;

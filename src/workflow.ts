@@ -2,7 +2,8 @@
  * `ai-codemode/workflow`: Code Mode inside the Workflow SDK. The `codemode` tool of a `WorkflowAgent` or a
  * `"use workflow"` function runs each program as a durable step (a retried step or a restarted process finds the
  * same execution and its journal); a paused program makes the workflow wait on a hook that any door's decision
- * resumes. `workflow` is an optional peer, loaded only by this entry.
+ * resumes. `codemodeWorkflowChatStream` is the chat route of such an agent: a pause ends the response with the
+ * approval card, the answer resumes the same run. `workflow` is an optional peer, loaded only by this entry.
  */
 export { codemodeWorkflowTool } from "./workflow/codemode-workflow-tool.js";
 export type {

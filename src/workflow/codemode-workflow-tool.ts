@@ -73,9 +73,9 @@ const INPUT_SCHEMA = jsonSchema<{ code: string }>({
  *   return runCodemodeWorkflowStep(runtime, request);
  * }
  *
- * export async function chat(messages: ModelMessage[]) {
+ * export async function chat(messages: ModelMessage[], userId: string) {
  *   "use workflow";
- *   const agent = new WorkflowAgent({ model, tools: { codemode: codemodeWorkflowTool({ step: codemodeStep }) } });
+ *   const agent = new WorkflowAgent({ model, tools: { codemode: codemodeWorkflowTool({ step: codemodeStep, scope: userId }) } });
  *   return agent.stream({ messages, writable: getWritable() });
  * }
  * ```

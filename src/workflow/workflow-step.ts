@@ -159,7 +159,9 @@ async function withHook(secret: HmacSecret, output: CodemodeOutput): Promise<Cod
 /**
  * The body of the app's codemode step: runs (or finds again) the program of one workflow tool call with `runtime`.
  * A retried step finds the execution its earlier attempt started and answers from the journal; a paused program
- * answers with the hook token to wait on. Call it from a `"use step"` function that holds the runtime.
+ * answers with the hook token to wait on. Call it from a `"use step"` function that holds the runtime. With
+ * `chat`, each new pause is also written to the run's stream as the codemode approval request the chat's card shows
+ * (the chat route is `codemodeWorkflowChatStream`).
  *
  * @example
  * ```ts

@@ -77,6 +77,16 @@ async function pausedExecution(chat: Conversation) {
   return { part, executionId, runId: String(detail?.workflowRunId) };
 }
 
+/** The codemode approval requests in a run's whole stream (read once the run ended). */
+async function codemodeRequests(runId: string): Promise<string[]> {
+  const parts = (await server!.post("/run-parts", { runId, all: true })) as Array<Record<string, unknown>>;
+  return parts.flatMap((part) =>
+    part["type"] === "tool-approval-request" && String(part["approvalId"]).startsWith("cm_")
+      ? [String(part["approvalId"])]
+      : [],
+  );
+}
+
 async function runStatus(runId: string): Promise<string> {
   return ((await server!.post("/status", { runId })) as { status: string }).status;
 }
@@ -118,16 +128,59 @@ describe("a WorkflowAgent's codemode pause in the chat", () => {
     expect(chat.lastText()).toContain("model saw:");
     expect(chat.lastText()).toContain("re_agent-1");
     expect(chat.chunks.map((chunk) => chunk.type)).toContain("text-delta");
+    // The continuation starts after what the client has: no second tool input or approval request, and the
+    // tool's outcome once (the decision's, with its progress), not again from the run's stream.
+    const types = chat.chunks.map((chunk) => chunk.type);
+    expect(types).not.toContain("tool-input-available");
+    expect(types).not.toContain("tool-approval-request");
+    const outcomes = chat.chunks.filter(
+      (chunk) => chunk.type === "tool-output-available" && chunk.preliminary !== true,
+    ) as Array<{ output: Record<string, unknown> }>;
+    expect(outcomes).toHaveLength(1);
+    expect(outcomes[0]?.output["progress"]).toMatchObject({ status: "completed" });
     expect(
       await until(async () => ((await runStatus(runId)) === "completed" ? true : undefined), "the run's end"),
     ).toBe(true);
     expect(effects("agent")).toHaveLength(1);
     expect(reads("agent")).toHaveLength(2);
+    // The run's stream announced the pause once, though the workflow read the journal again before and after it.
+    expect(await codemodeRequests(runId)).toEqual([part.approval?.id]);
     const detail = await journal.execution(executionId);
     expect(detail?.calls.find((call) => call.method === "refund")).toMatchObject({
       status: "applied",
       decidedBy: "alice",
     });
+  }, 300_000);
+
+  it("a program that pauses twice: the second pause is a new card, the run announces each pause once", async () => {
+    const twice = `async () => {
+      const charge = await billing.get_charge({ id: "twice-1" });
+      const first = await billing.refund({ chargeId: charge.id, amount: 1 });
+      const second = await billing.refund({ chargeId: "twice-2", amount: 2 });
+      return [first.refundId, second.refundId];
+    }`;
+    const chat = new Conversation(chatRoute("alice", twice));
+    await chat.say("refund twice");
+    const { part: first, executionId, runId } = await pausedExecution(chat);
+    await chat.answer({ approved: true });
+    // The approved pass paused on the second refund: a new card, the model not called, the run still waiting.
+    const second = chat.openApproval();
+    expect(second.approval?.id).not.toBe(first.approval?.id);
+    expect(second.approval?.descriptor).toMatchObject({ method: "refund", args: { chargeId: "twice-2" } });
+    expect(chat.chunks.map((chunk) => chunk.type)).not.toContain("text-delta");
+    expect(await runStatus(runId)).toBe("running");
+    await chat.answer({ approved: true });
+    expect(chat.codemodeParts()[0]).toMatchObject({
+      state: "output-available",
+      output: { status: "completed", executionId, result: ["re_twice-1", "re_twice-2"] },
+    });
+    expect(chat.lastText()).toContain("re_twice-2");
+    await until(async () => ((await runStatus(runId)) === "completed" ? true : undefined), "the run's end");
+    expect(app.effects().filter((line) => line.startsWith("effect twice-"))).toEqual([
+      "effect twice-1",
+      "effect twice-2",
+    ]);
+    expect(await codemodeRequests(runId)).toEqual([first.approval?.id, second.approval?.id]);
   }, 300_000);
 
   it("a rejection through the same door: the run goes on with the rejection, nothing runs", async () => {
@@ -202,5 +255,23 @@ describe("a WorkflowAgent's codemode pause in the chat", () => {
     expect(chat.lastText()).toContain("re_native-1");
     await until(async () => ((await runStatus(runId)) === "completed" ? true : undefined), "the run's end");
     expect(effects("native")).toHaveLength(1);
+  }, 300_000);
+
+  it("the server restarts while the card waits: the answer reaches the same run", async () => {
+    const chat = new Conversation(chatRoute("alice", program("restart")));
+    await chat.say("refund both charges");
+    const { executionId, runId } = await pausedExecution(chat);
+    // Nothing was left open by the pause: the process dies, another one serves the answer.
+    await server!.kill();
+    server = await startServer(app);
+    await chat.answer({ approved: true });
+    expect(chat.codemodeParts()[0]).toMatchObject({
+      state: "output-available",
+      output: { status: "completed", executionId },
+    });
+    expect(chat.lastText()).toContain("re_restart-1");
+    await until(async () => ((await runStatus(runId)) === "completed" ? true : undefined), "the run's end");
+    expect(effects("restart")).toHaveLength(1);
+    expect(reads("restart")).toHaveLength(2);
   }, 300_000);
 });

@@ -77,9 +77,9 @@ async function pausedExecution(chat: Conversation) {
   return { part, executionId, runId: String(detail?.workflowRunId) };
 }
 
-/** The codemode approval requests in a run's whole stream (read once the run ended). */
-async function codemodeRequests(runId: string): Promise<string[]> {
-  const parts = (await server!.post("/run-parts", { runId, all: true })) as Array<Record<string, unknown>>;
+/** The codemode approval requests in a run's stream: all of them once it ended, or the first `count`. */
+async function codemodeRequests(runId: string, count?: number): Promise<string[]> {
+  const parts = (await server!.post("/run-parts", { runId, count: count ?? "all" })) as Array<Record<string, unknown>>;
   return parts.flatMap((part) =>
     part["type"] === "tool-approval-request" && String(part["approvalId"]).startsWith("cm_")
       ? [String(part["approvalId"])]
@@ -169,6 +169,9 @@ describe("a WorkflowAgent's codemode pause in the chat", () => {
     expect(second.approval?.descriptor).toMatchObject({ method: "refund", args: { chargeId: "twice-2" } });
     expect(chat.chunks.map((chunk) => chunk.type)).not.toContain("text-delta");
     expect(await runStatus(runId)).toBe("running");
+    // The decision woke the run; its next read of the journal finds the new pause and announces it on the run's
+    // stream (a person answering before that read would find the run reading the outcome instead).
+    expect(await codemodeRequests(runId, 2)).toEqual([first.approval?.id, second.approval?.id]);
     await chat.answer({ approved: true });
     expect(chat.codemodeParts()[0]).toMatchObject({
       state: "output-available",
@@ -261,7 +264,14 @@ describe("a WorkflowAgent's codemode pause in the chat", () => {
     const chat = new Conversation(chatRoute("alice", program("restart")));
     await chat.say("refund both charges");
     const { executionId, runId } = await pausedExecution(chat);
-    // Nothing was left open by the pause: the process dies, another one serves the answer.
+    // Nothing was left open by the pause: once the run sits on its hook with no step in flight, the process dies
+    // and another one serves the answer.
+    await until(async () => {
+      const events = (await server!.post("/events", { runId })) as string[];
+      const count = (type: string) => events.filter((event) => event === type).length;
+      const idle = count("step_created") === count("step_completed") && events.at(-1) !== "hook_received";
+      return idle && count("hook_created") > count("hook_disposed") ? true : undefined;
+    }, "the run waiting on its hook");
     await server!.kill();
     server = await startServer(app);
     await chat.answer({ approved: true });

@@ -5,13 +5,13 @@
  * the wait. One effect each. The inspector shows the execution with the workflow run it belongs to (a link to the
  * local web UI), and the Workflow SDK's own CLI (`workflow inspect`) shows the run with the program's step.
  */
-import { execFile, execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueLink } from "../../src/mcp/approval-links.js";
 import { createDurableRuntime, type DurableRuntime } from "../../src/runtime/durable-runtime.js";
 import { workflowExecutionId } from "../../src/workflow/workflow-step.js";
+import { chromiumPath, launchChromium } from "../support/chromium.js";
 import { createWorkflowApp, type WorkflowApp } from "./workflow-app.js";
 import { appEnv, LINK_SECRET, REQUEST_TIMEOUT_MS, startServer, until, type WorkflowServer } from "./workflow-server.js";
 
@@ -21,15 +21,6 @@ const program = (charge: string) => `async () => {
   return billing.refund({ chargeId: first.id, amount: first.amount + second.amount });
 }`;
 
-/** Chromium from the system (`which chromium`); CI installs it, so only a developer's machine may skip. */
-function chromiumPath(): string | undefined {
-  try {
-    return process.env["CHROMIUM_PATH"] ?? execFileSync("which", ["chromium"], { encoding: "utf8" }).trim();
-  } catch {
-    if (process.env["CI"]) throw new Error("Chromium is required in CI (apt-get install -y chromium)");
-    return undefined;
-  }
-}
 const executablePath = chromiumPath();
 
 let app: WorkflowApp;
@@ -153,11 +144,7 @@ describe("each door wakes the waiting workflow", () => {
     "the inspector's page shows the execution with its workflow run id",
     async () => {
       const { runId, executionId } = await pausedRun("page");
-      const browser = await chromium.launch({
-        ...(executablePath === undefined ? {} : { executablePath }),
-        headless: true,
-        args: ["--headless", "--no-sandbox", "--disable-gpu"],
-      });
+      const browser = await launchChromium(executablePath);
       try {
         const page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
         await page.goto(`${server!.base}/inspector/#/e/${encodeURIComponent(executionId)}`);

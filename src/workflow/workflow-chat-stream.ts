@@ -26,7 +26,10 @@ export interface CodemodeWorkflowChatStreamOptions<UI_MESSAGE extends UIMessage>
    * which `WorkflowAgent` reads from the messages) and returns it: `(messages) => start(chat, [messages, userId])`
    * (`start` of `"workflow/api"`; convert the messages inside the workflow or here).
    */
-  start: (messages: UI_MESSAGE[]) => PromiseLike<{ getReadable(): ReadableStream<unknown> }>;
+  start: (messages: UI_MESSAGE[]) => PromiseLike<{
+    /** The run's stream from its start (the `Run`'s own `getReadable()`). */
+    getReadable(): ReadableStream<unknown>;
+  }>;
   /**
    * Turns the run's stream into UI message chunks: `createModelCallToUIChunkTransform` of `@ai-sdk/workflow` for a
    * `WorkflowAgent` (its stream holds model call parts); `() => new TransformStream()` for a workflow that writes UI

@@ -1,0 +1,144 @@
+/**
+ * `codemodeWorkflowChatStream` on a run's stream held in memory (the process tests run it on the local world): a new
+ * turn streams the run until the first codemode approval request, rebuilt from the journal and signed, and ends
+ * there, cancelling its read of the run; a request decided meanwhile is skipped; misuse is refused at the call.
+ */
+import type { UIMessage, UIMessageChunk } from "ai";
+import { afterAll, describe, expect, it } from "vitest";
+import { createCodemodeApprovalId } from "../../src/ai/ui/approval-id.js";
+import { verifyCodemodeApprovalSignature } from "../../src/ai/ui/approval-signature.js";
+import { CodemodeArgumentError, InvalidOptionError } from "../../src/errors.js";
+import { createMockConnector } from "../../src/test/index.js";
+import { codemodeWorkflowChatStream } from "../../src/workflow/workflow-chat-stream.js";
+import { testRuntime } from "../runtime/runtime-fixture.js";
+import { readAll } from "../ai/ui/support/read-all.js";
+
+const SECRET = "codemode-workflow-chat-unit-secret-0123456789abcdef";
+const PROGRAM = `async () => billing.refund({ id: 1 })`;
+const asked: UIMessage[] = [{ id: "u1", role: "user", parts: [{ type: "text", text: "refund" }] }];
+
+function runtimeWithPause() {
+  return testRuntime({
+    connectors: {
+      billing: createMockConnector("billing", { methods: { refund: { needsApproval: true, result: 1 } } }),
+    },
+  });
+}
+
+/** A run whose stream holds `parts` and records whether its reader was cancelled. */
+function fakeRun(parts: UIMessageChunk[]) {
+  const run = { cancelled: false, getReadable: () => stream };
+  const stream = new ReadableStream<UIMessageChunk>({
+    start(controller) {
+      for (const part of parts) controller.enqueue(part);
+      // Left open: a run that waits on its hook has not ended its stream.
+    },
+    cancel() {
+      run.cancelled = true;
+    },
+  });
+  return run;
+}
+
+describe("codemodeWorkflowChatStream, a new turn", () => {
+  it("ends after the run's first codemode approval request, rebuilt from the journal and signed", async () => {
+    const runtime = runtimeWithPause();
+    const paused = await runtime.execute({ code: PROGRAM, scope: "alice" }, { toolCallId: "call-1" });
+    if (paused.status !== "paused") throw new Error(`expected a pause, got ${paused.status}`);
+    const approvalId = await createCodemodeApprovalId(paused.pending[0]!);
+    const run = fakeRun([
+      { type: "start" },
+      { type: "tool-input-available", toolCallId: "call-1", toolName: "codemode", input: { code: PROGRAM } },
+      // As WorkflowAgent's transform leaves it: the id, the tool call and the signature, no descriptor.
+      { type: "tool-approval-request", approvalId, toolCallId: "call-1", signature: "from-the-step" },
+      { type: "text-start", id: "never" },
+    ]);
+    let started: UIMessage[] | undefined;
+    const chunks = await readAll(
+      codemodeWorkflowChatStream({
+        runtime,
+        messages: asked,
+        scope: "alice",
+        toolApprovalSecret: SECRET,
+        start: async (messages) => {
+          started = messages;
+          return run;
+        },
+        transform: () => new TransformStream(),
+      }),
+    );
+    expect(started).toEqual(asked);
+    expect(chunks.map((chunk) => chunk.type)).toEqual([
+      "start",
+      "tool-input-available",
+      "tool-approval-request",
+      "finish-step",
+      "finish",
+    ]);
+    const request = chunks[2] as Extract<UIMessageChunk, { type: "tool-approval-request" }>;
+    expect(request).toMatchObject({
+      approvalId,
+      toolCallId: "call-1",
+      approvalDescriptor: { connector: "billing", method: "refund", executionId: paused.executionId },
+    });
+    expect(
+      await verifyCodemodeApprovalSignature(SECRET, String(request.signature), {
+        approvalId,
+        toolCallId: "call-1",
+        toolName: "codemode",
+      }),
+    ).toBe(true);
+    expect(run.cancelled).toBe(true);
+    await runtime.close();
+  });
+
+  it("skips a request decided meanwhile, and one of another owner's execution, and streams on", async () => {
+    const runtime = runtimeWithPause();
+    const decided = await runtime.execute({ code: PROGRAM, scope: "alice" }, { toolCallId: "call-1" });
+    const foreign = await runtime.execute({ code: PROGRAM, scope: "bob" }, { toolCallId: "call-2" });
+    if (decided.status !== "paused" || foreign.status !== "paused") throw new Error("expected two pauses");
+    const decidedId = await createCodemodeApprovalId(decided.pending[0]!);
+    const foreignId = await createCodemodeApprovalId(foreign.pending[0]!);
+    await runtime.reject({ executionId: decided.executionId });
+    const parts: UIMessageChunk[] = [
+      { type: "tool-approval-request", approvalId: decidedId, toolCallId: "call-1" },
+      { type: "tool-approval-request", approvalId: foreignId, toolCallId: "call-2" },
+      { type: "text-start", id: "t" },
+      { type: "text-end", id: "t" },
+    ];
+    const stream = new ReadableStream<UIMessageChunk>({
+      start(controller) {
+        for (const part of parts) controller.enqueue(part);
+        controller.close();
+      },
+    });
+    const chunks = await readAll(
+      codemodeWorkflowChatStream({
+        runtime,
+        messages: asked,
+        scope: "alice",
+        start: async () => ({ getReadable: () => stream }),
+        transform: () => new TransformStream(),
+      }),
+    );
+    expect(chunks.map((chunk) => chunk.type)).toEqual(["text-start", "text-end"]);
+    await runtime.close();
+  });
+});
+
+describe("codemodeWorkflowChatStream, misuse", () => {
+  const runtime = runtimeWithPause();
+  afterAll(() => runtime.close());
+  const start = async () => ({ getReadable: () => new ReadableStream() });
+  const transform = () => new TransformStream<never, UIMessageChunk>();
+  const call = (options: Record<string, unknown>) => () =>
+    (codemodeWorkflowChatStream as (options: unknown) => unknown)({ runtime, messages: asked, ...options });
+
+  it("refuses a misspelt option, a missing start or transform, a short secret", () => {
+    expect(call({ start, transform, scpoe: "alice" })).toThrow(InvalidOptionError);
+    expect(call({ start, transform, scpoe: "alice" })).toThrow(/did you mean "scope"/);
+    expect(call({ transform })).toThrow(CodemodeArgumentError);
+    expect(call({ start })).toThrow(CodemodeArgumentError);
+    expect(call({ start, transform, toolApprovalSecret: "short" })).toThrow(/toolApprovalSecret/);
+  });
+});

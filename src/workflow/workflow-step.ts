@@ -52,9 +52,10 @@ export interface CodemodeWorkflowStepOptions {
    */
   secret?: HmacSecret;
   /**
-   * Shows each new pause in the chat: the step writes it to the workflow run's stream (`getWritable()`) as the
-   * codemode tool call's `tool-approval-request`, built as `createCodemodeChatStream` builds it, so the chat's card
-   * shows it unchanged and `codemodeWorkflowChatStream` ends the response there.
+   * Shows each new pause in the chat: the step writes it to the workflow run's default stream (`getWritable()`, the
+   * one `agent.stream({ writable: getWritable() })` writes to) as the codemode tool call's `tool-approval-request`,
+   * built as `createCodemodeChatStream` builds it, so the chat's card shows it unchanged and
+   * `codemodeWorkflowChatStream` ends the response there.
    * @default undefined (a pause is not written to the run's stream)
    */
   chat?: CodemodeWorkflowChatOptions;

@@ -8,7 +8,7 @@ import { createUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
 import { answeredMessageIndex } from "../ai/ui/answered-message.js";
 import { parseCodemodeApprovalId } from "../ai/ui/approval-id.js";
 import { assertApprovalSecret, type CodemodeApprovalSecret } from "../ai/ui/approval-signature.js";
-import type { CodemodeChatRequestOptions } from "../ai/ui/chat-request-options.js";
+import { CHAT_REQUEST_OPTION_KEYS, type CodemodeChatRequestOptions } from "../ai/ui/chat-request-options.js";
 import { DEFAULT_CODEMODE_TOOL_NAME } from "../ai/ui/codemode-approval-transform.js";
 import { createCodemodeChatStream } from "../ai/ui/create-codemode-chat-stream.js";
 import { createCodemodeApprovalRequest, type ToolApprovalRequestChunk } from "../ai/ui/paused-output.js";
@@ -16,7 +16,6 @@ import type { ResolvedCodemodeApproval } from "../ai/ui/resume-codemode-approval
 import type { CodemodeApprovalRuntime } from "../ai/ui/types.js";
 import { CodemodeArgumentError } from "../errors/codemode-argument-error.js";
 import { assertKnownKeys, keysOf } from "../shared/known-keys.js";
-import { CHAT_REQUEST_OPTION_KEYS } from "../ai/ui/chat-request-options.js";
 
 /** Options of {@link codemodeWorkflowChatStream}: the chat request's, and how the workflow run is started and read. */
 export interface CodemodeWorkflowChatStreamOptions<UI_MESSAGE extends UIMessage>
@@ -170,12 +169,18 @@ export function codemodeWorkflowChatStream<UI_MESSAGE extends UIMessage>({
         if (detail?.workflowRunId !== undefined) runIds.add(detail.workflowRunId);
       }
       const [runId, ...others] = runIds;
+      // Decided all the same; only the continuation has no single run to come from.
       if (runId === undefined || others.length > 0) {
-        throw new Error(
+        const errorText =
           runId === undefined
-            ? "The answered codemode approval belongs to no workflow run."
-            : "The answered codemode approvals belong to several workflow runs.",
-        );
+            ? "The answered codemode approval was decided, but its execution belongs to no workflow run."
+            : "The answered codemode approvals were decided, but they belong to several workflow runs.";
+        return new ReadableStream<UIMessageChunk>({
+          start(controller) {
+            controller.enqueue({ type: "error", errorText });
+            controller.close();
+          },
+        });
       }
       const { getRun } = await import("workflow/api");
       const outcomes = new Set(resolved.map((answer) => answer.toolCallId));

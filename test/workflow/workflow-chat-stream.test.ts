@@ -126,6 +126,48 @@ describe("codemodeWorkflowChatStream, a new turn", () => {
   });
 });
 
+describe("codemodeWorkflowChatStream, an answer", () => {
+  it("is decided through the runtime; an execution of no workflow run has no continuation, which it says", async () => {
+    const runtime = runtimeWithPause();
+    const paused = await runtime.execute({ code: PROGRAM, scope: "alice" }, { toolCallId: "call-1" });
+    if (paused.status !== "paused") throw new Error(`expected a pause, got ${paused.status}`);
+    const approvalId = await createCodemodeApprovalId(paused.pending[0]!);
+    const answered = {
+      type: "tool-codemode",
+      toolCallId: "call-1",
+      state: "approval-responded",
+      input: { code: PROGRAM },
+      approval: { id: approvalId, approved: true },
+    };
+    const messages = [...asked, { id: "a1", role: "assistant", parts: [answered] } as unknown as UIMessage];
+    let started = false;
+    const chunks = await readAll(
+      codemodeWorkflowChatStream({
+        runtime,
+        messages,
+        scope: "alice",
+        decidedBy: "alice",
+        start: async () => {
+          started = true;
+          return { getReadable: () => new ReadableStream() };
+        },
+        transform: () => new TransformStream(),
+      }),
+    );
+    expect(started).toBe(false);
+    expect(await runtime.execution(paused.executionId)).toMatchObject({ status: "completed" });
+    expect(chunks).toContainEqual(
+      expect.objectContaining({
+        type: "tool-output-available",
+        toolCallId: "call-1",
+        output: expect.objectContaining({ status: "completed" }),
+      }),
+    );
+    expect(chunks).toContainEqual({ type: "error", errorText: expect.stringMatching(/belongs to no workflow run/) });
+    await runtime.close();
+  });
+});
+
 describe("codemodeWorkflowChatStream, misuse", () => {
   const runtime = runtimeWithPause();
   afterAll(() => runtime.close());

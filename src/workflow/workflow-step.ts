@@ -106,7 +106,17 @@ async function wakeWorkflow(secret: HmacSecret, executionId: string): Promise<vo
   await resumeHook(await workflowHookToken(secret, executionId), { executionId });
 }
 
-const installed = new Map<string, () => void>();
+const WAKERS = Symbol.for("ai-codemode.workflow-wakers");
+
+/**
+ * The installed wakers by secret, process-wide like the decision listeners: an app whose step bundle holds its own
+ * copy of this module (beside the one its routes import) still resumes each hook once per decision.
+ */
+function installedWakers(): Map<string, () => void> {
+  const holder = globalThis as { [WAKERS]?: Map<string, () => void> };
+  holder[WAKERS] ??= new Map();
+  return holder[WAKERS];
+}
 
 /**
  * Makes every decision this process applies (the chat's decision endpoint, the inspector, an approval link, MCP, a
@@ -117,6 +127,7 @@ const installed = new Map<string, () => void>();
 export function wakeCodemodeWorkflows(options?: CodemodeWorkflowStepOptions): () => void {
   const secret = resolveWorkflowSecret(options);
   const key = typeof secret === "string" ? secret : Array.from(secret).join(",");
+  const installed = installedWakers();
   const known = installed.get(key);
   if (known !== undefined) return known;
   const remove = addDecisionListener(({ executionId }) => wakeWorkflow(secret, executionId));

@@ -1,10 +1,12 @@
 /**
  * `codemodeWorkflowChatStream` on a run's stream held in memory (the process tests run it on the local world): a new
  * turn streams the run until the first codemode approval request, rebuilt from the journal and signed, and ends
- * there, cancelling its read of the run; a request decided meanwhile is skipped; misuse is refused at the call.
+ * there, cancelling its read of the run; a request decided meanwhile is skipped; misuse is refused at the call. And
+ * `wakeCodemodeWorkflows`, which the route's process calls, installs one waker per secret even when the process holds
+ * two copies of the module (an app's step bundle and its routes).
  */
 import type { UIMessage, UIMessageChunk } from "ai";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { createCodemodeApprovalId } from "../../src/ai/ui/approval-id.js";
 import { verifyCodemodeApprovalSignature } from "../../src/ai/ui/approval-signature.js";
 import { CodemodeArgumentError, InvalidOptionError } from "../../src/errors.js";
@@ -182,5 +184,22 @@ describe("codemodeWorkflowChatStream, misuse", () => {
     expect(call({ transform })).toThrow(CodemodeArgumentError);
     expect(call({ start })).toThrow(CodemodeArgumentError);
     expect(call({ start, transform, toolApprovalSecret: "short" })).toThrow(/toolApprovalSecret/);
+  });
+});
+
+describe("wakeCodemodeWorkflows in a process with two copies of the module", () => {
+  it("installs one waker per secret: each decision resumes a hook once", async () => {
+    const listeners = () =>
+      (globalThis as Record<symbol, Set<unknown> | undefined>)[Symbol.for("ai-codemode.decision-listeners")]?.size ?? 0;
+    const before = listeners();
+    const first = await import("../../src/workflow/workflow-step.js");
+    vi.resetModules();
+    const second = await import("../../src/workflow/workflow-step.js");
+    expect(second.wakeCodemodeWorkflows).not.toBe(first.wakeCodemodeWorkflows);
+    const stop = first.wakeCodemodeWorkflows({ secret: SECRET });
+    expect(second.wakeCodemodeWorkflows({ secret: SECRET })).toBe(stop);
+    expect(listeners()).toBe(before + 1);
+    stop();
+    expect(listeners()).toBe(before);
   });
 });

@@ -12,6 +12,7 @@ import { type CodemodeWorkflowStepRequest, codemodeWorkflowTool, runCodemodeWork
 import { getWritable } from "workflow";
 import { getCodemodeRuntime, workflowsWoken } from "@/lib/codemode";
 import { ScriptedModel } from "@/lib/scripted-model";
+import { getSecret } from "@/lib/secrets";
 
 /** What the chat route starts the workflow with (serialized into the run: plain data only). */
 export interface WorkflowChatInput {
@@ -33,7 +34,9 @@ const instructions =
 async function codemodeStep(request: CodemodeWorkflowStepRequest) {
   "use step";
   const secret = await workflowsWoken();
-  return runCodemodeWorkflowStep(getCodemodeRuntime(), request, { secret });
+  // `chat`: a pause is written to the run's stream as the codemode call's approval request, signed like `/`'s.
+  const toolApprovalSecret = await getSecret("toolApproval");
+  return runCodemodeWorkflowStep(getCodemodeRuntime(), request, { secret, chat: { toolApprovalSecret } });
 }
 
 /** The chat agent as a workflow: the model's stream goes to the run's stream, which the chat route reads. */
@@ -43,9 +46,8 @@ export async function chat({ messages, userId, description, openaiModel }: Workf
     // Both cross the workflow/step boundary: OpenAI's models and the scripted one declare their serialization.
     model: openaiModel === undefined ? new ScriptedModel() : createOpenAI()(openaiModel),
     instructions,
-    tools: { codemode: codemodeWorkflowTool({ step: codemodeStep, description }) },
+    tools: { codemode: codemodeWorkflowTool({ step: codemodeStep, scope: userId, description }) },
     stopWhen: isStepCount(8),
   });
   await agent.stream({ messages, writable: getWritable() });
-  void userId;
 }

@@ -1,8 +1,10 @@
 import { createModelCallToUIChunkTransform } from "@ai-sdk/workflow";
 import { consumeStream, convertToModelMessages, createUIMessageStream, createUIMessageStreamResponse } from "ai";
+import { codemodeWorkflowChatStream } from "ai-codemode/workflow";
 import { start } from "workflow/api";
 import { openChatTurn, saveResponse } from "@/lib/chat-request";
-import { getCodemodeRuntime } from "@/lib/codemode";
+import { getCodemodeRuntime, workflowsWoken } from "@/lib/codemode";
+import { getSecret } from "@/lib/secrets";
 import { chat } from "@/workflows/chat";
 
 export const runtime = "nodejs";
@@ -12,25 +14,50 @@ function refuse(status: number, error: string): Response {
   return new Response(error, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
 }
 
+/**
+ * The `/workflow` chat's route. A new message starts a workflow run (workflows/chat.ts) and streams it until the run
+ * ends or a program pauses: the response ends with the pause's approval request, while the run waits on its hook.
+ * An answer on a card is decided through the runtime, as on `/` (signature, user and call checked, who decided
+ * journaled); the decision wakes the run, and the response streams the same run on, from the program's outcome.
+ * The stored chat (lib/chat-store.ts) gets the response, so a reload or a restarted server shows the card again.
+ */
 export async function POST(request: Request): Promise<Response> {
   const opened = await openChatTurn(request);
   if ("error" in opened) return refuse(opened.status, opened.error);
   const { userId, chatId, turn } = opened;
-  if (turn.kind !== "user-message") return refuse(501, "not yet");
-  const { description } = getCodemodeRuntime().tool({ scope: userId });
-  const run = await start(chat, [
-    {
-      messages: await convertToModelMessages(turn.messages),
-      userId,
-      description: typeof description === "string" ? description : "",
-      ...(process.env.OPENAI_API_KEY ? { openaiModel: process.env.OPENAI_MODEL ?? "gpt-5-mini" } : {}),
-    },
-  ]);
-  const stream = createUIMessageStream({
+
+  const codemode = getCodemodeRuntime();
+  // Decisions applied here wake the waiting run; the hook secret is the one the codemode step derives tokens with.
+  await workflowsWoken();
+  const toolApprovalSecret = await getSecret("toolApproval");
+  // The tool's description (the namespaces and their types), computed here where the runtime lives.
+  const { description } = codemode.tool({ scope: userId });
+  const stream = codemodeWorkflowChatStream({
+    runtime: codemode,
+    messages: turn.messages,
+    messageId: turn.kind === "answers" ? turn.messageId : undefined,
+    scope: userId,
+    decidedBy: userId,
+    toolApprovalSecret,
+    start: async (messages) =>
+      start(chat, [
+        {
+          messages: await convertToModelMessages(messages),
+          userId,
+          description: typeof description === "string" ? description : "",
+          ...(process.env.OPENAI_API_KEY ? { openaiModel: process.env.OPENAI_MODEL ?? "gpt-5-mini" } : {}),
+        },
+      ]),
+    transform: createModelCallToUIChunkTransform,
+    onError: (error) => (error instanceof Error ? error.message : String(error)),
+  });
+  // The response saved when it ends: a new assistant message, or the answered one with its outcome.
+  const saved = createUIMessageStream({
     originalMessages: turn.messages,
-    execute: ({ writer }) => writer.merge(run.readable.pipeThrough(createModelCallToUIChunkTransform())),
+    execute: ({ writer }) => writer.merge(stream),
     onFinish: ({ responseMessage, isContinuation }) =>
       saveResponse({ chatId, userId, turn, resolved: [], responseMessage, isContinuation }),
   });
-  return createUIMessageStreamResponse({ stream, consumeSseStream: ({ stream }) => consumeStream({ stream }) });
+  // Consumed to the end even if the browser goes away, so the outcome is saved.
+  return createUIMessageStreamResponse({ stream: saved, consumeSseStream: ({ stream }) => consumeStream({ stream }) });
 }

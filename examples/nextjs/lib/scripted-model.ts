@@ -235,6 +235,7 @@ function summarise(content: Array<{ type: string; output?: unknown }>): string {
       open?: number;
     };
     error?: string;
+    kind?: string;
     /** Calls a person approved with changed arguments (the codemode output names them with both sets). */
     edited?: Array<{ method: string; programArgs: { amount?: number }; ranWithArgs: { amount?: number } }>;
   };
@@ -264,6 +265,8 @@ function summarise(content: Array<{ type: string; output?: unknown }>): string {
       refused.length === 0 ? "" : ` Not merged (rejected): ${refused.map((number) => `#${number}`).join(", ")}.`;
     return `Done. Merged ${merged.map((pr) => `#${pr.number} (${pr.sha})`).join(" and ")}.${refusedText}`;
   }
+  // A rejection the program's workflow step read from the journal (the `/workflow` chat): the outcome, not a denial.
+  if (value.status === "error" && value.kind === "rejected") return `Nothing more was merged: ${value.error}`;
   return `The program did not finish: ${value.error ?? JSON.stringify(value)}`;
 }
 

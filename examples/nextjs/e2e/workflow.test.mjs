@@ -1,0 +1,146 @@
+// End-to-end: the `/workflow` chat, whose agent runs as a Vercel Workflow (workflows/chat.ts, the local world),
+// after `next build`, served by `next start`, driven in headless Chromium. A program pauses on a merge; the
+// server is killed (SIGKILL) and started again on the same database and workflow data directory; the reloaded
+// page shows the stored card; its Approve wakes the waiting workflow, which finishes the program (the merge runs
+// exactly once, in the example's log) and the model answers. A Reject resumes the workflow with the rejection.
+// Run: npm run e2e (or E2E_WORKFLOW_PORT=3424 node --test e2e/workflow.test.mjs after next build).
+import assert from "node:assert/strict";
+import { copyFileSync, mkdirSync, rmSync } from "node:fs";
+import path from "node:path";
+import { after, before, test } from "node:test";
+import { appDir, ask, launchBrowser, openChat, pendingExecutionId, startServer } from "./support/app-server.mjs";
+import { openExampleStore } from "./support/example-store.mjs";
+
+const tmpDir = path.join(import.meta.dirname, ".tmp-workflow");
+const port = Number(process.env.E2E_WORKFLOW_PORT ?? 3424);
+const databaseUrl = `file:${path.join(tmpDir, "e2e.db")}`;
+// The local world keeps the runs, their events, hooks and streams here: the restarted server reads the same.
+const env = { WORKFLOW_LOCAL_DATA_DIR: path.join(tmpDir, "workflow-data") };
+
+let server;
+let browser;
+
+/** Kills the server the hard way (no shutdown of any kind) and waits until the process is gone. */
+async function killServer() {
+  const exited = new Promise((resolve) => server.child.once("exit", resolve));
+  server.child.kill("SIGKILL");
+  await exited;
+}
+
+/** Screenshots the page; with UPDATE_SCREENSHOT=1 also into the example's folder (the README's figures). */
+async function shot(page, name) {
+  const file = path.join(tmpDir, name);
+  await page.screenshot({ path: file, fullPage: true });
+  if (process.env.UPDATE_SCREENSHOT === "1") copyFileSync(file, path.join(appDir, name));
+}
+
+/** The merge card of the page's pending approval, once it shows `number`. */
+async function mergeCard(page, number) {
+  const approval = page.getByTestId("approval");
+  await approval
+    .getByTestId("approval-args")
+    .filter({ hasText: `"number": ${number}` })
+    .waitFor();
+  assert.equal(await approval.getByTestId("approval-call").textContent(), "tools.merge_pull_request");
+  return approval;
+}
+
+before(async () => {
+  rmSync(tmpDir, { recursive: true, force: true });
+  mkdirSync(tmpDir, { recursive: true });
+  server = await startServer({ port, databaseUrl, env });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  if (server !== undefined && server.child.exitCode === null) await killServer();
+  if (process.env.KEEP_SCREENSHOTS !== "1") rmSync(tmpDir, { recursive: true, force: true });
+});
+
+test("a program paused in the workflow survives a SIGKILL of the server; Approve on the reloaded card finishes it, the merge once", async () => {
+  const page = await openChat(browser, server.baseUrl, { path: "/workflow" });
+  assert.match(page.url(), /\/workflow\?chat=/);
+  await ask(page, "Merge pull request 42");
+  // The program's read ran, and it paused on the merge: the card, from the run's stream.
+  const approval = await mergeCard(page, 42);
+  assert.match((await page.getByTestId("code").textContent()) ?? "", /tools\.merge_pull_request/);
+  const executionId = await pendingExecutionId(page);
+  assert.match(executionId, /^wf_/, "the execution of a workflow tool call");
+  await page.getByTestId("status").filter({ hasText: "ready" }).waitFor();
+  await shot(page, "workflow.png");
+
+  const store = openExampleStore(databaseUrl);
+  try {
+    const paused = await store.execution(executionId);
+    assert.equal(paused.status, "paused");
+    assert.deepEqual(
+      paused.calls.map((call) => [call.call, call.status]),
+      [
+        ["tools.list_pull_requests", "applied"],
+        ["tools.merge_pull_request", "pending"],
+      ],
+    );
+    assert.deepEqual(await store.merges(), []);
+
+    // The server dies while the workflow waits on the pause's hook; another starts on the same data.
+    await killServer();
+    server = await startServer({ port, databaseUrl, env });
+    await page.reload();
+    const restored = await mergeCard(page, 42);
+    assert.equal(await pendingExecutionId(page), executionId, "the stored card of the same execution");
+    assert.equal(await approval.count(), 1);
+
+    await restored.getByTestId("approve").click();
+    // The decision woke the workflow; its codemode step read the outcome, the model answered.
+    await page.getByText("Done. Merged #42 (c0ffee42).").waitFor();
+    const output = page.getByTestId("output");
+    assert.equal(await output.getAttribute("data-status"), "completed");
+    assert.match((await output.getByTestId("logs").textContent()) ?? "", /merged #42 as c0ffee42/);
+    assert.equal(await page.getByTestId("approval").count(), 0);
+    await shot(page, "workflow-completed.png");
+
+    assert.deepEqual(await store.merges(), [42], "the merge ran exactly once");
+    const completed = await store.execution(executionId);
+    assert.equal(completed.status, "completed");
+    assert.deepEqual(
+      completed.calls.map((call) => [call.call, call.status]),
+      [
+        ["tools.list_pull_requests", "applied"],
+        ["tools.merge_pull_request", "applied"],
+      ],
+    );
+    const userId = await page.getByTestId("user-id").textContent();
+    assert.deepEqual(await store.deciders(executionId), { "tools.merge_pull_request": userId });
+
+    // Stored: a reload shows the outcome and the answer, no card.
+    await page.reload();
+    await page.getByText("Done. Merged #42 (c0ffee42).").waitFor();
+    assert.equal(await page.getByTestId("approval").count(), 0);
+  } finally {
+    await store.close();
+  }
+  await page.close();
+});
+
+test("Reject on the card resumes the workflow with the rejection: nothing merged, the model is told", async () => {
+  const page = await openChat(browser, server.baseUrl, { path: "/workflow" });
+  await ask(page, "Merge pull request 43");
+  const approval = await mergeCard(page, 43);
+  const executionId = await pendingExecutionId(page);
+  await approval.getByTestId("reject").click();
+  await page
+    .getByTestId("denied")
+    .filter({ hasText: /The user rejected tools\.merge_pull_request/ })
+    .waitFor();
+  // The workflow's tool call ended with the rejection the step read from the journal; the model read it.
+  await page.getByText("Nothing more was merged: Rejected by a human at call #2.").waitFor();
+  const store = openExampleStore(databaseUrl);
+  try {
+    assert.equal((await store.execution(executionId)).status, "rejected");
+    assert.deepEqual(await store.merges(), [42], "no merge of #43");
+  } finally {
+    await store.close();
+  }
+  await page.close();
+});

@@ -8,14 +8,37 @@ import assert from "node:assert/strict";
 import { copyFileSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { appDir, ask, launchBrowser, openChat, pendingExecutionId, startServer } from "./support/app-server.mjs";
+import {
+  appDir,
+  ask,
+  launchBrowser,
+  openChat,
+  pendingExecutionId,
+  STEP_TIMEOUT_MS,
+  startServer,
+} from "./support/app-server.mjs";
 import { openExampleStore } from "./support/example-store.mjs";
 
 const tmpDir = path.join(import.meta.dirname, ".tmp-workflow");
 const port = Number(process.env.E2E_WORKFLOW_PORT ?? 3424);
 const databaseUrl = `file:${path.join(tmpDir, "e2e.db")}`;
-// The local world keeps the runs, their events, hooks and streams here: the restarted server reads the same.
-const env = { WORKFLOW_LOCAL_DATA_DIR: path.join(tmpDir, "workflow-data") };
+// The local world keeps the runs, their events, hooks and streams here: the restarted server reads the same, and
+// this process reads the runs' status from it.
+// (withWorkflow puts it in .next/workflow-data unless a target world is named.)
+const env = { WORKFLOW_TARGET_WORLD: "local", WORKFLOW_LOCAL_DATA_DIR: path.join(tmpDir, "workflow-data") };
+process.env.WORKFLOW_LOCAL_DATA_DIR = env.WORKFLOW_LOCAL_DATA_DIR;
+
+/** Polls the workflow run's status (the local world's data) until it is `expected`. */
+async function expectRunStatus(runId, expected) {
+  const { getRun } = await import("workflow/api");
+  const deadline = Date.now() + STEP_TIMEOUT_MS;
+  let status = await getRun(runId).status;
+  while (status !== expected && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    status = await getRun(runId).status;
+  }
+  assert.equal(status, expected, `workflow run ${runId}`);
+}
 
 let server;
 let browser;
@@ -82,6 +105,10 @@ test("a program paused in the workflow survives a SIGKILL of the server; Approve
       ],
     );
     assert.deepEqual(await store.merges(), []);
+    // The workflow run the execution belongs to is still running: it waits on the pause's hook.
+    const runId = await store.workflowRunId(executionId);
+    assert.match(runId ?? "", /^wrun_/);
+    await expectRunStatus(runId, "running");
 
     // The server dies while the workflow waits on the pause's hook; another starts on the same data.
     await killServer();
@@ -101,6 +128,7 @@ test("a program paused in the workflow survives a SIGKILL of the server; Approve
     await shot(page, "workflow-completed.png");
 
     assert.deepEqual(await store.merges(), [42], "the merge ran exactly once");
+    await expectRunStatus(runId, "completed");
     const completed = await store.execution(executionId);
     assert.equal(completed.status, "completed");
     assert.deepEqual(
@@ -138,6 +166,7 @@ test("Reject on the card resumes the workflow with the rejection: nothing merged
   const store = openExampleStore(databaseUrl);
   try {
     assert.equal((await store.execution(executionId)).status, "rejected");
+    await expectRunStatus(await store.workflowRunId(executionId), "completed");
     assert.deepEqual(await store.merges(), [42], "no merge of #43");
   } finally {
     await store.close();

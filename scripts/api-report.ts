@@ -28,7 +28,7 @@ export interface ApiEntry {
 /** The limits the surface is held to; names other than these may appear in two entries. */
 export const API_LIMITS = {
   rootNames: 45,
-  totalNames: 130,
+  totalNames: 131,
   constants: 3,
   // Besides the error classes, which every entry that throws them re-exports.
   sharedNames: new Set(["QuickJSExecutor"]),

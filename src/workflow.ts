@@ -12,7 +12,10 @@ export type {
 } from "./workflow/codemode-workflow-tool.js";
 export { runCodemodeWorkflowStep, wakeCodemodeWorkflows } from "./workflow/workflow-step.js";
 export type {
+  CodemodeWorkflowChatOptions,
   CodemodeWorkflowStepOptions,
   CodemodeWorkflowStepRequest,
   CodemodeWorkflowStepResult,
 } from "./workflow/workflow-step.js";
+export { codemodeWorkflowChatStream } from "./workflow/workflow-chat-stream.js";
+export type { CodemodeWorkflowChatStreamOptions } from "./workflow/workflow-chat-stream.js";

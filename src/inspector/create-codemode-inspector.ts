@@ -63,6 +63,21 @@ export interface CodemodeInspectorOptions {
   /** How often the page refreshes the list, in ms. @default 2000 */
   refreshMs?: number;
   /**
+   * Where the app's workflow runs are observed: the address of the Workflow SDK run an execution belongs to
+   * (`workflowRunId`, recorded by `ai-codemode/workflow`). The execution's view then links its run id there (opened
+   * with `rel="noopener noreferrer"`), and `GET …/api/executions/:id` answers it as `workflowRunUrl`. Only an
+   * absolute `http:` or `https:` URL becomes a link; any other answer (`javascript:…`, a relative path,
+   * `undefined`, a throw) leaves the run id as text. The run id is journaled data: encode it
+   * (`encodeURIComponent`).
+   * @default undefined (the run id is shown as text)
+   * @example
+   * // the local web UI of `npx workflow web` (port 3456, route /run/<runId>)
+   * workflowRunUrl: (workflowRunId) => `http://localhost:3456/run/${encodeURIComponent(workflowRunId)}`,
+   * // on Vercel, the project's dashboard:
+   * // `https://vercel.com/<team>/<project>/workflows/runs/${encodeURIComponent(workflowRunId)}?environment=production`
+   */
+  workflowRunUrl?: (workflowRunId: string) => string | undefined;
+  /**
    * Test seams; not part of the published types.
    * @internal
    */
@@ -108,6 +123,9 @@ const INSPECTOR_OPTIONS = declareOptions<CodemodeInspectorOptions>()({
     return APPROVAL_LINK_OPTIONS.resolve(value, path);
   }),
   readOnly: booleanOption(false),
+  workflowRunUrl: functionOption<NonNullable<CodemodeInspectorOptions["workflowRunUrl"]>>(
+    "(workflowRunId) => string | undefined",
+  ),
   refreshMs: option((value, path) => {
     if (value === undefined) return DEFAULT_INSPECTOR_REFRESH_MS;
     if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 250)
@@ -161,10 +179,19 @@ async function pageResponse(refreshMs: number, method: string): Promise<Response
  * export { inspector as GET, inspector as POST };
  */
 export function createCodemodeInspector(options: CodemodeInspectorOptions): (request: Request) => Promise<Response> {
-  const { runtime, authorize, decidedBy, approvalLinks: links, readOnly, refreshMs, _internal } = readOptions(options);
+  const {
+    runtime,
+    authorize,
+    decidedBy,
+    approvalLinks: links,
+    readOnly,
+    refreshMs,
+    workflowRunUrl,
+    _internal,
+  } = readOptions(options);
   const now = _internal.now ?? Date.now;
   const env = _internal.env ?? process.env;
-  const context = { runtime, readOnly, now, decidedBy };
+  const context = { runtime, readOnly, now, decidedBy, workflowRunUrl };
   const grantOf = (request: Request) => authorizeRequest(authorize, request, env);
   const linkContext =
     links === undefined ? undefined : { runtime, secret: links.secret, scope: links.scope, grantOf, decidedBy, now };

@@ -5,7 +5,7 @@
  * action passes the request's granted `scope`: another owner's execution is not found.
  *
  *   GET  …/api/executions?status=&since=&limit=   the list
- *   GET  …/api/executions/:id                      one execution and its timeline
+ *   GET  …/api/executions/:id                      one execution and its timeline (and its workflowRunUrl)
  *   GET  …/api/pending                             calls waiting for approval
  *   POST …/api/executions/:id/approve  { seq?, args? }      args: run call seq with these (an editable method)
  *   POST …/api/executions/:id/reject   { seq?, reason? }       ends the run
@@ -19,6 +19,7 @@ import { executionTimeline } from "./execution-timeline.js";
 import { inspectorJson } from "./inspector-json.js";
 import type { InspectorRuntime } from "./inspector-runtime.js";
 import { DEFAULT_INSPECTOR_LIST_LIMIT, EXECUTION_STATUSES, listExecutions } from "./list-executions.js";
+import { type WorkflowRunUrl, workflowRunLink } from "./workflow-run-url.js";
 
 /** Largest `limit` the list accepts. */
 const MAX_API_LIST_LIMIT = 500;
@@ -34,6 +35,8 @@ export interface InspectorApiContext {
   now: () => number;
   /** Who is signed in for a request (the inspector's `decidedBy` option), recorded on approve, reject and decide. */
   decidedBy?: ((request: Request) => string | undefined | Promise<string | undefined>) | undefined;
+  /** The address of a workflow run (the inspector's `workflowRunUrl` option), checked by `workflowRunLink`. */
+  workflowRunUrl?: WorkflowRunUrl | undefined;
 }
 
 /** The view `authorize` granted a request: the executions of `scope`, or every execution when it is undefined. */
@@ -98,11 +101,13 @@ async function showRoute(
   const execution = await context.runtime.execution(executionId, scope === undefined ? {} : { scope });
   if (execution === undefined)
     return jsonResponse(404, { error: `No execution ${executionId} in runtime "${context.runtime.name}".` });
+  const workflowRunUrl = workflowRunLink(context.workflowRunUrl, execution.workflowRunId);
   return jsonResponse(200, {
     now: context.now(),
     readOnly: context.readOnly,
     execution,
     timeline: executionTimeline(execution),
+    ...(workflowRunUrl === undefined ? {} : { workflowRunUrl }),
   });
 }
 

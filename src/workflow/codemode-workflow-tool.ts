@@ -34,6 +34,13 @@ export interface CodemodeWorkflowToolOptions {
    * @default 300000 (5 minutes, the runtime's default lease)
    */
   recheckAfterMs?: number;
+  /**
+   * The owner of the executions this tool starts (e.g. the chat's signed-in user id, at most 200 characters): a
+   * door deciding with a `scope` (the chat route's `scope: userId`) decides only its own. Pass it into the workflow
+   * as an argument (`start(chat, [messages, userId])`).
+   * @default undefined (unscoped: only unscoped doors, like an inspector showing every execution, decide them)
+   */
+  scope?: string;
 }
 
 /** The tool's result: the program's outcome (a pause never reaches the model: the workflow waits instead). */
@@ -78,6 +85,7 @@ export function codemodeWorkflowTool({
   description = DEFAULT_DESCRIPTION,
   needsApproval = false,
   recheckAfterMs = DEFAULT_RECHECK_AFTER_MS,
+  scope,
 }: CodemodeWorkflowToolOptions): Tool<{ code: string }, CodemodeWorkflowToolOutput> {
   return {
     description,
@@ -85,16 +93,25 @@ export function codemodeWorkflowTool({
     needsApproval,
     execute: async ({ code }, { toolCallId }) => {
       const { workflowRunId } = getWorkflowMetadata();
-      let result = await step({ action: "run", code, workflowRunId, toolCallId });
+      let result = await step({
+        action: "run",
+        code,
+        workflowRunId,
+        toolCallId,
+        ...(scope === undefined ? {} : { scope }),
+      });
       while (result.status === "paused") {
         // The hook exists before the next step reads the journal, so a decision made after that read wakes it;
         // one made before it is what the read finds. Whoever resumes the hook, its payload is ignored: the step
         // reads the decision from the journal, and a wake-up without a decision finds the program still paused.
+        // `waitingOn`: the pause already shown in the chat (with the step's `chat` option) is not written again.
         const hook = createHook<unknown>({ token: result.hookToken });
-        const read = await step({ action: "check", workflowRunId, toolCallId });
+        const waitingOn = result.pending.map((action) => action.seq);
+        const read = await step({ action: "check", workflowRunId, toolCallId, waitingOn });
         if (read.status === "paused") await Promise.race([hook, sleep(recheckAfterMs)]);
         hook.dispose();
-        result = read.status === "paused" ? await step({ action: "check", workflowRunId, toolCallId }) : read;
+        result =
+          read.status === "paused" ? await step({ action: "check", workflowRunId, toolCallId, waitingOn }) : read;
       }
       return result;
     },

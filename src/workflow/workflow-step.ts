@@ -4,6 +4,10 @@
  * step or a restarted process replays the run; the pause answered with the hook token the workflow waits on.
  * Everything the step answers is read from the journal, never from a hook's payload.
  */
+import { getWritable } from "workflow";
+import { assertApprovalSecret, type CodemodeApprovalSecret } from "../ai/ui/approval-signature.js";
+import { DEFAULT_CODEMODE_TOOL_NAME } from "../ai/ui/codemode-approval-transform.js";
+import { createCodemodeApprovalRequest } from "../ai/ui/paused-output.js";
 import { assertHmacSecret, type HmacSecret, hmacSign } from "../shared/hmac.js";
 import { addDecisionListener } from "../runtime/decision-listeners.js";
 import type { DurableRuntime } from "../runtime/durable-runtime-handle.js";
@@ -19,12 +23,19 @@ export type CodemodeWorkflowStepRequest =
       workflowRunId: string;
       /** The outer `codemode` tool call. */
       toolCallId: string;
+      /** The owner of a new execution (`execute({ code, scope })`): the chat's user, so the chat can decide it. */
+      scope?: string;
     }
   | {
       /** Read the execution again after its hook was resumed (the journal says what was decided). */
       action: "check";
       workflowRunId: string;
       toolCallId: string;
+      /**
+       * The sequence numbers of the pause the workflow already waits on: a pause on the same calls is not written
+       * to the run's stream again (with `chat`).
+       */
+      waitingOn?: number[];
     };
 
 /** The step's answer: the program's outcome, or a pause with the hook token the workflow waits on. */
@@ -40,6 +51,28 @@ export interface CodemodeWorkflowStepOptions {
    * @default process.env.CODEMODE_WORKFLOW_SECRET
    */
   secret?: HmacSecret;
+  /**
+   * Shows each new pause in the chat: the step writes it to the workflow run's stream (`getWritable()`) as the
+   * codemode tool call's `tool-approval-request`, built as `createCodemodeChatStream` builds it, so the chat's card
+   * shows it unchanged and `codemodeWorkflowChatStream` ends the response there.
+   * @default undefined (a pause is not written to the run's stream)
+   */
+  chat?: CodemodeWorkflowChatOptions;
+}
+
+/** How {@link runCodemodeWorkflowStep} writes a pause to the run's stream for the chat (its `chat` option). */
+export interface CodemodeWorkflowChatOptions {
+  /**
+   * Signs the approval requests: the `toolApprovalSecret` the chat route gives `codemodeWorkflowChatStream` (or
+   * `createCodemodeChatStream`), which refuses an answer without its signature. At least 32 bytes.
+   * @default undefined (unsigned)
+   */
+  toolApprovalSecret?: CodemodeApprovalSecret;
+  /**
+   * Name of the codemode tool in the agent's `tools`.
+   * @default "codemode"
+   */
+  toolName?: string;
 }
 
 const EXECUTION_ID_PREFIX = "wf_";
@@ -142,7 +175,49 @@ export async function runCodemodeWorkflowStep(
   options?: CodemodeWorkflowStepOptions,
 ): Promise<CodemodeWorkflowStepResult> {
   const secret = resolveWorkflowSecret(options);
+  const chat = options?.chat;
+  if (chat?.toolApprovalSecret !== undefined) assertApprovalSecret(chat.toolApprovalSecret, "chat.toolApprovalSecret");
   wakeCodemodeWorkflows(options);
+  const result = await runOrRead(runtime, request, secret);
+  if (chat !== undefined && result.status === "paused" && isNewPause(request, result.pending)) {
+    await announcePause(chat, request.toolCallId, result);
+  }
+  return result;
+}
+
+/** Whether the workflow does not wait on this pause yet (a first run, or a pass that paused on other calls). */
+function isNewPause(request: CodemodeWorkflowStepRequest, pending: PendingAction[]): boolean {
+  if (request.action === "run" || request.waitingOn === undefined) return true;
+  const now = pending.map((action) => action.seq).sort((a, b) => a - b);
+  const before = [...request.waitingOn].sort((a, b) => a - b);
+  return now.length !== before.length || now.some((seq, index) => seq !== before[index]);
+}
+
+/** Writes the pause to the run's stream as the codemode tool call's approval request (a retried step: same id). */
+async function announcePause(
+  chat: CodemodeWorkflowChatOptions,
+  toolCallId: string,
+  paused: Extract<CodemodeWorkflowStepResult, { status: "paused" }>,
+): Promise<void> {
+  const { toolApprovalSecret, toolName = DEFAULT_CODEMODE_TOOL_NAME } = chat;
+  const chunk = await createCodemodeApprovalRequest({
+    toolCallId,
+    output: { status: "paused", executionId: paused.executionId, pending: paused.pending },
+    signing: toolApprovalSecret === undefined ? undefined : { secret: toolApprovalSecret, toolName },
+  });
+  const writer = getWritable<unknown>().getWriter();
+  try {
+    await writer.write(chunk);
+  } finally {
+    writer.releaseLock();
+  }
+}
+
+async function runOrRead(
+  runtime: Pick<DurableRuntime, "execute" | "execution">,
+  request: CodemodeWorkflowStepRequest,
+  secret: HmacSecret,
+): Promise<CodemodeWorkflowStepResult> {
   const executionId = await workflowExecutionId(request.workflowRunId, request.toolCallId);
   const known = await runtime.execution(executionId);
   if (known === undefined && request.action === "check") {
@@ -158,8 +233,9 @@ export async function runCodemodeWorkflowStep(
   // and replays the journal. While the lease is live (a pass runs elsewhere, e.g. a door's approved pass), the
   // workflow waits on the hook again: that pass's decision wakes it, the recheck after a lease is the backstop.
   const code = known?.code ?? (request as { code: string }).code;
+  const scope = request.action === "run" ? request.scope : undefined;
   const output = await runtime.execute(
-    { code },
+    { code, ...(scope === undefined ? {} : { scope }) },
     { executionId, toolCallId: request.toolCallId, workflowRunId: request.workflowRunId },
   );
   if (known !== undefined && output.status === "error" && output.kind === "conflict") {

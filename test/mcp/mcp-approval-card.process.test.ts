@@ -7,16 +7,16 @@
  * card's decision goes through the bridge's `tools/call` to the server: one effect. The same card handed the same
  * result again decides nothing. Screenshots (light before and after the decision, and dark) are saved under docs/.
  */
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fetchRequestListener } from "../../src/cli/fetch-over-node-http.js";
 import { createCodemodeMcpHandler } from "../../src/mcp/create-codemode-mcp-handler.js";
+import { chromiumPath, launchChromium } from "../support/chromium.js";
 import { byUser, mailRuntime } from "./support/handler-over-http.js";
 
 const HOST_SCRIPT = fileURLToPath(new URL("./fixtures/apps-host.ts", import.meta.url));
@@ -26,15 +26,6 @@ const AXE = readFileSync(fileURLToPath(new URL("../../node_modules/axe-core/axe.
 const LONG = `Dear Ada, ${"the quarterly numbers are attached and summarised below. ".repeat(90)}Best, Grace`;
 const SEND = `async () => mail.send({ to: "ada@example.com", subject: "Q3 report", body: ${JSON.stringify(LONG)} })`;
 
-/** Chromium from the system (`which chromium`); CI installs it, so only a developer's machine may skip. */
-function chromiumPath(): string | undefined {
-  try {
-    return process.env["CHROMIUM_PATH"] ?? execFileSync("which", ["chromium"], { encoding: "utf8" }).trim();
-  } catch {
-    if (process.env["CI"]) throw new Error("Chromium is required in CI (apt-get install -y chromium)");
-    return undefined;
-  }
-}
 const executablePath = chromiumPath();
 
 describe.skipIf(executablePath === undefined)("the approval card in an MCP Apps host", () => {
@@ -52,10 +43,7 @@ describe.skipIf(executablePath === undefined)("the approval card in an MCP Apps 
       logLevel: "silent",
     });
     hostScript = bundled.outputFiles[0]?.text ?? "";
-    browser = await chromium.launch({
-      executablePath: executablePath!,
-      args: ["--headless", "--no-sandbox", "--disable-gpu"],
-    });
+    browser = await launchChromium(executablePath);
   }, 120_000);
 
   afterAll(async () => {

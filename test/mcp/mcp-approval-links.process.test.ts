@@ -10,43 +10,24 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode, UrlElicitationRequiredError } from "@modelcontextprotocol/sdk/types.js";
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCodemodeRuntime, type CodemodeRuntime } from "../../src/ai/create-codemode-runtime.js";
 import { RETRY_HOLD_TOOL_CALL_PREFIX } from "../../src/runtime/journal/records.js";
-import { listeningUrl } from "./support/listening-url.js";
-import { type RoundRobinProxy, startRoundRobinProxy } from "./support/round-robin-proxy.js";
+import { chromiumPath } from "../support/chromium.js";
+import { approveLinkInBrowser, type LinkHandlers, startLinkHandlers } from "./support/link-handlers.js";
 import { expectNothingForAnotherUser } from "./support/another-user.js";
 
-const INSTANCE = fileURLToPath(new URL("./fixtures/link-handler.mjs", import.meta.url));
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const INSPECTOR_CLI = join(REPO, "node_modules/.bin/mcp-inspector");
 const SECRET = "approval-links-test-secret-0123456789abcdef";
 const BUY = (item: string) => `async () => shop.buy({ item: ${JSON.stringify(item)} })`;
 
-/** Chromium from the system (`which chromium`); CI installs it, so only a developer's machine may skip. */
-function chromiumPath(): string | undefined {
-  try {
-    return process.env["CHROMIUM_PATH"] ?? execFileSync("which", ["chromium"], { encoding: "utf8" }).trim();
-  } catch {
-    if (process.env["CI"]) throw new Error("Chromium is required in CI (apt-get install -y chromium)");
-    return undefined;
-  }
-}
 const executablePath = chromiumPath();
-
-function stopInstance(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
-  });
-}
 
 /** The tests that open a link in Chromium. */
 const inBrowser = it.skipIf(executablePath === undefined);
@@ -54,10 +35,10 @@ const inBrowser = it.skipIf(executablePath === undefined);
 describe("approval links behind a round-robin load balancer", () => {
   let folder: string;
   let ledger: string;
-  let proxy: RoundRobinProxy;
+  let deployment: LinkHandlers;
+  let proxy: LinkHandlers["balancer"];
   let origin: string;
   let journal: CodemodeRuntime;
-  const instances: ChildProcess[] = [];
   const clients: Client[] = [];
 
   /** Which instance (pid) answers the next request through the load balancer. */
@@ -102,27 +83,8 @@ describe("approval links behind a round-robin load balancer", () => {
   }
 
   /** Opens `link` in Chromium signed in as `user`, approves every call, and returns the page's final text. */
-  async function approveInBrowser(link: string, user: string, screenshot?: string): Promise<string> {
-    const browser = await chromium.launch({
-      ...(executablePath === undefined ? {} : { executablePath }),
-      headless: true,
-      args: ["--headless", "--no-sandbox", "--disable-gpu"],
-    });
-    try {
-      const context = await browser.newContext({ viewport: { width: 900, height: 640 } });
-      await context.addCookies([{ name: "user", value: user, url: origin }]);
-      const page = await context.newPage();
-      await page.goto(link);
-      await page.getByRole("heading", { name: "A program waits for your approval" }).waitFor();
-      for (const radio of await page.getByRole("radio", { name: "Approve", exact: true }).all()) await radio.check();
-      if (screenshot !== undefined) await page.screenshot({ path: screenshot, fullPage: true });
-      await page.getByRole("button", { name: "Decide" }).click();
-      await page.getByRole("heading", { name: "Decided" }).waitFor();
-      return (await page.locator("body").textContent()) ?? "";
-    } finally {
-      await browser.close();
-    }
-  }
+  const approveInBrowser = (link: string, user: string, screenshot?: string): Promise<string> =>
+    approveLinkInBrowser({ executablePath, link, user, origin, screenshot });
 
   const effects = (item: string): string[] =>
     existsSync(ledger)
@@ -135,36 +97,15 @@ describe("approval links behind a round-robin load balancer", () => {
     folder = mkdtempSync(join(tmpdir(), "codemode-mcp-links-"));
     ledger = join(folder, "ledger.txt");
     const database = join(folder, "codemode.db");
-    const started = await Promise.all(
-      [0, 1].map(() =>
-        listeningUrl(
-          spawn(process.execPath, [INSTANCE, database, ledger, SECRET, "3000"], { stdio: ["pipe", "pipe", "pipe"] }),
-          "the instance",
-        ),
-      ),
-    );
-    instances.push(...started.map(({ child }) => child));
-    proxy = await startRoundRobinProxy(started.map(({ url }) => url));
-    origin = new URL(proxy.url).origin;
-    // The public origin, known now: links point at the load balancer, which serves both routes.
-    await Promise.all(
-      instances.map(
-        (child) =>
-          new Promise<void>((resolve) => {
-            child.stdout?.on("data", (chunk: Buffer) => {
-              if (chunk.toString().includes("ready")) resolve();
-            });
-            child.stdin?.write(`${origin}\n`);
-          }),
-      ),
-    );
+    // The public origin is the load balancer's: links point at it, and it serves both routes.
+    deployment = await startLinkHandlers({ database, ledger, secret: SECRET, waitMs: 3000 });
+    ({ balancer: proxy, origin } = deployment);
     journal = createCodemodeRuntime({ store: `file:${database}` });
   });
 
   afterAll(async () => {
     for (const client of clients) await client.close().catch(() => undefined);
-    await Promise.all(instances.map(stopInstance));
-    await proxy?.close();
+    await deployment?.stop();
     await journal?.close();
     rmSync(folder, { recursive: true, force: true });
   });

@@ -13,19 +13,16 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { UrlElicitationRequiredError } from "@modelcontextprotocol/sdk/types.js";
 import { jsonSchema, tool } from "ai";
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { appendFileSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCodemodeRuntime, type CodemodeRuntime } from "../../src/ai/create-codemode-runtime.js";
 import { connector } from "../../src/connectors/connector.js";
-import { listeningUrl } from "./support/listening-url.js";
-import { type RoundRobinProxy, startRoundRobinProxy } from "./support/round-robin-proxy.js";
+import { chromiumPath } from "../support/chromium.js";
+import { approveLinkInBrowser, type LinkHandlers, startLinkHandlers } from "./support/link-handlers.js";
 
-const INSTANCE = fileURLToPath(new URL("./fixtures/link-handler.mjs", import.meta.url));
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const SECRET = "input-required-test-secret-0123456789abcdef";
 /** How long a retry after an accepted link waits for the decision on the instances. */
@@ -40,25 +37,8 @@ const NOTE_AND_BUY = (item: string) =>
 const BUY_TWO = (first: string, second: string) =>
   `async () => { await shop.buy({ item: ${JSON.stringify(first)} }); return shop.buy({ item: ${JSON.stringify(second)} }); }`;
 
-/** Chromium from the system (`which chromium`); CI installs it, so only a developer's machine may skip. */
-function chromiumPath(): string | undefined {
-  try {
-    return process.env["CHROMIUM_PATH"] ?? execFileSync("which", ["chromium"], { encoding: "utf8" }).trim();
-  } catch {
-    if (process.env["CI"]) throw new Error("Chromium is required in CI (apt-get install -y chromium)");
-    return undefined;
-  }
-}
 const executablePath = chromiumPath();
 const inBrowser = it.skipIf(executablePath === undefined);
-
-function stopInstance(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
-  });
-}
 
 /** What the client's elicitation handler answers. */
 interface ElicitAnswer {
@@ -103,12 +83,12 @@ const textOf = (result: ToolResult): string => (result.content ?? []).map((part)
 describe("approvals of both MCP eras on two serverless instances behind a round-robin balancer", () => {
   let folder: string;
   let ledger: string;
-  let balancer: RoundRobinProxy;
+  let deployment: LinkHandlers;
+  let balancer: LinkHandlers["balancer"];
   let origin: string;
-  let shortLived: { child: ChildProcess; url: string };
+  let shortLived: LinkHandlers["shortLived"][number];
   /** The person's side in a third process (this one): the same connectors over the same journal. */
   let journal: CodemodeRuntime;
-  const instances: ChildProcess[] = [];
   const closers: Array<() => Promise<void>> = [];
 
   /** The instance (pid) each `tools/call` POST of a client was answered by, in order. */
@@ -203,57 +183,22 @@ describe("approvals of both MCP eras on two serverless instances behind a round-
       .map((call) => call.decidedBy);
 
   /** Opens `link` in Chromium signed in as `user`, approves every call; the page's final text. */
-  async function approveInBrowser(link: string, user: string, screenshot?: string): Promise<string> {
-    const browser = await chromium.launch({
-      ...(executablePath === undefined ? {} : { executablePath }),
-      headless: true,
-      args: ["--headless", "--no-sandbox", "--disable-gpu"],
-    });
-    try {
-      const context = await browser.newContext({ viewport: { width: 900, height: 640 } });
-      await context.addCookies([{ name: "user", value: user, url: origin }]);
-      const page = await context.newPage();
-      await page.goto(link);
-      await page.getByRole("heading", { name: "A program waits for your approval" }).waitFor();
-      for (const radio of await page.getByRole("radio", { name: "Approve", exact: true }).all()) await radio.check();
-      if (screenshot !== undefined) await page.screenshot({ path: screenshot, fullPage: true });
-      await page.getByRole("button", { name: "Decide" }).click();
-      await page.getByRole("heading", { name: "Decided" }).waitFor();
-      return (await page.locator("body").textContent()) ?? "";
-    } finally {
-      await browser.close();
-    }
-  }
+  const approveInBrowser = (link: string, user: string, screenshot?: string): Promise<string> =>
+    approveLinkInBrowser({ executablePath, link, user, origin, screenshot });
 
   beforeAll(async () => {
     folder = mkdtempSync(join(tmpdir(), "codemode-mcp-input-required-"));
     ledger = join(folder, "ledger.txt");
     const database = join(folder, "codemode.db");
-    const start = (ttl?: number) =>
-      listeningUrl(
-        spawn(
-          process.execPath,
-          [INSTANCE, database, ledger, SECRET, String(WAIT_MS), ...(ttl === undefined ? [] : [String(ttl)])],
-          { stdio: ["pipe", "pipe", "pipe"] },
-        ),
-        "the instance",
-      );
-    const started = await Promise.all([start(), start(), start(SHORT_TTL_MS)]);
-    instances.push(...started.map(({ child }) => child));
-    shortLived = started[2]!;
-    balancer = await startRoundRobinProxy([started[0]!.url, started[1]!.url]);
-    origin = new URL(balancer.url).origin;
-    await Promise.all(
-      instances.map(
-        (child) =>
-          new Promise<void>((resolve) => {
-            child.stdout?.on("data", (chunk: Buffer) => {
-              if (chunk.toString().includes("ready")) resolve();
-            });
-            child.stdin?.write(`${origin}\n`);
-          }),
-      ),
-    );
+    deployment = await startLinkHandlers({
+      database,
+      ledger,
+      secret: SECRET,
+      waitMs: WAIT_MS,
+      shortLivedTtlsMs: [SHORT_TTL_MS],
+    });
+    ({ balancer, origin } = deployment);
+    shortLived = deployment.shortLived[0]!;
     const shop = connector({
       note: tool({
         inputSchema: jsonSchema<{ text: string }>({ type: "object", properties: { text: { type: "string" } } }),
@@ -279,8 +224,7 @@ describe("approvals of both MCP eras on two serverless instances behind a round-
 
   afterAll(async () => {
     for (const close of closers) await close().catch(() => undefined);
-    await Promise.all(instances.map(stopInstance));
-    await balancer?.close();
+    await deployment?.stop();
     await journal?.close();
     rmSync(folder, { recursive: true, force: true });
   });

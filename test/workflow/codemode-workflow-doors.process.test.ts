@@ -2,17 +2,18 @@
  * The doors beside the chat's decision endpoint and the CLI: the inspector's API and an approval link, each served by
  * the app's server process (`createCodemodeInspector` mounted at `/inspector`) and reached by a real HTTP request,
  * wake the workflow waiting on the execution's hook. The run's recheck is far beyond the test: only the hook ends
- * the wait. One effect each. The inspector shows the execution with the workflow run it belongs to.
+ * the wait. One effect each. The inspector shows the execution with the workflow run it belongs to (a link to the
+ * local web UI), and the Workflow SDK's own CLI (`workflow inspect`) shows the run with the program's step.
  */
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueLink } from "../../src/mcp/approval-links.js";
 import { createDurableRuntime, type DurableRuntime } from "../../src/runtime/durable-runtime.js";
 import { workflowExecutionId } from "../../src/workflow/workflow-step.js";
+import { chromiumPath, launchChromium } from "../support/chromium.js";
 import { createWorkflowApp, type WorkflowApp } from "./workflow-app.js";
-import { LINK_SECRET, REQUEST_TIMEOUT_MS, startServer, until, type WorkflowServer } from "./workflow-server.js";
+import { appEnv, LINK_SECRET, REQUEST_TIMEOUT_MS, startServer, until, type WorkflowServer } from "./workflow-server.js";
 
 const program = (charge: string) => `async () => {
   const first = await billing.get_charge({ id: "${charge}-1" });
@@ -20,15 +21,6 @@ const program = (charge: string) => `async () => {
   return billing.refund({ chargeId: first.id, amount: first.amount + second.amount });
 }`;
 
-/** Chromium from the system (`which chromium`); CI installs it, so only a developer's machine may skip. */
-function chromiumPath(): string | undefined {
-  try {
-    return process.env["CHROMIUM_PATH"] ?? execFileSync("which", ["chromium"], { encoding: "utf8" }).trim();
-  } catch {
-    if (process.env["CI"]) throw new Error("Chromium is required in CI (apt-get install -y chromium)");
-    return undefined;
-  }
-}
 const executablePath = chromiumPath();
 
 let app: WorkflowApp;
@@ -69,6 +61,36 @@ async function request(path: string, init: RequestInit = {}) {
 
 const effects = (charge: string) => app.effects().filter((line) => line === `effect ${charge}-1`);
 
+/** The fixture's step function, as the Workflow SDK names it (`step//<file>//<function>`). */
+const CODEMODE_STEP = "step//./workflows/refund//codemodeStep";
+/** Where the fixture's inspector links a workflow run: the local web UI of `npx workflow web`. */
+const localRunUrl = (runId: string) => `http://localhost:3456/run/${encodeURIComponent(runId)}`;
+
+/** `workflow inspect … --json` of the Workflow SDK's CLI, run as a user runs it in the app's folder (local world). */
+function workflowInspect(args: string[]): Promise<unknown> {
+  const cli = join(app.folder, "node_modules", "workflow", "bin", "run.js");
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [cli, "inspect", ...args, "--json"],
+      { cwd: app.folder, env: { ...appEnv(app), WORKFLOW_NO_UPDATE_CHECK: "1" }, timeout: REQUEST_TIMEOUT_MS },
+      (error, stdout, stderr) => {
+        if (error !== null) reject(new Error(`workflow inspect ${args.join(" ")} failed: ${String(error)}\n${stderr}`));
+        else resolve(JSON.parse(stdout));
+      },
+    );
+  });
+}
+
+interface InspectedStep {
+  runId: string;
+  stepId: string;
+  stepName: string;
+  status: string;
+  attempt: number;
+  createdAt: string;
+}
+
 describe("each door wakes the waiting workflow", () => {
   it("the inspector's API: POST …/api/executions/:id/approve", async () => {
     const { runId, executionId } = await pausedRun("inspector");
@@ -85,26 +107,54 @@ describe("each door wakes the waiting workflow", () => {
       result: { refundId: "re_inspector-1" },
     });
     expect(effects("inspector")).toHaveLength(1);
-    // The inspector's JSON API links the execution to its workflow run.
+    // The inspector's JSON API links the execution to its workflow run, and to where the run is observed.
     const shown = await request(`/inspector/api/executions/${executionId}`);
-    expect(await shown.json()).toMatchObject({ execution: { executionId, status: "completed", workflowRunId: runId } });
+    expect(await shown.json()).toMatchObject({
+      execution: { executionId, status: "completed", workflowRunId: runId },
+      workflowRunUrl: localRunUrl(runId),
+    });
+    // The Workflow SDK's side, as its CLI shows it: the run lists the program's step, each attempt completed. The
+    // first ran the program (and paused it), the next read the decision from the journal, both for this execution.
+    expect(await workflowInspect(["run", runId])).toMatchObject({
+      runId,
+      status: "completed",
+      output: { status: "completed", executionId },
+    });
+    const steps = ((await workflowInspect(["steps", "--runId", runId])) as InspectedStep[]).sort((a, b) =>
+      a.createdAt.localeCompare(b.createdAt),
+    );
+    expect(steps.length).toBeGreaterThanOrEqual(2);
+    for (const step of steps) {
+      expect(step).toMatchObject({ runId, stepName: CODEMODE_STEP, status: "completed" });
+      expect(step.attempt).toBeGreaterThanOrEqual(1);
+    }
+    const [first, last] = [steps[0]!, steps.at(-1)!];
+    expect(await workflowInspect(["step", first.stepId])).toMatchObject({
+      runId,
+      input: { args: [{ action: "run", workflowRunId: runId, toolCallId: "call-inspector" }] },
+      output: { status: "paused", executionId },
+    });
+    expect(await workflowInspect(["step", last.stepId])).toMatchObject({
+      input: { args: [{ action: "check", workflowRunId: runId, toolCallId: "call-inspector" }] },
+      output: { status: "completed", executionId, result: { refundId: "re_inspector-1" } },
+    });
   }, 240_000);
 
   it.skipIf(executablePath === undefined)(
     "the inspector's page shows the execution with its workflow run id",
     async () => {
       const { runId, executionId } = await pausedRun("page");
-      const browser = await chromium.launch({
-        ...(executablePath === undefined ? {} : { executablePath }),
-        headless: true,
-        args: ["--headless", "--no-sandbox", "--disable-gpu"],
-      });
+      const browser = await launchChromium(executablePath);
       try {
         const page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
         await page.goto(`${server!.base}/inspector/#/e/${encodeURIComponent(executionId)}`);
-        const link = page.getByTestId("workflow-run");
-        await link.waitFor({ timeout: 60_000 });
-        expect(await link.textContent()).toBe(`Workflow run ${runId}`);
+        const line = page.getByTestId("workflow-run");
+        await line.waitFor({ timeout: 60_000 });
+        expect(await line.textContent()).toBe(`Workflow run ${runId}`);
+        // The run id links to the run in the local web UI, opened without opener or referrer.
+        const link = page.getByTestId("workflow-run-link");
+        expect(await link.getAttribute("href")).toBe(localRunUrl(runId));
+        expect(await link.getAttribute("rel")).toBe("noopener noreferrer");
         if (process.env["UPDATE_FIGURES"] === "1")
           await page.screenshot({ path: join(app.folder, "..", "workflow-run.png") });
       } finally {

@@ -11,6 +11,8 @@ import type { WorkflowApp } from "./workflow-app.js";
 const WORKFLOW_SECRET = "codemode-workflow-test-secret-0123456789abcdef";
 /** The secret the app's inspector verifies approval links with (the MCP server's `approvalLinks.secret`). */
 export const LINK_SECRET = "codemode-workflow-link-secret-0123456789abcdef";
+/** The chat route's `toolApprovalSecret` (and the chat step's `chat.toolApprovalSecret`). */
+export const TOOL_APPROVAL_SECRET = "codemode-workflow-chat-secret-0123456789abcdef";
 
 export interface WorkflowServer {
   base: string;
@@ -28,6 +30,7 @@ export function appEnv(app: WorkflowApp): NodeJS.ProcessEnv {
     CODEMODE_EFFECTS_FILE: app.effectsFile,
     CODEMODE_WORKFLOW_SECRET: WORKFLOW_SECRET,
     CODEMODE_LINK_SECRET: LINK_SECRET,
+    CODEMODE_TOOL_APPROVAL_SECRET: TOOL_APPROVAL_SECRET,
     CODEMODE_LEASE_MS: "1500",
     WORKFLOW_LOCAL_DATA_DIR: app.dataDir,
     // The Workflow SDK re-runs a step whose process crashed once its ownership lease ends (860 s by default). Short

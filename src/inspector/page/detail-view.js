@@ -7,6 +7,7 @@ import { actionBar } from "./actions-view.js";
 import { el, statusBadge } from "./dom.js";
 import { duration, instant, isProgram, json } from "./format.js";
 import { renderTimeline } from "./timeline-view.js";
+import { workflowRunLine } from "./workflow-run-view.js";
 
 /** @import { PageContext, PageDetail, PageTimeline, TimelineScale } from "./page-types.js" */
 
@@ -128,13 +129,7 @@ export function detailNodes(ctx, timelineScale, data) {
     }),
   ];
   // The Workflow SDK run whose durable step runs this program (`ai-codemode/workflow`).
-  if (d.workflowRunId !== undefined)
-    nodes.push(
-      el("p", { className: "meta", "data-testid": "workflow-run" }, [
-        "Workflow run ",
-        el("span", { className: "mono", text: d.workflowRunId }),
-      ]),
-    );
+  if (d.workflowRunId !== undefined) nodes.push(workflowRunLine(d.workflowRunId, data.workflowRunUrl));
   nodes.push(
     actionBar(ctx, d),
     el("h3", { text: "Timeline" }),

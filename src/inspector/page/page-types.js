@@ -62,6 +62,7 @@
  * @property {PageTimeline} timeline
  * @property {boolean} readOnly
  * @property {number} now
+ * @property {string} [workflowRunUrl] where the execution's workflow run is observed (the `workflowRunUrl` option)
  */
 
 /**

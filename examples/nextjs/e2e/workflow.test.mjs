@@ -83,7 +83,7 @@ after(async () => {
 
 test("a program paused in the workflow survives a SIGKILL of the server; Approve on the reloaded card finishes it, the merge once", async () => {
   const page = await openChat(browser, server.baseUrl, { path: "/workflow" });
-  assert.match(page.url(), /\/workflow\?chat=/);
+  assert.match(page.url(), /\/workflow\?chat=wf-/);
   await ask(page, "Merge pull request 42");
   // The program's read ran, and it paused on the merge: the card, from the run's stream.
   const approval = await mergeCard(page, 42);
@@ -145,6 +145,19 @@ test("a program paused in the workflow survives a SIGKILL of the server; Approve
     await page.reload();
     await page.getByText("Done. Merged #42 (c0ffee42).").waitFor();
     assert.equal(await page.getByTestId("approval").count(), 0);
+
+    // The conversation is the workflow chat's: `/` does not open it, and `/`'s route does not answer it.
+    const chatId = new URL(page.url()).searchParams.get("chat");
+    const refused = await page.request.post(new URL("/api/chat", server.baseUrl).href, {
+      data: {
+        id: chatId,
+        message: { id: "m-other", role: "user", parts: [{ type: "text", text: "Merge pull request 44" }] },
+      },
+    });
+    assert.equal(refused.status(), 400);
+    await page.goto(new URL("/", server.baseUrl).href);
+    await page.getByTestId("user-id").waitFor();
+    assert.notEqual(new URL(page.url()).searchParams.get("chat"), chatId);
   } finally {
     await store.close();
   }

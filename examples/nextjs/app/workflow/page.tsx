@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { cookies } from "next/headers";
 import { notFound, redirect } from "next/navigation";
-import { loadChat } from "@/lib/chat-store";
+import { isWorkflowChat, loadChat, WORKFLOW_CHAT_PREFIX } from "@/lib/chat-store";
 import { deviceLinkToken, SESSION_COOKIE, userFromCookie } from "@/lib/session";
 import { ChatClient } from "../chat-client";
 
@@ -20,7 +20,9 @@ export default async function WorkflowPage({ searchParams }: { searchParams: Pro
   const userId = await userFromCookie((await cookies()).get(SESSION_COOKIE)?.value);
   const here = requested === undefined ? "/workflow" : `/workflow?chat=${requested}`;
   if (userId === undefined) redirect(`/session?next=${encodeURIComponent(here)}`);
-  if (requested === undefined) redirect(`/workflow?chat=${randomUUID()}`);
+  if (requested === undefined) redirect(`/workflow?chat=${WORKFLOW_CHAT_PREFIX}${randomUUID()}`);
+  // A conversation of `/` opens there (its agent is not a workflow).
+  if (!isWorkflowChat(requested)) redirect(`/?chat=${requested}`);
   const loaded = await loadChat({ chatId: requested, userId });
   if (loaded.status === "foreign") notFound();
   return (
@@ -29,7 +31,7 @@ export default async function WorkflowPage({ searchParams }: { searchParams: Pro
       userId={userId}
       initialMessages={loaded.status === "mine" ? loaded.messages.map((entry) => entry.message) : []}
       deviceLink={`/session?link=${encodeURIComponent(await deviceLinkToken(userId))}&next=${encodeURIComponent(here)}`}
-      newChat={`/workflow?chat=${randomUUID()}`}
+      newChat={`/workflow?chat=${WORKFLOW_CHAT_PREFIX}${randomUUID()}`}
       api="/api/workflow"
       heading="ai-codemode: the chat agent as a Vercel Workflow"
       intro="The agent runs as a durable workflow; a program that pauses for approval waits on a workflow hook, through reloads and server restarts, until you decide on its card."

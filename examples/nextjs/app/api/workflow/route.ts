@@ -22,7 +22,7 @@ function refuse(status: number, error: string): Response {
  * The stored chat (lib/chat-store.ts) gets the response, so a reload or a restarted server shows the card again.
  */
 export async function POST(request: Request): Promise<Response> {
-  const opened = await openChatTurn(request);
+  const opened = await openChatTurn(request, { workflow: true });
   if ("error" in opened) return refuse(opened.status, opened.error);
   const { userId, chatId, turn } = opened;
 

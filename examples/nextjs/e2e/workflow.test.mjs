@@ -5,6 +5,7 @@
 // exactly once, in the example's log) and the model answers. A Reject resumes the workflow with the rejection.
 // Run: npm run e2e (or E2E_WORKFLOW_PORT=3424 node --test e2e/workflow.test.mjs after next build).
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
@@ -184,5 +185,29 @@ test("Reject on the card resumes the workflow with the rejection: nothing merged
   } finally {
     await store.close();
   }
+  await page.close();
+});
+
+test("approved with the CLI in another process: the waiting workflow wakes and completes; the open card shows it", async () => {
+  const page = await openChat(browser, server.baseUrl, { path: "/workflow" });
+  await ask(page, "Merge pull request 44");
+  await mergeCard(page, 44);
+  const executionId = await pendingExecutionId(page);
+  // The CLI loads lib/codemode.ts, whose wakeCodemodeWorkflows resumes the hook through the same local world.
+  execFileSync("npm", ["run", "--silent", "codemode", "--", "approve", executionId], {
+    cwd: appDir,
+    env: { ...process.env, ...env, CODEMODE_DATABASE_URL: databaseUrl, WORKFLOW_LOCAL_BASE_URL: server.baseUrl },
+    stdio: "pipe",
+  });
+  const store = openExampleStore(databaseUrl);
+  try {
+    await expectRunStatus(await store.workflowRunId(executionId), "completed");
+    assert.deepEqual(await store.merges(), [42, 44], "#44 merged once, by the CLI's approved pass");
+  } finally {
+    await store.close();
+  }
+  // The card asks whether it was decided elsewhere, shows the outcome, and the run's answer follows.
+  await page.getByText("Done. Merged #44 (c0ffee44).").waitFor();
+  assert.equal(await page.getByTestId("approval").count(), 0);
   await page.close();
 });

@@ -5,12 +5,12 @@
  * program pauses for approval, the workflow waits on a hook (no step left running); the chat card's answer, the
  * inspector or the CLI decide through the runtime, which wakes the hook, in this process or in a restarted one.
  */
-import { createOpenAI } from "@ai-sdk/openai";
 import { WorkflowAgent } from "@ai-sdk/workflow";
 import { isStepCount, type ModelMessage } from "ai";
 import { type CodemodeWorkflowStepRequest, codemodeWorkflowTool, runCodemodeWorkflowStep } from "ai-codemode/workflow";
 import { getWritable } from "workflow";
 import { getCodemodeRuntime, workflowsWoken } from "@/lib/codemode";
+import { OpenAIStepModel } from "@/lib/model";
 import { ScriptedModel } from "@/lib/scripted-model";
 import { getSecret } from "@/lib/secrets";
 
@@ -43,8 +43,8 @@ async function codemodeStep(request: CodemodeWorkflowStepRequest) {
 export async function chat({ messages, userId, description, openaiModel }: WorkflowChatInput) {
   "use workflow";
   const agent = new WorkflowAgent({
-    // Both cross the workflow/step boundary: OpenAI's models and the scripted one declare their serialization.
-    model: openaiModel === undefined ? new ScriptedModel() : createOpenAI()(openaiModel),
+    // The model crosses the workflow/step boundary: both classes declare their serialization (no secret in it).
+    model: openaiModel === undefined ? new ScriptedModel() : new OpenAIStepModel(openaiModel),
     instructions,
     tools: { codemode: codemodeWorkflowTool({ step: codemodeStep, scope: userId, description }) },
     stopWhen: isStepCount(8),

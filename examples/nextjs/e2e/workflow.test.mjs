@@ -2,12 +2,15 @@
 // after `next build`, served by `next start`, driven in headless Chromium. A program pauses on a merge; the
 // server is killed (SIGKILL) and started again on the same database and workflow data directory; the reloaded
 // page shows the stored card; its Approve wakes the waiting workflow, which finishes the program (the merge runs
-// exactly once, in the example's log) and the model answers. A Reject resumes the workflow with the rejection.
+// exactly once, in the example's log) and the model answers. A Reject resumes the workflow with the rejection;
+// the CLI in another process wakes it too. With OPENAI_API_KEY, the key stays out of the run's stored data.
 // Run: npm run e2e (or E2E_WORKFLOW_PORT=3424 node --test e2e/workflow.test.mjs after next build).
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createServer } from "node:http";
 import path from "node:path";
+import { zstdDecompressSync } from "node:zlib";
 import { after, before, test } from "node:test";
 import {
   appDir,
@@ -210,4 +213,67 @@ test("approved with the CLI in another process: the waiting workflow wakes and c
   await page.getByText("Done. Merged #44 (c0ffee44).").waitFor();
   assert.equal(await page.getByTestId("approval").count(), 0);
   await page.close();
+});
+
+/** Every payload the local world stored under `dir` (its JSON files; binary data is base64, maybe zstd-compressed). */
+function storedPayloads(dir) {
+  const texts = [];
+  for (const name of readdirSync(dir)) {
+    const file = path.join(dir, name);
+    if (statSync(file).isDirectory()) {
+      texts.push(...storedPayloads(file));
+      continue;
+    }
+    const text = readFileSync(file, "latin1");
+    texts.push(text);
+    for (const [, data] of text.matchAll(/"data": ?"([A-Za-z0-9+/=]+)"/g)) {
+      const bytes = Buffer.from(data, "base64");
+      texts.push(
+        (bytes.subarray(0, 4).toString() === "zstd" ? zstdDecompressSync(bytes.subarray(4)) : bytes).toString("latin1"),
+      );
+    }
+  }
+  return texts;
+}
+
+test("with OPENAI_API_KEY the model call is made in the step with the key from the environment; no stored payload holds the key", async () => {
+  // A stand-in for OpenAI's Responses API: it records what it is sent and refuses it.
+  const received = [];
+  const openai = createServer((request, response) => {
+    received.push({ path: request.url, authorization: request.headers.authorization });
+    response.writeHead(400, { "content-type": "application/json" });
+    response.end(JSON.stringify({ error: { message: "refused by the test", type: "invalid_request_error" } }));
+  });
+  await new Promise((resolve) => openai.listen(0, "127.0.0.1", resolve));
+  const key = `sk-e2e-${Date.now()}-not-a-real-key`;
+  await killServer();
+  server = await startServer({
+    port,
+    databaseUrl,
+    env: { ...env, OPENAI_API_KEY: key, OPENAI_BASE_URL: `http://127.0.0.1:${openai.address().port}/v1` },
+  });
+  try {
+    const page = await openChat(browser, server.baseUrl, { path: "/workflow" });
+    const chatId = new URL(page.url()).searchParams.get("chat");
+    const response = await page.request.post(new URL("/api/workflow", server.baseUrl).href, {
+      data: {
+        id: chatId,
+        message: { id: "m-openai", role: "user", parts: [{ type: "text", text: "Merge pull request 42" }] },
+      },
+    });
+    assert.equal(response.status(), 200);
+    await response.text();
+    // Made by the model step (a retried step would call again, each time with the key read in the step).
+    assert.ok(received.length > 0, "the model step called OpenAI");
+    for (const call of received) assert.deepEqual(call, { path: "/v1/responses", authorization: `Bearer ${key}` });
+    const payloads = storedPayloads(env.WORKFLOW_LOCAL_DATA_DIR);
+    assert.ok(
+      payloads.some((text) => text.includes("gpt-5-mini")),
+      "the model id is in the run's data",
+    );
+    assert.equal(payloads.filter((text) => text.includes(key)).length, 0, "the key is in no stored payload");
+    await page.close();
+  } finally {
+    await new Promise((resolve) => openai.close(resolve));
+  }
 });

@@ -215,11 +215,18 @@ test("approved with the CLI in another process: the waiting workflow wakes and c
   await page.close();
 });
 
+/** The runs in the local world's data. */
+function runIds() {
+  return readdirSync(path.join(env.WORKFLOW_LOCAL_DATA_DIR, "runs")).map((name) => name.replace(/\.json$/, ""));
+}
+
 /** Every payload the local world stored under `dir` (its JSON files; binary data is base64, maybe zstd-compressed). */
 function storedPayloads(dir) {
   const texts = [];
   for (const name of readdirSync(dir)) {
     const file = path.join(dir, name);
+    // A file being written is renamed into place when complete.
+    if (name.includes(".tmp.")) continue;
     if (statSync(file).isDirectory()) {
       texts.push(...storedPayloads(file));
       continue;
@@ -255,6 +262,7 @@ test("with OPENAI_API_KEY the model call is made in the step with the key from t
   try {
     const page = await openChat(browser, server.baseUrl, { path: "/workflow" });
     const chatId = new URL(page.url()).searchParams.get("chat");
+    const earlier = new Set(runIds());
     const response = await page.request.post(new URL("/api/workflow", server.baseUrl).href, {
       data: {
         id: chatId,
@@ -263,6 +271,10 @@ test("with OPENAI_API_KEY the model call is made in the step with the key from t
     });
     assert.equal(response.status(), 200);
     await response.text();
+    // The run ended (the model call was refused): the world has written all it will.
+    const started = runIds().filter((runId) => !earlier.has(runId));
+    assert.equal(started.length, 1);
+    await expectRunStatus(started[0], "failed");
     // Made by the model step (a retried step would call again, each time with the key read in the step).
     assert.ok(received.length > 0, "the model step called OpenAI");
     for (const call of received) assert.deepEqual(call, { path: "/v1/responses", authorization: `Bearer ${key}` });

@@ -215,6 +215,54 @@ test("approved with the CLI in another process: the waiting workflow wakes and c
   await page.close();
 });
 
+test("an answer with a forged signature decides nothing: the run still waits, the stored card too; the real Approve then works", async () => {
+  const page = await openChat(browser, server.baseUrl, { path: "/workflow" });
+  const chatId = new URL(page.url()).searchParams.get("chat");
+  await ask(page, "Merge pull request 43");
+  const approval = await mergeCard(page, 43);
+  const executionId = await pendingExecutionId(page);
+  await page.getByTestId("status").filter({ hasText: "ready" }).waitFor();
+  const store = openExampleStore(databaseUrl);
+  try {
+    const before = await store.execution(executionId);
+    const runId = await store.workflowRunId(executionId);
+    const mergedBefore = await store.merges();
+    const card = await store.openApprovals(chatId);
+    assert.equal(card.length, 1);
+    // The page's own answer, its signature changed on the way.
+    await page.route("**/api/workflow", (route) => {
+      const body = JSON.parse(route.request().postData() ?? "{}");
+      for (const part of body.message?.parts ?? []) {
+        const signature = part.approval?.signature;
+        if (typeof signature === "string") {
+          part.approval.signature = `${signature.startsWith("A") ? "B" : "A"}${signature.slice(1)}`;
+        }
+      }
+      return route.continue({ postData: JSON.stringify(body) });
+    });
+    await approval.getByTestId("approve").click();
+    const error = page.getByTestId("tool-error");
+    await error.waitFor();
+    assert.match((await error.textContent()) ?? "", /has an invalid signature .*Nothing was run\./);
+    await page.unroute("**/api/workflow");
+    await page.getByTestId("status").filter({ hasText: "ready" }).waitFor();
+
+    assert.deepEqual(await store.execution(executionId), before, "the journal is unchanged");
+    assert.deepEqual(await store.merges(), mergedBefore);
+    assert.deepEqual(await store.openApprovals(chatId), card, "the stored card still waits");
+    await expectRunStatus(runId, "running");
+
+    await page.reload();
+    await (await mergeCard(page, 43)).getByTestId("approve").click();
+    await page.getByText("Done. Merged #43 (c0ffee43).").waitFor();
+    assert.deepEqual(await store.merges(), [...mergedBefore, 43]);
+    await expectRunStatus(runId, "completed");
+  } finally {
+    await store.close();
+  }
+  await page.close();
+});
+
 /** The runs in the local world's data. */
 function runIds() {
   return readdirSync(path.join(env.WORKFLOW_LOCAL_DATA_DIR, "runs")).map((name) => name.replace(/\.json$/, ""));

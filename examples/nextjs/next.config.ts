@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { withWorkflow } from "workflow/next";
 
 const nextConfig: NextConfig = {
   // Loaded by Node at run time instead of bundled: the libSQL client has a native binding,
@@ -16,4 +17,6 @@ const nextConfig: NextConfig = {
   turbopack: { root: import.meta.dirname },
 };
 
-export default nextConfig;
+// The Workflow SDK's build plugin: `"use workflow"` / `"use step"` functions (workflows/chat.ts) are compiled into
+// the workflow and step bundles, served under /.well-known/workflow/ (the `/workflow` chat).
+export default withWorkflow(nextConfig);

@@ -19,6 +19,9 @@ export function Chat({
   initialMessages,
   deviceLink,
   newChat,
+  api = "/api/chat",
+  heading = "ai-codemode: approvals in useChat",
+  intro = "The model writes one program; calls that need a human pause it until you approve or reject them.",
 }: {
   chatId: string;
   userId: string;
@@ -27,16 +30,20 @@ export function Chat({
   deviceLink: string;
   /** The path of a new, empty chat. */
   newChat: string;
+  /** The chat route (`/api/workflow` for the chat whose agent runs as a workflow). */
+  api?: string;
+  heading?: string;
+  intro?: string;
 }) {
   const transport = useMemo(
     () =>
       new DefaultChatTransport({
-        api: "/api/chat",
+        api,
         prepareSendMessagesRequest: ({ id, messages, messageId }) => ({
           body: { id, message: messages.find((message) => message.id === messageId) ?? messages.at(-1) },
         }),
       }),
-    [],
+    [api],
   );
   const chat = useChat({
     id: chatId,
@@ -54,12 +61,10 @@ export function Chat({
   return (
     <main className="mx-auto max-w-3xl px-4 py-6">
       <div className="flex items-start justify-between gap-4">
-        <h1 className="m-0 font-semibold text-xl">ai-codemode: approvals in useChat</h1>
+        <h1 className="m-0 font-semibold text-xl">{heading}</h1>
         <ThemeToggle />
       </div>
-      <p className="mt-1 text-muted-foreground text-sm">
-        The model writes one program; calls that need a human pause it until you approve or reject them.
-      </p>
+      <p className="mt-1 text-muted-foreground text-sm">{intro}</p>
       <Session userId={userId} deviceLink={deviceLink} newChat={newChat} />
       {messages.map((message) => (
         <Message key={message.id} message={message} decisions={decisions} />

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { cookies } from "next/headers";
 import { notFound, redirect } from "next/navigation";
-import { latestChatId, loadChat } from "@/lib/chat-store";
+import { isWorkflowChat, latestChatId, loadChat } from "@/lib/chat-store";
 import { deviceLinkToken, SESSION_COOKIE, userFromCookie } from "@/lib/session";
 import { ChatClient } from "./chat-client";
 
@@ -21,6 +21,8 @@ export default async function Page({ searchParams }: { searchParams: Promise<{ c
     redirect(`/session?next=${encodeURIComponent(requested === undefined ? "/" : `/?chat=${requested}`)}`);
   }
   if (requested === undefined) redirect(`/?chat=${(await latestChatId(userId)) ?? randomUUID()}`);
+  // A conversation of the chat whose agent runs as a workflow opens on its own page.
+  if (isWorkflowChat(requested)) redirect(`/workflow?chat=${requested}`);
   const loaded = await loadChat({ chatId: requested, userId });
   // Someone else's chat looks like one that does not exist.
   if (loaded.status === "foreign") notFound();

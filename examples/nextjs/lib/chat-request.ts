@@ -9,7 +9,7 @@
  */
 import { safeValidateUIMessages, type UIMessage } from "ai";
 import type { ResolvedCodemodeApproval } from "ai-codemode/ui";
-import { appendMessage, loadChat, type StoredMessage, updateMessage } from "./chat-store";
+import { appendMessage, isWorkflowChat, loadChat, type StoredMessage, updateMessage } from "./chat-store";
 import { userOfRequest } from "./session";
 
 /** An answer to one approval request, as the client sent it. */
@@ -117,13 +117,20 @@ export interface OpenedTurn {
 
 /**
  * Everything before the model: the user from the signed cookie (the owner of the chat and the codemode
- * `scope`), the request read, the stored chat with it applied, and a new user message saved.
+ * `scope`), the request read, the stored chat with it applied, and a new user message saved. `workflow`: the
+ * request is the `/workflow` chat's (its conversations are answered by its route only, and `/`'s by `/`'s).
  */
-export async function openChatTurn(request: Request): Promise<OpenedTurn | ChatRequestError> {
+export async function openChatTurn(
+  request: Request,
+  { workflow = false }: { workflow?: boolean } = {},
+): Promise<OpenedTurn | ChatRequestError> {
   const userId = await userOfRequest(request);
   if (userId === undefined) return { status: 401, error: "Not signed in: reload the page." };
   const sent = await readChatRequest(request);
   if ("error" in sent) return sent;
+  if (isWorkflowChat(sent.chatId) !== workflow) {
+    return { status: 400, error: `This chat is answered on ${workflow ? "/" : "/workflow"}: open it there.` };
+  }
   const chat = await loadChat({ chatId: sent.chatId, userId });
   // Another user's chat is answered exactly like a chat that does not exist: nothing is run or revealed.
   if (chat.status === "foreign") return { status: 404, error: "No such chat." };

@@ -47,11 +47,20 @@ async function database() {
   return db;
 }
 
-/** The user's most recently updated chat, if any. */
+/** The id prefix of the `/workflow` chat's conversations (its agent runs as a workflow; answered by its own route). */
+export const WORKFLOW_CHAT_PREFIX = "wf-";
+
+/** Whether a chat is one of the `/workflow` chat's conversations. */
+export function isWorkflowChat(chatId: string): boolean {
+  return chatId.startsWith(WORKFLOW_CHAT_PREFIX);
+}
+
+/** The user's most recently updated chat of `/` (not of `/workflow`), if any. */
 export async function latestChatId(userId: string): Promise<string | undefined> {
   const db = await database();
   const rows = await db.execute({
-    sql: "SELECT chat_id FROM example_chats WHERE user_id = ? ORDER BY updated_at DESC LIMIT 1",
+    sql: `SELECT chat_id FROM example_chats WHERE user_id = ? AND chat_id NOT LIKE '${WORKFLOW_CHAT_PREFIX}%'
+          ORDER BY updated_at DESC LIMIT 1`,
     args: [userId],
   });
   const chatId = rows.rows[0]?.["chat_id"];

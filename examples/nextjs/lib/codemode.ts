@@ -1,6 +1,8 @@
 import { connector, createCodemodeRuntime } from "ai-codemode";
+import { wakeCodemodeWorkflows } from "ai-codemode/workflow";
 import { getDatabase } from "./database.ts";
 import { githubTools, sponsorTools, toolApproval } from "./github-tools.ts";
+import { getSecret } from "./secrets.ts";
 
 type CodemodeRuntime = ReturnType<typeof createCodemodeRuntime>;
 
@@ -28,5 +30,29 @@ export function getCodemodeRuntime(): CodemodeRuntime {
     // A program that closes pull requests is shown to a person before it runs at all.
     approveProgram: (code) => code.includes("close_pull_request"),
   });
+  // Ready on first use; a route that decides awaits it (`workflowsWoken`) so its decision cannot come first.
+  workflowsWoken().catch(() => undefined);
   return runtime;
+}
+
+let woken: Promise<string> | undefined;
+
+/**
+ * Makes every decision this process applies — the chat card, the inspector, an approval link, MCP, the CLI loading
+ * this module — wake the `/workflow` chat's workflow waiting on that execution (`wakeCodemodeWorkflows` from
+ * `ai-codemode/workflow`, with the hook secret of `lib/secrets.ts`). Resolves with that secret once installed; the
+ * codemode step of `workflows/chat.ts` derives its hook tokens with the same one.
+ */
+export function workflowsWoken(): Promise<string> {
+  woken ??= getSecret("workflow").then(
+    (secret) => {
+      wakeCodemodeWorkflows({ secret });
+      return secret;
+    },
+    (error: unknown) => {
+      woken = undefined;
+      throw error;
+    },
+  );
+  return woken;
 }

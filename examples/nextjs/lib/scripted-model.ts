@@ -1,18 +1,69 @@
-import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from "@ai-sdk/provider";
-import { MockLanguageModelV4 } from "ai/test";
+import type {
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4GenerateResult,
+  LanguageModelV4StreamPart,
+  LanguageModelV4StreamResult,
+} from "@ai-sdk/provider";
+
+/**
+ * The Workflow SDK's serialization symbols (`@workflow/serde`): a model a `WorkflowAgent` hands to its model step
+ * crosses the workflow/step boundary, so its class says how to write it down and build it again. The builder of
+ * `withWorkflow` registers the class by these static methods; the model has no state, so nothing is written.
+ */
+const WORKFLOW_SERIALIZE = Symbol.for("workflow-serialize");
+const WORKFLOW_DESERIALIZE = Symbol.for("workflow-deserialize");
 
 /**
  * The offline model used when OPENAI_API_KEY is unset. It reads the conversation like a
  * model would: a user message asking to merge pull requests becomes a `codemode` call over
- * the namespaces the SDK announced (the routed tools, `tools.*`); a codemode result becomes
- * a short answer. It keeps no state, so it works across restarts.
+ * the namespaces the SDK announced (the routed tools, `tools.*`, in an announcement message, or in the
+ * description of the `codemode` tool the `/workflow` chat gives it); a codemode result becomes
+ * a short answer. It keeps no state, so it works across restarts and crosses a workflow's step boundary.
  */
-export function createScriptedModel(): MockLanguageModelV4 {
-  return new MockLanguageModelV4({
-    provider: "scripted",
-    modelId: "scripted-codemode",
-    doStream: async (options) => ({ stream: streamOf(reply(options)) }),
-  });
+export class ScriptedModel implements LanguageModelV4 {
+  readonly specificationVersion = "v4";
+  readonly provider = "scripted";
+  readonly modelId = "scripted-codemode";
+  readonly supportedUrls = {};
+
+  static [WORKFLOW_SERIALIZE](_model: ScriptedModel): Record<string, never> {
+    return {};
+  }
+
+  static [WORKFLOW_DESERIALIZE](_data: Record<string, never>): ScriptedModel {
+    return new ScriptedModel();
+  }
+
+  async doStream(options: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> {
+    return { stream: streamOf(reply(options)) };
+  }
+
+  async doGenerate(options: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> {
+    const answer = reply(options);
+    return {
+      content:
+        answer.kind === "text"
+          ? [{ type: "text", text: answer.text }]
+          : [
+              {
+                type: "tool-call",
+                toolCallId: `call_${crypto.randomUUID()}`,
+                toolName: "codemode",
+                input: JSON.stringify({ code: answer.code }),
+              },
+            ],
+      finishReason:
+        answer.kind === "text" ? { unified: "stop", raw: "stop" } : { unified: "tool-calls", raw: "tool_calls" },
+      usage: USAGE,
+      warnings: [],
+    };
+  }
+}
+
+/** The scripted model (see {@link ScriptedModel}). */
+export function createScriptedModel(): ScriptedModel {
+  return new ScriptedModel();
 }
 
 type Reply = { kind: "text"; text: string } | { kind: "codemode"; code: string };
@@ -29,14 +80,22 @@ function announcement(message: LanguageModelV4CallOptions["prompt"][number]): st
   return first?.type === "text" && first.text.startsWith(ANNOUNCEMENT) ? first.text : undefined;
 }
 
-function reply({ prompt }: LanguageModelV4CallOptions): Reply {
+/** The namespaces the model was told about: an announcement message, or the `codemode` tool's description. */
+function announced({ prompt, tools }: LanguageModelV4CallOptions): boolean {
+  const codemode = tools?.find((candidate) => candidate.name === "codemode");
+  const described = codemode !== undefined && "description" in codemode ? (codemode.description ?? "") : "";
+  return [...prompt.map((message) => announcement(message) ?? ""), described].some((text) => /^- tools: /m.test(text));
+}
+
+function reply(options: LanguageModelV4CallOptions): Reply {
+  const { prompt } = options;
   const last = prompt.filter((message) => announcement(message) === undefined).at(-1);
   if (last?.role === "tool") return { kind: "text", text: summarise(last.content) };
   const userText =
     last?.role === "user" ? last.content.map((part) => (part.type === "text" ? part.text : "")).join(" ") : "";
   const numbers = [...userText.matchAll(/\b(\d{1,5})\b/g)].map((match) => Number(match[1]));
   // Like a model, it writes programs only over the namespaces it was told about (a line "- tools: …").
-  if (!prompt.some((message) => /^- tools: /m.test(announcement(message) ?? ""))) {
+  if (!announced(options)) {
     return { kind: "text", text: "No Code Mode namespaces were announced: I cannot write a program." };
   }
   const repositories = /open pull requests of (\d{1,4}) repositories/i.exec(userText);
@@ -176,6 +235,7 @@ function summarise(content: Array<{ type: string; output?: unknown }>): string {
       open?: number;
     };
     error?: string;
+    kind?: string;
     /** Calls a person approved with changed arguments (the codemode output names them with both sets). */
     edited?: Array<{ method: string; programArgs: { amount?: number }; ranWithArgs: { amount?: number } }>;
   };
@@ -205,14 +265,18 @@ function summarise(content: Array<{ type: string; output?: unknown }>): string {
       refused.length === 0 ? "" : ` Not merged (rejected): ${refused.map((number) => `#${number}`).join(", ")}.`;
     return `Done. Merged ${merged.map((pr) => `#${pr.number} (${pr.sha})`).join(" and ")}.${refusedText}`;
   }
+  // A rejection the program's workflow step read from the journal (the `/workflow` chat): the outcome, not a denial.
+  if (value.status === "error" && value.kind === "rejected") return `Nothing more was merged: ${value.error}`;
   return `The program did not finish: ${value.error ?? JSON.stringify(value)}`;
 }
 
+const USAGE = {
+  inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 10, text: 10, reasoning: undefined },
+};
+
 function streamOf(reply: Reply): ReadableStream<LanguageModelV4StreamPart> {
-  const usage = {
-    inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
-    outputTokens: { total: 10, text: 10, reasoning: undefined },
-  };
+  const usage = USAGE;
   const parts: LanguageModelV4StreamPart[] =
     reply.kind === "text"
       ? [

@@ -1,18 +1,20 @@
 /**
- * The example's two secrets: the session cookie's key (`lib/session.ts`) and the approval secret
+ * The example's secrets: the session cookie's key (`lib/session.ts`) and the approval secret
  * (`experimental_toolApprovalSecret` of `streamText` and `toolApprovalSecret` of the chat bridge,
- * `app/api/chat/route.ts`). Each is its environment variable when set — set it in production, the same on
+ * `app/api/chat/route.ts`), and the key of the `/workflow` chat's hook tokens (`lib/codemode.ts`). Each is its environment variable when set — set it in production, the same on
  * every instance — and otherwise a random value generated once per deployment and kept in the example's
  * database, so every instance sharing the database agrees and a restart keeps it. Never a constant
  * default: an app deployed without the variable would sign with a value everyone can read here.
  */
 import { randomBytes } from "node:crypto";
-import { getDatabase } from "./database";
+import { getDatabase } from "./database.ts";
 
 /** Each secret: its environment variable, and its row in `example_settings` when the variable is unset. */
 const SECRETS = {
   session: { env: "SESSION_SECRET", setting: "session_secret" },
   toolApproval: { env: "TOOL_APPROVAL_SECRET", setting: "tool_approval_secret" },
+  // The key the `/workflow` chat's hook tokens are derived with (`ai-codemode/workflow`).
+  workflow: { env: "CODEMODE_WORKFLOW_SECRET", setting: "workflow_secret" },
 } as const;
 
 /** The name of one of the example's secrets. */

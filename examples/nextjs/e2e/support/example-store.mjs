@@ -46,6 +46,13 @@ export function openExampleStore(databaseUrl) {
     };
   }
 
+  /** The workflow run an execution belongs to (the `/workflow` chat's executions record it). */
+  async function workflowRunId(executionId) {
+    const detail = await journal.execution(executionId);
+    assert.ok(detail, `execution ${executionId} is stored`);
+    return detail.workflowRunId;
+  }
+
   /** The id of the newest execution whose program contains `text` (the journal's own list, newest first). */
   async function latestExecutionId(text) {
     const found = (await journal.executions(50)).find((summary) => summary.code.includes(text));
@@ -92,6 +99,7 @@ export function openExampleStore(databaseUrl) {
     merges,
     sponsorships,
     execution,
+    workflowRunId,
     latestExecutionId,
     deciders,
     openApprovals,

@@ -4,7 +4,12 @@
  * decides); an answered codemode approval is decided through the runtime (which wakes the waiting workflow) and the
  * response streams the continuation of the same run, from the tool's outcome on. The model is never called here.
  */
-import { createUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
+import {
+  createUIMessageStream,
+  type UIMessage,
+  type UIMessageChunk,
+  type UIMessageStreamOnFinishCallback,
+} from "ai";
 import { answeredMessageIndex } from "../ai/ui/answered-message.js";
 import { parseCodemodeApprovalId } from "../ai/ui/approval-id.js";
 import { assertApprovalSecret, type CodemodeApprovalSecret } from "../ai/ui/approval-signature.js";
@@ -37,6 +42,16 @@ export interface CodemodeWorkflowChatStreamOptions<UI_MESSAGE extends UIMessage>
   transform: () => TransformStream<never, UIMessageChunk>;
   /** Turns an error into the text the client sees. */
   onError?: (error: unknown) => string;
+  /**
+   * Called with the answered codemode approvals before anything is streamed (for logging, audit, or to keep a stored
+   * card as it was when every answer was refused: those are `status: "invalid"`). Not called for a new turn.
+   */
+  onResolved?: (resolved: ResolvedCodemodeApproval[]) => void | PromiseLike<void>;
+  /**
+   * Called with the final messages when the stream ends (to persist the conversation): `responseMessage` is the
+   * message this request wrote or continued, as in `createCodemodeChatStream`.
+   */
+  onFinish?: UIMessageStreamOnFinishCallback<UI_MESSAGE>;
 }
 
 const WORKFLOW_CHAT_STREAM_OPTION_KEYS = [
@@ -45,6 +60,8 @@ const WORKFLOW_CHAT_STREAM_OPTION_KEYS = [
     start: true,
     transform: true,
     onError: true,
+    onResolved: true,
+    onFinish: true,
   }),
 ];
 
@@ -117,6 +134,8 @@ export function codemodeWorkflowChatStream<UI_MESSAGE extends UIMessage>({
   start,
   transform,
   onError,
+  onResolved,
+  onFinish,
   ...unknown
 }: CodemodeWorkflowChatStreamOptions<UI_MESSAGE>): ReadableStream<UIMessageChunk> {
   assertKnownKeys(unknown, WORKFLOW_CHAT_STREAM_OPTION_KEYS, "codemodeWorkflowChatStream");
@@ -138,6 +157,7 @@ export function codemodeWorkflowChatStream<UI_MESSAGE extends UIMessage>({
     return createUIMessageStream<UIMessage>({
       originalMessages: messages,
       ...(onError === undefined ? {} : { onError }),
+      ...(onFinish === undefined ? {} : { onFinish: onFinish as UIMessageStreamOnFinishCallback<UIMessage> }),
       execute: async ({ writer }) => {
         const run = await start(messages);
         writer.merge(untilPause(reading, run.getReadable(), new Set()));
@@ -154,8 +174,10 @@ export function codemodeWorkflowChatStream<UI_MESSAGE extends UIMessage>({
     ...(decidedBy === undefined ? {} : { decidedBy }),
     ...(toolApprovalSecret === undefined ? {} : { toolApprovalSecret }),
     ...(onError === undefined ? {} : { onError }),
-    onResolved: (answered) => {
+    ...(onFinish === undefined ? {} : { onFinish }),
+    onResolved: async (answered) => {
       resolved = answered;
+      await onResolved?.(answered);
     },
     // Called only when every answer was valid and no program paused again: the run goes on from the outcome.
     respond: async () => {

@@ -1,28 +1,15 @@
 import { createModelCallToUIChunkTransform } from "@ai-sdk/workflow";
-import {
-  consumeStream,
-  convertToModelMessages,
-  createUIMessageStream,
-  createUIMessageStreamResponse,
-  type UIMessageChunk,
-} from "ai";
+import { consumeStream, convertToModelMessages, createUIMessageStreamResponse } from "ai";
+import type { ResolvedCodemodeApproval } from "ai-codemode/ui";
 import { codemodeWorkflowChatStream } from "ai-codemode/workflow";
 import { start } from "workflow/api";
-import { type ChatTurn, openChatTurn, saveResponse } from "@/lib/chat-request";
+import { openChatTurn, saveResponse } from "@/lib/chat-request";
 import { getCodemodeRuntime, workflowsWoken } from "@/lib/codemode";
 import { getSecret } from "@/lib/secrets";
 import { chat } from "@/workflows/chat";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
-
-/** The tool calls whose approval this request answers (the answered message's parts the request applied). */
-function answeredCalls(turn: Extract<ChatTurn, { kind: "answers" }>): string[] {
-  const message = turn.messages.find((candidate) => candidate.id === turn.messageId);
-  return (message?.parts ?? []).flatMap((part) =>
-    "toolCallId" in part && part.state === "approval-responded" ? [part.toolCallId] : [],
-  );
-}
 
 function refuse(status: number, error: string): Response {
   return new Response(error, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
@@ -46,6 +33,7 @@ export async function POST(request: Request): Promise<Response> {
   const toolApprovalSecret = await getSecret("toolApproval");
   // The tool's description (the namespaces and their types), computed here where the runtime lives.
   const { description } = codemode.tool({ scope: userId });
+  let resolved: ResolvedCodemodeApproval[] = [];
   const stream = codemodeWorkflowChatStream({
     runtime: codemode,
     messages: turn.messages,
@@ -63,28 +51,16 @@ export async function POST(request: Request): Promise<Response> {
         },
       ]),
     transform: createModelCallToUIChunkTransform,
+    // The answers of this request, as decided (a refused one is `invalid`: a wrong signature, another user's, stale).
+    onResolved: (answered) => {
+      resolved = answered;
+    },
+    // The response saved when it ends: a new assistant message, or the answered one with its outcome. When every
+    // answer was refused, the stored card is kept as it was, still waiting (lib/chat-request.ts).
+    onFinish: ({ responseMessage, isContinuation }) =>
+      saveResponse({ chatId, userId, turn, resolved, responseMessage, isContinuation }),
     onError: (error) => (error instanceof Error ? error.message : String(error)),
   });
-  // The calls whose answer was refused (a wrong signature, another user's, a stale card): the bridge ends them with
-  // an error and decides nothing. When every answer was refused, the stored card is kept as it was, still waiting.
-  const refused = new Set<string>();
-  const watched = stream.pipeThrough(
-    new TransformStream<UIMessageChunk, UIMessageChunk>({
-      transform(chunk, controller) {
-        if (chunk.type === "tool-output-error") refused.add(chunk.toolCallId);
-        controller.enqueue(chunk);
-      },
-    }),
-  );
-  // The response saved when it ends: a new assistant message, or the answered one with its outcome.
-  const saved = createUIMessageStream({
-    originalMessages: turn.messages,
-    execute: ({ writer }) => writer.merge(watched),
-    onFinish: async ({ responseMessage, isContinuation }) => {
-      if (turn.kind === "answers" && answeredCalls(turn).every((toolCallId) => refused.has(toolCallId))) return;
-      await saveResponse({ chatId, userId, turn, resolved: [], responseMessage, isContinuation });
-    },
-  });
   // Consumed to the end even if the browser goes away, so the outcome is saved.
-  return createUIMessageStreamResponse({ stream: saved, consumeSseStream: ({ stream }) => consumeStream({ stream }) });
+  return createUIMessageStreamResponse({ stream, consumeSseStream: ({ stream }) => consumeStream({ stream }) });
 }

@@ -4,12 +4,7 @@
  * decides); an answered codemode approval is decided through the runtime (which wakes the waiting workflow) and the
  * response streams the continuation of the same run, from the tool's outcome on. The model is never called here.
  */
-import {
-  createUIMessageStream,
-  type UIMessage,
-  type UIMessageChunk,
-  type UIMessageStreamOnFinishCallback,
-} from "ai";
+import { createUIMessageStream, type UIMessage, type UIMessageChunk, type UIMessageStreamOnFinishCallback } from "ai";
 import { answeredMessageIndex } from "../ai/ui/answered-message.js";
 import { parseCodemodeApprovalId } from "../ai/ui/approval-id.js";
 import { assertApprovalSecret, type CodemodeApprovalSecret } from "../ai/ui/approval-signature.js";

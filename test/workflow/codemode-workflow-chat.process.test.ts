@@ -17,6 +17,7 @@ import {
   startServer,
   TOOL_APPROVAL_SECRET,
   until,
+  untilWaitingOnHook,
   type WorkflowServer,
 } from "./workflow-server.js";
 
@@ -266,12 +267,7 @@ describe("a WorkflowAgent's codemode pause in the chat", () => {
     const { executionId, runId } = await pausedExecution(chat);
     // Nothing was left open by the pause: once the run sits on its hook with no step in flight, the process dies
     // and another one serves the answer.
-    await until(async () => {
-      const events = (await server!.post("/events", { runId })) as string[];
-      const count = (type: string) => events.filter((event) => event === type).length;
-      const idle = count("step_created") === count("step_completed") && events.at(-1) !== "hook_received";
-      return idle && count("hook_created") > count("hook_disposed") ? true : undefined;
-    }, "the run waiting on its hook");
+    await untilWaitingOnHook(server!, runId);
     await server!.kill();
     server = await startServer(app);
     await chat.answer({ approved: true });

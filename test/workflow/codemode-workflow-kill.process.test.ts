@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createDurableRuntime, type DurableRuntime } from "../../src/runtime/durable-runtime.js";
 import { workflowExecutionId } from "../../src/workflow/workflow-step.js";
 import { createWorkflowApp, type WorkflowApp } from "./workflow-app.js";
-import { appEnv, startServer, until, type WorkflowServer } from "./workflow-server.js";
+import { appEnv, startServer, until, untilWaitingOnHook, type WorkflowServer } from "./workflow-server.js";
 
 const program = (charge: string) => `async () => {
   const first = await billing.get_charge({ id: "${charge}-1" });
@@ -61,11 +61,12 @@ describe("the workflow survives SIGKILL of its process", () => {
     const first = await serve({ code: program("b"), toolCallId: "call-b" }, 3_600_000);
     const executionId = await workflowExecutionId(first.runId!, "call-b");
     await until(async () => ((await status(executionId)) === "paused" ? true : undefined), "the pause");
-    // The workflow waits: its hook for the execution is in the world's data.
+    // The workflow waits: its hook for the execution is in the world's data, and no step is in flight.
     await until(
       () => (hookFiles().some((file) => readFileSync(file, "utf8").includes(executionId)) ? true : undefined),
       "the hook",
     );
+    await untilWaitingOnHook(first, first.runId!);
     await first.kill();
     const second = await serve();
     expect(await second.post("/decide", { executionId, approved: true })).toMatchObject({ status: "completed" });

@@ -54,6 +54,20 @@ async function until<T>(read: () => T | undefined | Promise<T | undefined>, what
 
 export { until };
 
+/**
+ * Waits until the run sits on a hook with no step in flight (the world idle): a process killed then leaves nothing
+ * half done. Killing it while the step that follows the hook's creation runs is another case (the world must
+ * recover an in-flight step), not "after the pause".
+ */
+export async function untilWaitingOnHook(server: WorkflowServer, runId: string): Promise<void> {
+  await until(async () => {
+    const events = (await server.post("/events", { runId })) as string[];
+    const count = (type: string) => events.filter((event) => event === type).length;
+    const idle = count("step_created") === count("step_completed") && events.at(-1) !== "hook_received";
+    return idle && count("hook_created") > count("hook_disposed") ? true : undefined;
+  }, "the run waiting on its hook");
+}
+
 /** Starts the server; with `start`, it starts a run of the program. */
 export async function startServer(
   app: WorkflowApp,

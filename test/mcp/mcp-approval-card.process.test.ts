@@ -7,9 +7,11 @@
  * card's decision goes through the bridge's `tools/call` to the server: one effect. The same card handed the same
  * result again decides nothing. Screenshots (light before and after the decision, and dark) are saved under docs/.
  */
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import type { Browser } from "playwright-core";
@@ -20,7 +22,11 @@ import { chromiumPath, launchChromium } from "../support/chromium.js";
 import { byUser, mailRuntime } from "./support/handler-over-http.js";
 
 const HOST_SCRIPT = fileURLToPath(new URL("./fixtures/apps-host.ts", import.meta.url));
-const DOCS = fileURLToPath(new URL("../../docs/", import.meta.url));
+// The figures: docs/ with SAVE_README_FIGURES=1 (then viewed and committed), else a folder removed after the run.
+const SAVE_FIGURES = process.env["SAVE_README_FIGURES"] === "1";
+const DOCS = SAVE_FIGURES
+  ? fileURLToPath(new URL("../../docs/", import.meta.url))
+  : `${join(tmpdir(), `codemode-card-figures-${process.pid}-${Date.now()}`)}/`;
 const SECRET = "a-secret-of-at-least-32-characters!!";
 const AXE = readFileSync(fileURLToPath(new URL("../../node_modules/axe-core/axe.min.js", import.meta.url)), "utf8");
 const LONG = `Dear Ada, ${"the quarterly numbers are attached and summarised below. ".repeat(90)}Best, Grace`;
@@ -44,10 +50,12 @@ describe.skipIf(executablePath === undefined)("the approval card in an MCP Apps 
     });
     hostScript = bundled.outputFiles[0]?.text ?? "";
     browser = await launchChromium(executablePath);
+    mkdirSync(DOCS, { recursive: true });
   }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
+    if (!SAVE_FIGURES) rmSync(DOCS, { recursive: true, force: true });
   });
 
   it("approves a paused program through the host bridge: one effect; the same card again changes nothing", async () => {
